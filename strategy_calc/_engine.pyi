@@ -1,0 +1,35 @@
+"""Type stubs of the compiled engine ``strategy_calc._engine`` (private)."""
+
+
+def dealer_probs(
+    shoe: memoryview, up: int, h17: bool
+) -> tuple[float, float, float, float, float, float, float]: ...
+def hand_values(
+    base: memoryview,
+    hand: memoryview,
+    up: int,
+    h17: bool,
+    mode: int,
+    bjl1: float = 1.0,
+    bjl2: float = 2.0,
+    b777: float = 0.0,
+    b678: float = 0.0,
+    q678: float = 0.0,
+) -> tuple[float, float, float, float]: ...
+def split_values(
+    base: memoryview,
+    pair: int,
+    up: int,
+    h17: bool,
+    mode: int,
+    double_ok: memoryview,
+    das: bool,
+    aces_one_card: bool,
+    bjl1_first: float,
+    bjl2_first: float,
+    bjl1_second: float,
+    bjl2_second: float,
+    b777: float = 0.0,
+    b678: float = 0.0,
+    q678: float = 0.0,
+) -> tuple[float, float]: ...

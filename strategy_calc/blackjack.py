@@ -1,0 +1,345 @@
+"""Exact blackjack expectations for one hand: the public face of the engine.
+
+Every figure is an exact enumeration over the cards left in the shoe (floats,
+proved against a rational oracle in the tests). EVs are per unit initial bet.
+
+Conditioning on the dealer's blackjack
+--------------------------------------
+*ENHC* games (no hole card checked, e.g. ``macau-1983``): EVs are plain
+expectations that include the risk of a dealer blackjack, which takes the
+doubled and split bets too under ``enhc_loses = "all"``.
+
+*Peek* games (e.g. ``deluxe``): EVs are **given the dealer has no blackjack**.
+Two ways to compute that exist:
+
+- the *exact* one (the default here): the hole card is a real card, dealt
+  before the player draws and known not to complete a blackjack, so the
+  player's cards are conditioned on it too. We compute E[payoff * 1{no dealer
+  blackjack}] with the hole card drawn last (it is exchangeable with the
+  player's draws), so a bust is worth -P(no blackjack | cards left then), and
+  divide by P(no blackjack) at the moment of the decision;
+- the common *shortcut* (``peek_method="shortcut"``): the player draws from
+  the shoe as if no hole card existed and standing uses the dealer
+  distribution renormalised to no blackjack. It differs slightly on small shoes.
+
+>>> from strategy_calc.rules import blackjack_rules
+>>> a = analyse_hand("T,6", "T", blackjack_rules("deluxe"))
+>>> a.best, a.ev["surrender"], a.ev["split"]  # deluxe: surrender vs 2-9 only
+('hit', None, None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from strategy_calc import _engine
+from strategy_calc.cards import (
+    SUITED_RANKS,
+    SUITS,
+    Card,
+    CardError,
+    Rank,
+    Shoe,
+    parse_card,
+    parse_cards,
+    rank_counts,
+)
+from strategy_calc.rules import BlackjackRules, RulesError
+
+PeekMethod = Literal["exact", "shortcut"]
+ACTIONS = ("stand", "hit", "double", "split", "surrender", "insurance", "even_money")
+"""The keys of :attr:`HandAnalysis.ev`, in display order."""
+PLAY_ACTIONS = ("stand", "hit", "double", "split", "surrender")
+OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")
+"""Dealer outcome keys: final totals, bust, blackjack (up card plus hole card)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandAnalysis:
+    """Exact EVs of every action for one hand, and the dealer's outcome probabilities.
+
+    ``ev[action]`` is the EV per unit initial bet (``None``: not allowed). In a
+    peek game the play EVs (stand, hit, double, split, surrender) are given the
+    dealer has no blackjack, and so is ``dealer``; in an ENHC game everything
+    is unconditioned. ``insurance`` is the EV of a full insurance bet (half the
+    initial bet) alone; ``even_money`` the EV of taking 1:1 for a blackjack.
+    ``suits_known`` is False when the bonus term averaged over unknown suits.
+    """
+
+    rules: BlackjackRules
+    hand: tuple[Card, ...]
+    up: Card
+    shoe: Shoe
+    conditioned_on_no_dealer_blackjack: bool
+    ev: Mapping[str, float | None]
+    best: str
+    dealer: Mapping[str, float]
+    suits_known: bool
+    notes: tuple[str, ...] = ()
+
+
+def hand_total(ranks: Sequence[int]) -> tuple[int, bool]:
+    """Best total of a hand and whether it is soft (an ace counted as 11).
+
+    >>> hand_total([1, 6]), hand_total([10, 6, 1]), hand_total([1, 1, 10])
+    ((17, True), (17, False), (12, False))
+    """
+    hard = sum(ranks)
+    if 1 in ranks and hard + 10 <= 21:
+        return hard + 10, True
+    return hard, False
+
+
+def is_natural(ranks: Sequence[int]) -> bool:
+    """A two-card ace + ten-valued card (a blackjack when it is the initial hand)."""
+    return len(ranks) == 2 and sorted(ranks) == [1, 10]
+
+
+def double_allowed_totals(rules: BlackjackRules) -> tuple[int, ...]:
+    """22 flags: entry ``t`` is 1 when a first-two-card best total ``t`` may be doubled.
+
+    >>> [t for t, ok in enumerate(double_allowed_totals(BlackjackRules(double_on="10-11"))) if ok]
+    [10, 11]
+    """
+    low, high = {"any": (0, 21), "9-11": (9, 11), "10-11": (10, 11), "11": (11, 11),
+                 "none": (1, 0)}[rules.double_on]
+    return tuple(1 if low <= t <= high else 0 for t in range(22))
+
+
+def surrender_allowed(rules: BlackjackRules, up: Rank) -> bool:
+    """Whether the rules let a two-card initial hand surrender against ``up``."""
+    if rules.surrender == "none":
+        return False
+    if rules.surrender == "not_vs_ace":
+        return up is not Rank.ACE
+    if rules.surrender == "2-9":
+        return Rank.TWO <= up <= Rank.NINE
+    return True
+
+
+def blackjack_losses(rules: BlackjackRules, second_split_hand: bool = False) -> tuple[float, float]:
+    """What an ENHC dealer blackjack takes from a standing hand: (on a bet of 1, doubled).
+
+    Under ``enhc_loses = "original"`` only the original bet (the first hand's
+    stake) is lost; a second split hand and every double are returned.
+    """
+    if rules.enhc_loses == "all":
+        return 1.0, 2.0
+    return (0.0, 0.0) if second_split_hand else (1.0, 1.0)
+
+
+def suited_bonus_chance(shoe: Shoe, cards: Sequence[Card], needed: Sequence[Rank]) -> float:
+    """Probability that ``cards`` plus one card of each rank in ``needed`` are all one suit.
+
+    Cards given without a suit take each suit with the shoe's known suit
+    proportions for their rank (an average over the possible assignments).
+
+    >>> shoe = Shoe.full(1).remove(parse_cards("6s,7s"))
+    >>> suited_bonus_chance(shoe, parse_cards("6s,7s"), [Rank.EIGHT])
+    0.25
+    """
+    total = 0.0
+    for suit in SUITS:
+        chance = 1.0
+        for card in cards:
+            if card.suit is not None:
+                chance *= 1.0 if card.suit == suit else 0.0
+            else:
+                chance *= shoe.suit_fraction(card.rank, suit)
+        for rank in needed:
+            chance *= shoe.suit_fraction(rank, suit)
+        total += chance
+    return total
+
+
+def _bonus_terms(
+    rules: BlackjackRules, shoe: Shoe, start: Sequence[Card], split_hand: bool
+) -> tuple[float, float, float, bool]:
+    """(bonus_777, bonus_678, q678, suits_known) for a hand (or split hand) starting with ``start``.
+
+    ``q678`` is the probability that, if the hand becomes exactly 6-7-8, the
+    three cards are of one suit.
+    """
+    if split_hand and not rules.bonus_on_split_hands:
+        return 0.0, 0.0, 0.0, True
+    ranks = {c.rank for c in start}
+    q = 0.0
+    known = True
+    if rules.bonus_suited_678 > 0 and ranks <= set(SUITED_RANKS) and len(ranks) == len(start):
+        needed = [r for r in SUITED_RANKS if r not in ranks]
+        q = suited_bonus_chance(shoe, start, needed)
+        known = all(c.suit is not None for c in start)
+    return rules.bonus_777, rules.bonus_suited_678, q, known
+
+
+def dealer_outcomes(shoe: Shoe, up: Rank, rules: BlackjackRules) -> dict[str, float]:
+    """Dealer outcome probabilities for ``up`` and the cards left in ``shoe``.
+
+    In a peek game they are given the dealer has no blackjack (``blackjack``
+    is 0); in an ENHC game unconditioned.
+
+    >>> d = dealer_outcomes(Shoe.full(1).remove([Card(Rank.SIX)]), Rank.SIX, BlackjackRules())
+    >>> round(d["bust"], 6)
+    0.420823
+    """
+    probs = _engine.dealer_probs(_counts(shoe.counts), int(up), rules.dealer_hits_soft_17)
+    result = dict(zip(OUTCOMES, probs, strict=True))
+    if rules.peek:
+        no_bj = 1.0 - result["blackjack"]
+        result = {k: (v / no_bj if k != "blackjack" else 0.0) for k, v in result.items()}
+    return result
+
+
+def _counts(values: Sequence[int]) -> memoryview:
+    """A plain C ``int`` array for the engine."""
+    import array
+
+    return memoryview(array.array("i", values))
+
+
+def _as_cards(cards: str | Sequence[Card]) -> tuple[Card, ...]:
+    return parse_cards(cards) if isinstance(cards, str) else tuple(cards)
+
+
+def analyse_hand(
+    cards: str | Sequence[Card],
+    up: str | Card,
+    rules: BlackjackRules,
+    removed: str | Sequence[Card] = (),
+    peek_method: PeekMethod = "exact",
+) -> HandAnalysis:
+    """Exact EV of every action for the initial hand ``cards`` against ``up``.
+
+    ``removed``: other cards known to be out of the shoe. Raises
+    :class:`~strategy_calc.cards.CardError` / ``RulesError`` (``ValueError``)
+    for impossible input: an unknown card, more cards of a rank than the shoe
+    holds, a bust hand, fewer than two cards.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> a = analyse_hand("A,T", "A", blackjack_rules("macau-1983"))
+    >>> a.ev["even_money"], a.best
+    (1.0, 'stand')
+    """
+    hand = _as_cards(cards)
+    up_card = parse_card(up) if isinstance(up, str) else up
+    gone = _as_cards(removed)
+    if len(hand) < 2:
+        raise CardError("a hand has at least two cards")
+    ranks = [int(c.rank) for c in hand]
+    total, _soft = hand_total(ranks)
+    if total > 21:
+        raise CardError(f"the hand {','.join(map(str, hand))} is bust ({total})")
+    base = Shoe.full(rules.decks).remove(gone).remove([up_card])
+    shoe = base.remove(hand)
+    if shoe.total < 1:
+        raise CardError("no cards left for the dealer")
+    upr = up_card.rank
+    peek = rules.peek
+    mode = 0 if not peek else (1 if peek_method == "exact" else 2)
+    bjl1, bjl2 = blackjack_losses(rules)
+    b777, b678, q678, suits_known = _bonus_terms(rules, shoe, hand, split_hand=False)
+    if len(hand) == 3 and _pays_bonus(hand, rules):
+        raise CardError(f"the hand {','.join(map(str, hand))} is paid the bonus at once")
+    stand, hit, double, no_bj = _engine.hand_values(
+        _counts(base.counts), _counts(rank_counts(hand)), int(upr),
+        rules.dealer_hits_soft_17, mode, bjl1, bjl2, b777, b678, q678,
+    )
+    scale = no_bj if mode == 1 else 1.0
+    p_bj = 1.0 - no_bj
+    natural = is_natural(ranks)
+    two_cards = len(hand) == 2
+    if natural:
+        stand = rules.blackjack_pays * (no_bj if mode == 0 else scale)
+    ev: dict[str, float | None] = dict.fromkeys(ACTIONS)
+    ev["stand"] = stand / scale
+    ev["hit"] = hit / scale if hit != float("-inf") else None
+    if two_cards and double_allowed_totals(rules)[total]:
+        ev["double"] = double / scale
+    if two_cards and ranks[0] == ranks[1]:
+        split = _split_ev(base, upr, hand[0].rank, rules, mode, hand)
+        ev["split"] = None if split is None else split / scale
+    if two_cards and surrender_allowed(rules, upr):
+        ev["surrender"] = _surrender_ev(rules, p_bj, natural, conditioned=mode != 0)
+    if two_cards and rules.insurance and upr is Rank.ACE:
+        p_ten = shoe.count(Rank.TEN) / shoe.total
+        ev["insurance"] = 0.5 * (2 * p_ten - (1 - p_ten))
+    if natural and rules.even_money and (
+        upr is Rank.ACE or (upr is Rank.TEN and rules.even_money_vs_ten)
+    ):
+        ev["even_money"] = 1.0
+    best = max((a for a in PLAY_ACTIONS if ev[a] is not None), key=lambda a: ev[a] or 0.0)
+    if ev["even_money"] is not None and rules.blackjack_pays * no_bj < 1.0:
+        best = "even_money"
+    notes = []
+    if not suits_known:
+        notes.append("suits not given: the 6-7-8 bonus is averaged over the possible suits")
+    return HandAnalysis(
+        rules=rules,
+        hand=hand,
+        up=up_card,
+        shoe=shoe,
+        conditioned_on_no_dealer_blackjack=peek,
+        ev=ev,
+        best=best,
+        dealer=dealer_outcomes(shoe, upr, rules),
+        suits_known=suits_known,
+        notes=tuple(notes),
+    )
+
+
+def _pays_bonus(hand: Sequence[Card], rules: BlackjackRules) -> bool:
+    """Whether a three-card hand is a 7-7-7 or a known-suited 6-7-8 that the rules pay."""
+    ranks = sorted(int(c.rank) for c in hand)
+    if ranks == [7, 7, 7]:
+        return rules.bonus_777 > 0
+    suits = {c.suit for c in hand}
+    one_suit = len(suits) == 1 and None not in suits
+    return ranks == [6, 7, 8] and rules.bonus_suited_678 > 0 and one_suit
+
+
+def _surrender_ev(rules: BlackjackRules, p_bj: float, natural: bool, conditioned: bool) -> float:
+    """EV of surrendering, on the same scale as the other play EVs.
+
+    Late surrender loses the whole bet to a dealer blackjack; every other kind
+    (early, ``not_vs_ace``, ``2-9``) gives half back regardless. In a peek game
+    the play EVs are given no dealer blackjack, so early surrender (decided
+    before the peek) is reported as the value that ranks it correctly on that
+    scale: ``(-1/2 - P(bj) * L) / P(no bj)``, L the hand's result against a
+    blackjack (-1, or 0 for a natural).
+    """
+    if rules.surrender == "late":
+        return -0.5 if conditioned else -p_bj - 0.5 * (1.0 - p_bj)
+    if not conditioned or p_bj == 0.0:
+        return -0.5
+    against_bj = 0.0 if natural else -1.0
+    return (-0.5 - p_bj * against_bj) / (1.0 - p_bj)
+
+
+def _split_ev(
+    base: Shoe, up: Rank, pair: Rank, rules: BlackjackRules, mode: int, hand: Sequence[Card]
+) -> float | None:
+    """Raw split EV (same scale as the engine's hand values), or None if splitting is barred.
+
+    Strategy: each split hand plays the best composition-dependent play for
+    its own cards, the removed pair and the up card, ignoring the other hand's
+    cards; with one split only this is exactly twice one such hand.
+    """
+    if rules.max_split_hands < 2:
+        return None
+    if rules.max_split_hands > 2:
+        raise RulesError("resplitting (max_split_hands > 2) is not computed yet; use 2")
+    after = base.remove(hand)
+    b777, b678, q678, _known = _bonus_terms(rules, after, hand[:1], split_hand=True)
+    first = blackjack_losses(rules)
+    second = blackjack_losses(rules, second_split_hand=True)
+    aces = pair is Rank.ACE
+    one, two = _engine.split_values(
+        _counts(base.counts), int(pair), int(up), rules.dealer_hits_soft_17, mode,
+        _counts(double_allowed_totals(rules)),
+        rules.double_after_split and not (aces and rules.split_aces_one_card),
+        aces and rules.split_aces_one_card,
+        first[0], first[1], second[0], second[1], b777, b678, q678,
+    )
+    return float(one + two)

@@ -1,0 +1,291 @@
+"""Rulesets: one immutable value per game variant, loaded from TOML.
+
+The built-in rulesets are TOML files shipped in ``strategy_calc/rulesets``;
+a user's own file has the same shape (``game``, ``name``, ``description`` and
+one key per field). Single fields can be overridden with ``FIELD=VALUE``
+strings, as the CLI's ``--set`` does.
+
+>>> rules = blackjack_rules("macau-1983")
+>>> rules.hole_card, rules.decks, rules.double_on
+('enhc', 6, '11')
+>>> str(blackjack_rules("deluxe", ["decks=2", "surrender=late"]))
+'deluxe: 2D S17 peek 3:2 DA DAS split-2 LS'
+>>> blackjack_rules("deluxe", ["max_split=3"])
+Traceback (most recent call last):
+...
+strategy_calc.rules.RulesError: unknown field 'max_split' for blackjack rules
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from strategy_calc.cards import MAX_DECKS
+
+
+class RulesError(ValueError):
+    """An unknown ruleset, an unknown field or an invalid value (the message names it)."""
+
+
+HoleCard = Literal["peek", "enhc"]
+EnhcLoses = Literal["all", "original"]
+DoubleOn = Literal["any", "9-11", "10-11", "11", "none"]
+Surrender = Literal["none", "late", "early", "not_vs_ace", "2-9"]
+
+BUILTIN_RULESETS: dict[str, str] = {
+    "macau-1983": "macau-1983.toml",
+    "deluxe": "deluxe.toml",
+    "macau-baccarat": "macau-baccarat.toml",
+}
+"""Built-in ruleset names and the package file that holds each."""
+
+DEFAULT_BLACKJACK = "macau-1983"
+
+
+@dataclass(frozen=True, slots=True)
+class BlackjackRules:
+    """The rules of one blackjack game; every field is a ruleset option.
+
+    Payouts are multiples of the bet. ``str(rules)`` is a stable short slug.
+    """
+
+    name: str = "custom"
+    """The ruleset's name (``macau-1983``, ``deluxe`` or the user's own)."""
+    decks: int = 6
+    """Number of 52-card decks in the shoe, 1 to 12."""
+    dealer_hits_soft_17: bool = False
+    """True: dealer hits soft 17 (H17); False: stands on all 17s (S17)."""
+    hole_card: HoleCard = "peek"
+    """``peek``: the dealer checks for blackjack before anyone plays and a
+    blackjack ends the round at once; ``enhc``: no hole card is checked (European
+    no-hole-card), the player acts without knowing."""
+    enhc_loses: EnhcLoses = "all"
+    """Under ``enhc``: a dealer blackjack takes every bet on the box (``all``:
+    doubles and split bets too) or only the original bet (``original``)."""
+    blackjack_pays: float = 1.5
+    """What a player blackjack wins, per unit bet."""
+    double_on: DoubleOn = "any"
+    """Which first two cards may be doubled: ``any``, totals ``9-11``,
+    ``10-11``, ``11`` only (hard, as a two-card A+T is blackjack), or ``none``."""
+    double_after_split: bool = True
+    """Whether a split hand may be doubled (under the same ``double_on``)."""
+    max_split_hands: int = 2
+    """Most hands a player may hold after splitting: 1 = no split, 2 = split once, up to 4."""
+    resplit_aces: bool = False
+    """Whether split aces may be split again (within ``max_split_hands``)."""
+    split_aces_one_card: bool = True
+    """Split aces get exactly one card each."""
+    surrender: Surrender = "none"
+    """``none``; ``late`` (lost whole to a dealer blackjack); ``early`` (half
+    back even against a dealer blackjack); ``not_vs_ace`` (Macau: any up card but
+    an ace, decided before the dealer draws, so early); ``2-9`` (Deluxe: only
+    against 2-9, where the dealer cannot have blackjack)."""
+    insurance: bool = True
+    """Insurance (half the bet, pays 2:1) is offered against an ace."""
+    even_money: bool = False
+    """A player blackjack may take 1:1 at once against an ace."""
+    even_money_vs_ten: bool = False
+    """Even money is offered against a ten too (Macau's 1991 amendment)."""
+    bonus_suited_678: float = 0.0
+    """Payout (multiple of the bet) of a three-card suited 6-7-8; 0 = none."""
+    bonus_777: float = 0.0
+    """Payout (multiple of the bet) of a three-card 7-7-7; 0 = none."""
+    bonus_on_split_hands: bool = True
+    """Whether the 6-7-8 / 7-7-7 bonuses count on split hands."""
+
+    def __post_init__(self) -> None:
+        _check_choices(self)
+        if not 1 <= self.decks <= MAX_DECKS:
+            raise RulesError(f"decks must be between 1 and {MAX_DECKS}, not {self.decks}")
+        if not 1 <= self.max_split_hands <= 4:
+            raise RulesError(f"max_split_hands must be 1 to 4, not {self.max_split_hands}")
+        if self.blackjack_pays < 0:
+            raise RulesError(f"blackjack_pays must be >= 0, not {self.blackjack_pays}")
+        for field in ("bonus_suited_678", "bonus_777"):
+            if getattr(self, field) < 0:
+                raise RulesError(f"{field} must be >= 0, not {getattr(self, field)}")
+
+    @property
+    def peek(self) -> bool:
+        """True when the dealer checks for blackjack before the players act."""
+        return self.hole_card == "peek"
+
+    @property
+    def has_bonus(self) -> bool:
+        """True when either of the suited 6-7-8 / 7-7-7 bonuses is paid."""
+        return self.bonus_suited_678 > 0 or self.bonus_777 > 0
+
+    def __str__(self) -> str:
+        parts = [
+            f"{self.decks}D",
+            "H17" if self.dealer_hits_soft_17 else "S17",
+            "peek" if self.peek else f"ENHC-{self.enhc_loses}",
+            _payout_slug(self.blackjack_pays),
+            {"any": "DA", "none": "ND"}.get(self.double_on, "D" + self.double_on),
+            "DAS" if self.double_after_split else "NDAS",
+            f"split-{self.max_split_hands}" + ("-RSA" if self.resplit_aces else ""),
+        ]
+        surrender = {"none": "", "late": "LS", "early": "ES", "not_vs_ace": "ES-not-A",
+                     "2-9": "LS-2-9"}[self.surrender]
+        if surrender:
+            parts.append(surrender)
+        if self.has_bonus:
+            parts.append(f"bonus-{self.bonus_suited_678:g}/{self.bonus_777:g}")
+        return f"{self.name}: " + " ".join(parts)
+
+
+def _payout_slug(pays: float) -> str:
+    """``1.5`` -> ``3:2``, ``1.2`` -> ``6:5``, otherwise the number."""
+    for num, den in ((3, 2), (6, 5), (1, 1), (2, 1), (7, 5)):
+        if abs(pays - num / den) < 1e-12:
+            return f"{num}:{den}"
+    return f"{pays:g}:1"
+
+
+def _check_choices(value: Any) -> None:
+    """Reject a value of a ``Literal`` field outside its choices, naming the field."""
+    hints = typing.get_type_hints(type(value))
+    for field in dataclasses.fields(value):
+        choices = typing.get_args(hints[field.name])
+        if typing.get_origin(hints[field.name]) is Literal and getattr(
+            value, field.name
+        ) not in choices:
+            raise RulesError(
+                f"invalid value {getattr(value, field.name)!r} for {field.name}"
+                f" (choose from {', '.join(map(str, choices))})"
+            )
+
+
+def _coerce(field: str, hint: Any, raw: Any, from_text: bool) -> Any:
+    """Convert ``raw`` (a TOML value, or a string from ``--set``) to the field's type."""
+    origin = typing.get_origin(hint)
+    if origin is Literal:
+        text = str(raw)
+        if text not in typing.get_args(hint):
+            raise RulesError(
+                f"invalid value {raw!r} for {field}"
+                f" (choose from {', '.join(typing.get_args(hint))})"
+            )
+        return text
+    if hint is bool:
+        if isinstance(raw, bool):
+            return raw
+        if from_text and str(raw).lower() in ("true", "yes", "1", "on"):
+            return True
+        if from_text and str(raw).lower() in ("false", "no", "0", "off"):
+            return False
+        raise RulesError(f"invalid value {raw!r} for {field} (expected true or false)")
+    if hint is int:
+        if isinstance(raw, bool) or not (isinstance(raw, int) or from_text):
+            raise RulesError(f"invalid value {raw!r} for {field} (expected an integer)")
+        try:
+            return int(str(raw))
+        except ValueError:
+            raise RulesError(f"invalid value {raw!r} for {field} (expected an integer)") from None
+    if hint is float:
+        if isinstance(raw, bool) or not (isinstance(raw, int | float) or from_text):
+            raise RulesError(f"invalid value {raw!r} for {field} (expected a number)")
+        try:
+            return _parse_number(str(raw))
+        except ValueError:
+            raise RulesError(f"invalid value {raw!r} for {field} (expected a number)") from None
+    if hint is str:
+        if not isinstance(raw, str):
+            raise RulesError(f"invalid value {raw!r} for {field} (expected a string)")
+        return raw
+    raise RulesError(f"field {field} cannot be set")  # pragma: no cover
+
+
+def _parse_number(text: str) -> float:
+    """A number, or a ratio such as ``3:2`` or ``6/5``."""
+    for sep in (":", "/"):
+        if sep in text:
+            num, den = text.split(sep, 1)
+            return float(num) / float(den)
+    return float(text)
+
+
+RulesT = TypeVar("RulesT")
+
+META_KEYS = ("game", "description")
+"""Keys a ruleset file may carry that are not rule fields."""
+
+
+def build_rules(
+    cls: type[RulesT], table: Mapping[str, Any], overrides: Sequence[str] = (), game: str = ""
+) -> RulesT:
+    """Build a rules value of ``cls`` from a TOML table plus ``FIELD=VALUE`` overrides.
+
+    Unknown fields and invalid values raise :class:`RulesError` naming them.
+
+    >>> build_rules(BlackjackRules, {"decks": 2}, ["dealer_hits_soft_17=true"]).dealer_hits_soft_17
+    True
+    """
+    hints = typing.get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    kind = game or cls.__name__.removesuffix("Rules").lower()
+    values: dict[str, Any] = {}
+    for key, raw in table.items():
+        if key in META_KEYS:
+            continue
+        if key not in names:
+            raise RulesError(f"unknown field {key!r} for {kind} rules")
+        values[key] = _coerce(key, hints[key], raw, from_text=False)
+    for item in overrides:
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep:
+            raise RulesError(f"--set needs FIELD=VALUE, not {item!r}")
+        if key not in names:
+            raise RulesError(f"unknown field {key!r} for {kind} rules")
+        values[key] = _coerce(key, hints[key], raw.strip(), from_text=True)
+    try:
+        return cls(**values)
+    except TypeError as exc:  # pragma: no cover - guarded by the name check above
+        raise RulesError(str(exc)) from None
+
+
+def load_ruleset(spec: str) -> dict[str, Any]:
+    """The TOML table of a built-in ruleset name or of a ruleset file path.
+
+    >>> load_ruleset("deluxe")["game"]
+    'blackjack'
+    """
+    if spec in BUILTIN_RULESETS:
+        text = resources.files("strategy_calc.rulesets").joinpath(BUILTIN_RULESETS[spec])
+        table = tomllib.loads(text.read_text(encoding="utf-8"))
+    else:
+        path = Path(spec)
+        if not path.is_file():
+            raise RulesError(
+                f"unknown ruleset {spec!r}: not a built-in"
+                f" ({', '.join(BUILTIN_RULESETS)}) and no such file"
+            )
+        try:
+            table = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise RulesError(f"invalid ruleset file {spec}: {exc}") from None
+        table.setdefault("name", path.stem)
+    return table
+
+
+def blackjack_rules(
+    spec: str = DEFAULT_BLACKJACK, overrides: Sequence[str] = (), decks: int | None = None
+) -> BlackjackRules:
+    """Load a blackjack ruleset (built-in name or TOML path), then apply overrides.
+
+    ``decks`` is short for the override ``decks=N``.
+    """
+    table = load_ruleset(spec)
+    game = table.get("game", "blackjack")
+    if game != "blackjack":
+        raise RulesError(f"ruleset {spec!r} is for {game}, not blackjack")
+    extra = [*overrides, *([f"decks={decks}"] if decks is not None else [])]
+    return build_rules(BlackjackRules, table, extra)
