@@ -1,0 +1,528 @@
+"""Baccarat: exact probabilities and EV of every bet for any remaining shoe.
+
+The compiled engine counts every ordered 6-card deal of the cards left (cards
+the round does not use are counted as dealt, as the published totals do) and
+classifies it with the full third-card tableau; this module prices the counts
+with the ruleset's payouts. Every EV is per unit bet, exact (a
+:class:`~fractions.Fraction`) or its correctly rounded float.
+
+The baccarat shoe has 13 ranks, ``A``, ``2`` .. ``9``, ``T``, ``J``, ``Q``,
+``K``: they score the same as blackjack ranks mod 10 (T/J/Q/K are 0) but a
+pair needs two cards of one rank (J-J is a pair, J-Q is not).
+
+>>> odds = analyse(baccarat_rules("macau-baccarat"))
+>>> odds.deals, odds.banker_wins, odds.player_wins, odds.ties
+(4998398275503360, 2292252566437888, 2230518282592256, 475627426473216)
+>>> {bet: f"{ev:+.4%}" for bet, ev in odds.ev.items()}  # doctest: +NORMALIZE_WHITESPACE
+{'banker': '-1.0579%', 'player': '-1.2351%', 'tie': '-14.3596%',
+ 'player_pair': '-10.3614%', 'banker_pair': '-10.3614%'}
+>>> odds.best, odds.best_is_positive
+('banker', False)
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from fractions import Fraction
+from typing import Any
+
+from strategy_calc import _engine
+from strategy_calc.cards import MAX_DECKS, SUITS, CardError
+from strategy_calc.rules import RulesError, build_rules, load_ruleset
+
+DEFAULT_BACCARAT = "macau-baccarat"
+"""The built-in baccarat ruleset used when none is named."""
+
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+"""The 13 baccarat ranks, in the order of every count tuple."""
+
+POINTS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
+"""Baccarat value of each rank of :data:`RANKS` (A = 1, T/J/Q/K = 0)."""
+
+BETS: tuple[str, ...] = ("banker", "player", "tie", "player_pair", "banker_pair")
+"""The bets, in display order (also the tie-break order of :attr:`BaccaratOdds.best`)."""
+
+BET_NAMES: dict[str, str] = {
+    "banker": "Banker", "player": "Player", "tie": "Tie",
+    "player_pair": "Player Pair", "banker_pair": "Banker Pair",
+}
+"""Display names of :data:`BETS`."""
+
+MIN_CARDS = 6
+"""A round can use six cards, so a shoe must hold at least this many."""
+
+_RANK_INDEX: dict[str, int] = {
+    **{symbol: i for i, symbol in enumerate(RANKS)}, "1": 0, "10": RANKS.index("T"),
+}
+
+# The engine's grid: cell 100 * k + 10 * p + b counts the deals ending with
+# Player point p, Banker point b and the Banker holding 2 + k cards.
+_CELLS = [(k, p, b) for k in (0, 1) for p in range(10) for b in range(10)]
+_BANKER_WIN = tuple(i for i, (_, p, b) in enumerate(_CELLS) if b > p and b != 6)
+_BANKER_WIN_SIX = tuple(i for i, (_, p, b) in enumerate(_CELLS) if b > p and b == 6)
+_PLAYER_WIN = tuple(i for i, (_, p, b) in enumerate(_CELLS) if p > b)
+_TIE = tuple(i for i, (_, p, b) in enumerate(_CELLS) if p == b)
+
+
+@dataclass(frozen=True, slots=True)
+class BaccaratRules:
+    """The rules of one baccarat game: the shoe size and the payouts.
+
+    A payout is what a winning bet wins per unit bet (the stake comes back on
+    top); it is read exactly as the nearest fraction with a denominator up to
+    10**6 (0.95 is 19/20). Player and Banker bets push on a tie.
+    ``str(rules)`` is a stable short slug.
+
+    >>> str(BaccaratRules(name="no-commission", banker_pays=1, banker_six_pays=0.5))
+    'no-commission: 8D P1 B1/6:0.5 T8 PP11 BP11'
+    >>> BaccaratRules(tie_pays=-1)
+    Traceback (most recent call last):
+    ...
+    strategy_calc.rules.RulesError: tie_pays must be a number >= 0, not -1
+    """
+
+    name: str = "custom"
+    """The ruleset's name (``macau-baccarat`` or the user's own)."""
+    decks: int = 8
+    """Number of 52-card decks in the full shoe, 1 to 12."""
+    player_pays: float = 1.0
+    """What a winning Player bet wins, per unit bet (1 = 1:1)."""
+    banker_pays: float = 0.95
+    """What a winning Banker bet wins, per unit bet, commission taken (0.95 = 1:1 less 5%)."""
+    banker_six_pays: float = 0.95
+    """What a Banker bet winning with a point of 6 wins, per unit bet. Set it
+    equal to ``banker_pays`` for no special rule; commission-free games pay 0.5
+    (1:2) with ``banker_pays = 1``."""
+    tie_pays: float = 8.0
+    """What a winning Tie bet wins, per unit bet (8 = 8:1)."""
+    player_pair_pays: float = 11.0
+    """What a Player Pair bet wins (Player's first two cards of one rank), per unit bet."""
+    banker_pair_pays: float = 11.0
+    """What a Banker Pair bet wins (Banker's first two cards of one rank), per unit bet."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.decks, bool) or not isinstance(self.decks, int):
+            raise RulesError(f"decks must be an integer, not {self.decks!r}")
+        if not 1 <= self.decks <= MAX_DECKS:
+            raise RulesError(f"decks must be between 1 and {MAX_DECKS}, not {self.decks}")
+        for field in ("player_pays", "banker_pays", "banker_six_pays", "tie_pays",
+                      "player_pair_pays", "banker_pair_pays"):
+            value = getattr(self, field)
+            if (isinstance(value, bool) or not isinstance(value, int | float)
+                    or not math.isfinite(value) or value < 0):
+                raise RulesError(f"{field} must be a number >= 0, not {value!r}")
+
+    def payout(self, field: str) -> Fraction:
+        """The exact payout of a ``*_pays`` field, per unit bet.
+
+        >>> BaccaratRules().payout("banker_pays")
+        Fraction(19, 20)
+        """
+        return Fraction(getattr(self, field)).limit_denominator(10**6)
+
+    def __str__(self) -> str:
+        banker = f"B{self.banker_pays:g}"
+        if self.banker_six_pays != self.banker_pays:
+            banker += f"/6:{self.banker_six_pays:g}"
+        return (f"{self.name}: {self.decks}D P{self.player_pays:g} {banker}"
+                f" T{self.tie_pays:g} PP{self.player_pair_pays:g} BP{self.banker_pair_pays:g}")
+
+
+def baccarat_rules(
+    spec: str = DEFAULT_BACCARAT, overrides: Sequence[str] = (), decks: int | None = None
+) -> BaccaratRules:
+    """Load a baccarat ruleset (built-in name or TOML path), then apply ``FIELD=VALUE`` overrides.
+
+    ``decks`` is short for the override ``decks=N``.
+
+    >>> baccarat_rules("macau-baccarat", ["tie_pays=9:1"], decks=6).tie_pays
+    9.0
+    >>> baccarat_rules("deluxe")
+    Traceback (most recent call last):
+    ...
+    strategy_calc.rules.RulesError: ruleset 'deluxe' is for blackjack, not baccarat
+    """
+    table = load_ruleset(spec)
+    game = table.get("game", "baccarat")
+    if game != "baccarat":
+        raise RulesError(f"ruleset {spec!r} is for {game}, not baccarat")
+    extra = [*overrides, *([f"decks={decks}"] if decks is not None else [])]
+    return build_rules(BaccaratRules, table, extra, game="baccarat")
+
+
+def parse_rank(text: str) -> str:
+    """One baccarat card (``A``, ``2``..``9``, ``T``/``10``, ``J``, ``Q``, ``K``) to its rank.
+
+    An optional suit letter (``s``, ``h``, ``d``, ``c``) is accepted and ignored.
+
+    >>> parse_rank("10h"), parse_rank("q"), parse_rank("Ks")
+    ('T', 'Q', 'K')
+    >>> parse_rank("X")
+    Traceback (most recent call last):
+    ...
+    strategy_calc.cards.CardError: unknown card 'X' (use A, 2-9, T, J, Q, K, optionally a suit)
+    """
+    token = text.strip()
+    symbol = token.upper()
+    if symbol not in _RANK_INDEX and len(token) >= 2 and token[-1].lower() in SUITS:
+        symbol = token[:-1].strip().upper()
+    if symbol not in _RANK_INDEX:
+        raise CardError(f"unknown card {token!r} (use A, 2-9, T, J, Q, K, optionally a suit)")
+    return RANKS[_RANK_INDEX[symbol]]
+
+
+def parse_ranks(cards: str | Iterable[str]) -> tuple[str, ...]:
+    """Cards separated by commas or spaces (or an iterable of cards) to their ranks.
+
+    >>> parse_ranks("5, 5 Kd,10")
+    ('5', '5', 'K', 'T')
+    """
+    items = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
+    return tuple(parse_rank(item) for item in items)
+
+
+def shoe_counts(decks: int, removed: str | Iterable[str] = ()) -> tuple[int, ...]:
+    """Cards left of each rank of :data:`RANKS` in a ``decks``-deck shoe after ``removed``.
+
+    >>> shoe_counts(1, "K,K,5")
+    (4, 4, 4, 4, 3, 4, 4, 4, 4, 4, 4, 4, 2)
+    >>> shoe_counts(1, "J,J,J,J,J")
+    Traceback (most recent call last):
+    ...
+    strategy_calc.cards.CardError: more Js than the 1-deck shoe holds
+    """
+    if not 1 <= decks <= MAX_DECKS:
+        raise CardError(f"decks must be between 1 and {MAX_DECKS}, not {decks}")
+    counts = [4 * decks] * len(RANKS)
+    for rank in parse_ranks(removed):
+        i = _RANK_INDEX[rank]
+        if counts[i] == 0:
+            raise CardError(f"more {rank}s than the {decks}-deck shoe holds")
+        counts[i] -= 1
+    return tuple(counts)
+
+
+@dataclass(frozen=True, slots=True)
+class BaccaratOdds:
+    """Exact outcome counts of one baccarat shoe, priced by its rules.
+
+    Counts are of ordered 6-card deals from the cards left (``deals`` in all);
+    a probability is a count over ``deals``. All EVs are per unit bet, with
+    Player and Banker bets pushing on a tie.
+    """
+
+    rules: BaccaratRules
+    """The rules that price the bets."""
+    counts: tuple[int, ...]
+    """Cards left of each rank of :data:`RANKS`."""
+    removed: tuple[str, ...]
+    """Ranks of the cards removed from the full shoe (as given, suits dropped)."""
+    deals: int
+    """Ordered 6-card deals of the cards left: n (n-1) ... (n-5)."""
+    banker_wins: int
+    """Deals the Banker wins (any point)."""
+    banker_wins_on_six: int
+    """Deals the Banker wins with a point of 6 (included in ``banker_wins``)."""
+    player_wins: int
+    """Deals the Player wins."""
+    ties: int
+    """Deals that end in a tie."""
+    player_pairs: int
+    """Deals whose Player's first two cards have the same rank."""
+    banker_pairs: int
+    """Deals whose Banker's first two cards have the same rank."""
+
+    @property
+    def cards_left(self) -> int:
+        """Number of cards left in the shoe."""
+        return sum(self.counts)
+
+    def exact_probabilities(self) -> dict[str, Fraction]:
+        """Exact probability that each bet of :data:`BETS` wins (a tie for ``tie``).
+
+        >>> analyse(BaccaratRules(decks=6)).exact_probabilities()["player_pair"]
+        Fraction(23, 311)
+        """
+        wins = (self.banker_wins, self.player_wins, self.ties, self.player_pairs,
+                self.banker_pairs)
+        return {bet: Fraction(n, self.deals) for bet, n in zip(BETS, wins, strict=True)}
+
+    @property
+    def probabilities(self) -> dict[str, float]:
+        """Probabilities of the three outcomes ``banker``, ``player``, ``tie`` (sum 1)."""
+        exact = self.exact_probabilities()
+        return {bet: float(exact[bet]) for bet in ("banker", "player", "tie")}
+
+    def exact_ev(self) -> dict[str, Fraction]:
+        """Exact EV per unit bet of each bet of :data:`BETS`.
+
+        >>> analyse(BaccaratRules(decks=8)).exact_ev()["banker_pair"]
+        Fraction(-43, 415)
+        """
+        r = self.rules
+        n, tie = self.deals, self.ties
+        banker = (r.payout("banker_pays") * (self.banker_wins - self.banker_wins_on_six)
+                  + r.payout("banker_six_pays") * self.banker_wins_on_six - self.player_wins)
+        player = r.payout("player_pays") * self.player_wins - self.banker_wins
+        values = (
+            banker,
+            player,
+            r.payout("tie_pays") * tie - (n - tie),
+            r.payout("player_pair_pays") * self.player_pairs - (n - self.player_pairs),
+            r.payout("banker_pair_pays") * self.banker_pairs - (n - self.banker_pairs),
+        )
+        return {bet: Fraction(v) / n for bet, v in zip(BETS, values, strict=True)}
+
+    @property
+    def ev(self) -> dict[str, float]:
+        """EV per unit bet of each bet of :data:`BETS` (correctly rounded floats)."""
+        return {bet: float(v) for bet, v in self.exact_ev().items()}
+
+    @property
+    def best(self) -> str:
+        """The bet with the highest EV (the first of :data:`BETS` on equal EVs).
+
+        It may still lose money: see :attr:`best_is_positive`.
+        """
+        exact = self.exact_ev()
+        return max(BETS, key=lambda bet: exact[bet])
+
+    @property
+    def best_is_positive(self) -> bool:
+        """True when the best bet has a positive expectation for this shoe."""
+        return self.exact_ev()[self.best] > 0
+
+
+def analyse_counts(
+    rules: BaccaratRules, counts: Sequence[int], removed: Sequence[str] = ()
+) -> BaccaratOdds:
+    """Exact odds for a shoe given as cards left per rank of :data:`RANKS`.
+
+    ``removed`` is only recorded in the result. Needs at least 6 cards.
+
+    >>> odds = analyse_counts(BaccaratRules(), [0] * 9 + [6, 0, 0, 0])  # six tens
+    >>> odds.exact_probabilities()["tie"], odds.exact_ev()["tie"]
+    (Fraction(1, 1), Fraction(8, 1))
+    """
+    counts = tuple(counts)
+    if len(counts) != len(RANKS) or any(c < 0 for c in counts):
+        raise CardError(f"a shoe needs {len(RANKS)} non-negative rank counts")
+    if sum(counts) < MIN_CARDS:
+        raise CardError(f"only {sum(counts)} cards left: a round needs at least {MIN_CARDS}")
+    deals, pairs, grid = _engine.baccarat_deal_counts(counts)
+    on_six = sum([grid[i] for i in _BANKER_WIN_SIX])
+    return BaccaratOdds(
+        rules=rules,
+        counts=counts,
+        removed=tuple(removed),
+        deals=deals,
+        banker_wins=sum([grid[i] for i in _BANKER_WIN]) + on_six,
+        banker_wins_on_six=on_six,
+        player_wins=sum([grid[i] for i in _PLAYER_WIN]),
+        ties=sum([grid[i] for i in _TIE]),
+        player_pairs=pairs,
+        banker_pairs=pairs,
+    )
+
+
+def analyse(rules: BaccaratRules, removed: str | Iterable[str] = ()) -> BaccaratOdds:
+    """Exact odds of every bet for a ``rules.decks``-deck shoe less the ``removed`` cards.
+
+    ``removed``: cards such as ``"5,5,K,8c"`` (suits ignored) or an iterable of them.
+
+    >>> odds = analyse(BaccaratRules(decks=1), "9,9,9,9,8,8,8,8")
+    >>> odds.best, round(odds.ev["player"], 6), round(odds.ev["banker"], 6)
+    ('player', -0.010404, -0.012221)
+    """
+    ranks = parse_ranks(removed)
+    return analyse_counts(rules, shoe_counts(rules.decks, ranks), ranks)
+
+
+def effects_of_removal(odds: BaccaratOdds) -> dict[str, dict[str, Fraction] | None]:
+    """For each rank of :data:`RANKS`, the exact change of each bet's EV per unit bet
+    when one card of that rank is taken out of ``odds``' shoe.
+
+    ``None`` for a rank with no card left, or when removing it would leave
+    fewer than 6 cards.
+
+    >>> eor = effects_of_removal(analyse(BaccaratRules(decks=8)))
+    >>> f"{float(eor['4']['banker']):+.6f}", f"{float(eor['5']['banker']):+.6f}"
+    ('+0.000116', '-0.000083')
+    """
+    base = odds.exact_ev()
+    out: dict[str, dict[str, Fraction] | None] = {}
+    for i, rank in enumerate(RANKS):
+        if odds.counts[i] == 0 or odds.cards_left - 1 < MIN_CARDS:
+            out[rank] = None
+            continue
+        counts = list(odds.counts)
+        counts[i] -= 1
+        after = analyse_counts(odds.rules, counts).exact_ev()
+        out[rank] = {bet: after[bet] - base[bet] for bet in BETS}
+    return out
+
+
+def odds_dict(
+    odds: BaccaratOdds,
+    eor: Mapping[str, Mapping[str, Fraction] | None] | None = None,
+    exact: bool = False,
+) -> dict[str, Any]:
+    """The ``baccarat --json`` object: the CLI contract's keys, plus ``ruleset`` (the
+    slug), ``payouts`` (the rules' fields), ``counts`` (the exact integers) and, when
+    ``exact``, ``exact`` (the same figures as ``"numerator/denominator"`` strings)."""
+    ev = odds.exact_ev()
+    out: dict[str, Any] = {
+        "rules": odds.rules.name,
+        "decks": odds.rules.decks,
+        "removed": list(odds.removed),
+        "probabilities": odds.probabilities,
+        "ev": {bet: float(v) for bet, v in ev.items()},
+        "best": odds.best,
+        "best_is_positive": odds.best_is_positive,
+        "ruleset": str(odds.rules),
+        "payouts": asdict(odds.rules),
+        "cards_left": odds.cards_left,
+        "counts": {
+            "deals": odds.deals, "banker": odds.banker_wins, "player": odds.player_wins,
+            "tie": odds.ties, "banker_on_six": odds.banker_wins_on_six,
+            "player_pair": odds.player_pairs, "banker_pair": odds.banker_pairs,
+        },
+    }
+    if eor is not None:
+        out["eor"] = {rank: None if d is None else {bet: float(v) for bet, v in d.items()}
+                      for rank, d in eor.items()}
+    if exact:
+        probabilities = odds.exact_probabilities()
+        out["exact"] = {
+            "probabilities": {b: str(probabilities[b]) for b in ("banker", "player", "tie")},
+            "ev": {bet: str(v) for bet, v in ev.items()},
+        }
+        if eor is not None:
+            out["exact"]["eor"] = {
+                rank: None if d is None else {bet: str(v) for bet, v in d.items()}
+                for rank, d in eor.items()}
+    return out
+
+
+def _pays(value: Fraction) -> str:
+    """A payout as odds: ``8:1``, ``1:2``, ``0.95:1``."""
+    if value.denominator == 1:
+        return f"{value.numerator}:1"
+    if value.numerator == 1:
+        return f"1:{value.denominator}"
+    return f"{float(value):g}:1"
+
+
+def odds_text(
+    odds: BaccaratOdds,
+    eor: Mapping[str, Mapping[str, Fraction] | None] | None = None,
+    exact: bool = False,
+) -> str:
+    """A readable report: a table of every bet, the best bet, optional fractions and EOR."""
+    from rich import box
+    from rich.table import Table
+
+    rules = odds.rules
+    removed = ",".join(odds.removed) or "none"
+    title = (f"{rules}  |  {odds.cards_left} of {52 * rules.decks} cards left"
+             f" (removed: {removed})")
+    pays = {
+        "banker": _pays(rules.payout("banker_pays")) + (
+            f" (6: {_pays(rules.payout('banker_six_pays'))})"
+            if rules.banker_six_pays != rules.banker_pays else ""),
+        "player": _pays(rules.payout("player_pays")),
+        "tie": _pays(rules.payout("tie_pays")),
+        "player_pair": _pays(rules.payout("player_pair_pays")),
+        "banker_pair": _pays(rules.payout("banker_pair_pays")),
+    }
+    probabilities = odds.exact_probabilities()
+    ev = odds.exact_ev()
+    table = Table(box=box.SIMPLE_HEAD)
+    for header in ("bet", "pays", "P(win)", "EV per unit bet", "house edge", ""):
+        table.add_column(header, justify="left" if header in ("bet", "pays", "") else "right")
+    for bet in BETS:
+        table.add_row(BET_NAMES[bet], pays[bet], f"{float(probabilities[bet]):.6f}",
+                      f"{float(ev[bet]):+.6f}", f"{-float(ev[bet]):.4%}",
+                      "<- best" if bet == odds.best else "")
+    best = odds.best
+    verdict = ("positive expectation for this shoe" if odds.best_is_positive
+               else "no bet has positive expectation for this shoe")
+    lines: list[Any] = [
+        title,
+        table,
+        f"Player and Banker bets push on a tie (P(tie) = {float(probabilities['tie']):.6f}).",
+        f"Best bet: {BET_NAMES[best]}, EV {float(ev[best]):+.6f} per unit bet: {verdict}.",
+    ]
+    if exact:
+        lines.append("Exact (ordered 6-card deals, unused cards counted as dealt):")
+        lines.append(f"  deals = {odds.deals}; banker wins = {odds.banker_wins}, player wins = "
+                     f"{odds.player_wins}, ties = {odds.ties}, pairs = {odds.player_pairs}")
+        for bet in ("banker", "player", "tie"):
+            lines.append(f"  P({bet}) = {probabilities[bet]}")
+        for bet in BETS:
+            lines.append(f"  EV({bet}) = {ev[bet]}")
+    if eor is not None:
+        lines.append("Effect of removing one card of each rank: change of EV, % of the bet")
+        effects = Table(box=box.SIMPLE_HEAD)
+        effects.add_column("rank")
+        for bet in BETS:
+            effects.add_column(BET_NAMES[bet], justify="right")
+        for rank, delta in eor.items():
+            cells = (["-"] * len(BETS) if delta is None
+                     else [f"{100 * float(delta[bet]):+.5f}" for bet in BETS])
+            effects.add_row(rank, *cells)
+        lines.append(effects)
+    return _render(lines)
+
+
+def _render(items: Sequence[Any]) -> str:
+    """Render strings and rich renderables as plain text (no colour codes)."""
+    from rich.console import Console
+
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=110, color_system=None, highlight=False)
+    for item in items:
+        console.print(item, soft_wrap=isinstance(item, str))
+    return buffer.getvalue().rstrip("\n")
+
+
+def baccarat_report(
+    spec: str,
+    overrides: Sequence[str],
+    decks: int | None,
+    removed: str,
+    exact: bool,
+    eor: bool,
+    as_json: bool,
+) -> str:
+    """The ``strategy-calc baccarat`` command: analyse one shoe and render it.
+
+    Input errors raise a ``ValueError`` subclass (:class:`~strategy_calc.rules.RulesError`
+    or :class:`~strategy_calc.cards.CardError`) with a one-line message.
+
+    >>> data = json.loads(baccarat_report("macau-baccarat", [], 6, "", False, False, True))
+    >>> data["decks"], data["best"], round(data["probabilities"]["tie"], 6)
+    (6, 'banker', 0.095069)
+    """
+    rules = baccarat_rules(spec, overrides, decks)
+    odds = analyse(rules, removed)
+    effects = effects_of_removal(odds) if eor else None
+    if as_json:
+        return json.dumps(odds_dict(odds, effects, exact))
+    return odds_text(odds, effects, exact)
+
+
+def bench_cases() -> list[tuple[str, Callable[[], object]]]:
+    """Baccarat workloads for ``strategy-calc bench``: (name, zero-argument callable)."""
+    six = BaccaratRules(name="macau-baccarat", decks=6)
+    eight = BaccaratRules(name="macau-baccarat", decks=8)
+    return [
+        ("baccarat, 6 decks, all bets (exact)", lambda: analyse(six).exact_ev()),
+        ("baccarat, 8 decks, all bets (exact)", lambda: analyse(eight).exact_ev()),
+        ("baccarat, 8 decks, effects of removal (13 ranks)",
+         lambda: effects_of_removal(analyse(eight))),
+    ]
