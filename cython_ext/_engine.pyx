@@ -38,6 +38,7 @@ cdef enum:
     OUT_BJ = 6
     MAXN = 4096
     KMAX = 24
+    NCLASS = 64
 
 # ---------------------------------------------------------------- player nodes
 cdef int n_nodes = 0
@@ -46,8 +47,13 @@ cdef int node_child[MAXN][NR]
 cdef int node_hard[MAXN]
 cdef int node_best[MAXN]
 cdef int node_ncards[MAXN]
+cdef int node_class[MAXN]     # best total + 32 if soft: the key of a total-dependent policy
+cdef double node_orders[MAXN]  # distinct orderings of the node's cards (multinomial)
 cdef int id_777 = -1
 cdef int id_678 = -1
+
+
+from math import factorial
 
 
 def _build_player_table():
@@ -74,6 +80,11 @@ def _build_player_table():
         node_hard[i] = t
         node_best[i] = t + 10 if counts[0] > 0 and t + 10 <= 21 else t
         node_ncards[i] = sum(counts)
+        node_class[i] = node_best[i] + (32 if node_best[i] != t else 0)
+        orders = factorial(node_ncards[i])
+        for r in range(NR):
+            orders //= factorial(counts[r])
+        node_orders[i] = orders
         i += 1
     n_nodes = len(order)
     id_777 = index[(0, 0, 0, 0, 0, 0, 3, 0, 0, 0)]
@@ -272,10 +283,14 @@ cdef struct Ctx:
     double b678
     double q678
     DTable* dt
-    char* state
-    double* sn
-    double* pbj
-    double* val
+    char* has_s         # stand values computed (they do not depend on bjl or policy)
+    char* has_v         # optimal (composition-dependent) value computed
+    char* has_t         # fixed-policy value computed
+    double* sn          # sum over non-blackjack dealer outcomes of P * payoff of standing
+    double* pbj         # P(dealer blackjack) with the node's cards gone
+    double* val         # optimal stand/hit value
+    double* valt        # value under ``policy``
+    const char* policy  # per node class: 1 = hit, 0 = stand (total-dependent play)
 
 
 cdef int ctx_init(Ctx* c, const int* base, int up, bint h17, int mode, double bjl1,
@@ -291,29 +306,31 @@ cdef int ctx_init(Ctx* c, const int* base, int up, bint h17, int mode, double bj
     c.b678 = b678
     c.q678 = q678
     c.dt = dealer_table(up, h17)
-    c.state = <char*>calloc(n_nodes, sizeof(char))
-    c.sn = <double*>malloc(n_nodes * sizeof(double))
-    c.pbj = <double*>malloc(n_nodes * sizeof(double))
-    c.val = <double*>malloc(n_nodes * sizeof(double))
-    if c.state == NULL or c.sn == NULL or c.pbj == NULL or c.val == NULL:
-        ctx_free(c)
+    c.policy = NULL
+    c.has_s = <char*>calloc(3 * n_nodes, sizeof(char))
+    c.sn = <double*>malloc(4 * n_nodes * sizeof(double))
+    if c.has_s == NULL or c.sn == NULL:
+        free(c.has_s)
+        free(c.sn)
         raise MemoryError()
+    c.has_v = c.has_s + n_nodes
+    c.has_t = c.has_s + 2 * n_nodes
+    c.pbj = c.sn + n_nodes
+    c.val = c.sn + 2 * n_nodes
+    c.valt = c.sn + 3 * n_nodes
     return 0
 
 
-cdef void ctx_reset(Ctx* c) noexcept nogil:
-    memset(c.state, 0, n_nodes * sizeof(char))
+cdef void ctx_reset_values(Ctx* c) noexcept nogil:
+    """Forget the play values (keep the stand values: they depend on the shoe only)."""
+    memset(c.has_v, 0, 2 * n_nodes * sizeof(char))
 
 
 cdef void ctx_free(Ctx* c) noexcept nogil:
-    free(c.state)
+    free(c.has_s)
     free(c.sn)
-    free(c.pbj)
-    free(c.val)
-    c.state = NULL
+    c.has_s = NULL
     c.sn = NULL
-    c.pbj = NULL
-    c.val = NULL
 
 
 cdef inline int node_shoe(Ctx* c, int node, int* shoe) noexcept nogil:
@@ -323,6 +340,16 @@ cdef inline int node_shoe(Ctx* c, int node, int* shoe) noexcept nogil:
         shoe[r] = c.base[r] - node_counts[node][r]
         N += shoe[r]
     return N
+
+
+cdef inline bint node_possible(Ctx* c, int node) noexcept nogil:
+    """True when the shoe holds the node's cards and at least one more for the dealer."""
+    cdef int r, N = 0
+    for r in range(NR):
+        if node_counts[node][r] > c.base[r]:
+            return False
+        N += c.base[r] - node_counts[node][r]
+    return N > 0
 
 
 cdef inline double no_bj(int up, const int* shoe, int N) noexcept nogil:
@@ -341,7 +368,7 @@ cdef void ensure_stand(Ctx* c, int node) noexcept nogil:
     cdef double d[NOUT]
     cdef int t, o, x
     cdef double sn
-    if c.state[node] >= 1:
+    if c.has_s[node]:
         return
     node_shoe(c, node, shoe)
     dealer_eval(c.dt, shoe, d)
@@ -355,7 +382,7 @@ cdef void ensure_stand(Ctx* c, int node) noexcept nogil:
             sn -= d[o]
     c.sn[node] = sn
     c.pbj[node] = d[OUT_BJ]
-    c.state[node] = 1
+    c.has_s[node] = 1
 
 
 cdef inline double stand_value(Ctx* c, int node, double bet) noexcept nogil:
@@ -390,8 +417,8 @@ cdef inline double settle_factor(Ctx* c, int node) noexcept nogil:
     return no_bj(c.up, shoe, N)
 
 
-cdef double hit_value(Ctx* c, int node) noexcept nogil:
-    """Value of drawing one card, then playing on optimally (stand or hit)."""
+cdef double hit_value(Ctx* c, int node, bint by_policy) noexcept nogil:
+    """Value of drawing one card, then playing on (optimally, or by ``c.policy``)."""
     cdef int shoe[NR]
     cdef int r, ch
     cdef int N = node_shoe(c, node, shoe)
@@ -405,26 +432,53 @@ cdef double hit_value(Ctx* c, int node) noexcept nogil:
         ch = node_child[node][r]
         if ch < 0:
             h += p * bust_value(c, shoe, N, r, 1.0)
+        elif by_policy:
+            h += p * policy_value(c, ch)
         else:
             h += p * play_value(c, ch)
     return h
 
 
+cdef inline bint bonus_777(Ctx* c, int node) noexcept nogil:
+    return node == id_777 and c.b777 > 0
+
+
+cdef inline double with_678(Ctx* c, int node, double v) noexcept nogil:
+    """``v`` with the suited 6-7-8 bonus mixed in (chance ``q678``) at that node."""
+    if node == id_678 and c.b678 > 0 and c.q678 > 0:
+        return c.q678 * c.b678 * settle_factor(c, node) + (1.0 - c.q678) * v
+    return v
+
+
 cdef double play_value(Ctx* c, int node) noexcept nogil:
     """Value of holding ``node`` and playing optimally by standing or hitting (bonus included)."""
     cdef double s, h, v
-    if c.state[node] >= 2:
+    if c.has_v[node]:
         return c.val[node]
-    if node == id_777 and c.b777 > 0:
+    if bonus_777(c, node):
         v = c.b777 * settle_factor(c, node)
     else:
         s = stand_value(c, node, 1.0)
-        h = hit_value(c, node) if node_best[node] < 21 else -1e300
-        v = s if s >= h else h
-        if node == id_678 and c.b678 > 0 and c.q678 > 0:
-            v = c.q678 * c.b678 * settle_factor(c, node) + (1.0 - c.q678) * v
-    c.state[node] = 2
+        h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
+        v = with_678(c, node, s if s >= h else h)
+    c.has_v[node] = 1
     c.val[node] = v
+    return v
+
+
+cdef double policy_value(Ctx* c, int node) noexcept nogil:
+    """Value of holding ``node`` and hitting or standing as ``c.policy`` says for its total."""
+    cdef double v
+    if c.has_t[node]:
+        return c.valt[node]
+    if bonus_777(c, node):
+        v = c.b777 * settle_factor(c, node)
+    elif c.policy[node_class[node]] and node_best[node] < 21:
+        v = with_678(c, node, hit_value(c, node, True))
+    else:
+        v = with_678(c, node, stand_value(c, node, 1.0))
+    c.has_t[node] = 1
+    c.valt[node] = v
     return v
 
 
@@ -478,7 +532,7 @@ def hand_values(const int[:] base, const int[:] hand, int up, bint h17, int mode
             raise ValueError("no cards left for the dealer")
         with nogil:
             st = stand_value(&c, node, 1.0)
-            hi = hit_value(&c, node) if node_best[node] < 21 else -1e300
+            hi = hit_value(&c, node, False) if node_best[node] < 21 else -1e300
             db = double_value(&c, node)
             nb = no_bj(up, shoe, N)
     finally:
@@ -486,31 +540,46 @@ def hand_values(const int[:] base, const int[:] hand, int up, bint h17, int mode
     return st, (hi if hi > -1e299 else float("-inf")), db, nb
 
 
-cdef double split_hand(Ctx* c, int pair, const int* double_ok, bint das,
-                       bint aces_one_card) noexcept nogil:
+cdef double split_hand(Ctx* c, int pair, const int* double_ok, bint das, bint aces_one_card,
+                       const char* chart_two) noexcept nogil:
     """Value of one split hand started from one card of rank index ``pair``.
 
     The context's ``base`` must hold the shoe minus the *other* pair card, so
-    the node {pair} sees the shoe minus both. Each hand plays the best
-    composition-dependent strategy for its own cards (it ignores the other's).
+    the node {pair} sees the shoe minus both. Each hand plays for its own cards
+    only (it ignores the other's): optimally when ``chart_two`` is NULL, else
+    by the chart: ``chart_two[node]`` for its first two cards (bit 1: double
+    if allowed, bit 2: else hit, bit 4: else stand, 0: the hit/stand policy),
+    then hit/stand by ``c.policy``.
     """
     cdef int shoe[NR]
-    cdef int r, ch, n1 = node_child[0][pair]
+    cdef int r, ch, code, n1 = node_child[0][pair]
     cdef int N = node_shoe(c, n1, shoe)
     cdef double w = 0.0, v, d, p
+    cdef bint may_double
     for r in range(NR):
         if shoe[r] <= 0:
             continue
         p = <double>shoe[r] / N
         ch = node_child[n1][r]
+        may_double = das and double_ok[node_best[ch]]
         if pair == 0 and aces_one_card:
             v = stand_value(c, ch, 1.0)
-        else:
+        elif chart_two == NULL:
             v = play_value(c, ch)
-            if das and double_ok[node_best[ch]]:
+            if may_double:
                 d = double_value(c, ch)
                 if d > v:
                     v = d
+        else:
+            code = chart_two[ch]
+            if may_double and code & 1:
+                v = double_value(c, ch)
+            elif code & 2 and node_best[ch] < 21 and not bonus_777(c, ch):
+                v = with_678(c, ch, hit_value(c, ch, True))
+            elif code & 4:
+                v = with_678(c, ch, stand_value(c, ch, 1.0))
+            else:
+                v = policy_value(c, ch)
         w += p * v
     return w
 
@@ -518,38 +587,158 @@ cdef double split_hand(Ctx* c, int pair, const int* double_ok, bint das,
 def split_values(const int[:] base, int pair, int up, bint h17, int mode, const int[:] double_ok,
                  bint das, bint aces_one_card, double bjl1_first, double bjl2_first,
                  double bjl1_second, double bjl2_second, double b777=0.0, double b678=0.0,
-                 double q678=0.0):
-    """Raw values ``(first_hand, second_hand)`` of splitting a pair of rank ``pair`` (1..10), once.
+                 double q678=0.0, const char[:] policy=None, const char[:] chart_two=None):
+    """Raw values of splitting a pair of rank ``pair`` (1..10), once.
 
+    Returns ``(first, second, chart_first, chart_second, chart_nodas_first,
+    chart_nodas_second)``: the two hands played optimally, by the chart, and
+    by the chart without doubling after the split (NaN without a chart).
     ``base``: the shoe with both pair cards still in it (up card and other
     known cards removed). ``double_ok[t]`` is 1 when a two-card total ``t``
     (0..21, best total) may be doubled. The two hands differ only in what a
     dealer blackjack takes (``bjl*``: ENHC losses on a standing / doubled hand).
-    Same scale as :func:`hand_values` (divide by P(no blackjack) in mode 1).
+    The chart is ``policy`` (per node class, 1 = hit) plus ``chart_two`` (per
+    node, see ``split_hand``). Same scale as :func:`hand_values` (divide by
+    P(no blackjack) in mode 1).
     """
     cdef Ctx c
     cdef int b2[NR]
-    cdef int r, p = pair - 1
-    cdef double first, second
+    cdef int r, i, p = pair - 1
+    cdef double res[6]
+    cdef const char* cd = NULL
     _check_shoe(base)
     if double_ok.shape[0] < 22:
         raise ValueError("double_ok needs 22 entries")
     if base[p] < 2:
         raise ValueError("the shoe does not hold the pair")
+    if (policy is None) != (chart_two is None):
+        raise ValueError("policy and chart_two go together")
+    if policy is not None and (policy.shape[0] < NCLASS or chart_two.shape[0] < n_nodes):
+        raise ValueError("policy needs 64 classes and chart_two one code per node")
     for r in range(NR):
         b2[r] = base[r] - (r == p)
+    for i in range(6):
+        res[i] = float("nan")
     ctx_init(&c, b2, up, h17, mode, bjl1_first, bjl2_first, b777, b678, q678)
+    if policy is not None:
+        c.policy = &policy[0]
+        cd = &chart_two[0]
     try:
-        with nogil:
-            first = split_hand(&c, p, &double_ok[0], das, aces_one_card)
-        if bjl1_second == bjl1_first and bjl2_second == bjl2_first:
-            second = first
-        else:
-            ctx_reset(&c)
-            c.bjl1 = bjl1_second
-            c.bjl2 = bjl2_second
+        for i in range(2):
+            if i == 1:
+                if bjl1_second == bjl1_first and bjl2_second == bjl2_first:
+                    res[1], res[3], res[5] = res[0], res[2], res[4]
+                    break
+                ctx_reset_values(&c)
+                c.bjl1 = bjl1_second
+                c.bjl2 = bjl2_second
             with nogil:
-                second = split_hand(&c, p, &double_ok[0], das, aces_one_card)
+                res[i] = split_hand(&c, p, &double_ok[0], das, aces_one_card, NULL)
+                if cd != NULL:
+                    res[2 + i] = split_hand(&c, p, &double_ok[0], das, aces_one_card, cd)
+                    res[4 + i] = split_hand(&c, p, &double_ok[0], False, aces_one_card, cd)
     finally:
         ctx_free(&c)
-    return first, second
+    return tuple([res[i] for i in range(6)])
+
+
+# ------------------------------------------------------ whole-game pass (charts)
+cdef int class_order[NCLASS]
+cdef int n_class_order = 0
+
+
+def _build_class_order():
+    """Hit/stand classes in an order where every child class comes first.
+
+    Hard 21..12 (children: harder totals), soft 21..12 (children: soft higher
+    or hard >= 12), then hard 11..2 (children: any of the above).
+    """
+    global n_class_order
+    order = list(range(21, 11, -1)) + [32 + t for t in range(21, 11, -1)] + list(range(11, 1, -1))
+    for i, k in enumerate(order):
+        class_order[i] = k
+    n_class_order = len(order)
+
+
+_build_class_order()
+
+
+def node_table():
+    """The static player-node table: ``(counts, best_total, class, ncards, children)`` lists."""
+    return ([[node_counts[i][r] for r in range(NR)] for i in range(n_nodes)],
+            [node_best[i] for i in range(n_nodes)],
+            [node_class[i] for i in range(n_nodes)],
+            [node_ncards[i] for i in range(n_nodes)],
+            [[node_child[i][r] for r in range(NR)] for i in range(n_nodes)])
+
+
+def up_card_pass(const int[:] base, int up, bint h17, int mode, double bjl1, double bjl2,
+                 double b777, double b678, double q678, double[:, :] out, char[:] policy):
+    """Every player hand against one up card, in one pass.
+
+    ``base``: the shoe minus the up card (and known cards). For every node with
+    at least two cards that the shoe can hold, ``out[node]`` gets
+    ``(stand, optimal, double, policy, weight, no_blackjack, hit, policy_hit)``:
+    stand value, optimal stand/hit value, double value, value under the
+    total-dependent hit/stand policy, the node's probability as a draw from
+    ``base`` (all orders), P(no blackjack) with its cards gone, the optimal
+    value of hitting, and the value of hitting then following the policy
+    (the stand value at 21); rows of impossible nodes are NaN. Bonus nodes
+    (7-7-7, suited 6-7-8 with chance ``q678``) are settled at once. ``policy[class]`` is
+    set to 1 where hitting beats standing summed over every composition of
+    that total, weighted by ``weight`` (the total-dependent strategy).
+    """
+    cdef Ctx c
+    cdef int i, j, k, node, r, N
+    cdef int shoe[NR]
+    cdef double w, fall, sum_s, sum_h, s, h
+    cdef double nan = float("nan")
+    cdef char* pol = &policy[0]
+    if out.shape[0] < n_nodes or out.shape[1] < 8 or policy.shape[0] < NCLASS:
+        raise ValueError("out needs n_nodes x 8 and policy 64 entries")
+    _check_shoe(base)
+    ctx_init(&c, &base[0], up, h17, mode, bjl1, bjl2, b777, b678, q678)
+    c.policy = pol
+    try:
+        with nogil:
+            memset(pol, 0, NCLASS)
+            for node in range(n_nodes):
+                for j in range(8):
+                    out[node, j] = nan
+            for i in range(n_class_order):
+                k = class_order[i]
+                sum_s = 0.0
+                sum_h = 0.0
+                for node in range(n_nodes):
+                    if node_class[node] != k or node_ncards[node] < 2:
+                        continue
+                    if not node_possible(&c, node):
+                        continue
+                    N = node_shoe(&c, node, shoe)
+                    w = node_orders[node]
+                    fall = 1.0
+                    for r in range(NR):
+                        for j in range(node_counts[node][r]):
+                            w *= c.base[r] - j
+                    for j in range(node_ncards[node]):
+                        fall *= (N + node_ncards[node]) - j
+                    w /= fall
+                    s = stand_value(&c, node, 1.0)
+                    h = hit_value(&c, node, True) if node_best[node] < 21 else s
+                    sum_s += w * s
+                    sum_h += w * h
+                    out[node, 0] = s
+                    out[node, 7] = h
+                    out[node, 4] = w
+                    out[node, 5] = no_bj(up, shoe, N)
+                pol[k] = 1 if sum_h > sum_s else 0
+                for node in range(n_nodes):
+                    if node_class[node] == k and out[node, 4] == out[node, 4]:
+                        out[node, 3] = policy_value(&c, node)
+            for node in range(n_nodes):
+                if out[node, 4] == out[node, 4]:
+                    out[node, 1] = play_value(&c, node)
+                    out[node, 2] = double_value(&c, node)
+                    out[node, 6] = hit_value(&c, node, False) if node_best[node] < 21 else -1e300
+    finally:
+        ctx_free(&c)

@@ -1,5 +1,7 @@
 """Type stubs of the compiled engine ``strategy_calc._engine`` (private)."""
 
+from collections.abc import Sequence
+from typing import Any
 
 def dealer_probs(
     shoe: memoryview, up: int, h17: bool
@@ -32,4 +34,23 @@ def split_values(
     b777: float = 0.0,
     b678: float = 0.0,
     q678: float = 0.0,
-) -> tuple[float, float]: ...
+    policy: memoryview | None = None,
+    chart_two: memoryview | None = None,
+) -> tuple[float, float, float, float, float, float]: ...
+def node_table() -> tuple[
+    list[list[int]], list[int], list[int], list[int], list[list[int]]
+]: ...
+def up_card_pass(
+    base: memoryview,
+    up: int,
+    h17: bool,
+    mode: int,
+    bjl1: float,
+    bjl2: float,
+    b777: float,
+    b678: float,
+    q678: float,
+    out: Any,
+    policy: Any,
+) -> None: ...
+def baccarat_deal_counts(counts: Sequence[int]) -> tuple[int, int, tuple[int, ...]]: ...

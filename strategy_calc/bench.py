@@ -32,6 +32,9 @@ def cases() -> list[tuple[str, Callable[[], object]]]:
         ("hand 6s,7s vs 2, 8 decks (macau-1983), bonus",
          lambda: analyse_hand("6s,7s", "2", macau8)),
     ]
+    from strategy_calc.baccarat import bench_cases
+
+    out.extend(bench_cases())
     return out
 
 

@@ -335,7 +335,7 @@ def _split_ev(
     first = blackjack_losses(rules)
     second = blackjack_losses(rules, second_split_hand=True)
     aces = pair is Rank.ACE
-    one, two = _engine.split_values(
+    one, two, *_chart = _engine.split_values(
         _counts(base.counts), int(pair), int(up), rules.dealer_hits_soft_17, mode,
         _counts(double_allowed_totals(rules)),
         rules.double_after_split and not (aces and rules.split_aces_one_card),

@@ -56,7 +56,7 @@ def test_no_peek_one_deck_matches_appendix_2b(up: Rank) -> None:
 def test_after_peek_matches_appendix_2(decks: int, up: Rank) -> None:
     rules = BlackjackRules(decks=decks, hole_card="peek")
     got = dealer_outcomes(Shoe.full(decks).remove([Card(up)]), up, rules)
-    for key, published in zip(KEYS[:5] + ("bust",), APPENDIX_2[decks, up], strict=True):
+    for key, published in zip((*KEYS[:5], "bust"), APPENDIX_2[decks, up], strict=True):
         assert agrees_to_printed_digits(got[key], published), (key, got[key], published)
     assert got["blackjack"] == 0.0
 

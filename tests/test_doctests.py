@@ -7,7 +7,13 @@ import importlib
 
 import pytest
 
-MODULES = ["strategy_calc.cards", "strategy_calc.rules", "strategy_calc.blackjack"]
+MODULES = [
+    "strategy_calc.cards",
+    "strategy_calc.rules",
+    "strategy_calc.blackjack",
+    "strategy_calc.baccarat",
+    "strategy_calc.strategy",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,0 +1,430 @@
+"""Basic-strategy charts and the house edge of a blackjack ruleset, from a full shoe.
+
+One engine pass per up card values every player hand (3,083 card
+compositions); the chart and both house-edge figures are sums over it.
+
+Definitions (all exact for the strategy named):
+
+- *Total-dependent hit/stand play* (used after the first decision): for each
+  hard or soft total and up card, hit when hitting beats standing summed over
+  every composition of two or more cards with that total, each weighted by its
+  probability as a draw from the shoe less the up card; decided from the
+  highest totals down, so later hits already follow it.
+- *Chart* (two-card decisions): for each hard total (pairs excluded), soft
+  total and pair, against each up card, the action with the highest EV summed
+  over the two-card hands of that row, weighted by their deal probability.
+  Split hands follow the chart rows of their totals (no resplit).
+- *Optimal*: the best composition-dependent play of each initial hand; split
+  hands each play their own cards (see :mod:`strategy_calc.blackjack`).
+- *House edge*: minus the EV per unit initial bet of a whole round from a full
+  shoe, averaged over every initial deal (player's two cards and the up card),
+  dealer blackjacks included, insurance and even money declined. Macau's
+  bonuses count: for two-card 6-7, 6-8, 7-8 starts the suits are enumerated
+  exactly; split 6s/7s/8s decide with the suit-averaged bonus chance.
+
+>>> from strategy_calc.rules import blackjack_rules
+>>> game = analyse_game(blackjack_rules("deluxe", ["decks=6"]))
+>>> game.hard[16]["T"], game.soft[18]["2"], game.pairs["8"]["A"]
+('H', 'S', 'P')
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from strategy_calc import _engine
+from strategy_calc.blackjack import (
+    blackjack_losses,
+    double_allowed_totals,
+    suited_bonus_chance,
+    surrender_allowed,
+)
+from strategy_calc.cards import RANKS, SUITED_RANKS, Card, Rank, Shoe
+from strategy_calc.rules import BlackjackRules
+
+UP_ORDER: tuple[Rank, ...] = (*RANKS[1:], Rank.ACE)
+"""Chart columns: 2..9, T, A."""
+HARD_ROWS = tuple(range(4, 22))
+SOFT_ROWS = tuple(range(13, 22))
+PAIR_ROWS: tuple[Rank, ...] = UP_ORDER
+CODES = {
+    "H": "hit", "S": "stand", "Dh": "double, else hit", "Ds": "double, else stand",
+    "P": "split", "Ph": "split if double after split is allowed, else hit",
+    "Ps": "split if double after split is allowed, else stand",
+    "Rh": "surrender if allowed, else hit", "Rs": "surrender if allowed, else stand",
+    "Rp": "surrender if allowed, else split",
+}
+"""Chart codes and their meaning (the legend)."""
+
+ID_678 = (0, 0, 0, 0, 0, 1, 1, 1, 0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Deviation:
+    """A two- or three-card hand whose best composition-dependent play differs from the chart.
+
+    ``gain``: what the best play adds over the chart's play, EV per unit
+    initial bet given this hand (and, in a peek game, no dealer blackjack).
+    """
+
+    hand: tuple[Rank, ...]
+    up: Rank
+    chart: str
+    best: str
+    gain: float
+
+    def __str__(self) -> str:
+        cards = ",".join(r.symbol for r in self.hand)
+        return f"{cards} vs {self.up.symbol}: {self.best} (chart: {self.chart}, +{self.gain:.5f})"
+
+
+@dataclass(frozen=True, slots=True)
+class GameAnalysis:
+    """The basic-strategy chart of a ruleset and the EV of the game under it and optimally.
+
+    Chart cells map a row (hard/soft total, pair rank symbol) to a code per up
+    card symbol (``2``..``9``, ``T``, ``A``); see :data:`CODES`. ``ev_basic`` and
+    ``ev_optimal`` are EVs per unit initial bet of a round from a full shoe.
+    """
+
+    rules: BlackjackRules
+    hard: Mapping[int, Mapping[str, str]]
+    soft: Mapping[int, Mapping[str, str]]
+    pairs: Mapping[str, Mapping[str, str]]
+    exceptions: tuple[Deviation, ...]
+    ev_basic: float
+    ev_optimal: float
+
+    @property
+    def house_edge(self) -> float:
+        """House edge under the chart (minus ``ev_basic``)."""
+        return -self.ev_basic
+
+
+@lru_cache(maxsize=1)
+def _nodes() -> tuple[dict[tuple[int, ...], int], list[int], list[int], list[int]]:
+    """Node id by rank counts, and each node's best total, class and card count."""
+    counts, best, klass, ncards, _children = _engine.node_table()
+    return {tuple(c): i for i, c in enumerate(counts)}, best, klass, ncards
+
+
+def node_id(ranks: tuple[int, ...]) -> int:
+    """Engine node of a multiset of ranks (1..10)."""
+    counts = [0] * 10
+    for r in ranks:
+        counts[r - 1] += 1
+    return _nodes()[0][tuple(counts)]
+
+
+def _ints(values: Sequence[int]) -> memoryview:
+    import array
+
+    return memoryview(array.array("i", values))
+
+
+Values = dict[str, float]
+"""EV of each action for one deal (unconditioned, whole round), by action key."""
+
+
+@dataclass(slots=True)
+class _UpPass:
+    """What one engine pass against one up card gives the chart and the edge."""
+
+    out: np.ndarray
+    policy: np.ndarray
+    values: dict[tuple[int, int], list[tuple[float, Values]]]
+    p_up: float
+    base: Shoe
+
+
+def _row_of(ranks: tuple[int, int]) -> tuple[str, int]:
+    """The chart row of a two-card hand: ("pair", rank), ("soft", total) or ("hard", total)."""
+    a, b = ranks
+    if a == b:
+        return "pair", a
+    if 1 in ranks:
+        return "soft", a + b + 10
+    return "hard", a + b
+
+
+def _code(values: Mapping[str, float], das_split: bool) -> str:
+    """The chart code of a cell from the summed EV of each allowed action."""
+    play = {a: v for a, v in values.items() if a in ("stand", "hit", "double", "split",
+                                                       "surrender")}
+    best = max(play, key=lambda a: play[a])
+    fallback = "h" if values["hit"] >= values["stand"] else "s"
+    if best == "double":
+        return "D" + fallback
+    if best == "surrender":
+        rest = {a: v for a, v in play.items() if a in ("stand", "hit", "split")}
+        return "R" + {"stand": "s", "hit": "h", "split": "p"}[max(rest, key=lambda a: rest[a])]
+    if best == "split":
+        if das_split and values["split_nodas"] < max(values["hit"], values["stand"]):
+            return "P" + fallback
+        return "P"
+    return "H" if best == "hit" else "S"
+
+
+def _action(code: str) -> str:
+    """The action a chart code takes on an initial two-card hand (its options are legal there)."""
+    return {"H": "hit", "S": "stand", "D": "double", "P": "split", "R": "surrender"}[code[0]]
+
+
+def _two_card_bits(code: str | None) -> int:
+    """A chart code as the engine's split-hand code: 1 double, 2 else hit, 4 else stand."""
+    if code is None or code[0] == "P":
+        return 0
+    if code[0] == "D":
+        return 1 | (2 if code[1] == "h" else 4)
+    if code in ("H", "Rh"):
+        return 2
+    return 4
+
+
+def _suit_cases(pair: tuple[int, int], up: int, decks: int) -> list[tuple[float, float]]:
+    """(probability, q) over the suits of a two-card start from {6,7,8} of two ranks.
+
+    q is the chance that a card of the third rank drawn next completes a
+    suited 6-7-8. Suits are enumerated exactly, the up card's included.
+    """
+    missing = ({6, 7, 8} - set(pair)).pop()
+    cases: dict[float, float] = {}
+    up_suits = range(4) if up in (6, 7, 8) else [None]
+    for su in up_suits:
+        p_up = 0.25 if su is not None else 1.0
+        for sa, sb in itertools.product(range(4), repeat=2):
+            prob = p_up
+            for rank, s in ((pair[0], sa), (pair[1], sb)):
+                taken = rank == up
+                prob *= (decks - (taken and su == s)) / (4 * decks - taken)
+            taken = missing == up
+            q = (decks - (taken and su == sa)) / (4 * decks - taken) if sa == sb else 0.0
+            cases[q] = cases.get(q, 0.0) + prob
+    return [(prob, q) for q, prob in sorted(cases.items())]
+
+
+def analyse_game(
+    rules: BlackjackRules, progress: Callable[[int, int], None] | None = None
+) -> GameAnalysis:
+    """Chart, deviations and the EV of a round (chart and optimal play) from a full shoe.
+
+    ``progress(done, total)`` is called after each up card.
+    """
+    if rules.max_split_hands > 2:
+        from strategy_calc.rules import RulesError
+
+        raise RulesError("resplitting (max_split_hands > 2) is not computed yet; use 2")
+    index, best_total, klass, ncards = _nodes()
+    n_nodes = len(best_total)
+    full = Shoe.full(rules.decks)
+    total_cards = full.total
+    mode = 1 if rules.peek else 0
+    bjl1, bjl2 = blackjack_losses(rules)
+    second = blackjack_losses(rules, second_split_hand=True)
+    double_ok = double_allowed_totals(rules)
+    h17 = rules.dealer_hits_soft_17
+    id678 = index[ID_678]
+    hands = [(a, b) for a in range(1, 11) for b in range(a, 11)]
+
+    cells: dict[tuple[str, int], dict[Rank, Values]] = {}
+    per_up: dict[Rank, _UpPass] = {}
+    ev_optimal = 0.0
+    for step, up in enumerate(UP_ORDER):
+        base = full.remove([Card(up)])
+        out = np.full((n_nodes, 8), np.nan)
+        policy = np.zeros(64, dtype=np.int8)
+        _engine.up_card_pass(_ints(base.counts), int(up), h17, mode, bjl1, bjl2,
+                             rules.bonus_777, rules.bonus_suited_678, 0.0, out, policy)
+        p_up = full.count(up) / total_cards
+        values: dict[tuple[int, int], list[tuple[float, Values]]] = {}
+        for hand in hands:
+            node = index[tuple(sum(1 for r in hand if r == k) for k in range(1, 11))]
+            weight = out[node, 4]
+            if not weight > 0:
+                continue
+            values[hand] = _deal_values(rules, hand, up, node, out, id678, base, mode,
+                                        double_ok, best_total[node])
+        per_up[up] = _UpPass(out, policy, values, p_up, base)
+        for hand, cases in values.items():
+            node = index[tuple(sum(1 for r in hand if r == k) for k in range(1, 11))]
+            row = _row_of(hand)
+            for prob, vals in cases:
+                cell = cells.setdefault(row, {}).setdefault(up, {})
+                for action, value in vals.items():
+                    cell[action] = cell.get(action, 0.0) + out[node, 4] * prob * value
+        if progress is not None:
+            progress(step + 1, 2 * len(UP_ORDER))
+
+    # chart rows without pairs first: split hands follow them
+    hard: dict[int, dict[str, str]] = {}
+    soft: dict[int, dict[str, str]] = {}
+    pairs: dict[str, dict[str, str]] = {}
+    for up in UP_ORDER:
+        policy = per_up[up].policy
+        for t in HARD_ROWS:
+            summed = cells.get(("hard", t), {}).get(up)
+            code = _code(summed, False) if summed else ("H" if policy[t] else "S")
+            hard.setdefault(t, {})[up.symbol] = code
+        for t in SOFT_ROWS:
+            summed = cells.get(("soft", t), {}).get(up)
+            code = _code(summed, False) if summed else ("H" if policy[32 + t] else "S")
+            soft.setdefault(t, {})[up.symbol] = code
+
+    ev_basic = 0.0
+    deviations: list[Deviation] = []
+    for step, up in enumerate(UP_ORDER):
+        data = per_up[up]
+        out, policy, values, base, p_up = data.out, data.policy, data.values, data.base, data.p_up
+        chart_two = np.zeros(n_nodes, dtype=np.int8)
+        for node in range(n_nodes):
+            if ncards[node] == 2 and out[node, 4] > 0:
+                t, is_soft = best_total[node], klass[node] >= 32
+                codes = (soft if is_soft else hard).get(t)
+                chart_two[node] = _two_card_bits(codes[up.symbol] if codes else None)
+        for pair_rank in range(1, 11):
+            hand = (pair_rank, pair_rank)
+            if hand not in values:
+                continue
+            split = _split_values(rules, base, pair_rank, up, mode, double_ok, bjl1, bjl2,
+                                  second, policy, chart_two)
+            node = index[tuple(2 if k == pair_rank else 0 for k in range(1, 11))]
+            adj = -(1.0 - out[node, 5]) if mode == 1 else 0.0
+            for _prob, vals in values[hand]:
+                for key, raw in split.items():
+                    vals[key] = raw + adj
+            cell = cells.setdefault(("pair", pair_rank), {}).setdefault(up, {})
+            for key, raw in split.items():
+                cell[key] = cell.get(key, 0.0) + out[node, 4] * (raw + adj)
+            das_split = rules.double_after_split and not (
+                pair_rank == 1 and rules.split_aces_one_card)
+            pairs.setdefault(Rank(pair_rank).symbol, {})[up.symbol] = _code(
+                {k: v for k, v in cell.items() if k != "split"} | {"split": cell["split_chart"]},
+                das_split)
+        for hand, cases in values.items():
+            node = index[tuple(sum(1 for r in hand if r == k) for k in range(1, 11))]
+            kind, row_key = _row_of(hand)
+            if kind == "pair":
+                code = pairs[Rank(row_key).symbol][up.symbol]
+            else:
+                code = (soft if kind == "soft" else hard)[row_key][up.symbol]
+            action = _action(code)
+            chart_key = {"hit": "hit_chart", "split": "split_chart"}.get(action, action)
+            scale = out[node, 5] if mode == 1 else 1.0
+            for prob, vals in cases:
+                best_key = max((a for a in ("stand", "hit", "double", "split", "surrender")
+                                if a in vals), key=lambda a: vals[a])
+                ev_optimal += p_up * out[node, 4] * prob * vals[best_key]
+                ev_basic += p_up * out[node, 4] * prob * vals[chart_key]
+                opt_ref = {"hit": "hit", "split": "split"}.get(action, action)
+                gain = vals[best_key] - vals[opt_ref]
+                if prob == cases[0][0] and best_key != opt_ref and gain > 1e-12:
+                    deviations.append(Deviation(tuple(Rank(r) for r in hand), up, code,
+                                                best_key, gain / scale))
+        deviations.extend(_three_card_deviations(up, out, policy, best_total, klass, ncards,
+                                                 mode, index))
+        if progress is not None:
+            progress(len(UP_ORDER) + step + 1, 2 * len(UP_ORDER))
+    return GameAnalysis(
+        rules=rules, hard=hard, soft=soft, pairs=pairs,
+        exceptions=tuple(sorted(deviations, key=lambda d: (len(d.hand), d.hand, d.up))),
+        ev_basic=ev_basic, ev_optimal=ev_optimal,
+    )
+
+
+def _deal_values(
+    rules: BlackjackRules, hand: tuple[int, int], up: Rank, node: int, out: np.ndarray,
+    id678: int, base: Shoe, mode: int, double_ok: tuple[int, ...], total: int,
+) -> list[tuple[float, dict[str, float]]]:
+    """EV of each action for one initial deal, unconditioned (the whole round).
+
+    Returns (probability, values) per suit case (one case unless the hand can
+    make a suited 6-7-8). Keys: stand, hit (optimal), hit_chart (then the
+    total-dependent play), double, surrender where allowed.
+    """
+    nb = out[node, 5]
+    p_bj = 1.0 - nb
+    natural = sorted(hand) == [1, 10]
+    adj = -p_bj if mode == 1 else 0.0
+    vals: dict[str, float] = {}
+    if natural:
+        vals["stand"] = rules.blackjack_pays * nb
+    else:
+        vals["stand"] = out[node, 0] + adj
+    if total < 21:
+        vals["hit"] = out[node, 6] + adj
+        vals["hit_chart"] = out[node, 7] + adj
+    else:
+        vals["hit"] = vals["hit_chart"] = -np.inf
+    if double_ok[total]:
+        vals["double"] = out[node, 2] + adj
+    if surrender_allowed(rules, up):
+        vals["surrender"] = -p_bj - 0.5 * nb if rules.surrender == "late" else -0.5
+    ranks = set(hand)
+    if not (rules.bonus_suited_678 > 0 and ranks <= {6, 7, 8} and len(ranks) == 2):
+        return [(1.0, vals)]
+    # hitting this hand reaches 6-7-8 with the missing card; add the bonus per suit case
+    missing = ({6, 7, 8} - ranks).pop()
+    left = base.counts[missing - 1] - sum(1 for r in hand if r == missing)
+    p_missing = left / (base.total - 2)
+    factor = out[id678, 5] if mode == 1 else 1.0
+    cases = []
+    for prob, q in _suit_cases((hand[0], hand[1]), int(up), base.decks):
+        case = dict(vals)
+        if q > 0:
+            case["hit"] += p_missing * q * (rules.bonus_suited_678 * factor - out[id678, 1])
+            case["hit_chart"] += p_missing * q * (rules.bonus_suited_678 * factor - out[id678, 3])
+        cases.append((prob, case))
+    return cases
+
+
+def _split_values(
+    rules: BlackjackRules, base: Shoe, pair: int, up: Rank, mode: int,
+    double_ok: tuple[int, ...], bjl1: float, bjl2: float, second: tuple[float, float],
+    policy: np.ndarray, chart_two: np.ndarray,
+) -> dict[str, float]:
+    """Raw split values: optimal, by the chart, and by the chart without DAS."""
+    if rules.max_split_hands < 2:
+        return {}
+    aces = pair == 1
+    q678 = 0.0
+    if rules.bonus_on_split_hands and pair in (6, 7, 8):
+        rest = base.remove([Card(Rank(pair))] * 2)
+        q678 = suited_bonus_chance(rest, [Card(Rank(pair))],
+                                   [r for r in SUITED_RANKS if r != pair])
+    bonus = (rules.bonus_777, rules.bonus_suited_678) if rules.bonus_on_split_hands else (0, 0)
+    res = _engine.split_values(
+        _ints(base.counts), pair, int(up), rules.dealer_hits_soft_17, mode, _ints(double_ok),
+        rules.double_after_split and not (aces and rules.split_aces_one_card),
+        aces and rules.split_aces_one_card, bjl1, bjl2, second[0], second[1],
+        bonus[0], bonus[1], q678, policy.data, chart_two.data,
+    )
+    return {"split": res[0] + res[1], "split_chart": res[2] + res[3],
+            "split_nodas": res[4] + res[5]}
+
+
+def _three_card_deviations(
+    up: Rank, out: np.ndarray, policy: np.ndarray, best_total: list[int], klass: list[int],
+    ncards: list[int], mode: int, index: Mapping[tuple[int, ...], int],
+) -> list[Deviation]:
+    """Three-card hands where the best hit/stand differs from the total-dependent play."""
+    found = []
+    for counts, node in index.items():
+        if ncards[node] != 3 or not out[node, 4] > 0 or best_total[node] >= 21:
+            continue
+        if counts in ((0, 0, 0, 0, 0, 0, 3, 0, 0, 0), ID_678):
+            continue
+        stand, hit = out[node, 0], out[node, 6]
+        chart_hits = bool(policy[klass[node]])
+        best_hits = hit > stand
+        if best_hits != chart_hits:
+            scale = out[node, 5] if mode == 1 else 1.0
+            ranks = tuple(Rank(r + 1) for r in range(10) for _ in range(counts[r]))
+            found.append(Deviation(ranks, up, "H" if chart_hits else "S",
+                                   "hit" if best_hits else "stand",
+                                   abs(hit - stand) / scale))
+    return found
