@@ -6,9 +6,14 @@ and ``--decks N`` the same way. Bad input prints one ``error:`` line and exits 2
 
 from __future__ import annotations
 
+import json
 import sys
-from collections.abc import Callable
-from typing import Annotated, TypeVar
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
 
 import typer
 
@@ -95,6 +100,156 @@ def baccarat(
         rules or "macau-baccarat", set_ or [], decks, removed, exact, eor, as_json)))
 
 
+class ChartFormat(StrEnum):
+    """Output formats of ``chart``."""
+
+    text = "text"
+    markdown = "markdown"
+    csv = "csv"
+    json = "json"
+    html = "html"
+
+
+class Strategy(StrEnum):
+    """Playing strategies whose house edge ``edge`` computes."""
+
+    basic = "basic"
+    optimal = "optimal"
+
+
+def _game(rules: str | None, set_: list[str] | None, decks: int | None) -> Any:
+    """Load a blackjack ruleset and analyse the whole game (progress bar after ~1 s)."""
+    from strategy_calc.rules import DEFAULT_BLACKJACK, blackjack_rules
+    from strategy_calc.strategy import analyse_game
+
+    ruleset = guarded(lambda: blackjack_rules(rules or DEFAULT_BLACKJACK, set_ or [], decks))
+    with progress_bar("analysing every hand") as tick:
+        return guarded(lambda: analyse_game(ruleset, tick))
+
+
+@contextmanager
+def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
+    """A ``tick(done, total)`` callback drawing a progress bar on stderr once ~1 s has passed."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    start = time.perf_counter()
+    bar: Progress | None = None
+    task = None
+
+    def tick(done: int, total: int) -> None:
+        nonlocal bar, task
+        if bar is None and time.perf_counter() - start > 1.0:
+            bar = Progress(console=Console(stderr=True), transient=True)
+            bar.start()
+            task = bar.add_task(label, total=total)
+        if bar is not None and task is not None:
+            bar.update(task, completed=done, total=total)
+
+    try:
+        yield tick
+    finally:
+        if bar is not None:
+            bar.stop()
+
+
+@app.command()
+def chart(
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    decks: DecksOpt = None,
+    format_: Annotated[
+        ChartFormat, typer.Option("--format", help="Output format.")
+    ] = ChartFormat.text,
+) -> None:
+    """The basic-strategy chart of a ruleset, its exceptions and the house edge."""
+    from strategy_calc import report
+
+    game = _game(rules, set_, decks)
+    if format_ is ChartFormat.text:
+        from rich.console import Console
+
+        Console(highlight=False).print(*report.chart_renderables(game), sep="\n")
+        return
+    render = {ChartFormat.markdown: report.chart_markdown, ChartFormat.csv: report.chart_csv,
+              ChartFormat.html: report.chart_html,
+              ChartFormat.json: lambda g: json.dumps(report.chart_dict(g))}[format_]
+    sys.stdout.write(render(game))
+    if format_ is ChartFormat.json:
+        sys.stdout.write("\n")
+
+
+@app.command()
+def edge(
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    decks: DecksOpt = None,
+    strategy: Annotated[
+        Strategy, typer.Option("--strategy", help="basic: the chart; optimal: best play per hand.")
+    ] = Strategy.basic,
+    as_json: JsonOpt = False,
+) -> None:
+    """The exact house edge / return to player of a ruleset from a full shoe."""
+    from strategy_calc import report
+
+    game = _game(rules, set_, decks)
+    ev = game.ev_basic if strategy is Strategy.basic else game.ev_optimal
+    if as_json:
+        print(json.dumps(report.edge_dict(game.rules, strategy.value, ev)))
+    else:
+        print(report.edge_text(game.rules, strategy.value, ev))
+
+
+@app.command()
+def tables(
+    out: Annotated[Path, typer.Option("--out", help="Directory to write.")] = Path("tables"),
+    check: Annotated[
+        bool, typer.Option("--check", help="Only compare with the files there; exit 1 if stale.")
+    ] = False,
+) -> None:
+    """Regenerate the charts of every built-in blackjack ruleset (markdown and HTML)."""
+    from strategy_calc.tables import generate
+
+    with progress_bar("generating tables") as tick:
+        files = generate(tick)
+    stale = [name for name, text in files.items()
+             if not (out / name).is_file() or (out / name).read_text(encoding="utf-8") != text]
+    if check:
+        if stale:
+            print(f"error: stale tables (run strategy-calc tables): {', '.join(stale)}",
+                  file=sys.stderr)
+            raise typer.Exit(1)
+        print(f"{len(files)} table files up to date in {out}")
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (out / name).write_text(text, encoding="utf-8")
+    print(f"wrote {len(files)} files to {out} ({len(stale)} changed)")
+
+
+sidebet_app = typer.Typer(help="Side bets.", no_args_is_help=True)
+app.add_typer(sidebet_app, name="sidebet")
+
+
+@sidebet_app.command("pair")
+def sidebet_pair(
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    decks: DecksOpt = None,
+    removed: RemovedOpt = "",
+    as_json: JsonOpt = False,
+) -> None:
+    """Exact EV of the pair side bet on the first two cards, for any shoe."""
+    from strategy_calc import sidebets
+    from strategy_calc.rules import blackjack_rules
+
+    def run() -> str:
+        ruleset = blackjack_rules(rules or "deluxe", set_ or [], decks)
+        return sidebets.pair_report(ruleset, removed, as_json)
+
+    print(guarded(run))
+
+
 @app.command()
 def bench(
     repeat: Annotated[int, typer.Option("--repeat", help="Runs per timing (median).")] = 7,
@@ -107,4 +262,11 @@ def bench(
 
 def main() -> None:
     """Console-script entry point."""
-    app()
+    try:
+        app()
+    except ImportError as exc:
+        if "_engine" not in str(exc):
+            raise
+        print("error: the compiled engine strategy_calc._engine is missing: install the package"
+              " with `pip install .` and run it from outside the source tree", file=sys.stderr)
+        raise SystemExit(2) from None

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from strategy_calc.blackjack import ACTIONS, OUTCOMES, HandAnalysis
+from strategy_calc.rules import BlackjackRules
+from strategy_calc.strategy import CODES, GameAnalysis
 
 
 def hand_dict(result: HandAnalysis) -> dict[str, Any]:
@@ -62,3 +67,162 @@ def hand_text(result: HandAnalysis) -> str:
     dealer.add_row(*(f"{result.dealer[k]:.6f}" for k in OUTCOMES))
     notes = [f"note: {n}" for n in result.notes]
     return render(actions, dealer, *notes)
+
+
+# ---------------------------------------------------------------- charts
+CODE_STYLES = {
+    "H": "white", "S": "bold yellow", "Dh": "bold green", "Ds": "green",
+    "P": "bold cyan", "Ph": "cyan", "Ps": "cyan",
+    "Rh": "bold red", "Rs": "red", "Rp": "red",
+}
+"""Terminal colour of each chart code."""
+HTML_COLOURS = {
+    "H": "#ffffff", "S": "#ffe066", "Dh": "#69db7c", "Ds": "#b2f2bb",
+    "P": "#74c0fc", "Ph": "#a5d8ff", "Ps": "#a5d8ff",
+    "Rh": "#ff8787", "Rs": "#ffc9c9", "Rp": "#ffc9c9",
+}
+
+
+def _sections(game: GameAnalysis) -> list[tuple[str, list[tuple[str, Mapping[str, str]]]]]:
+    """(title, [(row label, {up: code})]) for hard, soft and pairs."""
+    hard = [(f"{t}", game.hard[t]) for t in sorted(game.hard)]
+    soft = [(f"A,{t - 11}" if t < 21 else "A,T", game.soft[t]) for t in sorted(game.soft)]
+    pairs = [(f"{p},{p}", game.pairs[p]) for p in PAIR_LABELS if p in game.pairs]
+    return [("Hard totals", hard), ("Soft totals", soft), ("Pairs", pairs)]
+
+
+PAIR_LABELS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
+UP_LABELS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
+
+
+def edge_lines(game: GameAnalysis) -> list[str]:
+    """The house-edge lines printed under a chart."""
+    return [
+        f"House edge under this chart: {-game.ev_basic * 100:.4f}%"
+        f" (return to player {100 + game.ev_basic * 100:.4f}%)",
+        f"House edge with optimal composition-dependent play: {-game.ev_optimal * 100:.4f}%",
+        "(exact, off the top of a full shoe, insurance declined; split once, each split hand"
+        " playing its own cards)",
+    ]
+
+
+def chart_renderables(game: GameAnalysis, colour: bool = True) -> list[Any]:
+    """Rich tables (hard, soft, pairs), the legend and the house edge, for a terminal."""
+    items: list[Any] = [f"Basic strategy: {game.rules}"]
+    for title, rows in _sections(game):
+        table = Table(title=title, title_justify="left", padding=(0, 1))
+        table.add_column("")
+        for up in UP_LABELS:
+            table.add_column(up, justify="center")
+        for label, cells in rows:
+            table.add_row(label, *(
+                Text(cells[u], style=CODE_STYLES.get(cells[u], "") if colour else "")
+                for u in UP_LABELS))
+        items.append(table)
+    used = sorted({c for _t, rows in _sections(game) for _l, cells in rows for c in cells.values()},
+                  key=list(CODES).index)
+    items.append("Legend: " + "; ".join(f"{c} = {CODES[c]}" for c in used))
+    items.extend(edge_lines(game))
+    if game.exceptions:
+        items.append(f"Composition-dependent exceptions ({len(game.exceptions)}):")
+        items.extend(f"  {d}" for d in game.exceptions)
+    return items
+
+
+def chart_text(game: GameAnalysis) -> str:
+    """The chart as plain text (no colour)."""
+    return render(*chart_renderables(game, colour=False))
+
+
+def chart_dict(game: GameAnalysis) -> dict[str, Any]:
+    """The ``chart --format json`` object (the CLI contract's keys)."""
+    return {
+        "rules": game.rules.name,
+        "decks": game.rules.decks,
+        "ruleset": str(game.rules),
+        "hard": {str(t): dict(game.hard[t]) for t in sorted(game.hard)},
+        "soft": {str(t): dict(game.soft[t]) for t in sorted(game.soft)},
+        "pairs": {p: dict(game.pairs[p]) for p in PAIR_LABELS if p in game.pairs},
+        "exceptions": [
+            {"hand": [r.symbol for r in d.hand], "up": d.up.symbol, "chart": d.chart,
+             "best": d.best, "gain": d.gain} for d in game.exceptions
+        ],
+        "house_edge": -game.ev_basic,
+        "house_edge_optimal": -game.ev_optimal,
+        "legend": dict(CODES),
+    }
+
+
+def chart_markdown(game: GameAnalysis) -> str:
+    """The chart as markdown tables with the legend, house edge and exceptions."""
+    lines = [f"# Basic strategy: {game.rules.name}, {game.rules.decks} deck"
+             f"{'s' if game.rules.decks > 1 else ''}", "", f"Rules: `{game.rules}`", ""]
+    for title, rows in _sections(game):
+        lines += [f"## {title}", "", "| | " + " | ".join(UP_LABELS) + " |",
+                  "|---|" + "---|" * len(UP_LABELS)]
+        lines += [f"| {label} | " + " | ".join(cells[u] for u in UP_LABELS) + " |"
+                  for label, cells in rows]
+        lines.append("")
+    lines += ["Legend: " + "; ".join(f"`{c}` {m}" for c, m in CODES.items()), ""]
+    lines += [line + "  " for line in edge_lines(game)] + [""]
+    lines += [f"## Composition-dependent exceptions ({len(game.exceptions)})", ""]
+    lines += [f"- {d}" for d in game.exceptions] or ["none"]
+    return "\n".join(lines) + "\n"
+
+
+def chart_csv(game: GameAnalysis) -> str:
+    """The chart as CSV: section,row,2,...,A."""
+    out = ["section,row," + ",".join(UP_LABELS)]
+    for title, rows in _sections(game):
+        section = title.split()[0].lower()
+        out += [f"{section},{label.replace(',', '')}," + ",".join(cells[u] for u in UP_LABELS)
+                for label, cells in rows]
+    return "\n".join(out) + "\n"
+
+
+def chart_html(game: GameAnalysis) -> str:
+    """A self-contained page with the chart, printable on one sheet."""
+    title = f"Basic strategy: {game.rules.name}, {game.rules.decks} deck" + (
+        "s" if game.rules.decks > 1 else "")
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title>",
+        "<style>@page{size:A4 portrait;margin:10mm}"
+        "body{font-family:sans-serif;font-size:9pt;margin:0}"
+        "h1{font-size:13pt;margin:0 0 2pt}h2{font-size:10pt;margin:6pt 0 2pt}"
+        ".charts{display:flex;gap:10pt;flex-wrap:wrap}"
+        "table{border-collapse:collapse}td,th{border:1px solid #888;padding:1pt 4pt;"
+        "text-align:center;min-width:16pt}th{background:#eee}"
+        "p{margin:3pt 0}ul{margin:2pt 0;padding-left:14pt;columns:2;font-size:7.5pt}"
+        "</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>", f"<p><code>{html.escape(str(game.rules))}</code></p>",
+        '<div class="charts">',
+    ]
+    for name, rows in _sections(game):
+        parts.append(f"<div><h2>{name}</h2><table><tr><th></th>"
+                     + "".join(f"<th>{u}</th>" for u in UP_LABELS) + "</tr>")
+        for label, cells in rows:
+            parts.append(f"<tr><th>{label}</th>" + "".join(
+                f'<td style="background:{HTML_COLOURS.get(cells[u], "#fff")}">{cells[u]}</td>'
+                for u in UP_LABELS) + "</tr>")
+        parts.append("</table></div>")
+    parts.append("</div>")
+    parts.append("<p>" + "; ".join(f"<b>{c}</b> {html.escape(m)}" for c, m in CODES.items())
+                 + "</p>")
+    parts += [f"<p>{html.escape(line)}</p>" for line in edge_lines(game)]
+    parts.append(f"<h2>Composition-dependent exceptions ({len(game.exceptions)})</h2><ul>")
+    parts += [f"<li>{html.escape(str(d))}</li>" for d in game.exceptions]
+    parts.append("</ul></body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def edge_dict(rules: BlackjackRules, strategy: str, ev: float) -> dict[str, Any]:
+    """The ``edge --json`` object."""
+    return {"rules": rules.name, "decks": rules.decks, "strategy": strategy, "ev": ev,
+            "house_edge": -ev, "rtp": 1.0 + ev, "ruleset": str(rules)}
+
+
+def edge_text(rules: BlackjackRules, strategy: str, ev: float) -> str:
+    """One line per figure."""
+    return (f"{rules}\nstrategy: {strategy}\nEV per unit initial bet: {ev:+.6f}\n"
+            f"house edge: {-ev * 100:.4f}%   return to player: {100 + ev * 100:.4f}%")

@@ -38,6 +38,7 @@ HoleCard = Literal["peek", "enhc"]
 EnhcLoses = Literal["all", "original"]
 DoubleOn = Literal["any", "9-11", "10-11", "11", "none"]
 Surrender = Literal["none", "late", "early", "not_vs_ace", "2-9"]
+PairTable = Literal["none", "any", "perfect"]
 
 BUILTIN_RULESETS: dict[str, str] = {
     "macau-1983": "macau-1983.toml",
@@ -99,6 +100,18 @@ class BlackjackRules:
     """Payout (multiple of the bet) of a three-card 7-7-7; 0 = none."""
     bonus_on_split_hands: bool = True
     """Whether the 6-7-8 / 7-7-7 bonuses count on split hands."""
+    pair_bet: PairTable = "none"
+    """Pair side bet on the player's first two cards: ``none``; ``any`` (any
+    same-rank pair pays ``pair_pays_any``); ``perfect`` (perfect pairs: mixed
+    colours / same colour / same suit pay the three ``pair_pays_*`` below)."""
+    pair_pays_any: float = 11.0
+    """Any-pair table: payout of a same-rank pair (J-J yes, J-Q no)."""
+    pair_pays_mixed: float = 6.0
+    """Perfect-pairs table: same rank, one red and one black."""
+    pair_pays_coloured: float = 12.0
+    """Perfect-pairs table: same rank and colour, different suits."""
+    pair_pays_perfect: float = 25.0
+    """Perfect-pairs table: same rank and suit."""
 
     def __post_init__(self) -> None:
         _check_choices(self)
@@ -108,7 +121,8 @@ class BlackjackRules:
             raise RulesError(f"max_split_hands must be 1 to 4, not {self.max_split_hands}")
         if self.blackjack_pays < 0:
             raise RulesError(f"blackjack_pays must be >= 0, not {self.blackjack_pays}")
-        for field in ("bonus_suited_678", "bonus_777"):
+        for field in ("bonus_suited_678", "bonus_777", "pair_pays_any", "pair_pays_mixed",
+                      "pair_pays_coloured", "pair_pays_perfect"):
             if getattr(self, field) < 0:
                 raise RulesError(f"{field} must be >= 0, not {getattr(self, field)}")
 

@@ -1,0 +1,50 @@
+"""The generated chart files in ``tables/``: every built-in blackjack ruleset at its
+default deck count and at 1, 2, 6 and 8 decks, in markdown and HTML."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from strategy_calc.rules import BUILTIN_RULESETS, blackjack_rules, load_ruleset
+
+TABLE_DECKS = (1, 2, 6, 8)
+
+
+def table_specs() -> list[tuple[str, int]]:
+    """(ruleset, decks) pairs that ``tables/`` holds.
+
+    >>> table_specs()[:2]
+    [('macau-1983', 1), ('macau-1983', 2)]
+    """
+    specs = []
+    for name in BUILTIN_RULESETS:
+        table = load_ruleset(name)
+        if table.get("game", "blackjack") != "blackjack":
+            continue
+        for decks in sorted({*TABLE_DECKS, int(table["decks"])}):
+            specs.append((name, decks))
+    return specs
+
+
+def generate(progress: Callable[[int, int], None] | None = None) -> dict[str, str]:
+    """File name -> content of every generated table, plus an index ``README.md``."""
+    from strategy_calc import report
+    from strategy_calc.strategy import analyse_game
+
+    files: dict[str, str] = {}
+    index = ["# Generated strategy charts", "",
+             "Regenerate with `strategy-calc tables` (CI checks they match the code).", "",
+             "| ruleset | decks | house edge (chart) | house edge (optimal) | files |",
+             "|---|---|---|---|---|"]
+    specs = table_specs()
+    for i, (name, decks) in enumerate(specs):
+        game = analyse_game(blackjack_rules(name, decks=decks))
+        stem = f"{name}-{decks}deck"
+        files[f"{stem}.md"] = report.chart_markdown(game)
+        files[f"{stem}.html"] = report.chart_html(game)
+        index.append(f"| {name} | {decks} | {-game.ev_basic * 100:.4f}% |"
+                     f" {-game.ev_optimal * 100:.4f}% | [md]({stem}.md), [html]({stem}.html) |")
+        if progress is not None:
+            progress(i + 1, len(specs))
+    files["README.md"] = "\n".join(index) + "\n"
+    return files
