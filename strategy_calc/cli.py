@@ -171,12 +171,12 @@ def chart(
 
         Console(highlight=False).print(*report.chart_renderables(game), sep="\n")
         return
-    render = {ChartFormat.markdown: report.chart_markdown, ChartFormat.csv: report.chart_csv,
-              ChartFormat.html: report.chart_html,
-              ChartFormat.json: lambda g: json.dumps(report.chart_dict(g))}[format_]
-    sys.stdout.write(render(game))
     if format_ is ChartFormat.json:
-        sys.stdout.write("\n")
+        print(json.dumps(report.chart_dict(game)))
+        return
+    render = {ChartFormat.markdown: report.chart_markdown, ChartFormat.csv: report.chart_csv,
+              ChartFormat.html: report.chart_html}[format_]
+    sys.stdout.write(render(game))
 
 
 @app.command()
