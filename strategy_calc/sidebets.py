@@ -1,0 +1,428 @@
+"""Side bets: the pair bet on the player's first two cards, exact for any shoe.
+
+The pair bet is settled on the player's first two cards, which (the shoe being
+well shuffled) are two cards drawn at random from the shoe: ``rules.decks``
+52-card decks less the cards known to be out. It uses the 13 ranks ``A``,
+``2`` .. ``9``, ``T``, ``J``, ``Q``, ``K`` (J-J is a pair, J-Q is not) and the
+suits (``s``, ``h``, ``d``, ``c``; hearts and diamonds are red).
+
+Two tables, chosen by ``rules.pair_bet``:
+
+* ``perfect``: a *mixed* pair (same rank, one red and one black card) pays
+  ``pair_pays_mixed``, a *coloured* pair (same rank and colour, different
+  suits) ``pair_pays_coloured``, a *perfect* pair (same rank and suit, 2+ decks)
+  ``pair_pays_perfect``;
+* ``any``: any same-rank pair pays ``pair_pays_any``.
+
+Anything else loses the bet. Every figure is exact (a :class:`~fractions.Fraction`)
+or its correctly rounded float; an EV is per unit side bet.
+
+>>> from strategy_calc.rules import blackjack_rules
+>>> odds = analyse_pair(blackjack_rules("deluxe"))  # 8 decks, 25/12/6
+>>> odds.exact_probabilities()
+{'perfect': Fraction(7, 415), 'coloured': Fraction(8, 415), 'mixed': Fraction(16, 415), \
+'no_pair': Fraction(384, 415)}
+>>> odds.exact_ev(), f"{odds.ev:+.4%}"
+(Fraction(-17, 415), '-4.0964%')
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from strategy_calc.cards import MAX_DECKS, SUITS, CardError
+from strategy_calc.rules import BlackjackRules, RulesError
+
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+"""The 13 ranks of the pair bet, in the order of every count tuple."""
+
+SUIT_NAMES: dict[str, str] = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+"""Suit letters (the order of :data:`~strategy_calc.cards.SUITS`) and their names."""
+
+RED_SUITS = "hd"
+"""The red suits; the other two (spades, clubs) are black."""
+
+PERFECT_OUTCOMES: tuple[str, ...] = ("perfect", "coloured", "mixed", "no_pair")
+"""Outcomes of the perfect-pairs table, best first."""
+
+ANY_OUTCOMES: tuple[str, ...] = ("pair", "no_pair")
+"""Outcomes of the any-pair table."""
+
+_RANK_INDEX: dict[str, int] = {
+    **{symbol: i for i, symbol in enumerate(RANKS)}, "1": 0, "10": RANKS.index("T"),
+}
+
+
+class NoPairBetError(RulesError):
+    """The ruleset has no pair side bet (``pair_bet = "none"``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PairCard:
+    """One card of the pair bet's shoe: a rank of :data:`RANKS` and, if given, a suit.
+
+    >>> str(PairCard("K", "h")), str(PairCard("5"))
+    ('Kh', '5')
+    """
+
+    rank: str
+    """The rank symbol, one of :data:`RANKS`."""
+    suit: str | None = None
+    """The suit letter (``s``, ``h``, ``d``, ``c``), or ``None`` when it is unknown."""
+
+    def __str__(self) -> str:
+        return self.rank + (self.suit or "")
+
+
+def parse_pair_card(text: str) -> PairCard:
+    """Parse one card: a rank (``A``, ``2``..``9``, ``T``/``10``, ``J``, ``Q``, ``K``)
+    and an optional suit letter (``s``, ``h``, ``d``, ``c``).
+
+    >>> parse_pair_card("10h"), parse_pair_card("q")
+    (PairCard(rank='T', suit='h'), PairCard(rank='Q', suit=None))
+    >>> parse_pair_card("Kx")
+    Traceback (most recent call last):
+    ...
+    strategy_calc.cards.CardError: unknown card 'Kx' (use A, 2-9, T, J, Q, K, optionally s/h/d/c)
+    """
+    token = text.strip()
+    symbol = token.upper()
+    if symbol in _RANK_INDEX:
+        return PairCard(RANKS[_RANK_INDEX[symbol]])
+    head = token[:-1].strip().upper()
+    if len(token) >= 2 and token[-1].lower() in SUITS and head in _RANK_INDEX:
+        return PairCard(RANKS[_RANK_INDEX[head]], token[-1].lower())
+    raise CardError(f"unknown card {token!r} (use A, 2-9, T, J, Q, K, optionally s/h/d/c)")
+
+
+def parse_pair_cards(cards: str | Iterable[str]) -> tuple[PairCard, ...]:
+    """Cards separated by commas or spaces (or an iterable of cards); ``""`` gives none.
+
+    >>> [str(card) for card in parse_pair_cards("5,5, Kh Qs,10")]
+    ['5', '5', 'Kh', 'Qs', 'T']
+    """
+    items = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
+    return tuple(parse_pair_card(item) for item in items)
+
+
+@dataclass(frozen=True, slots=True)
+class PairShoe:
+    """A suit-aware shoe: the cards still in it, some removed with unknown suit.
+
+    ``known[r][s]`` counts the cards of rank ``RANKS[r]`` and suit ``SUITS[s]``
+    not known to be out (the full shoe less the removals whose suit was given);
+    ``unknown[r]`` more cards of rank ``RANKS[r]`` are out, suits unknown.
+
+    With ``u = unknown[r]`` such removals of a rank whose known cards number
+    ``K = sum(known[r])`` (``k_s`` of suit ``s``), a well-shuffled shoe makes the
+    removed cards a uniformly random ``u``-subset of those ``K`` cards, so the
+    ``A = K - u`` cards left are a uniformly random ``A``-subset, and the counts
+    ``a_s`` left are multivariate hypergeometric. The pair probabilities are
+    *quadratic* in the ``a_s``: with ``N`` cards left (a fixed number), the
+    ordered first two cards give
+
+    * ``P(perfect)  = sum over ranks, suits s of  a_s (a_s - 1) / (N (N - 1))``,
+    * ``P(coloured) = sum over ranks of 2 (a_h a_d + a_s a_c) / (N (N - 1))``,
+    * ``P(mixed)    = sum over ranks of 2 (a_h + a_d) (a_s + a_c) / (N (N - 1))``,
+
+    and the exact answer is their expectation over the unknown suits. Plugging
+    in ``E[a_s] = k_s A / K`` is wrong, since ``E[a_s a_t] != E[a_s] E[a_t]``.
+    Instead count ordered pairs of distinct *physical* cards: a given pair
+    (of the ``K`` cards of the rank) is still in the shoe with probability
+    ``f = A (A - 1) / (K (K - 1))``, whatever its suits. Hence
+
+    * ``E[a_s (a_s - 1)] = k_s (k_s - 1) f``, and
+    * ``E[a_s a_t] = k_s k_t f`` for ``s != t``,
+
+    so each rank's pair counts are those of its known cards times its own
+    ``f`` (ranks are independent: each unknown removal's rank is known).
+    Example, one deck less one king of unknown suit: ``K = 4, A = 3, f = 1/2``;
+    the kings' ordered coloured pairs ``2 (1 + 1) = 4`` become ``2``, which is
+    right (whatever suit went, one colour keeps both its suits: 2 ordered
+    pairs), while the plug-in ``a_s = 3/4`` would give ``4 (3/4)^2 = 9/4``.
+
+    >>> shoe = PairShoe.full(1).remove(parse_pair_cards("K, Kh"))
+    >>> shoe.cards_left, shoe.known[12], shoe.unknown[12]
+    (50, (1, 0, 1, 1), 1)
+    """
+
+    decks: int
+    """Number of 52-card decks in the full shoe."""
+    known: tuple[tuple[int, ...], ...]
+    """Per rank of :data:`RANKS`, per suit of ``SUITS``: cards not known to be out."""
+    unknown: tuple[int, ...]
+    """Per rank of :data:`RANKS`: cards out whose suit is unknown."""
+
+    @classmethod
+    def full(cls, decks: int) -> PairShoe:
+        """A full shoe of ``decks`` 52-card decks (``decks`` cards of each rank and suit).
+
+        >>> PairShoe.full(8).cards_left
+        416
+        """
+        if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
+            raise CardError(f"decks must be between 1 and {MAX_DECKS}, not {decks!r}")
+        return cls(decks, tuple((decks,) * len(SUITS) for _ in RANKS), (0,) * len(RANKS))
+
+    @property
+    def cards_left(self) -> int:
+        """Number of cards in the shoe."""
+        return sum(map(sum, self.known)) - sum(self.unknown)
+
+    def remove(self, cards: Iterable[PairCard]) -> PairShoe:
+        """The shoe without ``cards``; an error if a rank (or a rank and suit) runs out.
+
+        >>> PairShoe.full(1).remove(parse_pair_cards("Ks,Ks"))
+        Traceback (most recent call last):
+        ...
+        strategy_calc.cards.CardError: more K of spades than the 1-deck shoe holds
+        >>> PairShoe.full(1).remove(parse_pair_cards("Kh,K,K,K,K"))
+        Traceback (most recent call last):
+        ...
+        strategy_calc.cards.CardError: more Ks than the 1-deck shoe holds
+        """
+        known = [list(row) for row in self.known]
+        unknown = list(self.unknown)
+        for card in cards:
+            r = _RANK_INDEX[card.rank]
+            if card.suit is None:
+                unknown[r] += 1
+                continue
+            s = SUITS.index(card.suit)
+            if known[r][s] == 0:
+                raise CardError(f"more {card.rank} of {SUIT_NAMES[card.suit]}"
+                                f" than the {self.decks}-deck shoe holds")
+            known[r][s] -= 1
+        for r, rank in enumerate(RANKS):
+            if unknown[r] > sum(known[r]):
+                raise CardError(f"more {rank}s than the {self.decks}-deck shoe holds")
+        return PairShoe(self.decks, tuple(tuple(row) for row in known), tuple(unknown))
+
+    def exact_probabilities(self) -> dict[str, Fraction]:
+        """Exact probability of each outcome of :data:`PERFECT_OUTCOMES` for the
+        first two cards dealt from this shoe (unknown suits averaged out exactly,
+        as derived in the class docstring).
+
+        >>> PairShoe.full(1).exact_probabilities()
+        {'perfect': Fraction(0, 1), 'coloured': Fraction(1, 51), 'mixed': Fraction(2, 51), \
+'no_pair': Fraction(16, 17)}
+        """
+        n = self.cards_left
+        if n < 2:
+            raise CardError(f"only {n} cards left: the pair bet needs 2")
+        red = [SUITS.index(s) for s in RED_SUITS]
+        black = [i for i in range(len(SUITS)) if i not in red]
+        perfect = coloured = mixed = Fraction(0)
+        for row, out in zip(self.known, self.unknown, strict=True):
+            total = sum(row)
+            if total < 2:
+                continue  # at most one card of the rank: no pair
+            left = total - out
+            keep = Fraction(left * (left - 1), total * (total - 1))
+            perfect += keep * sum(k * (k - 1) for k in row)
+            coloured += keep * 2 * (row[red[0]] * row[red[1]] + row[black[0]] * row[black[1]])
+            mixed += keep * 2 * sum(row[i] for i in red) * sum(row[i] for i in black)
+        pairs = n * (n - 1)
+        probabilities = {"perfect": perfect / pairs, "coloured": coloured / pairs,
+                         "mixed": mixed / pairs}
+        probabilities["no_pair"] = 1 - sum(probabilities.values(), Fraction(0))
+        return probabilities
+
+
+@dataclass(frozen=True, slots=True)
+class PairOdds:
+    """The exact odds of the pair side bet for one shoe, priced by the ruleset's table.
+
+    Probabilities are of the player's first two cards; the EV is per unit side bet.
+    """
+
+    rules: BlackjackRules
+    """The rules: ``pair_bet`` picks the table, the ``pair_pays_*`` fields price it."""
+    shoe: PairShoe
+    """The shoe the two cards are dealt from."""
+    removed: tuple[str, ...]
+    """The cards removed from the full shoe, as given (``5``, ``Kh``...)."""
+    perfect: Fraction
+    """Probability of a perfect pair (same rank and suit)."""
+    coloured: Fraction
+    """Probability of a coloured pair (same rank and colour, different suits)."""
+    mixed: Fraction
+    """Probability of a mixed pair (same rank, one red and one black card)."""
+
+    @property
+    def table(self) -> str:
+        """``perfect`` (perfect-pairs table) or ``any`` (any-pair table)."""
+        return self.rules.pair_bet
+
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        """The outcomes of the table: :data:`PERFECT_OUTCOMES` or :data:`ANY_OUTCOMES`."""
+        return PERFECT_OUTCOMES if self.table == "perfect" else ANY_OUTCOMES
+
+    def exact_probabilities(self) -> dict[str, Fraction]:
+        """Exact probability of each outcome of the table (they sum to 1).
+
+        >>> from strategy_calc.rules import blackjack_rules
+        >>> analyse_pair(blackjack_rules("deluxe", ["pair_bet=any"])).exact_probabilities()
+        {'pair': Fraction(31, 415), 'no_pair': Fraction(384, 415)}
+        """
+        no_pair = 1 - self.perfect - self.coloured - self.mixed
+        if self.table == "perfect":
+            return {"perfect": self.perfect, "coloured": self.coloured, "mixed": self.mixed,
+                    "no_pair": no_pair}
+        return {"pair": self.perfect + self.coloured + self.mixed, "no_pair": no_pair}
+
+    @property
+    def probabilities(self) -> dict[str, float]:
+        """Probability of each outcome of the table (correctly rounded floats)."""
+        return {k: float(v) for k, v in self.exact_probabilities().items()}
+
+    def payouts(self) -> dict[str, Fraction]:
+        """What each outcome of the table wins per unit bet (``no_pair``: -1, the bet lost).
+
+        A ``pair_pays_*`` field is read as the nearest fraction with a
+        denominator up to 10**6.
+
+        >>> from strategy_calc.rules import blackjack_rules
+        >>> analyse_pair(blackjack_rules("deluxe")).payouts()["perfect"]
+        Fraction(25, 1)
+        """
+        r = self.rules
+        fields = ({"perfect": r.pair_pays_perfect, "coloured": r.pair_pays_coloured,
+                   "mixed": r.pair_pays_mixed} if self.table == "perfect"
+                  else {"pair": r.pair_pays_any})
+        pays = {k: Fraction(v).limit_denominator(10**6) for k, v in fields.items()}
+        pays["no_pair"] = Fraction(-1)
+        return pays
+
+    def exact_ev(self) -> Fraction:
+        """Exact EV of the side bet, per unit side bet.
+
+        >>> from strategy_calc.rules import blackjack_rules
+        >>> analyse_pair(blackjack_rules("deluxe", ["pair_bet=any"])).exact_ev()
+        Fraction(-43, 415)
+        """
+        pays = self.payouts()
+        return sum((p * pays[k] for k, p in self.exact_probabilities().items()), Fraction(0))
+
+    @property
+    def ev(self) -> float:
+        """EV of the side bet per unit side bet (correctly rounded float)."""
+        return float(self.exact_ev())
+
+
+def analyse_pair(rules: BlackjackRules, removed: str | Iterable[str] = ()) -> PairOdds:
+    """Exact odds of the pair side bet for a ``rules.decks``-deck shoe less ``removed``.
+
+    ``removed``: cards such as ``"5,5,Kh,Qs"`` (a card without a suit is one of
+    that rank, suit unknown) or an iterable of them. A ruleset without the bet
+    (``pair_bet = "none"``) raises :class:`NoPairBetError`.
+
+    >>> from strategy_calc.rules import BlackjackRules
+    >>> odds = analyse_pair(BlackjackRules(decks=1, pair_bet="perfect"), "Kh,Kd")
+    >>> odds.coloured, odds.mixed
+    (Fraction(1, 49), Fraction(48, 1225))
+    >>> analyse_pair(BlackjackRules(name="macau-1983"))
+    Traceback (most recent call last):
+    ...
+    strategy_calc.sidebets.NoPairBetError: ruleset 'macau-1983' has no pair side bet \
+(add --set pair_bet=perfect or --set pair_bet=any)
+    """
+    if rules.pair_bet == "none":
+        raise NoPairBetError(f"ruleset {rules.name!r} has no pair side bet"
+                             " (add --set pair_bet=perfect or --set pair_bet=any)")
+    cards = parse_pair_cards(removed)
+    shoe = PairShoe.full(rules.decks).remove(cards)
+    p = shoe.exact_probabilities()
+    return PairOdds(rules, shoe, tuple(str(c) for c in cards),
+                    p["perfect"], p["coloured"], p["mixed"])
+
+
+def pair_dict(odds: PairOdds) -> dict[str, Any]:
+    """The ``sidebet pair --json`` object: the CLI contract's ``ev``, ``probabilities``
+    and ``pays`` (``no_pair``: -1), plus ``rules``, ``decks``, ``removed``, ``table``,
+    ``ruleset`` (the slug), ``cards_left`` and ``exact`` (``"numerator/denominator"``
+    strings of the probabilities and the EV).
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> data = pair_dict(analyse_pair(blackjack_rules("deluxe", ["pair_bet=any"])))
+    >>> data["pays"], data["exact"]["ev"]
+    ({'pair': 11.0, 'no_pair': -1.0}, '-43/415')
+    """
+    probabilities = odds.exact_probabilities()
+    ev = odds.exact_ev()
+    return {
+        "rules": odds.rules.name,
+        "decks": odds.rules.decks,
+        "removed": list(odds.removed),
+        "table": odds.table,
+        "ev": float(ev),
+        "probabilities": {k: float(v) for k, v in probabilities.items()},
+        "pays": {k: float(v) for k, v in odds.payouts().items()},
+        "cards_left": odds.shoe.cards_left,
+        "ruleset": str(odds.rules),
+        "exact": {
+            "ev": str(ev),
+            "probabilities": {k: str(v) for k, v in probabilities.items()},
+        },
+    }
+
+
+_OUTCOME_NAMES = {
+    "perfect": "perfect pair (same suit)",
+    "coloured": "coloured pair (same colour)",
+    "mixed": "mixed pair (red and black)",
+    "pair": "pair (same rank)",
+    "no_pair": "no pair",
+}
+
+
+def pair_text(odds: PairOdds) -> str:
+    """A readable report: one row per outcome (pays, probability, share of the EV), then the EV.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> print(pair_text(analyse_pair(blackjack_rules("deluxe"))).splitlines()[-1])
+    EV -0.040964 per unit side bet (house edge 4.0964%; exact -17/415)
+    """
+    from rich import box
+    from rich.table import Table
+
+    from strategy_calc.report import render
+
+    name = "perfect pairs" if odds.table == "perfect" else "any pair"
+    removed = ",".join(odds.removed) or "none"
+    title = f"Pair side bet, {name} table  |  {odds.rules}"
+    shoe = (f"{odds.shoe.cards_left} of {52 * odds.rules.decks} cards left"
+            f" (removed: {removed}); EV per unit side bet")
+    probabilities = odds.exact_probabilities()
+    pays = odds.payouts()
+    table = Table(box=box.SIMPLE_HEAD)
+    for header in ("first two cards", "pays", "probability", "exact", "EV share"):
+        table.add_column(header, justify="left" if header == "first two cards" else "right")
+    for outcome in odds.outcomes:
+        shown = "loses" if outcome == "no_pair" else f"{float(pays[outcome]):g}:1"
+        p = probabilities[outcome]
+        table.add_row(_OUTCOME_NAMES[outcome], shown, f"{float(p):.6f}", str(p),
+                      f"{float(p * pays[outcome]):+.6f}")
+    ev = odds.exact_ev()
+    return render(title, shoe, table, f"EV {float(ev):+.6f} per unit side bet"
+                  f" (house edge {-float(ev):.4%}; exact {ev})")
+
+
+def pair_report(rules: BlackjackRules, removed: str, as_json: bool) -> str:
+    """The ``strategy-calc sidebet pair`` command: analyse one shoe and render it.
+
+    Input errors raise a ``ValueError`` subclass (:class:`NoPairBetError`,
+    :class:`~strategy_calc.cards.CardError`) with a one-line message.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> data = json.loads(pair_report(blackjack_rules("deluxe", decks=1), "", True))
+    >>> data["probabilities"]["perfect"], data["exact"]["probabilities"]["mixed"]
+    (0.0, '2/51')
+    """
+    odds = analyse_pair(rules, removed)
+    return json.dumps(pair_dict(odds)) if as_json else pair_text(odds)
