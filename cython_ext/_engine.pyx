@@ -482,8 +482,12 @@ cdef double policy_value(Ctx* c, int node) noexcept nogil:
     return v
 
 
-cdef double double_value(Ctx* c, int node) noexcept nogil:
-    """Value of doubling: bet 2, exactly one card, then stand (no bonus)."""
+cdef double double_value(Ctx* c, int node, double bet=2.0) noexcept nogil:
+    """Value of doubling: bet 2, exactly one card, then stand (no bonus).
+
+    With ``bet`` 1: one card then stand on the original bet (a bet-behind
+    follower who does not follow the seat's double).
+    """
     cdef int shoe[NR]
     cdef int r, ch
     cdef int N = node_shoe(c, node, shoe)
@@ -494,31 +498,35 @@ cdef double double_value(Ctx* c, int node) noexcept nogil:
         p = <double>shoe[r] / N
         ch = node_child[node][r]
         if ch < 0:
-            d += p * bust_value(c, shoe, N, r, 2.0)
+            d += p * bust_value(c, shoe, N, r, bet)
         else:
-            d += p * stand_value(c, ch, 2.0)
+            d += p * stand_value(c, ch, bet)
     return d
 
 
 def hand_values(const int[:] base, const int[:] hand, int up, bint h17, int mode,
                 double bjl1=1.0, double bjl2=2.0, double b777=0.0, double b678=0.0,
-                double q678=0.0):
-    """Raw values of one player hand: ``(stand, hit, double, no_blackjack)``.
+                double q678=0.0, const char[:] policy=None):
+    """Raw values of one player hand: ``(stand, hit, double, no_blackjack, one_card, policy)``.
 
     ``base``: the shoe with the hand's own cards still in it (the up card and
     other known cards removed); ``hand``: the hand's rank counts; ``up``: 1..10.
     Values are per unit bet in the ``mode`` scale (see the module docstring):
     for mode 1 divide by ``no_blackjack`` (P(no dealer blackjack) at the root)
     to get EVs given the dealer has no blackjack. A natural is not special
-    here (the caller pays it). ``hit`` is -inf for a hand of 21.
+    here (the caller pays it). ``hit`` is -inf for a hand of 21. ``one_card``:
+    one card then stand, bet unchanged; ``policy``: hit/stand by ``policy``
+    (per node class, 1 = hit) from here on (NaN without one).
     """
     cdef Ctx c
     cdef int shoe[NR]
     cdef int node, r, N
-    cdef double st, hi, db, nb
+    cdef double st, hi, db, nb, one, pol = float("nan")
     _check_shoe(base)
     if hand.shape[0] != NR:
         raise ValueError("a hand has 10 rank counts")
+    if policy is not None and policy.shape[0] < NCLASS:
+        raise ValueError("policy needs 64 classes")
     for r in range(NR):
         if hand[r] < 0 or hand[r] > base[r]:
             raise ValueError("the hand holds cards the shoe does not")
@@ -530,14 +538,19 @@ def hand_values(const int[:] base, const int[:] hand, int up, bint h17, int mode
         N = node_shoe(&c, node, shoe)
         if N < 1:
             raise ValueError("no cards left for the dealer")
+        if policy is not None:
+            c.policy = &policy[0]
         with nogil:
             st = stand_value(&c, node, 1.0)
             hi = hit_value(&c, node, False) if node_best[node] < 21 else -1e300
-            db = double_value(&c, node)
+            db = double_value(&c, node, 2.0)
+            one = double_value(&c, node, 1.0)
             nb = no_bj(up, shoe, N)
+            if c.policy != NULL:
+                pol = policy_value(&c, node)
     finally:
         ctx_free(&c)
-    return st, (hi if hi > -1e299 else float("-inf")), db, nb
+    return st, (hi if hi > -1e299 else float("-inf")), db, nb, one, pol
 
 
 cdef double split_hand(Ctx* c, int pair, const int* double_ok, bint das, bint aces_one_card,
@@ -673,7 +686,8 @@ def node_table():
 
 
 def up_card_pass(const int[:] base, int up, bint h17, int mode, double bjl1, double bjl2,
-                 double b777, double b678, double q678, double[:, :] out, char[:] policy):
+                 double b777, double b678, double q678, double[:, :] out, char[:] policy,
+                 bint fixed_policy=False):
     """Every player hand against one up card, in one pass.
 
     ``base``: the shoe minus the up card (and known cards). For every node with
@@ -686,7 +700,8 @@ def up_card_pass(const int[:] base, int up, bint h17, int mode, double bjl1, dou
     (the stand value at 21); rows of impossible nodes are NaN. Bonus nodes
     (7-7-7, suited 6-7-8 with chance ``q678``) are settled at once. ``policy[class]`` is
     set to 1 where hitting beats standing summed over every composition of
-    that total, weighted by ``weight`` (the total-dependent strategy).
+    that total, weighted by ``weight`` (the total-dependent strategy); with
+    ``fixed_policy`` the given ``policy`` is used as it is (e.g. auto-play).
     """
     cdef Ctx c
     cdef int i, j, k, node, r, N
@@ -701,7 +716,8 @@ def up_card_pass(const int[:] base, int up, bint h17, int mode, double bjl1, dou
     c.policy = pol
     try:
         with nogil:
-            memset(pol, 0, NCLASS)
+            if not fixed_policy:
+                memset(pol, 0, NCLASS)
             for node in range(n_nodes):
                 for j in range(8):
                     out[node, j] = nan
@@ -731,7 +747,8 @@ def up_card_pass(const int[:] base, int up, bint h17, int mode, double bjl1, dou
                     out[node, 7] = h
                     out[node, 4] = w
                     out[node, 5] = no_bj(up, shoe, N)
-                pol[k] = 1 if sum_h > sum_s else 0
+                if not fixed_policy:
+                    pol[k] = 1 if sum_h > sum_s else 0
                 for node in range(n_nodes):
                     if node_class[node] == k and out[node, 4] == out[node, 4]:
                         out[node, 3] = policy_value(&c, node)

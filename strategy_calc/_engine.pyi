@@ -17,7 +17,8 @@ def hand_values(
     b777: float = 0.0,
     b678: float = 0.0,
     q678: float = 0.0,
-) -> tuple[float, float, float, float]: ...
+    policy: memoryview | None = None,
+) -> tuple[float, float, float, float, float, float]: ...
 def split_values(
     base: memoryview,
     pair: int,
@@ -52,5 +53,6 @@ def up_card_pass(
     q678: float,
     out: Any,
     policy: Any,
+    fixed_policy: bool = False,
 ) -> None: ...
 def baccarat_deal_counts(counts: Sequence[int]) -> tuple[int, int, tuple[int, ...]]: ...

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from strategy_calc.rules import BlackjackRules
 
 
 def median_ms(func: Callable[[], object], repeat: int) -> float:
@@ -17,21 +25,63 @@ def median_ms(func: Callable[[], object], repeat: int) -> float:
     return statistics.median(times) * 1000.0
 
 
+def _all_pairs_split(rules: BlackjackRules, up: str) -> list[float | None]:
+    """Split EV of every pair A-A .. T-T against ``up`` (the split issue's workload)."""
+    from strategy_calc.blackjack import analyse_hand
+
+    return [analyse_hand(f"{p},{p}", up, rules).ev["split"] for p in "A23456789T"]
+
+
+def _every_hand_every_up(rules: BlackjackRules) -> None:
+    """One engine pass per up card: all 3,083 player compositions valued against it."""
+    import array
+
+    import numpy as np
+
+    from strategy_calc import _engine
+    from strategy_calc.cards import RANKS, Card, Shoe
+
+    full = Shoe.full(rules.decks)
+    out = np.empty((3083, 8))
+    policy = np.zeros(64, dtype=np.int8)
+    for up in RANKS:
+        base = full.remove([Card(up)])
+        _engine.up_card_pass(memoryview(array.array("i", base.counts)), int(up),
+                             rules.dealer_hits_soft_17, 1 if rules.peek else 0, 1.0, 2.0,
+                             0.0, 0.0, 0.0, out, policy)
+
+
+def _hand_process() -> None:
+    """The whole ``strategy-calc hand T,6 --vs T`` process."""
+    subprocess.run([sys.executable, "-m", "strategy_calc", "hand", "T,6", "--vs", "T"],
+                   check=True, capture_output=True, cwd=tempfile.gettempdir())
+
+
 def cases() -> list[tuple[str, Callable[[], object]]]:
     """The benchmark workloads: (name, zero-argument callable)."""
     from strategy_calc.blackjack import analyse_hand
     from strategy_calc.rules import blackjack_rules
+    from strategy_calc.strategy import analyse_game
 
     deluxe = blackjack_rules("deluxe")
     macau8 = blackjack_rules("macau-1983", decks=8)
     out: list[tuple[str, Callable[[], object]]] = [
         ("hand T,6 vs T, 8 decks (deluxe), all actions",
          lambda: analyse_hand("T,6", "T", deluxe)),
-        ("hand 2,2 vs 6, 8 decks (deluxe), with split",
-         lambda: analyse_hand("2,2", "6", deluxe)),
         ("hand 6s,7s vs 2, 8 decks (macau-1983), bonus",
          lambda: analyse_hand("6s,7s", "2", macau8)),
+        ("split EVs of all 10 pairs vs 6, 8 decks (deluxe)",
+         lambda: _all_pairs_split(deluxe, "6")),
+        ("every hand (3,083 compositions) vs every up card, 8 decks",
+         lambda: _every_hand_every_up(deluxe)),
     ]
+    for decks in (1, 2, 6, 8):
+        rules = blackjack_rules("deluxe", decks=decks)
+        out.append((f"chart + both house edges, deluxe rules, {decks} deck(s)",
+                    functools.partial(analyse_game, rules)))
+    out.append(("chart + both house edges, macau-1983, 6 decks (with bonuses)",
+                lambda: analyse_game(blackjack_rules("macau-1983"))))
+    out.append(("whole `strategy-calc hand T,6 --vs T` process", _hand_process))
     from strategy_calc.baccarat import bench_cases
 
     out.extend(bench_cases())

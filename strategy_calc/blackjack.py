@@ -30,6 +30,7 @@ Two ways to compute that exist:
 
 from __future__ import annotations
 
+import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -49,6 +50,10 @@ from strategy_calc.cards import (
 from strategy_calc.rules import BlackjackRules, RulesError
 
 PeekMethod = Literal["exact", "shortcut"]
+AUTOPLAY_POLICY = memoryview(array.array("b", [1 if (k % 32) <= 11 else 0 for k in range(64)]))
+"""Auto-play on disconnection (Deluxe): hit while the best total (an ace counting
+11 when that does not bust) is 11 or less, then stand; indexed by node class
+(best total, plus 32 when soft)."""
 ACTIONS = ("stand", "hit", "double", "split", "surrender", "insurance", "even_money")
 """The keys of :attr:`HandAnalysis.ev`, in display order."""
 PLAY_ACTIONS = ("stand", "hit", "double", "split", "surrender")
@@ -78,6 +83,13 @@ class HandAnalysis:
     dealer: Mapping[str, float]
     suits_known: bool
     notes: tuple[str, ...] = ()
+    autoplay: float = 0.0
+    """EV of the auto-play policy (hit while 11 or less, then stand), same conditioning."""
+    one_card: float | None = None
+    """EV of taking exactly one card and standing on the original bet (a bet-behind
+    follower who does not follow a double); None when the hand cannot double."""
+    split_hands: tuple[float, float] | None = None
+    """EV of the first and of the second split hand (they sum to ``ev["split"]``)."""
 
 
 def hand_total(ranks: Sequence[int]) -> tuple[int, bool]:
@@ -194,8 +206,6 @@ def dealer_outcomes(shoe: Shoe, up: Rank, rules: BlackjackRules) -> dict[str, fl
 
 def _counts(values: Sequence[int]) -> memoryview:
     """A plain C ``int`` array for the engine."""
-    import array
-
     return memoryview(array.array("i", values))
 
 
@@ -242,24 +252,27 @@ def analyse_hand(
     b777, b678, q678, suits_known = _bonus_terms(rules, shoe, hand, split_hand=False)
     if len(hand) == 3 and _pays_bonus(hand, rules):
         raise CardError(f"the hand {','.join(map(str, hand))} is paid the bonus at once")
-    stand, hit, double, no_bj = _engine.hand_values(
+    stand, hit, double, no_bj, one_card, autoplay = _engine.hand_values(
         _counts(base.counts), _counts(rank_counts(hand)), int(upr),
-        rules.dealer_hits_soft_17, mode, bjl1, bjl2, b777, b678, q678,
+        rules.dealer_hits_soft_17, mode, bjl1, bjl2, b777, b678, q678, AUTOPLAY_POLICY,
     )
     scale = no_bj if mode == 1 else 1.0
     p_bj = 1.0 - no_bj
     natural = is_natural(ranks)
     two_cards = len(hand) == 2
     if natural:
-        stand = rules.blackjack_pays * (no_bj if mode == 0 else scale)
+        stand = autoplay = rules.blackjack_pays * (no_bj if mode == 0 else scale)
     ev: dict[str, float | None] = dict.fromkeys(ACTIONS)
     ev["stand"] = stand / scale
     ev["hit"] = hit / scale if hit != float("-inf") else None
     if two_cards and double_allowed_totals(rules)[total]:
         ev["double"] = double / scale
+    split_hands = None
     if two_cards and ranks[0] == ranks[1]:
         split = _split_ev(base, upr, hand[0].rank, rules, mode, hand)
-        ev["split"] = None if split is None else split / scale
+        if split is not None:
+            split_hands = (split[0] / scale, split[1] / scale)
+            ev["split"] = split_hands[0] + split_hands[1]
     if two_cards and surrender_allowed(rules, upr):
         ev["surrender"] = _surrender_ev(rules, p_bj, natural, conditioned=mode != 0)
     if two_cards and rules.insurance and upr is Rank.ACE:
@@ -286,6 +299,9 @@ def analyse_hand(
         dealer=dealer_outcomes(shoe, upr, rules),
         suits_known=suits_known,
         notes=tuple(notes),
+        autoplay=autoplay / scale,
+        one_card=one_card / scale if ev["double"] is not None else None,
+        split_hands=split_hands,
     )
 
 
@@ -319,8 +335,8 @@ def _surrender_ev(rules: BlackjackRules, p_bj: float, natural: bool, conditioned
 
 def _split_ev(
     base: Shoe, up: Rank, pair: Rank, rules: BlackjackRules, mode: int, hand: Sequence[Card]
-) -> float | None:
-    """Raw split EV (same scale as the engine's hand values), or None if splitting is barred.
+) -> tuple[float, float] | None:
+    """Raw split EVs of the two hands (the engine's scale), or None if splitting is barred.
 
     Strategy: each split hand plays the best composition-dependent play for
     its own cards, the removed pair and the up card, ignoring the other hand's
@@ -342,4 +358,4 @@ def _split_ev(
         aces and rules.split_aces_one_card,
         first[0], first[1], second[0], second[1], b777, b678, q678,
     )
-    return float(one + two)
+    return float(one), float(two)

@@ -115,6 +115,7 @@ class Strategy(StrEnum):
 
     basic = "basic"
     optimal = "optimal"
+    autoplay = "autoplay"
 
 
 def _game(rules: str | None, set_: list[str] | None, decks: int | None) -> Any:
@@ -185,7 +186,8 @@ def edge(
     set_: SetOpt = None,
     decks: DecksOpt = None,
     strategy: Annotated[
-        Strategy, typer.Option("--strategy", help="basic: the chart; optimal: best play per hand.")
+        Strategy, typer.Option("--strategy", help="basic: the chart; optimal: best play per "
+                               "hand; autoplay: hit to 12+, then stand (Deluxe disconnection).")
     ] = Strategy.basic,
     as_json: JsonOpt = False,
 ) -> None:
@@ -193,11 +195,46 @@ def edge(
     from strategy_calc import report
 
     game = _game(rules, set_, decks)
-    ev = game.ev_basic if strategy is Strategy.basic else game.ev_optimal
+    if strategy is Strategy.autoplay:
+        from strategy_calc.strategy import autoplay_ev
+
+        ev = autoplay_ev(game.rules)
+    else:
+        ev = game.ev_basic if strategy is Strategy.basic else game.ev_optimal
+    result = report.edge_dict(game.rules, strategy.value, ev)
+    result["ev_optimal"] = game.ev_optimal
     if as_json:
-        print(json.dumps(report.edge_dict(game.rules, strategy.value, ev)))
+        print(json.dumps(result))
     else:
         print(report.edge_text(game.rules, strategy.value, ev))
+        if strategy is not Strategy.optimal:
+            print(f"(optimal play: house edge {-game.ev_optimal * 100:.4f}%, so this strategy"
+                  f" costs {(game.ev_optimal - ev) * 100:.4f} points)")
+
+
+@app.command()
+def behind(
+    cards: Annotated[str, typer.Argument(help="The seat's cards, e.g. 5,6 or 8,8.")],
+    vs: Annotated[str, typer.Option("--vs", help="The dealer's up card.")],
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    decks: DecksOpt = None,
+    removed: RemovedOpt = "",
+    as_json: JsonOpt = False,
+) -> None:
+    """Bet behind: the follower's EV of each choice when the seat doubles or splits."""
+    from strategy_calc import blackjack, report
+    from strategy_calc.rules import blackjack_rules
+
+    def run() -> str:
+        ruleset = blackjack_rules(rules or "deluxe", set_ or [], decks)
+        result = blackjack.analyse_hand(cards, vs, ruleset, removed)
+        choices = report.behind_dict(result)
+        if as_json:
+            return json.dumps(choices)
+        return report.behind_text(result, choices)
+
+    print(guarded(run))
 
 
 @app.command()

@@ -30,7 +30,55 @@ def hand_dict(result: HandAnalysis) -> dict[str, Any]:
         "dealer": {k: result.dealer[k] for k in OUTCOMES},
         "suits_known": result.suits_known,
         "ruleset": str(result.rules),
+        "autoplay_ev": result.autoplay,
+        "split_strategy": "each split hand plays its own cards (pair and up card removed),"
+                          " ignoring the other hand's cards",
     }
+
+
+def behind_dict(result: HandAnalysis) -> dict[str, Any]:
+    """The follower's choices in ``behind --json`` (only those that apply) and the best.
+
+    EVs per unit of the follower's initial bet. When the seat doubles, the
+    follower may double too (``follow_double``) or keep the bet, the third card
+    then acting as a single hit (``no_follow_double``); when the seat splits,
+    the follower may follow both hands (``follow_both_splits``, an extra bet)
+    or only the first (``follow_first_split``).
+    """
+    choices: dict[str, float] = {}
+    if result.ev["double"] is not None and result.one_card is not None:
+        choices["follow_double"] = result.ev["double"]
+        choices["no_follow_double"] = result.one_card
+    if result.split_hands is not None:
+        choices["follow_both_splits"] = result.split_hands[0] + result.split_hands[1]
+        choices["follow_first_split"] = result.split_hands[0]
+    if not choices:
+        raise ValueError(f"the seat cannot double or split {','.join(map(str, result.hand))}"
+                         f" under {result.rules.name}: the follower has no choice to make")
+    out: dict[str, Any] = dict(choices)
+    ranked = sorted(choices, key=lambda k: choices[k], reverse=True)
+    out["best"] = ranked[0]
+    out["margins"] = {k: choices[ranked[0]] - choices[k] for k in ranked[1:]}
+    out["conditioned_on_no_dealer_blackjack"] = result.conditioned_on_no_dealer_blackjack
+    out["hand"] = [str(c) for c in result.hand]
+    out["up"] = str(result.up)
+    out["rules"] = result.rules.name
+    return out
+
+
+def behind_text(result: HandAnalysis, choices: Mapping[str, Any]) -> str:
+    """The follower's choices as a table, best marked."""
+    hand = ",".join(str(c) for c in result.hand)
+    table = Table(title=f"bet behind {hand} vs {result.up} ({result.rules}); EV per unit"
+                  " of the follower's bet", title_justify="left")
+    table.add_column("choice")
+    table.add_column("EV", justify="right")
+    table.add_column("")
+    for key in ("follow_double", "no_follow_double", "follow_both_splits", "follow_first_split"):
+        if key in choices:
+            mark = "<- best" if key == choices["best"] else f"-{choices['margins'][key]:.6f}"
+            table.add_row(key.replace("_", " "), f"{choices[key]:+.6f}", mark)
+    return render(table)
 
 
 def hand_json(result: HandAnalysis) -> str:

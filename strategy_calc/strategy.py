@@ -428,3 +428,39 @@ def _three_card_deviations(
                                    "hit" if best_hits else "stand",
                                    abs(hit - stand) / scale))
     return found
+
+
+def autoplay_ev(rules: BlackjackRules) -> float:
+    """EV per unit initial bet of a round played by the auto-play policy, from a full shoe.
+
+    Auto-play (Deluxe, on disconnection): hit while the best total is 11 or
+    less, then stand; never double, split, surrender or insure. Blackjacks are
+    paid; dealer blackjacks included, as in :func:`analyse_game`.
+    """
+    from strategy_calc.blackjack import AUTOPLAY_POLICY
+
+    index, best_total, _klass, _ncards = _nodes()
+    full = Shoe.full(rules.decks)
+    mode = 1 if rules.peek else 0
+    bjl1, bjl2 = blackjack_losses(rules)
+    policy = np.frombuffer(AUTOPLAY_POLICY, dtype=np.int8).copy()
+    ev = 0.0
+    for up in UP_ORDER:
+        base = full.remove([Card(up)])
+        out = np.full((len(best_total), 8), np.nan)
+        _engine.up_card_pass(_ints(base.counts), int(up), rules.dealer_hits_soft_17, mode, bjl1,
+                             bjl2, rules.bonus_777, rules.bonus_suited_678, 0.0, out, policy,
+                             True)
+        p_up = full.count(up) / full.total
+        for a in range(1, 11):
+            for b in range(a, 11):
+                node = index[tuple((a == k) + (b == k) for k in range(1, 11))]
+                if not out[node, 4] > 0:
+                    continue
+                nb = out[node, 5]
+                if (a, b) == (1, 10):
+                    value = rules.blackjack_pays * nb
+                else:
+                    value = out[node, 3] - ((1.0 - nb) if mode == 1 else 0.0)
+                ev += p_up * out[node, 4] * value
+    return ev
