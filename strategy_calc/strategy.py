@@ -44,7 +44,7 @@ from strategy_calc.blackjack import (
     suited_bonus_chance,
     surrender_allowed,
 )
-from strategy_calc.cards import RANKS, SUITED_RANKS, Card, Rank, Shoe
+from strategy_calc.cards import RANKS, SUITED_RANKS, Card, CardError, Rank, Shoe
 from strategy_calc.rules import BlackjackRules
 
 UP_ORDER: tuple[Rank, ...] = (*RANKS[1:], Rank.ACE)
@@ -186,34 +186,48 @@ def _two_card_bits(code: str | None) -> int:
     return 4
 
 
-def _suit_cases(pair: tuple[int, int], up: int, decks: int) -> list[tuple[float, float]]:
+def _suit_cases(
+    pair: tuple[int, int], up: int, counts: Sequence[int]
+) -> list[tuple[float, float]]:
     """(probability, q) over the suits of a two-card start from {6,7,8} of two ranks.
 
     q is the chance that a card of the third rank drawn next completes a
-    suited 6-7-8. Suits are enumerated exactly, the up card's included.
+    suited 6-7-8. ``counts``: the shoe's rank counts before the deal, each
+    rank's cards spread evenly over the four suits (a full shoe, or one whose
+    removed cards' suits are unknown). Suits are enumerated exactly, the up
+    card's included.
+
+    >>> _suit_cases((6, 7), 2, [24] * 9 + [96])  # suited with chance 1/4, then q = 1/4
+    [(0.75, 0.0), (0.25, 0.25)]
     """
     missing = ({6, 7, 8} - set(pair)).pop()
     cases: dict[float, float] = {}
     up_suits = range(4) if up in (6, 7, 8) else [None]
+
+    def share(rank: int, suit: int, up_suit: int | None) -> float:
+        taken = rank == up
+        n = counts[rank - 1]
+        return (n / 4 - (taken and up_suit == suit)) / (n - taken)
+
     for su in up_suits:
         p_up = 0.25 if su is not None else 1.0
         for sa, sb in itertools.product(range(4), repeat=2):
-            prob = p_up
-            for rank, s in ((pair[0], sa), (pair[1], sb)):
-                taken = rank == up
-                prob *= (decks - (taken and su == s)) / (4 * decks - taken)
-            taken = missing == up
-            q = (decks - (taken and su == sa)) / (4 * decks - taken) if sa == sb else 0.0
+            prob = p_up * share(pair[0], sa, su) * share(pair[1], sb, su)
+            q = share(missing, sa, su) if sa == sb else 0.0
             cases[q] = cases.get(q, 0.0) + prob
     return [(prob, q) for q, prob in sorted(cases.items())]
 
 
 def analyse_game(
-    rules: BlackjackRules, progress: Callable[[int, int], None] | None = None
+    rules: BlackjackRules,
+    progress: Callable[[int, int], None] | None = None,
+    shoe: Shoe | None = None,
 ) -> GameAnalysis:
-    """Chart, deviations and the EV of a round (chart and optimal play) from a full shoe.
+    """Chart, deviations and the EV of a round (chart and optimal play) off the top of a shoe.
 
-    ``progress(done, total)`` is called after each up card.
+    ``shoe``: the cards the round is dealt from (default: a full shoe of
+    ``rules.decks``); every rank must be present; suits of removed cards are
+    taken as unknown. ``progress(done, total)`` is called after each up card.
     """
     if rules.max_split_hands > 2:
         from strategy_calc.rules import RulesError
@@ -221,7 +235,9 @@ def analyse_game(
         raise RulesError("resplitting (max_split_hands > 2) is not computed yet; use 2")
     index, best_total, klass, ncards = _nodes()
     n_nodes = len(best_total)
-    full = Shoe.full(rules.decks)
+    full = shoe if shoe is not None else Shoe.full(rules.decks)
+    if min(full.counts) < 1:
+        raise CardError("every rank must be left in the shoe to analyse a whole round")
     total_cards = full.total
     mode = 1 if rules.peek else 0
     bjl1, bjl2 = blackjack_losses(rules)
@@ -373,7 +389,8 @@ def _deal_values(
     p_missing = left / (base.total - 2)
     factor = out[id678, 5] if mode == 1 else 1.0
     cases = []
-    for prob, q in _suit_cases((hand[0], hand[1]), int(up), base.decks):
+    shoe_counts = [n + (i + 1 == up) for i, n in enumerate(base.counts)]
+    for prob, q in _suit_cases((hand[0], hand[1]), int(up), shoe_counts):
         case = dict(vals)
         if q > 0:
             case["hit"] += p_missing * q * (rules.bonus_suited_678 * factor - out[id678, 1])
