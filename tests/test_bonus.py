@@ -1,0 +1,81 @@
+"""Macau rule 9: suited 6-7-8 and 7-7-7 pay 3 times the bet at once (hand calculations)."""
+
+from __future__ import annotations
+
+import pytest
+
+from strategy_calc.blackjack import analyse_hand
+from strategy_calc.rules import blackjack_rules
+
+MACAU_1 = blackjack_rules("macau-1983", decks=1)
+MACAU_6 = blackjack_rules("macau-1983")
+
+
+def _plain_21(cards: str, up: str, decks: int) -> float:
+    """EV of standing on the three-card 21 without any bonus (what the bonus replaces)."""
+    no_bonus = blackjack_rules("macau-1983", ["bonus_777=0", "bonus_suited_678=0"], decks)
+    return analyse_hand(cards, up, no_bonus).ev["stand"] or 0.0
+
+
+def test_suited_six_seven_hit_gains_the_eight_of_spades_term_one_deck() -> None:
+    """1 deck, 6s 7s vs 2: 52 - 3 = 49 cards left, one of them the 8s, so hitting
+    gains (1/49) * (3 - EV of a plain 21) over 6s 7h (whose 8s makes a plain 21)."""
+    suited = analyse_hand("6s,7s", "2", MACAU_1).ev["hit"]
+    mixed = analyse_hand("6s,7h", "2", MACAU_1).ev["hit"]
+    assert suited is not None and mixed is not None
+    bonus_term = (1 / 49) * (3 - _plain_21("6,7,8", "2", 1))
+    assert suited - mixed == pytest.approx(bonus_term, abs=1e-14)
+
+
+def test_suited_six_seven_six_decks() -> None:
+    """6 decks: 312 - 3 = 309 cards left, six of them the 8s."""
+    suited = analyse_hand("6s,7s", "2", MACAU_6).ev["hit"]
+    mixed = analyse_hand("6s,7h", "2", MACAU_6).ev["hit"]
+    assert suited is not None and mixed is not None
+    assert suited - mixed == pytest.approx((6 / 309) * (3 - _plain_21("6,7,8", "2", 6)),
+                                           abs=1e-14)
+
+
+def test_unknown_suits_average_the_bonus() -> None:
+    """Suits not given: the two cards share a suit with probability 1/4 (full deck,
+    independent ranks), so the bonus term is a quarter of the suited one."""
+    suited = analyse_hand("6s,7s", "2", MACAU_1)
+    mixed = analyse_hand("6s,7h", "2", MACAU_1)
+    unknown = analyse_hand("6,7", "2", MACAU_1)
+    assert unknown.suits_known is False and suited.suits_known is True
+    s, m, u = suited.ev["hit"], mixed.ev["hit"], unknown.ev["hit"]
+    assert s is not None and m is not None and u is not None
+    assert u - m == pytest.approx(0.25 * (s - m), abs=1e-14)
+
+
+def test_seven_seven_hits_for_the_third_seven() -> None:
+    """1 deck, 7,7 vs T: two 7s among the 49 cards left; a third 7 pays 3 at once
+    (even if the dealer then has blackjack) instead of a plain three-card 21."""
+    with_bonus = analyse_hand("7,7", "T", MACAU_1).ev["hit"]
+    no_bonus = analyse_hand(
+        "7,7", "T", blackjack_rules("macau-1983", ["bonus_777=0"], 1)).ev["hit"]
+    assert with_bonus is not None and no_bonus is not None
+    assert with_bonus - no_bonus == pytest.approx((2 / 49) * (3 - _plain_21("7,7,7", "T", 1)),
+                                                  abs=1e-14)
+
+
+def test_bonus_changes_the_play_of_seven_seven() -> None:
+    """6 decks, 7,7 vs T: without the bonus early surrender is best; with it, hitting
+    for the third 7 (22 of the 309 cards left) beats surrendering."""
+    plain = blackjack_rules("macau-1983", ["bonus_777=0", "bonus_suited_678=0"])
+    assert analyse_hand("7,7", "T", plain).best == "surrender"
+    assert analyse_hand("7,7", "T", MACAU_6).best == "hit"
+
+
+def test_bonus_on_split_sevens_is_a_rules_option() -> None:
+    """Split 7s vs T: a split hand that draws 7, 7 is 7-7-7 and is paid only when the
+    bonus counts on split hands."""
+    on = analyse_hand("7,7", "T", MACAU_6).ev["split"]
+    off = analyse_hand("7,7", "T", blackjack_rules(
+        "macau-1983", ["bonus_on_split_hands=false"])).ev["split"]
+    assert on is not None and off is not None and on > off
+
+
+def test_a_paid_hand_is_settled() -> None:
+    with pytest.raises(ValueError, match="paid the bonus at once"):
+        analyse_hand("7,7,7", "T", MACAU_6)
