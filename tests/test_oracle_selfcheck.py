@@ -1,0 +1,380 @@
+"""Self-checks of the independent blackjack oracle (``tests/bj_oracle.py``).
+
+Hand calculations written out, the published dealer tables of REFERENCE.md,
+and the exchangeability claims the project relies on. They test the oracle,
+not the engine, and run in a few seconds.
+"""
+
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+# pytest runs with --import-mode=importlib, which does not put this folder on
+# sys.path; the oracle is a plain module beside this file.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bj_oracle as oracle
+from bj_oracle import (
+    dealer_distribution,
+    dealer_distribution_no_blackjack,
+    full_shoe,
+    hand_evs,
+    hand_evs_shortcut,
+    hand_evs_suited,
+    remove,
+    split_ev,
+    split_ev_bruteforce,
+    split_ev_bruteforce_suited,
+    split_ev_suited,
+    suited_shoe,
+)
+
+from strategy_calc.rules import BlackjackRules
+
+PEEK = BlackjackRules(decks=1, hole_card="peek")
+ENHC = BlackjackRules(decks=1, hole_card="enhc", enhc_loses="all")
+ENHC_ORIGINAL = BlackjackRules(decks=1, hole_card="enhc", enhc_loses="original")
+
+
+def shoe_of(**counts: int) -> tuple[int, ...]:
+    """A shoe from counts by name: ``shoe_of(A=1, T=2, r5=1)``."""
+    names = ("A", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "T")
+    unknown = set(counts) - set(names)
+    assert not unknown, unknown
+    return tuple(counts.get(name, 0) for name in names)
+
+
+# ------------------------------------------------------------------ dealer
+
+
+def test_dealer_worked_by_hand() -> None:
+    # Up 6, shoe {T, T, 5}. Second card T (2/3): 16, draws from {T, 5}: T busts
+    # (1/2), 5 makes 21 (1/2). Second card 5 (1/3): 11, draws T: 21.
+    dist = dealer_distribution(shoe_of(T=2, r5=1), 6, hits_soft_17=False)
+    assert dist["21"] == Fraction(2, 3) * Fraction(1, 2) + Fraction(1, 3) == Fraction(2, 3)
+    assert dist["bust"] == Fraction(1, 3)
+    assert dist["blackjack"] == dist["17"] == dist["20"] == 0
+
+
+def test_dealer_soft_17_by_hand() -> None:
+    # Up A, shoe {6, 6, T}. Second card T (1/3): blackjack. Second card 6 (2/3):
+    # soft 17. S17 stands. H17 draws from {6, T}: 6 gives A66 = hard 13, which
+    # draws the T and busts; T gives A6T = hard 17.
+    shoe = shoe_of(r6=2, T=1)
+    s17 = dealer_distribution(shoe, 1, hits_soft_17=False)
+    assert (s17["17"], s17["bust"], s17["blackjack"]) == (Fraction(2, 3), 0, Fraction(1, 3))
+    h17 = dealer_distribution(shoe, 1, hits_soft_17=True)
+    third = Fraction(1, 3)
+    assert (h17["17"], h17["bust"], h17["blackjack"]) == (third, third, third)
+    # Given no blackjack the second card was a 6.
+    assert dealer_distribution_no_blackjack(shoe, 1, hits_soft_17=True)["17"] == Fraction(1, 2)
+    assert "blackjack" not in dealer_distribution_no_blackjack(shoe, 1, hits_soft_17=False)
+
+
+def _assert_printed(value: Fraction, printed: str) -> None:
+    """``value`` agrees with the printed decimal.
+
+    The published tables round twice (to one more digit first): 16/51 =
+    .31372549 is printed .313726 and the 2-deck P(19) against a 2,
+    .13074349, is printed .130744. So the tolerance is 0.55 units of the
+    last printed digit rather than 0.5; every other entry is within 0.5.
+    """
+    digits = len(printed.split(".")[1])
+    assert abs(float(value) - float(printed)) <= 0.55 * 10.0**-digits, (value, printed)
+
+
+KEYS_2B = ("17", "18", "19", "20", "21", "blackjack", "bust")
+APPENDIX_2B_1DECK = {  # REFERENCE.md, Wizard of Odds appendix 2B (no peek), 1 deck, S17
+    1: (".126128", ".131003", ".129486", ".131553", ".0515646", ".313726", ".11654"),
+    2: (".138976", ".131762", ".131815", ".123948", ".120526", "0", ".352973"),
+    6: (".166948", ".106454", ".107192", ".100705", ".0978785", "0", ".420823"),
+    7: (".372345", ".138583", ".0773344", ".0788967", ".072987", "0", ".259854"),
+}
+
+
+@pytest.mark.parametrize("up", sorted(APPENDIX_2B_1DECK))
+def test_appendix_2b_one_deck(up: int) -> None:
+    dist = dealer_distribution(remove(full_shoe(1), [up]), up, hits_soft_17=False)
+    assert sum(dist.values()) == 1
+    for key, printed in zip(KEYS_2B, APPENDIX_2B_1DECK[up], strict=True):
+        if printed == "0":
+            assert dist[key] == 0
+        else:
+            _assert_printed(dist[key], "0" + printed)
+    if up == 1:
+        assert dist["blackjack"] == Fraction(16, 51)
+
+
+KEYS_2 = ("17", "18", "19", "20", "21", "bust")
+APPENDIX_2 = {  # REFERENCE.md, Wizard of Odds appendix 2 (after peek), S17
+    (1, 1): (".183786", ".19089", ".18868", ".191692", ".075137", ".169815"),
+    (1, 10): (".124156", ".122486", ".124421", ".356869", ".03957", ".232499"),
+    (2, 1): (".186367", ".189883", ".188851", ".190272", ".076531", ".168096"),
+    (2, 10): (".122412", ".1216", ".122524", ".36387", ".038449", ".231144"),
+    (2, 2): (".139367", ".133348", ".130744", ".123997", ".119254", ".353291"),
+}
+
+
+@pytest.mark.parametrize(("decks", "up"), sorted(APPENDIX_2))
+def test_appendix_2_after_peek(decks: int, up: int) -> None:
+    dist = dealer_distribution_no_blackjack(remove(full_shoe(decks), [up]), up, False)
+    assert sum(dist.values()) == 1
+    for key, printed in zip(KEYS_2, APPENDIX_2[(decks, up)], strict=True):
+        _assert_printed(dist[key], "0" + printed)
+
+
+# ------------------------------------------------------- peek: exact vs shortcut
+
+
+def test_peek_exact_vs_shortcut_up_ten() -> None:
+    # Up T, shoe {A, T, T}, player T,T. The dealer has no blackjack, so his hole
+    # card is not the ace: it is a T (dealer 20) and the player's cards come
+    # from {A, T}.
+    #   exact hit: A (1/2) makes 21 and wins, T (1/2) busts: 0.
+    #   shortcut hit: draws from {A, T, T} as if no hole card: A (1/3) wins,
+    #   else bust: 1/3 - 2/3 = -1/3.
+    shoe = shoe_of(A=1, T=2)
+    exact = hand_evs((10, 10), 10, shoe, PEEK)
+    short = hand_evs_shortcut((10, 10), 10, shoe, PEEK)
+    assert exact["stand"] == short["stand"] == 0  # 20 against 20
+    assert exact["hit"] == 0
+    assert short["hit"] == Fraction(-1, 3)
+    assert (exact["double"], short["double"]) == (0, Fraction(-2, 3))
+
+
+def test_peek_exact_vs_shortcut_up_ace() -> None:
+    # Up A, shoe {A, 9, 9, T}, player T,T. No dealer blackjack: the hole card is
+    # the A (1/3) or a 9 (2/3).
+    #   hole A: the player draws from {9, 9, T} and busts: -1.
+    #   hole 9: dealer soft 20; the player draws from {A, 9, T}: the A (1/3)
+    #   wins with 21, else bust: 1/3 - 2/3 = -1/3.
+    #   exact hit = 1/3 * (-1) + 2/3 * (-1/3) = -5/9.
+    # Shortcut: the player draws from {A, 9, 9, T}: A (1/4) wins against the
+    # dealer's no-blackjack hand of {9, 9, T} (soft 20), else bust: -1/2.
+    # Standing on 20 is -1/3 either way: hole A makes 21 (A,A + 9 or + T + 9),
+    # hole 9 pushes.
+    shoe = shoe_of(A=1, r9=2, T=1)
+    exact = hand_evs((10, 10), 1, shoe, PEEK)
+    short = hand_evs_shortcut((10, 10), 1, shoe, PEEK)
+    assert exact["hit"] == Fraction(1, 3) * -1 + Fraction(2, 3) * Fraction(-1, 3) == Fraction(-5, 9)
+    assert short["hit"] == Fraction(1, 4) - Fraction(3, 4) == Fraction(-1, 2)
+    assert exact["stand"] == short["stand"] == Fraction(-1, 3)
+    assert exact["double"] == Fraction(-10, 9)
+    # insurance: p = 1/4 tens; 0.5 * (2p - (1 - p)) = -1/8
+    assert exact["insurance"] == short["insurance"] == Fraction(-1, 8)
+
+
+def test_peek_exact_vs_shortcut_differ_on_one_deck() -> None:
+    shoe = remove(full_shoe(1), [9, 2, 10])
+    exact = hand_evs((9, 2), 10, shoe, PEEK)
+    short = hand_evs_shortcut((9, 2), 10, shoe, PEEK)
+    assert exact["stand"] == short["stand"]  # standing: the same no-blackjack dealer
+    assert exact["hit"] != short["hit"]
+    assert exact["double"] != short["double"]
+
+
+def test_hole_card_posterior() -> None:
+    # The weights imply: after the player draws D, the hole card is distributed
+    # as a card of the shoe S - D that does not complete a blackjack. (The
+    # oracle does not use this; it is the identity an engine may rely on.)
+    shoe = remove(full_shoe(1), [5, 6, 1])
+    solver = oracle._hand_solver(
+        oracle._Setup(
+            layout=oracle.RANK_LAYOUT, shoe=shoe, up=1, model="exact", h17=False,
+            start=(4, 5), natural=False, bj_pays=Fraction(3, 2),
+            loss_vs_bj=(Fraction(-1), Fraction(-2)), split_hand=False,
+            split_double_totals=frozenset(), one_card=False,
+            bonus_777=Fraction(0), bonus_678=Fraction(0),
+        )
+    )
+    drawn = (1, 0, 0, 0, 0, 0, 0, 0, 2, 1)  # the player drew A, 9, 9, T
+    left = tuple(s - d for s, d in zip(shoe, drawn, strict=True))
+    weights = dict(solver.weights(drawn))
+    total = sum(weights.values())
+    not_ten = sum(left[:9])
+    for hole, w in weights.items():
+        assert w / total == Fraction(left[hole], not_ten)
+
+
+def test_peek_equals_enhc_when_no_blackjack_is_possible() -> None:
+    # Against a 5 the dealer cannot have blackjack: dealing the hole card before
+    # the player draws (peek, exact) or after (ENHC) gives the same expectations.
+    shoe = remove(full_shoe(1), [5, 6, 5, 10, 10, 10, 3, 2, 9, 8, 7, 4, 1, 10, 10, 6])
+    peek = hand_evs((5, 6), 5, shoe, PEEK)
+    enhc = hand_evs((5, 6), 5, shoe, ENHC)
+    for key in ("stand", "hit", "double"):
+        assert peek[key] == enhc[key]
+
+
+# ------------------------------------------------------------------ ENHC and misc
+
+
+def test_naturals() -> None:
+    shoe = remove(full_shoe(1), [1, 10, 6])
+    assert hand_evs((1, 10), 6, shoe, PEEK)["stand"] == Fraction(3, 2)
+    assert hand_evs((1, 10), 6, shoe, ENHC)["stand"] == Fraction(3, 2)
+    assert hand_evs((10, 1), 6, shoe, PEEK, initial=False)["stand"] != Fraction(3, 2)
+    shoe = remove(full_shoe(1), [1, 10, 10])
+    p_bj = Fraction(3, 49)  # three aces left among 49 cards
+    assert hand_evs((1, 10), 10, shoe, ENHC)["stand"] == (1 - p_bj) * Fraction(3, 2)
+    assert hand_evs((1, 10), 10, shoe, PEEK)["stand"] == Fraction(3, 2)
+    em = BlackjackRules(decks=1, hole_card="enhc", even_money=True)
+    assert hand_evs((1, 10), 10, shoe, em)["even_money"] is None
+    em_ten = BlackjackRules(decks=1, hole_card="enhc", even_money=True, even_money_vs_ten=True)
+    assert hand_evs((1, 10), 10, shoe, em_ten)["even_money"] == 1
+
+
+def test_enhc_doubled_hand_loses_double_to_blackjack() -> None:
+    # 6,5 vs T doubled never busts, so "all" and "original" differ exactly by
+    # P(dealer blackjack) = (aces left) / (cards left), whatever card came.
+    shoe = remove(full_shoe(1), [6, 5, 10])
+    all_ = hand_evs((6, 5), 10, shoe, ENHC)["double"]
+    original = hand_evs((6, 5), 10, shoe, ENHC_ORIGINAL)["double"]
+    assert original - all_ == Fraction(4, 49)
+    # Undoubled hands lose 1 either way.
+    assert hand_evs((6, 5), 10, shoe, ENHC)["hit"] == hand_evs((6, 5), 10, shoe, ENHC_ORIGINAL)[
+        "hit"
+    ]
+
+
+def test_surrender_values() -> None:
+    shoe = remove(full_shoe(1), [10, 6, 10])
+    p_bj = Fraction(4, 49)
+    late_enhc = BlackjackRules(decks=1, hole_card="enhc", surrender="late")
+    assert hand_evs((10, 6), 10, shoe, late_enhc)["surrender"] == -p_bj - (1 - p_bj) / 2
+    late_peek = BlackjackRules(decks=1, surrender="late")
+    assert hand_evs((10, 6), 10, shoe, late_peek)["surrender"] == Fraction(-1, 2)
+    early_peek = BlackjackRules(decks=1, surrender="early")
+    value = hand_evs((10, 6), 10, shoe, early_peek)["surrender"]
+    assert value == (Fraction(-1, 2) + p_bj) / (1 - p_bj)
+    macau = BlackjackRules(decks=1, hole_card="enhc", surrender="not_vs_ace")
+    assert hand_evs((10, 6), 10, shoe, macau)["surrender"] == Fraction(-1, 2)
+    assert hand_evs((10, 6), 1, remove(full_shoe(1), [10, 6, 1]), macau)["surrender"] is None
+    deluxe = BlackjackRules(decks=1, surrender="2-9")
+    assert hand_evs((10, 6), 10, shoe, deluxe)["surrender"] is None
+    assert hand_evs((10, 6), 9, remove(full_shoe(1), [10, 6, 9]), deluxe)["surrender"] == Fraction(
+        -1, 2
+    )
+    assert hand_evs((10, 6), 10, shoe, late_peek, initial=False)["surrender"] is None
+    assert hand_evs((10, 4, 2), 10, remove(shoe, [4, 2]), late_peek)["surrender"] is None
+
+
+def test_double_on() -> None:
+    shoe = remove(full_shoe(1), [6, 4, 7])
+    rules_11 = BlackjackRules(decks=1, double_on="11")
+    rules_9_11 = BlackjackRules(decks=1, double_on="9-11")
+    assert hand_evs((6, 4), 7, shoe, rules_11)["double"] is None
+    assert hand_evs((6, 4), 7, shoe, rules_9_11)["double"] is not None
+    assert hand_evs((6, 4), 7, shoe, PEEK)["double"] is not None
+
+
+# ------------------------------------------------------------------ bonus
+
+
+@pytest.mark.parametrize("rules", [PEEK, ENHC])
+def test_suited_678_bonus_probability(rules: BlackjackRules) -> None:
+    # One deck, player 6s 7s against a 2: 49 cards left and exactly one of them
+    # is the 8s, so the next card is the 8s with probability 1/49 (in the peek
+    # game too: the hole card is the 8s with probability 1/49, and otherwise
+    # the 8s is one of the 48 cards the player draws from: 48/49 * 1/48).
+    hand = ((6, "s"), (7, "s"))
+    shoe = suited_shoe(1, [*hand, (2, None)])
+    assert sum(shoe[0]) == 49
+    bonus = BlackjackRules(**{**_fields(rules), "bonus_suited_678": 3.0})
+    with_bonus = hand_evs_suited(hand, 2, shoe, bonus)
+    without = hand_evs_suited(hand, 2, shoe, rules)
+    # With the 8s the hand is settled for 3 instead of standing on 21.
+    stand_21 = hand_evs((6, 7, 8), 2, remove(full_shoe(1), [6, 7, 8, 2]), rules)["stand"]
+    assert with_bonus["hit"] - without["hit"] == Fraction(1, 49) * (3 - stand_21)
+    assert with_bonus["stand"] == without["stand"]
+    assert with_bonus["double"] == without["double"]  # no bonus on a doubled hand
+    # Off-suit 7: no suited 6-7-8 possible.
+    off = ((6, "s"), (7, "h"))
+    shoe_off = suited_shoe(1, [*off, (2, None)])
+    assert hand_evs_suited(off, 2, shoe_off, bonus) == hand_evs_suited(off, 2, shoe_off, rules)
+    # Rank-only hand_evs gives the no-bonus values.
+    assert hand_evs((6, 7), 2, remove(full_shoe(1), [6, 7, 2]), rules) == without
+
+
+def test_777_bonus_probability() -> None:
+    # 7,7 against a 6, one deck: two 7s among 49 cards.
+    shoe = remove(full_shoe(1), [7, 7, 6])
+    bonus = BlackjackRules(decks=1, hole_card="enhc", bonus_777=3.0)
+    stand_21 = hand_evs((7, 7, 7), 6, remove(shoe, [7]), ENHC)["stand"]
+    diff = hand_evs((7, 7), 6, shoe, bonus)["hit"] - hand_evs((7, 7), 6, shoe, ENHC)["hit"]
+    assert diff == Fraction(2, 49) * (3 - stand_21)
+    # A three-card 7-7-7 is settled at once.
+    assert hand_evs((7, 7, 7), 6, remove(shoe, [7]), bonus)["stand"] == 3
+    assert hand_evs((7, 7, 7), 6, remove(shoe, [7]), bonus)["hit"] is None
+
+
+def test_rank_functions_refuse_suited_bonus() -> None:
+    rules = BlackjackRules(decks=1, bonus_suited_678=3.0)
+    with pytest.raises(ValueError, match="suits"):
+        hand_evs((6, 7), 2, remove(full_shoe(1), [6, 7, 2]), rules)
+
+
+def _fields(rules: BlackjackRules) -> dict[str, object]:
+    return {name: getattr(rules, name) for name in rules.__dataclass_fields__}
+
+
+# ------------------------------------------------------------------ splits
+
+
+SPLIT_CASES = [
+    # (rules, pair rank, up, shoe): 1 deck with 30 to 36 cards removed
+    (PEEK, 8, 6, (2, 1, 2, 2, 2, 2, 2, 1, 2, 6)),
+    (PEEK, 1, 10, (0, 2, 2, 2, 2, 2, 2, 2, 2, 5)),
+    (PEEK, 2, 5, (1, 0, 2, 1, 0, 2, 2, 2, 1, 5)),
+    (ENHC, 7, 1, (2, 1, 1, 1, 1, 2, 1, 2, 2, 5)),
+    (ENHC_ORIGINAL, 7, 1, (2, 1, 1, 1, 1, 2, 1, 2, 2, 5)),
+    (ENHC_ORIGINAL, 8, 10, (2, 1, 2, 2, 2, 2, 2, 1, 2, 6)),
+    (BlackjackRules(decks=1, dealer_hits_soft_17=True, bonus_777=3.0, double_on="10-11"),
+     7, 4, (1, 2, 1, 0, 1, 2, 1, 2, 1, 5)),
+    (BlackjackRules(decks=1, hole_card="enhc", double_after_split=False),
+     1, 1, (1, 2, 1, 2, 1, 2, 1, 2, 1, 6)),
+]
+
+
+@pytest.mark.parametrize(("rules", "pair", "up", "shoe"), SPLIT_CASES)
+def test_split_equals_sequential_play(
+    rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]
+) -> None:
+    assert split_ev(pair, up, shoe, rules) == split_ev_bruteforce(pair, up, shoe, rules)
+
+
+def test_split_suited_bonus_equals_sequential_play() -> None:
+    # 7s 7h split against a T from an 18-card shoe holding 6s 6h 8s 8h: each
+    # hand can make its suited 6-7-8 (and hits its 13 or 15 against the T).
+    rules = BlackjackRules(decks=1, hole_card="enhc", bonus_suited_678=3.0, bonus_777=3.0)
+    pair = ((7, "s"), (7, "h"))
+    removed = [*pair, (10, None), (9, None), (9, None), (2, None), (2, None), (2, None),
+               (3, None), (3, None), (3, None), (4, None), (4, None), (4, None),
+               (5, None), (5, None), (5, None), (1, None), (1, None), (6, "d"), (6, "c"),
+               (7, "d"), (8, "d"), (8, "c"), *[(10, None)] * 10]
+    shoe = suited_shoe(1, removed)
+    assert sum(shoe[0]) == 52 - len(removed) == 18
+    value = split_ev_suited(pair, 10, shoe, rules)
+    assert value == split_ev_bruteforce_suited(pair, 10, shoe, rules)
+    no_split_bonus = BlackjackRules(**{**_fields(rules), "bonus_on_split_hands": False})
+    no_bonus = BlackjackRules(decks=1, hole_card="enhc")
+    assert split_ev_suited(pair, 10, shoe, no_split_bonus) == split_ev(7, 10, shoe[0], no_bonus)
+    assert split_ev(7, 10, shoe[0], no_bonus) < value
+
+
+def test_split_symmetry_and_limits() -> None:
+    shoe = remove(full_shoe(1), [8, 8, 6, 10, 10, 10, 10, 2, 3, 4, 5, 9, 9, 1, 7, 7])
+    one = split_ev(8, 6, shoe, PEEK)
+    assert one is not None
+    # With "all" (and in a peek game) the two hands are the same problem.
+    solver = oracle._hand_solver(oracle._split_setups(oracle.RANK_LAYOUT, [(8, None)] * 2, 6,
+                                                      shoe, PEEK)[0])
+    root = (0,) * 10
+    assert one == 2 * solver.value(root) / solver.weight(root)
+    assert split_ev(8, 6, shoe, BlackjackRules(decks=1, max_split_hands=1)) is None
+    with pytest.raises(NotImplementedError):
+        split_ev(8, 6, shoe, BlackjackRules(decks=1, max_split_hands=4))
