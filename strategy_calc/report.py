@@ -14,7 +14,7 @@ from rich.text import Text
 
 from strategy_calc.blackjack import ACTIONS, OUTCOMES, HandAnalysis
 from strategy_calc.rules import BlackjackRules
-from strategy_calc.strategy import CODES, GameAnalysis
+from strategy_calc.strategy import CODES, BonusValue, GameAnalysis
 
 
 def hand_dict(result: HandAnalysis) -> dict[str, Any]:
@@ -274,3 +274,35 @@ def edge_text(rules: BlackjackRules, strategy: str, ev: float) -> str:
     """One line per figure."""
     return (f"{rules}\nstrategy: {strategy}\nEV per unit initial bet: {ev:+.6f}\n"
             f"house edge: {-ev * 100:.4f}%   return to player: {100 + ev * 100:.4f}%")
+
+
+def bonus_dict(value: BonusValue) -> dict[str, Any]:
+    """The ``bonus --json`` object: EVs (optimal play) and the plays the bonuses change."""
+    return {
+        "rules": value.rules.name, "decks": value.rules.decks,
+        "ev_with_bonuses": value.ev_with, "ev_without_bonuses": value.ev_without,
+        "bonus_value": value.ev_with - value.ev_without,
+        "value_777": value.ev_777_only - value.ev_without,
+        "value_suited_678": value.ev_678_only - value.ev_without,
+        "chart_changes": [dict(zip(("row", "up", "without", "with"), c, strict=True))
+                          for c in value.chart_changes],
+        "changed_plays": [dict(zip(("hand", "up", "without", "with"), c, strict=True))
+                          for c in value.changed],
+    }
+
+
+def bonus_text(value: BonusValue) -> str:
+    """The bonus value in points of return, then the changed plays."""
+    d = bonus_dict(value)
+    lines = [
+        f"{value.rules}",
+        f"return with the bonuses:    {100 + value.ev_with * 100:.4f}% (optimal play)",
+        f"return without the bonuses: {100 + value.ev_without * 100:.4f}%",
+        f"the bonuses add {d['bonus_value'] * 100:.4f} points: 7-7-7 alone"
+        f" {d['value_777'] * 100:.4f}, suited 6-7-8 alone {d['value_suited_678'] * 100:.4f}",
+        "chart cells changed: " + (", ".join(f"{r} vs {u}: {a} -> {b}"
+                                              for r, u, a, b in value.chart_changes) or "none"),
+        "best plays changed: " + (", ".join(f"{h} vs {u}: {a} -> {b}"
+                                             for h, u, a, b in value.changed) or "none"),
+    ]
+    return "\n".join(lines)

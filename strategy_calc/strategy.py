@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -481,3 +481,55 @@ def autoplay_ev(rules: BlackjackRules) -> float:
                     value = out[node, 3] - ((1.0 - nb) if mode == 1 else 0.0)
                 ev += p_up * out[node, 4] * value
     return ev
+
+
+@dataclass(frozen=True, slots=True)
+class BonusValue:
+    """What Macau's suited 6-7-8 / 7-7-7 bonuses are worth, and the plays they change.
+
+    EVs per unit initial bet of a round from a full shoe, optimal play; the
+    ``changed`` rows are (hand, up card, best play without the bonuses, with).
+    """
+
+    rules: BlackjackRules
+    ev_with: float
+    ev_without: float
+    ev_777_only: float
+    ev_678_only: float
+    chart_changes: tuple[tuple[str, str, str, str], ...]
+    changed: tuple[tuple[str, str, str, str], ...]
+
+
+BONUS_HANDS = ("7,7", "6s,7s", "6s,8s", "7s,8s")
+"""The two-card starts a bonus can complete (with one more card)."""
+
+
+def bonus_value(rules: BlackjackRules) -> BonusValue:
+    """Compare the game with and without each bonus (optimal play) and list changed plays."""
+    from strategy_calc.blackjack import analyse_hand
+
+    if not rules.has_bonus:
+        from strategy_calc.rules import RulesError
+
+        raise RulesError(f"ruleset {rules.name!r} pays no 6-7-8 / 7-7-7 bonus")
+    plain = replace(rules, bonus_777=0.0, bonus_suited_678=0.0)
+    with_game, plain_game = analyse_game(rules), analyse_game(plain)
+    only_777 = analyse_game(replace(rules, bonus_suited_678=0.0)).ev_optimal
+    only_678 = analyse_game(replace(rules, bonus_777=0.0)).ev_optimal
+    chart_changes = []
+    for name, a, b in (("hard", with_game.hard, plain_game.hard),
+                       ("soft", with_game.soft, plain_game.soft),
+                       ("pair", with_game.pairs, plain_game.pairs)):
+        for row in a:
+            for up in a[row]:
+                if a[row][up] != b[row][up]:
+                    chart_changes.append((f"{name} {row}", up, b[row][up], a[row][up]))
+    changed = []
+    for hand in BONUS_HANDS:
+        for up in UP_ORDER:
+            best_with = analyse_hand(hand, up.symbol, rules).best
+            best_without = analyse_hand(hand, up.symbol, plain).best
+            if best_with != best_without:
+                changed.append((hand, up.symbol, best_without, best_with))
+    return BonusValue(rules, with_game.ev_optimal, plain_game.ev_optimal, only_777, only_678,
+                      tuple(chart_changes), tuple(changed))
