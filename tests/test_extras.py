@@ -1,0 +1,148 @@
+"""Bet behind, auto-play and the bonus value, checked by independent plain-Python sums.
+
+The independent evaluations use only the oracle's dealer distributions
+(tests/bj_oracle.py) and the rules text, in exact fractions.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from strategy_calc.blackjack import analyse_hand
+from strategy_calc.cards import Card, Rank
+from strategy_calc.cli import app
+from strategy_calc.rules import BlackjackRules
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bj_oracle as oracle
+
+ENHC = BlackjackRules(decks=1, hole_card="enhc", enhc_loses="all", double_on="any")
+REMOVED = (10, 10, 10, 10, 10, 10, 9, 9, 8, 2, 3, 3, 4, 5, 5, 6, 1, 7, 10, 10)
+
+
+def _shoe(hand: tuple[int, ...], up: int) -> tuple[int, ...]:
+    return oracle.remove(oracle.full_shoe(1), [*hand, up, *REMOVED])
+
+
+def _stand(total: int, dealer: dict[str, Fraction]) -> Fraction:
+    """ENHC: standing on ``total`` (not a natural) against the dealer's distribution."""
+    value = dealer["bust"] - dealer["blackjack"]
+    for d in range(17, 22):
+        value += dealer[str(d)] * (1 if total > d else -1 if total < d else 0)
+    return value
+
+
+def _best(hand: tuple[int, ...]) -> int:
+    hard = sum(hand)
+    return hard + 10 if 1 in hand and hard + 10 <= 21 else hard
+
+
+def autoplay_by_hand(hand: tuple[int, ...], up: int, shoe: tuple[int, ...]) -> Fraction:
+    """Auto-play as the Deluxe rules word it: hit while the total (an ace counting 11
+    when it does not bust) is 11 or less, then stand. ENHC, 1 unit."""
+    if _best(hand) <= 11:
+        n = sum(shoe)
+        return sum((Fraction(shoe[r - 1], n) * autoplay_by_hand(
+            (*hand, r), up, oracle.remove(shoe, [r])) for r in range(1, 11) if shoe[r - 1]),
+            Fraction(0))
+    return _stand(_best(hand), oracle.dealer_distribution(shoe, up, False))
+
+
+@pytest.mark.parametrize(("hand", "up"), [((2, 3), 10), ((5, 4), 6), ((2, 2), 1), ((9, 8), 7),
+                                          ((1, 2), 5)])
+def test_autoplay_hand_ev_matches_a_plain_evaluation_of_the_policy(
+        hand: tuple[int, int], up: int) -> None:
+    want = autoplay_by_hand(hand, up, _shoe(hand, up))
+    got = analyse_hand([Card(Rank(r)) for r in hand], Card(Rank(up)), ENHC,
+                       [Card(Rank(r)) for r in REMOVED]).autoplay
+    assert abs(got - float(want)) <= 1e-12
+
+
+def test_no_follow_double_is_one_hit_on_the_original_bet() -> None:
+    """The follower keeps his bet when the seat doubles 5,6 vs 6: the third card acts as
+    a single hit, then the hand stands: sum over c of P(c) * EV(stand on 5,6,c)."""
+    hand, up = (5, 6), 6
+    shoe = _shoe(hand, up)
+    n = sum(shoe)
+    want = Fraction(0)
+    for r in range(1, 11):
+        if shoe[r - 1]:
+            after = oracle.remove(shoe, [r])
+            want += Fraction(shoe[r - 1], n) * _stand(
+                _best((*hand, r)), oracle.dealer_distribution(after, up, False))
+    result = analyse_hand("5,6", "6", ENHC, [Card(Rank(r)) for r in REMOVED])
+    assert result.one_card is not None
+    assert abs(result.one_card - float(want)) <= 1e-12
+    assert result.ev["double"] is not None
+    # doubling the same draws on a bet of 2 (ENHC "all": a blackjack takes both units)
+    assert abs(result.ev["double"] - 2 * float(want)) <= 1e-12
+
+
+def test_follow_first_split_is_half_the_split_when_blackjack_takes_all() -> None:
+    result = analyse_hand("8,8", "T", ENHC, [Card(Rank(r)) for r in REMOVED])
+    assert result.split_hands is not None and result.ev["split"] is not None
+    first, second = result.split_hands
+    assert first == pytest.approx(second, abs=1e-15)
+    assert first + second == pytest.approx(result.ev["split"], abs=1e-15)
+
+
+def test_follow_first_split_under_original_loses_only_the_first_bet() -> None:
+    """ENHC "original": a dealer blackjack takes the first hand's bet only, so the second
+    split hand is worth more than the first (it loses nothing to a blackjack)."""
+    rules = replace(ENHC, enhc_loses="original")
+    result = analyse_hand("8,8", "T", rules, [Card(Rank(r)) for r in REMOVED])
+    assert result.split_hands is not None
+    first, second = result.split_hands
+    assert second > first
+
+
+runner = CliRunner()
+
+
+def test_behind_json_lists_only_the_choices_that_apply() -> None:
+    out = runner.invoke(app, ["behind", "5,6", "--vs", "6", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert {"follow_double", "no_follow_double", "best"} <= set(data)
+    assert "follow_both_splits" not in data
+    assert data["best"] == "follow_double"
+    pair = json.loads(runner.invoke(app, ["behind", "8,8", "--vs", "T", "--json"]).stdout)
+    assert {"follow_both_splits", "follow_first_split"} <= set(pair)
+
+
+def test_behind_without_a_choice_is_an_error() -> None:
+    out = runner.invoke(app, ["behind", "T,7", "--vs", "6", "--rules", "macau-1983"])
+    assert out.exit_code == 2 and out.stderr.startswith("error: ")
+
+
+def test_edge_autoplay_json() -> None:
+    out = runner.invoke(app, ["edge", "--rules", "deluxe", "--decks", "1", "--strategy",
+                              "autoplay", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["strategy"] == "autoplay"
+    assert data["rtp"] == pytest.approx(1 + data["ev"], abs=1e-15)
+    assert data["ev"] < data["ev_optimal"]
+
+
+def test_bonus_value_is_the_edge_difference() -> None:
+    out = runner.invoke(app, ["bonus", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["bonus_value"] == pytest.approx(
+        data["ev_with_bonuses"] - data["ev_without_bonuses"], abs=1e-15)
+    assert data["value_777"] > 0 and data["value_suited_678"] > 0
+    assert {"hand": "7,7", "up": "T", "without": "surrender", "with": "hit"} in \
+        data["changed_plays"]
+
+
+def test_bonus_on_a_ruleset_without_bonuses_is_an_error() -> None:
+    out = runner.invoke(app, ["bonus", "--rules", "deluxe"])
+    assert out.exit_code == 2 and "pays no" in out.stderr
