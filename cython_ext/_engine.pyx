@@ -291,6 +291,7 @@ cdef struct Ctx:
     double* val         # optimal stand/hit value
     double* valt        # value under ``policy``
     const char* policy  # per node class: 1 = hit, 0 = stand (total-dependent play)
+    const char* codes   # per node, overrides ``policy`` when set: bit 2 = hit, else stand
 
 
 cdef int ctx_init(Ctx* c, const int* base, int up, bint h17, int mode, double bjl1,
@@ -307,6 +308,7 @@ cdef int ctx_init(Ctx* c, const int* base, int up, bint h17, int mode, double bj
     c.q678 = q678
     c.dt = dealer_table(up, h17)
     c.policy = NULL
+    c.codes = NULL
     c.has_s = <char*>calloc(3 * n_nodes, sizeof(char))
     c.sn = <double*>malloc(4 * n_nodes * sizeof(double))
     if c.has_s == NULL or c.sn == NULL:
@@ -473,7 +475,8 @@ cdef double policy_value(Ctx* c, int node) noexcept nogil:
         return c.valt[node]
     if bonus_777(c, node):
         v = c.b777 * settle_factor(c, node)
-    elif c.policy[node_class[node]] and node_best[node] < 21:
+    elif node_best[node] < 21 and (
+            (c.codes[node] & 2) if c.codes != NULL else c.policy[node_class[node]]):
         v = with_678(c, node, hit_value(c, node, True))
     else:
         v = with_678(c, node, stand_value(c, node, 1.0))
@@ -554,7 +557,7 @@ def hand_values(const int[:] base, const int[:] hand, int up, bint h17, int mode
 
 
 cdef double split_hand(Ctx* c, int pair, const int* double_ok, bint das, bint aces_one_card,
-                       const char* chart_two) noexcept nogil:
+                       const char* chart_two, double* pair_term=NULL) noexcept nogil:
     """Value of one split hand started from one card of rank index ``pair``.
 
     The context's ``base`` must hold the shoe minus the *other* pair card, so
@@ -593,66 +596,98 @@ cdef double split_hand(Ctx* c, int pair, const int* double_ok, bint das, bint ac
                 v = with_678(c, ch, stand_value(c, ch, 1.0))
             else:
                 v = policy_value(c, ch)
+        if r == pair and pair_term != NULL:
+            pair_term[0] = v
         w += p * v
     return w
 
 
-def split_values(const int[:] base, int pair, int up, bint h17, int mode, const int[:] double_ok,
-                 bint das, bint aces_one_card, double bjl1_first, double bjl2_first,
-                 double bjl1_second, double bjl2_second, double b777=0.0, double b678=0.0,
-                 double q678=0.0, const char[:] policy=None, const char[:] chart_two=None):
-    """Raw values of splitting a pair of rank ``pair`` (1..10), once.
+cdef void record_codes(Ctx* c, int pair, const int* double_ok, bint das,
+                       char* codes) noexcept nogil:
+    """Freeze the optimal split-hand play found in ``c`` as per-node codes.
 
-    Returns ``(first, second, chart_first, chart_second, chart_nodas_first,
-    chart_nodas_second)``: the two hands played optimally, by the chart, and
-    by the chart without doubling after the split (NaN without a chart).
-    ``base``: the shoe with both pair cards still in it (up card and other
-    known cards removed). ``double_ok[t]`` is 1 when a two-card total ``t``
-    (0..21, best total) may be doubled. The two hands differ only in what a
-    dealer blackjack takes (``bjl*``: ENHC losses on a standing / doubled hand).
-    The chart is ``policy`` (per node class, 1 = hit) plus ``chart_two`` (per
-    node, see ``split_hand``). Same scale as :func:`hand_values` (divide by
-    P(no blackjack) in mode 1).
+    ``codes[node]``: bit 1 double (first two cards), bit 2 hit, bit 4 stand,
+    for every node the optimal play of a split hand reached in ``c``.
+    """
+    cdef int node, n1 = node_child[0][pair]
+    cdef double s, h, d
+    for node in range(n_nodes):
+        if not c.has_v[node] or node_counts[node][pair] < node_counts[n1][pair]:
+            continue
+        s = stand_value(c, node, 1.0)
+        h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
+        codes[node] = 2 if h > s else 4
+        if node_ncards[node] == 2 and das and double_ok[node_best[node]]:
+            d = double_value(c, node, 2.0)
+            if d > (h if h > s else s):
+                codes[node] |= 1
+
+
+def split_tables(const int[:] base, int pair, int up, bint h17, int mode, const int[:] double_ok,
+                 bint das, bint aces_one_card, double bjl1, double bjl2, double b777,
+                 double b678, double q678, int max_extra, const char[:] chart_codes=None):
+    """Split-hand values with 0..``max_extra`` further pair cards gone (for resplitting).
+
+    ``base``: the shoe with both pair cards still in (up card and known cards
+    removed). For ``a`` extra pair cards removed, row ``a`` holds ``(X, P,
+    X_chart, P_chart, X_chart_nodas, P_chart_nodas)``: ``X`` the value of one
+    split hand drawing its second card from the shoe less both pair cards and
+    ``a`` more (a pair card is played, not resplit), ``P`` the value of that
+    hand when its second card is a pair card. The optimal rows play the split
+    hands' best composition-dependent strategy *for a = 0* (each hand knows its
+    own cards, the up card and the original pair), frozen so that the removal
+    identities of the resplit sum hold; the chart rows play ``chart_codes``
+    (per node: bit 1 double, 2 hit, 4 stand). NaN where not computed. Same
+    scale as :func:`hand_values`.
     """
     cdef Ctx c
     cdef int b2[NR]
-    cdef int r, i, p = pair - 1
+    cdef int r, a, p = pair - 1
     cdef double res[6]
-    cdef const char* cd = NULL
+    cdef char* frozen
     _check_shoe(base)
     if double_ok.shape[0] < 22:
         raise ValueError("double_ok needs 22 entries")
     if base[p] < 2:
         raise ValueError("the shoe does not hold the pair")
-    if (policy is None) != (chart_two is None):
-        raise ValueError("policy and chart_two go together")
-    if policy is not None and (policy.shape[0] < NCLASS or chart_two.shape[0] < n_nodes):
-        raise ValueError("policy needs 64 classes and chart_two one code per node")
-    for r in range(NR):
-        b2[r] = base[r] - (r == p)
-    for i in range(6):
-        res[i] = float("nan")
-    ctx_init(&c, b2, up, h17, mode, bjl1_first, bjl2_first, b777, b678, q678)
-    if policy is not None:
-        c.policy = &policy[0]
-        cd = &chart_two[0]
+    if chart_codes is not None and chart_codes.shape[0] < n_nodes:
+        raise ValueError("chart_codes needs one code per node")
+    frozen = <char*>calloc(n_nodes, sizeof(char))
+    if frozen == NULL:
+        raise MemoryError()
+    rows = []
     try:
-        for i in range(2):
-            if i == 1:
-                if bjl1_second == bjl1_first and bjl2_second == bjl2_first:
-                    res[1], res[3], res[5] = res[0], res[2], res[4]
-                    break
-                ctx_reset_values(&c)
-                c.bjl1 = bjl1_second
-                c.bjl2 = bjl2_second
-            with nogil:
-                res[i] = split_hand(&c, p, &double_ok[0], das, aces_one_card, NULL)
-                if cd != NULL:
-                    res[2 + i] = split_hand(&c, p, &double_ok[0], das, aces_one_card, cd)
-                    res[4 + i] = split_hand(&c, p, &double_ok[0], False, aces_one_card, cd)
+        for a in range(max_extra + 1):
+            for r in range(NR):
+                b2[r] = base[r] - (r == p) * (1 + a)
+            if b2[p] < 1:
+                break
+            ctx_init(&c, b2, up, h17, mode, bjl1, bjl2, b777, b678, q678)
+            try:
+                for r in range(6):
+                    res[r] = float("nan")
+                with nogil:
+                    if a == 0:
+                        res[0] = split_hand(&c, p, &double_ok[0], das, aces_one_card, NULL,
+                                            &res[1])
+                        record_codes(&c, p, &double_ok[0], das, frozen)
+                        ctx_reset_values(&c)
+                    c.codes = frozen
+                    res[0] = split_hand(&c, p, &double_ok[0], das, aces_one_card, frozen,
+                                        &res[1])
+                    if chart_codes is not None:
+                        ctx_reset_values(&c)
+                        c.codes = &chart_codes[0]
+                        res[2] = split_hand(&c, p, &double_ok[0], das, aces_one_card,
+                                            &chart_codes[0], &res[3])
+                        res[4] = split_hand(&c, p, &double_ok[0], False, aces_one_card,
+                                            &chart_codes[0], &res[5])
+            finally:
+                ctx_free(&c)
+            rows.append(tuple([res[r] for r in range(6)]))
     finally:
-        ctx_free(&c)
-    return tuple([res[i] for i in range(6)])
+        free(frozen)
+    return rows
 
 
 # ------------------------------------------------------ whole-game pass (charts)

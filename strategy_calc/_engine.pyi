@@ -19,7 +19,7 @@ def hand_values(
     q678: float = 0.0,
     policy: memoryview | None = None,
 ) -> tuple[float, float, float, float, float, float]: ...
-def split_values(
+def split_tables(
     base: memoryview,
     pair: int,
     up: int,
@@ -28,16 +28,14 @@ def split_values(
     double_ok: memoryview,
     das: bool,
     aces_one_card: bool,
-    bjl1_first: float,
-    bjl2_first: float,
-    bjl1_second: float,
-    bjl2_second: float,
-    b777: float = 0.0,
-    b678: float = 0.0,
-    q678: float = 0.0,
-    policy: memoryview | None = None,
-    chart_two: memoryview | None = None,
-) -> tuple[float, float, float, float, float, float]: ...
+    bjl1: float,
+    bjl2: float,
+    b777: float,
+    b678: float,
+    q678: float,
+    max_extra: int,
+    chart_codes: memoryview | None = None,
+) -> list[tuple[float, float, float, float, float, float]]: ...
 def node_table() -> tuple[
     list[list[int]], list[int], list[int], list[int], list[list[int]]
 ]: ...

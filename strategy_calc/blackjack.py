@@ -47,7 +47,8 @@ from strategy_calc.cards import (
     parse_cards,
     rank_counts,
 )
-from strategy_calc.rules import BlackjackRules, RulesError
+from strategy_calc.rules import BlackjackRules
+from strategy_calc.splits import SplitValues, combine, max_hands_for
 
 PeekMethod = Literal["exact", "shortcut"]
 AUTOPLAY_POLICY = memoryview(array.array("b", [1 if (k % 32) <= 11 else 0 for k in range(64)]))
@@ -333,29 +334,51 @@ def _surrender_ev(rules: BlackjackRules, p_bj: float, natural: bool, conditioned
     return (-0.5 - p_bj * against_bj) / (1.0 - p_bj)
 
 
-def _split_ev(
-    base: Shoe, up: Rank, pair: Rank, rules: BlackjackRules, mode: int, hand: Sequence[Card]
-) -> tuple[float, float] | None:
-    """Raw split EVs of the two hands (the engine's scale), or None if splitting is barred.
+def split_values(
+    rules: BlackjackRules, base: Shoe, up: Rank, pair: Rank, mode: int,
+    chart_codes: memoryview | None = None,
+) -> SplitValues | None:
+    """Raw split EVs (the engine's scale) of the first hand and of the others, or None.
 
-    Strategy: each split hand plays the best composition-dependent play for
-    its own cards, the removed pair and the up card, ignoring the other hand's
-    cards; with one split only this is exactly twice one such hand.
+    ``base``: the shoe with both pair cards still in it (up card and known
+    cards removed). Strategy and method: :mod:`strategy_calc.splits`; with one
+    split allowed this is exactly twice one hand that ignores the other's cards.
+    ``chart_codes`` (per engine node: bit 1 double, 2 hit, 4 stand) adds the
+    values of playing split hands by a chart.
     """
     if rules.max_split_hands < 2:
         return None
-    if rules.max_split_hands > 2:
-        raise RulesError("resplitting (max_split_hands > 2) is not computed yet; use 2")
+    max_hands = max_hands_for(rules, pair is Rank.ACE)
+    hand = [Card(pair), Card(pair)]
     after = base.remove(hand)
     b777, b678, q678, _known = _bonus_terms(rules, after, hand[:1], split_hand=True)
+    aces = pair is Rank.ACE
     first = blackjack_losses(rules)
     second = blackjack_losses(rules, second_split_hand=True)
-    aces = pair is Rank.ACE
-    one, two, *_chart = _engine.split_values(
-        _counts(base.counts), int(pair), int(up), rules.dealer_hits_soft_17, mode,
-        _counts(double_allowed_totals(rules)),
-        rules.double_after_split and not (aces and rules.split_aces_one_card),
-        aces and rules.split_aces_one_card,
-        first[0], first[1], second[0], second[1], b777, b678, q678,
-    )
-    return float(one), float(two)
+    tables = []
+    for losses in (first, second) if second != first else (first,):
+        tables.append(_engine.split_tables(
+            _counts(base.counts), int(pair), int(up), rules.dealer_hits_soft_17, mode,
+            _counts(double_allowed_totals(rules)),
+            rules.double_after_split and not (aces and rules.split_aces_one_card),
+            aces and rules.split_aces_one_card, losses[0], losses[1], b777, b678, q678,
+            2 * (max_hands - 2), chart_codes,
+        ))
+    rows_first, rows_others = tables[0], tables[-1]
+    n, n_pair = after.total, after.count(pair)
+
+    def total(column: int) -> tuple[float, float]:
+        return combine(rows_first, rows_others, column, n, n_pair, max_hands)
+
+    if chart_codes is None:
+        return SplitValues(total(0))
+    return SplitValues(total(0), total(2), total(4))
+
+
+def _split_ev(
+    base: Shoe, up: Rank, pair: Rank, rules: BlackjackRules, mode: int, hand: Sequence[Card]
+) -> tuple[float, float] | None:
+    """Raw split EVs of the first hand and of the others (engine scale), or None if barred."""
+    del hand
+    values = split_values(rules, base, up, pair, mode)
+    return None if values is None else values.optimal

@@ -149,8 +149,8 @@ def edge_lines(game: GameAnalysis) -> list[str]:
         f"House edge under this chart: {-game.ev_basic * 100:.4f}%"
         f" (return to player {100 + game.ev_basic * 100:.4f}%)",
         f"House edge with optimal composition-dependent play: {-game.ev_optimal * 100:.4f}%",
-        "(exact, off the top of a full shoe, insurance declined; split once, each split hand"
-        " playing its own cards)",
+        "(exact, off the top of a full shoe, insurance declined; each split hand plays its own"
+        " cards)",
     ]
 
 

@@ -41,10 +41,10 @@ from strategy_calc import _engine
 from strategy_calc.blackjack import (
     blackjack_losses,
     double_allowed_totals,
-    suited_bonus_chance,
+    split_values,
     surrender_allowed,
 )
-from strategy_calc.cards import RANKS, SUITED_RANKS, Card, CardError, Rank, Shoe
+from strategy_calc.cards import RANKS, Card, CardError, Rank, Shoe
 from strategy_calc.rules import BlackjackRules
 
 UP_ORDER: tuple[Rank, ...] = (*RANKS[1:], Rank.ACE)
@@ -229,10 +229,6 @@ def analyse_game(
     ``rules.decks``); every rank must be present; suits of removed cards are
     taken as unknown. ``progress(done, total)`` is called after each up card.
     """
-    if rules.max_split_hands > 2:
-        from strategy_calc.rules import RulesError
-
-        raise RulesError("resplitting (max_split_hands > 2) is not computed yet; use 2")
     index, best_total, klass, ncards = _nodes()
     n_nodes = len(best_total)
     full = shoe if shoe is not None else Shoe.full(rules.decks)
@@ -241,7 +237,6 @@ def analyse_game(
     total_cards = full.total
     mode = 1 if rules.peek else 0
     bjl1, bjl2 = blackjack_losses(rules)
-    second = blackjack_losses(rules, second_split_hand=True)
     double_ok = double_allowed_totals(rules)
     h17 = rules.dealer_hits_soft_17
     id678 = index[ID_678]
@@ -296,18 +291,20 @@ def analyse_game(
     for step, up in enumerate(UP_ORDER):
         data = per_up[up]
         out, policy, values, base, p_up = data.out, data.policy, data.values, data.base, data.p_up
-        chart_two = np.zeros(n_nodes, dtype=np.int8)
+        chart_codes = np.array([2 if policy[klass[node]] else 4 for node in range(n_nodes)],
+                               dtype=np.int8)
         for node in range(n_nodes):
             if ncards[node] == 2 and out[node, 4] > 0:
                 t, is_soft = best_total[node], klass[node] >= 32
                 codes = (soft if is_soft else hard).get(t)
-                chart_two[node] = _two_card_bits(codes[up.symbol] if codes else None)
+                bits = _two_card_bits(codes[up.symbol] if codes else None)
+                if bits:
+                    chart_codes[node] = bits
         for pair_rank in range(1, 11):
             hand = (pair_rank, pair_rank)
             if hand not in values:
                 continue
-            split = _split_values(rules, base, pair_rank, up, mode, double_ok, bjl1, bjl2,
-                                  second, policy, chart_two)
+            split = _split_values(rules, base, pair_rank, up, mode, chart_codes)
             node = index[tuple(2 if k == pair_rank else 0 for k in range(1, 11))]
             adj = -(1.0 - out[node, 5]) if mode == 1 else 0.0
             for _prob, vals in values[hand]:
@@ -400,28 +397,14 @@ def _deal_values(
 
 
 def _split_values(
-    rules: BlackjackRules, base: Shoe, pair: int, up: Rank, mode: int,
-    double_ok: tuple[int, ...], bjl1: float, bjl2: float, second: tuple[float, float],
-    policy: np.ndarray, chart_two: np.ndarray,
+    rules: BlackjackRules, base: Shoe, pair: int, up: Rank, mode: int, codes: np.ndarray,
 ) -> dict[str, float]:
     """Raw split values: optimal, by the chart, and by the chart without DAS."""
-    if rules.max_split_hands < 2:
+    values = split_values(rules, base, up, Rank(pair), mode, codes.data)
+    if values is None or values.chart is None or values.chart_no_das is None:
         return {}
-    aces = pair == 1
-    q678 = 0.0
-    if rules.bonus_on_split_hands and pair in (6, 7, 8):
-        rest = base.remove([Card(Rank(pair))] * 2)
-        q678 = suited_bonus_chance(rest, [Card(Rank(pair))],
-                                   [r for r in SUITED_RANKS if r != pair])
-    bonus = (rules.bonus_777, rules.bonus_suited_678) if rules.bonus_on_split_hands else (0, 0)
-    res = _engine.split_values(
-        _ints(base.counts), pair, int(up), rules.dealer_hits_soft_17, mode, _ints(double_ok),
-        rules.double_after_split and not (aces and rules.split_aces_one_card),
-        aces and rules.split_aces_one_card, bjl1, bjl2, second[0], second[1],
-        bonus[0], bonus[1], q678, policy.data, chart_two.data,
-    )
-    return {"split": res[0] + res[1], "split_chart": res[2] + res[3],
-            "split_nodas": res[4] + res[5]}
+    return {"split": sum(values.optimal), "split_chart": sum(values.chart),
+            "split_nodas": sum(values.chart_no_das)}
 
 
 def _three_card_deviations(
@@ -501,6 +484,17 @@ class BonusValue:
 
 
 BONUS_HANDS = ("7,7", "6s,7s", "6s,8s", "7s,8s")
+
+
+def _cells_side_by_side(
+    a: GameAnalysis, b: GameAnalysis
+) -> list[tuple[str, str, Mapping[str, str], Mapping[str, str]]]:
+    """(section, row label, a's cells, b's cells) for every chart row of two games."""
+    rows: list[tuple[str, str, Mapping[str, str], Mapping[str, str]]] = []
+    rows += [("hard", str(t), a.hard[t], b.hard[t]) for t in a.hard]
+    rows += [("soft", str(t), a.soft[t], b.soft[t]) for t in a.soft]
+    rows += [("pair", p, a.pairs[p], b.pairs[p]) for p in a.pairs]
+    return rows
 """The two-card starts a bonus can complete (with one more card)."""
 
 
@@ -516,20 +510,17 @@ def bonus_value(rules: BlackjackRules) -> BonusValue:
     with_game, plain_game = analyse_game(rules), analyse_game(plain)
     only_777 = analyse_game(replace(rules, bonus_suited_678=0.0)).ev_optimal
     only_678 = analyse_game(replace(rules, bonus_777=0.0)).ev_optimal
-    chart_changes = []
-    for name, a, b in (("hard", with_game.hard, plain_game.hard),
-                       ("soft", with_game.soft, plain_game.soft),
-                       ("pair", with_game.pairs, plain_game.pairs)):
-        for row in a:
-            for up in a[row]:
-                if a[row][up] != b[row][up]:
-                    chart_changes.append((f"{name} {row}", up, b[row][up], a[row][up]))
+    chart_changes = [
+        (f"{name} {row}", up, before[up], after[up])
+        for name, row, after, before in _cells_side_by_side(with_game, plain_game)
+        for up in after if after[up] != before[up]
+    ]
     changed = []
     for hand in BONUS_HANDS:
-        for up in UP_ORDER:
-            best_with = analyse_hand(hand, up.symbol, rules).best
-            best_without = analyse_hand(hand, up.symbol, plain).best
+        for up_rank in UP_ORDER:
+            best_with = analyse_hand(hand, up_rank.symbol, rules).best
+            best_without = analyse_hand(hand, up_rank.symbol, plain).best
             if best_with != best_without:
-                changed.append((hand, up.symbol, best_without, best_with))
+                changed.append((hand, up_rank.symbol, best_without, best_with))
     return BonusValue(rules, with_game.ev_optimal, plain_game.ev_optimal, only_777, only_678,
                       tuple(chart_changes), tuple(changed))

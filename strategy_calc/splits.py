@@ -1,0 +1,152 @@
+"""Splitting a pair, once or with resplits up to four hands, exactly.
+
+Strategy (named, as every analyzer must): each split hand plays the best
+composition-dependent strategy for *its own cards, the up card and the
+original pair*; it ignores the other hands' cards, extra pair cards included
+(with one split allowed there are none, and this is the usual baseline).
+
+The engine values one split hand with ``a`` further pair cards gone
+(:func:`strategy_calc._engine.split_tables`): ``X[a]`` (its second card may be
+anything; a pair card is played) and ``P[a]`` (its second card is a pair
+card). Everything else is exchangeability of the cards:
+
+- the order of the dealing does not change the probability of a deal, so the
+  split is a sequence of *second-card draws* (``P``: a pair card, resplit;
+  ``X``: any other card, the hand is complete) until the hands run out or the
+  maximum is reached, after which second cards are unconstrained; the cards a
+  hand draws while playing are unconstrained too;
+- removing an unseen random card from the shoe does not change the EV of a
+  fixed strategy that ignores it. With ``v`` the chance that it is a pair
+  card, ``E[a, b-1] = v E[a+1, b-1] + (1 - v) E[a, b]`` gives the value with
+  ``b`` other hands' non-pair second cards gone;
+- a hand whose second card is known not to be a pair card is worth
+  ``F / (1 - v)`` with ``F = X - v P`` (the same identity holds for ``F``, the
+  expectation of ``value * 1{second card not a pair}``).
+
+>>> arrangements(3)
+[('early', 2, 0, 2, 1), ('max', 3, 1, 0, 1), ('max', 3, 1, 1, 1)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from strategy_calc.rules import BlackjackRules
+
+Row = tuple[float, float, float, float, float, float]
+"""``(X, P, X_chart, P_chart, X_chart_nodas, P_chart_nodas)`` for one count of extra pairs gone."""
+Value = Callable[[int, int], float]
+"""A split hand's value given (extra pair cards gone, other hands' non-pair second cards gone)."""
+
+
+@cache
+def arrangements(max_hands: int) -> list[tuple[str, int, int, int, int]]:
+    """Ways the second-card draws can run: ``(kind, hands, pairs, non_pairs, count)``.
+
+    ``early``: every hand got a non-pair second card before the maximum was
+    reached (``hands`` hands, ``pairs = hands - 2`` resplits, ``non_pairs =
+    hands``). ``max``: the last allowed pair card came after ``non_pairs``
+    hands were complete; the other ``hands - non_pairs`` hands then draw
+    freely. ``count``: the number of orders of those draws.
+    """
+    found: dict[tuple[str, int, int, int], int] = {}
+
+    def walk(created: int, done: int, pairs: int) -> None:
+        if created == max_hands:
+            key = ("max", created, pairs, done)
+        elif done == created:
+            key = ("early", created, pairs, done)
+        else:
+            walk(created + 1, done, pairs + 1)
+            walk(created, done + 1, pairs)
+            return
+        found[key] = found.get(key, 0) + 1
+
+    walk(2, 0, 0)
+    return sorted((*key, n) for key, n in found.items())
+
+
+def max_hands_for(rules: BlackjackRules, pair_is_ace: bool) -> int:
+    """Most hands a pair may become: ``max_split_hands``, but 2 for aces unless resplit."""
+    if pair_is_ace and not rules.resplit_aces:
+        return min(2, rules.max_split_hands)
+    return rules.max_split_hands
+
+
+def combine(
+    first: Sequence[Row], others: Sequence[Row], column: int, n: int, n_pair: int,
+    max_hands: int,
+) -> tuple[float, float]:
+    """EV of the first split hand and of all the others together (engine scale).
+
+    ``first`` / ``others``: :func:`~strategy_calc._engine.split_tables` rows for
+    the first hand and for the others (they differ only in what an ENHC dealer
+    blackjack takes). ``column``: 0 optimal, 2 chart, 4 chart without double
+    after split. ``n`` / ``n_pair``: cards and pair cards left once both pair
+    cards and the up card are gone.
+    """
+
+    def v(a: int, b: int) -> float:
+        left = n - a - b
+        return (n_pair - a) / left if left > 0 and n_pair > a else 0.0
+
+    def table(rows: Sequence[Row]) -> tuple[Value, Value]:
+        @cache
+        def x(a: int, b: int) -> float:
+            if a >= len(rows):
+                return 0.0
+            if b == 0:
+                return rows[a][column]
+            w = v(a, b - 1)
+            return (x(a, b - 1) - w * x(a + 1, b - 1)) / (1.0 - w) if w < 1.0 else 0.0
+
+        @cache
+        def f(a: int, b: int) -> float:
+            if a >= len(rows):
+                return 0.0
+            if b == 0:
+                w = v(a, 0)
+                return rows[a][column] - (w * rows[a][column + 1] if w > 0 else 0.0)
+            w = v(a, b - 1)
+            return (f(a, b - 1) - w * f(a + 1, b - 1)) / (1.0 - w) if w < 1.0 else 0.0
+
+        def non_pair(a: int, b: int) -> float:
+            w = v(a, b)
+            return f(a, b) / (1.0 - w) if w < 1.0 else 0.0
+
+        return x, non_pair
+
+    x1, n1 = table(first)
+    x2, n2 = table(others)
+    total_first = total_others = 0.0
+    for kind, hands, pairs, non_pairs, count in arrangements(max_hands):
+        prob = float(count)
+        for t in range(pairs):
+            prob *= (n_pair - t) / (n - t)
+        for t in range(non_pairs):
+            prob *= (n - n_pair - t) / (n - pairs - t)
+        if prob <= 0.0:
+            continue
+        a = pairs
+        if kind == "early":
+            total_first += prob * n1(a, hands - 1)
+            total_others += prob * (hands - 1) * n2(a, hands - 1)
+        elif non_pairs >= 1:
+            total_first += prob * n1(a, non_pairs - 1)
+            total_others += prob * ((non_pairs - 1) * n2(a, non_pairs - 1)
+                                    + (hands - non_pairs) * x2(a, non_pairs))
+        else:
+            total_first += prob * x1(a, 0)
+            total_others += prob * (hands - 1) * x2(a, 0)
+    return total_first, total_others
+
+
+@dataclass(frozen=True, slots=True)
+class SplitValues:
+    """Raw split EVs (engine scale) of the first hand and of all others, per strategy."""
+
+    optimal: tuple[float, float]
+    chart: tuple[float, float] | None = None
+    chart_no_das: tuple[float, float] | None = None
