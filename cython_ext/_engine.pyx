@@ -292,6 +292,7 @@ cdef struct Ctx:
     double* valt        # value under ``policy``
     const char* policy  # per node class: 1 = hit, 0 = stand (total-dependent play)
     const char* codes   # per node, overrides ``policy`` when set: bit 2 = hit, else stand
+    double* dout        # if set: each node's dealer distribution is copied here (7 per node)
 
 
 cdef int ctx_init(Ctx* c, const int* base, int up, bint h17, int mode, double bjl1,
@@ -309,6 +310,7 @@ cdef int ctx_init(Ctx* c, const int* base, int up, bint h17, int mode, double bj
     c.dt = dealer_table(up, h17)
     c.policy = NULL
     c.codes = NULL
+    c.dout = NULL
     c.has_s = <char*>calloc(3 * n_nodes, sizeof(char))
     c.sn = <double*>malloc(4 * n_nodes * sizeof(double))
     if c.has_s == NULL or c.sn == NULL:
@@ -385,6 +387,9 @@ cdef void ensure_stand(Ctx* c, int node) noexcept nogil:
     c.sn[node] = sn
     c.pbj[node] = d[OUT_BJ]
     c.has_s[node] = 1
+    if c.dout != NULL:
+        for o in range(NOUT):
+            c.dout[node * NOUT + o] = d[o]
 
 
 cdef inline double stand_value(Ctx* c, int node, double bet) noexcept nogil:
@@ -722,7 +727,7 @@ def node_table():
 
 def up_card_pass(const int[:] base, int up, bint h17, int mode, double bjl1, double bjl2,
                  double b777, double b678, double q678, double[:, :] out, char[:] policy,
-                 bint fixed_policy=False):
+                 bint fixed_policy=False, double[:, ::1] dealer_out=None):
     """Every player hand against one up card, in one pass.
 
     ``base``: the shoe minus the up card (and known cards). For every node with
@@ -737,6 +742,8 @@ def up_card_pass(const int[:] base, int up, bint h17, int mode, double bjl1, dou
     set to 1 where hitting beats standing summed over every composition of
     that total, weighted by ``weight`` (the total-dependent strategy); with
     ``fixed_policy`` the given ``policy`` is used as it is (e.g. auto-play).
+    ``dealer_out`` (n_nodes x 7, optional) receives each valued node's dealer
+    outcome distribution (unconditioned), for :func:`hand_distribution`.
     """
     cdef Ctx c
     cdef int i, j, k, node, r, N
@@ -749,6 +756,11 @@ def up_card_pass(const int[:] base, int up, bint h17, int mode, double bjl1, dou
     _check_shoe(base)
     ctx_init(&c, &base[0], up, h17, mode, bjl1, bjl2, b777, b678, q678)
     c.policy = pol
+    if dealer_out is not None:
+        if dealer_out.shape[0] < n_nodes or dealer_out.shape[1] != NOUT:
+            ctx_free(&c)
+            raise ValueError("dealer_out needs n_nodes x 7")
+        c.dout = &dealer_out[0, 0]
     try:
         with nogil:
             if not fixed_policy:
@@ -794,3 +806,392 @@ def up_card_pass(const int[:] base, int up, bint h17, int mode, double bjl1, dou
                     out[node, 6] = hit_value(&c, node, False) if node_best[node] < 21 else -1e300
     finally:
         ctx_free(&c)
+
+
+# ------------------------------------------------------- outcome distributions
+cdef enum:
+    HIST_OFFSET = 500   # histogram bin of a net result x (units of the bet): round(100 x) + 500
+    HIST_SIZE = 2600
+    T_STAND = 0
+    T_BUST = 1
+    T_BONUS = 2
+
+cdef struct Term:
+    int node       # the hand's cards (for a bust: before the busting card)
+    int extra      # rank index of the busting card, or -1
+    int kind       # T_STAND, T_BUST, T_BONUS
+    double bet     # 1, or 2 when doubled
+    double value   # a bonus's payout
+    double mass    # probability of ending here (given the start)
+
+
+cdef inline int hist_bin(double x) noexcept nogil:
+    cdef int b = <int>(x * 100.0 + (0.5 if x >= 0 else -0.5)) + HIST_OFFSET
+    if b < 0:
+        return 0
+    if b >= HIST_SIZE:
+        return HIST_SIZE - 1
+    return b
+
+
+cdef bint wants_hit(Ctx* c, int node, const char* codes) noexcept nogil:
+    """The fixed policy (``codes``) or, without one, the optimal stand/hit choice at ``node``."""
+    if node_best[node] >= 21:
+        return False
+    if codes != NULL:
+        return (codes[node] & 2) != 0
+    return hit_value(c, node, False) > stand_value(c, node, 1.0)
+
+
+cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_two,
+                   const int* double_ok, bint das, bint aces_one_card, Term* out,
+                   int cap, double* mass) noexcept nogil:
+    """Where a hand ends, by probability: every terminal state after hitting ``start``.
+
+    ``start`` (mass ``m0``) takes a card; from then on the hand hits or stands
+    by ``codes`` (per node, bit 2 = hit) or, with no codes, optimally. Draw
+    probabilities come from ``c.base`` less the node's cards. With
+    ``first_two`` (``start`` is a one-card split hand) the two-card decision
+    follows ``codes`` (bit 1 double, 2 hit, 4 stand) or the optimal choice.
+    Returns the number of terminals written (-1 if more than ``cap``).
+    """
+    cdef int shoe[NR]
+    cdef int node, r, ch, N, n = 0, code
+    cdef double m, p, d, s, h, v, q
+    cdef bint doubled
+    for node in range(start, n_nodes):
+        mass[node] = 0.0
+    mass[start] = m0
+    for node in range(start, n_nodes):
+        m = mass[node]
+        if m == 0.0:
+            continue
+        # the bonuses settle a three-card hand at once
+        if node_ncards[node] == 3 and bonus_777(c, node):
+            if n >= cap:
+                return -1
+            out[n].node = node; out[n].extra = -1; out[n].kind = T_BONUS
+            out[n].bet = 1.0; out[n].value = c.b777; out[n].mass = m
+            n += 1
+            continue
+        if node == id_678 and c.b678 > 0 and c.q678 > 0:
+            if n >= cap:
+                return -1
+            out[n].node = node; out[n].extra = -1; out[n].kind = T_BONUS
+            out[n].bet = 1.0; out[n].value = c.b678; out[n].mass = m * c.q678
+            n += 1
+            m *= 1.0 - c.q678
+        doubled = False
+        if first_two and node_ncards[node] == 2 and node_ncards[start] == 1:
+            if start == node_child[0][0] and aces_one_card:
+                code = 4
+            elif codes != NULL:
+                code = codes[node]
+            else:
+                s = stand_value(c, node, 1.0)
+                h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
+                v = s if s >= h else h
+                code = 2 if h > s else 4
+                if das and double_ok[node_best[node]] and double_value(c, node, 2.0) > v:
+                    code |= 1
+            doubled = das and double_ok[node_best[node]] and (code & 1) != 0
+            if not doubled and not (code & 2 and node_best[node] < 21):
+                code = 4
+        elif node == start:
+            code = 2  # the hand was hit (or is a split hand taking its second card)
+        else:
+            code = 2 if wants_hit(c, node, codes) else 4
+        if code == 4 and not doubled:
+            if n >= cap:
+                return -1
+            out[n].node = node; out[n].extra = -1; out[n].kind = T_STAND
+            out[n].bet = 1.0; out[n].value = 0.0; out[n].mass = m
+            n += 1
+            continue
+        N = node_shoe(c, node, shoe)
+        for r in range(NR):
+            if shoe[r] <= 0:
+                continue
+            p = m * shoe[r] / N
+            ch = node_child[node][r]
+            if doubled or ch < 0:
+                if n >= cap:
+                    return -1
+                out[n].node = node if ch < 0 else ch
+                out[n].extra = r if ch < 0 else -1
+                out[n].kind = T_BUST if ch < 0 else T_STAND
+                out[n].bet = 2.0 if doubled else 1.0
+                out[n].value = 0.0
+                out[n].mass = p
+                n += 1
+            else:
+                mass[ch] += p
+    return n
+
+
+cdef inline double term_result(const Term* t, int outcome, double bjl1, double bjl2) noexcept nogil:
+    """Net result of a terminal hand against dealer outcome 0..4 (17..21), 5 bust, 6 blackjack."""
+    cdef int total = node_best[t.node]
+    if t.kind == T_BUST:
+        return -t.bet
+    if t.kind == T_BONUS:
+        return t.value
+    if outcome == OUT_BJ:
+        return -(bjl2 if t.bet > 1.0 else bjl1)
+    if outcome == OUT_BUST or total > 17 + outcome:
+        return t.bet
+    if total == 17 + outcome:
+        return 0.0
+    return -t.bet
+
+
+cdef struct DCache:
+    unsigned long long* keys    # removed multiset (6 bits a rank) + 1; 0 = empty slot
+    double* vals                # NOUT per slot
+    unsigned long long mask     # capacity - 1 (a power of two)
+    long long used
+    const double* nodes         # optional per-node dealer distributions (one-hand settles)
+
+
+cdef int cache_init(DCache* h, int log2cap) noexcept nogil:
+    h.mask = (1ULL << log2cap) - 1
+    h.keys = <unsigned long long*>calloc(h.mask + 1, sizeof(unsigned long long))
+    h.vals = <double*>malloc((h.mask + 1) * NOUT * sizeof(double))
+    h.used = 0
+    h.nodes = NULL
+    return 0 if h.keys != NULL and h.vals != NULL else -1
+
+
+cdef void cache_free(DCache* h) noexcept nogil:
+    free(h.keys)
+    free(h.vals)
+    h.keys = NULL
+    h.vals = NULL
+
+
+cdef const double* dealer_cached(Ctx* c, DCache* h, const int* removed, const int* shoe,
+                                 double* scratch) noexcept nogil:
+    """The dealer distribution for ``shoe`` (= c.base less ``removed``), memoized by ``removed``."""
+    cdef unsigned long long key = 1, slot
+    cdef int r
+    if h == NULL or h.keys == NULL:
+        dealer_eval(c.dt, shoe, scratch)
+        return scratch
+    for r in range(NR):
+        key += (<unsigned long long>removed[r]) << (6 * r)
+    slot = (key * 0x9E3779B97F4A7C15ULL) & h.mask
+    while h.keys[slot] != 0:
+        if h.keys[slot] == key:
+            return &h.vals[slot * NOUT]
+        slot = (slot + 1) & h.mask
+    if h.used * 2 > <long long>h.mask:  # too full: do not store
+        dealer_eval(c.dt, shoe, scratch)
+        return scratch
+    h.keys[slot] = key
+    h.used += 1
+    dealer_eval(c.dt, shoe, &h.vals[slot * NOUT])
+    return &h.vals[slot * NOUT]
+
+
+cdef void settle(Ctx* c, const Term* ta, const Term* tb, double w, double bja1, double bja2,
+                 double bjb1, double bjb2, double* hist, DCache* cache) noexcept nogil:
+    """Add ``w`` times the distribution of the round's net result to ``hist``.
+
+    ``ta`` (and ``tb``, a second split hand, or NULL) are terminal hands whose
+    cards are gone from ``c.base``. Mode 1: only outcomes with no dealer
+    blackjack (the caller adds the rest). The dealer distribution comes from
+    ``cache`` (per node for one hand, memoized by the cards gone for two), and
+    is not needed at all when no hand stands.
+    """
+    cdef int shoe[NR]
+    cdef int removed[NR]
+    cdef double scratch[NOUT]
+    cdef const double* d
+    cdef int r, o, N = 0
+    cdef double x
+    for r in range(NR):
+        removed[r] = node_counts[ta.node][r] + (ta.extra == r)
+        if tb != NULL:
+            removed[r] += node_counts[tb.node][r] + (tb.extra == r)
+        shoe[r] = c.base[r] - removed[r]
+        N += shoe[r]
+    if ta.kind != T_STAND and (tb == NULL or tb.kind != T_STAND):
+        x = term_result(ta, 0, bja1, bja2)
+        if tb != NULL:
+            x += term_result(tb, 0, bjb1, bjb2)
+        hist[hist_bin(x)] += w * (no_bj(c.up, shoe, N) if c.mode != 0 else 1.0)
+        return
+    if tb == NULL and cache != NULL and cache.nodes != NULL and ta.extra < 0:
+        d = &cache.nodes[ta.node * NOUT]
+    else:
+        d = dealer_cached(c, cache, removed, shoe, scratch)
+    for o in range(NOUT):
+        if d[o] == 0.0 or (o == OUT_BJ and c.mode != 0):
+            continue
+        x = term_result(ta, o, bja1, bja2)
+        if tb != NULL:
+            x += term_result(tb, o, bjb1, bjb2)
+        hist[hist_bin(x)] += w * d[o]
+
+
+def hand_distribution(const int[:] base, const int[:] hand, int up, bint h17, int mode,
+                      double bjl1, double bjl2, double b777, double b678, double q678,
+                      int action, const char[:] codes, double[:] hist,
+                      const double[:, ::1] node_dealer=None):
+    """Add the distribution of one unsplit hand's net result to ``hist`` (bins of 0.01).
+
+    ``base``: the shoe with the hand's cards in it (up card gone); ``action``:
+    0 stand, 1 hit, 2 double; later hits follow ``codes`` (per node, bit 2 =
+    hit) or, if None, the optimal play. Mode 1 (peek): only the outcomes with
+    no dealer blackjack (their probabilities, not conditioned); mode 0: all.
+    A natural's payout is the caller's. ``node_dealer``: the dealer
+    distributions :func:`up_card_pass` recorded for this ``base`` (optional).
+    """
+    cdef Ctx c
+    cdef Term* terms
+    cdef double* mass
+    cdef int node, i, n = 0, cap = 20000
+    cdef const char* cd = NULL
+    cdef DCache cache
+    cache.keys = NULL
+    cache.vals = NULL
+    cache.nodes = NULL
+    if node_dealer is not None:
+        if node_dealer.shape[0] < n_nodes or node_dealer.shape[1] != NOUT:
+            raise ValueError("node_dealer needs n_nodes x 7")
+        cache.nodes = &node_dealer[0, 0]
+    _check_shoe(base)
+    if hist.shape[0] < HIST_SIZE:
+        raise ValueError("hist needs 2600 bins")
+    node = node_of(&hand[0])
+    if node < 0:
+        raise ValueError("the hand is bust")
+    if codes is not None:
+        cd = &codes[0]
+    terms = <Term*>malloc(cap * sizeof(Term))
+    mass = <double*>malloc(n_nodes * sizeof(double))
+    ctx_init(&c, &base[0], up, h17, mode, bjl1, bjl2, b777, b678, q678)
+    try:
+        with nogil:
+            if action == 0:
+                terms[0].node = node; terms[0].extra = -1; terms[0].kind = T_STAND
+                terms[0].bet = 1.0; terms[0].value = 0.0; terms[0].mass = 1.0
+                n = 1
+            elif action == 2:
+                n = double_terms(&c, node, terms, cap)
+            else:
+                n = propagate(&c, node, 1.0, cd, False, NULL, False, False, terms, cap, mass)
+            for i in range(n):
+                settle(&c, &terms[i], NULL, terms[i].mass, bjl1, bjl2, 0.0, 0.0, &hist[0],
+                       &cache)
+    finally:
+        ctx_free(&c)
+        free(terms)
+        free(mass)
+    if n < 0:
+        raise MemoryError("too many terminal hands")
+
+
+cdef int double_terms(Ctx* c, int node, Term* out, int cap) noexcept nogil:
+    """The terminals of doubling ``node``: one card, bet 2, then stand (or bust)."""
+    cdef int shoe[NR]
+    cdef int r, ch, n = 0
+    cdef int N = node_shoe(c, node, shoe)
+    for r in range(NR):
+        if shoe[r] <= 0:
+            continue
+        if n >= cap:
+            return -1
+        ch = node_child[node][r]
+        out[n].node = node if ch < 0 else ch
+        out[n].extra = r if ch < 0 else -1
+        out[n].kind = T_BUST if ch < 0 else T_STAND
+        out[n].bet = 2.0
+        out[n].value = 0.0
+        out[n].mass = <double>shoe[r] / N
+        n += 1
+    return n
+
+
+def split_distribution(const int[:] base, int pair, int up, bint h17, int mode,
+                       const int[:] double_ok, bint das, bint aces_one_card, double bjl1_first,
+                       double bjl2_first, double bjl1_second, double bjl2_second, double b777,
+                       double b678, double q678, const char[:] codes, double[:] hist):
+    """Add the distribution of a split round's net result (both hands) to ``hist``.
+
+    One split, no resplit. Each hand plays ``codes`` (per node: bit 1 double,
+    2 hit, 4 stand) or, if None, the optimal strategy for its own cards, the
+    up card and the pair (as :func:`split_tables` row 0). The dealer settles
+    against both hands, so the joint outcome is enumerated exactly: every end
+    of the first hand, then every end of the second from what is left.
+    ``base``: the shoe with both pair cards in it (up card gone). Mode 1 (peek):
+    only outcomes with no dealer blackjack, as in :func:`hand_distribution`.
+    """
+    cdef Ctx ca, cb, cs
+    cdef int b1[NR]
+    cdef int r, i, j, na, nb, p = pair - 1, cap = 20000, n1
+    cdef Term* ta
+    cdef Term* tb
+    cdef double* mass
+    cdef char* frozen_a
+    cdef char* frozen_b
+    cdef const char* code_a
+    cdef const char* code_b
+    _check_shoe(base)
+    if hist.shape[0] < HIST_SIZE or double_ok.shape[0] < 22:
+        raise ValueError("hist needs 2600 bins and double_ok 22 entries")
+    if base[p] < 2:
+        raise ValueError("the shoe does not hold the pair")
+    for r in range(NR):
+        b1[r] = base[r] - (r == p)
+    n1 = node_child[0][p]
+    ta = <Term*>malloc(cap * sizeof(Term))
+    tb = <Term*>malloc(cap * sizeof(Term))
+    mass = <double*>malloc(n_nodes * sizeof(double))
+    frozen_a = <char*>calloc(n_nodes, sizeof(char))
+    frozen_b = <char*>calloc(n_nodes, sizeof(char))
+    ctx_init(&ca, b1, up, h17, mode, bjl1_first, bjl2_first, b777, b678, q678)
+    ctx_init(&cb, b1, up, h17, mode, bjl1_second, bjl2_second, b777, b678, q678)
+    ctx_init(&cs, &base[0], up, h17, mode, 0.0, 0.0, b777, b678, q678)
+    cdef DCache cache
+    na = 0
+    if cache_init(&cache, 20) != 0:
+        cache_free(&cache)
+        raise MemoryError()
+    try:
+        with nogil:
+            if codes is None:
+                split_hand(&ca, p, &double_ok[0], das, aces_one_card, NULL)
+                record_codes(&ca, p, &double_ok[0], das, frozen_a)
+                split_hand(&cb, p, &double_ok[0], das, aces_one_card, NULL)
+                record_codes(&cb, p, &double_ok[0], das, frozen_b)
+                code_a = frozen_a
+                code_b = frozen_b
+            else:
+                code_a = &codes[0]
+                code_b = &codes[0]
+            na = propagate(&ca, n1, 1.0, code_a, True, &double_ok[0], das, aces_one_card,
+                           ta, cap, mass)
+            for i in range(na if na > 0 else 0):
+                for r in range(NR):
+                    cb.base[r] = base[r] - node_counts[ta[i].node][r] - (ta[i].extra == r)
+                nb = propagate(&cb, n1, ta[i].mass, code_b, True, &double_ok[0], das,
+                               aces_one_card, tb, cap, mass)
+                if nb < 0:
+                    na = -1
+                    break
+                for j in range(nb):
+                    settle(&cs, &ta[i], &tb[j], tb[j].mass, bjl1_first, bjl2_first,
+                           bjl1_second, bjl2_second, &hist[0], &cache)
+    finally:
+        cache_free(&cache)
+        ctx_free(&ca)
+        ctx_free(&cb)
+        ctx_free(&cs)
+        free(ta)
+        free(tb)
+        free(mass)
+        free(frozen_a)
+        free(frozen_b)
+    if na < 0:
+        raise MemoryError("too many terminal hands")

@@ -306,3 +306,47 @@ def bonus_text(value: BonusValue) -> str:
                                              for h, u, a, b in value.changed) or "none"),
     ]
     return "\n".join(lines)
+
+
+def _outcome_key(x: float) -> str:
+    """``-2.0`` -> ``"-2"``, ``1.5`` -> ``"1.5"``, ``-0.5`` -> ``"-0.5"``."""
+    return f"{x:g}"
+
+
+def risk_dict(rules: BlackjackRules, strategy: str, ev: float, summary: Any) -> dict[str, Any]:
+    """The ``risk --json`` object."""
+    return {
+        "rules": rules.name, "decks": rules.decks, "ruleset": str(rules), "strategy": strategy,
+        "ev": summary.mean, "ev_game": ev, "sd": summary.sd,
+        "outcomes": {_outcome_key(x): p for x, p in sorted(summary.outcomes.items())},
+        "bankroll": summary.bankroll, "rounds": summary.rounds,
+        "risk_of_ruin": summary.risk_of_ruin,
+        "risk_of_ruin_normal": summary.risk_of_ruin_normal,
+        "loss_probability": summary.loss_probability,
+        "loss_probability_normal": summary.loss_probability_normal,
+        "quantiles": dict(summary.quantiles), "quantiles_normal": dict(summary.quantiles_normal),
+    }
+
+
+def risk_text(data: Mapping[str, Any]) -> str:
+    """The round distribution and the bankroll figures, exact next to normal."""
+    dist = Table(title=f"net result of a round, {data['strategy']} play", title_justify="left",
+                 caption=f"{data['ruleset']}; units of the initial bet", caption_justify="left")
+    dist.add_column("result", justify="right")
+    dist.add_column("probability", justify="right")
+    for key, p in data["outcomes"].items():
+        dist.add_row(key, f"{p:.8f}")
+    figures = Table(title=f"bankroll {data['bankroll']:g} units, {data['rounds']} rounds, flat"
+                    " bets", title_justify="left")
+    figures.add_column("")
+    figures.add_column("exact", justify="right")
+    figures.add_column("normal approx.", justify="right")
+    figures.add_row("risk of ruin", f"{data['risk_of_ruin']:.6f}",
+                    f"{data['risk_of_ruin_normal']:.6f}")
+    figures.add_row("P(behind at the end)", f"{data['loss_probability']:.6f}",
+                    f"{data['loss_probability_normal']:.6f}")
+    for q, value in data["quantiles"].items():
+        figures.add_row(f"result, {q} quantile", f"{value:+.1f}",
+                        f"{data['quantiles_normal'][q]:+.1f}")
+    head = f"EV per round {data['ev']:+.6f}, SD {data['sd']:.6f}"
+    return render(dist, head, figures)

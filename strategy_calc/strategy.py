@@ -42,9 +42,10 @@ from strategy_calc.blackjack import (
     blackjack_losses,
     double_allowed_totals,
     split_values,
+    suited_bonus_chance,
     surrender_allowed,
 )
-from strategy_calc.cards import RANKS, Card, CardError, Rank, Shoe
+from strategy_calc.cards import RANKS, SUITED_RANKS, Card, CardError, Rank, Shoe
 from strategy_calc.rules import BlackjackRules
 
 UP_ORDER: tuple[Rank, ...] = (*RANKS[1:], Rank.ACE)
@@ -62,6 +63,9 @@ CODES = {
 """Chart codes and their meaning (the legend)."""
 
 ID_678 = (0, 0, 0, 0, 0, 1, 1, 1, 0, 0)
+HIST_SIZE = 2600
+HIST_OFFSET = 500
+"""The engine's outcome histograms: bin ``round(100 x) + 500`` holds net result ``x``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +103,11 @@ class GameAnalysis:
     exceptions: tuple[Deviation, ...]
     ev_basic: float
     ev_optimal: float
+    outcomes_basic: Mapping[float, float] | None = None
+    """Exact distribution of a round's net result under the chart: {units of the
+    initial bet: probability} (only with ``analyse_game(..., distribution=True)``)."""
+    outcomes_optimal: Mapping[float, float] | None = None
+    """The same under optimal composition-dependent play."""
 
     @property
     def house_edge(self) -> float:
@@ -137,9 +146,10 @@ class _UpPass:
 
     out: np.ndarray
     policy: np.ndarray
-    values: dict[tuple[int, int], list[tuple[float, Values]]]
+    values: dict[tuple[int, int], list[tuple[float, float, Values]]]
     p_up: float
     base: Shoe
+    dealer: np.ndarray | None
 
 
 def _row_of(ranks: tuple[int, int]) -> tuple[str, int]:
@@ -222,13 +232,23 @@ def analyse_game(
     rules: BlackjackRules,
     progress: Callable[[int, int], None] | None = None,
     shoe: Shoe | None = None,
+    distribution: bool = False,
 ) -> GameAnalysis:
     """Chart, deviations and the EV of a round (chart and optimal play) off the top of a shoe.
 
     ``shoe``: the cards the round is dealt from (default: a full shoe of
     ``rules.decks``); every rank must be present; suits of removed cards are
     taken as unknown. ``progress(done, total)`` is called after each up card.
+    ``distribution``: also compute the exact distribution of a round's net
+    result under both strategies (slower: split rounds are enumerated jointly).
     """
+    if distribution and rules.max_split_hands > 2:
+        from strategy_calc.rules import RulesError
+
+        raise RulesError("outcome distributions with resplits (max_split_hands > 2)"
+                         " are not computed; use 2")
+    hist_optimal = np.zeros(HIST_SIZE) if distribution else None
+    hist_basic = np.zeros(HIST_SIZE) if distribution else None
     index, best_total, klass, ncards = _nodes()
     n_nodes = len(best_total)
     full = shoe if shoe is not None else Shoe.full(rules.decks)
@@ -249,10 +269,12 @@ def analyse_game(
         base = full.remove([Card(up)])
         out = np.full((n_nodes, 8), np.nan)
         policy = np.zeros(64, dtype=np.int8)
+        dealer = np.zeros((n_nodes, 7)) if distribution else None
         _engine.up_card_pass(_ints(base.counts), int(up), h17, mode, bjl1, bjl2,
-                             rules.bonus_777, rules.bonus_suited_678, 0.0, out, policy)
+                             rules.bonus_777, rules.bonus_suited_678, 0.0, out, policy,
+                             False, dealer)
         p_up = full.count(up) / total_cards
-        values: dict[tuple[int, int], list[tuple[float, Values]]] = {}
+        values: dict[tuple[int, int], list[tuple[float, float, Values]]] = {}
         for hand in hands:
             node = index[tuple(sum(1 for r in hand if r == k) for k in range(1, 11))]
             weight = out[node, 4]
@@ -260,11 +282,11 @@ def analyse_game(
                 continue
             values[hand] = _deal_values(rules, hand, up, node, out, id678, base, mode,
                                         double_ok, best_total[node])
-        per_up[up] = _UpPass(out, policy, values, p_up, base)
+        per_up[up] = _UpPass(out, policy, values, p_up, base, dealer)
         for hand, cases in values.items():
             node = index[tuple(sum(1 for r in hand if r == k) for k in range(1, 11))]
             row = _row_of(hand)
-            for prob, vals in cases:
+            for prob, _q, vals in cases:
                 cell = cells.setdefault(row, {}).setdefault(up, {})
                 for action, value in vals.items():
                     cell[action] = cell.get(action, 0.0) + out[node, 4] * prob * value
@@ -307,7 +329,7 @@ def analyse_game(
             split = _split_values(rules, base, pair_rank, up, mode, chart_codes)
             node = index[tuple(2 if k == pair_rank else 0 for k in range(1, 11))]
             adj = -(1.0 - out[node, 5]) if mode == 1 else 0.0
-            for _prob, vals in values[hand]:
+            for _prob, _q, vals in values[hand]:
                 for key, raw in split.items():
                     vals[key] = raw + adj
             cell = cells.setdefault(("pair", pair_rank), {}).setdefault(up, {})
@@ -318,6 +340,7 @@ def analyse_game(
             pairs.setdefault(Rank(pair_rank).symbol, {})[up.symbol] = _code(
                 {k: v for k, v in cell.items() if k != "split"} | {"split": cell["split_chart"]},
                 das_split)
+        optimal_codes = np.where(out[:, 6] > out[:, 0], 2, 4).astype(np.int8)
         for hand, cases in values.items():
             node = index[tuple(sum(1 for r in hand if r == k) for k in range(1, 11))]
             kind, row_key = _row_of(hand)
@@ -328,11 +351,18 @@ def analyse_game(
             action = _action(code)
             chart_key = {"hit": "hit_chart", "split": "split_chart"}.get(action, action)
             scale = out[node, 5] if mode == 1 else 1.0
-            for prob, vals in cases:
+            for prob, q, vals in cases:
                 best_key = max((a for a in ("stand", "hit", "double", "split", "surrender")
                                 if a in vals), key=lambda a: vals[a])
-                ev_optimal += p_up * out[node, 4] * prob * vals[best_key]
-                ev_basic += p_up * out[node, 4] * prob * vals[chart_key]
+                weight = p_up * out[node, 4] * prob
+                ev_optimal += weight * vals[best_key]
+                ev_basic += weight * vals[chart_key]
+                if hist_optimal is not None and hist_basic is not None:
+                    nb = out[node, 5]
+                    _add_deal_distribution(hist_optimal, weight, rules, hand, up, base, mode,
+                                           best_key, q, nb, optimal_codes, data.dealer, True)
+                    _add_deal_distribution(hist_basic, weight, rules, hand, up, base, mode,
+                                           action, q, nb, chart_codes, data.dealer, False)
                 opt_ref = {"hit": "hit", "split": "split"}.get(action, action)
                 gain = vals[best_key] - vals[opt_ref]
                 if prob == cases[0][0] and best_key != opt_ref and gain > 1e-12:
@@ -346,18 +376,20 @@ def analyse_game(
         rules=rules, hard=hard, soft=soft, pairs=pairs,
         exceptions=tuple(sorted(deviations, key=lambda d: (len(d.hand), d.hand, d.up))),
         ev_basic=ev_basic, ev_optimal=ev_optimal,
+        outcomes_basic=_histogram_dict(hist_basic), outcomes_optimal=_histogram_dict(hist_optimal),
     )
 
 
 def _deal_values(
     rules: BlackjackRules, hand: tuple[int, int], up: Rank, node: int, out: np.ndarray,
     id678: int, base: Shoe, mode: int, double_ok: tuple[int, ...], total: int,
-) -> list[tuple[float, dict[str, float]]]:
+) -> list[tuple[float, float, dict[str, float]]]:
     """EV of each action for one initial deal, unconditioned (the whole round).
 
-    Returns (probability, values) per suit case (one case unless the hand can
-    make a suited 6-7-8). Keys: stand, hit (optimal), hit_chart (then the
-    total-dependent play), double, surrender where allowed.
+    Returns (probability, q678, values) per suit case (one case unless the hand
+    can make a suited 6-7-8; q678 the chance such a 6-7-8 would be suited).
+    Keys: stand, hit (optimal), hit_chart (then the total-dependent play),
+    double, surrender where allowed.
     """
     nb = out[node, 5]
     p_bj = 1.0 - nb
@@ -379,7 +411,7 @@ def _deal_values(
         vals["surrender"] = -p_bj - 0.5 * nb if rules.surrender == "late" else -0.5
     ranks = set(hand)
     if not (rules.bonus_suited_678 > 0 and ranks <= {6, 7, 8} and len(ranks) == 2):
-        return [(1.0, vals)]
+        return [(1.0, 0.0, vals)]
     # hitting this hand reaches 6-7-8 with the missing card; add the bonus per suit case
     missing = ({6, 7, 8} - ranks).pop()
     left = base.counts[missing - 1] - sum(1 for r in hand if r == missing)
@@ -392,7 +424,7 @@ def _deal_values(
         if q > 0:
             case["hit"] += p_missing * q * (rules.bonus_suited_678 * factor - out[id678, 1])
             case["hit_chart"] += p_missing * q * (rules.bonus_suited_678 * factor - out[id678, 3])
-        cases.append((prob, case))
+        cases.append((prob, q, case))
     return cases
 
 
@@ -524,3 +556,69 @@ def bonus_value(rules: BlackjackRules) -> BonusValue:
                 changed.append((hand, up_rank.symbol, best_without, best_with))
     return BonusValue(rules, with_game.ev_optimal, plain_game.ev_optimal, only_777, only_678,
                       tuple(chart_changes), tuple(changed))
+
+
+def _histogram_dict(hist: np.ndarray | None) -> dict[float, float] | None:
+    """{net result: probability} from an engine histogram (bins of 0.01 units)."""
+    if hist is None:
+        return None
+    return {round((i - HIST_OFFSET) / 100.0, 2): float(hist[i])
+            for i in np.flatnonzero(hist) if hist[i] > 0.0}
+
+
+def _add_deal_distribution(
+    hist: np.ndarray, weight: float, rules: BlackjackRules, hand: tuple[int, int], up: Rank,
+    base: Shoe, mode: int, action: str, q678: float, no_bj: float, codes: np.ndarray,
+    dealer: np.ndarray | None, optimal: bool,
+) -> None:
+    """Add ``weight`` times the distribution of one deal's net result under ``action``.
+
+    Later decisions follow ``codes`` (per engine node: 2 hit, 4 stand; the
+    chart's also carry its two-card codes); split hands play the chart's codes
+    or, when ``optimal``, their own optimal strategy. ``dealer``: the pass's
+    per-node dealer distributions. In a peek game the engine gives the
+    no-blackjack outcomes and the dealer's blackjack (``1 - no_bj``) is added here.
+    """
+    p_bj = 1.0 - no_bj
+    natural = sorted(hand) == [1, 10]
+    if natural:  # always stood: paid unless the dealer has blackjack too
+        hist[HIST_OFFSET + round(100 * rules.blackjack_pays)] += weight * no_bj
+        hist[HIST_OFFSET] += weight * p_bj
+        return
+    if action == "surrender":
+        if rules.surrender == "late":
+            hist[HIST_OFFSET - 100] += weight * p_bj
+            hist[HIST_OFFSET - 50] += weight * no_bj
+        else:
+            hist[HIST_OFFSET - 50] += weight
+        return
+    part = np.zeros(HIST_SIZE)
+    bjl1, bjl2 = blackjack_losses(rules)
+    counts = _ints(base.counts)
+    b777, b678 = rules.bonus_777, rules.bonus_suited_678
+    if action == "split":
+        pair = Rank(hand[0])
+        second = blackjack_losses(rules, second_split_hand=True)
+        aces = pair is Rank.ACE
+        q_split = 0.0
+        if not rules.bonus_on_split_hands:
+            b777 = b678 = 0.0
+        elif pair in SUITED_RANKS:
+            rest = base.remove([Card(pair)] * 2)
+            q_split = suited_bonus_chance(rest, [Card(pair)],
+                                          [r for r in SUITED_RANKS if r != pair])
+        _engine.split_distribution(
+            counts, int(pair), int(up), rules.dealer_hits_soft_17, mode,
+            _ints(double_allowed_totals(rules)),
+            rules.double_after_split and not (aces and rules.split_aces_one_card),
+            aces and rules.split_aces_one_card, bjl1, bjl2, second[0], second[1],
+            b777, b678, q_split, None if optimal else codes.data, part)
+    else:
+        counts_hand = _ints([sum(1 for r in hand if r == k) for k in range(1, 11)])
+        act = {"stand": 0, "hit": 1, "hit_chart": 1, "double": 2}[action]
+        _engine.hand_distribution(counts, counts_hand, int(up), rules.dealer_hits_soft_17,
+                                  mode, bjl1, bjl2, b777, b678, q678, act, codes.data, part,
+                                  dealer)
+    if mode == 1:
+        part[HIST_OFFSET - 100] += p_bj
+    hist += weight * part

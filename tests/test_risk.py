@@ -1,0 +1,83 @@
+"""Round-outcome distribution and bankroll risk (issue 7)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from typer.testing import CliRunner
+
+from strategy_calc.cli import app
+from strategy_calc.risk import summarise
+from strategy_calc.rules import blackjack_rules
+from strategy_calc.strategy import analyse_game
+
+
+@pytest.fixture(scope="module", params=[("deluxe", 1), ("macau-1983", 2)])
+def game(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    name, decks = request.param
+    return analyse_game(blackjack_rules(name, decks=decks), distribution=True)
+
+
+def test_distributions_sum_to_one_and_their_means_are_the_edge(game) -> None:  # type: ignore[no-untyped-def]
+    for outcomes, ev in ((game.outcomes_optimal, game.ev_optimal),
+                         (game.outcomes_basic, game.ev_basic)):
+        assert abs(sum(outcomes.values()) - 1.0) < 1e-12
+        assert abs(sum(x * p for x, p in outcomes.items()) - ev) < 1e-12
+        assert all(p >= 0 for p in outcomes.values())
+        assert min(outcomes) >= -4 and max(outcomes) <= 6
+
+
+def test_blackjack_probability_one_deck_by_hand() -> None:
+    """1 deck: the player is dealt A+T with probability 2 * 4/52 * 16/51 = 32/663; the
+    dealer then has A+T from 50 cards (3 aces, 15 tens) with probability
+    2 * 3 * 15 / (50 * 49) = 9/245, a push. Only a blackjack wins exactly 1.5."""
+    game = analyse_game(blackjack_rules("deluxe", decks=1), distribution=True)
+    assert game.outcomes_optimal is not None
+    want = Fraction(32, 663) * (1 - Fraction(9, 245))
+    assert game.outcomes_optimal[1.5] == pytest.approx(float(want), abs=1e-15)
+
+
+def test_ruin_of_a_coin_toss_by_hand() -> None:
+    """Win or lose 1 with probability 1/2, bankroll 2, two rounds: ruined only by
+    losing both (1/4); behind at the end also only then (a win and a loss is even)."""
+    s = summarise({-1.0: 0.5, 1.0: 0.5}, bankroll=2, rounds=2)
+    assert s.risk_of_ruin == pytest.approx(0.25, abs=1e-15)
+    assert s.loss_probability == pytest.approx(0.25, abs=1e-15)
+    assert s.sd == 1.0
+
+
+def test_ruin_needs_the_bankroll_to_run_out_on_the_way() -> None:
+    """Bankroll 1, three rounds of +-1: ruined if the first round loses (1/2) or it goes
+    win, lose, lose (1/8): 5/8. The final result alone would say P(-3 or -1) = 1/2."""
+    s = summarise({-1.0: 0.5, 1.0: 0.5}, bankroll=1, rounds=3)
+    assert s.risk_of_ruin == pytest.approx(5 / 8, abs=1e-15)
+    assert s.loss_probability == pytest.approx(1 / 2, abs=1e-15)
+
+
+def test_normal_approximation_is_close_for_many_rounds() -> None:
+    s = summarise({-1.0: 0.5, 1.0: 0.5}, bankroll=30, rounds=400)
+    assert abs(s.risk_of_ruin - s.risk_of_ruin_normal) < 0.02
+    assert abs(s.loss_probability - s.loss_probability_normal) < 0.03
+
+
+runner = CliRunner()
+
+
+def test_risk_json_contract() -> None:
+    out = runner.invoke(app, ["risk", "--rules", "deluxe", "--decks", "1", "--rounds", "50",
+                              "--bankroll", "10", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert {"ev", "sd", "outcomes", "risk_of_ruin"} <= set(data)
+    assert abs(data["ev"] - data["ev_game"]) < 1e-12
+    assert "-2" in data["outcomes"] and "1.5" in data["outcomes"]
+    assert 0 < data["risk_of_ruin"] < 1
+
+
+@pytest.mark.parametrize("args", [["--rounds", "0"], ["--bankroll", "-5"],
+                                  ["--set", "max_split_hands=4"]])
+def test_risk_errors(args: list[str]) -> None:
+    out = runner.invoke(app, ["risk", "--decks", "1", *args])
+    assert out.exit_code == 2 and out.stderr.startswith("error: ")
