@@ -130,7 +130,10 @@ def _game(rules: str | None, set_: list[str] | None, decks: int | None) -> Any:
 
 @contextmanager
 def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
-    """A ``tick(done, total)`` callback drawing a progress bar on stderr once ~1 s has passed."""
+    """A ``tick(done, total)`` callback drawing a progress bar on stderr once ~1 s has passed.
+
+    Only on a terminal: piped or captured stderr stays clean for other tools.
+    """
     from rich.console import Console
     from rich.progress import Progress
 
@@ -140,7 +143,7 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
 
     def tick(done: int, total: int) -> None:
         nonlocal bar, task
-        if bar is None and time.perf_counter() - start > 1.0:
+        if bar is None and sys.stderr.isatty() and time.perf_counter() - start > 1.0:
             bar = Progress(console=Console(stderr=True), transient=True)
             bar.start()
             task = bar.add_task(label, total=total)
@@ -213,6 +216,26 @@ def edge(
 
 
 @app.command()
+def bonus(
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    decks: DecksOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """What the Macau suited 6-7-8 / 7-7-7 bonuses add to the return, and the plays they change."""
+    from strategy_calc import report
+    from strategy_calc.rules import DEFAULT_BLACKJACK, blackjack_rules
+    from strategy_calc.strategy import bonus_value
+
+    def run() -> str:
+        ruleset = blackjack_rules(rules or DEFAULT_BLACKJACK, set_ or [], decks)
+        value = bonus_value(ruleset)
+        return json.dumps(report.bonus_dict(value)) if as_json else report.bonus_text(value)
+
+    print(guarded(run))
+
+
+@app.command()
 def behind(
     cards: Annotated[str, typer.Argument(help="The seat's cards, e.g. 5,6 or 8,8.")],
     vs: Annotated[str, typer.Option("--vs", help="The dealer's up card.")],
@@ -262,6 +285,95 @@ def tables(
     for name, text in files.items():
         (out / name).write_text(text, encoding="utf-8")
     print(f"wrote {len(files)} files to {out} ({len(stale)} changed)")
+
+
+class RiskStrategy(StrEnum):
+    """Strategies whose round distribution ``risk`` computes."""
+
+    optimal = "optimal"
+    basic = "basic"
+
+
+@app.command()
+def risk(
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    decks: DecksOpt = None,
+    strategy: Annotated[
+        RiskStrategy, typer.Option("--strategy", help="optimal: best play per hand; basic: chart.")
+    ] = RiskStrategy.optimal,
+    bankroll: Annotated[float, typer.Option("--bankroll", help="Bankroll in initial bets.")] = 100,
+    rounds: Annotated[
+        int, typer.Option("--rounds", help="Rounds played flat (1 to 10000).")
+    ] = 1000,
+    as_json: JsonOpt = False,
+) -> None:
+    """Exact distribution of a round's result, its SD, and the bankroll's risk of ruin."""
+    from strategy_calc import report
+    from strategy_calc.risk import round_outcomes, summarise
+    from strategy_calc.rules import DEFAULT_BLACKJACK, blackjack_rules
+
+    def run() -> str:
+        if not 1 <= rounds <= 10000:
+            raise ValueError(f"--rounds must be between 1 and 10000, not {rounds}")
+        if bankroll <= 0:
+            raise ValueError(f"--bankroll must be positive, not {bankroll:g}")
+        ruleset = blackjack_rules(rules or DEFAULT_BLACKJACK, set_ or [], decks)
+        with progress_bar("enumerating every round") as tick:
+            outcomes, ev = round_outcomes(ruleset, strategy.value, tick)
+        summary = summarise(outcomes, bankroll, rounds)
+        data = report.risk_dict(ruleset, strategy.value, ev, summary)
+        return json.dumps(data) if as_json else report.risk_text(data)
+
+    print(guarded(run))
+
+
+@app.command()
+def eor(
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    decks: DecksOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Effects of removal: the change in EV when one card of each rank leaves a full shoe."""
+    from strategy_calc import counting
+    from strategy_calc.rules import DEFAULT_BLACKJACK, blackjack_rules
+
+    def run() -> str:
+        ruleset = blackjack_rules(rules or DEFAULT_BLACKJACK, set_ or [], decks)
+        with progress_bar("effects of removal") as tick:
+            return counting.eor_report(ruleset, as_json, tick)
+
+    print(guarded(run))
+
+
+class IndexFormat(StrEnum):
+    """Output formats of ``indices``."""
+
+    text = "text"
+    json = "json"
+
+
+@app.command()
+def indices(
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    decks: DecksOpt = None,
+    count: Annotated[str, typer.Option("--count", help="Card-counting system.")] = "hilo",
+    format_: Annotated[
+        IndexFormat, typer.Option("--format", help="Output format.")
+    ] = IndexFormat.text,
+) -> None:
+    """Count indices: the true count at which each decision flips."""
+    from strategy_calc import counting
+    from strategy_calc.rules import DEFAULT_BLACKJACK, blackjack_rules
+
+    def run() -> str:
+        ruleset = blackjack_rules(rules or DEFAULT_BLACKJACK, set_ or [], decks)
+        with progress_bar("count indices") as tick:
+            return counting.indices_report(ruleset, count, format_.value, tick)
+
+    print(guarded(run))
 
 
 sidebet_app = typer.Typer(help="Side bets.", no_args_is_help=True)

@@ -14,6 +14,7 @@ MODULES = [
     "strategy_calc.baccarat",
     "strategy_calc.strategy",
     "strategy_calc.sidebets",
+    "strategy_calc.counting",
 ]
 
 

@@ -1,0 +1,692 @@
+"""Card counting: effects of removal and count indices, by exact enumeration.
+
+Two questions a counter asks once the house edge is known:
+
+- *Effects of removal* (EOR): how much the EV of the game, or of one decision,
+  changes when one card of a rank leaves a full shoe
+  (:func:`effects_of_removal`, :func:`decision_effects`).
+- *Count indices*: the true count at which a decision flips, e.g. stand
+  instead of hit on 16 vs T, found by root finding along a documented family
+  of shoe compositions indexed by true count (:class:`CountFamily`,
+  :func:`count_indices`), and compared with the published Hi-Lo
+  "Illustrious 18" (:data:`ILLUSTRIOUS_18`).
+
+Every EV is per unit initial bet; true counts are running counts per 52
+unseen cards.
+
+>>> from strategy_calc.rules import blackjack_rules
+>>> rules = blackjack_rules("deluxe", ["decks=6", "surrender=none"])
+>>> row = count_index(rules, ILLUSTRIOUS_18[0])  # insurance
+>>> row.decision.name, round(row.index, 4), row.decision.published
+('insurance', 3.3333, 3)
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from strategy_calc.blackjack import HandAnalysis, analyse_hand
+from strategy_calc.cards import (
+    MAX_DECKS,
+    RANKS,
+    Card,
+    Rank,
+    Shoe,
+    parse_card,
+    parse_cards,
+    rank_counts,
+)
+from strategy_calc.rules import BlackjackRules, RulesError
+
+Progress = Callable[[int, int], None] | None
+"""``progress(done, total)``, called as work completes (or ``None``)."""
+
+DECK_WEIGHTS: Mapping[Rank, int] = {rank: 4 if rank is Rank.TEN else 1 for rank in RANKS}
+"""Cards of each rank in one suit (13 cards: A..9 once, four ten-valued cards).
+
+A full shoe holds ``4 * decks * DECK_WEIGHTS[rank]`` cards of each rank, so
+weighting by these is weighting by the shoe's own counts (see
+:class:`EffectsOfRemoval`). Multiply a weighted sum by 4 for a whole deck."""
+
+ONE_DECK: tuple[int, ...] = Shoe.full(1).counts
+"""Cards of each rank (ace first, ten-valued last) in one 52-card deck."""
+
+
+def deck_sum(effects: Mapping[str, float]) -> float:
+    """Effects of removal summed over one suit: A..9 once, T four times (:data:`DECK_WEIGHTS`).
+
+    >>> deck_sum(dict.fromkeys("A23456789", 4) | {"T": -9})
+    0
+    """
+    return sum(DECK_WEIGHTS[r] * effects[r.symbol] for r in RANKS)
+
+
+def _tick(progress: Progress, done: int, total: int) -> None:
+    if progress is not None:
+        progress(done, total)
+
+
+# ---------------------------------------------------------------- effects of removal
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionEffects:
+    """Effects of removal on one decision: EV(first action) - EV(second action) for a hand.
+
+    ``full`` is ``EV(actions[0]) - EV(actions[1])`` for ``hand`` against ``up``
+    dealt from a full shoe: the hand's two cards and the up card are out, the
+    rest of the shoe is full. ``effects[symbol]`` is how much that difference
+    changes when, in addition, one card of that rank is out. EVs per unit
+    initial bet, as :func:`~strategy_calc.blackjack.analyse_hand` gives them
+    (in a peek game: given the dealer has no blackjack). A positive effect
+    means the removal favours ``actions[0]``.
+
+    The burned-card identity of :class:`EffectsOfRemoval` holds here with the
+    weights of the hand's own shoe ``s`` (the full shoe less ``hand`` and
+    ``up``): ``sum_r s_r [X(s - e_r) - X(s)] = 0`` exactly for the EV ``X`` of a
+    fixed play (stand; hit once then stand) when it is unconditioned (an ENHC
+    game), and ``>= 0`` for hit with the best continuation. ``deck_sum`` uses
+    the suit weights instead (``s`` lacks the hand's and the up card's ranks)
+    and, in a peek game, EVs given no dealer blackjack (a ratio of two such
+    expectations), so it is small but not 0 on either count.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> d = decision_effects(blackjack_rules("deluxe", ["decks=6"]))
+    >>> d.actions, round(d.full, 5), d.effects["5"] > 0 > d.effects["T"]
+    (('stand', 'hit'), -0.00628, True)
+    """
+
+    hand: tuple[Card, ...]
+    up: Card
+    actions: tuple[str, str]
+    full: float
+    effects: Mapping[str, float]
+
+    @property
+    def deck_sum(self) -> float:
+        """:func:`deck_sum` of the effects; not 0 (see below)."""
+        return deck_sum(self.effects)
+
+
+@dataclass(frozen=True, slots=True)
+class EffectsOfRemoval:
+    """Effects of removal of one card of each rank from a full shoe, on the game and a decision.
+
+    ``ev_full``: EV of a round from a full shoe under the best
+    composition-dependent play (``analyse_game(rules).ev_optimal``), per unit
+    initial bet, dealer blackjacks included, insurance declined.
+    ``game[symbol]``: ``ev_optimal`` of the full shoe less one card of that rank
+    (``A``, ``2`` .. ``9``, ``T``), minus ``ev_full``; the play is re-optimised
+    for each reduced shoe.
+
+    **Why the effects only nearly sum to zero.** Let ``f(s)`` be the EV of a
+    round dealt from shoe ``s``, ``c`` the full shoe (``N = 52 D`` cards) and
+    ``e_r`` one card of rank ``r``; the shoe holds ``c_r = 4 D w_r`` of rank
+    ``r`` (``w`` = :data:`DECK_WEIGHTS`). Burning one unseen card at random
+    does not change the expectation of a player who does not see it: the dealt
+    cards have the same joint distribution. So for any *fixed* strategy
+    ``sigma``, ``sum_r (c_r / N) f_sigma(c - e_r) = f_sigma(c)``, i.e.
+    ``sum_r w_r [f_sigma(c - e_r) - f_sigma(c)] = 0`` *exactly*. The effects
+    here use the best play for each reduced shoe, which is at least as good as
+    ``sigma`` = the full shoe's best play applied to it, and equal to it at the
+    full shoe, hence::
+
+        deck_sum = sum_r w_r E_r = (N / 4D) * mean_r[f_opt(c - e_r) - f_sigma(c - e_r)]
+                 = 13 * (value of seeing one burned card) >= 0
+
+    It is second order: one card flips only decisions that were close to
+    indifferent. Measured (6 decks, deluxe, no surrender): ``deck_sum`` =
+    1.36e-4, 1.45% of ``sum_r w_r |E_r|`` = 9.39e-3; 1.8% at 8 decks, 5.8% at
+    one deck. The linear reading (``E_r ~ -df/dc_r``, so ``deck_sum ~ -w . grad
+    f``, the derivative along removing a whole suit) would predict the pure
+    shoe-size effect ``f(c - w) - f(c)`` of a 13-card smaller shoe, 5.0e-5 at
+    6 decks: the same order and sign, not equal, because finite differences of
+    a re-optimised EV are not linear in the composition.
+
+    The effects for 6 decks, deluxe, no surrender, in % rounded to 4 places
+    (``tests/test_counting.py`` recomputes them, 3.5 s; unrounded, the sum is
+    0.0136%):
+
+    >>> game = {"A": -0.0951, "2": 0.0635, "3": 0.0730, "4": 0.0978, "5": 0.1246,
+    ...         "6": 0.0724, "7": 0.0452, "8": -0.0031, "9": -0.0333, "T": -0.0828}
+    >>> round(deck_sum(game), 4), round(deck_sum({r: abs(v) for r, v in game.items()}), 4)
+    (0.0138, 0.9392)
+    """
+
+    rules: BlackjackRules
+    ev_full: float
+    game: Mapping[str, float]
+    decision: DecisionEffects
+
+    @property
+    def deck_sum(self) -> float:
+        """:func:`deck_sum` of ``game``: 13 times the value of seeing one burned card."""
+        return deck_sum(self.game)
+
+
+def _difference(analysis: HandAnalysis, actions: tuple[str, str]) -> float | None:
+    """EV(actions[0]) - EV(actions[1]); ``decline`` is worth 0; None if one is not allowed."""
+    values = []
+    for action in actions:
+        value = 0.0 if action == "decline" else analysis.ev[action]
+        if value is None:
+            return None
+        values.append(value)
+    return values[0] - values[1]
+
+
+def decision_effects(
+    rules: BlackjackRules,
+    hand: str | Sequence[Card] = "T,6",
+    up: str | Card = "T",
+    actions: tuple[str, str] = ("stand", "hit"),
+) -> DecisionEffects:
+    """Effects of removal on ``EV(actions[0]) - EV(actions[1])`` of ``hand`` vs ``up``.
+
+    See :class:`DecisionEffects`; 11 calls of
+    :func:`~strategy_calc.blackjack.analyse_hand` (milliseconds).
+    """
+    cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
+    up_card = parse_card(up) if isinstance(up, str) else up
+    full = _difference(analyse_hand(cards, up_card, rules), actions)
+    if full is None:
+        raise RulesError(f"{' or '.join(actions)} is not allowed for "
+                         f"{','.join(map(str, cards))} vs {up_card} under {rules.name}")
+    effects: dict[str, float] = {}
+    for rank in RANKS:
+        less = _difference(analyse_hand(cards, up_card, rules, removed=[Card(rank)]), actions)
+        assert less is not None  # the same actions are allowed with one card fewer
+        effects[rank.symbol] = less - full
+    return DecisionEffects(cards, up_card, actions, full, effects)
+
+
+def effects_of_removal(rules: BlackjackRules, progress: Progress = None) -> EffectsOfRemoval:
+    """Effects of removal on the game (best play) and on stand vs hit for T,6 vs T.
+
+    Eleven :func:`~strategy_calc.strategy.analyse_game` passes (about 0.3 s
+    each for 6-8 decks); ``progress(done, 11)`` after each. See
+    :class:`EffectsOfRemoval` for the definitions and the (near) zero sum.
+    """
+    from strategy_calc.strategy import analyse_game
+
+    total = len(RANKS) + 1
+    ev_full = float(analyse_game(rules).ev_optimal)
+    _tick(progress, 1, total)
+    full = Shoe.full(rules.decks)
+    game: dict[str, float] = {}
+    for step, rank in enumerate(RANKS, start=2):
+        less = analyse_game(rules, shoe=full.remove([Card(rank)])).ev_optimal
+        game[rank.symbol] = float(less - ev_full)
+        _tick(progress, step, total)
+    return EffectsOfRemoval(rules, ev_full, game, decision_effects(rules))
+
+
+def eor_dict(result: EffectsOfRemoval) -> dict[str, Any]:
+    """The ``eor --json`` object (the ``game`` key is the CLI contract)."""
+    decision = result.decision
+    return {
+        "game": dict(result.game),
+        "decision": {
+            "hand": ",".join(map(str, decision.hand)),
+            "up": str(decision.up),
+            "stand_minus_hit": dict(decision.effects),
+            "full": decision.full,
+            "deck_sum": decision.deck_sum,
+        },
+        "rules": result.rules.name,
+        "decks": result.rules.decks,
+        "ruleset": str(result.rules),
+        "ev_full": result.ev_full,
+        "deck_sum": result.deck_sum,
+        "units": "EV per unit initial bet; one card of the rank removed from a full shoe",
+        "conditioned_on_no_dealer_blackjack": {
+            "game": False, "decision": result.rules.peek},
+    }
+
+
+def eor_report(rules: BlackjackRules, as_json: bool, progress: Progress = None) -> str:
+    """``eor`` output: one JSON object, or a table in percent of a unit bet."""
+    result = effects_of_removal(rules, progress)
+    if as_json:
+        return json.dumps(eor_dict(result))
+    from rich.table import Table
+
+    from strategy_calc.report import render
+
+    decision = result.decision
+    label = f"{','.join(map(str, decision.hand))} vs {decision.up}"
+    table = Table(title=f"effects of removal, {rules} (EV per unit initial bet, in %)",
+                  title_justify="left")
+    table.add_column("rank removed")
+    table.add_column("game EV", justify="right")
+    table.add_column(f"{label}: stand - hit", justify="right")
+    for rank in RANKS:
+        table.add_row(rank.symbol, f"{100 * result.game[rank.symbol]:+.4f}",
+                      f"{100 * decision.effects[rank.symbol]:+.4f}")
+    table.add_row("weighted sum", f"{100 * result.deck_sum:+.4f}",
+                  f"{100 * decision.deck_sum:+.4f}")
+    cond = " (given no dealer blackjack)" if rules.peek else ""
+    lines = [
+        f"full shoe: game EV {100 * result.ev_full:+.4f}%; {label} stand - hit"
+        f" {100 * decision.full:+.4f}%{cond}",
+        "weighted sum: A..9 once, T four times (one suit). Not exactly 0: it is 13 times the"
+        " value of seeing one burned card, since the play is re-optimised for each shoe.",
+    ]
+    return render(table, *lines)
+
+
+# ---------------------------------------------------------------- count indices
+
+
+@dataclass(frozen=True, slots=True)
+class CountSystem:
+    """A balanced card-counting system: one integer tag per rank (ace first, ten last).
+
+    The running count is the sum of the tags of the cards seen; *balanced*
+    means a whole deck sums to 0, so the running count is also minus the tag
+    sum of the unseen cards.
+
+    >>> HILO.tag(Rank.FIVE), HILO.tag(Rank.EIGHT), HILO.tag(Rank.ACE)
+    (1, 0, -1)
+    >>> CountSystem("bad", (0,) * 9 + (1,))
+    Traceback (most recent call last):
+    ...
+    ValueError: count system 'bad': tags must sum to 0 over a deck, not 16
+    """
+
+    name: str
+    tags: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.tags) != len(RANKS):
+            raise ValueError(f"count system {self.name!r}: {len(RANKS)} tags needed (A..T)")
+        deck = sum(t * n for t, n in zip(self.tags, ONE_DECK, strict=True))
+        if deck != 0:
+            raise ValueError(f"count system {self.name!r}: tags must sum to 0 over a deck,"
+                             f" not {deck}")
+        if not any(self.tags):
+            raise ValueError(f"count system {self.name!r}: every tag is 0")
+
+    def tag(self, rank: Rank) -> int:
+        """The tag of one card of ``rank``."""
+        return self.tags[rank - 1]
+
+
+HILO = CountSystem("hilo", (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1))
+"""Hi-Lo: 2-6 count +1, 7-9 count 0, ten-valued cards and aces count -1."""
+
+COUNT_SYSTEMS: Mapping[str, CountSystem] = {"hilo": HILO}
+"""Known count systems by name."""
+
+
+def find_count(name: str) -> CountSystem:
+    """The count system called ``name`` (case-insensitive; ``hi-lo`` is an alias).
+
+    >>> find_count("Hi-Lo").name
+    'hilo'
+    >>> find_count("ko")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown count system 'ko' (known: hilo)
+    """
+    key = name.strip().lower().replace("-", "").replace("_", "")
+    if key not in COUNT_SYSTEMS:
+        raise ValueError(f"unknown count system {name!r} (known: {', '.join(COUNT_SYSTEMS)})")
+    return COUNT_SYSTEMS[key]
+
+
+TRUE_COUNT_RANGE = 20.0
+"""The family is explored for true counts in [-20, +20] (steps are at most 20 apart)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CountFamily:
+    """Unseen-card compositions indexed by true count: half a shoe, tilted along the count.
+
+    *Unseen cards* are the cards not yet seen when the player decides: the
+    player's own cards and the dealer's up card are seen (and counted). The
+    family fixes their number at half the shoe, ``26 * decks`` cards, i.e.
+    ``decks / 2`` decks remaining. Step ``j`` (an integer) holds, per rank
+    ``r``, ``ONE_DECK[r] * decks / 2 - j * tag_r * ONE_DECK[r] / g`` cards
+    (``g`` the gcd of the nonzero ``tag_r * ONE_DECK[r]``). For Hi-Lo: ``2 D``
+    of each rank and ``8 D`` tens at step 0, then per step one more ace, four
+    more tens and one fewer of each of 2-6 (7-9 unchanged): the low and the
+    high groups move in proportion to their shares. The running count is
+    ``10 j`` and the true count ``20 j / D``.
+
+    Why this direction: for cards seen at random, the best linear predictor
+    of the unseen count of rank ``r`` given the running count moves it in
+    proportion to ``share_r * tag_r`` (the covariance of a hypergeometric
+    sample with a balanced count), so each step is the average shoe at that
+    count, not a shoe picked to suit a decision. Integer steps keep the
+    composition *exactly* proportional within each group; between them the
+    EV difference is interpolated linearly, which for the average shoe is
+    exact to first order (the error is the curvature of the EV difference: a
+    cubic through the four nearest steps moves none of the Illustrious 18 by
+    more than 0.06 at 6 or 8 decks). The steps are ``20 / D`` true counts
+    apart (3.3 at 6 decks), so the family is coarse for one or two decks.
+
+    >>> family = CountFamily(6)
+    >>> family.unseen(0), family.unseen(2)
+    ((12, 12, 12, 12, 12, 12, 12, 12, 12, 48), (14, 10, 10, 10, 10, 10, 12, 12, 12, 56))
+    >>> family.running_count(2), round(family.true_count(2), 4)
+    (20, 6.6667)
+    """
+
+    decks: int
+    count: CountSystem = HILO
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.decks <= MAX_DECKS:
+            raise ValueError(f"decks must be between 1 and {MAX_DECKS}, not {self.decks}")
+
+    @property
+    def step_vector(self) -> tuple[int, ...]:
+        """Change of each rank's unseen count per step."""
+        weighted = [t * n for t, n in zip(self.count.tags, ONE_DECK, strict=True)]
+        g = math.gcd(*weighted)
+        return tuple(-w // g for w in weighted)
+
+    @property
+    def unseen_cards(self) -> int:
+        """Number of unseen cards, the same at every step (half the shoe)."""
+        return 26 * self.decks
+
+    @property
+    def decks_remaining(self) -> float:
+        """Unseen cards in decks (the true count's divisor)."""
+        return self.unseen_cards / 52
+
+    def unseen(self, step: int) -> tuple[int, ...]:
+        """Unseen cards per rank (ace first) at ``step``; may be negative (check yourself)."""
+        return tuple(n * self.decks // 2 + step * v
+                     for n, v in zip(ONE_DECK, self.step_vector, strict=True))
+
+    def running_count(self, step: int) -> int:
+        """Running count of the seen cards: minus the tag sum of the unseen (balanced count)."""
+        return -sum(t * n for t, n in zip(self.count.tags, self.unseen(step), strict=True))
+
+    def true_count(self, step: int) -> float:
+        """Running count per deck remaining."""
+        return self.running_count(step) / self.decks_remaining
+
+    def removed(self, step: int, hand: Sequence[Card], up: Card) -> list[Card] | None:
+        """The cards out of the shoe other than ``hand`` and ``up``, or None if impossible."""
+        gone = [a + b for a, b in zip(rank_counts(hand), rank_counts([up]), strict=True)]
+        out: list[Card] = []
+        full = Shoe.full(self.decks).counts
+        for rank, total, unseen, seen in zip(RANKS, full, self.unseen(step), gone, strict=True):
+            left = total - unseen - seen
+            if unseen < 0 or left < 0:
+                return None
+            out.extend([Card(rank)] * left)
+        return out
+
+    def describe(self) -> str:
+        """One line for reports."""
+        moves = ", ".join(f"{v:+d} {r.symbol}" for r, v in zip(RANKS, self.step_vector,
+                                                                 strict=True) if v)
+        return (f"unseen cards (after the player's two cards and the up card, which are counted)"
+                f" = half the shoe: {self.unseen_cards} cards, {self.decks_remaining:g} decks"
+                f" remaining; step j: neutral half shoe plus j times ({moves}); running count"
+                f" {self.running_count(1)}j, true count {self.true_count(1):.4g}j; EV difference"
+                f" linearly interpolated between integer steps; root by scipy brentq")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision whose count index is wanted.
+
+    ``actions``: (the play taken at or above the index, the play below it),
+    keys of :attr:`HandAnalysis.ev` (``decline`` is worth 0, for insurance).
+    ``hand``: the two cards used (for a hard total without an ace, any two
+    cards of that total give the same EVs in :class:`CountFamily`, which fixes
+    the unseen cards). ``published``: the published Hi-Lo index, or None.
+    """
+
+    name: str
+    hand: str
+    up: str
+    actions: tuple[str, str]
+    published: int | None = None
+
+
+ILLUSTRIOUS_18: tuple[Decision, ...] = (
+    Decision("insurance", "9,7", "A", ("insurance", "decline"), 3),
+    Decision("16 vs T", "T,6", "T", ("stand", "hit"), 0),
+    Decision("15 vs T", "T,5", "T", ("stand", "hit"), 4),
+    Decision("T-T vs 5", "T,T", "5", ("split", "stand"), 5),
+    Decision("T-T vs 6", "T,T", "6", ("split", "stand"), 4),
+    Decision("10 vs T", "7,3", "T", ("double", "hit"), 4),
+    Decision("12 vs 3", "T,2", "3", ("stand", "hit"), 2),
+    Decision("12 vs 2", "T,2", "2", ("stand", "hit"), 3),
+    Decision("11 vs A", "8,3", "A", ("double", "hit"), 1),
+    Decision("9 vs 2", "7,2", "2", ("double", "hit"), 1),
+    Decision("10 vs A", "7,3", "A", ("double", "hit"), 4),
+    Decision("9 vs 7", "6,3", "7", ("double", "hit"), 3),
+    Decision("16 vs 9", "T,6", "9", ("stand", "hit"), 5),
+    Decision("13 vs 2", "T,3", "2", ("stand", "hit"), -1),
+    Decision("12 vs 4", "T,2", "4", ("stand", "hit"), 0),
+    Decision("12 vs 5", "T,2", "5", ("stand", "hit"), -2),
+    Decision("12 vs 6", "T,2", "6", ("stand", "hit"), -1),
+    Decision("13 vs 3", "T,3", "3", ("stand", "hit"), -2),
+)
+"""The Hi-Lo "Illustrious 18" (Don Schlesinger, *Blackjack Attack*), 6 decks, S17, DAS,
+as listed in issue 7: insure at +3 or more, stand on 16 vs T at 0 or more, and so on."""
+
+PUBLISHED_RULES = ("deluxe", ("decks=6", "surrender=none"))
+"""The ruleset the published indices are compared under: 6 decks, peek, S17, double any
+two cards, DAS, split once, no surrender (``blackjack_rules("deluxe", [...])``)."""
+
+PUBLISHED_DIFFERENCE = (
+    "the published index is a rounded integer from simulation: the true count is estimated"
+    " and the EV difference averaged over every hand of the total, every depth and every shoe"
+    " with that count (T-T vs 5/6 with resplits where allowed); this one is exact for the"
+    " family's average shoe at half depth, one two-card hand, split once"
+)
+"""The note of a row more than 1 away from its published index under the reference rules
+(none is, for :data:`PUBLISHED_RULES`; kept for other count systems and decisions)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CountIndex:
+    """The true count at which a decision flips, and the EV differences it came from.
+
+    ``index``: true count (running count per deck remaining, see
+    :class:`CountFamily`) where ``EV(actions[0]) - EV(actions[1])`` crosses 0,
+    the crossing nearest to 0 when there are several; None when it keeps one
+    sign over the whole range or an action is not allowed. ``above``: the play
+    that is better just above the index. ``points``: (true count, EV
+    difference per unit initial bet) at each integer step of the family.
+    """
+
+    decision: Decision
+    index: float | None
+    above: str | None
+    points: tuple[tuple[float, float], ...]
+    note: str = ""
+
+    @property
+    def difference(self) -> float | None:
+        """``index - published`` when both exist."""
+        published = self.decision.published
+        if self.index is None or published is None:
+            return None
+        return self.index - published
+
+
+def _is_reference(rules: BlackjackRules) -> bool:
+    """Whether ``rules`` play like the published indices' game (6D S17 DAS peek, no surrender)."""
+    return (rules.decks == 6 and not rules.dealer_hits_soft_17 and rules.peek
+            and rules.double_on == "any" and rules.double_after_split
+            and rules.surrender == "none" and not rules.has_bonus)
+
+
+def count_index(
+    rules: BlackjackRules, decision: Decision, count: CountSystem = HILO
+) -> CountIndex:
+    """The true count at which ``decision`` flips under ``rules`` (see :class:`CountIndex`).
+
+    The EV difference is computed exactly (``analyse_hand`` with the cards
+    outside the family's unseen cards removed) at every integer step of
+    :class:`CountFamily` with a true count in ``[-20, 20]``, linearly
+    interpolated between steps; ``scipy.optimize.brentq`` finds the root in the
+    bracketing interval.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> rules = blackjack_rules("deluxe", ["decks=6", "surrender=none"])
+    >>> row = count_index(rules, Decision("16 vs T", "T,6", "T", ("stand", "hit"), 0))
+    >>> round(row.index, 2), row.above
+    (-0.13, 'stand')
+    """
+    family = CountFamily(rules.decks, count)
+    hand = parse_cards(decision.hand)
+    up = parse_card(decision.up)
+    reach = max(1, math.floor(TRUE_COUNT_RANGE / family.true_count(1) + 1e-9))
+    points: list[tuple[float, float]] = []
+    for step in range(-reach, reach + 1):
+        removed = family.removed(step, hand, up)
+        if removed is None:
+            continue
+        try:
+            analysis = analyse_hand(hand, up, rules, removed=removed)
+        except RulesError as exc:
+            return CountIndex(decision, None, None, (), f"not computed: {exc}")
+        value = _difference(analysis, decision.actions)
+        if value is None:
+            return CountIndex(decision, None, None, (),
+                              f"{' / '.join(decision.actions)}: not allowed under these rules")
+        points.append((family.true_count(step), value))
+    return _root(decision, tuple(points), rules)
+
+
+def _root(
+    decision: Decision, points: tuple[tuple[float, float], ...], rules: BlackjackRules
+) -> CountIndex:
+    """The zero crossing of the interpolated EV difference nearest to true count 0."""
+    from scipy.optimize import brentq  # type: ignore[import-untyped, unused-ignore]
+
+    crossings = [(a, b) for a, b in itertools.pairwise(points)
+                 if (a[1] < 0) != (b[1] < 0) or a[1] == 0]
+    if not crossings:
+        better = decision.actions[0] if points and points[0][1] > 0 else decision.actions[1]
+        span = f"{points[0][0]:+.1f} to {points[-1][0]:+.1f}" if points else "no count"
+        return CountIndex(decision, None, None, points, f"{better} at every true count"
+                          f" from {span}")
+    (t0, d0), (t1, d1) = min(crossings, key=lambda ab: min(abs(ab[0][0]), abs(ab[1][0])))
+
+    def line(t: float) -> float:
+        return d0 + (d1 - d0) * (t - t0) / (t1 - t0)
+
+    index = t0 if d0 == 0 else float(brentq(line, t0, t1, xtol=1e-12, rtol=1e-12))
+    above = decision.actions[0] if d1 > d0 else decision.actions[1]
+    return CountIndex(decision, index, above, points, _note(decision, index, above, rules))
+
+
+def _note(decision: Decision, index: float, above: str, rules: BlackjackRules) -> str:
+    """The note of a row: why it differs from the published index, if it does."""
+    notes = []
+    if above != decision.actions[0]:
+        notes.append(f"{above} is better above the index, the reverse of the published sense")
+    published = decision.published
+    if published is not None and abs(index - published) > 1:
+        if _is_reference(rules):
+            notes.append(PUBLISHED_DIFFERENCE)
+        else:
+            notes.append("the published index is for 6 decks S17 DAS peek without surrender;"
+                         f" these rules differ ({rules})")
+    return "; ".join(notes)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexTable:
+    """Count indices of several decisions under one ruleset and count system."""
+
+    rules: BlackjackRules
+    count: CountSystem
+    family: CountFamily
+    rows: tuple[CountIndex, ...]
+
+
+def count_indices(
+    rules: BlackjackRules,
+    count: str = "hilo",
+    progress: Progress = None,
+    decisions: Sequence[Decision] = ILLUSTRIOUS_18,
+) -> IndexTable:
+    """Count indices of ``decisions`` (default: the Illustrious 18); ``progress`` per row.
+
+    Raises ``ValueError`` for an unknown count system.
+    """
+    system = find_count(count)
+    rows = []
+    for done, decision in enumerate(decisions, start=1):
+        rows.append(count_index(rules, decision, system))
+        _tick(progress, done, len(decisions))
+    return IndexTable(rules, system, CountFamily(rules.decks, system), tuple(rows))
+
+
+def indices_dict(table: IndexTable) -> dict[str, Any]:
+    """The ``indices --format json`` object."""
+    return {
+        "rules": table.rules.name,
+        "decks": table.rules.decks,
+        "ruleset": str(table.rules),
+        "count": table.count.name,
+        "family": table.family.describe(),
+        "published_for": "Hi-Lo Illustrious 18 (Schlesinger), 6 decks S17 DAS; compare under"
+                         " blackjack_rules('deluxe', ['decks=6', 'surrender=none'])",
+        "indices": [
+            {"decision": row.decision.name, "hand": row.decision.hand, "up": row.decision.up,
+             "actions": list(row.decision.actions), "index": row.index, "above": row.above,
+             "published": row.decision.published, "note": row.note}
+            for row in table.rows
+        ],
+    }
+
+
+def indices_report(
+    rules: BlackjackRules, count: str, fmt: str, progress: Progress = None
+) -> str:
+    """``indices`` output: ``fmt`` is ``json`` (one object) or ``text`` (a table)."""
+    if fmt not in ("text", "json"):
+        raise ValueError(f"unknown format {fmt!r} (use text or json)")
+    table = count_indices(rules, count, progress)
+    if fmt == "json":
+        return json.dumps(indices_dict(table))
+    from rich.table import Table
+
+    from strategy_calc.report import render
+
+    out = Table(title=f"{table.count.name} count indices (true count), {rules}",
+                title_justify="left")
+    for name in ("decision", "hand", "at or above", "below"):
+        out.add_column(name)
+    for name in ("index", "published", "diff"):
+        out.add_column(name, justify="right")
+    out.add_column("note")
+    footnotes: list[str] = []
+    for row in table.rows:
+        first, second = row.decision.actions
+        if row.above is not None and row.above != first:
+            first, second = second, first
+        mark = ""
+        if row.note:
+            footnotes.append(f"[{len(footnotes) + 1}] {row.decision.name}: {row.note}")
+            mark = f"[{len(footnotes)}]"
+        published = row.decision.published
+        out.add_row(
+            row.decision.name, f"{row.decision.hand} vs {row.decision.up}", first, second,
+            "-" if row.index is None else f"{row.index:+.2f}",
+            "-" if published is None else f"{published:+d}",
+            "-" if row.difference is None else f"{row.difference:+.2f}", mark,
+        )
+    lines = [f"family: {table.family.describe()}",
+             "published: Hi-Lo Illustrious 18 (Schlesinger), 6 decks S17 DAS; the rules they"
+             " match here: --rules deluxe --decks 6 --set surrender=none", *footnotes]
+    return render(out, *lines)
