@@ -675,11 +675,12 @@ def split_tables(const int[:] base, int pair, int up, bint h17, int mode, const 
                     if a == 0:
                         res[0] = split_hand(&c, p, &double_ok[0], das, aces_one_card, NULL,
                                             &res[1])
-                        record_codes(&c, p, &double_ok[0], das, frozen)
-                        ctx_reset_values(&c)
-                    c.codes = frozen
-                    res[0] = split_hand(&c, p, &double_ok[0], das, aces_one_card, frozen,
-                                        &res[1])
+                        if max_extra > 0:
+                            record_codes(&c, p, &double_ok[0], das, frozen)
+                    else:
+                        c.codes = frozen
+                        res[0] = split_hand(&c, p, &double_ok[0], das, aces_one_card, frozen,
+                                            &res[1])
                     if chart_codes is not None:
                         ctx_reset_values(&c)
                         c.codes = &chart_codes[0]

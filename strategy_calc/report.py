@@ -6,7 +6,7 @@ import html
 import io
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
@@ -14,7 +14,9 @@ from rich.text import Text
 
 from strategy_calc.blackjack import ACTIONS, OUTCOMES, HandAnalysis
 from strategy_calc.rules import BlackjackRules
-from strategy_calc.strategy import CODES, BonusValue, GameAnalysis
+
+if TYPE_CHECKING:  # the chart machinery imports numpy: keep `hand` start-up light
+    from strategy_calc.strategy import BonusValue, GameAnalysis
 
 
 def hand_dict(result: HandAnalysis) -> dict[str, Any]:
@@ -118,6 +120,14 @@ def hand_text(result: HandAnalysis) -> str:
 
 
 # ---------------------------------------------------------------- charts
+CODES = {
+    "H": "hit", "S": "stand", "Dh": "double, else hit", "Ds": "double, else stand",
+    "P": "split", "Ph": "split if double after split is allowed, else hit",
+    "Ps": "split if double after split is allowed, else stand",
+    "Rh": "surrender if allowed, else hit", "Rs": "surrender if allowed, else stand",
+    "Rp": "surrender if allowed, else split",
+}
+"""Chart codes and their meaning (the legend)."""
 CODE_STYLES = {
     "H": "white", "S": "bold yellow", "Dh": "bold green", "Ds": "green",
     "P": "bold cyan", "Ph": "cyan", "Ps": "cyan",

@@ -53,14 +53,6 @@ UP_ORDER: tuple[Rank, ...] = (*RANKS[1:], Rank.ACE)
 HARD_ROWS = tuple(range(4, 22))
 SOFT_ROWS = tuple(range(13, 22))
 PAIR_ROWS: tuple[Rank, ...] = UP_ORDER
-CODES = {
-    "H": "hit", "S": "stand", "Dh": "double, else hit", "Ds": "double, else stand",
-    "P": "split", "Ph": "split if double after split is allowed, else hit",
-    "Ps": "split if double after split is allowed, else stand",
-    "Rh": "surrender if allowed, else hit", "Rs": "surrender if allowed, else stand",
-    "Rp": "surrender if allowed, else split",
-}
-"""Chart codes and their meaning (the legend)."""
 
 ID_678 = (0, 0, 0, 0, 0, 1, 1, 1, 0, 0)
 HIST_SIZE = 2600
@@ -92,8 +84,9 @@ class GameAnalysis:
     """The basic-strategy chart of a ruleset and the EV of the game under it and optimally.
 
     Chart cells map a row (hard/soft total, pair rank symbol) to a code per up
-    card symbol (``2``..``9``, ``T``, ``A``); see :data:`CODES`. ``ev_basic`` and
-    ``ev_optimal`` are EVs per unit initial bet of a round from a full shoe.
+    card symbol (``2``..``9``, ``T``, ``A``); the legend is
+    :data:`strategy_calc.report.CODES`. ``ev_basic`` and ``ev_optimal`` are EVs
+    per unit initial bet of a round from a full shoe.
     """
 
     rules: BlackjackRules
