@@ -293,6 +293,9 @@ cdef struct Ctx:
     const char* policy  # per node class: 1 = hit, 0 = stand (total-dependent play)
     const char* codes   # per node, overrides ``policy`` when set: bit 2 = hit, else stand
     double* dout        # if set: each node's dealer distribution is copied here (7 per node)
+    const double* shared  # if set: dealer distributions of a wider shoe, 7 per node (NaN: none)
+    int shift_rank      # ... whose node for ours adds ``shift_count`` cards of this rank
+    int shift_count
 
 
 cdef int ctx_init(Ctx* c, const int* base, int up, bint h17, int mode, double bjl1,
@@ -311,6 +314,9 @@ cdef int ctx_init(Ctx* c, const int* base, int up, bint h17, int mode, double bj
     c.policy = NULL
     c.codes = NULL
     c.dout = NULL
+    c.shared = NULL
+    c.shift_rank = 0
+    c.shift_count = 0
     c.has_s = <char*>calloc(3 * n_nodes, sizeof(char))
     c.sn = <double*>malloc(4 * n_nodes * sizeof(double))
     if c.has_s == NULL or c.sn == NULL:
@@ -372,10 +378,19 @@ cdef void ensure_stand(Ctx* c, int node) noexcept nogil:
     cdef double d[NOUT]
     cdef int t, o, x
     cdef double sn
+    cdef int wide = node, k
     if c.has_s[node]:
         return
-    node_shoe(c, node, shoe)
-    dealer_eval(c.dt, shoe, d)
+    if c.shared != NULL:
+        for k in range(c.shift_count):
+            if wide >= 0:
+                wide = node_child[wide][c.shift_rank]
+    if c.shared != NULL and wide >= 0 and c.shared[wide * NOUT] == c.shared[wide * NOUT]:
+        for o in range(NOUT):
+            d[o] = c.shared[wide * NOUT + o]
+    else:
+        node_shoe(c, node, shoe)
+        dealer_eval(c.dt, shoe, d)
     t = node_best[node]
     sn = d[OUT_BUST]
     for o in range(5):
@@ -630,7 +645,8 @@ cdef void record_codes(Ctx* c, int pair, const int* double_ok, bint das,
 
 def split_tables(const int[:] base, int pair, int up, bint h17, int mode, const int[:] double_ok,
                  bint das, bint aces_one_card, double bjl1, double bjl2, double b777,
-                 double b678, double q678, int max_extra, const char[:] chart_codes=None):
+                 double b678, double q678, int max_extra, const char[:] chart_codes=None,
+                 const double[:, ::1] shared_dealer=None):
     """Split-hand values with 0..``max_extra`` further pair cards gone (for resplitting).
 
     ``base``: the shoe with both pair cards still in (up card and known cards
@@ -643,7 +659,9 @@ def split_tables(const int[:] base, int pair, int up, bint h17, int mode, const 
     own cards, the up card and the original pair), frozen so that the removal
     identities of the resplit sum hold; the chart rows play ``chart_codes``
     (per node: bit 1 double, 2 hit, 4 stand). NaN where not computed. Same
-    scale as :func:`hand_values`.
+    scale as :func:`hand_values`. ``shared_dealer``: the dealer distributions
+    :func:`up_card_pass` recorded for ``base`` (NaN rows: not computed), reused
+    for split hands whose cards plus the missing pair cards form a node there.
     """
     cdef Ctx c
     cdef int b2[NR]
@@ -668,6 +686,13 @@ def split_tables(const int[:] base, int pair, int up, bint h17, int mode, const 
             if b2[p] < 1:
                 break
             ctx_init(&c, b2, up, h17, mode, bjl1, bjl2, b777, b678, q678)
+            if shared_dealer is not None:
+                if shared_dealer.shape[0] < n_nodes or shared_dealer.shape[1] != NOUT:
+                    ctx_free(&c)
+                    raise ValueError("shared_dealer needs n_nodes x 7")
+                c.shared = &shared_dealer[0, 0]
+                c.shift_rank = p
+                c.shift_count = 1 + a
             try:
                 for r in range(6):
                     res[r] = float("nan")

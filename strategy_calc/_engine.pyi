@@ -35,6 +35,7 @@ def split_tables(
     q678: float,
     max_extra: int,
     chart_codes: memoryview | None = None,
+    shared_dealer: Any = None,
 ) -> list[tuple[float, float, float, float, float, float]]: ...
 def node_table() -> tuple[
     list[list[int]], list[int], list[int], list[int], list[list[int]]

@@ -336,7 +336,7 @@ def _surrender_ev(rules: BlackjackRules, p_bj: float, natural: bool, conditioned
 
 def split_values(
     rules: BlackjackRules, base: Shoe, up: Rank, pair: Rank, mode: int,
-    chart_codes: memoryview | None = None,
+    chart_codes: memoryview | None = None, shared_dealer: object = None,
 ) -> SplitValues | None:
     """Raw split EVs (the engine's scale) of the first hand and of the others, or None.
 
@@ -344,7 +344,8 @@ def split_values(
     cards removed). Strategy and method: :mod:`strategy_calc.splits`; with one
     split allowed this is exactly twice one hand that ignores the other's cards.
     ``chart_codes`` (per engine node: bit 1 double, 2 hit, 4 stand) adds the
-    values of playing split hands by a chart.
+    values of playing split hands by a chart. ``shared_dealer``: the dealer
+    distributions a whole-game pass recorded for ``base`` (a speed-up only).
     """
     if rules.max_split_hands < 2:
         return None
@@ -362,7 +363,7 @@ def split_values(
             _counts(double_allowed_totals(rules)),
             rules.double_after_split and not (aces and rules.split_aces_one_card),
             aces and rules.split_aces_one_card, losses[0], losses[1], b777, b678, q678,
-            2 * (max_hands - 2), chart_codes,
+            2 * (max_hands - 2), chart_codes, shared_dealer,
         ))
     rows_first, rows_others = tables[0], tables[-1]
     n, n_pair = after.total, after.count(pair)

@@ -142,7 +142,7 @@ class _UpPass:
     values: dict[tuple[int, int], list[tuple[float, float, Values]]]
     p_up: float
     base: Shoe
-    dealer: np.ndarray | None
+    dealer: np.ndarray
 
 
 def _row_of(ranks: tuple[int, int]) -> tuple[str, int]:
@@ -262,7 +262,7 @@ def analyse_game(
         base = full.remove([Card(up)])
         out = np.full((n_nodes, 8), np.nan)
         policy = np.zeros(64, dtype=np.int8)
-        dealer = np.zeros((n_nodes, 7)) if distribution else None
+        dealer = np.full((n_nodes, 7), np.nan)
         _engine.up_card_pass(_ints(base.counts), int(up), h17, mode, bjl1, bjl2,
                              rules.bonus_777, rules.bonus_suited_678, 0.0, out, policy,
                              False, dealer)
@@ -319,7 +319,7 @@ def analyse_game(
             hand = (pair_rank, pair_rank)
             if hand not in values:
                 continue
-            split = _split_values(rules, base, pair_rank, up, mode, chart_codes)
+            split = _split_values(rules, base, pair_rank, up, mode, chart_codes, data.dealer)
             node = index[tuple(2 if k == pair_rank else 0 for k in range(1, 11))]
             adj = -(1.0 - out[node, 5]) if mode == 1 else 0.0
             for _prob, _q, vals in values[hand]:
@@ -423,9 +423,10 @@ def _deal_values(
 
 def _split_values(
     rules: BlackjackRules, base: Shoe, pair: int, up: Rank, mode: int, codes: np.ndarray,
+    dealer: np.ndarray,
 ) -> dict[str, float]:
     """Raw split values: optimal, by the chart, and by the chart without DAS."""
-    values = split_values(rules, base, up, Rank(pair), mode, codes.data)
+    values = split_values(rules, base, up, Rank(pair), mode, codes.data, dealer)
     if values is None or values.chart is None or values.chart_no_das is None:
         return {}
     return {"split": sum(values.optimal), "split_chart": sum(values.chart),
@@ -562,7 +563,7 @@ def _histogram_dict(hist: np.ndarray | None) -> dict[float, float] | None:
 def _add_deal_distribution(
     hist: np.ndarray, weight: float, rules: BlackjackRules, hand: tuple[int, int], up: Rank,
     base: Shoe, mode: int, action: str, q678: float, no_bj: float, codes: np.ndarray,
-    dealer: np.ndarray | None, optimal: bool,
+    dealer: np.ndarray, optimal: bool,
 ) -> None:
     """Add ``weight`` times the distribution of one deal's net result under ``action``.
 
