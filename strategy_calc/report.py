@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from strategy_calc.blackjack import ACTIONS, OUTCOMES, HandAnalysis
+from strategy_calc.cards import Rank
 from strategy_calc.rules import BlackjackRules
 
 if TYPE_CHECKING:  # the chart machinery imports numpy: keep `hand` start-up light
@@ -33,6 +34,8 @@ def hand_dict(result: HandAnalysis) -> dict[str, Any]:
         "suits_known": result.suits_known,
         "ruleset": str(result.rules),
         "autoplay_ev": result.autoplay,
+        "tens_proportion": result.shoe.count(Rank.TEN) / result.shoe.total,
+        "insurance_break_even_tens": 1 / 3,
         "split_strategy": "each split hand plays its own cards (pair and up card removed),"
                           " ignoring the other hand's cards",
     }
@@ -116,6 +119,10 @@ def hand_text(result: HandAnalysis) -> str:
         dealer.add_column(key, justify="right")
     dealer.add_row(*(f"{result.dealer[k]:.6f}" for k in OUTCOMES))
     notes = [f"note: {n}" for n in result.notes]
+    if result.ev["insurance"] is not None:
+        tens = result.shoe.count(Rank.TEN) / result.shoe.total
+        notes.append(f"insurance: tens are {tens:.4f} of the cards left; it pays when more than"
+                     f" 1/3 ({'take it' if tens > 1 / 3 else 'decline'})")
     return render(actions, dealer, *notes)
 
 

@@ -103,3 +103,16 @@ def test_user_ruleset_file(tmp_path: object) -> None:
     assert data["rules"] == "mine" and data["decks"] == 2
     ev = data["ev"]
     assert isinstance(ev, dict) and ev["surrender"] == -0.5
+
+
+def test_insurance_by_composition() -> None:
+    """1 deck, T,9 vs A with 13 small cards gone: 15 tens among the 36 cards left
+    (52 - 3 - 13); 15/36 > 1/3, so insurance is worth 0.5 * (2p - (1 - p))."""
+    data = run_json("hand", "T,9", "--vs", "A", "--rules", "deluxe", "--decks", "1",
+                    "--removed", "2,3,4,5,6,2,3,4,5,6,2,3,4")
+    p = 15 / 36
+    assert data["tens_proportion"] == pytest.approx(p, abs=1e-15)
+    ev = data["ev"]
+    assert isinstance(ev, dict)
+    assert ev["insurance"] == pytest.approx(0.5 * (2 * p - (1 - p)), abs=1e-15)
+    assert ev["insurance"] > 0
