@@ -81,3 +81,18 @@ def test_risk_json_contract() -> None:
 def test_risk_errors(args: list[str]) -> None:
     out = runner.invoke(app, ["risk", "--decks", "1", *args])
     assert out.exit_code == 2 and out.stderr.startswith("error: ")
+
+
+def test_blackjack_probability_on_a_tiny_shoe_by_hand() -> None:
+    """A 14-card shoe: two aces, one each of 2..9, four tens. The player's first two
+    cards are A+T with probability 2 * 2/14 * 4/13 = 16/182; the dealer then has A+T
+    from the 12 left (one ace, three tens) with probability 2 * 1/12 * 3/11 = 1/22
+    (a push). Only a blackjack wins exactly 1.5."""
+    from strategy_calc.cards import Shoe
+
+    shoe = Shoe(1, (2, 1, 1, 1, 1, 1, 1, 1, 1, 4), ((1, 0, 0, 0),) * 3)
+    game = analyse_game(blackjack_rules("deluxe", decks=1), shoe=shoe, distribution=True)
+    assert game.outcomes_optimal is not None
+    want = Fraction(16, 182) * (1 - Fraction(1, 22))
+    assert game.outcomes_optimal[1.5] == pytest.approx(float(want), abs=1e-15)
+    assert abs(sum(x * p for x, p in game.outcomes_optimal.items()) - game.ev_optimal) < 1e-12
