@@ -1221,3 +1221,70 @@ def split_distribution(const int[:] base, int pair, int up, bint h17, int mode,
         free(frozen_b)
     if na < 0:
         raise MemoryError("too many terminal hands")
+
+
+def split_postsplit(const int[:] base, int pair, int up, bint h17, int mode,
+                    const int[:] double_ok, bint das, bint aces_one_card, double bjl1_first,
+                    double bjl2_first, double bjl1_second, double bjl2_second, double b777,
+                    double b678, double q678):
+    """Raw values ``(first, second)`` of a single split where the second hand sees the first.
+
+    The first hand plays as in :func:`split_tables` (its own cards, the pair,
+    the up card); the second hand plays the best composition-dependent
+    strategy for everything seen by then: the pair, the up card and all the
+    first hand's cards ("post-split composition-dependent"). Exact: the
+    second hand is valued afresh for every way the first hand can end.
+    ``base``: the shoe with both pair cards in (up card gone). Same scale as
+    :func:`hand_values`. Slow for low pairs (thousands of first-hand ends).
+    """
+    cdef Ctx ca, cb
+    cdef int b1[NR]
+    cdef int r, i, j, na, p = pair - 1, cap = 20000, n1
+    cdef Term* ta
+    cdef double* mass
+    cdef char* frozen
+    cdef double first = 0.0, second = 0.0, m
+    cdef bint same
+    _check_shoe(base)
+    if double_ok.shape[0] < 22:
+        raise ValueError("double_ok needs 22 entries")
+    if base[p] < 2:
+        raise ValueError("the shoe does not hold the pair")
+    for r in range(NR):
+        b1[r] = base[r] - (r == p)
+    n1 = node_child[0][p]
+    ta = <Term*>malloc(cap * sizeof(Term))
+    mass = <double*>malloc(n_nodes * sizeof(double))
+    frozen = <char*>calloc(n_nodes, sizeof(char))
+    ctx_init(&ca, b1, up, h17, mode, bjl1_first, bjl2_first, b777, b678, q678)
+    ctx_init(&cb, b1, up, h17, mode, bjl1_second, bjl2_second, b777, b678, q678)
+    na = 0
+    try:
+        with nogil:
+            first = split_hand(&ca, p, &double_ok[0], das, aces_one_card, NULL)
+            record_codes(&ca, p, &double_ok[0], das, frozen)
+            na = propagate(&ca, n1, 1.0, frozen, True, &double_ok[0], das, aces_one_card,
+                           ta, cap, mass)
+            for i in range(na if na > 0 else 0):
+                m = ta[i].mass
+                if m == 0.0:
+                    continue
+                # merge the later ends that leave the same cards (same second-hand value)
+                for j in range(i + 1, na):
+                    if ta[j].mass != 0.0 and ta[j].node == ta[i].node \
+                            and ta[j].extra == ta[i].extra:
+                        m += ta[j].mass
+                        ta[j].mass = 0.0
+                for r in range(NR):
+                    cb.base[r] = base[r] - node_counts[ta[i].node][r] - (ta[i].extra == r)
+                memset(cb.has_s, 0, 3 * n_nodes * sizeof(char))
+                second += m * split_hand(&cb, p, &double_ok[0], das, aces_one_card, NULL)
+    finally:
+        ctx_free(&ca)
+        ctx_free(&cb)
+        free(ta)
+        free(mass)
+        free(frozen)
+    if na < 0:
+        raise MemoryError("too many terminal hands")
+    return first, second

@@ -91,3 +91,20 @@ def split_distribution(
     codes: memoryview | None,
     hist: Any,
 ) -> None: ...
+def split_postsplit(
+    base: memoryview,
+    pair: int,
+    up: int,
+    h17: bool,
+    mode: int,
+    double_ok: memoryview,
+    das: bool,
+    aces_one_card: bool,
+    bjl1_first: float,
+    bjl2_first: float,
+    bjl1_second: float,
+    bjl2_second: float,
+    b777: float,
+    b678: float,
+    q678: float,
+) -> tuple[float, float]: ...

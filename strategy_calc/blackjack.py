@@ -47,7 +47,7 @@ from strategy_calc.cards import (
     parse_cards,
     rank_counts,
 )
-from strategy_calc.rules import BlackjackRules
+from strategy_calc.rules import BlackjackRules, RulesError
 from strategy_calc.splits import SplitValues, combine, max_hands_for
 
 PeekMethod = Literal["exact", "shortcut"]
@@ -90,7 +90,10 @@ class HandAnalysis:
     """EV of taking exactly one card and standing on the original bet (a bet-behind
     follower who does not follow a double); None when the hand cannot double."""
     split_hands: tuple[float, float] | None = None
-    """EV of the first and of the second split hand (they sum to ``ev["split"]``)."""
+    """EV of the first split hand and of all the others (they sum to ``ev["split"]``)."""
+    split_postsplit: float | None = None
+    """Split EV when the second hand also uses the first hand's cards (one split only;
+    only computed on request: ``analyse_hand(..., postsplit=True)``)."""
 
 
 def hand_total(ranks: Sequence[int]) -> tuple[int, bool]:
@@ -220,13 +223,15 @@ def analyse_hand(
     rules: BlackjackRules,
     removed: str | Sequence[Card] = (),
     peek_method: PeekMethod = "exact",
+    postsplit: bool = False,
 ) -> HandAnalysis:
     """Exact EV of every action for the initial hand ``cards`` against ``up``.
 
     ``removed``: other cards known to be out of the shoe. Raises
     :class:`~strategy_calc.cards.CardError` / ``RulesError`` (``ValueError``)
     for impossible input: an unknown card, more cards of a rank than the shoe
-    holds, a bust hand, fewer than two cards.
+    holds, a bust hand, fewer than two cards. ``postsplit``: also value a
+    single split where the second hand uses the first hand's cards (slower).
 
     >>> from strategy_calc.rules import blackjack_rules
     >>> a = analyse_hand("A,T", "A", blackjack_rules("macau-1983"))
@@ -269,11 +274,14 @@ def analyse_hand(
     if two_cards and double_allowed_totals(rules)[total]:
         ev["double"] = double / scale
     split_hands = None
+    split_postsplit = None
     if two_cards and ranks[0] == ranks[1]:
         split = _split_ev(base, upr, hand[0].rank, rules, mode, hand)
         if split is not None:
             split_hands = (split[0] / scale, split[1] / scale)
             ev["split"] = split_hands[0] + split_hands[1]
+            if postsplit:
+                split_postsplit = _postsplit_ev(base, upr, hand[0].rank, rules, mode) / scale
     if two_cards and surrender_allowed(rules, upr):
         ev["surrender"] = _surrender_ev(rules, p_bj, natural, conditioned=mode != 0)
     if two_cards and rules.insurance and upr is Rank.ACE:
@@ -303,6 +311,7 @@ def analyse_hand(
         autoplay=autoplay / scale,
         one_card=one_card / scale if ev["double"] is not None else None,
         split_hands=split_hands,
+        split_postsplit=split_postsplit,
     )
 
 
@@ -374,6 +383,25 @@ def split_values(
     if chart_codes is None:
         return SplitValues(total(0))
     return SplitValues(total(0), total(2), total(4))
+
+
+def _postsplit_ev(base: Shoe, up: Rank, pair: Rank, rules: BlackjackRules, mode: int) -> float:
+    """Raw EV of one split where the second hand plays knowing the first hand's cards."""
+    if max_hands_for(rules, pair is Rank.ACE) > 2:
+        raise RulesError("the post-split composition-dependent split is computed for one split"
+                         " only (max_split_hands = 2)")
+    hand = [Card(pair), Card(pair)]
+    b777, b678, q678, _known = _bonus_terms(rules, base.remove(hand), hand[:1], split_hand=True)
+    aces = pair is Rank.ACE
+    first = blackjack_losses(rules)
+    second = blackjack_losses(rules, second_split_hand=True)
+    one, two = _engine.split_postsplit(
+        _counts(base.counts), int(pair), int(up), rules.dealer_hits_soft_17, mode,
+        _counts(double_allowed_totals(rules)),
+        rules.double_after_split and not (aces and rules.split_aces_one_card),
+        aces and rules.split_aces_one_card, first[0], first[1], second[0], second[1],
+        b777, b678, q678)
+    return float(one + two)
 
 
 def _split_ev(

@@ -67,6 +67,9 @@ def hand(
     set_: SetOpt = None,
     decks: DecksOpt = None,
     removed: RemovedOpt = "",
+    postsplit: Annotated[bool, typer.Option(
+        "--postsplit", help="Also value a split where the second hand uses the first "
+        "hand's cards (slower).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Every action's exact EV for one blackjack hand against an up card."""
@@ -75,7 +78,7 @@ def hand(
 
     def run() -> str:
         ruleset = blackjack_rules(rules or DEFAULT_BLACKJACK, set_ or [], decks)
-        result = blackjack.analyse_hand(cards, vs, ruleset, removed)
+        result = blackjack.analyse_hand(cards, vs, ruleset, removed, postsplit=postsplit)
         return report.hand_json(result) if as_json else report.hand_text(result)
 
     print(guarded(run))

@@ -37,7 +37,8 @@ def hand_dict(result: HandAnalysis) -> dict[str, Any]:
         "tens_proportion": result.shoe.count(Rank.TEN) / result.shoe.total,
         "insurance_break_even_tens": 1 / 3,
         "split_strategy": "each split hand plays its own cards (pair and up card removed),"
-                          " ignoring the other hand's cards",
+                          " ignoring the other hands' cards",
+        "split_postsplit": result.split_postsplit,
     }
 
 
@@ -119,6 +120,9 @@ def hand_text(result: HandAnalysis) -> str:
         dealer.add_column(key, justify="right")
     dealer.add_row(*(f"{result.dealer[k]:.6f}" for k in OUTCOMES))
     notes = [f"note: {n}" for n in result.notes]
+    if result.split_postsplit is not None:
+        notes.append(f"split, second hand also using the first hand's cards:"
+                     f" {result.split_postsplit:+.6f}")
     if result.ev["insurance"] is not None:
         tens = result.shoe.count(Rank.TEN) / result.shoe.total
         notes.append(f"insurance: tens are {tens:.4f} of the cards left; it pays when more than"

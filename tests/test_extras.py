@@ -146,3 +146,22 @@ def test_bonus_value_is_the_edge_difference() -> None:
 def test_bonus_on_a_ruleset_without_bonuses_is_an_error() -> None:
     out = runner.invoke(app, ["bonus", "--rules", "deluxe"])
     assert out.exit_code == 2 and "pays no" in out.stderr
+
+
+@pytest.mark.parametrize(("pair", "up"), [("8,8", "T"), ("7,7", "T"), ("6,6", "7")])
+def test_post_split_knowledge_never_hurts(pair: str, up: str) -> None:
+    """The second hand choosing with the first hand's cards in view can only gain."""
+    rules = BlackjackRules(decks=1, hole_card="peek", double_after_split=True)
+    result = analyse_hand(pair, up, rules, postsplit=True)
+    assert result.ev["split"] is not None and result.split_postsplit is not None
+    assert result.split_postsplit >= result.ev["split"] - 1e-15
+    assert result.split_postsplit - result.ev["split"] < 0.01
+
+
+def test_post_split_equals_the_baseline_when_there_is_nothing_to_decide() -> None:
+    """Split aces get one card each: no decision, so what the first hand showed
+    cannot change the second's play, and by exchangeability the EVs are equal."""
+    rules = BlackjackRules(decks=1, hole_card="peek")
+    result = analyse_hand("A,A", "6", rules, postsplit=True)
+    assert result.ev["split"] is not None and result.split_postsplit is not None
+    assert result.split_postsplit == pytest.approx(result.ev["split"], abs=1e-14)
