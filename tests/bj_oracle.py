@@ -118,6 +118,16 @@ one shoe (the second from what the first left) and the dealer last, with the
 same policies, by plain enumeration; equality with ``split_ev`` is the
 exchangeability claim.
 
+Resplits (``split_ev_resplit_bruteforce``, tiny shoes only): the hands are
+played one at a time in queue order from one shoe; a hand's second card of the
+pair's rank, while fewer than ``max_split_hands`` hands exist (aces only with
+``resplit_aces``), starts a new hand at the end of the queue and the hand
+draws again. Every hand keeps the frozen one-hand policy above (its own cards
+only; the pair cards it passed on are ignored); H1 plays and settles as split
+hand 1, every later hand as split hand 2 (ENHC ``"original"``: a dealer
+blackjack takes H1's original bet only). With two hands it is
+``split_ev_bruteforce``.
+
 Bonus (Macau rule 9)
 --------------------
 Exactly three cards 7-7-7 (any suits) or 6-7-8 of one suit: paid
@@ -737,6 +747,18 @@ def _split_setups(
         return None
     if rules.max_split_hands > 2:
         raise NotImplementedError("the oracle handles one split (two hands) only")
+    return _split_hand_setups(layout, pair, up, shoe, rules)
+
+
+def _split_hand_setups(
+    layout: tuple[SuitedCard, ...],
+    pair: Sequence[SuitedCard],
+    up: int,
+    shoe: tuple[int, ...],
+    rules: BlackjackRules,
+) -> tuple[_Setup, _Setup]:
+    """The setups of split hand 1 and of split hand 2 (and of every later hand
+    of a resplit), whatever ``max_split_hands`` says."""
     rank = pair[0][0]
     if pair[1][0] != rank:
         raise ValueError("not a pair")
@@ -802,48 +824,53 @@ def split_ev_suited(
 Outcome = tuple[str, Fraction, int]  # ("bust" | "bonus" | "total", bonus or total, bet)
 
 
+def _draws(left: tuple[int, ...]) -> Iterator[tuple[int, Fraction]]:
+    """Each kind a split hand can draw from ``left``, with its probability."""
+    n = sum(left)
+    if n == 0:
+        raise ShoeExhausted("a split hand must draw from an empty shoe")
+    for c, count in enumerate(left):
+        if count:
+            yield c, Fraction(count, n)
+
+
+def _walk_hand(
+    solver: _Hand, d: tuple[int, ...], left: tuple[int, ...], p: Fraction
+) -> Iterator[tuple[Outcome, tuple[int, ...], Fraction]]:
+    """Play a hand on from its own cards ``d`` with ``solver``'s policy, really
+    drawing from ``left``: (final outcome, shoe left, probability), with ``p``
+    the probability of getting here; the same outcome may come several times."""
+    if solver.hard(d) > 21:
+        yield ("bust", Fraction(0), 1), left, p
+        return
+    bonus = solver.bonus(d)
+    if bonus:
+        yield ("bonus", bonus, 1), left, p
+        return
+    act = solver.action(d)
+    if act == "stand":
+        yield ("total", Fraction(solver.total(d)), 1), left, p
+    elif act == "hit":
+        for c, q in _draws(left):
+            yield from _walk_hand(solver, solver.plus(d, c), _take(left, c), p * q)
+    else:  # double: one card, stand with 2 units, no bonus
+        for c, q in _draws(left):
+            nd = solver.plus(d, c)
+            if solver.hard(nd) > 21:
+                final: Outcome = ("bust", Fraction(0), 2)
+            else:
+                final = ("total", Fraction(solver.total(nd)), 2)
+            yield final, _take(left, c), p * q
+
+
 def _play_in_shoe(
     solver: _Hand, shoe: tuple[int, ...]
 ) -> dict[tuple[Outcome, tuple[int, ...]], Fraction]:
     """Play one hand with ``solver``'s policy, really drawing from ``shoe``:
     the probability of each (final outcome, shoe left)."""
     out: dict[tuple[Outcome, tuple[int, ...]], Fraction] = {}
-
-    def add(key: tuple[Outcome, tuple[int, ...]], p: Fraction) -> None:
-        out[key] = out.get(key, Fraction(0)) + p
-
-    def draws(left: tuple[int, ...]) -> Iterator[tuple[int, Fraction]]:
-        n = sum(left)
-        if n == 0:
-            raise ShoeExhausted("a split hand must draw from an empty shoe")
-        for c, count in enumerate(left):
-            if count:
-                yield c, Fraction(count, n)
-
-    def walk(d: tuple[int, ...], left: tuple[int, ...], p: Fraction) -> None:
-        if solver.hard(d) > 21:
-            add((("bust", Fraction(0), 1), left), p)
-            return
-        bonus = solver.bonus(d)
-        if bonus:
-            add((("bonus", bonus, 1), left), p)
-            return
-        act = solver.action(d)
-        if act == "stand":
-            add((("total", Fraction(solver.total(d)), 1), left), p)
-        elif act == "hit":
-            for c, q in draws(left):
-                walk(solver.plus(d, c), _take(left, c), p * q)
-        else:  # double: one card, stand with 2 units, no bonus
-            for c, q in draws(left):
-                nd = solver.plus(d, c)
-                if solver.hard(nd) > 21:
-                    final: Outcome = ("bust", Fraction(0), 2)
-                else:
-                    final = ("total", Fraction(solver.total(nd)), 2)
-                add((final, _take(left, c)), p * q)
-
-    walk((0,) * solver.n_kinds, shoe, Fraction(1))
+    for final, left, p in _walk_hand(solver, (0,) * solver.n_kinds, shoe, Fraction(1)):
+        out[(final, left)] = out.get((final, left), Fraction(0)) + p
     return out
 
 
@@ -861,6 +888,19 @@ def _settle(outcome: Outcome, dealer: int, loss_vs_bj: tuple[Fraction, Fraction]
     return Fraction(bet * ((value > 17 + dealer) - (value < 17 + dealer)))
 
 
+def _dealer_law(solver: _Hand, left: tuple[int, ...], hole: int | None) -> tuple[Fraction, ...]:
+    """P(17), ..., P(21), P(bust), P(blackjack) for the dealer of ``solver``'s
+    setup drawing from ``left`` (``hole``: his known hole card in a peek game,
+    None in ENHC, where his second card comes from ``left`` now)."""
+    up, h17 = solver.s.up, solver.s.h17
+    dealer_shoe = solver._rank_counts(left)
+    if hole is None:
+        dist, p_bj = _dealer_two_step(dealer_shoe, up, h17)
+        return (*dist, p_bj)
+    rank = solver.ranks[hole]  # peek: up + hole, known not to be a blackjack
+    return (*_dealer_from(dealer_shoe, up + rank, up == 1 or rank == 1, h17), Fraction(0))
+
+
 def _split_bruteforce(setups: tuple[_Setup, _Setup] | None) -> Fraction | None:
     """Hand 1, then hand 2, then the dealer, really drawing from one shoe.
 
@@ -871,16 +911,6 @@ def _split_bruteforce(setups: tuple[_Setup, _Setup] | None) -> Fraction | None:
         return None
     first, second = setups
     solver1, solver2 = _hand_solver(first), _hand_solver(second)
-    up, h17 = first.up, first.h17
-
-    def dealer_law(left: tuple[int, ...], hole: int | None) -> tuple[Fraction, ...]:
-        """P(17), ..., P(21), P(bust), P(blackjack) for the dealer drawing from ``left``."""
-        dealer_shoe = solver1._rank_counts(left)
-        if hole is None:  # ENHC: the second card now, blackjack possible
-            dist, p_bj = _dealer_two_step(dealer_shoe, up, h17)
-            return (*dist, p_bj)
-        rank = solver1.ranks[hole]  # peek: up + hole, known not to be a blackjack
-        return (*_dealer_from(dealer_shoe, up + rank, up == 1 or rank == 1, h17), Fraction(0))
 
     ev = Fraction(0)
     for hole, p_hole in solver1.scenarios:  # exact: the hole card; enhc: none yet
@@ -892,7 +922,7 @@ def _split_bruteforce(setups: tuple[_Setup, _Setup] | None) -> Fraction | None:
             dealer = [Fraction(0)] * 7  # the dealer's law after hand 2, given left1
             ev2 = Fraction(0)  # hand 2's expected result, given left1
             for (out2, left2), p2 in _play_in_shoe(solver2, left1).items():
-                for k, p_dealer in enumerate(dealer_law(left2, hole)):
+                for k, p_dealer in enumerate(_dealer_law(solver1, left2, hole)):
                     if p_dealer:
                         dealer[k] += p2 * p_dealer
                         ev2 += p2 * p_dealer * _settle(out2, k, second.loss_vs_bj)
@@ -920,3 +950,119 @@ def split_ev_bruteforce_suited(
     """:func:`split_ev_bruteforce` with suits (bonus on split hands)."""
     counts = _suited_counts(shoe_suited)
     return _split_bruteforce(_split_setups(SUITED_LAYOUT, list(pair_cards), up, counts, rules))
+
+
+# --------------------------------------------- resplit brute force (tiny shoes)
+
+
+HandEnd = tuple[Outcome, tuple[int, ...], int]  # (outcome, shoe left, hands so far)
+
+
+def _play_split_hand(
+    solver: _Hand, left: tuple[int, ...], hands: int, max_hands: int, resplit_kind: int | None
+) -> dict[HandEnd, Fraction]:
+    """Play the current split hand from ``left`` when ``hands`` hands exist:
+    while its second card is of ``resplit_kind`` (None: never) and fewer than
+    ``max_hands`` hands exist, that card starts a new hand and the hand draws
+    again; then the hand plays on with ``solver``'s policy on its own cards.
+    The probability of each (outcome, shoe left, number of hands then)."""
+    out: dict[HandEnd, Fraction] = {}
+    zero = (0,) * solver.n_kinds
+
+    def second_card(left: tuple[int, ...], hands: int, p: Fraction) -> None:
+        for c, q in _draws(left):
+            rest = _take(left, c)
+            if c == resplit_kind and hands < max_hands:
+                second_card(rest, hands + 1, p * q)  # a new hand; draw again
+                continue
+            for final, left_end, p_end in _walk_hand(solver, solver.plus(zero, c), rest, p * q):
+                key = (final, left_end, hands)
+                out[key] = out.get(key, Fraction(0)) + p_end
+
+    second_card(left, hands, Fraction(1))
+    return out
+
+
+def split_ev_resplit_bruteforce(
+    pair_rank: int, up: int, shoe: Shoe, rules: BlackjackRules
+) -> Fraction | None:
+    """EV (per unit initial bet, all hands) of splitting a pair of ``pair_rank``
+    with resplits up to ``rules.max_split_hands`` hands, by playing the real
+    sequential process from one shoe. For tiny shoes; rank-only.
+
+    ``shoe`` has both pair cards, the up card and the removed cards taken out.
+    Hands H1, H2 start with one pair card each and are played one at a time in
+    queue order. A hand's second card, if it is of the pair's rank (all tens
+    alike) while fewer than ``max_split_hands`` hands exist (aces: only with
+    ``resplit_aces``), starts a new hand at the end of the queue and the hand
+    draws its second card again; otherwise the hand plays on. The dealer plays
+    last. The policy is frozen: every hand plays the :func:`split_ev` policy
+    of one split hand on its own cards (beyond its starting pair card) only,
+    ignoring every other card seen, including the pair cards it passed on:
+    H1 that of split hand 1, every later hand that of split hand 2 (they
+    differ only in ENHC under ``"original"``, where a dealer blackjack takes
+    H1's original bet and returns every other bet and double). Peek game: the
+    hole card is enumerated first (not completing a blackjack), so the value
+    is conditioned on no dealer blackjack. With ``max_split_hands == 2`` this
+    is :func:`split_ev_bruteforce`.
+
+    Plain enumeration with the sums regrouped (linearity): after each hand the
+    paths are grouped by (shoe left, number of hands), keeping how often each
+    hand outcome occurs on them, and the dealer is enumerated once per shoe
+    the hands can leave.
+    """
+    if rules.max_split_hands == 1:
+        return None
+    pair = [(pair_rank, None), (pair_rank, None)]
+    first, later = _split_hand_setups(RANK_LAYOUT, pair, up, tuple(shoe), rules)
+    solver1, solver2 = _hand_solver(first), _hand_solver(later)
+    resplit_kind = pair_rank - 1 if pair_rank != 1 or rules.resplit_aces else None
+    max_hands = rules.max_split_hands
+
+    plays: dict[tuple[int, tuple[int, ...], int], dict[HandEnd, Fraction]] = {}
+
+    def play(index: int, left: tuple[int, ...], hands: int) -> dict[HandEnd, Fraction]:
+        """The current hand (H1 when ``index`` is 0) from ``left``, memoised."""
+        key = (min(index, 1), left, hands)
+        if key not in plays:
+            solver = solver1 if index == 0 else solver2
+            plays[key] = _play_split_hand(solver, left, hands, max_hands, resplit_kind)
+        return plays[key]
+
+    # A state (shoe left, hands so far) carries P(state) and, for each (1 for H1
+    # / 2 for a later hand, outcome), E[number of such hands; state]: enough to
+    # settle every hand once the dealer's law (a function of the shoe left) is
+    # known, since the total result is a sum over the hands.
+    State = tuple[tuple[int, ...], int]
+    Tally = dict[tuple[int, Outcome], Fraction]
+    ev = Fraction(0)
+    for hole, p_hole in solver1.scenarios:  # exact: the hole card; enhc: none yet
+        start = tuple(shoe) if hole is None else _take(tuple(shoe), hole)
+        states: dict[State, tuple[Fraction, Tally]] = {(start, 2): (Fraction(1), {})}
+        finished: dict[State, tuple[Fraction, Tally]] = {}
+        played = 0  # hands played in every state of ``states``
+        while states:
+            following: dict[State, tuple[Fraction, Tally]] = {}
+            for (left, hands), (p, tally) in states.items():
+                if played == hands:
+                    finished[(left, hands)] = (p, tally)  # no other state has this key
+                    continue
+                for (final, left2, hands2), q in play(played, left, hands).items():
+                    p_new, tally_new = following.get((left2, hands2), (Fraction(0), {}))
+                    for key, n in tally.items():
+                        tally_new[key] = tally_new.get(key, Fraction(0)) + n * q
+                    key = (1 if played == 0 else 2, final)
+                    tally_new[key] = tally_new.get(key, Fraction(0)) + p * q
+                    following[(left2, hands2)] = (p_new + p * q, tally_new)
+            states = following
+            played += 1
+        losses = {1: first.loss_vs_bj, 2: later.loss_vs_bj}
+        for (left, _), (_, tally) in finished.items():
+            for k, p_dealer in enumerate(_dealer_law(solver1, left, hole)):
+                if p_dealer:
+                    result = sum(
+                        (n * _settle(out, k, losses[cls]) for (cls, out), n in tally.items()),
+                        Fraction(0),
+                    )
+                    ev += p_hole * p_dealer * result
+    return ev

@@ -29,6 +29,7 @@ from bj_oracle import (
     split_ev,
     split_ev_bruteforce,
     split_ev_bruteforce_suited,
+    split_ev_resplit_bruteforce,
     split_ev_suited,
     suited_shoe,
 )
@@ -344,7 +345,11 @@ SPLIT_CASES = [
 def test_split_equals_sequential_play(
     rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]
 ) -> None:
-    assert split_ev(pair, up, shoe, rules) == split_ev_bruteforce(pair, up, shoe, rules)
+    brute = split_ev_bruteforce(pair, up, shoe, rules)
+    assert split_ev(pair, up, shoe, rules) == brute
+    # The resplit brute force with two hands at most is the same process.
+    assert rules.max_split_hands == 2
+    assert split_ev_resplit_bruteforce(pair, up, shoe, rules) == brute
 
 
 def test_split_suited_bonus_equals_sequential_play() -> None:
@@ -378,3 +383,65 @@ def test_split_symmetry_and_limits() -> None:
     assert split_ev(8, 6, shoe, BlackjackRules(decks=1, max_split_hands=1)) is None
     with pytest.raises(NotImplementedError):
         split_ev(8, 6, shoe, BlackjackRules(decks=1, max_split_hands=4))
+
+
+# ------------------------------------------------------------------ resplits
+
+
+def test_resplit_peek_tens_by_hand() -> None:
+    # T,T split against a 7 (peek, S17), shoe {A, T, T, T, T}, up to 3 hands.
+    # The hole card is a T (4/5: dealer 17) or the A (1/5: soft 18); the dealer
+    # stands either way. Every split hand stands on 20 and 21 (standing wins
+    # for sure in its own model; hitting or doubling could only lose), so the
+    # value is 3 x (hands that win):
+    #   hole A: the player draws from {T, T, T, T}: H1 T (resplit, 3 hands),
+    #     H1 T (20, no resplit at 3 hands), H2 T (20), H3 T (20): all beat 18.
+    #   hole T: the player draws from {A, T, T, T}; whatever the order, H1,
+    #     H2 and H3 end on 20 or 21 (the A gives 21, a T is resplit once and
+    #     then gives 20), which beat 17.
+    # So 3, where splitting once gives 2.
+    shoe = shoe_of(A=1, T=4)
+    three = BlackjackRules(decks=1, max_split_hands=3)
+    assert split_ev_resplit_bruteforce(10, 7, shoe, three) == 3
+    assert split_ev_resplit_bruteforce(10, 7, shoe, PEEK) == 2 == split_ev(10, 7, shoe, PEEK)
+
+
+@pytest.mark.parametrize(("loses", "value"), [("all", Fraction(-12, 5)),
+                                               ("original", Fraction(-4, 5))])
+def test_resplit_enhc_tens_against_ace_by_hand(loses: str, value: Fraction) -> None:
+    # T,T split against an A (ENHC), shoe {9, T, T, T, T}, up to 3 hands. The
+    # policy stands on 19 and 20 (the hand's own model: hitting busts; standing
+    # is no worse, and ties go to standing). The 9 and three Ts go to the three
+    # hands (the first T drawn is resplit) and the dealer's second card is the
+    # last card. It is the 9 only on the order T (4/5: resplit), T (3/4: H1 is
+    # 20), T (2/3: H2 is 20), T (1/2: H3 is 20): probability 1/5, the dealer has
+    # soft 20 and all three hands push. Otherwise (4/5) it is a T: blackjack,
+    # which takes the three bets ("all": -3) or H1's bet only ("original": -1).
+    # "all": 4/5 * -3 = -12/5; "original": 4/5 * -1 = -4/5.
+    rules = BlackjackRules(decks=1, hole_card="enhc", enhc_loses=loses, max_split_hands=3)
+    assert split_ev_resplit_bruteforce(10, 1, shoe_of(r9=1, T=4), rules) == value
+
+
+def test_resplit_limits() -> None:
+    # 8,8 against a 6 with two more 8s in a 15-card shoe: each extra hand helps.
+    shoe = shoe_of(A=1, r4=1, r5=1, r6=1, r8=2, r9=3, T=6)
+    values = [split_ev_resplit_bruteforce(8, 6, shoe, BlackjackRules(decks=1, max_split_hands=n))
+              for n in (2, 3, 4)]
+    assert values[0] == split_ev(8, 6, shoe, PEEK)
+    assert values[0] < values[1] < values[2]
+    # No pair card left: nothing to resplit.
+    no_eights = shoe_of(A=1, r4=1, r5=2, r6=1, r9=3, T=7)
+    four = BlackjackRules(decks=1, max_split_hands=4)
+    assert split_ev_resplit_bruteforce(8, 6, no_eights, four) == split_ev(8, 6, no_eights, PEEK)
+    # Aces: resplit only with resplit_aces.
+    aces = shoe_of(A=2, r3=1, r4=1, r5=1, r7=1, r8=2, r9=2, T=4)
+    no_rsa = BlackjackRules(decks=1, max_split_hands=4)
+    rsa = BlackjackRules(decks=1, max_split_hands=4, resplit_aces=True)
+    once = split_ev(1, 10, aces, PEEK)
+    assert split_ev_resplit_bruteforce(1, 10, aces, no_rsa) == once
+    assert split_ev_resplit_bruteforce(1, 10, aces, rsa) != once
+    no_split = BlackjackRules(decks=1, max_split_hands=1)
+    assert split_ev_resplit_bruteforce(8, 6, shoe, no_split) is None
+    with pytest.raises(ValueError, match="suits"):
+        split_ev_resplit_bruteforce(8, 6, shoe, BlackjackRules(decks=1, max_split_hands=3,
+                                                               bonus_suited_678=3.0))
