@@ -622,6 +622,19 @@ cdef double split_hand(Ctx* c, int pair, const int* double_ok, bint das, bint ac
     return w
 
 
+cdef int pair_shoe(const int[:] base, const int[:] double_ok, int p, int* b1) except -1:
+    """Check a split's inputs and fill ``b1`` with ``base`` less one card of rank index ``p``."""
+    cdef int r
+    _check_shoe(base)
+    if double_ok.shape[0] < 22:
+        raise ValueError("double_ok needs 22 entries")
+    if base[p] < 2:
+        raise ValueError("the shoe does not hold the pair")
+    for r in range(NR):
+        b1[r] = base[r] - (r == p)
+    return 0
+
+
 cdef void record_codes(Ctx* c, int pair, const int* double_ok, bint das,
                        char* codes) noexcept nogil:
     """Freeze the optimal split-hand play found in ``c`` as per-node codes.
@@ -1163,13 +1176,9 @@ def split_distribution(const int[:] base, int pair, int up, bint h17, int mode,
     cdef char* frozen_b
     cdef const char* code_a
     cdef const char* code_b
-    _check_shoe(base)
-    if hist.shape[0] < HIST_SIZE or double_ok.shape[0] < 22:
-        raise ValueError("hist needs 2600 bins and double_ok 22 entries")
-    if base[p] < 2:
-        raise ValueError("the shoe does not hold the pair")
-    for r in range(NR):
-        b1[r] = base[r] - (r == p)
+    if hist.shape[0] < HIST_SIZE:
+        raise ValueError("hist needs 2600 bins")
+    pair_shoe(base, double_ok, p, b1)
     n1 = node_child[0][p]
     ta = <Term*>malloc(cap * sizeof(Term))
     tb = <Term*>malloc(cap * sizeof(Term))
@@ -1244,14 +1253,7 @@ def split_postsplit(const int[:] base, int pair, int up, bint h17, int mode,
     cdef double* mass
     cdef char* frozen
     cdef double first = 0.0, second = 0.0, m
-    cdef bint same
-    _check_shoe(base)
-    if double_ok.shape[0] < 22:
-        raise ValueError("double_ok needs 22 entries")
-    if base[p] < 2:
-        raise ValueError("the shoe does not hold the pair")
-    for r in range(NR):
-        b1[r] = base[r] - (r == p)
+    pair_shoe(base, double_ok, p, b1)
     n1 = node_child[0][p]
     ta = <Term*>malloc(cap * sizeof(Term))
     mass = <double*>malloc(n_nodes * sizeof(double))

@@ -13,9 +13,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+
+if TYPE_CHECKING:
+    from strategy_calc.rules import BlackjackRules
 
 app = typer.Typer(
     name="strategy-calc",
@@ -51,6 +54,15 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def load_rules(
+    rules: str | None, set_: list[str] | None, decks: int | None, default: str = ""
+) -> BlackjackRules:
+    """The blackjack ruleset named by ``--rules`` (or ``default``), ``--set`` and ``--decks``."""
+    from strategy_calc.rules import DEFAULT_BLACKJACK, blackjack_rules
+
+    return blackjack_rules(rules or default or DEFAULT_BLACKJACK, set_ or [], decks)
+
+
 def guarded(call: Callable[[], T]) -> T:
     """Run ``call``, turning any input error (a ``ValueError``) into one error line."""
     try:
@@ -74,10 +86,9 @@ def hand(
 ) -> None:
     """Every action's exact EV for one blackjack hand against an up card."""
     from strategy_calc import blackjack, report
-    from strategy_calc.rules import DEFAULT_BLACKJACK, blackjack_rules
 
     def run() -> str:
-        ruleset = blackjack_rules(rules or DEFAULT_BLACKJACK, set_ or [], decks)
+        ruleset = load_rules(rules, set_, decks)
         result = blackjack.analyse_hand(cards, vs, ruleset, removed, postsplit=postsplit)
         return report.hand_json(result) if as_json else report.hand_text(result)
 
@@ -123,10 +134,9 @@ class Strategy(StrEnum):
 
 def _game(rules: str | None, set_: list[str] | None, decks: int | None) -> Any:
     """Load a blackjack ruleset and analyse the whole game (progress bar after ~1 s)."""
-    from strategy_calc.rules import DEFAULT_BLACKJACK, blackjack_rules
     from strategy_calc.strategy import analyse_game
 
-    ruleset = guarded(lambda: blackjack_rules(rules or DEFAULT_BLACKJACK, set_ or [], decks))
+    ruleset = guarded(lambda: load_rules(rules, set_, decks))
     with progress_bar("analysing every hand") as tick:
         return guarded(lambda: analyse_game(ruleset, tick))
 
@@ -227,11 +237,10 @@ def bonus(
 ) -> None:
     """What the Macau suited 6-7-8 / 7-7-7 bonuses add to the return, and the plays they change."""
     from strategy_calc import report
-    from strategy_calc.rules import DEFAULT_BLACKJACK, blackjack_rules
     from strategy_calc.strategy import bonus_value
 
     def run() -> str:
-        ruleset = blackjack_rules(rules or DEFAULT_BLACKJACK, set_ or [], decks)
+        ruleset = load_rules(rules, set_, decks)
         value = bonus_value(ruleset)
         return json.dumps(report.bonus_dict(value)) if as_json else report.bonus_text(value)
 
@@ -250,10 +259,9 @@ def behind(
 ) -> None:
     """Bet behind: the follower's EV of each choice when the seat doubles or splits."""
     from strategy_calc import blackjack, report
-    from strategy_calc.rules import blackjack_rules
 
     def run() -> str:
-        ruleset = blackjack_rules(rules or "deluxe", set_ or [], decks)
+        ruleset = load_rules(rules, set_, decks, "deluxe")
         result = blackjack.analyse_hand(cards, vs, ruleset, removed)
         choices = report.behind_dict(result)
         if as_json:
@@ -314,14 +322,13 @@ def risk(
     """Exact distribution of a round's result, its SD, and the bankroll's risk of ruin."""
     from strategy_calc import report
     from strategy_calc.risk import round_outcomes, summarise
-    from strategy_calc.rules import DEFAULT_BLACKJACK, blackjack_rules
 
     def run() -> str:
         if not 1 <= rounds <= 10000:
             raise ValueError(f"--rounds must be between 1 and 10000, not {rounds}")
         if bankroll <= 0:
             raise ValueError(f"--bankroll must be positive, not {bankroll:g}")
-        ruleset = blackjack_rules(rules or DEFAULT_BLACKJACK, set_ or [], decks)
+        ruleset = load_rules(rules, set_, decks)
         with progress_bar("enumerating every round") as tick:
             outcomes, ev = round_outcomes(ruleset, strategy.value, tick)
         summary = summarise(outcomes, bankroll, rounds)
@@ -340,10 +347,9 @@ def eor(
 ) -> None:
     """Effects of removal: the change in EV when one card of each rank leaves a full shoe."""
     from strategy_calc import counting
-    from strategy_calc.rules import DEFAULT_BLACKJACK, blackjack_rules
 
     def run() -> str:
-        ruleset = blackjack_rules(rules or DEFAULT_BLACKJACK, set_ or [], decks)
+        ruleset = load_rules(rules, set_, decks)
         with progress_bar("effects of removal") as tick:
             return counting.eor_report(ruleset, as_json, tick)
 
@@ -369,10 +375,9 @@ def indices(
 ) -> None:
     """Count indices: the true count at which each decision flips."""
     from strategy_calc import counting
-    from strategy_calc.rules import DEFAULT_BLACKJACK, blackjack_rules
 
     def run() -> str:
-        ruleset = blackjack_rules(rules or DEFAULT_BLACKJACK, set_ or [], decks)
+        ruleset = load_rules(rules, set_, decks)
         with progress_bar("count indices") as tick:
             return counting.indices_report(ruleset, count, format_.value, tick)
 
@@ -393,10 +398,9 @@ def sidebet_pair(
 ) -> None:
     """Exact EV of the pair side bet on the first two cards, for any shoe."""
     from strategy_calc import sidebets
-    from strategy_calc.rules import blackjack_rules
 
     def run() -> str:
-        ruleset = blackjack_rules(rules or "deluxe", set_ or [], decks)
+        ruleset = load_rules(rules, set_, decks, "deluxe")
         return sidebets.pair_report(ruleset, removed, as_json)
 
     print(guarded(run))
