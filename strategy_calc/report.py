@@ -75,8 +75,9 @@ def behind_dict(result: HandAnalysis) -> dict[str, Any]:
 def behind_text(result: HandAnalysis, choices: Mapping[str, Any]) -> str:
     """The follower's choices as a table, best marked."""
     hand = ",".join(str(c) for c in result.hand)
-    table = Table(title=f"bet behind {hand} vs {result.up} ({result.rules}); EV per unit"
-                  " of the follower's bet", title_justify="left")
+    header = (f"bet behind {hand} vs {result.up}: {result.rules}\n"
+              "EV per unit of the follower's initial bet")
+    table = Table()
     table.add_column("choice")
     table.add_column("EV", justify="right")
     table.add_column("")
@@ -84,7 +85,7 @@ def behind_text(result: HandAnalysis, choices: Mapping[str, Any]) -> str:
         if key in choices:
             mark = "<- best" if key == choices["best"] else f"-{choices['margins'][key]:.6f}"
             table.add_row(key.replace("_", " "), f"{choices[key]:+.6f}", mark)
-    return render(table)
+    return render(header, table)
 
 
 def hand_json(result: HandAnalysis) -> str:
@@ -106,8 +107,8 @@ def hand_text(result: HandAnalysis) -> str:
     cond = ("given the dealer has no blackjack" if result.conditioned_on_no_dealer_blackjack
             else "dealer blackjack risk included (no hole card)")
     hand = ",".join(str(c) for c in result.hand)
-    title = f"{hand} vs {result.up}  ({result.rules}; EV per unit initial bet, {cond})"
-    actions = Table(title=title, title_justify="left")
+    header = f"{hand} vs {result.up}: {result.rules}\nEV per unit initial bet, {cond}"
+    actions = Table()
     actions.add_column("action")
     actions.add_column("EV", justify="right")
     actions.add_column("")
@@ -127,7 +128,7 @@ def hand_text(result: HandAnalysis) -> str:
         tens = result.shoe.count(Rank.TEN) / result.shoe.total
         notes.append(f"insurance: tens are {tens:.4f} of the cards left; it pays when more than"
                      f" 1/3 ({'take it' if tens > 1 / 3 else 'decline'})")
-    return render(actions, dealer, *notes)
+    return render(header, actions, dealer, *notes)
 
 
 # ---------------------------------------------------------------- charts
