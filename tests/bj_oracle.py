@@ -128,6 +128,15 @@ hand 1, every later hand as split hand 2 (ENHC ``"original"``: a dealer
 blackjack takes H1's original bet only). With two hands it is
 ``split_ev_bruteforce``.
 
+Post-split play (``split_ev_postsplit_bruteforce``, tiny shoes only): one
+split; hand 1 plays the frozen policy above, then hand 2 plays the best policy
+given hand 1's actual cards too (each decision maximises hand 2's own
+conditional expectation). Its solver (``_HandAfter``) draws from the shoe
+less hand 1's cards; in a peek game its prior on the hole card is the joint
+probability, from the deal, of the hole card (dealt first) and of hand 1's
+cards. Both hands and the dealer really draw from one shoe, as in
+``split_ev_bruteforce``.
+
 Bonus (Macau rule 9)
 --------------------
 Exactly three cards 7-7-7 (any suits) or 6-7-8 of one suit: paid
@@ -141,7 +150,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from strategy_calc.rules import BlackjackRules
@@ -901,16 +910,30 @@ def _dealer_law(solver: _Hand, left: tuple[int, ...], hole: int | None) -> tuple
     return (*_dealer_from(dealer_shoe, up + rank, up == 1 or rank == 1, h17), Fraction(0))
 
 
-def _split_bruteforce(setups: tuple[_Setup, _Setup] | None) -> Fraction | None:
+def _split_bruteforce(
+    setups: tuple[_Setup, _Setup] | None, postsplit: bool = False
+) -> Fraction | None:
     """Hand 1, then hand 2, then the dealer, really drawing from one shoe.
 
     Plain enumeration, with the sums regrouped (linearity) so that hand 2 and
-    the dealer are enumerated once per shoe that hand 1 can leave.
+    the dealer are enumerated once per shoe that hand 1 can leave. Hand 2
+    plays the frozen policy of ``setups[1]`` (its own cards only) or, with
+    ``postsplit``, the best policy given hand 1's cards too
+    (:class:`_HandAfter`).
     """
     if setups is None:
         return None
     first, second = setups
-    solver1, solver2 = _hand_solver(first), _hand_solver(second)
+    solver1, frozen2 = _hand_solver(first), _hand_solver(second)
+    informed: dict[tuple[int, ...], _Hand] = {}  # hand 2's solver per hand 1's cards
+
+    def hand2(seen: tuple[int, ...]) -> _Hand:
+        if not postsplit:
+            return frozen2
+        if seen not in informed:
+            rest = tuple(a - b for a, b in zip(second.shoe, seen, strict=True))
+            informed[seen] = _HandAfter(replace(second, shoe=rest), seen)
+        return informed[seen]
 
     ev = Fraction(0)
     for hole, p_hole in solver1.scenarios:  # exact: the hole card; enhc: none yet
@@ -919,6 +942,8 @@ def _split_bruteforce(setups: tuple[_Setup, _Setup] | None) -> Fraction | None:
         for (out1, left1), p1 in _play_in_shoe(solver1, shoe).items():
             hand1_by_left.setdefault(left1, []).append((out1, p1))
         for left1, outcomes1 in hand1_by_left.items():
+            # hand 1's cards: what it took from the shoe it drew from
+            solver2 = hand2(tuple(a - b for a, b in zip(shoe, left1, strict=True)))
             dealer = [Fraction(0)] * 7  # the dealer's law after hand 2, given left1
             ev2 = Fraction(0)  # hand 2's expected result, given left1
             for (out2, left2), p2 in _play_in_shoe(solver2, left1).items():
@@ -1066,3 +1091,86 @@ def split_ev_resplit_bruteforce(
                     )
                     ev += p_hole * p_dealer * result
     return ev
+
+
+# ------------------------------------------ post-split brute force (tiny shoes)
+
+
+class _HandAfter(_Hand):
+    """Split hand 2 when it has seen hand 1's cards ``seen`` (counts per kind).
+
+    Its setup's ``shoe`` is the shoe at the split, S, less ``seen`` (in a peek
+    game the unseen hole card is still in it), so it draws and the dealer
+    draws from the right cards. Only the exact model's prior on the hole card
+    differs from :class:`_Hand`: it is the joint probability, straight from
+    the deal, of the hole card h and of hand 1's cards. The hole card is dealt
+    first from S (not completing a blackjack), then hand 1 draws from S - h;
+    hand 1's decisions do not depend on h, so given h the chance of its actual
+    draws is that of drawing ``seen`` in one fixed order from S - h::
+
+        P(h, seen) = P(h) * prod_k ff((S - h)[k], seen[k]) / ff(|S| - 1, |seen|)
+
+    normalised over h (the posterior on the hole card given hand 1's cards).
+    The rest of the recursion (weights, standing, the policy) is
+    :class:`_Hand`'s, so hand 2's play maximises its own expected result given
+    the up card, the pair and hand 1's cards. (ENHC: no hole card, the prior is
+    the one scenario.)
+    """
+
+    def __init__(self, setup: _Setup, seen: tuple[int, ...]) -> None:
+        self.seen = seen
+        super().__init__(setup)
+
+    def _scenarios(self) -> tuple[tuple[int | None, Fraction], ...]:
+        s = self.s
+        if s.model != "exact":
+            return ((None, Fraction(1)),)
+        full = tuple(a + b for a, b in zip(s.shoe, self.seen, strict=True))  # S
+        joint: list[tuple[int, Fraction]] = []
+        for h, n in enumerate(full):
+            if not n or _completes_blackjack(s.up, self.ranks[h]):
+                continue
+            pool = _take(full, h)
+            orderings = 1
+            for k in range(self.n_kinds):
+                orderings *= _falling(pool[k], self.seen[k])
+            if orderings:
+                joint.append((h, n * Fraction(orderings, _falling(sum(pool), sum(self.seen)))))
+        total = sum((p for _, p in joint), Fraction(0))
+        if total == 0:
+            raise ValueError("the dealer cannot be without blackjack")
+        return tuple((h, p / total) for h, p in joint)
+
+
+def split_ev_postsplit_bruteforce(
+    pair_rank: int, up: int, shoe: Shoe, rules: BlackjackRules
+) -> Fraction | None:
+    """EV (per unit initial bet, both hands) of splitting a pair of ``pair_rank``
+    once when hand 2 plays knowing hand 1's cards. For tiny shoes; rank-only.
+
+    ``shoe`` has both pair cards, the up card and the removed cards taken out.
+    Hand 1 plays the :func:`split_ev` policy of split hand 1 (its own cards,
+    the up card and the pair only). Hand 2 then plays the best
+    composition-dependent policy given everything seen by then (the up card,
+    the pair and all of hand 1's actual cards): each of its decisions
+    maximises hand 2's own conditional expectation, with the shoe less hand
+    1's cards and, in a peek game, the hole card a real card dealt first whose
+    posterior is taken from the deal (:class:`_HandAfter`). Otherwise the
+    rules are :func:`split_ev`'s (split aces one card, doubling after a split,
+    no surrender, A + ten a plain 21, a 21 stands, ENHC ``"original"``: a
+    dealer blackjack takes hand 1's original bet only, busted hands lose at
+    once, 7-7-7 per ``bonus_on_split_hands``). Both hands and the dealer really
+    draw from one shoe, as in :func:`split_ev_bruteforce`; a peek game's value
+    is conditioned on no dealer blackjack. Only ``max_split_hands == 2``.
+
+    It is at least :func:`split_ev` (hand 2's frozen policy is one of those it
+    chooses from, and hand 1's expectation does not depend on how hand 2
+    plays, as long as the shoe does not run out: the dealer's cards could as
+    well come from the bottom of the shoe), and equal to it when hand 2 has no
+    decision (split aces, one card each).
+    """
+    if rules.max_split_hands != 2:
+        raise NotImplementedError("the post-split brute force handles one split only")
+    pair = [(pair_rank, None), (pair_rank, None)]
+    setups = _split_hand_setups(RANK_LAYOUT, pair, up, tuple(shoe), rules)
+    return _split_bruteforce(setups, postsplit=True)

@@ -29,6 +29,7 @@ from bj_oracle import (
     split_ev,
     split_ev_bruteforce,
     split_ev_bruteforce_suited,
+    split_ev_postsplit_bruteforce,
     split_ev_resplit_bruteforce,
     split_ev_suited,
     suited_shoe,
@@ -445,3 +446,85 @@ def test_resplit_limits() -> None:
     with pytest.raises(ValueError, match="suits"):
         split_ev_resplit_bruteforce(8, 6, shoe, BlackjackRules(decks=1, max_split_hands=3,
                                                                bonus_suited_678=3.0))
+
+
+# ------------------------------------------------- post-split (hand 2 sees hand 1)
+
+
+@pytest.mark.parametrize("rules", [PEEK, ENHC, ENHC_ORIGINAL])
+def test_postsplit_split_aces_one_card_is_split_ev(rules: BlackjackRules) -> None:
+    # One card on each split ace: hand 2 has no decision to make, so knowing
+    # hand 1's cards changes nothing.
+    for up, shoe in [(10, shoe_of(A=2, r3=1, r4=1, r5=1, r7=1, r8=2, r9=2, T=4)),
+                     (6, shoe_of(A=1, r2=1, r5=2, r6=1, r7=1, r9=2, T=6))]:
+        assert split_ev_postsplit_bruteforce(1, up, shoe, rules) == split_ev(1, up, shoe, rules)
+
+
+POSTSPLIT_CASES = [
+    # (rules, pair rank, up, shoe): 12 to 14 cards, never run out
+    (PEEK, 8, 6, (1, 0, 1, 1, 1, 1, 1, 1, 2, 5)),
+    (ENHC, 9, 1, (1, 1, 1, 0, 1, 1, 1, 1, 1, 6)),
+    (ENHC_ORIGINAL, 8, 10, (1, 1, 1, 1, 0, 1, 1, 1, 1, 6)),
+    (BlackjackRules(decks=1, dealer_hits_soft_17=True, bonus_777=3.0, double_on="10-11"),
+     7, 4, (1, 1, 1, 0, 1, 1, 1, 1, 1, 5)),
+    (BlackjackRules(decks=1, double_after_split=False), 2, 5, (1, 0, 1, 1, 0, 1, 1, 1, 1, 5)),
+]
+
+
+@pytest.mark.parametrize(("rules", "pair", "up", "shoe"), POSTSPLIT_CASES)
+def test_postsplit_at_least_split_ev(
+    rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]
+) -> None:
+    # Hand 2's frozen policy is one of the policies it chooses from, and hand
+    # 1's expectation does not depend on hand 2's play (the shoe never runs
+    # out: the plain brute force plays these shoes through).
+    frozen = split_ev(pair, up, shoe, rules)
+    assert frozen == split_ev_bruteforce(pair, up, shoe, rules)
+    informed = split_ev_postsplit_bruteforce(pair, up, shoe, rules)
+    assert informed is not None and frozen is not None
+    assert informed >= frozen
+
+
+def test_postsplit_hand_1_changes_hand_2s_play() -> None:
+    # 9,9 split against a T (peek, no DAS), shoe {2, 4, 9, 9, 9}: the hole card
+    # is any of them (none completes a blackjack). Path: hand 1 draws the 4
+    # and stands on 13 (its policy), hand 2 draws a 9: 18. Probability: hole 2
+    # (1/5), hand 1 draws the 4 from {4, 9, 9, 9} (1/4), hand 2 a 9 (1); or
+    # hole 9 (3/5), the 4 from {2, 4, 9, 9} (1/4), a 9 from {2, 9, 9} (2/3):
+    # 1/20 + 1/10 = 3/20.
+    # Hand 2 has seen the 4 and its 9: the unseen cards are {2, 9, 9}, the hole
+    # card a 9 (2/3) or the 2 (1/3). Dealer T + 9 stands on 19; T + 2 draws a
+    # 9: 21. Standing on 18 loses for sure: -1. Hitting: hole 9, draw from
+    # {2, 9}: the 2 gives 20, which beats 19 (+1), the 9 busts (-1): 0; hole 2,
+    # the card is a 9: bust (-1). Hit: 2/3 * 0 + 1/3 * -1 = -1/3: hand 2 hits.
+    # The frozen policy ignores hand 1's 4 (it counts it among the unseen
+    # cards, where it can turn the dealer's 12 into 16 and a bust) and stands.
+    # This is the only decision that changes, so the gain is
+    # 3/20 * (-1/3 - -1) = 1/10.
+    rules = BlackjackRules(decks=1, double_after_split=False)
+    shoe = shoe_of(r2=1, r4=1, r9=3)
+    assert split_ev(9, 10, shoe, rules) == split_ev_bruteforce(9, 10, shoe, rules)
+    assert split_ev_postsplit_bruteforce(9, 10, shoe, rules) - split_ev(9, 10, shoe, rules) \
+        == Fraction(1, 10)
+    assert split_ev(9, 10, shoe, rules) == Fraction(-3, 5)
+    # The two policies at hand 2's 9,9, seen directly.
+    _, second = oracle._split_hand_setups(oracle.RANK_LAYOUT, [(9, None)] * 2, 10, shoe, rules)
+    nine = (0,) * 8 + (1, 0)  # hand 2 has drawn one 9
+    frozen = oracle._hand_solver(second)
+    assert frozen.action(nine) == "stand"
+    four = (0, 0, 0, 1, 0, 0, 0, 0, 0, 0)  # hand 1's cards beyond its 9
+    informed = oracle._HandAfter(oracle.replace(second, shoe=remove(shoe, [4])), four)
+    # the hole card's posterior, from the deal: proportional to {2, 9, 9, 9}
+    assert informed.scenarios == ((1, Fraction(1, 4)), (8, Fraction(3, 4)))
+    options = {a: v / informed.weight(nine) for a, v in informed.options(nine).items()}
+    assert options == {"stand": -1, "hit": Fraction(-1, 3)}
+    assert informed.action(nine) == "hit"
+
+
+def test_postsplit_limits() -> None:
+    shoe = shoe_of(A=1, r4=1, r5=1, r6=1, r9=3, T=6)
+    for n in (1, 3):
+        with pytest.raises(NotImplementedError):
+            split_ev_postsplit_bruteforce(8, 6, shoe, BlackjackRules(decks=1, max_split_hands=n))
+    with pytest.raises(ValueError, match="suits"):
+        split_ev_postsplit_bruteforce(8, 6, shoe, BlackjackRules(decks=1, bonus_suited_678=3.0))
