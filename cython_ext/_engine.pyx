@@ -296,6 +296,7 @@ cdef struct Ctx:
     const double* shared  # if set: dealer distributions of a wider shoe, 7 per node (NaN: none)
     int shift_rank      # ... whose node for ours adds ``shift_count`` cards of this rank
     int shift_count
+    bint exhausted      # some dealer hand could run out of cards (no exact answer)
 
 
 cdef int ctx_init(Ctx* c, const int* base, int up, bint h17, int mode, double bjl1,
@@ -317,6 +318,7 @@ cdef int ctx_init(Ctx* c, const int* base, int up, bint h17, int mode, double bj
     c.shared = NULL
     c.shift_rank = 0
     c.shift_count = 0
+    c.exhausted = False
     c.has_s = <char*>calloc(3 * n_nodes, sizeof(char))
     c.sn = <double*>malloc(4 * n_nodes * sizeof(double))
     if c.has_s == NULL or c.sn == NULL:
@@ -328,6 +330,14 @@ cdef int ctx_init(Ctx* c, const int* base, int up, bint h17, int mode, double bj
     c.pbj = c.sn + n_nodes
     c.val = c.sn + 2 * n_nodes
     c.valt = c.sn + 3 * n_nodes
+    return 0
+
+
+cdef int check_cards(Ctx* c) except -1:
+    """Raise if a dealer hand in this computation could have run out of cards."""
+    if c.exhausted:
+        raise ValueError("too few cards left for an exact answer: the dealer could run out"
+                         " of cards")
     return 0
 
 
@@ -391,6 +401,11 @@ cdef void ensure_stand(Ctx* c, int node) noexcept nogil:
     else:
         node_shoe(c, node, shoe)
         dealer_eval(c.dt, shoe, d)
+    sn = 0.0
+    for o in range(NOUT):
+        sn += d[o]
+    if sn < 1.0 - 1e-9:
+        c.exhausted = True
     t = node_best[node]
     sn = d[OUT_BUST]
     for o in range(5):
@@ -571,6 +586,7 @@ def hand_values(const int[:] base, const int[:] hand, int up, bint h17, int mode
             nb = no_bj(up, shoe, N)
             if c.policy != NULL:
                 pol = policy_value(&c, node)
+        check_cards(&c)
     finally:
         ctx_free(&c)
     return st, (hi if hi > -1e299 else float("-inf")), db, nb, one, pol
@@ -726,6 +742,7 @@ def split_tables(const int[:] base, int pair, int up, bint h17, int mode, const 
                                             &chart_codes[0], &res[3])
                         res[4] = split_hand(&c, p, &double_ok[0], False, aces_one_card,
                                             &chart_codes[0], &res[5])
+                check_cards(&c)
             finally:
                 ctx_free(&c)
             rows.append(tuple([res[r] for r in range(6)]))
@@ -843,6 +860,7 @@ def up_card_pass(const int[:] base, int up, bint h17, int mode, double bjl1, dou
                     out[node, 1] = play_value(&c, node)
                     out[node, 2] = double_value(&c, node)
                     out[node, 6] = hit_value(&c, node, False) if node_best[node] < 21 else -1e300
+        check_cards(&c)
     finally:
         ctx_free(&c)
 
@@ -1281,6 +1299,8 @@ def split_postsplit(const int[:] base, int pair, int up, bint h17, int mode,
                     cb.base[r] = base[r] - node_counts[ta[i].node][r] - (ta[i].extra == r)
                 memset(cb.has_s, 0, 3 * n_nodes * sizeof(char))
                 second += m * split_hand(&cb, p, &double_ok[0], das, aces_one_card, NULL)
+        check_cards(&ca)
+        check_cards(&cb)
     finally:
         ctx_free(&ca)
         ctx_free(&cb)

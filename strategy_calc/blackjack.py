@@ -201,6 +201,9 @@ def dealer_outcomes(shoe: Shoe, up: Rank, rules: BlackjackRules) -> dict[str, fl
     0.420823
     """
     probs = _engine.dealer_probs(_counts(shoe.counts), int(up), rules.dealer_hits_soft_17)
+    if sum(probs) < 1.0 - 1e-9:
+        raise CardError("too few cards left for an exact answer: the dealer could run out of"
+                        " cards")
     result = dict(zip(OUTCOMES, probs, strict=True))
     if rules.peek:
         no_bj = 1.0 - result["blackjack"]

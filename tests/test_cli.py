@@ -116,3 +116,13 @@ def test_insurance_by_composition() -> None:
     assert isinstance(ev, dict)
     assert ev["insurance"] == pytest.approx(0.5 * (2 * p - (1 - p)), abs=1e-15)
     assert ev["insurance"] > 0
+
+
+def test_a_shoe_the_dealer_could_run_out_of_is_an_error_not_a_wrong_number() -> None:
+    """1 deck, T,6 vs 2 with every card gone but two 3s: the dealer's 2 + 3 + 3 = 8
+    must draw again and nothing is left, so no exact answer exists."""
+    counts = {"A": 4, "2": 3, "3": 2, "4": 4, "5": 4, "6": 3, "7": 4, "8": 4, "9": 4, "T": 15}
+    gone = ",".join(rank for rank, n in counts.items() for _ in range(n))
+    result = runner.invoke(app, ["hand", "T,6", "--vs", "2", "--decks", "1", "--removed", gone])
+    assert result.exit_code == 2
+    assert "too few cards left" in result.stderr
