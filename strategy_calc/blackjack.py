@@ -279,9 +279,9 @@ def analyse_hand(
     split_hands = None
     split_postsplit = None
     if two_cards and ranks[0] == ranks[1]:
-        split = _split_ev(base, upr, hand[0].rank, rules, mode, hand)
+        split = split_values(rules, base, upr, hand[0].rank, mode)
         if split is not None:
-            split_hands = (split[0] / scale, split[1] / scale)
+            split_hands = (split.optimal[0] / scale, split.optimal[1] / scale)
             ev["split"] = split_hands[0] + split_hands[1]
             if postsplit:
                 split_postsplit = _postsplit_ev(base, upr, hand[0].rank, rules, mode) / scale
@@ -405,12 +405,3 @@ def _postsplit_ev(base: Shoe, up: Rank, pair: Rank, rules: BlackjackRules, mode:
         aces and rules.split_aces_one_card, first[0], first[1], second[0], second[1],
         b777, b678, q678)
     return float(one + two)
-
-
-def _split_ev(
-    base: Shoe, up: Rank, pair: Rank, rules: BlackjackRules, mode: int, hand: Sequence[Card]
-) -> tuple[float, float] | None:
-    """Raw split EVs of the first hand and of the others (engine scale), or None if barred."""
-    del hand
-    values = split_values(rules, base, up, pair, mode)
-    return None if values is None else values.optimal
