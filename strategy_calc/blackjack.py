@@ -170,7 +170,7 @@ def suited_bonus_chance(shoe: Shoe, cards: Sequence[Card], needed: Sequence[Rank
     return total
 
 
-def _bonus_terms(
+def bonus_terms(
     rules: BlackjackRules, shoe: Shoe, start: Sequence[Card], split_hand: bool
 ) -> tuple[float, float, float, bool]:
     """(bonus_777, bonus_678, q678, suits_known) for a hand (or split hand) starting with ``start``.
@@ -258,7 +258,7 @@ def analyse_hand(
     peek = rules.peek
     mode = 0 if not peek else (1 if peek_method == "exact" else 2)
     bjl1, bjl2 = blackjack_losses(rules)
-    b777, b678, q678, suits_known = _bonus_terms(rules, shoe, hand, split_hand=False)
+    b777, b678, q678, suits_known = bonus_terms(rules, shoe, hand, split_hand=False)
     if len(hand) == 3 and _pays_bonus(hand, rules):
         raise CardError(f"the hand {','.join(map(str, hand))} is paid the bonus at once")
     stand, hit, double, no_bj, one_card, autoplay = _engine.hand_values(
@@ -364,7 +364,7 @@ def split_values(
     max_hands = max_hands_for(rules, pair is Rank.ACE)
     hand = [Card(pair), Card(pair)]
     after = base.remove(hand)
-    b777, b678, q678, _known = _bonus_terms(rules, after, hand[:1], split_hand=True)
+    b777, b678, q678, _known = bonus_terms(rules, after, hand[:1], split_hand=True)
     aces = pair is Rank.ACE
     first = blackjack_losses(rules)
     second = blackjack_losses(rules, second_split_hand=True)
@@ -394,7 +394,7 @@ def _postsplit_ev(base: Shoe, up: Rank, pair: Rank, rules: BlackjackRules, mode:
         raise RulesError("the post-split composition-dependent split is computed for one split"
                          " only (max_split_hands = 2)")
     hand = [Card(pair), Card(pair)]
-    b777, b678, q678, _known = _bonus_terms(rules, base.remove(hand), hand[:1], split_hand=True)
+    b777, b678, q678, _known = bonus_terms(rules, base.remove(hand), hand[:1], split_hand=True)
     aces = pair is Rank.ACE
     first = blackjack_losses(rules)
     second = blackjack_losses(rules, second_split_hand=True)

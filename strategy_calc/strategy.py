@@ -40,12 +40,12 @@ import numpy as np
 from strategy_calc import _engine
 from strategy_calc.blackjack import (
     blackjack_losses,
+    bonus_terms,
     double_allowed_totals,
     split_values,
-    suited_bonus_chance,
     surrender_allowed,
 )
-from strategy_calc.cards import RANKS, SUITED_RANKS, Card, CardError, Rank, Shoe
+from strategy_calc.cards import RANKS, Card, CardError, Rank, Shoe
 from strategy_calc.rules import BlackjackRules
 
 UP_ORDER: tuple[Rank, ...] = (*RANKS[1:], Rank.ACE)
@@ -594,13 +594,9 @@ def _add_deal_distribution(
         pair = Rank(hand[0])
         second = blackjack_losses(rules, second_split_hand=True)
         aces = pair is Rank.ACE
-        q_split = 0.0
-        if not rules.bonus_on_split_hands:
-            b777 = b678 = 0.0
-        elif pair in SUITED_RANKS:
-            rest = base.remove([Card(pair)] * 2)
-            q_split = suited_bonus_chance(rest, [Card(pair)],
-                                          [r for r in SUITED_RANKS if r != pair])
+        pair_cards = [Card(pair), Card(pair)]
+        b777, b678, q_split, _known = bonus_terms(rules, base.remove(pair_cards),
+                                                  pair_cards[:1], split_hand=True)
         _engine.split_distribution(
             counts, int(pair), int(up), rules.dealer_hits_soft_17, mode,
             _ints(double_allowed_totals(rules)),
