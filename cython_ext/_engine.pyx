@@ -44,7 +44,6 @@ cdef enum:
 cdef int n_nodes = 0
 cdef int node_counts[MAXN][NR]
 cdef int node_child[MAXN][NR]
-cdef int node_hard[MAXN]
 cdef int node_best[MAXN]
 cdef int node_ncards[MAXN]
 cdef int node_class[MAXN]     # best total + 32 if soft: the key of a total-dependent policy
@@ -77,7 +76,6 @@ def _build_player_table():
                 index[child] = len(order)
                 order.append(child)
             node_child[i][r] = index[child]
-        node_hard[i] = t
         node_best[i] = t + 10 if counts[0] > 0 and t + 10 <= 21 else t
         node_ncards[i] = sum(counts)
         node_class[i] = node_best[i] + (32 if node_best[i] != t else 0)
