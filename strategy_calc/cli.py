@@ -82,6 +82,9 @@ def hand(
     postsplit: Annotated[bool, typer.Option(
         "--postsplit", help="Also value a split where the second hand uses the first "
         "hand's cards (slower).")] = False,
+    exact: Annotated[bool, typer.Option(
+        "--exact", help="Also give the dealer's outcomes, standing and insurance as exact "
+        "fractions.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Every action's exact EV for one blackjack hand against an up card."""
@@ -90,7 +93,14 @@ def hand(
     def run() -> str:
         ruleset = load_rules(rules, set_, decks)
         result = blackjack.analyse_hand(cards, vs, ruleset, removed, postsplit=postsplit)
-        return report.hand_json(result) if as_json else report.hand_text(result)
+        fractions = None
+        if exact:
+            from strategy_calc.exact import hand_exact
+
+            fractions = hand_exact(result)
+        if as_json:
+            return report.hand_json(result, fractions)
+        return report.hand_text(result, fractions)
 
     print(guarded(run))
 

@@ -88,9 +88,12 @@ def behind_text(result: HandAnalysis, choices: Mapping[str, Any]) -> str:
     return render(header, table)
 
 
-def hand_json(result: HandAnalysis) -> str:
-    """One JSON object, keys as in the CLI contract."""
-    return json.dumps(hand_dict(result))
+def hand_json(result: HandAnalysis, exact: Mapping[str, Any] | None = None) -> str:
+    """One JSON object, keys as in the CLI contract (plus ``exact`` fractions if given)."""
+    data = hand_dict(result)
+    if exact is not None:
+        data["exact"] = dict(exact)
+    return json.dumps(data)
 
 
 def render(*items: Any) -> str:
@@ -102,7 +105,7 @@ def render(*items: Any) -> str:
     return buffer.getvalue().rstrip("\n")
 
 
-def hand_text(result: HandAnalysis) -> str:
+def hand_text(result: HandAnalysis, exact: Mapping[str, Any] | None = None) -> str:
     """A table of every action's EV (best marked) and the dealer's outcome probabilities."""
     cond = ("given the dealer has no blackjack" if result.conditioned_on_no_dealer_blackjack
             else "dealer blackjack risk included (no hole card)")
@@ -128,6 +131,10 @@ def hand_text(result: HandAnalysis) -> str:
         tens = result.shoe.count(Rank.TEN) / result.shoe.total
         notes.append(f"insurance: tens are {tens:.4f} of the cards left; it pays when more than"
                      f" 1/3 ({'take it' if tens > 1 / 3 else 'decline'})")
+    if exact is not None:
+        notes.append(f"exact: stand {exact['stand']}"
+                     + (f", insurance {exact['insurance']}" if exact["insurance"] else ""))
+        notes.append("exact dealer: " + ", ".join(f"{k} {v}" for k, v in exact["dealer"].items()))
     return render(header, actions, dealer, *notes)
 
 

@@ -126,3 +126,13 @@ def test_a_shoe_the_dealer_could_run_out_of_is_an_error_not_a_wrong_number() -> 
     result = runner.invoke(app, ["hand", "T,6", "--vs", "2", "--decks", "1", "--removed", gone])
     assert result.exit_code == 2
     assert "too few cards left" in result.stderr
+
+
+def test_exact_mode_adds_fractions() -> None:
+    """1 deck, T,6 vs A: 15 tens among the 49 cards left, so insurance is worth
+    0.5 * (2 * 15/49 - 34/49) = -2/49 exactly."""
+    data = run_json("hand", "T,6", "--vs", "A", "--rules", "deluxe", "--decks", "1", "--exact")
+    exact = data["exact"]
+    assert isinstance(exact, dict)
+    assert exact["insurance"] == "-2/49"
+    assert exact["dealer"]["blackjack"] == "0"  # peek: given no dealer blackjack

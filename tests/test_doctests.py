@@ -13,6 +13,7 @@ MODULES = [
     "strategy_calc.blackjack",
     "strategy_calc.baccarat",
     "strategy_calc.strategy",
+    "strategy_calc.exact",
     "strategy_calc.sidebets",
     "strategy_calc.counting",
 ]

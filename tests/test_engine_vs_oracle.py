@@ -220,3 +220,28 @@ def test_split_equals_twice_one_hand_by_sequential_brute_force(deal: tuple) -> N
     got = _engine(rules, (pair, pair), up, removed)["split"]
     assert brute is not None and got is not None
     assert abs(got - float(brute)) <= TOL
+
+
+@settings(max_examples=15, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(deals(1, 10, 30))
+def test_exact_mode_fractions_equal_the_oracle(deal: tuple) -> None:  # type: ignore[type-arg]
+    """``hand --exact``: the sympy fractions equal the oracle's, digit for digit."""
+    from fractions import Fraction
+
+    from strategy_calc.exact import hand_exact
+
+    rules, hand, up, removed = deal
+    rules = replace(rules, bonus_777=0.0)
+    result = analyse_hand([Card(Rank(r)) for r in hand], Card(Rank(up)), rules,
+                          [Card(Rank(r)) for r in removed])
+    exact = hand_exact(result)
+    shoe = _oracle_shoe(1, hand, up, removed)
+    dist = (oracle.dealer_distribution_no_blackjack(shoe, up, rules.dealer_hits_soft_17)
+            if rules.peek else oracle.dealer_distribution(shoe, up, rules.dealer_hits_soft_17))
+    for key, value in dist.items():
+        assert Fraction(exact["dealer"][key]) == value, key
+    want = oracle.hand_evs(hand, up, shoe, rules)
+    assert Fraction(exact["stand"]) == want["stand"]
+    if want["insurance"] is not None:
+        assert Fraction(exact["insurance"]) == want["insurance"]
