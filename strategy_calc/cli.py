@@ -291,6 +291,8 @@ def tables(
     """Regenerate the charts of every built-in blackjack ruleset (markdown and HTML)."""
     from strategy_calc.tables import generate
 
+    if check and not out.is_dir():
+        raise fail(f"no {out} folder to check: run from the repository root or pass --out DIR")
     with progress_bar("generating tables") as tick:
         files = generate(tick)
     stale = [name for name, text in files.items()
