@@ -200,7 +200,7 @@ def dealer_outcomes(shoe: Shoe, up: Rank, rules: BlackjackRules) -> dict[str, fl
     >>> round(d["bust"], 6)
     0.420823
     """
-    probs = _engine.dealer_probs(_counts(shoe.counts), int(up), rules.dealer_hits_soft_17)
+    probs = _engine.dealer_probs(int_array(shoe.counts), int(up), rules.dealer_hits_soft_17)
     if sum(probs) < 1.0 - 1e-9:
         raise CardError("too few cards left for an exact answer: the dealer could run out of"
                         " cards")
@@ -211,7 +211,7 @@ def dealer_outcomes(shoe: Shoe, up: Rank, rules: BlackjackRules) -> dict[str, fl
     return result
 
 
-def _counts(values: Sequence[int]) -> memoryview:
+def int_array(values: Sequence[int]) -> memoryview:
     """A plain C ``int`` array for the engine."""
     return memoryview(array.array("i", values))
 
@@ -262,7 +262,7 @@ def analyse_hand(
     if len(hand) == 3 and _pays_bonus(hand, rules):
         raise CardError(f"the hand {','.join(map(str, hand))} is paid the bonus at once")
     stand, hit, double, no_bj, one_card, autoplay = _engine.hand_values(
-        _counts(base.counts), _counts(rank_counts(hand)), int(upr),
+        int_array(base.counts), int_array(rank_counts(hand)), int(upr),
         rules.dealer_hits_soft_17, mode, bjl1, bjl2, b777, b678, q678, AUTOPLAY_POLICY,
     )
     scale = no_bj if mode == 1 else 1.0
@@ -371,8 +371,8 @@ def split_values(
     tables = []
     for losses in (first, second) if second != first else (first,):
         tables.append(_engine.split_tables(
-            _counts(base.counts), int(pair), int(up), rules.dealer_hits_soft_17, mode,
-            _counts(double_allowed_totals(rules)),
+            int_array(base.counts), int(pair), int(up), rules.dealer_hits_soft_17, mode,
+            int_array(double_allowed_totals(rules)),
             rules.double_after_split and not (aces and rules.split_aces_one_card),
             aces and rules.split_aces_one_card, losses[0], losses[1], b777, b678, q678,
             2 * (max_hands - 2), chart_codes, shared_dealer,
@@ -399,8 +399,8 @@ def _postsplit_ev(base: Shoe, up: Rank, pair: Rank, rules: BlackjackRules, mode:
     first = blackjack_losses(rules)
     second = blackjack_losses(rules, second_split_hand=True)
     one, two = _engine.split_postsplit(
-        _counts(base.counts), int(pair), int(up), rules.dealer_hits_soft_17, mode,
-        _counts(double_allowed_totals(rules)),
+        int_array(base.counts), int(pair), int(up), rules.dealer_hits_soft_17, mode,
+        int_array(double_allowed_totals(rules)),
         rules.double_after_split and not (aces and rules.split_aces_one_card),
         aces and rules.split_aces_one_card, first[0], first[1], second[0], second[1],
         b777, b678, q678)

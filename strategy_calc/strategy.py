@@ -42,10 +42,11 @@ from strategy_calc.blackjack import (
     blackjack_losses,
     bonus_terms,
     double_allowed_totals,
+    int_array,
     split_values,
     surrender_allowed,
 )
-from strategy_calc.cards import RANKS, Card, CardError, Rank, Shoe
+from strategy_calc.cards import RANKS, Card, CardError, Rank, Shoe, rank_counts
 from strategy_calc.rules import BlackjackRules
 
 UP_ORDER: tuple[Rank, ...] = (*RANKS[1:], Rank.ACE)
@@ -117,16 +118,7 @@ def _nodes() -> tuple[dict[tuple[int, ...], int], list[int], list[int], list[int
 
 def node_id(ranks: tuple[int, ...]) -> int:
     """Engine node of a multiset of ranks (1..10)."""
-    counts = [0] * 10
-    for r in ranks:
-        counts[r - 1] += 1
-    return _nodes()[0][tuple(counts)]
-
-
-def _ints(values: Sequence[int]) -> memoryview:
-    import array
-
-    return memoryview(array.array("i", values))
+    return _nodes()[0][rank_counts([Card(Rank(r)) for r in ranks])]
 
 
 Values = dict[str, float]
@@ -263,13 +255,13 @@ def analyse_game(
         out = np.full((n_nodes, 8), np.nan)
         policy = np.zeros(64, dtype=np.int8)
         dealer = np.full((n_nodes, 7), np.nan)
-        _engine.up_card_pass(_ints(base.counts), int(up), h17, mode, bjl1, bjl2,
+        _engine.up_card_pass(int_array(base.counts), int(up), h17, mode, bjl1, bjl2,
                              rules.bonus_777, rules.bonus_suited_678, 0.0, out, policy,
                              False, dealer)
         p_up = full.count(up) / total_cards
         values: dict[tuple[int, int], list[tuple[float, float, Values]]] = {}
         for hand in hands:
-            node = index[tuple(sum(1 for r in hand if r == k) for k in range(1, 11))]
+            node = node_id(hand)
             weight = out[node, 4]
             if not weight > 0:
                 continue
@@ -277,7 +269,7 @@ def analyse_game(
                                         double_ok, best_total[node])
         per_up[up] = _UpPass(out, policy, values, p_up, base, dealer)
         for hand, cases in values.items():
-            node = index[tuple(sum(1 for r in hand if r == k) for k in range(1, 11))]
+            node = node_id(hand)
             row = _row_of(hand)
             for prob, _q, vals in cases:
                 cell = cells.setdefault(row, {}).setdefault(up, {})
@@ -320,7 +312,7 @@ def analyse_game(
             if hand not in values:
                 continue
             split = _split_values(rules, base, pair_rank, up, mode, chart_codes, data.dealer)
-            node = index[tuple(2 if k == pair_rank else 0 for k in range(1, 11))]
+            node = node_id((pair_rank, pair_rank))
             adj = -(1.0 - out[node, 5]) if mode == 1 else 0.0
             for _prob, _q, vals in values[hand]:
                 for key, raw in split.items():
@@ -335,7 +327,7 @@ def analyse_game(
                 das_split)
         optimal_codes = np.where(out[:, 6] > out[:, 0], 2, 4).astype(np.int8)
         for hand, cases in values.items():
-            node = index[tuple(sum(1 for r in hand if r == k) for k in range(1, 11))]
+            node = node_id(hand)
             kind, row_key = _row_of(hand)
             if kind == "pair":
                 code = pairs[Rank(row_key).symbol][up.symbol]
@@ -465,7 +457,7 @@ def autoplay_ev(rules: BlackjackRules) -> float:
     """
     from strategy_calc.blackjack import AUTOPLAY_POLICY
 
-    index, best_total, _klass, _ncards = _nodes()
+    best_total = _nodes()[1]
     full = Shoe.full(rules.decks)
     mode = 1 if rules.peek else 0
     bjl1, bjl2 = blackjack_losses(rules)
@@ -474,13 +466,13 @@ def autoplay_ev(rules: BlackjackRules) -> float:
     for up in UP_ORDER:
         base = full.remove([Card(up)])
         out = np.full((len(best_total), 8), np.nan)
-        _engine.up_card_pass(_ints(base.counts), int(up), rules.dealer_hits_soft_17, mode, bjl1,
+        _engine.up_card_pass(int_array(base.counts), int(up), rules.dealer_hits_soft_17, mode, bjl1,
                              bjl2, rules.bonus_777, rules.bonus_suited_678, 0.0, out, policy,
                              True)
         p_up = full.count(up) / full.total
         for a in range(1, 11):
             for b in range(a, 11):
-                node = index[tuple((a == k) + (b == k) for k in range(1, 11))]
+                node = node_id((a, b))
                 if not out[node, 4] > 0:
                     continue
                 nb = out[node, 5]
@@ -588,7 +580,7 @@ def _add_deal_distribution(
         return
     part = np.zeros(HIST_SIZE)
     bjl1, bjl2 = blackjack_losses(rules)
-    counts = _ints(base.counts)
+    counts = int_array(base.counts)
     b777, b678 = rules.bonus_777, rules.bonus_suited_678
     if action == "split":
         pair = Rank(hand[0])
@@ -599,12 +591,12 @@ def _add_deal_distribution(
                                                   pair_cards[:1], split_hand=True)
         _engine.split_distribution(
             counts, int(pair), int(up), rules.dealer_hits_soft_17, mode,
-            _ints(double_allowed_totals(rules)),
+            int_array(double_allowed_totals(rules)),
             rules.double_after_split and not (aces and rules.split_aces_one_card),
             aces and rules.split_aces_one_card, bjl1, bjl2, second[0], second[1],
             b777, b678, q_split, None if optimal else codes.data, part)
     else:
-        counts_hand = _ints([sum(1 for r in hand if r == k) for k in range(1, 11)])
+        counts_hand = int_array(rank_counts([Card(Rank(r)) for r in hand]))
         act = {"stand": 0, "hit": 1, "hit_chart": 1, "double": 2}[action]
         _engine.hand_distribution(counts, counts_hand, int(up), rules.dealer_hits_soft_17,
                                   mode, bjl1, bjl2, b777, b678, q678, act, codes.data, part,
