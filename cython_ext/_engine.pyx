@@ -1,33 +1,52 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The compiled engine of strategy_calc (private: use the Python modules).
+"""The compiled engine of strategy_calc (private: use :mod:`strategy_calc.engine`).
 
 Blackjack
 ---------
 Ranks are indexed 0..9 (ace .. ten-valued). A *shoe* is an array of 10 card
 counts. Everything is exact enumeration over the actual remaining cards.
 
-*Dealer.* For each up card (and S17/H17) every final dealer hand is a
-multiset of drawn cards; its probability from a shoe ``n`` (``N`` cards) is
-``orderings * prod_r n_r!/(n_r-k_r)! / (N!/(N-K)!)`` where ``orderings`` counts
-the draw orders in which the dealer does not stop early. The multisets are
-stored as a prefix tree over ranks so one pass of multiply-adds gives the whole
-outcome distribution for a composition.
+*Dealer.* Every final dealer hand is a multiset ``M`` of cards, the up card
+included; which multisets are final does not depend on the order the cards
+came in, only how many valid orders there are: ``w_u(M)`` orders start with
+up card ``u`` and stop exactly at the last card. From a shoe ``s`` (``N``
+cards) *that still holds the up card*, ``P(up = u and the dealer ends with M)
+= w_u(M) prod_r s_r!/(s_r-m_r)! / (N!/(N-|M|)!)``, so dividing by ``s_u/N``
+gives ``P(M | up = u)`` for all ten up cards from one pass over one prefix
+tree of multisets (4,048 nodes S17). Busts are never enumerated: P(bust) is
+one minus the rest, which is exact whenever the shoe holds at least as many
+cards as the longest dealer hand (13 with the up card); smaller shoes use a
+tree with the bust leaves and report lost mass (the dealer could run out).
+
+A player hand ``H`` against up card ``u`` from the shoe ``S`` (up card gone)
+sees the dealer draw from ``S - H``, i.e. from ``(S + u) - H`` given up card
+``u``: one evaluation of ``(S + u) - H`` serves every up card. A
+:class:`DealerMemo` keeps them by the cards removed from one *origin* shoe
+(the shoe with the up card in), so a whole-game pass (every hand, every
+split hand, every up card) evaluates each removed multiset once.
 
 *Player.* Every multiset of player cards with hard total <= 21 is a node of a
 static table (3,083 nodes, children by rank). For a query, a node's shoe is
 ``base - counts(node)``; values are memoized per node within the query.
 
-*Conditioning* (``mode``): 0 = no hole card checked (ENHC): plain expectation,
-a dealer blackjack beats a standing hand (loss ``bjl1``, doubled ``bjl2``);
-1 = peek, exact: the values are E[payoff * 1{no dealer blackjack}], the hole
-card drawn last (exchangeable with the player's draws), so a bust is worth
-``-P(no blackjack | shoe then)``; the caller divides by P(no blackjack) at the
-root; 2 = peek, the common shortcut: the player draws as if no hole card were
-dealt and standing uses the dealer distribution renormalised to no blackjack.
+*Conditioning* (``Params.mode``): 0 = no hole card checked (ENHC): plain
+expectation, a dealer blackjack beats a standing hand (loss ``bjl1``, doubled
+``bjl2``); 1 = peek, exact: the values are E[payoff * 1{no dealer
+blackjack}], the hole card drawn last (exchangeable with the player's draws),
+so a bust is worth ``-P(no blackjack | shoe then)``; the caller divides by
+P(no blackjack) at the root; 2 = peek, the common shortcut: the player draws
+as if no hole card were dealt and standing uses the dealer distribution
+renormalised to no blackjack.
+
+Reentrancy: the tables are built once at import; every call owns its
+scratch (or a caller-owned :class:`DealerMemo`, one call at a time) and runs
+without the GIL, so calls from many threads do not interfere.
 """
 
-from libc.stdlib cimport malloc, free, calloc
-from libc.string cimport memset
+from libc.stdlib cimport malloc, free, calloc, realloc, qsort
+from libc.string cimport memset, memcpy
+from libc.stdint cimport uint64_t
+from libc.math cimport isfinite
 
 include "_baccarat.pxi"
 
@@ -39,85 +58,27 @@ cdef enum:
     MAXN = 4096
     KMAX = 24
     NCLASS = 64
+    NTOTALS = 22
+    ROWS = 70   # NR * NOUT: a dealer distribution for every up card
 
-# ---------------------------------------------------------------- player nodes
-cdef int n_nodes = 0
-cdef int node_counts[MAXN][NR]
-cdef int node_child[MAXN][NR]
-cdef int node_best[MAXN]
-cdef int node_ncards[MAXN]
-cdef int node_class[MAXN]     # best total + 32 if soft: the key of a total-dependent policy
-cdef double node_orders[MAXN]  # distinct orderings of the node's cards (multinomial)
-cdef int id_777 = -1
-cdef int id_678 = -1
-
-
-from math import factorial
-
-
-def _build_player_table():
-    """Every multiset of ranks with hard total <= 21, children linked by rank."""
-    global n_nodes, id_777, id_678
-    cdef int i, r, t
-    empty = (0,) * NR
-    index = {empty: 0}
-    order = [empty]
-    i = 0
-    while i < len(order):
-        counts = order[i]
-        t = sum((r + 1) * counts[r] for r in range(NR))
-        for r in range(NR):
-            node_counts[i][r] = counts[r]
-            if t + r + 1 > 21:
-                node_child[i][r] = -1
-                continue
-            child = counts[:r] + (counts[r] + 1,) + counts[r + 1:]
-            if child not in index:
-                index[child] = len(order)
-                order.append(child)
-            node_child[i][r] = index[child]
-        node_best[i] = t + 10 if counts[0] > 0 and t + 10 <= 21 else t
-        node_ncards[i] = sum(counts)
-        node_class[i] = node_best[i] + (32 if node_best[i] != t else 0)
-        orders = factorial(node_ncards[i])
-        for r in range(NR):
-            orders //= factorial(counts[r])
-        node_orders[i] = orders
-        i += 1
-    n_nodes = len(order)
-    id_777 = index[(0, 0, 0, 0, 0, 0, 3, 0, 0, 0)]
-    id_678 = index[(0, 0, 0, 0, 0, 1, 1, 1, 0, 0)]
-
-
-_build_player_table()
-
-
-cdef int node_of(const int* counts) noexcept nogil:
-    """Node id of a multiset of player cards (-1 if its hard total exceeds 21)."""
-    cdef int node = 0, r, k
-    for r in range(NR):
-        for k in range(counts[r]):
-            node = node_child[node][r]
-            if node < 0:
-                return -1
-    return node
-
-
-# --------------------------------------------------------------- dealer tables
-cdef struct DTable:
-    int n
+# --------------------------------------------------------------- dealer trees
+cdef struct UTree:
+    int n               # nodes; node 0 is the empty multiset
     int* parent
-    int* rank
-    int* k
-    int* out
-    int* ncards
-    double* weight
-    double* scratch
+    int* fidx           # rank * KMAX + k: the falling-count factor a node multiplies in
+    int nfin            # final multisets kept
+    int* fin_node
+    int* fin_out
+    int* fin_ncards
+    int* fin_start      # nfin + 1 offsets into ent_up / ent_w
+    int* ent_up         # rank index of an up card
+    double* ent_w       # orders of the multiset that start with that up card
     int kmax[NR]
     int ncards_max
+    bint with_bust
 
-cdef DTable dtables[2][NR]
-cdef bint dbuilt[2][NR]
+cdef UTree trees[2][2]  # [h17][with bust leaves]
+cdef int longest_hand[2]  # most cards in a final dealer hand (up card included), S17 / H17
 
 
 cdef inline int final_outcome(int total, bint soft, int ncards, bint h17) noexcept nogil:
@@ -134,145 +95,653 @@ cdef inline int final_outcome(int total, bint soft, int ncards, bint h17) noexce
     return -1
 
 
-cdef void _dealer_sequences(int total, bint soft, int ncards, int* counts, bint h17, dict acc):
+cdef inline int group_shift(int r) noexcept nogil:
+    """Bit offset of rank ``r`` in a packed multiset (rank 0 most significant)."""
+    return 5 * (NR - 1 - r)
+
+
+cdef inline uint64_t pack5(const int* counts) noexcept nogil:
+    cdef uint64_t key = 0
+    cdef int r
+    for r in range(NR):
+        key = (key << 5) | <uint64_t>counts[r]
+    return key
+
+
+cdef inline uint64_t mix(uint64_t key) noexcept nogil:
+    return (key * 0x9E3779B97F4A7C15ULL) >> 29
+
+
+cdef struct KeyMap:
+    uint64_t* keys      # 0 = empty slot (the empty multiset is never stored)
+    int* out
+    double* w           # NR per slot
+    uint64_t mask
+
+
+cdef int keymap_init(KeyMap* m, int log2cap, bint values) noexcept nogil:
+    m.mask = (1ULL << log2cap) - 1
+    m.keys = <uint64_t*>calloc(m.mask + 1, sizeof(uint64_t))
+    m.out = NULL
+    m.w = NULL
+    if values:
+        m.out = <int*>calloc(m.mask + 1, sizeof(int))
+        m.w = <double*>calloc((m.mask + 1) * NR, sizeof(double))
+        if m.out == NULL or m.w == NULL:
+            return -1
+    return 0 if m.keys != NULL else -1
+
+
+cdef void keymap_free(KeyMap* m) noexcept nogil:
+    free(m.keys)
+    free(m.out)
+    free(m.w)
+
+
+cdef long long keymap_slot(KeyMap* m, uint64_t key) noexcept nogil:
+    """Slot of ``key`` (inserted if absent)."""
+    cdef uint64_t slot = mix(key) & m.mask
+    while m.keys[slot] != 0 and m.keys[slot] != key:
+        slot = (slot + 1) & m.mask
+    m.keys[slot] = key
+    return <long long>slot
+
+
+cdef long long keymap_find(KeyMap* m, uint64_t key) noexcept nogil:
+    """Slot of ``key``, or -1."""
+    cdef uint64_t slot = mix(key) & m.mask
+    while m.keys[slot] != 0:
+        if m.keys[slot] == key:
+            return <long long>slot
+        slot = (slot + 1) & m.mask
+    return -1
+
+
+# ---------------------------------------------------------------- player nodes
+cdef int n_nodes = 0
+cdef int node_counts[MAXN][NR]
+cdef int node_child[MAXN][NR]
+cdef int node_best[MAXN]
+cdef int node_ncards[MAXN]
+cdef int node_class[MAXN]     # best total + 32 if soft: the key of a total-dependent policy
+cdef double node_orders[MAXN]  # distinct orderings of the node's cards (multinomial)
+cdef int id_777 = -1
+cdef int id_678 = -1
+
+
+cdef long long multinomial(const int* counts) noexcept nogil:
+    """Distinct orders of a multiset (exact: a product of binomials)."""
+    cdef long long m = 1, c
+    cdef int n = 0, r, i
+    for r in range(NR):
+        c = 1
+        for i in range(counts[r]):
+            c = c * (n + i + 1) // (i + 1)
+        n += counts[r]
+        m *= c
+    return m
+
+
+cdef int build_player_table() except -1:
+    """Every multiset of ranks with hard total <= 21, children linked by rank.
+
+    Breadth first, children numbered as first reached (rank order within a
+    node), so a node's id exceeds its parents' and the nodes come by card count.
+    """
+    global n_nodes, id_777, id_678
+    cdef KeyMap index
+    cdef int i, r, s, t, n = 1, child
+    cdef int counts[NR]
+    cdef long long slot
+    if keymap_init(&index, 14, True) != 0:
+        keymap_free(&index)
+        raise MemoryError("building the player table")
+    memset(node_counts[0], 0, sizeof(node_counts[0]))
+    i = 0
+    while i < n:
+        t = 0
+        for r in range(NR):
+            t += (r + 1) * node_counts[i][r]
+        for r in range(NR):
+            if t + r + 1 > 21:
+                node_child[i][r] = -1
+                continue
+            for s in range(NR):
+                counts[s] = node_counts[i][s] + (s == r)
+            slot = keymap_find(&index, pack5(counts))
+            if slot >= 0:
+                child = index.out[slot]
+            else:
+                if n >= MAXN:
+                    keymap_free(&index)
+                    raise MemoryError("player table overflow")
+                child = n
+                n += 1
+                memcpy(node_counts[child], counts, sizeof(counts))
+                index.out[keymap_slot(&index, pack5(counts))] = child
+            node_child[i][r] = child
+        node_best[i] = t + 10 if node_counts[i][0] > 0 and t + 10 <= 21 else t
+        node_ncards[i] = 0
+        for r in range(NR):
+            node_ncards[i] += node_counts[i][r]
+        node_class[i] = node_best[i] + (32 if node_best[i] != t else 0)
+        node_orders[i] = <double>multinomial(node_counts[i])
+        if node_ncards[i] == 3 and node_counts[i][6] == 3:
+            id_777 = i
+        if node_ncards[i] == 3 and node_counts[i][5] == 1 and node_counts[i][6] == 1 \
+                and node_counts[i][7] == 1:
+            id_678 = i
+        i += 1
+    n_nodes = n
+    keymap_free(&index)
+    return 0
+
+
+build_player_table()
+
+
+cdef int node_of(const int* counts) noexcept nogil:
+    """Node id of a multiset of player cards (-1 if its hard total exceeds 21)."""
+    cdef int node = 0, r, k
+    for r in range(NR):
+        for k in range(counts[r]):
+            node = node_child[node][r]
+            if node < 0:
+                return -1
+    return node
+
+
+cdef void dealer_sequences(int total, bint soft, int ncards, int* counts, int up, bint h17,
+                           KeyMap* finals) noexcept nogil:
+    """Count every draw order from up card ``up`` into its final multiset in ``finals``."""
     cdef int o = final_outcome(total, soft, ncards, h17)
-    cdef long long key = 0
+    cdef long long slot
     cdef int r
     if o >= 0:
-        for r in range(NR):
-            key |= (<long long>counts[r]) << (5 * r)
-        if key in acc:
-            acc[key][0] += 1
-        else:
-            acc[key] = [1, o]
+        slot = keymap_slot(finals, pack5(counts))
+        finals.out[slot] = o
+        finals.w[slot * NR + up] += 1.0
         return
     for r in range(NR):
         counts[r] += 1
-        _dealer_sequences(total + r + 1, soft or r == 0, ncards + 1, counts, h17, acc)
+        dealer_sequences(total + r + 1, soft or r == 0, ncards + 1, counts, up, h17, finals)
         counts[r] -= 1
 
 
-cdef inline int unpack(long long key, int r) noexcept nogil:
-    return <int>((key >> (5 * r)) & 31)
+cdef int cmp_u64(const void* a, const void* b) noexcept nogil:
+    cdef uint64_t x = (<const uint64_t*>a)[0]
+    cdef uint64_t y = (<const uint64_t*>b)[0]
+    return -1 if x < y else (1 if x > y else 0)
 
 
-def _key_tuple(key):
-    """Rank counts of a packed multiset key, in rank order (sorting gives parents first)."""
-    return tuple([(key >> (5 * i)) & 31 for i in range(NR)])
+cdef int find_sorted(const uint64_t* keys, int n, uint64_t key) noexcept nogil:
+    cdef int lo = 0, hi = n - 1, mid
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] == key:
+            return mid
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
 
 
-cdef DTable* dealer_table(int up, bint h17) except NULL:
-    """The prefix tree of final dealer hands for up card ``up`` (1..10), built once."""
-    cdef DTable* t = &dtables[h17][up - 1]
+cdef int build_tree(UTree* t, bint h17, bint with_bust) noexcept nogil:
+    """The prefix tree of final dealer multisets (every up card), parents before children.
+
+    A node is a multiset restricted to ranks <= its last rank ``L``; its parent
+    drops every card of rank ``L``. Packed with rank 0 most significant, the
+    numeric order of the keys is the lexicographic order of the count tuples,
+    in which every parent precedes its children. Returns -1 if out of memory.
+    """
+    cdef KeyMap finals, prefixes
     cdef int counts[NR]
-    cdef int r, i, last, kk, K
-    cdef long long key, pkey
-    if dbuilt[h17][up - 1]:
-        return t
-    memset(counts, 0, sizeof(counts))
-    acc = {}
-    _dealer_sequences(up, up == 1, 1, counts, h17, acc)
-    prefixes = set()
-    for key in acc:
-        pkey = 0
+    cdef int up, r, i, j, e, n, last, k, nc
+    cdef long long slot
+    cdef uint64_t key, pkey, low
+    cdef uint64_t* nodes = NULL
+    memset(t, 0, sizeof(UTree))
+    t.with_bust = with_bust
+    if keymap_init(&finals, 15, True) != 0 or keymap_init(&prefixes, 15, False) != 0:
+        return -1
+    for up in range(NR):
+        memset(counts, 0, sizeof(counts))
+        counts[up] = 1
+        dealer_sequences(up + 1, up == 0, 1, counts, up, h17, &finals)
+    for slot in range(<long long>(finals.mask + 1)):
+        key = finals.keys[slot]
+        if key == 0 or (not with_bust and finals.out[slot] == OUT_BUST):
+            continue
         for r in range(NR):
-            kk = unpack(key, r)
-            if kk:
-                pkey |= (<long long>kk) << (5 * r)
-                prefixes.add(pkey)
-    ordered = sorted(prefixes, key=_key_tuple)
-    pos = {0: 0}
-    t.n = len(ordered) + 1
-    t.parent = <int*>calloc(t.n, sizeof(int))
-    t.rank = <int*>calloc(t.n, sizeof(int))
-    t.k = <int*>calloc(t.n, sizeof(int))
-    t.out = <int*>calloc(t.n, sizeof(int))
-    t.ncards = <int*>calloc(t.n, sizeof(int))
-    t.weight = <double*>calloc(t.n, sizeof(double))
-    t.scratch = <double*>calloc(t.n, sizeof(double))
-    memset(t.kmax, 0, sizeof(t.kmax))
-    t.ncards_max = 0
-    for i in range(1, t.n):
-        key = ordered[i - 1]
-        pos[key] = i
+            if (key >> group_shift(r)) & 31:
+                low = (1ULL << group_shift(r)) - 1
+                keymap_slot(&prefixes, key & ~low)
+    n = 1
+    for slot in range(<long long>(prefixes.mask + 1)):
+        if prefixes.keys[slot] != 0:
+            n += 1
+    nodes = <uint64_t*>malloc(n * sizeof(uint64_t))
+    t.parent = <int*>malloc(n * sizeof(int))
+    t.fidx = <int*>malloc(n * sizeof(int))
+    t.fin_node = <int*>malloc(n * sizeof(int))
+    t.fin_out = <int*>malloc(n * sizeof(int))
+    t.fin_ncards = <int*>malloc(n * sizeof(int))
+    t.fin_start = <int*>malloc((n + 1) * sizeof(int))
+    t.ent_up = <int*>malloc(n * NR * sizeof(int))
+    t.ent_w = <double*>malloc(n * NR * sizeof(double))
+    if (nodes == NULL or t.parent == NULL or t.fidx == NULL or t.fin_node == NULL
+            or t.fin_out == NULL or t.fin_ncards == NULL or t.fin_start == NULL
+            or t.ent_up == NULL or t.ent_w == NULL):
+        free(nodes)
+        keymap_free(&finals)
+        keymap_free(&prefixes)
+        return -1
+    nodes[0] = 0
+    i = 1
+    for slot in range(<long long>(prefixes.mask + 1)):
+        if prefixes.keys[slot] != 0:
+            nodes[i] = prefixes.keys[slot]
+            i += 1
+    qsort(&nodes[1], n - 1, sizeof(uint64_t), cmp_u64)
+    t.n = n
+    t.parent[0] = 0
+    t.fidx[0] = 0
+    j = 0
+    e = 0
+    for i in range(1, n):
+        key = nodes[i]
         last = 0
-        K = 0
+        nc = 0
         for r in range(NR):
-            kk = unpack(key, r)
-            K += kk
-            if kk:
+            k = <int>((key >> group_shift(r)) & 31)
+            nc += k
+            if k:
                 last = r
-        kk = unpack(key, last)
-        pkey = key & ~((<long long>31) << (5 * last))
-        t.parent[i] = pos[pkey]
-        t.rank[i] = last
-        t.k[i] = kk
-        t.ncards[i] = K
-        if kk > t.kmax[last]:
-            t.kmax[last] = kk
-        if K > t.ncards_max:
-            t.ncards_max = K
-        if key in acc:
-            t.weight[i] = acc[key][0]
-            t.out[i] = acc[key][1]
-    dbuilt[h17][up - 1] = True
-    return t
+        k = <int>((key >> group_shift(last)) & 31)
+        pkey = key & ~((<uint64_t>31) << group_shift(last))
+        t.parent[i] = find_sorted(nodes, i, pkey)
+        t.fidx[i] = last * KMAX + k
+        if k > t.kmax[last]:
+            t.kmax[last] = k
+        slot = keymap_find(&finals, key)
+        if slot >= 0 and (with_bust or finals.out[slot] != OUT_BUST):
+            t.fin_node[j] = i
+            t.fin_out[j] = finals.out[slot]
+            t.fin_ncards[j] = nc
+            t.fin_start[j] = e
+            for up in range(NR):
+                if finals.w[slot * NR + up] != 0.0:
+                    t.ent_up[e] = up
+                    t.ent_w[e] = finals.w[slot * NR + up]
+                    e += 1
+            if nc > t.ncards_max:
+                t.ncards_max = nc
+            j += 1
+    t.nfin = j
+    t.fin_start[j] = e
+    free(nodes)
+    keymap_free(&finals)
+    keymap_free(&prefixes)
+    return 0
 
 
-cdef void dealer_eval(DTable* t, const int* shoe, double* out) noexcept nogil:
-    """Dealer outcome probabilities (17..21, bust, blackjack; unconditioned) from ``shoe``."""
-    cdef double f[NR][KMAX]
-    cdef double inv[KMAX]
-    cdef double prod, p
-    cdef double* buf = t.scratch
-    cdef int r, k, i, N = 0
+cdef int build_trees() except -1:
+    cdef int h, b
+    for h in range(2):
+        for b in range(2):
+            if build_tree(&trees[h][b], h, b) != 0:
+                raise MemoryError("building the dealer tables")
+        longest_hand[h] = trees[h][1].ncards_max
+    return 0
+
+
+build_trees()
+
+
+cdef inline const UTree* tree_for(bint h17, int n_cards) noexcept nogil:
+    """The tree without bust leaves when the dealer cannot run out of cards, else the full one."""
+    return &trees[h17][0] if n_cards >= longest_hand[h17] else &trees[h17][1]
+
+
+cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) noexcept nogil:
+    """``rows[u * 7 + o]``: P(dealer outcome o | up card u) from ``shoe`` (up card still in it).
+
+    Outcomes 0..4 are 17..21, 5 bust, 6 blackjack (unconditioned). Rows of
+    ranks the shoe lacks are 0. ``buf``: caller-owned scratch of ``t.n`` doubles.
+    """
+    cdef double f[NR * KMAX]
+    cdef double inv[KMAX + 1]
+    cdef double prod, p, scale, rest
+    cdef int r, k, i, j, e, o, N = 0
     for r in range(NR):
         N += shoe[r]
-        f[r][0] = 1.0
+        f[r * KMAX] = 1.0
         for k in range(1, t.kmax[r] + 1):
-            f[r][k] = f[r][k - 1] * (shoe[r] - k + 1) if shoe[r] - k + 1 > 0 else 0.0
+            f[r * KMAX + k] = f[r * KMAX + k - 1] * (shoe[r] - k + 1) if shoe[r] - k + 1 > 0 \
+                else 0.0
     prod = 1.0
     inv[0] = 1.0
     for k in range(1, t.ncards_max + 1):
         prod *= N - k + 1
         inv[k] = 1.0 / prod if prod > 0 else 0.0
-    for i in range(NOUT):
-        out[i] = 0.0
+    memset(rows, 0, ROWS * sizeof(double))
     buf[0] = 1.0
     for i in range(1, t.n):
-        p = buf[t.parent[i]] * f[t.rank[i]][t.k[i]]
-        buf[i] = p
-        if t.weight[i] != 0.0:
-            out[t.out[i]] += t.weight[i] * p * inv[t.ncards[i]]
+        buf[i] = buf[t.parent[i]] * f[t.fidx[i]]
+    for j in range(t.nfin):
+        p = buf[t.fin_node[j]] * inv[t.fin_ncards[j]]
+        if p == 0.0:
+            continue
+        o = t.fin_out[j]
+        for e in range(t.fin_start[j], t.fin_start[j + 1]):
+            rows[t.ent_up[e] * NOUT + o] += t.ent_w[e] * p
+    for r in range(NR):
+        if shoe[r] <= 0:
+            continue
+        scale = <double>N / shoe[r]
+        rest = 0.0
+        for o in range(NOUT):
+            rows[r * NOUT + o] *= scale
+            if o != OUT_BUST:
+                rest += rows[r * NOUT + o]
+        if not t.with_bust:
+            rows[r * NOUT + OUT_BUST] = 1.0 - rest
+
+
+cdef int tree_scratch_size() noexcept nogil:
+    cdef int h, b, n = 0
+    for h in range(2):
+        for b in range(2):
+            if trees[h][b].n > n:
+                n = trees[h][b].n
+    return n
 
 
 def dealer_probs(const int[:] shoe, int up, bint h17):
     """Dealer outcome probabilities ``(p17, p18, p19, p20, p21, bust, blackjack)``.
 
     ``shoe``: the 10 rank counts left after removing the up card (1..10) and any
-    known cards; the hole card is drawn from it. Unconditioned.
+    known cards; the hole card is drawn from it. Unconditioned. If the dealer
+    could run out of cards the probabilities sum to less than 1.
     """
-    cdef double out[NOUT]
+    cdef double rows[ROWS]
     cdef int s[NR]
-    cdef int r
-    _check_shoe(shoe)
+    cdef int r, n = 0
+    cdef double* buf
+    check_shoe(shoe)
+    check_up(up)
     for r in range(NR):
-        s[r] = shoe[r]
-    dealer_eval(dealer_table(up, h17), s, out)
-    return tuple([out[i] for i in range(NOUT)])
+        s[r] = shoe[r] + (r == up - 1)
+        n += s[r]
+    buf = <double*>malloc(tree_scratch_size() * sizeof(double))
+    if buf == NULL:
+        raise MemoryError()
+    with nogil:
+        tree_eval(tree_for(h17, n), s, buf, rows)
+    free(buf)
+    return tuple([rows[(up - 1) * NOUT + i] for i in range(NOUT)])
 
 
-cdef _check_shoe(const int[:] shoe):
-    if shoe.shape[0] != NR:
+def dealer_table_sizes():
+    """``{(h17, with_bust): (nodes, finals)}`` of the dealer prefix trees (for the docs)."""
+    return {(h, b): (trees[h][b].n, trees[h][b].nfin) for h in range(2) for b in range(2)}
+
+
+cdef int check_shoe(const int[:] shoe) except -1:
+    cdef int r
+    if shoe is None or shoe.shape[0] != NR:
         raise ValueError("a shoe has 10 rank counts")
     for r in range(NR):
-        if shoe[r] < 0:
-            raise ValueError("negative card count")
+        if shoe[r] < 0 or shoe[r] > 100000:
+            raise ValueError("a rank count must be between 0 and 100000")
+    return 0
+
+
+cdef int check_up(int up) except -1:
+    if up < 1 or up > 10:
+        raise ValueError("the up card is a rank 1..10")
+    return 0
+
+
+# ------------------------------------------------------------- dealer memo
+cdef struct DMemo:
+    int origin[NR]      # the shoe the removals are counted from (up card(s) in it)
+    bint h17
+    int up              # -1: rows for every up card; else the rank index kept
+    int stride          # doubles per entry (70 or 7)
+    uint64_t* keys      # slots: packed removal + 1; 0 = empty
+    int* entry          # slot -> entry index
+    uint64_t mask
+    long long used
+    double* vals        # entries * stride
+    long long cap
+    double* buf         # tree scratch
+    bint busy
+
+
+cdef int dmemo_init(DMemo* m, const int* origin, bint h17, int up) noexcept nogil:
+    """``up``: 0 keeps every up card's row, 1..10 only that one. Returns -1 if out of memory."""
+    cdef int r
+    for r in range(NR):
+        m.origin[r] = origin[r]
+    m.h17 = h17
+    m.up = up - 1
+    m.stride = ROWS if up == 0 else NOUT
+    m.mask = (1ULL << 12) - 1
+    m.used = 0
+    m.cap = 1024
+    m.busy = False
+    m.keys = <uint64_t*>calloc(m.mask + 1, sizeof(uint64_t))
+    m.entry = <int*>malloc((m.mask + 1) * sizeof(int))
+    m.vals = <double*>malloc(m.cap * m.stride * sizeof(double))
+    m.buf = <double*>malloc(tree_scratch_size() * sizeof(double))
+    if m.keys == NULL or m.entry == NULL or m.vals == NULL or m.buf == NULL:
+        return -1
+    return 0
+
+
+cdef void dmemo_free(DMemo* m) noexcept nogil:
+    free(m.keys)
+    free(m.entry)
+    free(m.vals)
+    free(m.buf)
+    m.keys = NULL
+    m.entry = NULL
+    m.vals = NULL
+    m.buf = NULL
+
+
+cdef int dmemo_grow(DMemo* m) noexcept nogil:
+    """Double the slot table (rehash). Returns -1 if out of memory."""
+    cdef uint64_t newmask = (m.mask << 1) | 1, slot, i
+    cdef uint64_t* keys = <uint64_t*>calloc(newmask + 1, sizeof(uint64_t))
+    cdef int* entry = <int*>malloc((newmask + 1) * sizeof(int))
+    if keys == NULL or entry == NULL:
+        free(keys)
+        free(entry)
+        return -1
+    for i in range(m.mask + 1):
+        if m.keys[i] != 0:
+            slot = mix(m.keys[i]) & newmask
+            while keys[slot] != 0:
+                slot = (slot + 1) & newmask
+            keys[slot] = m.keys[i]
+            entry[slot] = m.entry[i]
+    free(m.keys)
+    free(m.entry)
+    m.keys = keys
+    m.entry = entry
+    m.mask = newmask
+    return 0
+
+
+cdef int dmemo_row(DMemo* m, const int* removed, int up_index, double* d) noexcept nogil:
+    """Copy into ``d`` the dealer distribution for up card ``up_index`` from ``origin - removed``.
+
+    Computed once per removal (every up card at once when the memo keeps all
+    rows). Returns -1 if out of memory.
+    """
+    cdef uint64_t key = 1, slot
+    cdef int r, n = 0, o
+    cdef int shoe[NR]
+    cdef double rows[ROWS]
+    cdef double* grown
+    cdef long long idx
+    for r in range(NR):
+        if removed[r] > 63:  # not packable (never in practice): compute, do not keep
+            for o in range(NR):
+                shoe[o] = m.origin[o] - removed[o]
+                n += shoe[o]
+            tree_eval(tree_for(m.h17, n), shoe, m.buf, rows)
+            memcpy(d, &rows[up_index * NOUT], NOUT * sizeof(double))
+            return 0
+        key += (<uint64_t>removed[r]) << (6 * r)
+    slot = mix(key) & m.mask
+    while m.keys[slot] != 0:
+        if m.keys[slot] == key:
+            idx = m.entry[slot]
+            if m.up < 0:
+                memcpy(d, &m.vals[idx * ROWS + up_index * NOUT], NOUT * sizeof(double))
+            else:
+                memcpy(d, &m.vals[idx * NOUT], NOUT * sizeof(double))
+            return 0
+        slot = (slot + 1) & m.mask
+    for r in range(NR):
+        shoe[r] = m.origin[r] - removed[r]
+        n += shoe[r]
+    tree_eval(tree_for(m.h17, n), shoe, m.buf, rows)
+    memcpy(d, &rows[up_index * NOUT], NOUT * sizeof(double))
+    if m.used == m.cap:
+        grown = <double*>realloc(m.vals, 2 * m.cap * m.stride * sizeof(double))
+        if grown == NULL:
+            return -1
+        m.vals = grown
+        m.cap *= 2
+    idx = m.used
+    if m.up < 0:
+        memcpy(&m.vals[idx * ROWS], rows, ROWS * sizeof(double))
+    else:
+        memcpy(&m.vals[idx * NOUT], &rows[m.up * NOUT], NOUT * sizeof(double))
+    m.keys[slot] = key
+    m.entry[slot] = <int>idx
+    m.used += 1
+    if m.used * 2 > <long long>m.mask:
+        return dmemo_grow(m)
+    return 0
+
+
+cdef class DealerMemo:
+    """Dealer distributions kept by the cards removed from one origin shoe (caller-owned).
+
+    ``origin``: the 10 rank counts of the shoe *with the up card in it*
+    (e.g. the full shoe of a whole-game pass); ``up``: 0 keeps every up card
+    (one evaluation serves all ten), 1..10 only that one. Pass it to the
+    engine calls whose ``base`` plus up card equals ``origin``; a memo serves
+    one call at a time (a second concurrent call raises ``RuntimeError``).
+    """
+    cdef DMemo m
+    cdef bint ready
+
+    def __cinit__(self, const int[:] origin, bint h17, int up=0):
+        cdef int o[NR]
+        cdef int r
+        self.ready = False
+        check_shoe(origin)
+        if up < 0 or up > 10:
+            raise ValueError("up is 0 (every up card) or a rank 1..10")
+        for r in range(NR):
+            o[r] = origin[r]
+        if dmemo_init(&self.m, o, h17, up) != 0:
+            dmemo_free(&self.m)
+            raise MemoryError()
+        self.ready = True
+
+    def __dealloc__(self):
+        dmemo_free(&self.m)
+
+    @property
+    def entries(self):
+        """Dealer evaluations stored (distinct removals seen)."""
+        return self.m.used
+
+    @property
+    def origin(self):
+        """The origin shoe's rank counts."""
+        return tuple([self.m.origin[r] for r in range(NR)])
+
+
+cdef DMemo* memo_acquire(DealerMemo memo, const int* base, int up, bint h17) except? NULL:
+    """Check ``memo`` fits a call on ``base`` (up card gone) and mark it in use."""
+    cdef int r
+    if memo is None:
+        return NULL
+    if memo.m.busy:
+        raise RuntimeError("this DealerMemo is in use by another call (use one per thread)")
+    if memo.m.h17 != h17:
+        raise ValueError("the DealerMemo was made for the other soft-17 rule")
+    if memo.m.up >= 0 and memo.m.up != up - 1:
+        raise ValueError("the DealerMemo keeps another up card")
+    for r in range(NR):
+        if base[r] + (r == up - 1) != memo.m.origin[r]:
+            raise ValueError("the shoe plus the up card is not the DealerMemo's origin")
+    memo.m.busy = True
+    return &memo.m
+
+
+cdef void memo_release(DMemo* m) noexcept nogil:
+    if m != NULL:
+        m.busy = False
+
+
+# -------------------------------------------------------------- parameters
+cdef struct Params:
+    int mode             # conditioning: 0 ENHC, 1 peek exact, 2 peek shortcut
+    bint h17
+    double bjl1          # an ENHC dealer blackjack takes this from a standing hand (bet 1)
+    double bjl2          # ... from a doubled one
+    double bjl1_second   # the same for split hands after the first
+    double bjl2_second
+    double b777
+    double b678
+    double q678          # chance a 6-7-8 made by this hand would be suited
+    bint das             # double after split (for this pair)
+    bint aces_one_card   # split aces take one card each
+    int double_ok[NTOTALS]
+
+
+cdef int read_params(object p, Params* out) except -1:
+    """Fill ``out`` from an :class:`strategy_calc.engine.EngineParams` (read by field name)."""
+    cdef int t
+    out.mode = int(p.conditioning)
+    if out.mode < 0 or out.mode > 2:
+        raise ValueError("conditioning is 0, 1 or 2")
+    out.h17 = bool(p.dealer_hits_soft_17)
+    out.bjl1 = p.blackjack_loss
+    out.bjl2 = p.blackjack_loss_doubled
+    out.bjl1_second = p.second_hand_blackjack_loss
+    out.bjl2_second = p.second_hand_blackjack_loss_doubled
+    out.b777 = p.bonus_777
+    out.b678 = p.bonus_suited_678
+    out.q678 = p.suited_678_chance
+    for x in (out.bjl1, out.bjl2, out.bjl1_second, out.bjl2_second, out.b777, out.b678):
+        if not isfinite(x):
+            raise ValueError("engine parameters must be finite")
+    if not (0.0 <= out.q678 <= 1.0):
+        raise ValueError("suited_678_chance is a probability")
+    out.das = bool(p.double_after_split)
+    out.aces_one_card = bool(p.split_aces_one_card)
+    totals = p.double_totals
+    if len(totals) != NTOTALS:
+        raise ValueError("double_totals has 22 flags")
+    for t in range(NTOTALS):
+        out.double_ok[t] = 1 if totals[t] else 0
+    return 0
 
 
 # ---------------------------------------------------------------- player play
 cdef struct Ctx:
-    int base[NR]
+    int base[NR]        # the shoe the player draws from (up card and known cards gone)
     int up
     int mode
     double bjl1
@@ -280,7 +749,10 @@ cdef struct Ctx:
     double b777
     double b678
     double q678
-    DTable* dt
+    bint h17
+    DMemo* memo         # if set: dealer distributions by ``node + offset`` removed from its origin
+    int offset[NR]      # cards gone from the memo's origin besides the up card and the node
+    double* tbuf        # dealer-tree scratch (without a memo)
     char* has_s         # stand values computed (they do not depend on bjl or policy)
     char* has_v         # optimal (composition-dependent) value computed
     char* has_t         # fixed-policy value computed
@@ -290,38 +762,36 @@ cdef struct Ctx:
     double* valt        # value under ``policy``
     const char* policy  # per node class: 1 = hit, 0 = stand (total-dependent play)
     const char* codes   # per node, overrides ``policy`` when set: bit 2 = hit, else stand
-    double* dout        # if set: each node's dealer distribution is copied here (7 per node)
-    const double* shared  # if set: dealer distributions of a wider shoe, 7 per node (NaN: none)
-    int shift_rank      # ... whose node for ours adds ``shift_count`` cards of this rank
-    int shift_count
     bint exhausted      # some dealer hand could run out of cards (no exact answer)
+    bint failed         # out of memory inside a nogil section
 
 
-cdef int ctx_init(Ctx* c, const int* base, int up, bint h17, int mode, double bjl1,
-                  double bjl2, double b777, double b678, double q678) except -1:
+cdef int ctx_init(Ctx* c, const int* base, int up, const Params* p, bint second_hand,
+                  DMemo* memo) except -1:
+    """A context for hands drawn from ``base`` against ``up`` (losses of a second split
+    hand when ``second_hand``). ``memo``: dealer distributions to share (offset 0)."""
     cdef int r
     for r in range(NR):
         c.base[r] = base[r]
+        c.offset[r] = 0
     c.up = up
-    c.mode = mode
-    c.bjl1 = bjl1
-    c.bjl2 = bjl2
-    c.b777 = b777
-    c.b678 = b678
-    c.q678 = q678
-    c.dt = dealer_table(up, h17)
+    c.mode = p.mode
+    c.bjl1 = p.bjl1_second if second_hand else p.bjl1
+    c.bjl2 = p.bjl2_second if second_hand else p.bjl2
+    c.b777 = p.b777
+    c.b678 = p.b678
+    c.q678 = p.q678
+    c.h17 = p.h17
+    c.memo = memo
     c.policy = NULL
     c.codes = NULL
-    c.dout = NULL
-    c.shared = NULL
-    c.shift_rank = 0
-    c.shift_count = 0
     c.exhausted = False
+    c.failed = False
     c.has_s = <char*>calloc(3 * n_nodes, sizeof(char))
     c.sn = <double*>malloc(4 * n_nodes * sizeof(double))
-    if c.has_s == NULL or c.sn == NULL:
-        free(c.has_s)
-        free(c.sn)
+    c.tbuf = <double*>malloc(tree_scratch_size() * sizeof(double))
+    if c.has_s == NULL or c.sn == NULL or c.tbuf == NULL:
+        ctx_free(c)
         raise MemoryError()
     c.has_v = c.has_s + n_nodes
     c.has_t = c.has_s + 2 * n_nodes
@@ -331,8 +801,34 @@ cdef int ctx_init(Ctx* c, const int* base, int up, bint h17, int mode, double bj
     return 0
 
 
+cdef void ctx_forget(Ctx* c) noexcept nogil:
+    """Forget every value (the shoe changed)."""
+    memset(c.has_s, 0, 3 * n_nodes * sizeof(char))
+
+
+cdef void dealer_for(Ctx* c, const int* gone, double* d) noexcept nogil:
+    """The dealer distribution (unconditioned) when the cards ``gone`` leave ``c.base``."""
+    cdef int removed[NR]
+    cdef int shoe[NR]
+    cdef double rows[ROWS]
+    cdef int r, n = 0
+    if c.memo != NULL:
+        for r in range(NR):
+            removed[r] = gone[r] + c.offset[r]
+        if dmemo_row(c.memo, removed, c.up - 1, d) != 0:
+            c.failed = True
+        return
+    for r in range(NR):
+        shoe[r] = c.base[r] - gone[r] + (r == c.up - 1)
+        n += shoe[r]
+    tree_eval(tree_for(c.h17, n), shoe, c.tbuf, rows)
+    memcpy(d, &rows[(c.up - 1) * NOUT], NOUT * sizeof(double))
+
+
 cdef int check_cards(Ctx* c) except -1:
     """Raise if a dealer hand in this computation could have run out of cards."""
+    if c.failed:
+        raise MemoryError()
     if c.exhausted:
         raise ValueError("too few cards left for an exact answer: the dealer could run out"
                          " of cards")
@@ -347,8 +843,10 @@ cdef void ctx_reset_values(Ctx* c) noexcept nogil:
 cdef void ctx_free(Ctx* c) noexcept nogil:
     free(c.has_s)
     free(c.sn)
+    free(c.tbuf)
     c.has_s = NULL
     c.sn = NULL
+    c.tbuf = NULL
 
 
 cdef inline int node_shoe(Ctx* c, int node, int* shoe) noexcept nogil:
@@ -382,23 +880,12 @@ cdef inline double no_bj(int up, const int* shoe, int N) noexcept nogil:
 
 
 cdef void ensure_stand(Ctx* c, int node) noexcept nogil:
-    cdef int shoe[NR]
     cdef double d[NOUT]
     cdef int t, o, x
     cdef double sn
-    cdef int wide = node, k
     if c.has_s[node]:
         return
-    if c.shared != NULL:
-        for k in range(c.shift_count):
-            if wide >= 0:
-                wide = node_child[wide][c.shift_rank]
-    if c.shared != NULL and wide >= 0 and c.shared[wide * NOUT] == c.shared[wide * NOUT]:
-        for o in range(NOUT):
-            d[o] = c.shared[wide * NOUT + o]
-    else:
-        node_shoe(c, node, shoe)
-        dealer_eval(c.dt, shoe, d)
+    dealer_for(c, node_counts[node], d)
     sn = 0.0
     for o in range(NOUT):
         sn += d[o]
@@ -415,9 +902,6 @@ cdef void ensure_stand(Ctx* c, int node) noexcept nogil:
     c.sn[node] = sn
     c.pbj[node] = d[OUT_BJ]
     c.has_s[node] = 1
-    if c.dout != NULL:
-        for o in range(NOUT):
-            c.dout[node * NOUT + o] = d[o]
 
 
 cdef inline double stand_value(Ctx* c, int node, double bet) noexcept nogil:
@@ -540,56 +1024,6 @@ cdef double double_value(Ctx* c, int node, double bet=2.0) noexcept nogil:
     return d
 
 
-def hand_values(const int[:] base, const int[:] hand, int up, bint h17, int mode,
-                double bjl1=1.0, double bjl2=2.0, double b777=0.0, double b678=0.0,
-                double q678=0.0, const char[:] policy=None):
-    """Raw values of one player hand: ``(stand, hit, double, no_blackjack, one_card, policy)``.
-
-    ``base``: the shoe with the hand's own cards still in it (the up card and
-    other known cards removed); ``hand``: the hand's rank counts; ``up``: 1..10.
-    Values are per unit bet in the ``mode`` scale (see the module docstring):
-    for mode 1 divide by ``no_blackjack`` (P(no dealer blackjack) at the root)
-    to get EVs given the dealer has no blackjack. A natural is not special
-    here (the caller pays it). ``hit`` is -inf for a hand of 21. ``one_card``:
-    one card then stand, bet unchanged; ``policy``: hit/stand by ``policy``
-    (per node class, 1 = hit) from here on (NaN without one).
-    """
-    cdef Ctx c
-    cdef int shoe[NR]
-    cdef int node, r, N
-    cdef double st, hi, db, nb, one, pol = float("nan")
-    _check_shoe(base)
-    if hand.shape[0] != NR:
-        raise ValueError("a hand has 10 rank counts")
-    if policy is not None and policy.shape[0] < NCLASS:
-        raise ValueError("policy needs 64 classes")
-    for r in range(NR):
-        if hand[r] < 0 or hand[r] > base[r]:
-            raise ValueError("the hand holds cards the shoe does not")
-    node = node_of(&hand[0])
-    if node < 0:
-        raise ValueError("the hand is bust")
-    ctx_init(&c, &base[0], up, h17, mode, bjl1, bjl2, b777, b678, q678)
-    try:
-        N = node_shoe(&c, node, shoe)
-        if N < 1:
-            raise ValueError("no cards left for the dealer")
-        if policy is not None:
-            c.policy = &policy[0]
-        with nogil:
-            st = stand_value(&c, node, 1.0)
-            hi = hit_value(&c, node, False) if node_best[node] < 21 else -1e300
-            db = double_value(&c, node, 2.0)
-            one = double_value(&c, node, 1.0)
-            nb = no_bj(up, shoe, N)
-            if c.policy != NULL:
-                pol = policy_value(&c, node)
-        check_cards(&c)
-    finally:
-        ctx_free(&c)
-    return st, (hi if hi > -1e299 else float("-inf")), db, nb, one, pol
-
-
 cdef double split_hand(Ctx* c, int pair, const int* double_ok, bint das, bint aces_one_card,
                        const char* chart_two, double* pair_term=NULL) noexcept nogil:
     """Value of one split hand started from one card of rank index ``pair``.
@@ -636,19 +1070,6 @@ cdef double split_hand(Ctx* c, int pair, const int* double_ok, bint das, bint ac
     return w
 
 
-cdef int pair_shoe(const int[:] base, const int[:] double_ok, int p, int* b1) except -1:
-    """Check a split's inputs and fill ``b1`` with ``base`` less one card of rank index ``p``."""
-    cdef int r
-    _check_shoe(base)
-    if double_ok.shape[0] < 22:
-        raise ValueError("double_ok needs 22 entries")
-    if base[p] < 2:
-        raise ValueError("the shoe does not hold the pair")
-    for r in range(NR):
-        b1[r] = base[r] - (r == p)
-    return 0
-
-
 cdef void record_codes(Ctx* c, int pair, const int* double_ok, bint das,
                        char* codes) noexcept nogil:
     """Freeze the optimal split-hand play found in ``c`` as per-node codes.
@@ -670,83 +1091,181 @@ cdef void record_codes(Ctx* c, int pair, const int* double_ok, bint das,
                 codes[node] |= 1
 
 
-def split_tables(const int[:] base, int pair, int up, bint h17, int mode, const int[:] double_ok,
-                 bint das, bint aces_one_card, double bjl1, double bjl2, double b777,
-                 double b678, double q678, int max_extra, const char[:] chart_codes=None,
-                 const double[:, ::1] shared_dealer=None):
+cdef int check_hand(const int[:] hand, const int[:] base) except -1:
+    cdef int r
+    if hand is None or hand.shape[0] != NR:
+        raise ValueError("a hand has 10 rank counts")
+    for r in range(NR):
+        if hand[r] < 0 or hand[r] > base[r]:
+            raise ValueError("the hand holds cards the shoe does not")
+    return 0
+
+
+cdef int check_codes(const char[:] codes, str name) except -1:
+    if codes is not None and codes.shape[0] < n_nodes:
+        raise ValueError(f"{name} needs one code per player node ({n_nodes})")
+    return 0
+
+
+def hand_values(const int[:] base, const int[:] hand, int up, params,
+                const char[:] policy=None):
+    """Raw values of one player hand: ``(stand, hit, double, no_blackjack, one_card, policy)``.
+
+    ``base``: the shoe with the hand's own cards still in it (the up card and
+    other known cards removed); ``hand``: the hand's rank counts; ``up``: 1..10;
+    ``params``: an :class:`~strategy_calc.engine.EngineParams`. Values are per
+    unit bet in the conditioning's scale (see the module docstring): for peek
+    exact divide by ``no_blackjack`` (P(no dealer blackjack) at the root) to get
+    EVs given the dealer has no blackjack. A natural is not special here (the
+    caller pays it). ``hit`` is -inf for a hand of 21. ``one_card``: one card
+    then stand, bet unchanged; ``policy``: hit/stand by ``policy`` (per node
+    class, 1 = hit) from here on (NaN without one).
+    """
+    cdef Params P
+    cdef Ctx c
+    cdef int shoe[NR]
+    cdef int node, N
+    cdef double st, hi, db, nb, one, pol = float("nan")
+    read_params(params, &P)
+    check_shoe(base)
+    check_up(up)
+    check_hand(hand, base)
+    if policy is not None and policy.shape[0] < NCLASS:
+        raise ValueError("policy needs 64 classes")
+    node = node_of(&hand[0])
+    if node < 0:
+        raise ValueError("the hand is bust")
+    ctx_init(&c, &base[0], up, &P, False, NULL)
+    try:
+        N = node_shoe(&c, node, shoe)
+        if N < 1:
+            raise ValueError("no cards left for the dealer")
+        if policy is not None:
+            c.policy = &policy[0]
+        with nogil:
+            st = stand_value(&c, node, 1.0)
+            hi = hit_value(&c, node, False) if node_best[node] < 21 else -1e300
+            db = double_value(&c, node, 2.0)
+            one = double_value(&c, node, 1.0)
+            nb = no_bj(up, shoe, N)
+            if c.policy != NULL:
+                pol = policy_value(&c, node)
+        check_cards(&c)
+    finally:
+        ctx_free(&c)
+    return st, (hi if hi > -1e299 else float("-inf")), db, nb, one, pol
+
+
+cdef int check_pair(const int[:] base, int pair) except -1:
+    check_shoe(base)
+    if pair < 1 or pair > 10:
+        raise ValueError("the pair is a rank 1..10")
+    if base[pair - 1] < 2:
+        raise ValueError("the shoe does not hold the pair")
+    return 0
+
+
+cdef int split_rows(Ctx* c, const int* base, int p, const Params* P, int max_extra,
+                    const char* chart, char* frozen, double* res) except -1:
+    """Fill ``res`` (6 per row, rows 0..max_extra) for one loss setting; see split_tables."""
+    cdef int r, a
+    cdef int b2[NR]
+    for a in range(max_extra + 1):
+        for r in range(6):
+            res[a * 6 + r] = float("nan")
+        for r in range(NR):
+            b2[r] = base[r] - (r == p) * (1 + a)
+            c.base[r] = b2[r]
+            c.offset[r] = (r == p) * (1 + a)
+        if b2[p] < 1:
+            break
+        ctx_forget(c)
+        c.codes = NULL
+        with nogil:
+            if a == 0:
+                res[0] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card, NULL, &res[1])
+                if max_extra > 0:
+                    record_codes(c, p, P.double_ok, P.das, frozen)
+            else:
+                c.codes = frozen
+                res[a * 6] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card, frozen,
+                                        &res[a * 6 + 1])
+            if chart != NULL:
+                ctx_reset_values(c)
+                c.codes = chart
+                res[a * 6 + 2] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card, chart,
+                                            &res[a * 6 + 3])
+                res[a * 6 + 4] = split_hand(c, p, P.double_ok, False, P.aces_one_card, chart,
+                                            &res[a * 6 + 5])
+        check_cards(c)
+    return 0
+
+
+def split_tables(const int[:] base, int pair, int up, params, int max_extra,
+                 const char[:] chart_codes=None, DealerMemo memo=None):
     """Split-hand values with 0..``max_extra`` further pair cards gone (for resplitting).
 
     ``base``: the shoe with both pair cards still in (up card and known cards
-    removed). For ``a`` extra pair cards removed, row ``a`` holds ``(X, P,
-    X_chart, P_chart, X_chart_nodas, P_chart_nodas)``: ``X`` the value of one
-    split hand drawing its second card from the shoe less both pair cards and
-    ``a`` more (a pair card is played, not resplit), ``P`` the value of that
-    hand when its second card is a pair card. The optimal rows play the split
-    hands' best composition-dependent strategy *for a = 0* (each hand knows its
-    own cards, the up card and the original pair), frozen so that the removal
-    identities of the resplit sum hold; the chart rows play ``chart_codes``
-    (per node: bit 1 double, 2 hit, 4 stand). NaN where not computed. Same
-    scale as :func:`hand_values`. ``shared_dealer``: the dealer distributions
-    :func:`up_card_pass` recorded for ``base`` (NaN rows: not computed), reused
-    for split hands whose cards plus the missing pair cards form a node there.
+    removed); ``params``: the pair's :class:`~strategy_calc.engine.EngineParams`
+    (its double-after-split and one-card-aces flags apply). Returns
+    ``(first, others)``: rows for the first split hand and for the hands after
+    it (they differ only in what an ENHC dealer blackjack takes; the same list
+    when they cannot differ). For ``a`` extra pair cards removed, row ``a``
+    holds ``(X, P, X_chart, P_chart, X_chart_nodas, P_chart_nodas)``: ``X`` the
+    value of one split hand drawing its second card from the shoe less both
+    pair cards and ``a`` more (a pair card is played, not resplit), ``P`` the
+    value of that hand when its second card is a pair card. The optimal rows
+    play the split hands' best composition-dependent strategy *for a = 0*
+    (each hand knows its own cards, the up card and the original pair), frozen
+    so that the removal identities of the resplit sum hold; the chart rows play
+    ``chart_codes`` (per node: bit 1 double, 2 hit, 4 stand). NaN where not
+    computed. Same scale as :func:`hand_values`. ``memo``: dealer distributions
+    shared with other calls on the same origin (``base`` plus the up card).
     """
+    cdef Params P
     cdef Ctx c
-    cdef int b2[NR]
-    cdef int r, a, p = pair - 1
-    cdef double res[6]
-    cdef char* frozen
-    _check_shoe(base)
-    if double_ok.shape[0] < 22:
-        raise ValueError("double_ok needs 22 entries")
-    if base[p] < 2:
-        raise ValueError("the shoe does not hold the pair")
-    if chart_codes is not None and chart_codes.shape[0] < n_nodes:
-        raise ValueError("chart_codes needs one code per node")
-    frozen = <char*>calloc(n_nodes, sizeof(char))
-    if frozen == NULL:
-        raise MemoryError()
-    rows = []
+    cdef int r, a, p = pair - 1, hands
+    cdef int b[NR]
+    cdef double* res = NULL
+    cdef char* frozen = NULL
+    cdef const char* chart = NULL
+    cdef DMemo* m = NULL
+    read_params(params, &P)
+    check_pair(base, pair)
+    check_up(up)
+    check_codes(chart_codes, "chart_codes")
+    if max_extra < 0 or max_extra > 4:
+        raise ValueError("max_extra is 0..4 (up to four hands)")
+    if chart_codes is not None:
+        chart = &chart_codes[0]
+    for r in range(NR):
+        b[r] = base[r]
+    hands = 2 if P.mode == 0 and (P.bjl1 != P.bjl1_second or P.bjl2 != P.bjl2_second) else 1
+    m = memo_acquire(memo, b, up, P.h17)
+    tables = []
     try:
-        for a in range(max_extra + 1):
-            for r in range(NR):
-                b2[r] = base[r] - (r == p) * (1 + a)
-            if b2[p] < 1:
-                break
-            ctx_init(&c, b2, up, h17, mode, bjl1, bjl2, b777, b678, q678)
-            if shared_dealer is not None:
-                if shared_dealer.shape[0] < n_nodes or shared_dealer.shape[1] != NOUT:
-                    ctx_free(&c)
-                    raise ValueError("shared_dealer needs n_nodes x 7")
-                c.shared = &shared_dealer[0, 0]
-                c.shift_rank = p
-                c.shift_count = 1 + a
+        res = <double*>malloc(6 * (max_extra + 1) * sizeof(double))
+        frozen = <char*>calloc(n_nodes, sizeof(char))
+        if res == NULL or frozen == NULL:
+            raise MemoryError()
+        for hand in range(hands):
+            ctx_init(&c, b, up, &P, hand == 1, m)
             try:
-                for r in range(6):
-                    res[r] = float("nan")
-                with nogil:
-                    if a == 0:
-                        res[0] = split_hand(&c, p, &double_ok[0], das, aces_one_card, NULL,
-                                            &res[1])
-                        if max_extra > 0:
-                            record_codes(&c, p, &double_ok[0], das, frozen)
-                    else:
-                        c.codes = frozen
-                        res[0] = split_hand(&c, p, &double_ok[0], das, aces_one_card, frozen,
-                                            &res[1])
-                    if chart_codes is not None:
-                        ctx_reset_values(&c)
-                        c.codes = &chart_codes[0]
-                        res[2] = split_hand(&c, p, &double_ok[0], das, aces_one_card,
-                                            &chart_codes[0], &res[3])
-                        res[4] = split_hand(&c, p, &double_ok[0], False, aces_one_card,
-                                            &chart_codes[0], &res[5])
-                check_cards(&c)
+                memset(frozen, 0, n_nodes)
+                split_rows(&c, b, p, &P, max_extra, chart, frozen, res)
             finally:
                 ctx_free(&c)
-            rows.append(tuple([res[r] for r in range(6)]))
+            rows = []
+            for a in range(max_extra + 1):
+                if b[p] - (1 + a) < 1:
+                    break
+                rows.append(tuple([res[a * 6 + r] for r in range(6)]))
+            tables.append(rows)
     finally:
+        memo_release(m)
+        free(res)
         free(frozen)
-    return rows
+    return tables[0], tables[len(tables) - 1]
 
 
 # ------------------------------------------------------ whole-game pass (charts)
@@ -754,20 +1273,27 @@ cdef int class_order[NCLASS]
 cdef int n_class_order = 0
 
 
-def _build_class_order():
+cdef void build_class_order() noexcept nogil:
     """Hit/stand classes in an order where every child class comes first.
 
     Hard 21..12 (children: harder totals), soft 21..12 (children: soft higher
     or hard >= 12), then hard 11..2 (children: any of the above).
     """
     global n_class_order
-    order = list(range(21, 11, -1)) + [32 + t for t in range(21, 11, -1)] + list(range(11, 1, -1))
-    for i, k in enumerate(order):
-        class_order[i] = k
-    n_class_order = len(order)
+    cdef int t, i = 0
+    for t in range(21, 11, -1):
+        class_order[i] = t
+        i += 1
+    for t in range(21, 11, -1):
+        class_order[i] = 32 + t
+        i += 1
+    for t in range(11, 1, -1):
+        class_order[i] = t
+        i += 1
+    n_class_order = i
 
 
-_build_class_order()
+build_class_order()
 
 
 def node_table():
@@ -779,88 +1305,94 @@ def node_table():
             [[node_child[i][r] for r in range(NR)] for i in range(n_nodes)])
 
 
-def up_card_pass(const int[:] base, int up, bint h17, int mode, double bjl1, double bjl2,
-                 double b777, double b678, double q678, double[:, :] out, char[:] policy,
-                 bint fixed_policy=False, double[:, ::1] dealer_out=None):
+def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] policy,
+                 bint fixed_policy=False, DealerMemo memo=None):
     """Every player hand against one up card, in one pass.
 
     ``base``: the shoe minus the up card (and known cards). For every node with
-    at least two cards that the shoe can hold, ``out[node]`` gets
-    ``(stand, optimal, double, policy, weight, no_blackjack, hit, policy_hit)``:
-    stand value, optimal stand/hit value, double value, value under the
-    total-dependent hit/stand policy, the node's probability as a draw from
-    ``base`` (all orders), P(no blackjack) with its cards gone, the optimal
-    value of hitting, and the value of hitting then following the policy
-    (the stand value at 21); rows of impossible nodes are NaN. Bonus nodes
-    (7-7-7, suited 6-7-8 with chance ``q678``) are settled at once. ``policy[class]`` is
-    set to 1 where hitting beats standing summed over every composition of
-    that total, weighted by ``weight`` (the total-dependent strategy); with
-    ``fixed_policy`` the given ``policy`` is used as it is (e.g. auto-play).
-    ``dealer_out`` (n_nodes x 7, optional) receives each valued node's dealer
-    outcome distribution (unconditioned), for :func:`hand_distribution`.
+    at least two cards that the shoe can hold, ``out[node]`` gets the columns
+    of :data:`strategy_calc.engine.PASS_COLUMNS`: ``(stand, optimal, double,
+    policy, weight, no_blackjack, hit, policy_hit)``: stand value, optimal
+    stand/hit value, double value, value under the total-dependent hit/stand
+    policy, the node's probability as a draw from ``base`` (all orders),
+    P(no blackjack) with its cards gone, the optimal value of hitting, and the
+    value of hitting then following the policy (the stand value at 21); rows
+    of impossible nodes are NaN. Bonus nodes (7-7-7, suited 6-7-8 with chance
+    ``q678``) are settled at once. ``policy[class]`` is set to 1 where hitting
+    beats standing summed over every composition of that total, weighted by
+    ``weight`` (the total-dependent strategy); with ``fixed_policy`` the given
+    ``policy`` is used as it is (e.g. auto-play). ``memo``: dealer
+    distributions shared with other calls on the same origin.
     """
+    cdef Params P
     cdef Ctx c
     cdef int i, j, k, node, r, N
     cdef int shoe[NR]
     cdef double w, fall, sum_s, sum_h, s, h
     cdef double nan = float("nan")
-    cdef char* pol = &policy[0]
-    if out.shape[0] < n_nodes or out.shape[1] < 8 or policy.shape[0] < NCLASS:
-        raise ValueError("out needs n_nodes x 8 and policy 64 entries")
-    _check_shoe(base)
-    ctx_init(&c, &base[0], up, h17, mode, bjl1, bjl2, b777, b678, q678)
-    c.policy = pol
-    if dealer_out is not None:
-        if dealer_out.shape[0] < n_nodes or dealer_out.shape[1] != NOUT:
-            ctx_free(&c)
-            raise ValueError("dealer_out needs n_nodes x 7")
-        c.dout = &dealer_out[0, 0]
+    cdef char* pol
+    cdef DMemo* m = NULL
+    read_params(params, &P)
+    check_shoe(base)
+    check_up(up)
+    if out.shape[0] != n_nodes or out.shape[1] != 8:
+        raise ValueError(f"out needs {n_nodes} x 8")
+    if policy.shape[0] != NCLASS:
+        raise ValueError("policy needs 64 entries")
+    pol = &policy[0]
+    m = memo_acquire(memo, &base[0], up, P.h17)
     try:
-        with nogil:
-            if not fixed_policy:
-                memset(pol, 0, NCLASS)
-            for node in range(n_nodes):
-                for j in range(8):
-                    out[node, j] = nan
-            for i in range(n_class_order):
-                k = class_order[i]
-                sum_s = 0.0
-                sum_h = 0.0
-                for node in range(n_nodes):
-                    if node_class[node] != k or node_ncards[node] < 2:
-                        continue
-                    if not node_possible(&c, node):
-                        continue
-                    N = node_shoe(&c, node, shoe)
-                    w = node_orders[node]
-                    fall = 1.0
-                    for r in range(NR):
-                        for j in range(node_counts[node][r]):
-                            w *= c.base[r] - j
-                    for j in range(node_ncards[node]):
-                        fall *= (N + node_ncards[node]) - j
-                    w /= fall
-                    s = stand_value(&c, node, 1.0)
-                    h = hit_value(&c, node, True) if node_best[node] < 21 else s
-                    sum_s += w * s
-                    sum_h += w * h
-                    out[node, 0] = s
-                    out[node, 7] = h
-                    out[node, 4] = w
-                    out[node, 5] = no_bj(up, shoe, N)
+        ctx_init(&c, &base[0], up, &P, False, m)
+        c.policy = pol
+        try:
+            with nogil:
                 if not fixed_policy:
-                    pol[k] = 1 if sum_h > sum_s else 0
+                    memset(pol, 0, NCLASS)
                 for node in range(n_nodes):
-                    if node_class[node] == k and out[node, 4] == out[node, 4]:
-                        out[node, 3] = policy_value(&c, node)
-            for node in range(n_nodes):
-                if out[node, 4] == out[node, 4]:
-                    out[node, 1] = play_value(&c, node)
-                    out[node, 2] = double_value(&c, node)
-                    out[node, 6] = hit_value(&c, node, False) if node_best[node] < 21 else -1e300
-        check_cards(&c)
+                    for j in range(8):
+                        out[node, j] = nan
+                for i in range(n_class_order):
+                    k = class_order[i]
+                    sum_s = 0.0
+                    sum_h = 0.0
+                    for node in range(n_nodes):
+                        if node_class[node] != k or node_ncards[node] < 2:
+                            continue
+                        if not node_possible(&c, node):
+                            continue
+                        N = node_shoe(&c, node, shoe)
+                        w = node_orders[node]
+                        fall = 1.0
+                        for r in range(NR):
+                            for j in range(node_counts[node][r]):
+                                w *= c.base[r] - j
+                        for j in range(node_ncards[node]):
+                            fall *= (N + node_ncards[node]) - j
+                        w /= fall
+                        s = stand_value(&c, node, 1.0)
+                        h = hit_value(&c, node, True) if node_best[node] < 21 else s
+                        sum_s += w * s
+                        sum_h += w * h
+                        out[node, 0] = s
+                        out[node, 7] = h
+                        out[node, 4] = w
+                        out[node, 5] = no_bj(up, shoe, N)
+                    if not fixed_policy:
+                        pol[k] = 1 if sum_h > sum_s else 0
+                    for node in range(n_nodes):
+                        if node_class[node] == k and out[node, 4] == out[node, 4]:
+                            out[node, 3] = policy_value(&c, node)
+                for node in range(n_nodes):
+                    if out[node, 4] == out[node, 4]:
+                        out[node, 1] = play_value(&c, node)
+                        out[node, 2] = double_value(&c, node)
+                        out[node, 6] = hit_value(&c, node, False) if node_best[node] < 21 \
+                            else -1e300
+            check_cards(&c)
+        finally:
+            ctx_free(&c)
     finally:
-        ctx_free(&c)
+        memo_release(m)
 
 
 # ------------------------------------------------------- outcome distributions
@@ -1000,68 +1532,18 @@ cdef inline double term_result(const Term* t, int outcome, double bjl1, double b
     return -t.bet
 
 
-cdef struct DCache:
-    unsigned long long* keys    # removed multiset (6 bits a rank) + 1; 0 = empty slot
-    double* vals                # NOUT per slot
-    unsigned long long mask     # capacity - 1 (a power of two)
-    long long used
-    const double* nodes         # optional per-node dealer distributions (one-hand settles)
-
-
-cdef int cache_init(DCache* h, int log2cap) noexcept nogil:
-    h.mask = (1ULL << log2cap) - 1
-    h.keys = <unsigned long long*>calloc(h.mask + 1, sizeof(unsigned long long))
-    h.vals = <double*>malloc((h.mask + 1) * NOUT * sizeof(double))
-    h.used = 0
-    h.nodes = NULL
-    return 0 if h.keys != NULL and h.vals != NULL else -1
-
-
-cdef void cache_free(DCache* h) noexcept nogil:
-    free(h.keys)
-    free(h.vals)
-    h.keys = NULL
-    h.vals = NULL
-
-
-cdef const double* dealer_cached(Ctx* c, DCache* h, const int* removed, const int* shoe,
-                                 double* scratch) noexcept nogil:
-    """The dealer distribution for ``shoe`` (= c.base less ``removed``), memoized by ``removed``."""
-    cdef unsigned long long key = 1, slot
-    cdef int r
-    if h == NULL or h.keys == NULL:
-        dealer_eval(c.dt, shoe, scratch)
-        return scratch
-    for r in range(NR):
-        key += (<unsigned long long>removed[r]) << (6 * r)
-    slot = (key * 0x9E3779B97F4A7C15ULL) & h.mask
-    while h.keys[slot] != 0:
-        if h.keys[slot] == key:
-            return &h.vals[slot * NOUT]
-        slot = (slot + 1) & h.mask
-    if h.used * 2 > <long long>h.mask:  # too full: do not store
-        dealer_eval(c.dt, shoe, scratch)
-        return scratch
-    h.keys[slot] = key
-    h.used += 1
-    dealer_eval(c.dt, shoe, &h.vals[slot * NOUT])
-    return &h.vals[slot * NOUT]
-
-
 cdef void settle(Ctx* c, const Term* ta, const Term* tb, double w, double bja1, double bja2,
-                 double bjb1, double bjb2, double* hist, DCache* cache) noexcept nogil:
+                 double bjb1, double bjb2, double* hist) noexcept nogil:
     """Add ``w`` times the distribution of the round's net result to ``hist``.
 
     ``ta`` (and ``tb``, a second split hand, or NULL) are terminal hands whose
     cards are gone from ``c.base``. Mode 1: only outcomes with no dealer
     blackjack (the caller adds the rest). The dealer distribution comes from
-    ``cache`` (per node for one hand, memoized by the cards gone for two), and
-    is not needed at all when no hand stands.
+    the context's memo, and is not needed at all when no hand stands.
     """
     cdef int shoe[NR]
     cdef int removed[NR]
-    cdef double scratch[NOUT]
-    cdef const double* d
+    cdef double d[NOUT]
     cdef int r, o, N = 0
     cdef double x
     for r in range(NR):
@@ -1076,10 +1558,12 @@ cdef void settle(Ctx* c, const Term* ta, const Term* tb, double w, double bja1, 
             x += term_result(tb, 0, bjb1, bjb2)
         hist[hist_bin(x)] += w * (no_bj(c.up, shoe, N) if c.mode != 0 else 1.0)
         return
-    if tb == NULL and cache != NULL and cache.nodes != NULL and ta.extra < 0:
-        d = &cache.nodes[ta.node * NOUT]
-    else:
-        d = dealer_cached(c, cache, removed, shoe, scratch)
+    dealer_for(c, removed, d)
+    x = 0.0
+    for o in range(NOUT):
+        x += d[o]
+    if x < 1.0 - 1e-9:
+        c.exhausted = True
     for o in range(NOUT):
         if d[o] == 0.0 or (o == OUT_BJ and c.mode != 0):
             continue
@@ -1087,64 +1571,6 @@ cdef void settle(Ctx* c, const Term* ta, const Term* tb, double w, double bja1, 
         if tb != NULL:
             x += term_result(tb, o, bjb1, bjb2)
         hist[hist_bin(x)] += w * d[o]
-
-
-def hand_distribution(const int[:] base, const int[:] hand, int up, bint h17, int mode,
-                      double bjl1, double bjl2, double b777, double b678, double q678,
-                      int action, const char[:] codes, double[:] hist,
-                      const double[:, ::1] node_dealer=None):
-    """Add the distribution of one unsplit hand's net result to ``hist`` (bins of 0.01).
-
-    ``base``: the shoe with the hand's cards in it (up card gone); ``action``:
-    0 stand, 1 hit, 2 double; later hits follow ``codes`` (per node, bit 2 =
-    hit) or, if None, the optimal play. Mode 1 (peek): only the outcomes with
-    no dealer blackjack (their probabilities, not conditioned); mode 0: all.
-    A natural's payout is the caller's. ``node_dealer``: the dealer
-    distributions :func:`up_card_pass` recorded for this ``base`` (optional).
-    """
-    cdef Ctx c
-    cdef Term* terms
-    cdef double* mass
-    cdef int node, i, n = 0, cap = 20000
-    cdef const char* cd = NULL
-    cdef DCache cache
-    cache.keys = NULL
-    cache.vals = NULL
-    cache.nodes = NULL
-    if node_dealer is not None:
-        if node_dealer.shape[0] < n_nodes or node_dealer.shape[1] != NOUT:
-            raise ValueError("node_dealer needs n_nodes x 7")
-        cache.nodes = &node_dealer[0, 0]
-    _check_shoe(base)
-    if hist.shape[0] < HIST_SIZE:
-        raise ValueError("hist needs 2600 bins")
-    node = node_of(&hand[0])
-    if node < 0:
-        raise ValueError("the hand is bust")
-    if codes is not None:
-        cd = &codes[0]
-    terms = <Term*>malloc(cap * sizeof(Term))
-    mass = <double*>malloc(n_nodes * sizeof(double))
-    ctx_init(&c, &base[0], up, h17, mode, bjl1, bjl2, b777, b678, q678)
-    try:
-        with nogil:
-            if action == 0:
-                terms[0].node = node; terms[0].extra = -1; terms[0].kind = T_STAND
-                terms[0].bet = 1.0; terms[0].value = 0.0; terms[0].mass = 1.0
-                n = 1
-            elif action == 2:
-                n = double_terms(&c, node, terms, cap)
-            else:
-                n = propagate(&c, node, 1.0, cd, False, NULL, False, False, terms, cap, mass)
-            for i in range(n):
-                settle(&c, &terms[i], NULL, terms[i].mass, bjl1, bjl2, 0.0, 0.0, &hist[0],
-                       &cache)
-    finally:
-        ctx_free(&c)
-        free(terms)
-        free(mass)
-    if n < 0:
-        raise MemoryError("too many terminal hands")
 
 
 cdef int double_terms(Ctx* c, int node, Term* out, int cap) noexcept nogil:
@@ -1168,10 +1594,96 @@ cdef int double_terms(Ctx* c, int node, Term* out, int cap) noexcept nogil:
     return n
 
 
-def split_distribution(const int[:] base, int pair, int up, bint h17, int mode,
-                       const int[:] double_ok, bint das, bint aces_one_card, double bjl1_first,
-                       double bjl2_first, double bjl1_second, double bjl2_second, double b777,
-                       double b678, double q678, const char[:] codes, double[:] hist):
+cdef DMemo* own_or_given(DealerMemo memo, DMemo* local, const int* base, int up,
+                         bint h17) except? NULL:
+    """The caller's memo (checked and marked in use) or ``local``, made for this call."""
+    cdef int origin[NR]
+    cdef int r
+    if memo is not None:
+        return memo_acquire(memo, base, up, h17)
+    for r in range(NR):
+        origin[r] = base[r] + (r == up - 1)
+    if dmemo_init(local, origin, h17, up) != 0:
+        dmemo_free(local)
+        raise MemoryError()
+    return local
+
+
+cdef int check_hist(double[:] hist) except -1:
+    if hist is None or hist.shape[0] != HIST_SIZE:
+        raise ValueError("hist needs 2600 bins")
+    return 0
+
+
+def hand_distribution(const int[:] base, const int[:] hand, int up, params, int action,
+                      const char[:] codes, double[:] hist, DealerMemo memo=None):
+    """Add the distribution of one unsplit hand's net result to ``hist`` (bins of 0.01).
+
+    ``base``: the shoe with the hand's cards in it (up card gone); ``action``:
+    0 stand, 1 hit, 2 double; later hits follow ``codes`` (per node, bit 2 =
+    hit) or, if None, the optimal play. Peek (conditioning 1): only the
+    outcomes with no dealer blackjack (their probabilities, not conditioned);
+    ENHC: all. A natural's payout is the caller's. ``memo``: dealer
+    distributions shared with other calls on the same origin.
+    """
+    cdef Params P
+    cdef Ctx c
+    cdef Term* terms = NULL
+    cdef double* mass = NULL
+    cdef int node, i, n = 0, cap = 20000
+    cdef const char* cd = NULL
+    cdef DMemo local
+    cdef DMemo* m
+    read_params(params, &P)
+    check_shoe(base)
+    check_up(up)
+    check_hand(hand, base)
+    check_hist(hist)
+    check_codes(codes, "codes")
+    if action < 0 or action > 2:
+        raise ValueError("action is 0 (stand), 1 (hit) or 2 (double)")
+    node = node_of(&hand[0])
+    if node < 0:
+        raise ValueError("the hand is bust")
+    if codes is not None:
+        cd = &codes[0]
+    local.keys = NULL
+    m = own_or_given(memo, &local, &base[0], up, P.h17)
+    try:
+        terms = <Term*>malloc(cap * sizeof(Term))
+        mass = <double*>malloc(n_nodes * sizeof(double))
+        if terms == NULL or mass == NULL:
+            raise MemoryError()
+        ctx_init(&c, &base[0], up, &P, False, m)
+        try:
+            with nogil:
+                if action == 0:
+                    terms[0].node = node; terms[0].extra = -1; terms[0].kind = T_STAND
+                    terms[0].bet = 1.0; terms[0].value = 0.0; terms[0].mass = 1.0
+                    n = 1
+                elif action == 2:
+                    n = double_terms(&c, node, terms, cap)
+                else:
+                    n = propagate(&c, node, 1.0, cd, False, NULL, False, False, terms, cap, mass)
+                for i in range(n):
+                    settle(&c, &terms[i], NULL, terms[i].mass, c.bjl1, c.bjl2, 0.0, 0.0,
+                           &hist[0])
+            check_cards(&c)
+        finally:
+            ctx_free(&c)
+    finally:
+        if m == &local:
+            dmemo_free(&local)
+        else:
+            memo_release(m)
+        free(terms)
+        free(mass)
+    if n < 0:
+        raise MemoryError("too many terminal hands")
+
+
+def split_distribution(const int[:] base, int pair, int up, params, const char[:] codes,
+                       double[:] hist, DealerMemo memo=None):
     """Add the distribution of a split round's net result (both hands) to ``hist``.
 
     One split, no resplit. Each hand plays ``codes`` (per node: bit 1 double,
@@ -1179,66 +1691,87 @@ def split_distribution(const int[:] base, int pair, int up, bint h17, int mode,
     up card and the pair (as :func:`split_tables` row 0). The dealer settles
     against both hands, so the joint outcome is enumerated exactly: every end
     of the first hand, then every end of the second from what is left.
-    ``base``: the shoe with both pair cards in it (up card gone). Mode 1 (peek):
-    only outcomes with no dealer blackjack, as in :func:`hand_distribution`.
+    ``base``: the shoe with both pair cards in it (up card gone). Peek: only
+    outcomes with no dealer blackjack, as in :func:`hand_distribution`.
     """
+    cdef Params P
     cdef Ctx ca, cb, cs
     cdef int b1[NR]
-    cdef int r, i, j, na, nb, p = pair - 1, cap = 20000, n1
-    cdef Term* ta
-    cdef Term* tb
-    cdef double* mass
-    cdef char* frozen_a
-    cdef char* frozen_b
+    cdef int r, i, j, na = 0, nb, p = pair - 1, cap = 20000, n1
+    cdef Term* ta = NULL
+    cdef Term* tb = NULL
+    cdef double* mass = NULL
+    cdef char* frozen_a = NULL
+    cdef char* frozen_b = NULL
     cdef const char* code_a
     cdef const char* code_b
-    if hist.shape[0] < HIST_SIZE:
-        raise ValueError("hist needs 2600 bins")
-    pair_shoe(base, double_ok, p, b1)
+    cdef DMemo local
+    cdef DMemo* m
+    cdef bint made_a = False, made_b = False, made_s = False
+    read_params(params, &P)
+    check_pair(base, pair)
+    check_up(up)
+    check_hist(hist)
+    check_codes(codes, "codes")
+    for r in range(NR):
+        b1[r] = base[r] - (r == p)
     n1 = node_child[0][p]
-    ta = <Term*>malloc(cap * sizeof(Term))
-    tb = <Term*>malloc(cap * sizeof(Term))
-    mass = <double*>malloc(n_nodes * sizeof(double))
-    frozen_a = <char*>calloc(n_nodes, sizeof(char))
-    frozen_b = <char*>calloc(n_nodes, sizeof(char))
-    ctx_init(&ca, b1, up, h17, mode, bjl1_first, bjl2_first, b777, b678, q678)
-    ctx_init(&cb, b1, up, h17, mode, bjl1_second, bjl2_second, b777, b678, q678)
-    ctx_init(&cs, &base[0], up, h17, mode, 0.0, 0.0, b777, b678, q678)
-    cdef DCache cache
-    na = 0
-    if cache_init(&cache, 20) != 0:
-        cache_free(&cache)
-        raise MemoryError()
+    local.keys = NULL
+    m = own_or_given(memo, &local, &base[0], up, P.h17)
     try:
+        ta = <Term*>malloc(cap * sizeof(Term))
+        tb = <Term*>malloc(cap * sizeof(Term))
+        mass = <double*>malloc(n_nodes * sizeof(double))
+        frozen_a = <char*>calloc(n_nodes, sizeof(char))
+        frozen_b = <char*>calloc(n_nodes, sizeof(char))
+        if ta == NULL or tb == NULL or mass == NULL or frozen_a == NULL or frozen_b == NULL:
+            raise MemoryError()
+        ctx_init(&ca, b1, up, &P, False, m)
+        made_a = True
+        ctx_init(&cb, b1, up, &P, True, m)
+        made_b = True
+        ctx_init(&cs, &base[0], up, &P, False, m)
+        made_s = True
+        ca.offset[p] = 1
+        cb.offset[p] = 1
         with nogil:
             if codes is None:
-                split_hand(&ca, p, &double_ok[0], das, aces_one_card, NULL)
-                record_codes(&ca, p, &double_ok[0], das, frozen_a)
-                split_hand(&cb, p, &double_ok[0], das, aces_one_card, NULL)
-                record_codes(&cb, p, &double_ok[0], das, frozen_b)
+                split_hand(&ca, p, P.double_ok, P.das, P.aces_one_card, NULL)
+                record_codes(&ca, p, P.double_ok, P.das, frozen_a)
+                split_hand(&cb, p, P.double_ok, P.das, P.aces_one_card, NULL)
+                record_codes(&cb, p, P.double_ok, P.das, frozen_b)
                 code_a = frozen_a
                 code_b = frozen_b
             else:
                 code_a = &codes[0]
                 code_b = &codes[0]
-            na = propagate(&ca, n1, 1.0, code_a, True, &double_ok[0], das, aces_one_card,
+            na = propagate(&ca, n1, 1.0, code_a, True, P.double_ok, P.das, P.aces_one_card,
                            ta, cap, mass)
             for i in range(na if na > 0 else 0):
                 for r in range(NR):
                     cb.base[r] = base[r] - node_counts[ta[i].node][r] - (ta[i].extra == r)
-                nb = propagate(&cb, n1, ta[i].mass, code_b, True, &double_ok[0], das,
-                               aces_one_card, tb, cap, mass)
+                    cb.offset[r] = node_counts[ta[i].node][r] + (ta[i].extra == r)
+                ctx_forget(&cb)
+                nb = propagate(&cb, n1, ta[i].mass, code_b, True, P.double_ok, P.das,
+                               P.aces_one_card, tb, cap, mass)
                 if nb < 0:
                     na = -1
                     break
                 for j in range(nb):
-                    settle(&cs, &ta[i], &tb[j], tb[j].mass, bjl1_first, bjl2_first,
-                           bjl1_second, bjl2_second, &hist[0], &cache)
+                    settle(&cs, &ta[i], &tb[j], tb[j].mass, ca.bjl1, ca.bjl2, cb.bjl1,
+                           cb.bjl2, &hist[0])
+        check_cards(&cs)
     finally:
-        cache_free(&cache)
-        ctx_free(&ca)
-        ctx_free(&cb)
-        ctx_free(&cs)
+        if made_a:
+            ctx_free(&ca)
+        if made_b:
+            ctx_free(&cb)
+        if made_s:
+            ctx_free(&cs)
+        if m == &local:
+            dmemo_free(&local)
+        else:
+            memo_release(m)
         free(ta)
         free(tb)
         free(mass)
@@ -1248,10 +1781,7 @@ def split_distribution(const int[:] base, int pair, int up, bint h17, int mode,
         raise MemoryError("too many terminal hands")
 
 
-def split_postsplit(const int[:] base, int pair, int up, bint h17, int mode,
-                    const int[:] double_ok, bint das, bint aces_one_card, double bjl1_first,
-                    double bjl2_first, double bjl1_second, double bjl2_second, double b777,
-                    double b678, double q678):
+def split_postsplit(const int[:] base, int pair, int up, params):
     """Raw values ``(first, second)`` of a single split where the second hand sees the first.
 
     The first hand plays as in :func:`split_tables` (its own cards, the pair,
@@ -1260,28 +1790,42 @@ def split_postsplit(const int[:] base, int pair, int up, bint h17, int mode,
     first hand's cards ("post-split composition-dependent"). Exact: the
     second hand is valued afresh for every way the first hand can end.
     ``base``: the shoe with both pair cards in (up card gone). Same scale as
-    :func:`hand_values`. Slow for low pairs (thousands of first-hand ends).
+    :func:`hand_values`.
     """
+    cdef Params P
     cdef Ctx ca, cb
     cdef int b1[NR]
-    cdef int r, i, j, na, p = pair - 1, cap = 20000, n1
-    cdef Term* ta
-    cdef double* mass
-    cdef char* frozen
+    cdef int r, i, j, na = 0, p = pair - 1, cap = 20000, n1
+    cdef Term* ta = NULL
+    cdef double* mass = NULL
+    cdef char* frozen = NULL
     cdef double first = 0.0, second = 0.0, m
-    pair_shoe(base, double_ok, p, b1)
+    cdef DMemo local
+    cdef DMemo* dm
+    cdef bint made_a = False, made_b = False
+    read_params(params, &P)
+    check_pair(base, pair)
+    check_up(up)
+    for r in range(NR):
+        b1[r] = base[r] - (r == p)
     n1 = node_child[0][p]
-    ta = <Term*>malloc(cap * sizeof(Term))
-    mass = <double*>malloc(n_nodes * sizeof(double))
-    frozen = <char*>calloc(n_nodes, sizeof(char))
-    ctx_init(&ca, b1, up, h17, mode, bjl1_first, bjl2_first, b777, b678, q678)
-    ctx_init(&cb, b1, up, h17, mode, bjl1_second, bjl2_second, b777, b678, q678)
-    na = 0
+    local.keys = NULL
+    dm = own_or_given(None, &local, &base[0], up, P.h17)
     try:
+        ta = <Term*>malloc(cap * sizeof(Term))
+        mass = <double*>malloc(n_nodes * sizeof(double))
+        frozen = <char*>calloc(n_nodes, sizeof(char))
+        if ta == NULL or mass == NULL or frozen == NULL:
+            raise MemoryError()
+        ctx_init(&ca, b1, up, &P, False, dm)
+        made_a = True
+        ctx_init(&cb, b1, up, &P, True, dm)
+        made_b = True
+        ca.offset[p] = 1
         with nogil:
-            first = split_hand(&ca, p, &double_ok[0], das, aces_one_card, NULL)
-            record_codes(&ca, p, &double_ok[0], das, frozen)
-            na = propagate(&ca, n1, 1.0, frozen, True, &double_ok[0], das, aces_one_card,
+            first = split_hand(&ca, p, P.double_ok, P.das, P.aces_one_card, NULL)
+            record_codes(&ca, p, P.double_ok, P.das, frozen)
+            na = propagate(&ca, n1, 1.0, frozen, True, P.double_ok, P.das, P.aces_one_card,
                            ta, cap, mass)
             for i in range(na if na > 0 else 0):
                 m = ta[i].mass
@@ -1295,13 +1839,17 @@ def split_postsplit(const int[:] base, int pair, int up, bint h17, int mode,
                         ta[j].mass = 0.0
                 for r in range(NR):
                     cb.base[r] = base[r] - node_counts[ta[i].node][r] - (ta[i].extra == r)
-                memset(cb.has_s, 0, 3 * n_nodes * sizeof(char))
-                second += m * split_hand(&cb, p, &double_ok[0], das, aces_one_card, NULL)
+                    cb.offset[r] = node_counts[ta[i].node][r] + (ta[i].extra == r)
+                ctx_forget(&cb)
+                second += m * split_hand(&cb, p, P.double_ok, P.das, P.aces_one_card, NULL)
         check_cards(&ca)
         check_cards(&cb)
     finally:
-        ctx_free(&ca)
-        ctx_free(&cb)
+        if made_a:
+            ctx_free(&ca)
+        if made_b:
+            ctx_free(&cb)
+        dmemo_free(&local)
         free(ta)
         free(mass)
         free(frozen)

@@ -34,21 +34,14 @@ def _all_pairs_split(rules: BlackjackRules, up: str) -> list[float | None]:
 
 def _every_hand_every_up(rules: BlackjackRules) -> None:
     """One engine pass per up card: all 3,083 player compositions valued against it."""
-    import array
-
-    import numpy as np
-
-    from strategy_calc import _engine
+    from strategy_calc import engine
     from strategy_calc.cards import RANKS, Card, Shoe
 
     full = Shoe.full(rules.decks)
-    out = np.empty((3083, 8))
-    policy = np.zeros(64, dtype=np.int8)
+    params = engine.engine_params(rules)
+    memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)
     for up in RANKS:
-        base = full.remove([Card(up)])
-        _engine.up_card_pass(memoryview(array.array("i", base.counts)), int(up),
-                             rules.dealer_hits_soft_17, 1 if rules.peek else 0, 1.0, 2.0,
-                             0.0, 0.0, 0.0, out, policy)
+        engine.up_card_pass(full.remove([Card(up)]), up, params, memo=memo)
 
 
 def _hand_process() -> None:

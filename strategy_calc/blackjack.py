@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from strategy_calc import _engine
+from strategy_calc import engine
 from strategy_calc.cards import (
     SUITED_RANKS,
     SUITS,
@@ -45,9 +45,12 @@ from strategy_calc.cards import (
     Shoe,
     parse_card,
     parse_cards,
-    rank_counts,
 )
-from strategy_calc.rules import BlackjackRules, RulesError
+from strategy_calc.rules import (
+    BlackjackRules,
+    RulesError,
+    double_allowed_totals,
+)
 from strategy_calc.splits import SplitValues, combine, max_hands_for
 
 PeekMethod = Literal["exact", "shortcut"]
@@ -113,17 +116,6 @@ def is_natural(ranks: Sequence[int]) -> bool:
     return len(ranks) == 2 and sorted(ranks) == [1, 10]
 
 
-def double_allowed_totals(rules: BlackjackRules) -> tuple[int, ...]:
-    """22 flags: entry ``t`` is 1 when a first-two-card best total ``t`` may be doubled.
-
-    >>> [t for t, ok in enumerate(double_allowed_totals(BlackjackRules(double_on="10-11"))) if ok]
-    [10, 11]
-    """
-    low, high = {"any": (0, 21), "9-11": (9, 11), "10-11": (10, 11), "11": (11, 11),
-                 "none": (1, 0)}[rules.double_on]
-    return tuple(1 if low <= t <= high else 0 for t in range(22))
-
-
 def surrender_allowed(rules: BlackjackRules, up: Rank) -> bool:
     """Whether the rules let a two-card initial hand surrender against ``up``."""
     if rules.surrender == "none":
@@ -133,17 +125,6 @@ def surrender_allowed(rules: BlackjackRules, up: Rank) -> bool:
     if rules.surrender == "2-9":
         return Rank.TWO <= up <= Rank.NINE
     return True
-
-
-def blackjack_losses(rules: BlackjackRules, second_split_hand: bool = False) -> tuple[float, float]:
-    """What an ENHC dealer blackjack takes from a standing hand: (on a bet of 1, doubled).
-
-    Under ``enhc_loses = "original"`` only the original bet (the first hand's
-    stake) is lost; a second split hand and every double are returned.
-    """
-    if rules.enhc_loses == "all":
-        return 1.0, 2.0
-    return (0.0, 0.0) if second_split_hand else (1.0, 1.0)
 
 
 def suited_bonus_chance(shoe: Shoe, cards: Sequence[Card], needed: Sequence[Rank]) -> float:
@@ -200,7 +181,7 @@ def dealer_outcomes(shoe: Shoe, up: Rank, rules: BlackjackRules) -> dict[str, fl
     >>> round(d["bust"], 6)
     0.420823
     """
-    probs = _engine.dealer_probs(int_array(shoe.counts), int(up), rules.dealer_hits_soft_17)
+    probs = engine.dealer_probs(shoe, up, rules.dealer_hits_soft_17)
     if sum(probs) < 1.0 - 1e-9:
         raise CardError("too few cards left for an exact answer: the dealer could run out of"
                         " cards")
@@ -209,11 +190,6 @@ def dealer_outcomes(shoe: Shoe, up: Rank, rules: BlackjackRules) -> dict[str, fl
         no_bj = 1.0 - result["blackjack"]
         result = {k: (v / no_bj if k != "blackjack" else 0.0) for k, v in result.items()}
     return result
-
-
-def int_array(values: Sequence[int]) -> memoryview:
-    """A plain C ``int`` array for the engine."""
-    return memoryview(array.array("i", values))
 
 
 def _as_cards(cards: str | Sequence[Card]) -> tuple[Card, ...]:
@@ -256,21 +232,20 @@ def analyse_hand(
         raise CardError("no cards left for the dealer")
     upr = up_card.rank
     peek = rules.peek
-    mode = 0 if not peek else (1 if peek_method == "exact" else 2)
-    bjl1, bjl2 = blackjack_losses(rules)
+    conditioning = engine.Conditioning.of(rules, peek_method)
     b777, b678, q678, suits_known = bonus_terms(rules, shoe, hand, split_hand=False)
     if len(hand) == 3 and _pays_bonus(hand, rules):
         raise CardError(f"the hand {','.join(map(str, hand))} is paid the bonus at once")
-    stand, hit, double, no_bj, one_card, autoplay = _engine.hand_values(
-        int_array(base.counts), int_array(rank_counts(hand)), int(upr),
-        rules.dealer_hits_soft_17, mode, bjl1, bjl2, b777, b678, q678, AUTOPLAY_POLICY,
-    )
-    scale = no_bj if mode == 1 else 1.0
+    params = engine.engine_params(rules, conditioning).with_bonus(b777, b678, q678)
+    raw = engine.hand_values(base, hand, upr, params, AUTOPLAY_POLICY)
+    stand, hit, double, no_bj, one_card, autoplay = raw
+    scale = no_bj if conditioning is engine.Conditioning.PEEK_EXACT else 1.0
     p_bj = 1.0 - no_bj
     natural = is_natural(ranks)
     two_cards = len(hand) == 2
     if natural:
-        stand = autoplay = rules.blackjack_pays * (no_bj if mode == 0 else scale)
+        stand = autoplay = rules.blackjack_pays * (
+            no_bj if conditioning is engine.Conditioning.ENHC else scale)
     ev: dict[str, float | None] = dict.fromkeys(ACTIONS)
     ev["stand"] = stand / scale
     ev["hit"] = hit / scale if hit != float("-inf") else None
@@ -279,14 +254,15 @@ def analyse_hand(
     split_hands = None
     split_postsplit = None
     if two_cards and ranks[0] == ranks[1]:
-        split = split_values(rules, base, upr, hand[0].rank, mode)
+        split = split_values(rules, base, upr, hand[0].rank, conditioning)
         if split is not None:
             split_hands = (split.optimal[0] / scale, split.optimal[1] / scale)
             ev["split"] = split_hands[0] + split_hands[1]
             if postsplit:
-                split_postsplit = _postsplit_ev(base, upr, hand[0].rank, rules, mode) / scale
+                split_postsplit = _postsplit_ev(base, upr, hand[0].rank, rules,
+                                                conditioning) / scale
     if two_cards and surrender_allowed(rules, upr):
-        ev["surrender"] = _surrender_ev(rules, p_bj, natural, conditioned=mode != 0)
+        ev["surrender"] = _surrender_ev(rules, p_bj, natural, conditioned=conditioning.peek)
     if two_cards and rules.insurance and upr is Rank.ACE:
         p_ten = shoe.count(Rank.TEN) / shoe.total
         ev["insurance"] = 0.5 * (2 * p_ten - (1 - p_ten))
@@ -347,8 +323,8 @@ def _surrender_ev(rules: BlackjackRules, p_bj: float, natural: bool, conditioned
 
 
 def split_values(
-    rules: BlackjackRules, base: Shoe, up: Rank, pair: Rank, mode: int,
-    chart_codes: memoryview | None = None, shared_dealer: object = None,
+    rules: BlackjackRules, base: Shoe, up: Rank, pair: Rank, conditioning: engine.Conditioning,
+    chart_codes: memoryview | None = None, memo: engine.DealerMemo | None = None,
 ) -> SplitValues | None:
     """Raw split EVs (the engine's scale) of the first hand and of the others, or None.
 
@@ -356,28 +332,16 @@ def split_values(
     cards removed). Strategy and method: :mod:`strategy_calc.splits`; with one
     split allowed this is exactly twice one hand that ignores the other's cards.
     ``chart_codes`` (per engine node: bit 1 double, 2 hit, 4 stand) adds the
-    values of playing split hands by a chart. ``shared_dealer``: the dealer
-    distributions a whole-game pass recorded for ``base`` (a speed-up only).
+    values of playing split hands by a chart. ``memo``: dealer distributions
+    shared with the rest of a whole-game pass (a speed-up only).
     """
     if rules.max_split_hands < 2:
         return None
     max_hands = max_hands_for(rules, pair is Rank.ACE)
-    hand = [Card(pair), Card(pair)]
-    after = base.remove(hand)
-    b777, b678, q678, _known = bonus_terms(rules, after, hand[:1], split_hand=True)
-    aces = pair is Rank.ACE
-    first = blackjack_losses(rules)
-    second = blackjack_losses(rules, second_split_hand=True)
-    tables = []
-    for losses in (first, second) if second != first else (first,):
-        tables.append(_engine.split_tables(
-            int_array(base.counts), int(pair), int(up), rules.dealer_hits_soft_17, mode,
-            int_array(double_allowed_totals(rules)),
-            rules.double_after_split and not (aces and rules.split_aces_one_card),
-            aces and rules.split_aces_one_card, losses[0], losses[1], b777, b678, q678,
-            2 * (max_hands - 2), chart_codes, shared_dealer,
-        ))
-    rows_first, rows_others = tables[0], tables[-1]
+    params = _split_params(rules, base, pair, conditioning)
+    rows_first, rows_others = engine.split_tables(base, pair, up, params, 2 * (max_hands - 2),
+                                                  chart_codes, memo)
+    after = base.remove([Card(pair), Card(pair)])
     n, n_pair = after.total, after.count(pair)
 
     def total(column: int) -> tuple[float, float]:
@@ -388,20 +352,22 @@ def split_values(
     return SplitValues(total(0), total(2), total(4))
 
 
-def _postsplit_ev(base: Shoe, up: Rank, pair: Rank, rules: BlackjackRules, mode: int) -> float:
+def _split_params(
+    rules: BlackjackRules, base: Shoe, pair: Rank, conditioning: engine.Conditioning
+) -> engine.EngineParams:
+    """The engine parameters of a split of ``pair`` (bonus terms of a one-card start)."""
+    hand = [Card(pair), Card(pair)]
+    b777, b678, q678, _known = bonus_terms(rules, base.remove(hand), hand[:1], split_hand=True)
+    return engine.engine_params(rules, conditioning, pair=pair).with_bonus(b777, b678, q678)
+
+
+def _postsplit_ev(
+    base: Shoe, up: Rank, pair: Rank, rules: BlackjackRules, conditioning: engine.Conditioning
+) -> float:
     """Raw EV of one split where the second hand plays knowing the first hand's cards."""
     if max_hands_for(rules, pair is Rank.ACE) > 2:
         raise RulesError("the post-split composition-dependent split is computed for one split"
                          " only (max_split_hands = 2)")
-    hand = [Card(pair), Card(pair)]
-    b777, b678, q678, _known = bonus_terms(rules, base.remove(hand), hand[:1], split_hand=True)
-    aces = pair is Rank.ACE
-    first = blackjack_losses(rules)
-    second = blackjack_losses(rules, second_split_hand=True)
-    one, two = _engine.split_postsplit(
-        int_array(base.counts), int(pair), int(up), rules.dealer_hits_soft_17, mode,
-        int_array(double_allowed_totals(rules)),
-        rules.double_after_split and not (aces and rules.split_aces_one_card),
-        aces and rules.split_aces_one_card, first[0], first[1], second[0], second[1],
-        b777, b678, q678)
-    return float(one + two)
+    one, two = engine.split_postsplit(base, pair, up,
+                                      _split_params(rules, base, pair, conditioning))
+    return one + two

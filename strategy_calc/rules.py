@@ -155,6 +155,28 @@ class BlackjackRules:
         return f"{self.name}: " + " ".join(parts)
 
 
+def double_allowed_totals(rules: BlackjackRules) -> tuple[int, ...]:
+    """22 flags: entry ``t`` is 1 when a first-two-card best total ``t`` may be doubled.
+
+    >>> [t for t, ok in enumerate(double_allowed_totals(BlackjackRules(double_on="10-11"))) if ok]
+    [10, 11]
+    """
+    low, high = {"any": (0, 21), "9-11": (9, 11), "10-11": (10, 11), "11": (11, 11),
+                 "none": (1, 0)}[rules.double_on]
+    return tuple(1 if low <= t <= high else 0 for t in range(22))
+
+
+def blackjack_losses(rules: BlackjackRules, second_split_hand: bool = False) -> tuple[float, float]:
+    """What an ENHC dealer blackjack takes from a standing hand: (on a bet of 1, doubled).
+
+    Under ``enhc_loses = "original"`` only the original bet (the first hand's
+    stake) is lost; a second split hand and every double are returned.
+    """
+    if rules.enhc_loses == "all":
+        return 1.0, 2.0
+    return (0.0, 0.0) if second_split_hand else (1.0, 1.0)
+
+
 def _payout_slug(pays: float) -> str:
     """``1.5`` -> ``3:2``, ``1.2`` -> ``6:5``, otherwise the number."""
     for num, den in ((3, 2), (6, 5), (1, 1), (2, 1), (7, 5)):

@@ -37,17 +37,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from strategy_calc import _engine
-from strategy_calc.blackjack import (
-    blackjack_losses,
-    bonus_terms,
-    double_allowed_totals,
-    int_array,
-    split_values,
-    surrender_allowed,
-)
-from strategy_calc.cards import RANKS, Card, CardError, Rank, Shoe, rank_counts
-from strategy_calc.rules import BlackjackRules
+from strategy_calc import engine
+from strategy_calc.blackjack import bonus_terms, split_values, surrender_allowed
+from strategy_calc.cards import RANKS, Card, CardError, Rank, Shoe
+from strategy_calc.engine import Conditioning
+from strategy_calc.rules import BlackjackRules, double_allowed_totals
 
 UP_ORDER: tuple[Rank, ...] = (*RANKS[1:], Rank.ACE)
 """Chart columns: 2..9, T, A."""
@@ -109,16 +103,16 @@ class GameAnalysis:
         return -self.ev_basic
 
 
-@lru_cache(maxsize=1)
 def _nodes() -> tuple[dict[tuple[int, ...], int], list[int], list[int], list[int]]:
     """Node id by rank counts, and each node's best total, class and card count."""
-    counts, best, klass, ncards, _children = _engine.node_table()
-    return {tuple(c): i for i, c in enumerate(counts)}, best, klass, ncards
+    table = engine.node_table()
+    return table.index, table.best_total, table.klass, table.ncards
 
 
+@lru_cache(maxsize=256)
 def node_id(ranks: tuple[int, ...]) -> int:
     """Engine node of a multiset of ranks (1..10)."""
-    return _nodes()[0][rank_counts([Card(Rank(r)) for r in ranks])]
+    return engine.node_table().node(ranks)
 
 
 Values = dict[str, float]
@@ -134,7 +128,6 @@ class _UpPass:
     values: dict[tuple[int, int], list[tuple[float, float, Values]]]
     p_up: float
     base: Shoe
-    dealer: np.ndarray
 
 
 def _row_of(ranks: tuple[int, int]) -> tuple[str, int]:
@@ -240,10 +233,11 @@ def analyse_game(
     if min(full.counts) < 1:
         raise CardError("every rank must be left in the shoe to analyse a whole round")
     total_cards = full.total
-    mode = 1 if rules.peek else 0
-    bjl1, bjl2 = blackjack_losses(rules)
+    conditioning = Conditioning.of(rules)
+    mode = int(conditioning)
+    params = engine.engine_params(rules)
+    memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)
     double_ok = double_allowed_totals(rules)
-    h17 = rules.dealer_hits_soft_17
     id678 = index[ID_678]
     hands = [(a, b) for a in range(1, 11) for b in range(a, 11)]
 
@@ -252,12 +246,8 @@ def analyse_game(
     ev_optimal = 0.0
     for step, up in enumerate(UP_ORDER):
         base = full.remove([Card(up)])
-        out = np.full((n_nodes, 8), np.nan)
-        policy = np.zeros(64, dtype=np.int8)
-        dealer = np.full((n_nodes, 7), np.nan)
-        _engine.up_card_pass(int_array(base.counts), int(up), h17, mode, bjl1, bjl2,
-                             rules.bonus_777, rules.bonus_suited_678, 0.0, out, policy,
-                             False, dealer)
+        upass = engine.up_card_pass(base, up, params, memo=memo)
+        out, policy = upass.table, upass.policy_classes
         p_up = full.count(up) / total_cards
         values: dict[tuple[int, int], list[tuple[float, float, Values]]] = {}
         for hand in hands:
@@ -267,7 +257,7 @@ def analyse_game(
                 continue
             values[hand] = _deal_values(rules, hand, up, node, out, id678, base, mode,
                                         double_ok, best_total[node])
-        per_up[up] = _UpPass(out, policy, values, p_up, base, dealer)
+        per_up[up] = _UpPass(out, policy, values, p_up, base)
         for hand, cases in values.items():
             node = node_id(hand)
             row = _row_of(hand)
@@ -311,7 +301,7 @@ def analyse_game(
             hand = (pair_rank, pair_rank)
             if hand not in values:
                 continue
-            split = _split_values(rules, base, pair_rank, up, mode, chart_codes, data.dealer)
+            split = _split_values(rules, base, pair_rank, up, conditioning, chart_codes, memo)
             node = node_id((pair_rank, pair_rank))
             adj = -(1.0 - out[node, 5]) if mode == 1 else 0.0
             for _prob, _q, vals in values[hand]:
@@ -344,10 +334,12 @@ def analyse_game(
                 ev_basic += weight * vals[chart_key]
                 if hist_optimal is not None and hist_basic is not None:
                     nb = out[node, 5]
-                    _add_deal_distribution(hist_optimal, weight, rules, hand, up, base, mode,
-                                           best_key, q, nb, optimal_codes, data.dealer, True)
-                    _add_deal_distribution(hist_basic, weight, rules, hand, up, base, mode,
-                                           action, q, nb, chart_codes, data.dealer, False)
+                    _add_deal_distribution(hist_optimal, weight, rules, hand, up, base,
+                                           conditioning, best_key, q, nb, optimal_codes, memo,
+                                           True)
+                    _add_deal_distribution(hist_basic, weight, rules, hand, up, base,
+                                           conditioning, action, q, nb, chart_codes, memo,
+                                           False)
                 opt_ref = {"hit": "hit", "split": "split"}.get(action, action)
                 gain = vals[best_key] - vals[opt_ref]
                 if prob == cases[0][0] and best_key != opt_ref and gain > 1e-12:
@@ -414,11 +406,11 @@ def _deal_values(
 
 
 def _split_values(
-    rules: BlackjackRules, base: Shoe, pair: int, up: Rank, mode: int, codes: np.ndarray,
-    dealer: np.ndarray,
+    rules: BlackjackRules, base: Shoe, pair: int, up: Rank, conditioning: Conditioning,
+    codes: np.ndarray, memo: engine.DealerMemo,
 ) -> dict[str, float]:
     """Raw split values: optimal, by the chart, and by the chart without DAS."""
-    values = split_values(rules, base, up, Rank(pair), mode, codes.data, dealer)
+    values = split_values(rules, base, up, Rank(pair), conditioning, codes.data, memo)
     if values is None or values.chart is None or values.chart_no_das is None:
         return {}
     return {"split": sum(values.optimal), "split_chart": sum(values.chart),
@@ -457,18 +449,15 @@ def autoplay_ev(rules: BlackjackRules) -> float:
     """
     from strategy_calc.blackjack import AUTOPLAY_POLICY
 
-    best_total = _nodes()[1]
     full = Shoe.full(rules.decks)
     mode = 1 if rules.peek else 0
-    bjl1, bjl2 = blackjack_losses(rules)
-    policy = np.frombuffer(AUTOPLAY_POLICY, dtype=np.int8).copy()
+    params = engine.engine_params(rules)
+    memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)
+    policy = np.frombuffer(AUTOPLAY_POLICY, dtype=np.int8)
     ev = 0.0
     for up in UP_ORDER:
         base = full.remove([Card(up)])
-        out = np.full((len(best_total), 8), np.nan)
-        _engine.up_card_pass(int_array(base.counts), int(up), rules.dealer_hits_soft_17, mode, bjl1,
-                             bjl2, rules.bonus_777, rules.bonus_suited_678, 0.0, out, policy,
-                             True)
+        out = engine.up_card_pass(base, up, params, policy, memo).table
         p_up = full.count(up) / full.total
         for a in range(1, 11):
             for b in range(a, 11):
@@ -554,16 +543,16 @@ def _histogram_dict(hist: np.ndarray | None) -> dict[float, float] | None:
 
 def _add_deal_distribution(
     hist: np.ndarray, weight: float, rules: BlackjackRules, hand: tuple[int, int], up: Rank,
-    base: Shoe, mode: int, action: str, q678: float, no_bj: float, codes: np.ndarray,
-    dealer: np.ndarray, optimal: bool,
+    base: Shoe, conditioning: Conditioning, action: str, q678: float, no_bj: float,
+    codes: np.ndarray, memo: engine.DealerMemo, optimal: bool,
 ) -> None:
     """Add ``weight`` times the distribution of one deal's net result under ``action``.
 
     Later decisions follow ``codes`` (per engine node: 2 hit, 4 stand; the
     chart's also carry its two-card codes); split hands play the chart's codes
-    or, when ``optimal``, their own optimal strategy. ``dealer``: the pass's
-    per-node dealer distributions. In a peek game the engine gives the
-    no-blackjack outcomes and the dealer's blackjack (``1 - no_bj``) is added here.
+    or, when ``optimal``, their own optimal strategy. ``memo``: the pass's
+    dealer distributions. In a peek game the engine gives the no-blackjack
+    outcomes and the dealer's blackjack (``1 - no_bj``) is added here.
     """
     p_bj = 1.0 - no_bj
     natural = sorted(hand) == [1, 10]
@@ -579,28 +568,20 @@ def _add_deal_distribution(
             hist[HIST_OFFSET - 50] += weight
         return
     part = np.zeros(HIST_SIZE)
-    bjl1, bjl2 = blackjack_losses(rules)
-    counts = int_array(base.counts)
-    b777, b678 = rules.bonus_777, rules.bonus_suited_678
     if action == "split":
         pair = Rank(hand[0])
-        second = blackjack_losses(rules, second_split_hand=True)
-        aces = pair is Rank.ACE
         pair_cards = [Card(pair), Card(pair)]
         b777, b678, q_split, _known = bonus_terms(rules, base.remove(pair_cards),
                                                   pair_cards[:1], split_hand=True)
-        _engine.split_distribution(
-            counts, int(pair), int(up), rules.dealer_hits_soft_17, mode,
-            int_array(double_allowed_totals(rules)),
-            rules.double_after_split and not (aces and rules.split_aces_one_card),
-            aces and rules.split_aces_one_card, bjl1, bjl2, second[0], second[1],
-            b777, b678, q_split, None if optimal else codes.data, part)
+        params = engine.engine_params(rules, conditioning, pair=pair).with_bonus(
+            b777, b678, q_split)
+        engine.split_distribution(base, pair, up, params, None if optimal else codes.data, part)
     else:
-        counts_hand = int_array(rank_counts([Card(Rank(r)) for r in hand]))
+        params = engine.engine_params(rules, conditioning).with_bonus(
+            rules.bonus_777, rules.bonus_suited_678, q678)
         act = {"stand": 0, "hit": 1, "hit_chart": 1, "double": 2}[action]
-        _engine.hand_distribution(counts, counts_hand, int(up), rules.dealer_hits_soft_17,
-                                  mode, bjl1, bjl2, b777, b678, q678, act, codes.data, part,
-                                  dealer)
-    if mode == 1:
+        engine.hand_distribution(base, [Card(Rank(r)) for r in hand], up, params, act,
+                                 codes.data, part, memo)
+    if conditioning is Conditioning.PEEK_EXACT:
         part[HIST_OFFSET - 100] += p_bj
     hist += weight * part

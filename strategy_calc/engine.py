@@ -1,0 +1,380 @@
+"""The engine's Python face: one parameter record, the conditioning, named results.
+
+The compiled module :mod:`strategy_calc._engine` is private; everything in
+the package reaches it through this module. The rules reach it as one
+frozen :class:`EngineParams` built in one place (:func:`engine_params`), read
+by the engine into one C struct; results come back as named tuples or named
+columns. The engine is reentrant: it keeps no mutable state between calls,
+and a :class:`DealerMemo` (the only cache) is owned by its caller and serves
+one call at a time.
+
+Units: *raw* values are per unit bet on the engine's scale, which depends on
+the :class:`Conditioning`: plain expectations (ENHC, peek shortcut) or
+E[payoff * 1{no dealer blackjack}] (peek exact).
+
+>>> from strategy_calc.rules import blackjack_rules
+>>> p = engine_params(blackjack_rules("deluxe"))
+>>> p.conditioning, p.blackjack_loss, p.second_hand_blackjack_loss
+(<Conditioning.PEEK_EXACT: 1>, 1.0, 0.0)
+>>> shoe = Shoe.full(1).remove([Card(Rank.SIX)])
+>>> round(dealer_probs(shoe, Rank.SIX, False)[5], 6)  # P(bust | 6 up), one deck
+0.420823
+"""
+
+from __future__ import annotations
+
+import array
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import IntEnum
+from functools import cache
+from typing import TYPE_CHECKING, NamedTuple
+
+from strategy_calc import _engine
+from strategy_calc._engine import DealerMemo
+from strategy_calc.cards import Card, Rank, Shoe, rank_counts
+from strategy_calc.rules import BlackjackRules, blackjack_losses, double_allowed_totals
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = [
+    "PASS_COLUMNS",
+    "Conditioning",
+    "DealerMemo",
+    "EngineParams",
+    "HandValues",
+    "NodeTable",
+    "SplitRow",
+    "UpCardPass",
+    "dealer_memo",
+    "dealer_probs",
+    "engine_params",
+    "hand_distribution",
+    "hand_values",
+    "int_array",
+    "node_table",
+    "split_distribution",
+    "split_postsplit",
+    "split_tables",
+    "up_card_pass",
+]
+
+
+class Conditioning(IntEnum):
+    """What the engine's raw values are conditioned on, and how to turn them into EVs."""
+
+    ENHC = 0
+    """No hole card checked: plain expectations, a dealer blackjack beats a standing hand."""
+    PEEK_EXACT = 1
+    """Peek, exact: raw values are E[payoff * 1{no dealer blackjack}] (hole card drawn
+    last); divide by P(no blackjack) for the EV given no dealer blackjack."""
+    PEEK_SHORTCUT = 2
+    """Peek, the common shortcut: draws ignore the hole card, standing uses the dealer
+    distribution renormalised to no blackjack; raw values are already conditioned."""
+
+    @classmethod
+    def of(cls, rules: BlackjackRules, peek_method: str = "exact") -> Conditioning:
+        """The conditioning of a ruleset (``peek_method``: ``exact`` or ``shortcut``).
+
+        >>> from strategy_calc.rules import blackjack_rules
+        >>> Conditioning.of(blackjack_rules("macau-1983")).name
+        'ENHC'
+        """
+        if not rules.peek:
+            return cls.ENHC
+        return cls.PEEK_EXACT if peek_method == "exact" else cls.PEEK_SHORTCUT
+
+    def ev(self, raw: float, no_blackjack: float) -> float:
+        """EV per unit initial bet of a raw value, on the public scale of its rules.
+
+        Peek exact: given no dealer blackjack (``raw / no_blackjack``, with
+        ``no_blackjack`` the P(no dealer blackjack) at the decision); otherwise
+        ``raw`` as it is.
+
+        >>> Conditioning.PEEK_EXACT.ev(-0.45, 0.9), Conditioning.ENHC.ev(-0.45, 0.9)
+        (-0.5, -0.45)
+        """
+        return raw / no_blackjack if self is Conditioning.PEEK_EXACT else raw
+
+    def round_value(self, raw: float, no_blackjack: float) -> float:
+        """EV of the whole round (dealer blackjacks included, unconditioned) of a raw value.
+
+        Peek exact: a dealer blackjack takes the initial bet, so the round is
+        worth ``raw - P(blackjack)``; ENHC raw values already include it.
+
+        >>> round(Conditioning.PEEK_EXACT.round_value(-0.45, 0.9), 12)
+        -0.55
+        """
+        if self is Conditioning.PEEK_EXACT:
+            return raw - (1.0 - no_blackjack)
+        return raw
+
+    def blackjack_adjustment(self, no_blackjack: float) -> float:
+        """What :meth:`round_value` adds to a raw value: ``-P(blackjack)`` in peek exact, else 0."""
+        return -(1.0 - no_blackjack) if self is Conditioning.PEEK_EXACT else 0.0
+
+    @property
+    def peek(self) -> bool:
+        """Whether the dealer checks for blackjack (values exclude a dealer blackjack)."""
+        return self is not Conditioning.ENHC
+
+
+@dataclass(frozen=True, slots=True)
+class EngineParams:
+    """Everything the engine needs to know of the rules for one computation.
+
+    Mirrored field by field by the engine's C ``Params`` struct. Build it with
+    :func:`engine_params`; never by hand at a call site.
+    """
+
+    conditioning: Conditioning
+    dealer_hits_soft_17: bool
+    blackjack_loss: float
+    """What an ENHC dealer blackjack takes from a standing hand on a bet of 1 (first hand)."""
+    blackjack_loss_doubled: float
+    """... from a doubled first hand."""
+    second_hand_blackjack_loss: float
+    """The same for every split hand after the first (``enhc_loses = "original"``: 0)."""
+    second_hand_blackjack_loss_doubled: float
+    bonus_777: float
+    """7-7-7 bonus paid at once, units of the bet (0: none)."""
+    bonus_suited_678: float
+    """Suited 6-7-8 bonus paid at once (0: none)."""
+    suited_678_chance: float
+    """Probability that a 6-7-8 this hand makes is of one suit (0 unless it can)."""
+    double_after_split: bool
+    """Split hands may double (already false for one-card split aces)."""
+    split_aces_one_card: bool
+    """The pair is aces and each split ace takes exactly one card."""
+    double_totals: tuple[int, ...]
+    """22 flags: a first-two-card best total ``t`` may double when entry ``t`` is 1."""
+
+    def with_bonus(self, bonus_777: float, bonus_678: float, chance_678: float) -> EngineParams:
+        """The same record with the Macau bonus terms of one hand."""
+        return replace(self, bonus_777=bonus_777, bonus_suited_678=bonus_678,
+                       suited_678_chance=chance_678)
+
+
+def engine_params(
+    rules: BlackjackRules,
+    conditioning: Conditioning | None = None,
+    pair: Rank | None = None,
+) -> EngineParams:
+    """The engine's parameter record for ``rules`` (the one place rules become engine input).
+
+    ``conditioning``: default :meth:`Conditioning.of` the rules; ``pair``:
+    the rank being split (aces may lose double-after-split and take one card).
+    The bonus chance starts at 0; see :meth:`EngineParams.with_bonus`.
+    """
+    first = blackjack_losses(rules)
+    second = blackjack_losses(rules, second_split_hand=True)
+    aces_one = pair is Rank.ACE and rules.split_aces_one_card
+    return EngineParams(
+        conditioning=Conditioning.of(rules) if conditioning is None else conditioning,
+        dealer_hits_soft_17=rules.dealer_hits_soft_17,
+        blackjack_loss=first[0],
+        blackjack_loss_doubled=first[1],
+        second_hand_blackjack_loss=second[0],
+        second_hand_blackjack_loss_doubled=second[1],
+        bonus_777=rules.bonus_777,
+        bonus_suited_678=rules.bonus_suited_678,
+        suited_678_chance=0.0,
+        double_after_split=rules.double_after_split and not aces_one,
+        split_aces_one_card=aces_one,
+        double_totals=double_allowed_totals(rules),
+    )
+
+
+def int_array(values: Sequence[int]) -> memoryview:
+    """A plain C ``int`` array for the engine."""
+    return memoryview(array.array("i", values))
+
+
+def dealer_memo(origin: Shoe, h17: bool, up: Rank | None = None) -> DealerMemo:
+    """A caller-owned memo of dealer distributions for shoes ``origin`` less some cards.
+
+    ``origin`` holds the up card (e.g. the full shoe of a whole-game pass);
+    ``up``: keep only that up card's rows (default: all ten).
+    """
+    return DealerMemo(int_array(origin.counts), h17, 0 if up is None else int(up))
+
+
+def dealer_probs(shoe: Shoe, up: Rank, h17: bool) -> tuple[float, ...]:
+    """Dealer outcome probabilities ``(17, 18, 19, 20, 21, bust, blackjack)``, unconditioned.
+
+    ``shoe``: the cards left once the up card is gone; they sum to less than 1
+    when the dealer could run out of cards.
+    """
+    return tuple(_engine.dealer_probs(int_array(shoe.counts), int(up), h17))
+
+
+class HandValues(NamedTuple):
+    """Raw values of one hand (engine scale, see :class:`Conditioning`)."""
+
+    stand: float
+    hit: float
+    """Hit then play on optimally; -inf for a hand of 21."""
+    double: float
+    no_blackjack: float
+    """P(no dealer blackjack) with the hand's cards gone."""
+    one_card: float
+    """One card then stand on the original bet."""
+    policy: float
+    """Hit/stand by the given total-dependent policy (NaN without one)."""
+
+
+def hand_values(
+    base: Shoe, hand: Sequence[Card], up: Rank, params: EngineParams,
+    policy: memoryview | None = None,
+) -> HandValues:
+    """Raw values of ``hand`` against ``up``; ``base`` still holds the hand (not the up card)."""
+    return HandValues(*_engine.hand_values(int_array(base.counts), int_array(rank_counts(hand)),
+                                           int(up), params, policy))
+
+
+class SplitRow(NamedTuple):
+    """One split hand's raw values with ``a`` extra pair cards gone (see :mod:`.splits`)."""
+
+    optimal: float
+    optimal_pair: float
+    chart: float
+    chart_pair: float
+    chart_no_das: float
+    chart_no_das_pair: float
+
+
+def split_tables(
+    base: Shoe, pair: Rank, up: Rank, params: EngineParams, max_extra: int,
+    chart_codes: memoryview | None = None, memo: DealerMemo | None = None,
+) -> tuple[list[SplitRow], list[SplitRow]]:
+    """Rows for the first split hand and for the others (``base``: both pair cards in)."""
+    first, others = _engine.split_tables(int_array(base.counts), int(pair), int(up), params,
+                                         max_extra, chart_codes, memo)
+    rows_first = [SplitRow(*row) for row in first]
+    return rows_first, rows_first if others is first else [SplitRow(*row) for row in others]
+
+
+PASS_COLUMNS = ("stand", "optimal", "double", "policy", "weight", "no_blackjack", "hit",
+                "policy_hit")
+"""The columns :func:`up_card_pass` fills, per player node (raw values)."""
+
+
+@dataclass(frozen=True, slots=True)
+class UpCardPass:
+    """Every player node's raw values against one up card, by named column.
+
+    ``weight[node]``: the node's probability as a draw from the shoe less the
+    up card (NaN for nodes the shoe cannot hold, or of fewer than two cards);
+    ``policy[node]``: the value under the total-dependent hit/stand play
+    (``policy_classes``: 1 = hit, per node class); ``hit``: the optimal value
+    of hitting; ``policy_hit``: hitting then following the policy.
+    """
+
+    table: np.ndarray
+    policy_classes: np.ndarray
+
+    def column(self, name: str) -> np.ndarray:
+        """One named column (a view)."""
+        return self.table[:, PASS_COLUMNS.index(name)]
+
+    @property
+    def stand(self) -> np.ndarray:
+        return self.table[:, 0]
+
+    @property
+    def optimal(self) -> np.ndarray:
+        return self.table[:, 1]
+
+    @property
+    def double(self) -> np.ndarray:
+        return self.table[:, 2]
+
+    @property
+    def policy(self) -> np.ndarray:
+        return self.table[:, 3]
+
+    @property
+    def weight(self) -> np.ndarray:
+        return self.table[:, 4]
+
+    @property
+    def no_blackjack(self) -> np.ndarray:
+        return self.table[:, 5]
+
+    @property
+    def hit(self) -> np.ndarray:
+        return self.table[:, 6]
+
+    @property
+    def policy_hit(self) -> np.ndarray:
+        return self.table[:, 7]
+
+
+def up_card_pass(
+    base: Shoe, up: Rank, params: EngineParams, policy: np.ndarray | None = None,
+    memo: DealerMemo | None = None,
+) -> UpCardPass:
+    """Every player hand against ``up`` (``base``: the shoe less the up card).
+
+    ``policy``: a fixed hit/stand policy per node class (e.g. auto-play); by
+    default the total-dependent policy is derived and returned.
+    """
+    import numpy as np
+
+    table = np.empty((node_table().n_nodes, 8))
+    fixed = policy is not None
+    classes = np.array(policy, dtype=np.int8) if fixed else np.zeros(64, dtype=np.int8)
+    _engine.up_card_pass(int_array(base.counts), int(up), params, table, classes, fixed, memo)
+    return UpCardPass(table, classes)
+
+
+def hand_distribution(
+    base: Shoe, hand: Sequence[Card], up: Rank, params: EngineParams, action: int,
+    codes: memoryview | None, hist: np.ndarray, memo: DealerMemo | None = None,
+) -> None:
+    """Add one unsplit hand's net-result distribution to ``hist`` (see the engine)."""
+    _engine.hand_distribution(int_array(base.counts), int_array(rank_counts(hand)), int(up),
+                              params, action, codes, hist, memo)
+
+
+def split_distribution(
+    base: Shoe, pair: Rank, up: Rank, params: EngineParams, codes: memoryview | None,
+    hist: np.ndarray, memo: DealerMemo | None = None,
+) -> None:
+    """Add a split round's net-result distribution to ``hist`` (see the engine)."""
+    _engine.split_distribution(int_array(base.counts), int(pair), int(up), params, codes, hist,
+                               memo)
+
+
+def split_postsplit(base: Shoe, pair: Rank, up: Rank, params: EngineParams) -> tuple[float, float]:
+    """Raw values of one split where the second hand sees the first hand's cards."""
+    one, two = _engine.split_postsplit(int_array(base.counts), int(pair), int(up), params)
+    return float(one), float(two)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeTable:
+    """The engine's static player-node table: every multiset of cards with hard total <= 21."""
+
+    index: dict[tuple[int, ...], int]
+    """Node id by rank counts (ace first)."""
+    best_total: list[int]
+    klass: list[int]
+    """Best total, plus 32 when soft: the key of a total-dependent policy."""
+    ncards: list[int]
+
+    @property
+    def n_nodes(self) -> int:
+        return len(self.best_total)
+
+    def node(self, ranks: Sequence[int]) -> int:
+        """Node of a multiset of ranks (1..10)."""
+        return self.index[rank_counts([Card(Rank(r)) for r in ranks])]
+
+
+@cache
+def node_table() -> NodeTable:
+    """The node table (built once)."""
+    counts, best, klass, ncards, _children = _engine.node_table()
+    return NodeTable({tuple(c): i for i, c in enumerate(counts)}, best, klass, ncards)
