@@ -73,6 +73,9 @@ cdef struct UTree:
     int* fin_start      # nfin + 1 offsets into ent_up / ent_w
     int* ent_up         # rank index of an up card
     double* ent_w       # orders of the multiset that start with that up card
+    int grp_start[ROWS + 1]  # the same entries grouped by (up card, outcome): offsets
+    int* grp_fin        # ... the final of each grouped entry
+    double* grp_w       # ... and its weight
     int kmax[NR]
     int ncards_max
     bint with_bust
@@ -301,6 +304,7 @@ cdef int build_tree(UTree* t, bint h17, bint with_bust) noexcept nogil:
     cdef long long slot
     cdef uint64_t key, pkey, low
     cdef uint64_t* nodes = NULL
+    cdef int fill[ROWS + 1]
     memset(t, 0, sizeof(UTree))
     t.with_bust = with_bust
     if keymap_init(&finals, 15, True) != 0 or keymap_init(&prefixes, 15, False) != 0:
@@ -380,6 +384,27 @@ cdef int build_tree(UTree* t, bint h17, bint with_bust) noexcept nogil:
             j += 1
     t.nfin = j
     t.fin_start[j] = e
+    # group the entries by (up card, outcome) so each output is one independent sum
+    t.grp_fin = <int*>malloc((e + 1) * sizeof(int))
+    t.grp_w = <double*>malloc((e + 1) * sizeof(double))
+    if t.grp_fin == NULL or t.grp_w == NULL:
+        free(nodes)
+        keymap_free(&finals)
+        keymap_free(&prefixes)
+        return -1
+    memset(t.grp_start, 0, sizeof(t.grp_start))
+    for j in range(t.nfin):
+        for k in range(t.fin_start[j], t.fin_start[j + 1]):
+            t.grp_start[t.ent_up[k] * NOUT + t.fin_out[j] + 1] += 1
+    for k in range(ROWS):
+        t.grp_start[k + 1] += t.grp_start[k]
+    memcpy(fill, t.grp_start, sizeof(fill))
+    for j in range(t.nfin):
+        for k in range(t.fin_start[j], t.fin_start[j + 1]):
+            last = t.ent_up[k] * NOUT + t.fin_out[j]
+            t.grp_fin[fill[last]] = j
+            t.grp_w[fill[last]] = t.ent_w[k]
+            fill[last] += 1
     free(nodes)
     keymap_free(&finals)
     keymap_free(&prefixes)
@@ -408,12 +433,20 @@ cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) 
     """``rows[u * 7 + o]``: P(dealer outcome o | up card u) from ``shoe`` (up card still in it).
 
     Outcomes 0..4 are 17..21, 5 bust, 6 blackjack (unconditioned). Rows of
-    ranks the shoe lacks are 0. ``buf``: caller-owned scratch of ``t.n`` doubles.
+    ranks the shoe lacks are 0. ``buf``: caller-owned scratch of ``t.n + t.nfin`` doubles.
     """
     cdef double f[NR * KMAX]
     cdef double inv[KMAX + 1]
     cdef double prod, p, scale, rest
-    cdef int r, k, i, j, e, o, N = 0
+    cdef int r, k, i, j, e, o, n, nfin, N = 0
+    cdef const int* parent
+    cdef const int* fidx
+    cdef const int* fin_node
+    cdef const int* fin_ncards
+    cdef const int* grp_fin
+    cdef const double* grp_w
+    cdef double* pf
+    cdef double s0, s1
     for r in range(NR):
         N += shoe[r]
         f[r * KMAX] = 1.0
@@ -425,17 +458,35 @@ cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) 
     for k in range(1, t.ncards_max + 1):
         prod *= N - k + 1
         inv[k] = 1.0 / prod if prod > 0 else 0.0
-    memset(rows, 0, ROWS * sizeof(double))
+    # locals: extensions build with -fno-strict-aliasing, so stores to buf/rows would
+    # otherwise force the table pointers to be reloaded every iteration
+    parent = t.parent
+    fidx = t.fidx
+    n = t.n
     buf[0] = 1.0
-    for i in range(1, t.n):
-        buf[i] = buf[t.parent[i]] * f[t.fidx[i]]
-    for j in range(t.nfin):
-        p = buf[t.fin_node[j]] * inv[t.fin_ncards[j]]
-        if p == 0.0:
-            continue
-        o = t.fin_out[j]
-        for e in range(t.fin_start[j], t.fin_start[j + 1]):
-            rows[t.ent_up[e] * NOUT + o] += t.ent_w[e] * p
+    for i in range(1, n):
+        buf[i] = buf[parent[i]] * f[fidx[i]]
+    # the probability of every final multiset, then one sum per (up card, outcome)
+    fin_node = t.fin_node
+    fin_ncards = t.fin_ncards
+    nfin = t.nfin
+    pf = buf + n
+    for j in range(nfin):
+        pf[j] = buf[fin_node[j]] * inv[fin_ncards[j]]
+    grp_fin = t.grp_fin
+    grp_w = t.grp_w
+    for j in range(ROWS):
+        s0 = 0.0
+        s1 = 0.0
+        e = t.grp_start[j]
+        k = t.grp_start[j + 1]
+        while e + 1 < k:
+            s0 += grp_w[e] * pf[grp_fin[e]]
+            s1 += grp_w[e + 1] * pf[grp_fin[e + 1]]
+            e += 2
+        if e < k:
+            s0 += grp_w[e] * pf[grp_fin[e]]
+        rows[j] = s0 + s1
     for r in range(NR):
         if shoe[r] <= 0:
             continue
@@ -453,8 +504,8 @@ cdef int tree_scratch_size() noexcept nogil:
     cdef int h, b, n = 0
     for h in range(2):
         for b in range(2):
-            if trees[h][b].n > n:
-                n = trees[h][b].n
+            if trees[h][b].n + trees[h][b].nfin > n:
+                n = trees[h][b].n + trees[h][b].nfin
     return n
 
 
@@ -517,6 +568,8 @@ cdef struct DMemo:
     double* vals        # entries * stride
     long long cap
     double* buf         # tree scratch
+    double rows[ROWS]   # ... and its output (single-up memos)
+    int* node_entry     # entry of each player node's removal, -1 until computed
     bint busy
 
 
@@ -536,8 +589,12 @@ cdef int dmemo_init(DMemo* m, const int* origin, bint h17, int up) noexcept nogi
     m.entry = <int*>malloc((m.mask + 1) * sizeof(int))
     m.vals = <double*>malloc(m.cap * m.stride * sizeof(double))
     m.buf = <double*>malloc(tree_scratch_size() * sizeof(double))
-    if m.keys == NULL or m.entry == NULL or m.vals == NULL or m.buf == NULL:
+    m.node_entry = <int*>malloc(n_nodes * sizeof(int))
+    if m.keys == NULL or m.entry == NULL or m.vals == NULL or m.buf == NULL \
+            or m.node_entry == NULL:
         return -1
+    for r in range(n_nodes):
+        m.node_entry[r] = -1
     return 0
 
 
@@ -546,10 +603,12 @@ cdef void dmemo_free(DMemo* m) noexcept nogil:
     free(m.entry)
     free(m.vals)
     free(m.buf)
+    free(m.node_entry)
     m.keys = NULL
     m.entry = NULL
     m.vals = NULL
     m.buf = NULL
+    m.node_entry = NULL
 
 
 cdef int dmemo_grow(DMemo* m) noexcept nogil:
@@ -576,58 +635,88 @@ cdef int dmemo_grow(DMemo* m) noexcept nogil:
     return 0
 
 
-cdef int dmemo_row(DMemo* m, const int* removed, int up_index, double* d) noexcept nogil:
-    """Copy into ``d`` the dealer distribution for up card ``up_index`` from ``origin - removed``.
+cdef long long dmemo_index(DMemo* m, const int* removed) noexcept nogil:
+    """Entry of the dealer distributions from ``origin - removed``, computed on first use.
 
-    Computed once per removal (every up card at once when the memo keeps all
-    rows). Returns -1 if out of memory.
+    Returns -1 if out of memory, -2 if ``removed`` cannot be packed (a rank
+    count above 63; never for player hands).
     """
     cdef uint64_t key = 1, slot
-    cdef int r, n = 0, o
+    cdef int r, n = 0
     cdef int shoe[NR]
-    cdef double rows[ROWS]
     cdef double* grown
     cdef long long idx
     for r in range(NR):
-        if removed[r] > 63:  # not packable (never in practice): compute, do not keep
-            for o in range(NR):
-                shoe[o] = m.origin[o] - removed[o]
-                n += shoe[o]
-            tree_eval(tree_for(m.h17, n), shoe, m.buf, rows)
-            memcpy(d, &rows[up_index * NOUT], NOUT * sizeof(double))
-            return 0
+        if removed[r] > 63:
+            return -2
         key += (<uint64_t>removed[r]) << (6 * r)
     slot = mix(key) & m.mask
     while m.keys[slot] != 0:
         if m.keys[slot] == key:
-            idx = m.entry[slot]
-            if m.up < 0:
-                memcpy(d, &m.vals[idx * ROWS + up_index * NOUT], NOUT * sizeof(double))
-            else:
-                memcpy(d, &m.vals[idx * NOUT], NOUT * sizeof(double))
-            return 0
+            return m.entry[slot]
         slot = (slot + 1) & m.mask
-    for r in range(NR):
-        shoe[r] = m.origin[r] - removed[r]
-        n += shoe[r]
-    tree_eval(tree_for(m.h17, n), shoe, m.buf, rows)
-    memcpy(d, &rows[up_index * NOUT], NOUT * sizeof(double))
     if m.used == m.cap:
         grown = <double*>realloc(m.vals, 2 * m.cap * m.stride * sizeof(double))
         if grown == NULL:
             return -1
         m.vals = grown
         m.cap *= 2
+    for r in range(NR):
+        shoe[r] = m.origin[r] - removed[r]
+        n += shoe[r]
     idx = m.used
     if m.up < 0:
-        memcpy(&m.vals[idx * ROWS], rows, ROWS * sizeof(double))
+        tree_eval(tree_for(m.h17, n), shoe, m.buf, &m.vals[idx * ROWS])
     else:
-        memcpy(&m.vals[idx * NOUT], &rows[m.up * NOUT], NOUT * sizeof(double))
+        tree_eval(tree_for(m.h17, n), shoe, m.buf, m.rows)
+        memcpy(&m.vals[idx * NOUT], &m.rows[m.up * NOUT], NOUT * sizeof(double))
     m.keys[slot] = key
     m.entry[slot] = <int>idx
     m.used += 1
-    if m.used * 2 > <long long>m.mask:
-        return dmemo_grow(m)
+    if m.used * 2 > <long long>m.mask and dmemo_grow(m) != 0:
+        return -1
+    return idx
+
+
+cdef inline void dmemo_copy(DMemo* m, long long idx, int up_index, double* d) noexcept nogil:
+    if m.up < 0:
+        memcpy(d, &m.vals[idx * ROWS + up_index * NOUT], NOUT * sizeof(double))
+    else:
+        memcpy(d, &m.vals[idx * NOUT], NOUT * sizeof(double))
+
+
+cdef int dmemo_row(DMemo* m, const int* removed, int up_index, double* d) noexcept nogil:
+    """Copy into ``d`` the dealer distribution for up card ``up_index`` from ``origin - removed``.
+
+    Computed once per removal (every up card at once when the memo keeps all
+    rows). Returns -1 if out of memory.
+    """
+    cdef int r, n = 0
+    cdef int shoe[NR]
+    cdef long long idx = dmemo_index(m, removed)
+    if idx >= 0:
+        dmemo_copy(m, idx, up_index, d)
+        return 0
+    if idx == -1:
+        return -1
+    for r in range(NR):  # not packable: compute, do not keep
+        shoe[r] = m.origin[r] - removed[r]
+        n += shoe[r]
+    tree_eval(tree_for(m.h17, n), shoe, m.buf, m.rows)
+    memcpy(d, &m.rows[up_index * NOUT], NOUT * sizeof(double))
+    return 0
+
+
+cdef int dmemo_row_node(DMemo* m, int node, const int* removed, int up_index,
+                        double* d) noexcept nogil:
+    """:func:`dmemo_row` for a removal that is the player node ``node`` (no hashing)."""
+    cdef long long idx = m.node_entry[node]
+    if idx < 0:
+        idx = dmemo_index(m, removed)
+        if idx < 0:
+            return -1
+        m.node_entry[node] = <int>idx
+    dmemo_copy(m, idx, up_index, d)
     return 0
 
 
@@ -752,6 +841,8 @@ cdef struct Ctx:
     bint h17
     DMemo* memo         # if set: dealer distributions by ``node + offset`` removed from its origin
     int offset[NR]      # cards gone from the memo's origin besides the up card and the node
+    int shift_rank      # offset = shift_count cards of shift_rank (-1 count: not of that form)
+    int shift_count
     double* tbuf        # dealer-tree scratch (without a memo)
     char* has_s         # stand values computed (they do not depend on bjl or policy)
     char* has_v         # optimal (composition-dependent) value computed
@@ -774,6 +865,8 @@ cdef int ctx_init(Ctx* c, const int* base, int up, const Params* p, bint second_
     for r in range(NR):
         c.base[r] = base[r]
         c.offset[r] = 0
+    c.shift_rank = 0
+    c.shift_count = 0
     c.up = up
     c.mode = p.mode
     c.bjl1 = p.bjl1_second if second_hand else p.bjl1
@@ -806,16 +899,28 @@ cdef void ctx_forget(Ctx* c) noexcept nogil:
     memset(c.has_s, 0, 3 * n_nodes * sizeof(char))
 
 
-cdef void dealer_for(Ctx* c, const int* gone, double* d) noexcept nogil:
-    """The dealer distribution (unconditioned) when the cards ``gone`` leave ``c.base``."""
+cdef void dealer_for(Ctx* c, int node, const int* gone, double* d) noexcept nogil:
+    """The dealer distribution (unconditioned) when the cards ``gone`` leave ``c.base``.
+
+    ``node``: the player node whose cards ``gone`` are, or -1 (any removal).
+    """
     cdef int removed[NR]
     cdef int shoe[NR]
     cdef double rows[ROWS]
-    cdef int r, n = 0
+    cdef int r, k, n = 0, wide = node
     if c.memo != NULL:
         for r in range(NR):
             removed[r] = gone[r] + c.offset[r]
-        if dmemo_row(c.memo, removed, c.up - 1, d) != 0:
+        if node >= 0 and c.shift_count >= 0:
+            for k in range(c.shift_count):
+                if wide >= 0:
+                    wide = node_child[wide][c.shift_rank]
+        else:
+            wide = -1
+        if wide >= 0:
+            if dmemo_row_node(c.memo, wide, removed, c.up - 1, d) != 0:
+                c.failed = True
+        elif dmemo_row(c.memo, removed, c.up - 1, d) != 0:
             c.failed = True
         return
     for r in range(NR):
@@ -885,7 +990,7 @@ cdef void ensure_stand(Ctx* c, int node) noexcept nogil:
     cdef double sn
     if c.has_s[node]:
         return
-    dealer_for(c, node_counts[node], d)
+    dealer_for(c, node, node_counts[node], d)
     sn = 0.0
     for o in range(NOUT):
         sn += d[o]
@@ -1177,6 +1282,8 @@ cdef int split_rows(Ctx* c, const int* base, int p, const Params* P, int max_ext
             b2[r] = base[r] - (r == p) * (1 + a)
             c.base[r] = b2[r]
             c.offset[r] = (r == p) * (1 + a)
+        c.shift_rank = p
+        c.shift_count = 1 + a
         if b2[p] < 1:
             break
         ctx_forget(c)
@@ -1293,7 +1400,23 @@ cdef void build_class_order() noexcept nogil:
     n_class_order = i
 
 
+cdef int class_start[NCLASS + 1]  # nodes of two or more cards by class: offsets ...
+cdef int class_nodes[MAXN]         # ... into this list (ascending node ids)
+
+
+cdef void build_class_nodes() noexcept nogil:
+    cdef int node, k, n = 0
+    for k in range(NCLASS):
+        class_start[k] = n
+        for node in range(n_nodes):
+            if node_class[node] == k and node_ncards[node] >= 2:
+                class_nodes[n] = node
+                n += 1
+    class_start[NCLASS] = n
+
+
 build_class_order()
+build_class_nodes()
 
 
 def node_table():
@@ -1326,7 +1449,7 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
     """
     cdef Params P
     cdef Ctx c
-    cdef int i, j, k, node, r, N
+    cdef int i, j, k, q, node, r, N
     cdef int shoe[NR]
     cdef double w, fall, sum_s, sum_h, s, h
     cdef double nan = float("nan")
@@ -1355,9 +1478,8 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                     k = class_order[i]
                     sum_s = 0.0
                     sum_h = 0.0
-                    for node in range(n_nodes):
-                        if node_class[node] != k or node_ncards[node] < 2:
-                            continue
+                    for q in range(class_start[k], class_start[k + 1]):
+                        node = class_nodes[q]
                         if not node_possible(&c, node):
                             continue
                         N = node_shoe(&c, node, shoe)
@@ -1379,8 +1501,9 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                         out[node, 5] = no_bj(up, shoe, N)
                     if not fixed_policy:
                         pol[k] = 1 if sum_h > sum_s else 0
-                    for node in range(n_nodes):
-                        if node_class[node] == k and out[node, 4] == out[node, 4]:
+                    for q in range(class_start[k], class_start[k + 1]):
+                        node = class_nodes[q]
+                        if out[node, 4] == out[node, 4]:
                             out[node, 3] = policy_value(&c, node)
                 for node in range(n_nodes):
                     if out[node, 4] == out[node, 4]:
@@ -1558,7 +1681,7 @@ cdef void settle(Ctx* c, const Term* ta, const Term* tb, double w, double bja1, 
             x += term_result(tb, 0, bjb1, bjb2)
         hist[hist_bin(x)] += w * (no_bj(c.up, shoe, N) if c.mode != 0 else 1.0)
         return
-    dealer_for(c, removed, d)
+    dealer_for(c, -1, removed, d)
     x = 0.0
     for o in range(NOUT):
         x += d[o]
@@ -1734,6 +1857,10 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
         made_s = True
         ca.offset[p] = 1
         cb.offset[p] = 1
+        ca.shift_rank = p
+        ca.shift_count = 1
+        cb.shift_rank = p
+        cb.shift_count = 1
         with nogil:
             if codes is None:
                 split_hand(&ca, p, P.double_ok, P.das, P.aces_one_card, NULL)
@@ -1751,6 +1878,7 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
                 for r in range(NR):
                     cb.base[r] = base[r] - node_counts[ta[i].node][r] - (ta[i].extra == r)
                     cb.offset[r] = node_counts[ta[i].node][r] + (ta[i].extra == r)
+                cb.shift_count = -1
                 ctx_forget(&cb)
                 nb = propagate(&cb, n1, ta[i].mass, code_b, True, P.double_ok, P.das,
                                P.aces_one_card, tb, cap, mass)
@@ -1822,6 +1950,9 @@ def split_postsplit(const int[:] base, int pair, int up, params):
         ctx_init(&cb, b1, up, &P, True, dm)
         made_b = True
         ca.offset[p] = 1
+        ca.shift_rank = p
+        ca.shift_count = 1
+        cb.shift_count = -1
         with nogil:
             first = split_hand(&ca, p, P.double_ok, P.das, P.aces_one_card, NULL)
             record_codes(&ca, p, P.double_ok, P.das, frozen)

@@ -87,6 +87,8 @@ def combine(
     after split. ``n`` / ``n_pair``: cards and pair cards left once both pair
     cards and the up card are gone.
     """
+    if max_hands == 2:  # one split: each hand's row 0 (what the general sum reduces to)
+        return first[0][column], others[0][column]
 
     def v(a: int, b: int) -> float:
         left = n - a - b

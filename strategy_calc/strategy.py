@@ -124,6 +124,8 @@ class _UpPass:
     """What one engine pass against one up card gives the chart and the edge."""
 
     out: np.ndarray
+    rows: dict[int, list[float]]
+    """The rows of ``out`` read one by one (two- and three-card hands), as Python lists."""
     policy: np.ndarray
     values: dict[tuple[int, int], list[tuple[float, float, Values]]]
     p_up: float
@@ -228,7 +230,10 @@ def analyse_game(
     hist_optimal = np.zeros(HIST_SIZE) if distribution else None
     hist_basic = np.zeros(HIST_SIZE) if distribution else None
     index, best_total, klass, ncards = _nodes()
-    n_nodes = len(best_total)
+    klass_array = np.array(klass)
+    two_card_nodes = [node for node, n in enumerate(ncards) if n == 2]
+    read_nodes = sorted({*two_card_nodes, index[ID_678],
+                         *(node for _counts, node in _three_card_nodes())})
     full = shoe if shoe is not None else Shoe.full(rules.decks)
     if min(full.counts) < 1:
         raise CardError("every rank must be left in the shoe to analyse a whole round")
@@ -248,23 +253,25 @@ def analyse_game(
         base = full.remove([Card(up)])
         upass = engine.up_card_pass(base, up, params, memo=memo)
         out, policy = upass.table, upass.policy_classes
+        rows = dict(zip(read_nodes, out[read_nodes].tolist(), strict=True))
+        may_surrender = surrender_allowed(rules, up)
         p_up = full.count(up) / total_cards
         values: dict[tuple[int, int], list[tuple[float, float, Values]]] = {}
         for hand in hands:
             node = node_id(hand)
-            weight = out[node, 4]
+            weight = rows[node][4]
             if not weight > 0:
                 continue
-            values[hand] = _deal_values(rules, hand, up, node, out, id678, base, mode,
-                                        double_ok, best_total[node])
-        per_up[up] = _UpPass(out, policy, values, p_up, base)
+            values[hand] = _deal_values(rules, hand, up, node, rows, id678, base, mode,
+                                        double_ok, best_total[node], may_surrender)
+        per_up[up] = _UpPass(out, rows, policy, values, p_up, base)
         for hand, cases in values.items():
             node = node_id(hand)
             row = _row_of(hand)
             for prob, _q, vals in cases:
                 cell = cells.setdefault(row, {}).setdefault(up, {})
                 for action, value in vals.items():
-                    cell[action] = cell.get(action, 0.0) + out[node, 4] * prob * value
+                    cell[action] = cell.get(action, 0.0) + rows[node][4] * prob * value
         if progress is not None:
             progress(step + 1, 2 * len(UP_ORDER))
 
@@ -288,10 +295,10 @@ def analyse_game(
     for step, up in enumerate(UP_ORDER):
         data = per_up[up]
         out, policy, values, base, p_up = data.out, data.policy, data.values, data.base, data.p_up
-        chart_codes = np.array([2 if policy[klass[node]] else 4 for node in range(n_nodes)],
-                               dtype=np.int8)
-        for node in range(n_nodes):
-            if ncards[node] == 2 and out[node, 4] > 0:
+        rows = data.rows
+        chart_codes = np.where(policy[klass_array] != 0, 2, 4).astype(np.int8)
+        for node in two_card_nodes:
+            if rows[node][4] > 0:
                 t, is_soft = best_total[node], klass[node] >= 32
                 codes = (soft if is_soft else hard).get(t)
                 bits = _two_card_bits(codes[up.symbol] if codes else None)
@@ -303,13 +310,13 @@ def analyse_game(
                 continue
             split = _split_values(rules, base, pair_rank, up, conditioning, chart_codes, memo)
             node = node_id((pair_rank, pair_rank))
-            adj = -(1.0 - out[node, 5]) if mode == 1 else 0.0
+            adj = -(1.0 - rows[node][5]) if mode == 1 else 0.0
             for _prob, _q, vals in values[hand]:
                 for key, raw in split.items():
                     vals[key] = raw + adj
             cell = cells.setdefault(("pair", pair_rank), {}).setdefault(up, {})
             for key, raw in split.items():
-                cell[key] = cell.get(key, 0.0) + out[node, 4] * (raw + adj)
+                cell[key] = cell.get(key, 0.0) + rows[node][4] * (raw + adj)
             das_split = rules.double_after_split and not (
                 pair_rank == 1 and rules.split_aces_one_card)
             pairs.setdefault(Rank(pair_rank).symbol, {})[up.symbol] = _code(
@@ -325,15 +332,15 @@ def analyse_game(
                 code = (soft if kind == "soft" else hard)[row_key][up.symbol]
             action = _action(code)
             chart_key = {"hit": "hit_chart", "split": "split_chart"}.get(action, action)
-            scale = out[node, 5] if mode == 1 else 1.0
+            scale = rows[node][5] if mode == 1 else 1.0
             for prob, q, vals in cases:
                 best_key = max((a for a in ("stand", "hit", "double", "split", "surrender")
                                 if a in vals), key=lambda a: vals[a])
-                weight = p_up * out[node, 4] * prob
+                weight = p_up * rows[node][4] * prob
                 ev_optimal += weight * vals[best_key]
                 ev_basic += weight * vals[chart_key]
                 if hist_optimal is not None and hist_basic is not None:
-                    nb = out[node, 5]
+                    nb = rows[node][5]
                     _add_deal_distribution(hist_optimal, weight, rules, hand, up, base,
                                            conditioning, best_key, q, nb, optimal_codes, memo,
                                            True)
@@ -345,8 +352,7 @@ def analyse_game(
                 if prob == cases[0][0] and best_key != opt_ref and gain > 1e-12:
                     deviations.append(Deviation(tuple(Rank(r) for r in hand), up, code,
                                                 best_key, gain / scale))
-        deviations.extend(_three_card_deviations(up, out, policy, best_total, klass, ncards,
-                                                 mode, index))
+        deviations.extend(_three_card_deviations(up, rows, policy, best_total, klass, mode))
         if progress is not None:
             progress(len(UP_ORDER) + step + 1, 2 * len(UP_ORDER))
     return GameAnalysis(
@@ -358,8 +364,9 @@ def analyse_game(
 
 
 def _deal_values(
-    rules: BlackjackRules, hand: tuple[int, int], up: Rank, node: int, out: np.ndarray,
-    id678: int, base: Shoe, mode: int, double_ok: tuple[int, ...], total: int,
+    rules: BlackjackRules, hand: tuple[int, int], up: Rank, node: int,
+    rows: Mapping[int, list[float]], id678: int, base: Shoe, mode: int,
+    double_ok: tuple[int, ...], total: int, may_surrender: bool,
 ) -> list[tuple[float, float, dict[str, float]]]:
     """EV of each action for one initial deal, unconditioned (the whole round).
 
@@ -368,7 +375,7 @@ def _deal_values(
     Keys: stand, hit (optimal), hit_chart (then the total-dependent play),
     double, surrender where allowed.
     """
-    nb = out[node, 5]
+    nb = rows[node][5]
     p_bj = 1.0 - nb
     natural = sorted(hand) == [1, 10]
     adj = -p_bj if mode == 1 else 0.0
@@ -376,15 +383,15 @@ def _deal_values(
     if natural:
         vals["stand"] = rules.blackjack_pays * nb
     else:
-        vals["stand"] = out[node, 0] + adj
+        vals["stand"] = rows[node][0] + adj
     if total < 21:
-        vals["hit"] = out[node, 6] + adj
-        vals["hit_chart"] = out[node, 7] + adj
+        vals["hit"] = rows[node][6] + adj
+        vals["hit_chart"] = rows[node][7] + adj
     else:
         vals["hit"] = vals["hit_chart"] = -np.inf
     if double_ok[total]:
-        vals["double"] = out[node, 2] + adj
-    if surrender_allowed(rules, up):
+        vals["double"] = rows[node][2] + adj
+    if may_surrender:
         vals["surrender"] = -p_bj - 0.5 * nb if rules.surrender == "late" else -0.5
     ranks = set(hand)
     if not (rules.bonus_suited_678 > 0 and ranks <= {6, 7, 8} and len(ranks) == 2):
@@ -393,14 +400,14 @@ def _deal_values(
     missing = ({6, 7, 8} - ranks).pop()
     left = base.counts[missing - 1] - sum(1 for r in hand if r == missing)
     p_missing = left / (base.total - 2)
-    factor = out[id678, 5] if mode == 1 else 1.0
+    factor = rows[id678][5] if mode == 1 else 1.0
     cases = []
     shoe_counts = [n + (i + 1 == up) for i, n in enumerate(base.counts)]
     for prob, q in _suit_cases((hand[0], hand[1]), int(up), shoe_counts):
         case = dict(vals)
         if q > 0:
-            case["hit"] += p_missing * q * (rules.bonus_suited_678 * factor - out[id678, 1])
-            case["hit_chart"] += p_missing * q * (rules.bonus_suited_678 * factor - out[id678, 3])
+            case["hit"] += p_missing * q * (rules.bonus_suited_678 * factor - rows[id678][1])
+            case["hit_chart"] += p_missing * q * (rules.bonus_suited_678 * factor - rows[id678][3])
         cases.append((prob, q, case))
     return cases
 
@@ -417,22 +424,28 @@ def _split_values(
             "split_nodas": sum(values.chart_no_das)}
 
 
+@lru_cache(maxsize=1)
+def _three_card_nodes() -> tuple[tuple[tuple[int, ...], int], ...]:
+    """(rank counts, node) of every three-card hand but the bonus hands 7-7-7 and 6-7-8."""
+    return tuple((counts, node) for counts, node in engine.node_table().index.items()
+                 if sum(counts) == 3 and counts not in ((0, 0, 0, 0, 0, 0, 3, 0, 0, 0), ID_678))
+
+
 def _three_card_deviations(
-    up: Rank, out: np.ndarray, policy: np.ndarray, best_total: list[int], klass: list[int],
-    ncards: list[int], mode: int, index: Mapping[tuple[int, ...], int],
+    up: Rank, rows: Mapping[int, list[float]], policy: np.ndarray, best_total: list[int],
+    klass: list[int], mode: int,
 ) -> list[Deviation]:
     """Three-card hands where the best hit/stand differs from the total-dependent play."""
     found = []
-    for counts, node in index.items():
-        if ncards[node] != 3 or not out[node, 4] > 0 or best_total[node] >= 21:
+    for counts, node in _three_card_nodes():
+        row = rows[node]
+        if not row[4] > 0 or best_total[node] >= 21:
             continue
-        if counts in ((0, 0, 0, 0, 0, 0, 3, 0, 0, 0), ID_678):
-            continue
-        stand, hit = out[node, 0], out[node, 6]
+        stand, hit = row[0], row[6]
         chart_hits = bool(policy[klass[node]])
         best_hits = hit > stand
         if best_hits != chart_hits:
-            scale = out[node, 5] if mode == 1 else 1.0
+            scale = row[5] if mode == 1 else 1.0
             ranks = tuple(Rank(r + 1) for r in range(10) for _ in range(counts[r]))
             found.append(Deviation(ranks, up, "H" if chart_hits else "S",
                                    "hit" if best_hits else "stand",
@@ -457,19 +470,19 @@ def autoplay_ev(rules: BlackjackRules) -> float:
     ev = 0.0
     for up in UP_ORDER:
         base = full.remove([Card(up)])
-        out = engine.up_card_pass(base, up, params, policy, memo).table
+        rows = engine.up_card_pass(base, up, params, policy, memo).table.tolist()
         p_up = full.count(up) / full.total
         for a in range(1, 11):
             for b in range(a, 11):
                 node = node_id((a, b))
-                if not out[node, 4] > 0:
+                if not rows[node][4] > 0:
                     continue
-                nb = out[node, 5]
+                nb = rows[node][5]
                 if (a, b) == (1, 10):
                     value = rules.blackjack_pays * nb
                 else:
-                    value = out[node, 3] - ((1.0 - nb) if mode == 1 else 0.0)
-                ev += p_up * out[node, 4] * value
+                    value = rows[node][3] - ((1.0 - nb) if mode == 1 else 0.0)
+                ev += p_up * rows[node][4] * value
     return ev
 
 
