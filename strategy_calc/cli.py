@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from strategy_calc.rules import BlackjackRules
 
 app = typer.Typer(
@@ -157,9 +159,6 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
 
     Only on a terminal: piped or captured stderr stays clean for other tools.
     """
-    from rich.console import Console
-    from rich.progress import Progress
-
     start = time.perf_counter()
     bar: Progress | None = None
     task = None
@@ -167,6 +166,9 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
     def tick(done: int, total: int) -> None:
         nonlocal bar, task
         if bar is None and sys.stderr.isatty() and time.perf_counter() - start > 1.0:
+            from rich.console import Console
+            from rich.progress import Progress
+
             bar = Progress(console=Console(stderr=True), transient=True)
             bar.start()
             task = bar.add_task(label, total=total)

@@ -36,7 +36,7 @@ from strategy_calc.cards import Card, Rank, Shoe, rank_counts
 from strategy_calc.rules import BlackjackRules, blackjack_losses, double_allowed_totals
 
 if TYPE_CHECKING:
-    import numpy as np
+    import numpy as np  # the distribution histograms only
 
 __all__ = [
     "PASS_COLUMNS",
@@ -45,6 +45,7 @@ __all__ = [
     "EngineParams",
     "HandValues",
     "NodeTable",
+    "PassRow",
     "SplitRow",
     "UpCardPass",
     "dealer_memo",
@@ -260,59 +261,48 @@ PASS_COLUMNS = ("stand", "optimal", "double", "policy", "weight", "no_blackjack"
 """The columns :func:`up_card_pass` fills, per player node (raw values)."""
 
 
+class PassRow(NamedTuple):
+    """One player node's raw values against one up card (a row of :class:`UpCardPass`)."""
+
+    stand: float
+    optimal: float
+    """Best of standing and hitting (composition-dependent)."""
+    double: float
+    policy: float
+    """Hitting or standing by the total-dependent policy."""
+    weight: float
+    """The node's probability as a draw from the shoe less the up card (NaN: impossible)."""
+    no_blackjack: float
+    """P(no dealer blackjack) with the node's cards gone."""
+    hit: float
+    """Hit, then play on optimally (-1e300 at 21)."""
+    policy_hit: float
+    """Hit, then follow the policy (the stand value at 21)."""
+
+
 @dataclass(frozen=True, slots=True)
 class UpCardPass:
-    """Every player node's raw values against one up card, by named column.
+    """Every player node's raw values against one up card: rows of :class:`PassRow`.
 
-    ``weight[node]``: the node's probability as a draw from the shoe less the
-    up card (NaN for nodes the shoe cannot hold, or of fewer than two cards);
-    ``policy[node]``: the value under the total-dependent hit/stand play
-    (``policy_classes``: 1 = hit, per node class); ``hit``: the optimal value
-    of hitting; ``policy_hit``: hitting then following the policy.
+    Rows of nodes the shoe cannot hold (or of fewer than two cards) are NaN;
+    ``policy_classes[class]`` is 1 where the total-dependent policy hits.
     """
 
-    table: np.ndarray
-    policy_classes: np.ndarray
+    values: array.array[float]
+    """``n_nodes x 8`` doubles, row by row, columns :data:`PASS_COLUMNS`."""
+    policy_classes: array.array[int]
 
-    def column(self, name: str) -> np.ndarray:
-        """One named column (a view)."""
-        return self.table[:, PASS_COLUMNS.index(name)]
+    def row(self, node: int) -> PassRow:
+        """The named values of one node."""
+        return PassRow(*self.values[8 * node:8 * node + 8])
 
-    @property
-    def stand(self) -> np.ndarray:
-        return self.table[:, 0]
-
-    @property
-    def optimal(self) -> np.ndarray:
-        return self.table[:, 1]
-
-    @property
-    def double(self) -> np.ndarray:
-        return self.table[:, 2]
-
-    @property
-    def policy(self) -> np.ndarray:
-        return self.table[:, 3]
-
-    @property
-    def weight(self) -> np.ndarray:
-        return self.table[:, 4]
-
-    @property
-    def no_blackjack(self) -> np.ndarray:
-        return self.table[:, 5]
-
-    @property
-    def hit(self) -> np.ndarray:
-        return self.table[:, 6]
-
-    @property
-    def policy_hit(self) -> np.ndarray:
-        return self.table[:, 7]
+    def column(self, name: str) -> list[float]:
+        """One named column, every node."""
+        return self.values[PASS_COLUMNS.index(name)::8].tolist()
 
 
 def up_card_pass(
-    base: Shoe, up: Rank, params: EngineParams, policy: np.ndarray | None = None,
+    base: Shoe, up: Rank, params: EngineParams, policy: memoryview | None = None,
     memo: DealerMemo | None = None,
 ) -> UpCardPass:
     """Every player hand against ``up`` (``base``: the shoe less the up card).
@@ -320,13 +310,13 @@ def up_card_pass(
     ``policy``: a fixed hit/stand policy per node class (e.g. auto-play); by
     default the total-dependent policy is derived and returned.
     """
-    import numpy as np
-
-    table = np.empty((node_table().n_nodes, 8))
+    n = node_table().n_nodes
+    values = array.array("d", bytes(8 * 8 * n))
     fixed = policy is not None
-    classes = np.array(policy, dtype=np.int8) if fixed else np.zeros(64, dtype=np.int8)
+    classes = array.array("b", bytes(policy) if policy is not None else bytes(64))
+    table = memoryview(values).cast("B").cast("d", [n, 8])
     _engine.up_card_pass(int_array(base.counts), int(up), params, table, classes, fixed, memo)
-    return UpCardPass(table, classes)
+    return UpCardPass(values, classes)
 
 
 def hand_distribution(

@@ -8,15 +8,11 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
-
 from strategy_calc.blackjack import ACTIONS, OUTCOMES, HandAnalysis
 from strategy_calc.cards import Rank
 from strategy_calc.rules import BlackjackRules
 
-if TYPE_CHECKING:  # the chart machinery imports numpy: keep `hand` start-up light
+if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never loads it
     from strategy_calc.strategy import BonusValue, GameAnalysis
 
 
@@ -74,6 +70,8 @@ def behind_dict(result: HandAnalysis) -> dict[str, Any]:
 
 def behind_text(result: HandAnalysis, choices: Mapping[str, Any]) -> str:
     """The follower's choices as a table, best marked."""
+    from rich.table import Table
+
     hand = ",".join(str(c) for c in result.hand)
     header = (f"bet behind {hand} vs {result.up}: {result.rules}\n"
               "EV per unit of the follower's initial bet")
@@ -98,6 +96,8 @@ def hand_json(result: HandAnalysis, exact: Mapping[str, Any] | None = None) -> s
 
 def render(*items: Any) -> str:
     """Render rich renderables to a string (plain text, no colour codes)."""
+    from rich.console import Console
+
     buffer = io.StringIO()
     console = Console(file=buffer, width=100, color_system=None, highlight=False)
     for item in items:
@@ -107,6 +107,8 @@ def render(*items: Any) -> str:
 
 def hand_text(result: HandAnalysis, exact: Mapping[str, Any] | None = None) -> str:
     """A table of every action's EV (best marked) and the dealer's outcome probabilities."""
+    from rich.table import Table
+
     cond = ("given the dealer has no blackjack" if result.conditioned_on_no_dealer_blackjack
             else "dealer blackjack risk included (no hole card)")
     hand = ",".join(str(c) for c in result.hand)
@@ -185,6 +187,9 @@ def edge_lines(game: GameAnalysis) -> list[str]:
 
 def chart_renderables(game: GameAnalysis, colour: bool = True) -> list[Any]:
     """Rich tables (hard, soft, pairs), the legend and the house edge, for a terminal."""
+    from rich.table import Table
+    from rich.text import Text
+
     items: list[Any] = [f"Basic strategy: {game.rules}"]
     for title, rows in _sections(game):
         table = Table(title=title, title_justify="left", padding=(0, 1))
@@ -359,6 +364,8 @@ def risk_dict(rules: BlackjackRules, strategy: str, ev: float, summary: Any) -> 
 
 def risk_text(data: Mapping[str, Any]) -> str:
     """The round distribution and the bankroll figures, exact next to normal."""
+    from rich.table import Table
+
     dist = Table(title=f"net result of a round, {data['strategy']} play", title_justify="left",
                  caption=f"{data['ruleset']}; units of the initial bet", caption_justify="left")
     dist.add_column("result", justify="right")

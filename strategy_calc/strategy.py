@@ -30,18 +30,22 @@ Definitions (all exact for the strategy named):
 
 from __future__ import annotations
 
+import array
 import itertools
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from strategy_calc import engine
 from strategy_calc.blackjack import bonus_terms, split_values, surrender_allowed
 from strategy_calc.cards import RANKS, Card, CardError, Rank, Shoe
-from strategy_calc.engine import Conditioning
+from strategy_calc.engine import Conditioning, PassRow, UpCardPass
 from strategy_calc.rules import BlackjackRules, double_allowed_totals
+
+if TYPE_CHECKING:
+    import numpy as np  # only for outcome distributions (kept out of start-up)
 
 UP_ORDER: tuple[Rank, ...] = (*RANKS[1:], Rank.ACE)
 """Chart columns: 2..9, T, A."""
@@ -123,10 +127,10 @@ Values = dict[str, float]
 class _UpPass:
     """What one engine pass against one up card gives the chart and the edge."""
 
-    out: np.ndarray
-    rows: dict[int, list[float]]
-    """The rows of ``out`` read one by one (two- and three-card hands), as Python lists."""
-    policy: np.ndarray
+    table: UpCardPass
+    rows: dict[int, PassRow]
+    """The rows read one by one (two- and three-card hands)."""
+    policy: array.array[int]
     values: dict[tuple[int, int], list[tuple[float, float, Values]]]
     p_up: float
     base: Shoe
@@ -227,11 +231,14 @@ def analyse_game(
 
         raise RulesError("outcome distributions with resplits (max_split_hands > 2)"
                          " are not computed; use 2")
-    hist_optimal = np.zeros(HIST_SIZE) if distribution else None
-    hist_basic = np.zeros(HIST_SIZE) if distribution else None
+    hist_optimal = hist_basic = None
+    if distribution:
+        import numpy as np
+
+        hist_optimal, hist_basic = np.zeros(HIST_SIZE), np.zeros(HIST_SIZE)
     index, best_total, klass, ncards = _nodes()
-    klass_array = np.array(klass)
     two_card_nodes = [node for node, n in enumerate(ncards) if n == 2]
+    klass_bytes = bytes(klass)  # node classes < 64: chart codes by one bytes.translate
     read_nodes = sorted({*two_card_nodes, index[ID_678],
                          *(node for _counts, node in _three_card_nodes())})
     full = shoe if shoe is not None else Shoe.full(rules.decks)
@@ -252,26 +259,26 @@ def analyse_game(
     for step, up in enumerate(UP_ORDER):
         base = full.remove([Card(up)])
         upass = engine.up_card_pass(base, up, params, memo=memo)
-        out, policy = upass.table, upass.policy_classes
-        rows = dict(zip(read_nodes, out[read_nodes].tolist(), strict=True))
+        policy = upass.policy_classes
+        rows = {node: upass.row(node) for node in read_nodes}
         may_surrender = surrender_allowed(rules, up)
         p_up = full.count(up) / total_cards
         values: dict[tuple[int, int], list[tuple[float, float, Values]]] = {}
         for hand in hands:
             node = node_id(hand)
-            weight = rows[node][4]
+            weight = rows[node].weight
             if not weight > 0:
                 continue
             values[hand] = _deal_values(rules, hand, up, node, rows, id678, base, mode,
                                         double_ok, best_total[node], may_surrender)
-        per_up[up] = _UpPass(out, rows, policy, values, p_up, base)
+        per_up[up] = _UpPass(upass, rows, policy, values, p_up, base)
         for hand, cases in values.items():
             node = node_id(hand)
             row = _row_of(hand)
             for prob, _q, vals in cases:
                 cell = cells.setdefault(row, {}).setdefault(up, {})
                 for action, value in vals.items():
-                    cell[action] = cell.get(action, 0.0) + rows[node][4] * prob * value
+                    cell[action] = cell.get(action, 0.0) + rows[node].weight * prob * value
         if progress is not None:
             progress(step + 1, 2 * len(UP_ORDER))
 
@@ -294,11 +301,12 @@ def analyse_game(
     deviations: list[Deviation] = []
     for step, up in enumerate(UP_ORDER):
         data = per_up[up]
-        out, policy, values, base, p_up = data.out, data.policy, data.values, data.base, data.p_up
+        policy, values, base, p_up = data.policy, data.values, data.base, data.p_up
         rows = data.rows
-        chart_codes = np.where(policy[klass_array] != 0, 2, 4).astype(np.int8)
+        chart_codes = array.array("b", klass_bytes.translate(
+            bytes(2 if hits else 4 for hits in policy) + bytes(256 - len(policy))))
         for node in two_card_nodes:
-            if rows[node][4] > 0:
+            if rows[node].weight > 0:
                 t, is_soft = best_total[node], klass[node] >= 32
                 codes = (soft if is_soft else hard).get(t)
                 bits = _two_card_bits(codes[up.symbol] if codes else None)
@@ -310,19 +318,19 @@ def analyse_game(
                 continue
             split = _split_values(rules, base, pair_rank, up, conditioning, chart_codes, memo)
             node = node_id((pair_rank, pair_rank))
-            adj = -(1.0 - rows[node][5]) if mode == 1 else 0.0
+            adj = -(1.0 - rows[node].no_blackjack) if mode == 1 else 0.0
             for _prob, _q, vals in values[hand]:
                 for key, raw in split.items():
                     vals[key] = raw + adj
             cell = cells.setdefault(("pair", pair_rank), {}).setdefault(up, {})
             for key, raw in split.items():
-                cell[key] = cell.get(key, 0.0) + rows[node][4] * (raw + adj)
+                cell[key] = cell.get(key, 0.0) + rows[node].weight * (raw + adj)
             das_split = rules.double_after_split and not (
                 pair_rank == 1 and rules.split_aces_one_card)
             pairs.setdefault(Rank(pair_rank).symbol, {})[up.symbol] = _code(
                 {k: v for k, v in cell.items() if k != "split"} | {"split": cell["split_chart"]},
                 das_split)
-        optimal_codes = np.where(out[:, 6] > out[:, 0], 2, 4).astype(np.int8)
+        optimal_codes = _optimal_codes(data.table) if distribution else chart_codes
         for hand, cases in values.items():
             node = node_id(hand)
             kind, row_key = _row_of(hand)
@@ -332,15 +340,15 @@ def analyse_game(
                 code = (soft if kind == "soft" else hard)[row_key][up.symbol]
             action = _action(code)
             chart_key = {"hit": "hit_chart", "split": "split_chart"}.get(action, action)
-            scale = rows[node][5] if mode == 1 else 1.0
+            scale = rows[node].no_blackjack if mode == 1 else 1.0
             for prob, q, vals in cases:
                 best_key = max((a for a in ("stand", "hit", "double", "split", "surrender")
                                 if a in vals), key=lambda a: vals[a])
-                weight = p_up * rows[node][4] * prob
+                weight = p_up * rows[node].weight * prob
                 ev_optimal += weight * vals[best_key]
                 ev_basic += weight * vals[chart_key]
                 if hist_optimal is not None and hist_basic is not None:
-                    nb = rows[node][5]
+                    nb = rows[node].no_blackjack
                     _add_deal_distribution(hist_optimal, weight, rules, hand, up, base,
                                            conditioning, best_key, q, nb, optimal_codes, memo,
                                            True)
@@ -365,7 +373,7 @@ def analyse_game(
 
 def _deal_values(
     rules: BlackjackRules, hand: tuple[int, int], up: Rank, node: int,
-    rows: Mapping[int, list[float]], id678: int, base: Shoe, mode: int,
+    rows: Mapping[int, PassRow], id678: int, base: Shoe, mode: int,
     double_ok: tuple[int, ...], total: int, may_surrender: bool,
 ) -> list[tuple[float, float, dict[str, float]]]:
     """EV of each action for one initial deal, unconditioned (the whole round).
@@ -375,7 +383,7 @@ def _deal_values(
     Keys: stand, hit (optimal), hit_chart (then the total-dependent play),
     double, surrender where allowed.
     """
-    nb = rows[node][5]
+    nb = rows[node].no_blackjack
     p_bj = 1.0 - nb
     natural = sorted(hand) == [1, 10]
     adj = -p_bj if mode == 1 else 0.0
@@ -383,14 +391,14 @@ def _deal_values(
     if natural:
         vals["stand"] = rules.blackjack_pays * nb
     else:
-        vals["stand"] = rows[node][0] + adj
+        vals["stand"] = rows[node].stand + adj
     if total < 21:
-        vals["hit"] = rows[node][6] + adj
-        vals["hit_chart"] = rows[node][7] + adj
+        vals["hit"] = rows[node].hit + adj
+        vals["hit_chart"] = rows[node].policy_hit + adj
     else:
-        vals["hit"] = vals["hit_chart"] = -np.inf
+        vals["hit"] = vals["hit_chart"] = -math.inf
     if double_ok[total]:
-        vals["double"] = rows[node][2] + adj
+        vals["double"] = rows[node].double + adj
     if may_surrender:
         vals["surrender"] = -p_bj - 0.5 * nb if rules.surrender == "late" else -0.5
     ranks = set(hand)
@@ -400,24 +408,25 @@ def _deal_values(
     missing = ({6, 7, 8} - ranks).pop()
     left = base.counts[missing - 1] - sum(1 for r in hand if r == missing)
     p_missing = left / (base.total - 2)
-    factor = rows[id678][5] if mode == 1 else 1.0
+    factor = rows[id678].no_blackjack if mode == 1 else 1.0
     cases = []
     shoe_counts = [n + (i + 1 == up) for i, n in enumerate(base.counts)]
     for prob, q in _suit_cases((hand[0], hand[1]), int(up), shoe_counts):
         case = dict(vals)
         if q > 0:
-            case["hit"] += p_missing * q * (rules.bonus_suited_678 * factor - rows[id678][1])
-            case["hit_chart"] += p_missing * q * (rules.bonus_suited_678 * factor - rows[id678][3])
+            paid = rules.bonus_suited_678 * factor
+            case["hit"] += p_missing * q * (paid - rows[id678].optimal)
+            case["hit_chart"] += p_missing * q * (paid - rows[id678].policy)
         cases.append((prob, q, case))
     return cases
 
 
 def _split_values(
     rules: BlackjackRules, base: Shoe, pair: int, up: Rank, conditioning: Conditioning,
-    codes: np.ndarray, memo: engine.DealerMemo,
+    codes: array.array[int], memo: engine.DealerMemo,
 ) -> dict[str, float]:
     """Raw split values: optimal, by the chart, and by the chart without DAS."""
-    values = split_values(rules, base, up, Rank(pair), conditioning, codes.data, memo)
+    values = split_values(rules, base, up, Rank(pair), conditioning, memoryview(codes), memo)
     if values is None or values.chart is None or values.chart_no_das is None:
         return {}
     return {"split": sum(values.optimal), "split_chart": sum(values.chart),
@@ -432,20 +441,20 @@ def _three_card_nodes() -> tuple[tuple[tuple[int, ...], int], ...]:
 
 
 def _three_card_deviations(
-    up: Rank, rows: Mapping[int, list[float]], policy: np.ndarray, best_total: list[int],
+    up: Rank, rows: Mapping[int, PassRow], policy: array.array[int], best_total: list[int],
     klass: list[int], mode: int,
 ) -> list[Deviation]:
     """Three-card hands where the best hit/stand differs from the total-dependent play."""
     found = []
     for counts, node in _three_card_nodes():
         row = rows[node]
-        if not row[4] > 0 or best_total[node] >= 21:
+        if not row.weight > 0 or best_total[node] >= 21:
             continue
-        stand, hit = row[0], row[6]
+        stand, hit = row.stand, row.hit
         chart_hits = bool(policy[klass[node]])
         best_hits = hit > stand
         if best_hits != chart_hits:
-            scale = row[5] if mode == 1 else 1.0
+            scale = row.no_blackjack if mode == 1 else 1.0
             ranks = tuple(Rank(r + 1) for r in range(10) for _ in range(counts[r]))
             found.append(Deviation(ranks, up, "H" if chart_hits else "S",
                                    "hit" if best_hits else "stand",
@@ -466,23 +475,22 @@ def autoplay_ev(rules: BlackjackRules) -> float:
     mode = 1 if rules.peek else 0
     params = engine.engine_params(rules)
     memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)
-    policy = np.frombuffer(AUTOPLAY_POLICY, dtype=np.int8)
     ev = 0.0
     for up in UP_ORDER:
         base = full.remove([Card(up)])
-        rows = engine.up_card_pass(base, up, params, policy, memo).table.tolist()
+        upass = engine.up_card_pass(base, up, params, AUTOPLAY_POLICY, memo)
         p_up = full.count(up) / full.total
         for a in range(1, 11):
             for b in range(a, 11):
-                node = node_id((a, b))
-                if not rows[node][4] > 0:
+                row = upass.row(node_id((a, b)))
+                if not row.weight > 0:
                     continue
-                nb = rows[node][5]
+                nb = row.no_blackjack
                 if (a, b) == (1, 10):
                     value = rules.blackjack_pays * nb
                 else:
-                    value = rows[node][3] - ((1.0 - nb) if mode == 1 else 0.0)
-                ev += p_up * rows[node][4] * value
+                    value = row.policy - ((1.0 - nb) if mode == 1 else 0.0)
+                ev += p_up * row.weight * value
     return ev
 
 
@@ -546,18 +554,24 @@ def bonus_value(rules: BlackjackRules) -> BonusValue:
                       tuple(chart_changes), tuple(changed))
 
 
+def _optimal_codes(table: UpCardPass) -> array.array[int]:
+    """Per node: 2 where hitting beats standing (optimal play), else 4."""
+    v = table.values
+    return array.array("b", [2 if v[i + 6] > v[i] else 4 for i in range(0, len(v), 8)])
+
+
 def _histogram_dict(hist: np.ndarray | None) -> dict[float, float] | None:
     """{net result: probability} from an engine histogram (bins of 0.01 units)."""
     if hist is None:
         return None
     return {round((i - HIST_OFFSET) / 100.0, 2): float(hist[i])
-            for i in np.flatnonzero(hist) if hist[i] > 0.0}
+            for i in range(len(hist)) if hist[i] > 0.0}
 
 
 def _add_deal_distribution(
     hist: np.ndarray, weight: float, rules: BlackjackRules, hand: tuple[int, int], up: Rank,
     base: Shoe, conditioning: Conditioning, action: str, q678: float, no_bj: float,
-    codes: np.ndarray, memo: engine.DealerMemo, optimal: bool,
+    codes: array.array[int], memo: engine.DealerMemo, optimal: bool,
 ) -> None:
     """Add ``weight`` times the distribution of one deal's net result under ``action``.
 
@@ -580,6 +594,8 @@ def _add_deal_distribution(
         else:
             hist[HIST_OFFSET - 50] += weight
         return
+    import numpy as np
+
     part = np.zeros(HIST_SIZE)
     if action == "split":
         pair = Rank(hand[0])
@@ -588,13 +604,14 @@ def _add_deal_distribution(
                                                   pair_cards[:1], split_hand=True)
         params = engine.engine_params(rules, conditioning, pair=pair).with_bonus(
             b777, b678, q_split)
-        engine.split_distribution(base, pair, up, params, None if optimal else codes.data, part)
+        engine.split_distribution(base, pair, up, params,
+                                  None if optimal else memoryview(codes), part)
     else:
         params = engine.engine_params(rules, conditioning).with_bonus(
             rules.bonus_777, rules.bonus_suited_678, q678)
         act = {"stand": 0, "hit": 1, "hit_chart": 1, "double": 2}[action]
         engine.hand_distribution(base, [Card(Rank(r)) for r in hand], up, params, act,
-                                 codes.data, part, memo)
+                                 memoryview(codes), part, memo)
     if conditioning is Conditioning.PEEK_EXACT:
         part[HIST_OFFSET - 100] += p_bj
     hist += weight * part
