@@ -1,0 +1,132 @@
+"""The engine is reentrant, checks every buffer it is given, and its shared memo changes nothing.
+
+Rules checked: calls from many threads at once give exactly the serial
+results; a malformed buffer is a ``ValueError`` before any work; a
+:class:`~strategy_calc.engine.DealerMemo` is a speed-up only (the values with
+and without it are bit for bit the same) and is refused for another shoe; the
+dealer tables on either side of the "no bust leaves" threshold agree with the
+oracle's dealer enumeration.
+"""
+
+from __future__ import annotations
+
+import array
+import random
+from concurrent.futures import ThreadPoolExecutor
+from fractions import Fraction
+
+import bj_oracle as oracle
+import pytest
+
+from strategy_calc import _engine, engine
+from strategy_calc.blackjack import analyse_hand
+from strategy_calc.cards import Card, Rank, Shoe
+from strategy_calc.rules import blackjack_rules
+from strategy_calc.strategy import analyse_game
+
+
+def _ints(values: list[int]) -> memoryview:
+    return memoryview(array.array("i", values))
+
+
+GAMES = [blackjack_rules("deluxe", ["decks=1"]), blackjack_rules("macau-1983", ["decks=2"]),
+         blackjack_rules("deluxe", ["decks=2", "dealer_hits_soft_17=true"])]
+HANDS = [("T,6", "T"), ("8,8", "6"), ("A,7", "9"), ("5,6", "A"), ("2,2", "3"), ("6s,7s", "2")]
+
+
+def _game_key(rules: object) -> tuple[object, ...]:
+    g = analyse_game(rules)  # type: ignore[arg-type]
+    return (g.ev_basic, g.ev_optimal, g.hard, g.soft, g.pairs, g.exceptions)
+
+
+def _hand_key(hand: str, up: str, rules_index: int) -> tuple[object, ...]:
+    a = analyse_hand(hand, up, GAMES[rules_index])
+    return (dict(a.ev), a.best, dict(a.dealer), a.split_hands)
+
+
+def test_threads_give_exactly_the_serial_results() -> None:
+    serial_games = [_game_key(r) for r in GAMES]
+    jobs = [(h, u, i) for h, u in HANDS for i in range(len(GAMES))]
+    serial_hands = [_hand_key(*job) for job in jobs]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        games = [pool.submit(_game_key, GAMES[i % len(GAMES)]) for i in range(24)]
+        hands = [pool.submit(_hand_key, *jobs[i % len(jobs)]) for i in range(240)]
+        for i, future in enumerate(games):
+            assert future.result() == serial_games[i % len(GAMES)]
+        for i, future in enumerate(hands):
+            assert future.result() == serial_hands[i % len(jobs)]
+
+
+def test_a_six_entry_hand_is_refused() -> None:
+    params = engine.engine_params(blackjack_rules("deluxe"))
+    base = _ints(list(Shoe.full(1).remove([Card(Rank.TEN)]).counts))
+    with pytest.raises(ValueError, match="10 rank counts"):
+        _engine.hand_values(base, _ints([0, 0, 0, 0, 0, 1]), 10, params)
+
+
+def test_short_codes_and_policies_are_refused() -> None:
+    rules = blackjack_rules("deluxe", ["decks=1"])
+    params = engine.engine_params(rules)
+    shoe = Shoe.full(1).remove([Card(Rank.SIX)])
+    base = _ints(list(shoe.counts))
+    hist = memoryview(array.array("d", [0.0] * 2600))
+    one = memoryview(array.array("b", [2]))
+    with pytest.raises(ValueError, match="one code per player node"):
+        _engine.hand_distribution(base, _ints([0] * 9 + [2]), 6, params, 1, one, hist)
+    with pytest.raises(ValueError, match="one code per player node"):
+        _engine.split_tables(base, 8, 6, engine.engine_params(rules, pair=Rank.EIGHT), 0, one)
+    with pytest.raises(ValueError, match="64 classes"):
+        _engine.hand_values(base, _ints([0] * 9 + [2]), 6, params, one)
+    with pytest.raises(ValueError, match="up card"):
+        _engine.hand_values(base, _ints([0] * 9 + [2]), 11, params)
+    with pytest.raises(ValueError, match="2600 bins"):
+        _engine.hand_distribution(base, _ints([0] * 9 + [2]), 6, params, 1, None,
+                                  memoryview(array.array("d", [0.0])))
+    with pytest.raises(ValueError, match="22 flags"):
+        bad = engine.EngineParams(**{**{f: getattr(params, f) for f in params.__slots__},
+                                     "double_totals": (1,)})
+        _engine.hand_values(base, _ints([0] * 9 + [2]), 6, bad)
+
+
+def test_a_memo_changes_no_value_and_is_refused_for_another_shoe() -> None:
+    rules = blackjack_rules("deluxe", ["decks=2"])
+    full = Shoe.full(2)
+    base = full.remove([Card(Rank.SIX)])
+    params = engine.engine_params(rules, pair=Rank.EIGHT)
+    memo = engine.dealer_memo(full, False)
+    with_memo = engine.split_tables(base, Rank.EIGHT, Rank.SIX, params, 2, memo=memo)
+    without = engine.split_tables(base, Rank.EIGHT, Rank.SIX, params, 2)
+    assert repr(with_memo) == repr(without)  # every float bit for bit (and NaN as NaN)
+    assert memo.entries > 0
+    with pytest.raises(ValueError, match="origin"):
+        engine.split_tables(full.remove([Card(Rank.FIVE)]), Rank.EIGHT, Rank.SIX, params, 0,
+                            memo=memo)
+    with pytest.raises(ValueError, match="soft-17"):
+        engine.split_tables(base, Rank.EIGHT, Rank.SIX,
+                            engine.engine_params(blackjack_rules("deluxe", [
+                                "decks=2", "dealer_hits_soft_17=true"]), pair=Rank.EIGHT),
+                            0, memo=memo)
+
+
+@pytest.mark.parametrize("h17", [False, True])
+def test_dealer_tables_agree_with_the_oracle_around_the_bust_threshold(h17: bool) -> None:
+    """Shoes of 12-40 cards: the tree without bust leaves (13+ cards) and the full one."""
+    rng = random.Random(1983)
+    for _ in range(40):
+        size = rng.randint(12, 40)
+        cards = rng.sample(range(52), size)
+        counts = [0] * 10
+        for c in cards:
+            counts[min(c % 13, 9)] += 1
+        up = rng.choice([r for r in range(1, 11) if counts[r - 1] > 0])
+        counts[up - 1] -= 1
+        shoe = Shoe(1, tuple(counts), Shoe.full(1).suits)
+        got = engine.dealer_probs(shoe, Rank(up), h17)
+        try:
+            want = oracle.dealer_distribution(tuple(counts), up, h17)
+        except oracle.ShoeExhausted:
+            assert sum(got) < 1.0 - 1e-9
+            continue
+        keys = [*oracle.DEALER_KEYS, "blackjack"]
+        for key, value in zip(keys, got, strict=True):
+            assert abs(Fraction(value) - want[key]) < 1e-12
