@@ -25,7 +25,7 @@ from __future__ import annotations
 import io
 import json
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
@@ -514,15 +514,3 @@ def baccarat_report(
     if as_json:
         return json.dumps(odds_dict(odds, effects, exact))
     return odds_text(odds, effects, exact)
-
-
-def bench_cases() -> list[tuple[str, Callable[[], object]]]:
-    """Baccarat workloads for ``strategy-calc bench``: (name, zero-argument callable)."""
-    six = BaccaratRules(name="macau-baccarat", decks=6)
-    eight = BaccaratRules(name="macau-baccarat", decks=8)
-    return [
-        ("baccarat, 6 decks, all bets (exact)", lambda: analyse(six).exact_ev()),
-        ("baccarat, 8 decks, all bets (exact)", lambda: analyse(eight).exact_ev()),
-        ("baccarat, 8 decks, effects of removal (13 ranks)",
-         lambda: effects_of_removal(analyse(eight))),
-    ]

@@ -1,4 +1,9 @@
-"""``strategy-calc bench``: engine timings on the standard workloads (medians)."""
+"""``strategy-calc bench``: wall-clock timings of the standard workloads (median, min, max).
+
+Each workload has a stable name that tools key on (``bench --json``); the
+descriptions say exactly what is timed. Every workload is run once to warm
+up (imports, first-use tables), then ``repeat`` times.
+"""
 
 from __future__ import annotations
 
@@ -8,25 +13,47 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from strategy_calc.rules import BlackjackRules
 
 
-def median_ms(func: Callable[[], object], repeat: int) -> float:
-    """Median wall time of ``func()`` over ``repeat`` runs, in milliseconds."""
+@dataclass(frozen=True, slots=True)
+class Workload:
+    """One timed job: a stable ``name``, what it does, and the zero-argument call."""
+
+    name: str
+    description: str
+    run: Callable[[], object]
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """Wall-clock times of one workload, milliseconds."""
+
+    name: str
+    description: str
+    median_ms: float
+    min_ms: float
+    max_ms: float
+    runs: int
+
+
+def time_ms(func: Callable[[], object], repeat: int) -> list[float]:
+    """Wall times of ``repeat`` calls of ``func()``, in milliseconds."""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
         func()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000.0
+        times.append((time.perf_counter() - start) * 1000.0)
+    return times
 
 
 def _all_pairs_split(rules: BlackjackRules, up: str) -> list[float | None]:
-    """Split EV of every pair A-A .. T-T against ``up`` (the split issue's workload)."""
+    """Split EV of every pair A-A .. T-T against ``up``."""
     from strategy_calc.blackjack import analyse_hand
 
     return [analyse_hand(f"{p},{p}", up, rules).ev["split"] for p in "A23456789T"]
@@ -44,47 +71,100 @@ def _every_hand_every_up(rules: BlackjackRules) -> None:
         engine.up_card_pass(full.remove([Card(up)]), up, params, memo=memo)
 
 
-def _hand_process() -> None:
-    """The whole ``strategy-calc hand T,6 --vs T`` process."""
-    subprocess.run([sys.executable, "-m", "strategy_calc", "hand", "T,6", "--vs", "T"],
-                   check=True, capture_output=True, cwd=tempfile.gettempdir())
+def _process(*args: str) -> None:
+    """A whole ``strategy-calc ARGS`` process (interpreter start, imports, work, output)."""
+    subprocess.run([sys.executable, "-m", "strategy_calc", *args], check=True,
+                   capture_output=True, cwd=tempfile.gettempdir())
 
 
-def cases() -> list[tuple[str, Callable[[], object]]]:
-    """The benchmark workloads: (name, zero-argument callable)."""
+def workloads() -> list[Workload]:
+    """The standard workloads, in report order."""
+    from strategy_calc.baccarat import BaccaratRules, analyse, effects_of_removal
     from strategy_calc.blackjack import analyse_hand
     from strategy_calc.rules import blackjack_rules
     from strategy_calc.strategy import analyse_game
 
     deluxe = blackjack_rules("deluxe")
     macau8 = blackjack_rules("macau-1983", decks=8)
-    out: list[tuple[str, Callable[[], object]]] = [
-        ("hand T,6 vs T, 8 decks (deluxe), all actions",
-         lambda: analyse_hand("T,6", "T", deluxe)),
-        ("hand 6s,7s vs 2, 8 decks (macau-1983), bonus",
-         lambda: analyse_hand("6s,7s", "2", macau8)),
-        ("split EVs of all 10 pairs vs 6, 8 decks (deluxe)",
-         lambda: _all_pairs_split(deluxe, "6")),
-        ("every hand (3,083 compositions) vs every up card, 8 decks",
-         lambda: _every_hand_every_up(deluxe)),
+    out = [
+        Workload("hand-8d", "every action of T,6 vs T, deluxe, 8 decks",
+                 lambda: analyse_hand("T,6", "T", deluxe)),
+        Workload("hand-bonus-8d", "every action of 6s,7s vs 2 with the suited bonus, "
+                 "macau-1983, 8 decks", lambda: analyse_hand("6s,7s", "2", macau8)),
+        Workload("splits-8d", "split EVs of all 10 pairs vs 6, deluxe, 8 decks",
+                 lambda: _all_pairs_split(deluxe, "6")),
+        Workload("all-hands-8d", "every hand (3,083 compositions) vs every up card, "
+                 "8 decks (10 passes, one dealer memo)", lambda: _every_hand_every_up(deluxe)),
     ]
     for decks in (1, 2, 6, 8):
-        rules = blackjack_rules("deluxe", decks=decks)
-        out.append((f"chart + both house edges, deluxe rules, {decks} deck(s)",
-                    functools.partial(analyse_game, rules)))
-    out.append(("chart + both house edges, macau-1983, 6 decks (with bonuses)",
-                lambda: analyse_game(blackjack_rules("macau-1983"))))
-    out.append(("whole `strategy-calc hand T,6 --vs T` process", _hand_process))
-    from strategy_calc.baccarat import bench_cases
-
-    out.extend(bench_cases())
+        out.append(Workload(f"game-{decks}d", f"chart, deviations and both house edges, "
+                            f"deluxe, {decks} deck(s)",
+                            functools.partial(analyse_game, blackjack_rules("deluxe",
+                                                                            decks=decks))))
+    out.append(Workload("game-macau-6d", "chart and both house edges, macau-1983, 6 decks "
+                        "(suited bonuses)", lambda: analyse_game(blackjack_rules("macau-1983"))))
+    out.append(Workload("process-edge", "the whole `strategy-calc edge --rules deluxe "
+                        "--strategy optimal` process",
+                        lambda: _process("edge", "--rules", "deluxe", "--strategy", "optimal")))
+    out.append(Workload("process-hand", "the whole `strategy-calc hand T,6 --vs T` process",
+                        lambda: _process("hand", "T,6", "--vs", "T")))
+    six = BaccaratRules(name="macau-baccarat", decks=6)
+    eight = BaccaratRules(name="macau-baccarat", decks=8)
+    out += [
+        Workload("baccarat-6d", "baccarat, every bet exact, 6 decks",
+                 lambda: analyse(six).exact_ev()),
+        Workload("baccarat-8d", "baccarat, every bet exact, 8 decks",
+                 lambda: analyse(eight).exact_ev()),
+        Workload("baccarat-eor-8d", "baccarat effects of removal (13 ranks), 8 decks",
+                 lambda: effects_of_removal(analyse(eight))),
+    ]
     return out
 
 
-def run(repeat: int = 7) -> str:
-    """Run every case (after one warm-up call) and return a report, one line per case."""
-    lines = [f"median of {repeat} runs"]
-    for name, func in cases():
-        func()
-        lines.append(f"{median_ms(func, repeat):10.3f} ms  {name}")
+def names() -> list[str]:
+    """The workload names (stable)."""
+    return [w.name for w in workloads()]
+
+
+def run(
+    repeat: int = 7, only: Sequence[str] = (),
+    progress: Callable[[str], None] | None = None,
+) -> list[Timing]:
+    """Time every workload (or those in ``only``) after one warm-up call each.
+
+    Raises ``ValueError`` for an unknown name or ``repeat`` below 1.
+    """
+    if repeat < 1:
+        raise ValueError(f"--repeat must be at least 1, not {repeat}")
+    chosen = workloads()
+    unknown = sorted(set(only) - {w.name for w in chosen})
+    if unknown:
+        raise ValueError(f"unknown workload {', '.join(unknown)}; one of: "
+                         f"{', '.join(w.name for w in chosen)}")
+    if only:
+        chosen = [w for w in chosen if w.name in set(only)]
+    timings = []
+    for w in chosen:
+        if progress is not None:
+            progress(w.name)
+        w.run()
+        times = time_ms(w.run, repeat)
+        timings.append(Timing(w.name, w.description, statistics.median(times), min(times),
+                              max(times), repeat))
+    return timings
+
+
+def as_json(timings: Sequence[Timing]) -> dict[str, Any]:
+    """The ``bench --json`` object: ``{"workloads": {NAME: {"median_ms", "min_ms", ...}}}``."""
+    return {"workloads": {t.name: {"median_ms": t.median_ms, "min_ms": t.min_ms,
+                                   "max_ms": t.max_ms, "runs": t.runs,
+                                   "description": t.description} for t in timings}}
+
+
+def as_text(timings: Sequence[Timing]) -> str:
+    """One line per workload: median (min-max), name, description."""
+    lines = [f"wall clock, ms: median (min - max) of {timings[0].runs if timings else 0} runs"]
+    for t in timings:
+        lines.append(f"{t.median_ms:10.3f} ({t.min_ms:.3f} - {t.max_ms:.3f})  {t.name:16}"
+                     f"  {t.description}")
     return "\n".join(lines)

@@ -422,12 +422,29 @@ def sidebet_pair(
 
 @app.command()
 def bench(
-    repeat: Annotated[int, typer.Option("--repeat", help="Runs per timing (median).")] = 7,
+    repeat: Annotated[int, typer.Option("--repeat", help="Timed runs per workload.")] = 7,
+    only: Annotated[list[str] | None, typer.Option(
+        "--only", metavar="NAME", help="Time only this workload (repeatable), e.g. game-8d.")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Time the engine on the standard workloads (median of several runs)."""
+    """Time the standard workloads: median, min and max wall time of several runs.
+
+    Workload names are stable (game-8d, game-1d, all-hands-8d, splits-8d,
+    process-edge, ...); `--json` prints {"workloads": {NAME: {"median_ms": ...,
+    "min_ms": ..., "max_ms": ...}}}.
+    """
     from strategy_calc import bench as bench_module
 
-    print(bench_module.run(repeat))
+    def note(name: str) -> None:
+        if sys.stderr.isatty():
+            print(f"timing {name} ...", file=sys.stderr)
+
+    timings = guarded(lambda: bench_module.run(repeat, only or (), note))
+    if as_json:
+        print(json.dumps(bench_module.as_json(timings)))
+    else:
+        print(bench_module.as_text(timings))
 
 
 def main() -> None:

@@ -13,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from strategy_calc import baccarat
 from strategy_calc.baccarat import (
     BETS,
     RANKS,
@@ -348,13 +347,6 @@ def test_rules_file_and_validation(tmp_path: Path) -> None:
 def test_builtin_ruleset_is_the_default_rules() -> None:
     """macau-baccarat.toml sets every field to the RULES.md section 3 value."""
     assert baccarat_rules("macau-baccarat") == BaccaratRules(name="macau-baccarat")
-
-
-def test_bench_cases_run() -> None:
-    cases = baccarat.bench_cases()
-    assert len(cases) == 3
-    for name, func in cases:
-        assert name and func() is not None
 
 
 # ---------------------------------------------------------------------------

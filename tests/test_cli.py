@@ -136,3 +136,27 @@ def test_exact_mode_adds_fractions() -> None:
     assert isinstance(exact, dict)
     assert exact["insurance"] == "-2/49"
     assert exact["dealer"]["blackjack"] == "0"  # peek: given no dealer blackjack
+
+
+def test_bench_json_names_the_workloads_and_times_them() -> None:
+    """bench --json: {"workloads": {NAME: {"median_ms", "min_ms", "max_ms"}}}, ordered."""
+    data = run_json("bench", "--repeat", "2", "--only", "hand-8d", "--only", "baccarat-8d")
+    workloads = data["workloads"]
+    assert isinstance(workloads, dict) and set(workloads) == {"hand-8d", "baccarat-8d"}
+    for timing in workloads.values():
+        assert 0 < timing["min_ms"] <= timing["median_ms"] <= timing["max_ms"]
+        assert timing["runs"] == 2
+
+
+def test_bench_lists_the_contract_workloads() -> None:
+    from strategy_calc import bench
+
+    assert {"game-8d", "game-1d", "all-hands-8d", "splits-8d", "process-edge"} <= set(
+        bench.names())
+
+
+@pytest.mark.parametrize("args", [["--only", "game-9d"], ["--repeat", "0"]])
+def test_bench_bad_flags_are_one_error_line(args: list[str]) -> None:
+    result = runner.invoke(app, ["bench", *args])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error:") and result.stderr.count("\n") == 1
