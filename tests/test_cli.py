@@ -160,3 +160,12 @@ def test_bench_bad_flags_are_one_error_line(args: list[str]) -> None:
     result = runner.invoke(app, ["bench", *args])
     assert result.exit_code == 2
     assert result.stderr.startswith("error:") and result.stderr.count("\n") == 1
+
+
+def test_library_api_names_are_exported_at_the_top_level() -> None:
+    import strategy_calc as sc
+
+    rules = sc.blackjack_rules("deluxe")
+    assert sc.analyse_hand("T,6", "T", rules).ev == run_json(
+        "hand", "T,6", "--vs", "T", "--rules", "deluxe")["ev"]
+    assert set(sc.__all__) >= {"analyse_game", "analyse_hand", "blackjack_rules"}

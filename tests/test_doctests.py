@@ -10,10 +10,10 @@ import pytest
 
 import strategy_calc
 
-MODULES = sorted(
+MODULES = ["strategy_calc", *sorted(
     f"strategy_calc.{m.name}" for m in pkgutil.iter_modules(strategy_calc.__path__)
     if not m.name.startswith("_")
-)
+)]
 WITHOUT_EXAMPLES = {"strategy_calc.bench", "strategy_calc.cli", "strategy_calc.report",
                     "strategy_calc.rulesets"}
 """Modules whose behaviour is a process or a page, checked by the CLI tests instead."""
