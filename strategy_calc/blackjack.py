@@ -239,28 +239,31 @@ def analyse_hand(
     params = engine.engine_params(rules, conditioning).with_bonus(b777, b678, q678)
     raw = engine.hand_values(base, hand, upr, params, AUTOPLAY_POLICY)
     stand, hit, double, no_bj, one_card, autoplay = raw
-    scale = no_bj if conditioning is engine.Conditioning.PEEK_EXACT else 1.0
     p_bj = 1.0 - no_bj
+
+    def to_ev(value: float) -> float:
+        return conditioning.ev(value, no_bj)
+
     natural = is_natural(ranks)
     two_cards = len(hand) == 2
-    if natural:
+    if natural:  # paid unless the dealer has blackjack too (the shortcut's raw is conditioned)
         stand = autoplay = rules.blackjack_pays * (
-            no_bj if conditioning is engine.Conditioning.ENHC else scale)
+            1.0 if conditioning is engine.Conditioning.PEEK_SHORTCUT else no_bj)
     ev: dict[str, float | None] = dict.fromkeys(ACTIONS)
-    ev["stand"] = stand / scale
-    ev["hit"] = hit / scale if hit != float("-inf") else None
+    ev["stand"] = to_ev(stand)
+    ev["hit"] = to_ev(hit) if hit != float("-inf") else None
     if two_cards and double_allowed_totals(rules)[total]:
-        ev["double"] = double / scale
+        ev["double"] = to_ev(double)
     split_hands = None
     split_postsplit = None
     if two_cards and ranks[0] == ranks[1]:
         split = split_values(rules, base, upr, hand[0].rank, conditioning)
         if split is not None:
-            split_hands = (split.optimal[0] / scale, split.optimal[1] / scale)
+            split_hands = (to_ev(split.optimal[0]), to_ev(split.optimal[1]))
             ev["split"] = split_hands[0] + split_hands[1]
             if postsplit:
-                split_postsplit = _postsplit_ev(base, upr, hand[0].rank, rules,
-                                                conditioning) / scale
+                split_postsplit = to_ev(_postsplit_ev(base, upr, hand[0].rank, rules,
+                                                      conditioning))
     if two_cards and surrender_allowed(rules, upr):
         ev["surrender"] = _surrender_ev(rules, p_bj, natural, conditioned=conditioning.peek)
     if two_cards and rules.insurance and upr is Rank.ACE:
@@ -287,8 +290,8 @@ def analyse_hand(
         dealer=dealer_outcomes(shoe, upr, rules),
         suits_known=suits_known,
         notes=tuple(notes),
-        autoplay=autoplay / scale,
-        one_card=one_card / scale if ev["double"] is not None else None,
+        autoplay=to_ev(autoplay),
+        one_card=to_ev(one_card) if ev["double"] is not None else None,
         split_hands=split_hands,
         split_postsplit=split_postsplit,
     )

@@ -111,6 +111,17 @@ class Conditioning(IntEnum):
             return raw - (1.0 - no_blackjack)
         return raw
 
+    def paid_at_once(self, amount: float, no_blackjack: float) -> float:
+        """Raw value of a payment made at once (a Macau bonus) when the hand is reached.
+
+        Peek exact weights it by P(no dealer blackjack) like every raw value
+        (a dealer blackjack would have ended the round first); otherwise as is.
+
+        >>> Conditioning.PEEK_EXACT.paid_at_once(3.0, 0.5), Conditioning.ENHC.paid_at_once(3.0, 0.5)
+        (1.5, 3.0)
+        """
+        return amount * no_blackjack if self is Conditioning.PEEK_EXACT else amount
+
     def blackjack_adjustment(self, no_blackjack: float) -> float:
         """What :meth:`round_value` adds to a raw value: ``-P(blackjack)`` in peek exact, else 0."""
         return -(1.0 - no_blackjack) if self is Conditioning.PEEK_EXACT else 0.0

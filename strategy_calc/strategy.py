@@ -246,7 +246,6 @@ def analyse_game(
         raise CardError("every rank must be left in the shoe to analyse a whole round")
     total_cards = full.total
     conditioning = Conditioning.of(rules)
-    mode = int(conditioning)
     params = engine.engine_params(rules)
     memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)
     double_ok = double_allowed_totals(rules)
@@ -269,7 +268,7 @@ def analyse_game(
             weight = rows[node].weight
             if not weight > 0:
                 continue
-            values[hand] = _deal_values(rules, hand, up, node, rows, id678, base, mode,
+            values[hand] = _deal_values(rules, hand, up, node, rows, id678, base, conditioning,
                                         double_ok, best_total[node], may_surrender)
         per_up[up] = _UpPass(upass, rows, policy, values, p_up, base)
         for hand, cases in values.items():
@@ -318,7 +317,7 @@ def analyse_game(
                 continue
             split = _split_values(rules, base, pair_rank, up, conditioning, chart_codes, memo)
             node = node_id((pair_rank, pair_rank))
-            adj = -(1.0 - rows[node].no_blackjack) if mode == 1 else 0.0
+            adj = conditioning.blackjack_adjustment(rows[node].no_blackjack)
             for _prob, _q, vals in values[hand]:
                 for key, raw in split.items():
                     vals[key] = raw + adj
@@ -340,7 +339,7 @@ def analyse_game(
                 code = (soft if kind == "soft" else hard)[row_key][up.symbol]
             action = _action(code)
             chart_key = {"hit": "hit_chart", "split": "split_chart"}.get(action, action)
-            scale = rows[node].no_blackjack if mode == 1 else 1.0
+            no_bj = rows[node].no_blackjack
             for prob, q, vals in cases:
                 best_key = max((a for a in ("stand", "hit", "double", "split", "surrender")
                                 if a in vals), key=lambda a: vals[a])
@@ -359,8 +358,9 @@ def analyse_game(
                 gain = vals[best_key] - vals[opt_ref]
                 if prob == cases[0][0] and best_key != opt_ref and gain > 1e-12:
                     deviations.append(Deviation(tuple(Rank(r) for r in hand), up, code,
-                                                best_key, gain / scale))
-        deviations.extend(_three_card_deviations(up, rows, policy, best_total, klass, mode))
+                                                best_key, conditioning.ev(gain, no_bj)))
+        deviations.extend(_three_card_deviations(up, rows, policy, best_total, klass,
+                                                 conditioning))
         if progress is not None:
             progress(len(UP_ORDER) + step + 1, 2 * len(UP_ORDER))
     return GameAnalysis(
@@ -373,7 +373,7 @@ def analyse_game(
 
 def _deal_values(
     rules: BlackjackRules, hand: tuple[int, int], up: Rank, node: int,
-    rows: Mapping[int, PassRow], id678: int, base: Shoe, mode: int,
+    rows: Mapping[int, PassRow], id678: int, base: Shoe, conditioning: Conditioning,
     double_ok: tuple[int, ...], total: int, may_surrender: bool,
 ) -> list[tuple[float, float, dict[str, float]]]:
     """EV of each action for one initial deal, unconditioned (the whole round).
@@ -386,7 +386,7 @@ def _deal_values(
     nb = rows[node].no_blackjack
     p_bj = 1.0 - nb
     natural = sorted(hand) == [1, 10]
-    adj = -p_bj if mode == 1 else 0.0
+    adj = conditioning.blackjack_adjustment(nb)
     vals: dict[str, float] = {}
     if natural:
         vals["stand"] = rules.blackjack_pays * nb
@@ -408,13 +408,12 @@ def _deal_values(
     missing = ({6, 7, 8} - ranks).pop()
     left = base.counts[missing - 1] - sum(1 for r in hand if r == missing)
     p_missing = left / (base.total - 2)
-    factor = rows[id678].no_blackjack if mode == 1 else 1.0
+    paid = conditioning.paid_at_once(rules.bonus_suited_678, rows[id678].no_blackjack)
     cases = []
     shoe_counts = [n + (i + 1 == up) for i, n in enumerate(base.counts)]
     for prob, q in _suit_cases((hand[0], hand[1]), int(up), shoe_counts):
         case = dict(vals)
         if q > 0:
-            paid = rules.bonus_suited_678 * factor
             case["hit"] += p_missing * q * (paid - rows[id678].optimal)
             case["hit_chart"] += p_missing * q * (paid - rows[id678].policy)
         cases.append((prob, q, case))
@@ -442,7 +441,7 @@ def _three_card_nodes() -> tuple[tuple[tuple[int, ...], int], ...]:
 
 def _three_card_deviations(
     up: Rank, rows: Mapping[int, PassRow], policy: array.array[int], best_total: list[int],
-    klass: list[int], mode: int,
+    klass: list[int], conditioning: Conditioning,
 ) -> list[Deviation]:
     """Three-card hands where the best hit/stand differs from the total-dependent play."""
     found = []
@@ -454,11 +453,10 @@ def _three_card_deviations(
         chart_hits = bool(policy[klass[node]])
         best_hits = hit > stand
         if best_hits != chart_hits:
-            scale = row.no_blackjack if mode == 1 else 1.0
             ranks = tuple(Rank(r + 1) for r in range(10) for _ in range(counts[r]))
             found.append(Deviation(ranks, up, "H" if chart_hits else "S",
                                    "hit" if best_hits else "stand",
-                                   abs(hit - stand) / scale))
+                                   conditioning.ev(abs(hit - stand), row.no_blackjack)))
     return found
 
 
@@ -472,7 +470,7 @@ def autoplay_ev(rules: BlackjackRules) -> float:
     from strategy_calc.blackjack import AUTOPLAY_POLICY
 
     full = Shoe.full(rules.decks)
-    mode = 1 if rules.peek else 0
+    conditioning = Conditioning.of(rules)
     params = engine.engine_params(rules)
     memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)
     ev = 0.0
@@ -489,7 +487,7 @@ def autoplay_ev(rules: BlackjackRules) -> float:
                 if (a, b) == (1, 10):
                     value = rules.blackjack_pays * nb
                 else:
-                    value = row.policy - ((1.0 - nb) if mode == 1 else 0.0)
+                    value = conditioning.round_value(row.policy, nb)
                 ev += p_up * row.weight * value
     return ev
 
