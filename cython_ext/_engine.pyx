@@ -80,7 +80,8 @@ cdef struct UTree:
     int ncards_max
     bint with_bust
 
-cdef UTree trees[2][2]  # [h17][with bust leaves]
+cdef UTree trees[2][2]  # [h17][with bust leaves]: every up card at once
+cdef UTree up_trees[2][2][NR]  # [h17][with bust leaves][up card]: one up card's hands only
 cdef int longest_hand[2]  # most cards in a final dealer hand (up card included), S17 / H17
 
 
@@ -122,15 +123,19 @@ cdef struct KeyMap:
     uint64_t mask
 
 
-cdef int keymap_init(KeyMap* m, int log2cap, bint values) noexcept nogil:
+cdef int keymap_init(KeyMap* m, int log2cap, int values) noexcept nogil:
+    """``values``: 0 keys only, 1 an int per key, 2 an int and NR doubles per key."""
     m.mask = (1ULL << log2cap) - 1
     m.keys = <uint64_t*>calloc(m.mask + 1, sizeof(uint64_t))
     m.out = NULL
     m.w = NULL
-    if values:
+    if values >= 1:
         m.out = <int*>calloc(m.mask + 1, sizeof(int))
+        if m.out == NULL:
+            return -1
+    if values >= 2:
         m.w = <double*>calloc((m.mask + 1) * NR, sizeof(double))
-        if m.out == NULL or m.w == NULL:
+        if m.w == NULL:
             return -1
     return 0 if m.keys != NULL else -1
 
@@ -196,7 +201,7 @@ cdef int build_player_table() except -1:
     cdef int i, r, s, t, n = 1, child
     cdef int counts[NR]
     cdef long long slot
-    if keymap_init(&index, 14, True) != 0:
+    if keymap_init(&index, 13, 1) != 0:
         keymap_free(&index)
         raise MemoryError("building the player table")
     memset(node_counts[0], 0, sizeof(node_counts[0]))
@@ -290,16 +295,19 @@ cdef int find_sorted(const uint64_t* keys, int n, uint64_t key) noexcept nogil:
     return -1
 
 
-cdef int build_tree(UTree* t, bint h17, bint with_bust) noexcept nogil:
-    """The prefix tree of final dealer multisets (every up card), parents before children.
+cdef int build_tree(UTree* t, KeyMap* finals, bint with_bust, int only_up) noexcept nogil:
+    """The prefix tree of final dealer multisets, parents before children.
+
+    ``finals``: every final multiset with its orders per up card (from
+    :func:`dealer_sequences`); ``only_up``: -1 keeps every up card, else the
+    rank index of the one up card whose hands (and sums) the tree keeps.
 
     A node is a multiset restricted to ranks <= its last rank ``L``; its parent
     drops every card of rank ``L``. Packed with rank 0 most significant, the
     numeric order of the keys is the lexicographic order of the count tuples,
     in which every parent precedes its children. Returns -1 if out of memory.
     """
-    cdef KeyMap finals, prefixes
-    cdef int counts[NR]
+    cdef KeyMap prefixes
     cdef int up, r, i, j, e, n, last, k, nc
     cdef long long slot
     cdef uint64_t key, pkey, low
@@ -307,15 +315,14 @@ cdef int build_tree(UTree* t, bint h17, bint with_bust) noexcept nogil:
     cdef int fill[ROWS + 1]
     memset(t, 0, sizeof(UTree))
     t.with_bust = with_bust
-    if keymap_init(&finals, 15, True) != 0 or keymap_init(&prefixes, 15, False) != 0:
+    if keymap_init(&prefixes, 13, 0) != 0:
+        keymap_free(&prefixes)
         return -1
-    for up in range(NR):
-        memset(counts, 0, sizeof(counts))
-        counts[up] = 1
-        dealer_sequences(up + 1, up == 0, 1, counts, up, h17, &finals)
     for slot in range(<long long>(finals.mask + 1)):
         key = finals.keys[slot]
         if key == 0 or (not with_bust and finals.out[slot] == OUT_BUST):
+            continue
+        if only_up >= 0 and finals.w[slot * NR + only_up] == 0.0:
             continue
         for r in range(NR):
             if (key >> group_shift(r)) & 31:
@@ -338,7 +345,6 @@ cdef int build_tree(UTree* t, bint h17, bint with_bust) noexcept nogil:
             or t.fin_out == NULL or t.fin_ncards == NULL or t.fin_start == NULL
             or t.ent_up == NULL or t.ent_w == NULL):
         free(nodes)
-        keymap_free(&finals)
         keymap_free(&prefixes)
         return -1
     nodes[0] = 0
@@ -368,14 +374,15 @@ cdef int build_tree(UTree* t, bint h17, bint with_bust) noexcept nogil:
         t.fidx[i] = last * KMAX + k
         if k > t.kmax[last]:
             t.kmax[last] = k
-        slot = keymap_find(&finals, key)
-        if slot >= 0 and (with_bust or finals.out[slot] != OUT_BUST):
+        slot = keymap_find(finals, key)
+        if slot >= 0 and (with_bust or finals.out[slot] != OUT_BUST) and (
+                only_up < 0 or finals.w[slot * NR + only_up] != 0.0):
             t.fin_node[j] = i
             t.fin_out[j] = finals.out[slot]
             t.fin_ncards[j] = nc
             t.fin_start[j] = e
             for up in range(NR):
-                if finals.w[slot * NR + up] != 0.0:
+                if finals.w[slot * NR + up] != 0.0 and (only_up < 0 or up == only_up):
                     t.ent_up[e] = up
                     t.ent_w[e] = finals.w[slot * NR + up]
                     e += 1
@@ -389,7 +396,6 @@ cdef int build_tree(UTree* t, bint h17, bint with_bust) noexcept nogil:
     t.grp_w = <double*>malloc((e + 1) * sizeof(double))
     if t.grp_fin == NULL or t.grp_w == NULL:
         free(nodes)
-        keymap_free(&finals)
         keymap_free(&prefixes)
         return -1
     memset(t.grp_start, 0, sizeof(t.grp_start))
@@ -406,17 +412,122 @@ cdef int build_tree(UTree* t, bint h17, bint with_bust) noexcept nogil:
             t.grp_w[fill[last]] = t.ent_w[k]
             fill[last] += 1
     free(nodes)
-    keymap_free(&finals)
     keymap_free(&prefixes)
     return 0
 
 
+cdef int derive_up_tree(const UTree* t, const int* mask, int u, UTree* out) noexcept nogil:
+    """The part of the all-up-cards tree ``t`` that up card ``u`` reaches, in the same order.
+
+    ``mask[i]``: bit ``r`` set when some final under node ``i`` starts with up
+    card ``r``. Parents still precede children, so no sorting is needed.
+    Returns -1 if out of memory.
+    """
+    cdef int* idx = <int*>malloc(t.n * sizeof(int))
+    cdef int* fin_map = <int*>malloc((t.nfin + 1) * sizeof(int))
+    cdef int i, j, k, g, n = 0, nf = 0, e = 0, bit = 1 << u
+    memset(out, 0, sizeof(UTree))
+    out.with_bust = t.with_bust
+    if idx == NULL or fin_map == NULL:
+        free(idx)
+        free(fin_map)
+        return -1
+    for i in range(t.n):
+        idx[i] = n if (i == 0 or mask[i] & bit) else -1
+        if idx[i] >= 0:
+            n += 1
+    out.n = n
+    out.parent = <int*>malloc(n * sizeof(int))
+    out.fidx = <int*>malloc(n * sizeof(int))
+    out.fin_node = <int*>malloc((t.nfin + 1) * sizeof(int))
+    out.fin_out = <int*>malloc((t.nfin + 1) * sizeof(int))
+    out.fin_ncards = <int*>malloc((t.nfin + 1) * sizeof(int))
+    out.fin_start = <int*>malloc((t.nfin + 2) * sizeof(int))
+    out.ent_up = <int*>malloc((t.nfin + 1) * sizeof(int))
+    out.ent_w = <double*>malloc((t.nfin + 1) * sizeof(double))
+    out.grp_fin = <int*>malloc((t.nfin + 1) * sizeof(int))
+    out.grp_w = <double*>malloc((t.nfin + 1) * sizeof(double))
+    if (out.parent == NULL or out.fidx == NULL or out.fin_node == NULL or out.fin_out == NULL
+            or out.fin_ncards == NULL or out.fin_start == NULL or out.ent_up == NULL
+            or out.ent_w == NULL or out.grp_fin == NULL or out.grp_w == NULL):
+        free(idx)
+        free(fin_map)
+        return -1
+    for i in range(t.n):
+        if idx[i] >= 0:
+            out.parent[idx[i]] = idx[t.parent[i]]
+            out.fidx[idx[i]] = t.fidx[i]
+    for r in range(NR):
+        out.kmax[r] = t.kmax[r]
+    # finals that start with u, each with its one entry
+    for j in range(t.nfin):
+        fin_map[j] = -1
+        for k in range(t.fin_start[j], t.fin_start[j + 1]):
+            if t.ent_up[k] == u:
+                fin_map[j] = nf
+                out.fin_node[nf] = idx[t.fin_node[j]]
+                out.fin_out[nf] = t.fin_out[j]
+                out.fin_ncards[nf] = t.fin_ncards[j]
+                out.fin_start[nf] = nf
+                out.ent_up[nf] = u
+                out.ent_w[nf] = t.ent_w[k]
+                if t.fin_ncards[j] > out.ncards_max:
+                    out.ncards_max = t.fin_ncards[j]
+                nf += 1
+    out.nfin = nf
+    out.fin_start[nf] = nf
+    # the grouped sums: only the seven groups of u, the rest empty
+    for g in range(ROWS + 1):
+        out.grp_start[g] = 0
+    for g in range(ROWS):
+        out.grp_start[g] = e
+        if g // NOUT == u:
+            for k in range(t.grp_start[g], t.grp_start[g + 1]):
+                out.grp_fin[e] = fin_map[t.grp_fin[k]]
+                out.grp_w[e] = t.grp_w[k]
+                e += 1
+    out.grp_start[ROWS] = e
+    free(idx)
+    free(fin_map)
+    return 0
+
+
 cdef int build_trees() except -1:
-    cdef int h, b
+    """Every dealer tree, from one enumeration of draw orders per soft-17 rule."""
+    cdef KeyMap finals
+    cdef int counts[NR]
+    cdef int h, b, up, i, j, k
+    cdef int* mask
+    cdef const UTree* t
     for h in range(2):
+        if keymap_init(&finals, 13, 2) != 0:
+            keymap_free(&finals)
+            raise MemoryError("building the dealer tables")
+        for up in range(NR):
+            memset(counts, 0, sizeof(counts))
+            counts[up] = 1
+            dealer_sequences(up + 1, up == 0, 1, counts, up, h, &finals)
+        try:
+            for b in range(2):
+                if build_tree(&trees[h][b], &finals, b, -1) != 0:
+                    raise MemoryError("building the dealer tables")
+        finally:
+            keymap_free(&finals)
         for b in range(2):
-            if build_tree(&trees[h][b], h, b) != 0:
+            t = &trees[h][b]
+            mask = <int*>calloc(t.n, sizeof(int))
+            if mask == NULL:
                 raise MemoryError("building the dealer tables")
+            for j in range(t.nfin):
+                for k in range(t.fin_start[j], t.fin_start[j + 1]):
+                    mask[t.fin_node[j]] |= 1 << t.ent_up[k]
+            for i in range(t.n - 1, 0, -1):
+                mask[t.parent[i]] |= mask[i]
+            for up in range(NR):
+                if derive_up_tree(t, mask, up, &up_trees[h][b][up]) != 0:
+                    free(mask)
+                    raise MemoryError("building the dealer tables")
+            free(mask)
         longest_hand[h] = trees[h][1].ncards_max
     return 0
 
@@ -427,6 +538,12 @@ build_trees()
 cdef inline const UTree* tree_for(bint h17, int n_cards) noexcept nogil:
     """The tree without bust leaves when the dealer cannot run out of cards, else the full one."""
     return &trees[h17][0] if n_cards >= longest_hand[h17] else &trees[h17][1]
+
+
+cdef inline const UTree* up_tree_for(bint h17, int n_cards, int up_index) noexcept nogil:
+    """:func:`tree_for` restricted to one up card (smaller: 372..2,452 nodes S17, with busts)."""
+    return &up_trees[h17][0][up_index] if n_cards >= longest_hand[h17] \
+        else &up_trees[h17][1][up_index]
 
 
 cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) noexcept nogil:
@@ -529,14 +646,19 @@ def dealer_probs(const int[:] shoe, int up, bint h17):
     if buf == NULL:
         raise MemoryError()
     with nogil:
-        tree_eval(tree_for(h17, n), s, buf, rows)
+        tree_eval(up_tree_for(h17, n, up - 1), s, buf, rows)
     free(buf)
     return tuple([rows[(up - 1) * NOUT + i] for i in range(NOUT)])
 
 
 def dealer_table_sizes():
-    """``{(h17, with_bust): (nodes, finals)}`` of the dealer prefix trees (for the docs)."""
-    return {(h, b): (trees[h][b].n, trees[h][b].nfin) for h in range(2) for b in range(2)}
+    """``{(h17, with_bust, up): (nodes, finals)}`` of the dealer prefix trees (up 0: all ten)."""
+    sizes = {(h, b, 0): (trees[h][b].n, trees[h][b].nfin) for h in range(2) for b in range(2)}
+    for h in range(2):
+        for b in range(2):
+            for u in range(NR):
+                sizes[(h, b, u + 1)] = (up_trees[h][b][u].n, up_trees[h][b][u].nfin)
+    return sizes
 
 
 cdef int check_shoe(const int[:] shoe) except -1:
@@ -668,7 +790,7 @@ cdef long long dmemo_index(DMemo* m, const int* removed) noexcept nogil:
     if m.up < 0:
         tree_eval(tree_for(m.h17, n), shoe, m.buf, &m.vals[idx * ROWS])
     else:
-        tree_eval(tree_for(m.h17, n), shoe, m.buf, m.rows)
+        tree_eval(up_tree_for(m.h17, n, m.up), shoe, m.buf, m.rows)
         memcpy(&m.vals[idx * NOUT], &m.rows[m.up * NOUT], NOUT * sizeof(double))
     m.keys[slot] = key
     m.entry[slot] = <int>idx
@@ -702,7 +824,7 @@ cdef int dmemo_row(DMemo* m, const int* removed, int up_index, double* d) noexce
     for r in range(NR):  # not packable: compute, do not keep
         shoe[r] = m.origin[r] - removed[r]
         n += shoe[r]
-    tree_eval(tree_for(m.h17, n), shoe, m.buf, m.rows)
+    tree_eval(up_tree_for(m.h17, n, up_index), shoe, m.buf, m.rows)
     memcpy(d, &m.rows[up_index * NOUT], NOUT * sizeof(double))
     return 0
 
@@ -926,7 +1048,7 @@ cdef void dealer_for(Ctx* c, int node, const int* gone, double* d) noexcept nogi
     for r in range(NR):
         shoe[r] = c.base[r] - gone[r] + (r == c.up - 1)
         n += shoe[r]
-    tree_eval(tree_for(c.h17, n), shoe, c.tbuf, rows)
+    tree_eval(up_tree_for(c.h17, n, c.up - 1), shoe, c.tbuf, rows)
     memcpy(d, &rows[(c.up - 1) * NOUT], NOUT * sizeof(double))
 
 
