@@ -477,7 +477,7 @@ ILLUSTRIOUS_18: tuple[Decision, ...] = (
     Decision("13 vs 3", "T,3", "3", ("stand", "hit"), -2),
 )
 """The Hi-Lo "Illustrious 18" (Don Schlesinger, *Blackjack Attack*), 6 decks, S17, DAS,
-as listed in issue 7: insure at +3 or more, stand on 16 vs T at 0 or more, and so on."""
+as in docs/REFERENCE.md: insure at +3 or more, stand on 16 vs T at 0 or more, and so on."""
 
 PUBLISHED_RULES = ("deluxe", ("decks=6", "surrender=none"))
 """The ruleset the published indices are compared under: 6 decks, peek, S17, double any

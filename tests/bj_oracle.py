@@ -1,7 +1,7 @@
 """An independent, exact blackjack oracle (pure Python, ``fractions.Fraction``).
 
 This module is a second derivation of the blackjack expectations, written from
-the rules text (shared RULES.md sections 1 and 2 and the project's decided
+the rules text (docs/RULES.md sections 1 and 2 and the project's decided
 readings) without looking at the engine. It is slow and plain on purpose: it
 documents the rules as much as it checks the engine.
 

@@ -1,4 +1,4 @@
-"""Baccarat (RULES.md section 3): published figures, an independent exact oracle,
+"""Baccarat (docs/RULES.md section 3): published figures, an independent exact oracle,
 hand-worked shoes and the ``strategy-calc baccarat`` command-line contract."""
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from strategy_calc.cli import app
 runner = CliRunner()
 
 # ---------------------------------------------------------------------------
-# (a) Published figures: shared/REFERENCE.md, "Baccarat" section.
+# (a) Published figures: docs/REFERENCE.md, "Baccarat" section.
 # ---------------------------------------------------------------------------
 
-# REFERENCE.md, Baccarat, table "Ordered 6-card deals (unused cards counted as
+# docs/REFERENCE.md, Baccarat, table "Ordered 6-card deals (unused cards counted as
 # dealt)", rows "6" and "8" (source: casinoexploit.com/baccarat.html):
 # decks -> (total, Banker wins, Player wins, Ties).
 PUBLISHED_DEALS = {
@@ -39,14 +39,14 @@ PUBLISHED_DEALS = {
         475_627_426_473_216),
 }
 
-# REFERENCE.md, Baccarat, table "House edge (percent of the bet)", rows "6" and
+# docs/REFERENCE.md, Baccarat, table "House edge (percent of the bet)", rows "6" and
 # "8" (source: multiplayerbaccarat.com/odds.html): Banker, Player, Tie 8:1, Tie 9:1.
 PUBLISHED_EDGE = {
     6: ("1.0558", "1.2374", "14.4382", "4.9313"),
     8: ("1.0579", "1.2351", "14.3596", "4.8440"),
 }
 
-# REFERENCE.md, Baccarat, "Pair bets (exact)": P(pair), 11:1 edge, edge in percent.
+# docs/REFERENCE.md, Baccarat, "Pair bets (exact)": P(pair), 11:1 edge, edge in percent.
 PUBLISHED_PAIRS = {
     6: (Fraction(23, 311), Fraction(35, 311), "11.2540"),
     8: (Fraction(31, 415), Fraction(43, 415), "10.3614"),
@@ -55,14 +55,14 @@ PUBLISHED_PAIRS = {
 
 @pytest.mark.parametrize("decks", [6, 8])
 def test_reference_ordered_deal_totals(decks: int) -> None:
-    """REFERENCE.md Baccarat "Ordered 6-card deals" row for ``decks``: every integer."""
+    """docs/REFERENCE.md Baccarat "Ordered 6-card deals" row for ``decks``: every integer."""
     odds = analyse(BaccaratRules(decks=decks))
     assert (odds.deals, odds.banker_wins, odds.player_wins, odds.ties) == PUBLISHED_DEALS[decks]
 
 
 @pytest.mark.parametrize("decks", [6, 8])
 def test_reference_house_edges(decks: int) -> None:
-    """REFERENCE.md Baccarat "House edge" row for ``decks``, to the 4 decimals printed."""
+    """docs/REFERENCE.md Baccarat "House edge" row for ``decks``, to the 4 decimals printed."""
     banker, player, tie8, tie9 = PUBLISHED_EDGE[decks]
     ev = analyse(baccarat_rules("macau-baccarat", decks=decks)).ev
     assert f"{-100 * ev['banker']:.4f}" == banker
@@ -74,7 +74,7 @@ def test_reference_house_edges(decks: int) -> None:
 
 @pytest.mark.parametrize("decks", [6, 8])
 def test_reference_pair_fractions(decks: int) -> None:
-    """REFERENCE.md Baccarat "Pair bets (exact)": P(pair) and the 11:1 edge for ``decks``."""
+    """docs/REFERENCE.md Baccarat "Pair bets (exact)": P(pair) and the 11:1 edge for ``decks``."""
     probability, edge, percent = PUBLISHED_PAIRS[decks]
     odds = analyse(BaccaratRules(decks=decks))
     exact_p = odds.exact_probabilities()
@@ -87,7 +87,7 @@ def test_reference_pair_fractions(decks: int) -> None:
 
 @pytest.mark.parametrize("decks", range(1, 13))
 def test_reference_pair_formula_every_deck_count(decks: int) -> None:
-    """REFERENCE.md Baccarat "Pair bets": P(pair) = (4d-1)/(52d-1); deals = n(n-1)...(n-5)."""
+    """docs/REFERENCE.md Baccarat "Pair bets": P(pair) = (4d-1)/(52d-1); deals = n(n-1)...(n-5)."""
     odds = analyse(BaccaratRules(decks=decks))
     assert odds.exact_probabilities()["player_pair"] == Fraction(4 * decks - 1, 52 * decks - 1)
     n = 52 * decks
@@ -96,14 +96,14 @@ def test_reference_pair_formula_every_deck_count(decks: int) -> None:
 
 
 # ---------------------------------------------------------------------------
-# (b) An independent exact oracle, written from the RULES.md section 3 table:
+# (b) An independent exact oracle, written from the docs/RULES.md section 3 table:
 # it deals card by card (P1, B1, P2, B2, then third cards) from the 13 ranks,
 # multiplying conditional probabilities as Fractions. It knows nothing of
 # 6-card deal counts, point classes or the closed form of the pair bets.
 # ---------------------------------------------------------------------------
 
 ORACLE_VALUE = {"A": 1, **{str(v): v for v in range(2, 10)}, "T": 0, "J": 0, "Q": 0, "K": 0}
-"""RULES.md "Values": A = 1, 2..9 face, T/J/Q/K = 0."""
+"""docs/RULES.md "Values": A = 1, 2..9 face, T/J/Q/K = 0."""
 
 EVERY_CARD = frozenset(range(10))
 BANKER_DRAWS_ON = {
@@ -114,7 +114,7 @@ BANKER_DRAWS_ON = {
     6: frozenset({6, 7}),                          # "6 draws if c in 6-7"
     7: frozenset(),                                # "7 stands"
 }
-"""RULES.md "Banker, Player drew card c": Banker's point -> the values c on which it draws."""
+"""docs/RULES.md "Banker, Player drew card c": Banker's point -> the values c on which it draws."""
 
 
 def oracle(shoe: dict[str, int]) -> dict[str, Fraction]:
@@ -175,7 +175,7 @@ def oracle(shoe: dict[str, int]) -> dict[str, Fraction]:
 
 
 def oracle_ev(p: dict[str, Fraction], pays: dict[str, Fraction]) -> dict[str, Fraction]:
-    """EV per unit bet from the RULES.md "Payouts" row: win ``pays``, lose 1, P/B push on a tie."""
+    """EV per unit bet from the docs/RULES.md "Payouts" row: win ``pays``, lose 1, P/B push on a tie."""
     return {
         "banker": pays["banker"] * (p["banker"] - p["banker_six"]) + pays["six"] * p["banker_six"]
         - p["player"],
@@ -345,7 +345,7 @@ def test_rules_file_and_validation(tmp_path: Path) -> None:
 
 
 def test_builtin_ruleset_is_the_default_rules() -> None:
-    """macau-baccarat.toml sets every field to the RULES.md section 3 value."""
+    """macau-baccarat.toml sets every field to the docs/RULES.md section 3 value."""
     assert baccarat_rules("macau-baccarat") == BaccaratRules(name="macau-baccarat")
 
 
@@ -396,7 +396,7 @@ def test_cli_json_exact_fractions_sum_to_one() -> None:
 
 
 def test_cli_rules_file_and_set(tmp_path: Path) -> None:
-    """REFERENCE.md Baccarat "House edge" row 8, column "Tie 9:1" (4.8440) via a file."""
+    """docs/REFERENCE.md Baccarat "House edge" row 8, column "Tie 9:1" (4.8440) via a file."""
     path = tmp_path / "tie9.toml"
     path.write_text('game = "baccarat"\nname = "tie9"\ntie_pays = 9\n', encoding="utf-8")
     data = run_json("--rules", str(path))

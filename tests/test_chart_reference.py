@@ -1,4 +1,4 @@
-"""The generated basic-strategy chart against the published 6-deck chart (REFERENCE.md).
+"""The generated basic-strategy chart against the published 6-deck chart (docs/REFERENCE.md).
 
 Source row: "Basic strategy chart, 6 decks S17, DAS, double any two, late
 surrender, peek" and its H17 differences (wizardofodds.com basic strategy;

@@ -1,4 +1,4 @@
-"""Effects of removal and count indices (issue 7): the burned-card identity behind the
+"""Effects of removal and count indices: the burned-card identity behind the
 "effects sum to zero" check, hand-checkable insurance cases, and the published Hi-Lo
 Illustrious 18 reproduced within one true count."""
 
@@ -104,7 +104,7 @@ def test_fixed_play_effects_sum_to_exactly_zero_with_the_shoes_own_weights(hand:
 
 def test_decision_effects_for_16_vs_ten_have_the_reasoned_signs() -> None:
     """T,6 vs T: stand - hit is negative off the top of 6 decks (the published 6-deck
-    chart hits 16 vs T when surrender is not offered, REFERENCE.md).
+    chart hits 16 vs T when surrender is not offered, docs/REFERENCE.md).
 
     Removing a 5 (the card that makes 21) makes hitting worse: stand - hit up.
     Removing a ten (the commonest bust card) makes hitting better: down.
@@ -185,7 +185,7 @@ def test_insurance_index_is_ten_thirds_in_the_half_shoe_family(decks: int) -> No
 # ---------------------------------------------------------------- the Illustrious 18
 
 # The published column is the Hi-Lo Illustrious 18 (Schlesinger, Blackjack Attack; 6 decks
-# S17 DAS) as listed in issue 7 and in counting.ILLUSTRIOUS_18, in this order.
+# S17 DAS) as in docs/REFERENCE.md and in counting.ILLUSTRIOUS_18, in this order.
 DECISIONS = ["insurance", "16 vs T", "15 vs T", "T-T vs 5", "T-T vs 6", "10 vs T", "12 vs 3",
              "12 vs 2", "11 vs A", "9 vs 2", "10 vs A", "9 vs 7", "16 vs 9", "13 vs 2",
              "12 vs 4", "12 vs 5", "12 vs 6", "13 vs 3"]

@@ -1,4 +1,4 @@
-"""Dealer outcome probabilities against published tables (../shared/REFERENCE.md)."""
+"""Dealer outcome probabilities against published tables (docs/REFERENCE.md)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from strategy_calc.rules import BlackjackRules
 
 KEYS = ("17", "18", "19", "20", "21", "blackjack", "bust")
 
-# REFERENCE.md, "Wizard of Odds appendix 2B (no peek, blackjack included), 1 deck".
+# docs/REFERENCE.md, "Wizard of Odds appendix 2B (no peek, blackjack included), 1 deck".
 APPENDIX_2B = {
     Rank.ACE: (".126128", ".131003", ".129486", ".131553", ".0515646", ".313726", ".11654"),
     Rank.TWO: (".138976", ".131762", ".131815", ".123948", ".120526", "0", ".352973"),
@@ -18,7 +18,7 @@ APPENDIX_2B = {
     Rank.SEVEN: (".372345", ".138583", ".0773344", ".0788967", ".072987", "0", ".259854"),
 }
 
-# REFERENCE.md, "Wizard of Odds appendix 2 (after peek: dealer has no blackjack)".
+# docs/REFERENCE.md, "Wizard of Odds appendix 2 (after peek: dealer has no blackjack)".
 APPENDIX_2 = {
     (1, Rank.ACE): (".183786", ".19089", ".18868", ".191692", ".075137", ".169815"),
     (1, Rank.TEN): (".124156", ".122486", ".124421", ".356869", ".03957", ".232499"),

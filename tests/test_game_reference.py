@@ -1,8 +1,8 @@
-"""Whole-game expected return against Wizard of Odds appendix 9 (REFERENCE.md).
+"""Whole-game expected return against Wizard of Odds appendix 9 (docs/REFERENCE.md).
 
 Source row: "Blackjack expected return of the whole game (composition-dependent
 play)": resplit to 4 hands (aces not resplit, one card to split aces), no
-surrender, peek unless "no hole card", 3:2, double any two cards. REFERENCE.md
+surrender, peek unless "no hole card", 3:2, double any two cards. docs/REFERENCE.md
 says an exact analysis in which each split hand plays on its own cards lands
 within about 1e-5 of these figures, below them for the peek rows (the source's
 split strategy lets later hands use more of what was seen).
@@ -49,7 +49,7 @@ def test_optimal_return_matches_appendix_9(decks: int, h17: bool, hole: str, das
 @pytest.mark.parametrize(("decks", "published_edge"), [(6, 0.00426), (8, 0.00447)])
 def test_basic_strategy_edge_is_just_below_the_cut_card_figure(decks: int,
                                                                published_edge: float) -> None:
-    """REFERENCE.md: "Basic strategy (total-dependent) house edge, Wizard of Odds
+    """docs/REFERENCE.md: "Basic strategy (total-dependent) house edge, Wizard of Odds
     calculator, double any two cards, DAS, split to 4 hands, no resplit of aces, peek,
     3:2, no surrender, cut card: 6 decks S17 0.426%, 8 decks S17 0.447%. These include a
     cut-card effect; an off-the-top computation lands a little lower (about 0.02 points

@@ -1,6 +1,6 @@
 """Self-checks of the independent blackjack oracle (``tests/bj_oracle.py``).
 
-Hand calculations written out, the published dealer tables of REFERENCE.md,
+Hand calculations written out, the published dealer tables of docs/REFERENCE.md,
 and the exchangeability claims the project relies on. They test the oracle,
 not the engine, and run in a few seconds.
 """
@@ -90,7 +90,7 @@ def _assert_printed(value: Fraction, printed: str) -> None:
 
 
 KEYS_2B = ("17", "18", "19", "20", "21", "blackjack", "bust")
-APPENDIX_2B_1DECK = {  # REFERENCE.md, Wizard of Odds appendix 2B (no peek), 1 deck, S17
+APPENDIX_2B_1DECK = {  # docs/REFERENCE.md, Wizard of Odds appendix 2B (no peek), 1 deck, S17
     1: (".126128", ".131003", ".129486", ".131553", ".0515646", ".313726", ".11654"),
     2: (".138976", ".131762", ".131815", ".123948", ".120526", "0", ".352973"),
     6: (".166948", ".106454", ".107192", ".100705", ".0978785", "0", ".420823"),
@@ -112,7 +112,7 @@ def test_appendix_2b_one_deck(up: int) -> None:
 
 
 KEYS_2 = ("17", "18", "19", "20", "21", "bust")
-APPENDIX_2 = {  # REFERENCE.md, Wizard of Odds appendix 2 (after peek), S17
+APPENDIX_2 = {  # docs/REFERENCE.md, Wizard of Odds appendix 2 (after peek), S17
     (1, 1): (".183786", ".19089", ".18868", ".191692", ".075137", ".169815"),
     (1, 10): (".124156", ".122486", ".124421", ".356869", ".03957", ".232499"),
     (2, 1): (".186367", ".189883", ".188851", ".190272", ".076531", ".168096"),

@@ -1,4 +1,4 @@
-"""Round-outcome distribution and bankroll risk (issue 7)."""
+"""Round-outcome distribution and bankroll risk."""
 
 from __future__ import annotations
 

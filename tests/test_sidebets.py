@@ -1,4 +1,4 @@
-"""The pair side bet (RULES.md section 2, Deluxe "Pair side bet"; issue 6).
+"""The pair side bet (docs/RULES.md section 2, Deluxe "Pair side bet").
 
 Hand calculations are written out next to each figure; removed cards of
 unknown suit are checked against brute-force averaging over the physical
