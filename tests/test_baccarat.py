@@ -175,7 +175,7 @@ def oracle(shoe: dict[str, int]) -> dict[str, Fraction]:
 
 
 def oracle_ev(p: dict[str, Fraction], pays: dict[str, Fraction]) -> dict[str, Fraction]:
-    """EV per unit bet from the docs/RULES.md "Payouts" row: win ``pays``, lose 1, P/B push on a tie."""
+    """EV per unit bet from the docs/RULES.md "Payouts" row: win ``pays``, lose 1, push on a tie."""
     return {
         "banker": pays["banker"] * (p["banker"] - p["banker_six"]) + pays["six"] * p["banker_six"]
         - p["player"],
