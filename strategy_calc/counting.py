@@ -17,7 +17,7 @@ unseen cards.
 >>> from strategy_calc.rules import blackjack_rules
 >>> rules = blackjack_rules("deluxe", ["decks=6", "surrender=none"])
 >>> row = count_index(rules, ILLUSTRIOUS_18[0])  # insurance
->>> row.decision.name, round(row.index, 4), row.decision.published
+>>> row.decision.name, round(row.index, 4), row.decision.published  # regression pin; published 3
 ('insurance', 3.3333, 3)
 """
 
@@ -97,7 +97,7 @@ class DecisionEffects:
 
     >>> from strategy_calc.rules import blackjack_rules
     >>> d = decision_effects(blackjack_rules("deluxe", ["decks=6"]))
-    >>> d.actions, round(d.full, 5), d.effects["5"] > 0 > d.effects["T"]
+    >>> d.actions, round(d.full, 5), d.effects["5"] > 0 > d.effects["T"]  # -0.00628: a pin
     (('stand', 'hit'), -0.00628, True)
     """
 
@@ -541,7 +541,7 @@ def count_index(
     >>> from strategy_calc.rules import blackjack_rules
     >>> rules = blackjack_rules("deluxe", ["decks=6", "surrender=none"])
     >>> row = count_index(rules, Decision("16 vs T", "T,6", "T", ("stand", "hit"), 0))
-    >>> round(row.index, 2), row.above
+    >>> round(row.index, 2), row.above  # regression pin of the engine; published index 0
     (-0.13, 'stand')
     """
     family = CountFamily(rules.decks, count)

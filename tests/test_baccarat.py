@@ -215,12 +215,13 @@ def small_shoes(draw: st.DrawFn) -> dict[str, int]:
     return shoe
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, deadline=None, derandomize=True)
 @given(small_shoes())
 def test_engine_agrees_with_the_oracle_on_random_shoes(shoe: dict[str, int]) -> None:
     check_against_oracle(shoe)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "shoe",
     [

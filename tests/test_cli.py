@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -10,6 +11,7 @@ from typer.testing import CliRunner
 from strategy_calc.cli import app
 
 runner = CliRunner()
+TABLES = Path(__file__).resolve().parents[1] / "tables"
 
 EV_KEYS = {"stand", "hit", "double", "split", "surrender", "insurance", "even_money"}
 DEALER_KEYS = {"17", "18", "19", "20", "21", "bust", "blackjack"}
@@ -169,3 +171,51 @@ def test_library_api_names_are_exported_at_the_top_level() -> None:
     assert sc.analyse_hand("T,6", "T", rules).ev == run_json(
         "hand", "T,6", "--vs", "T", "--rules", "deluxe")["ev"]
     assert set(sc.__all__) >= {"analyse_game", "analyse_hand", "blackjack_rules"}
+
+
+def test_chart_json_carries_the_published_6_deck_late_surrender_cells() -> None:
+    """docs/REFERENCE.md, 6-deck S17 DAS late-surrender chart: 16 vs T surrenders (else
+    hits), 11 vs T doubles, A,7 vs 9 hits, 9,9 vs 7 stands, 8,8 vs A splits."""
+    result = runner.invoke(app, ["chart", "--rules", "deluxe", "--set", "decks=6", "--set",
+                                 "surrender=late", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data) >= {"rules", "decks", "ruleset", "hard", "soft", "pairs", "exceptions",
+                         "house_edge", "house_edge_optimal", "legend"}
+    hard, soft, pairs = data["hard"], data["soft"], data["pairs"]
+    assert isinstance(hard, dict) and isinstance(soft, dict) and isinstance(pairs, dict)
+    assert hard["16"]["T"] == "Rh" and hard["11"]["T"] == "Dh"
+    assert soft["18"]["9"] == "H" and pairs["9"]["7"] == "S" and pairs["8"]["A"] == "P"
+
+
+def test_tables_check_passes_on_the_committed_tables_and_fails_on_an_empty_folder(
+    tmp_path: Path,
+) -> None:
+    ok = runner.invoke(app, ["tables", "--check", "--out", str(TABLES)])
+    assert ok.exit_code == 0, ok.output
+    stale = runner.invoke(app, ["tables", "--check", "--out", str(tmp_path)])
+    assert stale.exit_code == 1
+
+
+def test_eor_effects_sum_to_the_small_value_of_one_burned_card() -> None:
+    """Burning an unseen card leaves a fixed strategy's EV unchanged on average, so the
+    effects weighted by one suit's counts (A..9 once, T four times) sum to exactly 0 for a
+    fixed strategy; re-optimised play can only gain: a small non-negative sum."""
+    data = run_json("eor")
+    game = data["game"]
+    assert isinstance(game, dict) and set(game) == set("A23456789T")
+    weighted = sum(v for r, v in game.items() if r != "T") + 4 * game["T"]
+    size = sum(abs(v) for r, v in game.items() if r != "T") + 4 * abs(game["T"])
+    assert -1e-12 <= weighted <= 0.025 * size
+    assert max(game, key=lambda r: game[r]) == "5" and min(game, key=lambda r: game[r]) == "A"
+
+
+def test_indices_json_reproduces_the_illustrious_18_within_one_true_count() -> None:
+    """docs/REFERENCE.md, the Hi-Lo Illustrious 18 (6 decks S17 DAS)."""
+    result = runner.invoke(app, ["indices", "--rules", "deluxe", "--set", "decks=6",
+                                 "--set", "surrender=none", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["indices"]
+    assert len(rows) == 18
+    for row in rows:
+        assert abs(row["index"] - row["published"]) <= 1.0, row

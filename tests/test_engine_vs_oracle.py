@@ -8,10 +8,9 @@ cheap; hypothesis draws hands, up cards, removals and rule variants.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
-from pathlib import Path
 
+import bj_oracle as oracle
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,9 +18,6 @@ from hypothesis import strategies as st
 from strategy_calc.blackjack import analyse_hand, dealer_outcomes
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.rules import BlackjackRules
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bj_oracle as oracle
 
 TOL = 1e-12
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
@@ -172,6 +168,7 @@ def pair_deals(draw: st.DrawFn, min_removed: int = 26) -> tuple[
     return rules, pair, order[0], tuple(order[1:1 + n_removed])
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(pair_deals())
@@ -208,6 +205,7 @@ def test_suited_bonus_hands_match_the_oracle(hand: tuple[tuple[str, str], ...], 
     assert engine.suits_known
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(pair_deals(min_removed=31))

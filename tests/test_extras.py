@@ -7,11 +7,10 @@ The independent evaluations use only the oracle's dealer distributions
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import replace
 from fractions import Fraction
-from pathlib import Path
 
+import bj_oracle as oracle
 import pytest
 from typer.testing import CliRunner
 
@@ -19,9 +18,6 @@ from strategy_calc.blackjack import analyse_hand
 from strategy_calc.cards import Card, Rank
 from strategy_calc.cli import app
 from strategy_calc.rules import BlackjackRules
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bj_oracle as oracle
 
 ENHC = BlackjackRules(decks=1, hole_card="enhc", enhc_loses="all", double_on="any")
 REMOVED = (10, 10, 10, 10, 10, 10, 9, 9, 8, 2, 3, 3, 4, 5, 5, 6, 1, 7, 10, 10)
@@ -85,12 +81,29 @@ def test_no_follow_double_is_one_hit_on_the_original_bet() -> None:
     assert abs(result.ev["double"] - 2 * float(want)) <= 1e-12
 
 
+def _oracle_split_hands(rules: BlackjackRules) -> list[Fraction]:
+    """The oracle's EV of each split hand of 8,8 vs T (its own setup and solver per hand)."""
+    shoe = _shoe((8, 8), 10)
+    setups = oracle._split_setups(oracle.RANK_LAYOUT, [(8, None), (8, None)], 10, shoe, rules)
+    assert setups is not None
+    values = []
+    for setup in setups:
+        solver = oracle._hand_solver(setup)
+        root = (0,) * len(setup.layout)
+        values.append(solver.value(root) / solver.weight(root))
+    return values
+
+
 def test_follow_first_split_is_half_the_split_when_blackjack_takes_all() -> None:
+    """ENHC "all": each split hand risks the same to a dealer blackjack, so following the
+    first hand only is worth half the split; each hand's EV is the oracle's."""
     result = analyse_hand("8,8", "T", ENHC, [Card(Rank(r)) for r in REMOVED])
     assert result.split_hands is not None and result.ev["split"] is not None
     first, second = result.split_hands
-    assert first == pytest.approx(second, abs=1e-15)
-    assert first + second == pytest.approx(result.ev["split"], abs=1e-15)
+    want_first, want_second = _oracle_split_hands(ENHC)
+    assert want_first == want_second
+    assert abs(Fraction(first) - want_first) < 1e-12
+    assert abs(Fraction(second) - want_second) < 1e-12
 
 
 def test_follow_first_split_under_original_loses_only_the_first_bet() -> None:
@@ -100,7 +113,10 @@ def test_follow_first_split_under_original_loses_only_the_first_bet() -> None:
     result = analyse_hand("8,8", "T", rules, [Card(Rank(r)) for r in REMOVED])
     assert result.split_hands is not None
     first, second = result.split_hands
-    assert second > first
+    want_first, want_second = _oracle_split_hands(rules)
+    assert want_second > want_first
+    assert abs(Fraction(first) - want_first) < 1e-12
+    assert abs(Fraction(second) - want_second) < 1e-12
 
 
 runner = CliRunner()

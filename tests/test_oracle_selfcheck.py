@@ -7,17 +7,10 @@ not the engine, and run in a few seconds.
 
 from __future__ import annotations
 
-import sys
 from fractions import Fraction
-from pathlib import Path
-
-import pytest
-
-# pytest runs with --import-mode=importlib, which does not put this folder on
-# sys.path; the oracle is a plain module beside this file.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bj_oracle as oracle
+import pytest
 from bj_oracle import (
     dealer_distribution,
     dealer_distribution_no_blackjack,
@@ -342,6 +335,7 @@ SPLIT_CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rules", "pair", "up", "shoe"), SPLIT_CASES)
 def test_split_equals_sequential_play(
     rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]
@@ -353,6 +347,7 @@ def test_split_equals_sequential_play(
     assert split_ev_resplit_bruteforce(pair, up, shoe, rules) == brute
 
 
+@pytest.mark.slow
 def test_split_suited_bonus_equals_sequential_play() -> None:
     # 7s 7h split against a T from an 18-card shoe holding 6s 6h 8s 8h: each
     # hand can make its suited 6-7-8 (and hits its 13 or 15 against the T).
@@ -471,6 +466,7 @@ POSTSPLIT_CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rules", "pair", "up", "shoe"), POSTSPLIT_CASES)
 def test_postsplit_at_least_split_ev(
     rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]

@@ -12,17 +12,14 @@ apart.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
+import bj_oracle as oracle
 import pytest
 
 from strategy_calc.blackjack import analyse_hand
 from strategy_calc.cards import Card, Rank
 from strategy_calc.rules import BlackjackRules
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bj_oracle as oracle
+pytestmark = pytest.mark.slow  # brute force of every play: the full run only
 
 TOL = 1e-12
 
