@@ -49,7 +49,6 @@ from strategy_calc.cards import (
 from strategy_calc.rules import (
     BlackjackRules,
     RulesError,
-    double_allowed_totals,
 )
 from strategy_calc.splits import SplitValues, combine, max_hands_for
 
@@ -118,13 +117,7 @@ def is_natural(ranks: Sequence[int]) -> bool:
 
 def surrender_allowed(rules: BlackjackRules, up: Rank) -> bool:
     """Whether the rules let a two-card initial hand surrender against ``up``."""
-    if rules.surrender == "none":
-        return False
-    if rules.surrender == "not_vs_ace":
-        return up is not Rank.ACE
-    if rules.surrender == "2-9":
-        return Rank.TWO <= up <= Rank.NINE
-    return True
+    return rules.may_surrender(int(up))
 
 
 def suited_bonus_chance(shoe: Shoe, cards: Sequence[Card], needed: Sequence[Rank]) -> float:
@@ -252,7 +245,7 @@ def analyse_hand(
     ev: dict[str, float | None] = dict.fromkeys(ACTIONS)
     ev["stand"] = to_ev(stand)
     ev["hit"] = to_ev(hit) if hit != float("-inf") else None
-    if two_cards and double_allowed_totals(rules)[total]:
+    if two_cards and rules.may_double(total):
         ev["double"] = to_ev(double)
     split_hands = None
     split_postsplit = None
@@ -317,7 +310,7 @@ def _surrender_ev(rules: BlackjackRules, p_bj: float, natural: bool, conditioned
     scale: ``(-1/2 - P(bj) * L) / P(no bj)``, L the hand's result against a
     blackjack (-1, or 0 for a natural).
     """
-    if rules.surrender == "late":
+    if rules.surrender_loses_to_blackjack:
         return -0.5 if conditioned else -p_bj - 0.5 * (1.0 - p_bj)
     if not conditioned or p_bj == 0.0:
         return -0.5

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from strategy_calc import _engine
 from strategy_calc._engine import DealerMemo
 from strategy_calc.cards import Card, Rank, Shoe, rank_counts
-from strategy_calc.rules import BlackjackRules, blackjack_losses, double_allowed_totals
+from strategy_calc.rules import BlackjackRules, double_allowed_totals
 
 if TYPE_CHECKING:
     import numpy as np  # the distribution histograms only
@@ -179,9 +179,9 @@ def engine_params(
     the rank being split (aces may lose double-after-split and take one card).
     The bonus chance starts at 0; see :meth:`EngineParams.with_bonus`.
     """
-    first = blackjack_losses(rules)
-    second = blackjack_losses(rules, second_split_hand=True)
-    aces_one = pair is Rank.ACE and rules.split_aces_one_card
+    first = rules.dealer_blackjack_takes()
+    second = rules.dealer_blackjack_takes(second_split_hand=True)
+    aces = pair is Rank.ACE
     return EngineParams(
         conditioning=Conditioning.of(rules) if conditioning is None else conditioning,
         dealer_hits_soft_17=rules.dealer_hits_soft_17,
@@ -192,8 +192,8 @@ def engine_params(
         bonus_777=rules.bonus_777,
         bonus_suited_678=rules.bonus_suited_678,
         suited_678_chance=0.0,
-        double_after_split=rules.double_after_split and not aces_one,
-        split_aces_one_card=aces_one,
+        double_after_split=rules.split_hands_may_double(aces),
+        split_aces_one_card=rules.split_aces_take_one_card(aces),
         double_totals=double_allowed_totals(rules),
     )
 

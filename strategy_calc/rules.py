@@ -40,12 +40,53 @@ DoubleOn = Literal["any", "9-11", "10-11", "11", "none"]
 Surrender = Literal["none", "late", "early", "not_vs_ace", "2-9"]
 PairTable = Literal["none", "any", "perfect"]
 
-BUILTIN_RULESETS: dict[str, str] = {
-    "macau-1983": "macau-1983.toml",
-    "deluxe": "deluxe.toml",
-    "macau-baccarat": "macau-baccarat.toml",
-}
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """A built-in ruleset: its name, its game and the package TOML file that holds it."""
+
+    name: str
+    game: Literal["blackjack", "baccarat"]
+    file: str
+    description: str
+    aliases: tuple[str, ...] = ()
+
+
+RULESETS: tuple[Ruleset, ...] = (
+    Ruleset("macau-1983", "blackjack", "macau-1983.toml",
+            "Macau's approved blackjack rules (1983): no hole card, double on 11, suited "
+            "6-7-8 / 7-7-7 bonus", ("macau",)),
+    Ruleset("deluxe", "blackjack", "deluxe.toml",
+            "Deluxe live-dealer blackjack: 8 decks, peek, surrender vs 2-9, pair side bet"),
+    Ruleset("macau-baccarat", "baccarat", "macau-baccarat.toml",
+            "Macau baccarat: Banker 5% commission, Tie 8:1, pairs 11:1", ("baccarat",)),
+)
+"""Every built-in ruleset, in one registry (:func:`find_ruleset` looks names up)."""
+
+BUILTIN_RULESETS: dict[str, str] = {r.name: r.file for r in RULESETS}
 """Built-in ruleset names and the package file that holds each."""
+
+
+def find_ruleset(name: str, game: str | None = None) -> Ruleset:
+    """The built-in ruleset called ``name`` (case-insensitive; aliases allowed).
+
+    ``game``: also require it to be of that game.
+
+    >>> find_ruleset("Deluxe").file, find_ruleset("macau").name
+    ('deluxe.toml', 'macau-1983')
+    >>> find_ruleset("deluxe", game="baccarat")
+    Traceback (most recent call last):
+    ...
+    strategy_calc.rules.RulesError: ruleset 'deluxe' is for blackjack, not baccarat
+    """
+    key = name.strip().lower()
+    for ruleset in RULESETS:
+        if key == ruleset.name or key in ruleset.aliases:
+            if game is not None and ruleset.game != game:
+                raise RulesError(f"ruleset {ruleset.name!r} is for {ruleset.game}, not {game}")
+            return ruleset
+    names = ", ".join(r.name for r in RULESETS if game is None or r.game == game)
+    raise RulesError(f"unknown ruleset {name!r}: the built-in ones are {names}")
+
 
 DEFAULT_BLACKJACK = "macau-1983"
 
@@ -136,6 +177,63 @@ class BlackjackRules:
         """True when either of the suited 6-7-8 / 7-7-7 bonuses is paid."""
         return self.bonus_suited_678 > 0 or self.bonus_777 > 0
 
+    # ---- rule predicates: the one place each rule's meaning is spelled out
+
+    def may_double(self, total: int) -> bool:
+        """Whether a first-two-card hand of best total ``total`` may be doubled.
+
+        >>> BlackjackRules(double_on="9-11").may_double(9)
+        True
+        >>> BlackjackRules(double_on="11").may_double(10)
+        False
+        """
+        low, high = {"any": (0, 21), "9-11": (9, 11), "10-11": (10, 11), "11": (11, 11),
+                     "none": (1, 0)}[self.double_on]
+        return low <= total <= high
+
+    def may_surrender(self, up: int) -> bool:
+        """Whether a two-card initial hand may surrender against up card ``up`` (1..10).
+
+        >>> BlackjackRules(surrender="2-9").may_surrender(10)
+        False
+        >>> BlackjackRules(surrender="not_vs_ace").may_surrender(10)
+        True
+        """
+        if self.surrender == "none":
+            return False
+        if self.surrender == "not_vs_ace":
+            return up != 1
+        if self.surrender == "2-9":
+            return 2 <= up <= 9
+        return True
+
+    @property
+    def surrender_loses_to_blackjack(self) -> bool:
+        """Late surrender: decided after the peek, so a dealer blackjack takes the whole bet;
+        every other kind gives half the bet back regardless."""
+        return self.surrender == "late"
+
+    def dealer_blackjack_takes(self, second_split_hand: bool = False) -> tuple[float, float]:
+        """What an ENHC dealer blackjack takes from a standing hand: (on a bet of 1, doubled).
+
+        Under ``enhc_loses = "original"`` only the original bet (the first
+        hand's stake) is lost; a second split hand and every double are returned.
+
+        >>> BlackjackRules(enhc_loses="original").dealer_blackjack_takes(second_split_hand=True)
+        (0.0, 0.0)
+        """
+        if self.enhc_loses == "all":
+            return 1.0, 2.0
+        return (0.0, 0.0) if second_split_hand else (1.0, 1.0)
+
+    def split_aces_take_one_card(self, pair_is_ace: bool) -> bool:
+        """Whether each hand of this split takes exactly one card (split aces)."""
+        return pair_is_ace and self.split_aces_one_card
+
+    def split_hands_may_double(self, pair_is_ace: bool) -> bool:
+        """Double after split, for this pair: never on one-card split aces."""
+        return self.double_after_split and not self.split_aces_take_one_card(pair_is_ace)
+
     def __str__(self) -> str:
         parts = [
             f"{self.decks}D",
@@ -161,20 +259,12 @@ def double_allowed_totals(rules: BlackjackRules) -> tuple[int, ...]:
     >>> [t for t, ok in enumerate(double_allowed_totals(BlackjackRules(double_on="10-11"))) if ok]
     [10, 11]
     """
-    low, high = {"any": (0, 21), "9-11": (9, 11), "10-11": (10, 11), "11": (11, 11),
-                 "none": (1, 0)}[rules.double_on]
-    return tuple(1 if low <= t <= high else 0 for t in range(22))
+    return tuple(1 if rules.may_double(t) else 0 for t in range(22))
 
 
 def blackjack_losses(rules: BlackjackRules, second_split_hand: bool = False) -> tuple[float, float]:
-    """What an ENHC dealer blackjack takes from a standing hand: (on a bet of 1, doubled).
-
-    Under ``enhc_loses = "original"`` only the original bet (the first hand's
-    stake) is lost; a second split hand and every double are returned.
-    """
-    if rules.enhc_loses == "all":
-        return 1.0, 2.0
-    return (0.0, 0.0) if second_split_hand else (1.0, 1.0)
+    """:meth:`BlackjackRules.dealer_blackjack_takes` (what an ENHC dealer blackjack takes)."""
+    return rules.dealer_blackjack_takes(second_split_hand)
 
 
 def _payout_slug(pays: float) -> str:
@@ -294,11 +384,12 @@ def load_ruleset(spec: str) -> dict[str, Any]:
     >>> load_ruleset("deluxe")["game"]
     'blackjack'
     """
-    if spec in BUILTIN_RULESETS:
-        text = resources.files("strategy_calc.rulesets").joinpath(BUILTIN_RULESETS[spec])
+    path = Path(spec)
+    if spec.strip().lower() in {n for r in RULESETS for n in (r.name, *r.aliases)}:
+        ruleset = find_ruleset(spec)
+        text = resources.files("strategy_calc.rulesets").joinpath(ruleset.file)
         table = tomllib.loads(text.read_text(encoding="utf-8"))
     else:
-        path = Path(spec)
         if not path.is_file():
             raise RulesError(
                 f"unknown ruleset {spec!r}: not a built-in"

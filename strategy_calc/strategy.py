@@ -39,7 +39,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from strategy_calc import engine
-from strategy_calc.blackjack import bonus_terms, split_values, surrender_allowed
+from strategy_calc.blackjack import bonus_terms, split_values
 from strategy_calc.cards import RANKS, Card, CardError, Rank, Shoe
 from strategy_calc.engine import Conditioning, PassRow, UpCardPass
 from strategy_calc.rules import BlackjackRules, double_allowed_totals
@@ -260,7 +260,7 @@ def analyse_game(
         upass = engine.up_card_pass(base, up, params, memo=memo)
         policy = upass.policy_classes
         rows = {node: upass.row(node) for node in read_nodes}
-        may_surrender = surrender_allowed(rules, up)
+        may_surrender = rules.may_surrender(int(up))
         p_up = full.count(up) / total_cards
         values: dict[tuple[int, int], list[tuple[float, float, Values]]] = {}
         for hand in hands:
@@ -324,8 +324,7 @@ def analyse_game(
             cell = cells.setdefault(("pair", pair_rank), {}).setdefault(up, {})
             for key, raw in split.items():
                 cell[key] = cell.get(key, 0.0) + rows[node].weight * (raw + adj)
-            das_split = rules.double_after_split and not (
-                pair_rank == 1 and rules.split_aces_one_card)
+            das_split = rules.split_hands_may_double(pair_rank == 1)
             pairs.setdefault(Rank(pair_rank).symbol, {})[up.symbol] = _code(
                 {k: v for k, v in cell.items() if k != "split"} | {"split": cell["split_chart"]},
                 das_split)
@@ -400,7 +399,7 @@ def _deal_values(
     if double_ok[total]:
         vals["double"] = rows[node].double + adj
     if may_surrender:
-        vals["surrender"] = -p_bj - 0.5 * nb if rules.surrender == "late" else -0.5
+        vals["surrender"] = -p_bj - 0.5 * nb if rules.surrender_loses_to_blackjack else -0.5
     ranks = set(hand)
     if not (rules.bonus_suited_678 > 0 and ranks <= {6, 7, 8} and len(ranks) == 2):
         return [(1.0, 0.0, vals)]
@@ -586,7 +585,7 @@ def _add_deal_distribution(
         hist[HIST_OFFSET] += weight * p_bj
         return
     if action == "surrender":
-        if rules.surrender == "late":
+        if rules.surrender_loses_to_blackjack:
             hist[HIST_OFFSET - 100] += weight * p_bj
             hist[HIST_OFFSET - 50] += weight * no_bj
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from strategy_calc.rules import BUILTIN_RULESETS, blackjack_rules, load_ruleset
+from strategy_calc.rules import RULESETS, blackjack_rules
 
 TABLE_DECKS = (1, 2, 6, 8)
 
@@ -17,12 +17,10 @@ def table_specs() -> list[tuple[str, int]]:
     [('macau-1983', 1), ('macau-1983', 2)]
     """
     specs = []
-    for name in BUILTIN_RULESETS:
-        table = load_ruleset(name)
-        if table.get("game", "blackjack") != "blackjack":
-            continue
-        for decks in sorted({*TABLE_DECKS, int(table["decks"])}):
-            specs.append((name, decks))
+    for ruleset in RULESETS:
+        if ruleset.game == "blackjack":
+            default = blackjack_rules(ruleset.name).decks
+            specs += [(ruleset.name, decks) for decks in sorted({*TABLE_DECKS, default})]
     return specs
 
 
