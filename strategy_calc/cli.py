@@ -120,9 +120,9 @@ def baccarat(
     as_json: JsonOpt = False,
 ) -> None:
     """Exact probabilities and EV of every baccarat bet for a (partly dealt) shoe."""
-    from strategy_calc import baccarat as bac
+    from strategy_calc import report
 
-    print(guarded(lambda: bac.baccarat_report(
+    print(guarded(lambda: report.baccarat_report(
         rules or "macau-baccarat", set_ or [], decks, removed, exact, eor, as_json)))
 
 
@@ -229,8 +229,7 @@ def edge(
         ev = autoplay_ev(game.rules)
     else:
         ev = game.ev_basic if strategy is Strategy.basic else game.ev_optimal
-    result = report.edge_dict(game.rules, strategy.value, ev)
-    result["ev_optimal"] = game.ev_optimal
+    result = report.edge_dict(game.rules, strategy.value, ev, game.ev_optimal)
     if as_json:
         print(json.dumps(result))
     else:
@@ -360,12 +359,12 @@ def eor(
     as_json: JsonOpt = False,
 ) -> None:
     """Effects of removal: the change in EV when one card of each rank leaves a full shoe."""
-    from strategy_calc import counting
+    from strategy_calc import report
 
     def run() -> str:
         ruleset = load_rules(rules, set_, decks)
         with progress_bar("effects of removal") as tick:
-            return counting.eor_report(ruleset, as_json, tick)
+            return report.eor_report(ruleset, as_json, tick)
 
     print(guarded(run))
 
@@ -388,12 +387,12 @@ def indices(
     ] = IndexFormat.text,
 ) -> None:
     """Count indices: the true count at which each decision flips."""
-    from strategy_calc import counting
+    from strategy_calc import report
 
     def run() -> str:
         ruleset = load_rules(rules, set_, decks)
         with progress_bar("count indices") as tick:
-            return counting.indices_report(ruleset, count, format_.value, tick)
+            return report.indices_report(ruleset, count, format_.value, tick)
 
     print(guarded(run))
 
@@ -411,11 +410,11 @@ def sidebet_pair(
     as_json: JsonOpt = False,
 ) -> None:
     """Exact EV of the pair side bet on the first two cards, for any shoe."""
-    from strategy_calc import sidebets
+    from strategy_calc import report
 
     def run() -> str:
         ruleset = load_rules(rules, set_, decks, "deluxe")
-        return sidebets.pair_report(ruleset, removed, as_json)
+        return report.pair_report(ruleset, removed, as_json)
 
     print(guarded(run))
 

@@ -24,11 +24,9 @@ unseen cards.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from strategy_calc.blackjack import HandAnalysis, analyse_hand
 from strategy_calc.cards import (
@@ -224,60 +222,6 @@ def effects_of_removal(rules: BlackjackRules, progress: Progress = None) -> Effe
         game[rank.symbol] = float(less - ev_full)
         _tick(progress, step, total)
     return EffectsOfRemoval(rules, ev_full, game, decision_effects(rules))
-
-
-def eor_dict(result: EffectsOfRemoval) -> dict[str, Any]:
-    """The ``eor --json`` object (the ``game`` key is the CLI contract)."""
-    decision = result.decision
-    return {
-        "game": dict(result.game),
-        "decision": {
-            "hand": ",".join(map(str, decision.hand)),
-            "up": str(decision.up),
-            "stand_minus_hit": dict(decision.effects),
-            "full": decision.full,
-            "deck_sum": decision.deck_sum,
-        },
-        "rules": result.rules.name,
-        "decks": result.rules.decks,
-        "ruleset": str(result.rules),
-        "ev_full": result.ev_full,
-        "deck_sum": result.deck_sum,
-        "units": "EV per unit initial bet; one card of the rank removed from a full shoe",
-        "conditioned_on_no_dealer_blackjack": {
-            "game": False, "decision": result.rules.peek},
-    }
-
-
-def eor_report(rules: BlackjackRules, as_json: bool, progress: Progress = None) -> str:
-    """``eor`` output: one JSON object, or a table in percent of a unit bet."""
-    result = effects_of_removal(rules, progress)
-    if as_json:
-        return json.dumps(eor_dict(result))
-    from rich.table import Table
-
-    from strategy_calc.report import render
-
-    decision = result.decision
-    label = f"{','.join(map(str, decision.hand))} vs {decision.up}"
-    table = Table(title=f"effects of removal, {rules} (EV per unit initial bet, in %)",
-                  title_justify="left")
-    table.add_column("rank removed")
-    table.add_column("game EV", justify="right")
-    table.add_column(f"{label}: stand - hit", justify="right")
-    for rank in RANKS:
-        table.add_row(rank.symbol, f"{100 * result.game[rank.symbol]:+.4f}",
-                      f"{100 * decision.effects[rank.symbol]:+.4f}")
-    table.add_row("weighted sum", f"{100 * result.deck_sum:+.4f}",
-                  f"{100 * decision.deck_sum:+.4f}")
-    cond = " (given no dealer blackjack)" if rules.peek else ""
-    lines = [
-        f"full shoe: game EV {100 * result.ev_full:+.4f}%; {label} stand - hit"
-        f" {100 * decision.full:+.4f}%{cond}",
-        "weighted sum: A..9 once, T four times (one suit). Not exactly 0: it is 13 times the"
-        " value of seeing one burned card, since the play is re-optimised for each shoe.",
-    ]
-    return render(table, *lines)
 
 
 # ---------------------------------------------------------------- count indices
@@ -629,64 +573,3 @@ def count_indices(
         rows.append(count_index(rules, decision, system))
         _tick(progress, done, len(decisions))
     return IndexTable(rules, system, CountFamily(rules.decks, system), tuple(rows))
-
-
-def indices_dict(table: IndexTable) -> dict[str, Any]:
-    """The ``indices --format json`` object."""
-    return {
-        "rules": table.rules.name,
-        "decks": table.rules.decks,
-        "ruleset": str(table.rules),
-        "count": table.count.name,
-        "family": table.family.describe(),
-        "published_for": "Hi-Lo Illustrious 18 (Schlesinger), 6 decks S17 DAS; compare under"
-                         " blackjack_rules('deluxe', ['decks=6', 'surrender=none'])",
-        "indices": [
-            {"decision": row.decision.name, "hand": row.decision.hand, "up": row.decision.up,
-             "actions": list(row.decision.actions), "index": row.index, "above": row.above,
-             "published": row.decision.published, "note": row.note}
-            for row in table.rows
-        ],
-    }
-
-
-def indices_report(
-    rules: BlackjackRules, count: str, fmt: str, progress: Progress = None
-) -> str:
-    """``indices`` output: ``fmt`` is ``json`` (one object) or ``text`` (a table)."""
-    if fmt not in ("text", "json"):
-        raise ValueError(f"unknown format {fmt!r} (use text or json)")
-    table = count_indices(rules, count, progress)
-    if fmt == "json":
-        return json.dumps(indices_dict(table))
-    from rich.table import Table
-
-    from strategy_calc.report import render
-
-    out = Table(title=f"{table.count.name} count indices (true count), {rules}",
-                title_justify="left")
-    for name in ("decision", "hand", "at or above", "below"):
-        out.add_column(name)
-    for name in ("index", "published", "diff"):
-        out.add_column(name, justify="right")
-    out.add_column("note")
-    footnotes: list[str] = []
-    for row in table.rows:
-        first, second = row.decision.actions
-        if row.above is not None and row.above != first:
-            first, second = second, first
-        mark = ""
-        if row.note:
-            footnotes.append(f"[{len(footnotes) + 1}] {row.decision.name}: {row.note}")
-            mark = f"[{len(footnotes)}]"
-        published = row.decision.published
-        out.add_row(
-            row.decision.name, f"{row.decision.hand} vs {row.decision.up}", first, second,
-            "-" if row.index is None else f"{row.index:+.2f}",
-            "-" if published is None else f"{published:+d}",
-            "-" if row.difference is None else f"{row.difference:+.2f}", mark,
-        )
-    lines = [f"family: {table.family.describe()}",
-             "published: Hi-Lo Illustrious 18 (Schlesinger), 6 decks S17 DAS; the rules they"
-             " match here: --rules deluxe --decks 6 --set surrender=none", *footnotes]
-    return render(out, *lines)

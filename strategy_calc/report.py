@@ -1,19 +1,30 @@
-"""Rendering of results: JSON objects for other tools, text tables for people."""
+"""The one render layer: JSON objects for other tools, text tables and pages for people.
+
+Every command's output is built here from the results the compute modules
+return; no compute module imports this one (or rich).
+"""
 
 from __future__ import annotations
 
 import html
 import io
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from strategy_calc.blackjack import ACTIONS, OUTCOMES, HandAnalysis
-from strategy_calc.cards import Rank
+from strategy_calc.cards import RANKS, Rank
 from strategy_calc.rules import BlackjackRules
 
 if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never loads it
+    from strategy_calc.baccarat import BaccaratOdds
+    from strategy_calc.counting import EffectsOfRemoval, IndexTable
+    from strategy_calc.sidebets import PairOdds
     from strategy_calc.strategy import BonusValue, GameAnalysis
+
+Progress = Callable[[int, int], None] | None
 
 
 def hand_dict(result: HandAnalysis) -> dict[str, Any]:
@@ -298,10 +309,15 @@ def chart_html(game: GameAnalysis) -> str:
     return "\n".join(parts) + "\n"
 
 
-def edge_dict(rules: BlackjackRules, strategy: str, ev: float) -> dict[str, Any]:
-    """The ``edge --json`` object."""
-    return {"rules": rules.name, "decks": rules.decks, "strategy": strategy, "ev": ev,
+def edge_dict(
+    rules: BlackjackRules, strategy: str, ev: float, ev_optimal: float | None = None
+) -> dict[str, Any]:
+    """The ``edge --json`` object (``ev_optimal``: the optimal-play EV, when known)."""
+    data = {"rules": rules.name, "decks": rules.decks, "strategy": strategy, "ev": ev,
             "house_edge": -ev, "rtp": 1.0 + ev, "ruleset": str(rules)}
+    if ev_optimal is not None:
+        data["ev_optimal"] = ev_optimal
+    return data
 
 
 def edge_text(rules: BlackjackRules, strategy: str, ev: float) -> str:
@@ -386,3 +402,362 @@ def risk_text(data: Mapping[str, Any]) -> str:
                         f"{data['quantiles_normal'][q]:+.1f}")
     head = f"EV per round {data['ev']:+.6f}, SD {data['sd']:.6f}"
     return render(dist, head, figures)
+
+
+# ---------------------------------------------------------------- counting
+
+
+def eor_dict(result: EffectsOfRemoval) -> dict[str, Any]:
+    """The ``eor --json`` object (the ``game`` key is the CLI contract)."""
+    decision = result.decision
+    return {
+        "game": dict(result.game),
+        "decision": {
+            "hand": ",".join(map(str, decision.hand)),
+            "up": str(decision.up),
+            "stand_minus_hit": dict(decision.effects),
+            "full": decision.full,
+            "deck_sum": decision.deck_sum,
+        },
+        "rules": result.rules.name,
+        "decks": result.rules.decks,
+        "ruleset": str(result.rules),
+        "ev_full": result.ev_full,
+        "deck_sum": result.deck_sum,
+        "units": "EV per unit initial bet; one card of the rank removed from a full shoe",
+        "conditioned_on_no_dealer_blackjack": {
+            "game": False, "decision": result.rules.peek},
+    }
+
+
+def eor_report(rules: BlackjackRules, as_json: bool, progress: Progress = None) -> str:
+    """``eor`` output: one JSON object, or a table in percent of a unit bet."""
+    from strategy_calc import counting
+
+    result = counting.effects_of_removal(rules, progress)
+    if as_json:
+        return json.dumps(eor_dict(result))
+    from rich.table import Table
+
+
+    decision = result.decision
+    label = f"{','.join(map(str, decision.hand))} vs {decision.up}"
+    table = Table(title=f"effects of removal, {rules} (EV per unit initial bet, in %)",
+                  title_justify="left")
+    table.add_column("rank removed")
+    table.add_column("game EV", justify="right")
+    table.add_column(f"{label}: stand - hit", justify="right")
+    for rank in RANKS:
+        table.add_row(rank.symbol, f"{100 * result.game[rank.symbol]:+.4f}",
+                      f"{100 * decision.effects[rank.symbol]:+.4f}")
+    table.add_row("weighted sum", f"{100 * result.deck_sum:+.4f}",
+                  f"{100 * decision.deck_sum:+.4f}")
+    cond = " (given no dealer blackjack)" if rules.peek else ""
+    lines = [
+        f"full shoe: game EV {100 * result.ev_full:+.4f}%; {label} stand - hit"
+        f" {100 * decision.full:+.4f}%{cond}",
+        "weighted sum: A..9 once, T four times (one suit). Not exactly 0: it is 13 times the"
+        " value of seeing one burned card, since the play is re-optimised for each shoe.",
+    ]
+    return render(table, *lines)
+
+
+def indices_dict(table: IndexTable) -> dict[str, Any]:
+    """The ``indices --format json`` object."""
+    return {
+        "rules": table.rules.name,
+        "decks": table.rules.decks,
+        "ruleset": str(table.rules),
+        "count": table.count.name,
+        "family": table.family.describe(),
+        "published_for": "Hi-Lo Illustrious 18 (Schlesinger), 6 decks S17 DAS; compare under"
+                         " blackjack_rules('deluxe', ['decks=6', 'surrender=none'])",
+        "indices": [
+            {"decision": row.decision.name, "hand": row.decision.hand, "up": row.decision.up,
+             "actions": list(row.decision.actions), "index": row.index, "above": row.above,
+             "published": row.decision.published, "note": row.note}
+            for row in table.rows
+        ],
+    }
+
+
+def indices_report(
+    rules: BlackjackRules, count: str, fmt: str, progress: Progress = None
+) -> str:
+    """``indices`` output: ``fmt`` is ``json`` (one object) or ``text`` (a table)."""
+    if fmt not in ("text", "json"):
+        raise ValueError(f"unknown format {fmt!r} (use text or json)")
+    from strategy_calc import counting
+
+    table = counting.count_indices(rules, count, progress)
+    if fmt == "json":
+        return json.dumps(indices_dict(table))
+    from rich.table import Table
+
+
+    out = Table(title=f"{table.count.name} count indices (true count), {rules}",
+                title_justify="left")
+    for name in ("decision", "hand", "at or above", "below"):
+        out.add_column(name)
+    for name in ("index", "published", "diff"):
+        out.add_column(name, justify="right")
+    out.add_column("note")
+    footnotes: list[str] = []
+    for row in table.rows:
+        first, second = row.decision.actions
+        if row.above is not None and row.above != first:
+            first, second = second, first
+        mark = ""
+        if row.note:
+            footnotes.append(f"[{len(footnotes) + 1}] {row.decision.name}: {row.note}")
+            mark = f"[{len(footnotes)}]"
+        published = row.decision.published
+        out.add_row(
+            row.decision.name, f"{row.decision.hand} vs {row.decision.up}", first, second,
+            "-" if row.index is None else f"{row.index:+.2f}",
+            "-" if published is None else f"{published:+d}",
+            "-" if row.difference is None else f"{row.difference:+.2f}", mark,
+        )
+    lines = [f"family: {table.family.describe()}",
+             "published: Hi-Lo Illustrious 18 (Schlesinger), 6 decks S17 DAS; the rules they"
+             " match here: --rules deluxe --decks 6 --set surrender=none", *footnotes]
+    return render(out, *lines)
+
+
+# ---------------------------------------------------------------- sidebets
+
+
+def pair_dict(odds: PairOdds) -> dict[str, Any]:
+    """The ``sidebet pair --json`` object: the CLI contract's ``ev``, ``probabilities``
+    and ``pays`` (``no_pair``: -1), plus ``rules``, ``decks``, ``removed``, ``table``,
+    ``ruleset`` (the slug), ``cards_left`` and ``exact`` (``"numerator/denominator"``
+    strings of the probabilities and the EV).
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> from strategy_calc.sidebets import analyse_pair
+    >>> data = pair_dict(analyse_pair(blackjack_rules("deluxe", ["pair_bet=any"])))
+    >>> data["pays"], data["exact"]["ev"]
+    ({'pair': 11.0, 'no_pair': -1.0}, '-43/415')
+    """
+    probabilities = odds.exact_probabilities()
+    ev = odds.exact_ev()
+    return {
+        "rules": odds.rules.name,
+        "decks": odds.rules.decks,
+        "removed": list(odds.removed),
+        "table": odds.table,
+        "ev": float(ev),
+        "probabilities": {k: float(v) for k, v in probabilities.items()},
+        "pays": {k: float(v) for k, v in odds.payouts().items()},
+        "cards_left": odds.shoe.cards_left,
+        "ruleset": str(odds.rules),
+        "exact": {
+            "ev": str(ev),
+            "probabilities": {k: str(v) for k, v in probabilities.items()},
+        },
+    }
+
+
+_OUTCOME_NAMES = {
+    "perfect": "perfect pair (same suit)",
+    "coloured": "coloured pair (same colour)",
+    "mixed": "mixed pair (red and black)",
+    "pair": "pair (same rank)",
+    "no_pair": "no pair",
+}
+
+
+def pair_text(odds: PairOdds) -> str:
+    """A readable report: one row per outcome (pays, probability, share of the EV), then the EV.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> from strategy_calc.sidebets import analyse_pair
+    >>> print(pair_text(analyse_pair(blackjack_rules("deluxe"))).splitlines()[-1])
+    EV -0.040964 per unit side bet (house edge 4.0964%; exact -17/415)
+    """
+    from rich import box
+    from rich.table import Table
+
+
+    name = "perfect pairs" if odds.table == "perfect" else "any pair"
+    removed = ",".join(odds.removed) or "none"
+    title = f"Pair side bet, {name} table  |  {odds.rules}"
+    shoe = (f"{odds.shoe.cards_left} of {52 * odds.rules.decks} cards left"
+            f" (removed: {removed}); EV per unit side bet")
+    probabilities = odds.exact_probabilities()
+    pays = odds.payouts()
+    table = Table(box=box.SIMPLE_HEAD)
+    for header in ("first two cards", "pays", "probability", "exact", "EV share"):
+        table.add_column(header, justify="left" if header == "first two cards" else "right")
+    for outcome in odds.outcomes:
+        shown = "loses" if outcome == "no_pair" else f"{float(pays[outcome]):g}:1"
+        p = probabilities[outcome]
+        table.add_row(_OUTCOME_NAMES[outcome], shown, f"{float(p):.6f}", str(p),
+                      f"{float(p * pays[outcome]):+.6f}")
+    ev = odds.exact_ev()
+    return render(title, shoe, table, f"EV {float(ev):+.6f} per unit side bet"
+                  f" (house edge {-float(ev):.4%}; exact {ev})")
+
+
+def pair_report(rules: BlackjackRules, removed: str, as_json: bool) -> str:
+    """The ``strategy-calc sidebet pair`` command: analyse one shoe and render it.
+
+    Input errors raise a ``ValueError`` subclass (:class:`NoPairBetError`,
+    :class:`~strategy_calc.cards.CardError`) with a one-line message.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> data = json.loads(pair_report(blackjack_rules("deluxe", decks=1), "", True))
+    >>> data["probabilities"]["perfect"], data["exact"]["probabilities"]["mixed"]
+    (0.0, '2/51')
+    """
+    from strategy_calc.sidebets import analyse_pair
+
+    odds = analyse_pair(rules, removed)
+    return json.dumps(pair_dict(odds)) if as_json else pair_text(odds)
+
+
+# ---------------------------------------------------------------- baccarat
+
+
+def odds_dict(
+    odds: BaccaratOdds,
+    eor: Mapping[str, Mapping[str, Fraction] | None] | None = None,
+    exact: bool = False,
+) -> dict[str, Any]:
+    """The ``baccarat --json`` object: the CLI contract's keys, plus ``ruleset`` (the
+    slug), ``payouts`` (the rules' fields), ``counts`` (the exact integers) and, when
+    ``exact``, ``exact`` (the same figures as ``"numerator/denominator"`` strings)."""
+
+    ev = odds.exact_ev()
+    out: dict[str, Any] = {
+        "rules": odds.rules.name,
+        "decks": odds.rules.decks,
+        "removed": list(odds.removed),
+        "probabilities": odds.probabilities,
+        "ev": {bet: float(v) for bet, v in ev.items()},
+        "best": odds.best,
+        "best_is_positive": odds.best_is_positive,
+        "ruleset": str(odds.rules),
+        "payouts": asdict(odds.rules),
+        "cards_left": odds.cards_left,
+        "counts": {
+            "deals": odds.deals, "banker": odds.banker_wins, "player": odds.player_wins,
+            "tie": odds.ties, "banker_on_six": odds.banker_wins_on_six,
+            "player_pair": odds.player_pairs, "banker_pair": odds.banker_pairs,
+        },
+    }
+    if eor is not None:
+        out["eor"] = {rank: None if d is None else {bet: float(v) for bet, v in d.items()}
+                      for rank, d in eor.items()}
+    if exact:
+        probabilities = odds.exact_probabilities()
+        out["exact"] = {
+            "probabilities": {b: str(probabilities[b]) for b in ("banker", "player", "tie")},
+            "ev": {bet: str(v) for bet, v in ev.items()},
+        }
+        if eor is not None:
+            out["exact"]["eor"] = {
+                rank: None if d is None else {bet: str(v) for bet, v in d.items()}
+                for rank, d in eor.items()}
+    return out
+
+
+def _pays(value: Fraction) -> str:
+    """A payout as odds: ``8:1``, ``1:2``, ``0.95:1``."""
+    if value.denominator == 1:
+        return f"{value.numerator}:1"
+    if value.numerator == 1:
+        return f"1:{value.denominator}"
+    return f"{float(value):g}:1"
+
+
+def odds_text(
+    odds: BaccaratOdds,
+    eor: Mapping[str, Mapping[str, Fraction] | None] | None = None,
+    exact: bool = False,
+) -> str:
+    """A readable report: a table of every bet, the best bet, optional fractions and EOR."""
+    from rich import box
+    from rich.table import Table
+
+    from strategy_calc.baccarat import BET_NAMES, BETS
+
+    rules = odds.rules
+    removed = ",".join(odds.removed) or "none"
+    title = (f"{rules}  |  {odds.cards_left} of {52 * rules.decks} cards left"
+             f" (removed: {removed})")
+    pays = {
+        "banker": _pays(rules.payout("banker_pays")) + (
+            f" (6: {_pays(rules.payout('banker_six_pays'))})"
+            if rules.banker_six_pays != rules.banker_pays else ""),
+        "player": _pays(rules.payout("player_pays")),
+        "tie": _pays(rules.payout("tie_pays")),
+        "player_pair": _pays(rules.payout("player_pair_pays")),
+        "banker_pair": _pays(rules.payout("banker_pair_pays")),
+    }
+    probabilities = odds.exact_probabilities()
+    ev = odds.exact_ev()
+    table = Table(box=box.SIMPLE_HEAD)
+    for header in ("bet", "pays", "P(win)", "EV per unit bet", "house edge", ""):
+        table.add_column(header, justify="left" if header in ("bet", "pays", "") else "right")
+    for bet in BETS:
+        table.add_row(BET_NAMES[bet], pays[bet], f"{float(probabilities[bet]):.6f}",
+                      f"{float(ev[bet]):+.6f}", f"{-float(ev[bet]):.4%}",
+                      "<- best" if bet == odds.best else "")
+    best = odds.best
+    verdict = ("positive expectation for this shoe" if odds.best_is_positive
+               else "no bet has positive expectation for this shoe")
+    lines: list[Any] = [
+        title,
+        table,
+        f"Player and Banker bets push on a tie (P(tie) = {float(probabilities['tie']):.6f}).",
+        f"Best bet: {BET_NAMES[best]}, EV {float(ev[best]):+.6f} per unit bet: {verdict}.",
+    ]
+    if exact:
+        lines.append("Exact (ordered 6-card deals, unused cards counted as dealt):")
+        lines.append(f"  deals = {odds.deals}; banker wins = {odds.banker_wins}, player wins = "
+                     f"{odds.player_wins}, ties = {odds.ties}, pairs = {odds.player_pairs}")
+        for bet in ("banker", "player", "tie"):
+            lines.append(f"  P({bet}) = {probabilities[bet]}")
+        for bet in BETS:
+            lines.append(f"  EV({bet}) = {ev[bet]}")
+    if eor is not None:
+        lines.append("Effect of removing one card of each rank: change of EV, % of the bet")
+        effects = Table(box=box.SIMPLE_HEAD)
+        effects.add_column("rank")
+        for bet in BETS:
+            effects.add_column(BET_NAMES[bet], justify="right")
+        for rank, delta in eor.items():
+            cells = (["-"] * len(BETS) if delta is None
+                     else [f"{100 * float(delta[bet]):+.5f}" for bet in BETS])
+            effects.add_row(rank, *cells)
+        lines.append(effects)
+    return render(*lines)
+
+
+def baccarat_report(
+    spec: str,
+    overrides: Sequence[str],
+    decks: int | None,
+    removed: str,
+    exact: bool,
+    eor: bool,
+    as_json: bool,
+) -> str:
+    """The ``strategy-calc baccarat`` command: analyse one shoe and render it.
+
+    Input errors raise a ``ValueError`` subclass (:class:`~strategy_calc.rules.RulesError`
+    or :class:`~strategy_calc.cards.CardError`) with a one-line message.
+
+    >>> data = json.loads(baccarat_report("macau-baccarat", [], 6, "", False, False, True))
+    >>> data["decks"], data["best"], round(data["probabilities"]["tie"], 6)
+    (6, 'banker', 0.095069)
+    """
+    from strategy_calc import baccarat
+
+    rules = baccarat.baccarat_rules(spec, overrides, decks)
+    odds = baccarat.analyse(rules, removed)
+    effects = baccarat.effects_of_removal(odds) if eor else None
+    if as_json:
+        return json.dumps(odds_dict(odds, effects, exact))
+    return odds_text(odds, effects, exact)

@@ -28,11 +28,9 @@ or its correctly rounded float; an EV is per unit side bet.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from strategy_calc.cards import MAX_DECKS, SUITS, CardError
 from strategy_calc.rules import BlackjackRules, RulesError
@@ -340,89 +338,3 @@ def analyse_pair(rules: BlackjackRules, removed: str | Iterable[str] = ()) -> Pa
     p = shoe.exact_probabilities()
     return PairOdds(rules, shoe, tuple(str(c) for c in cards),
                     p["perfect"], p["coloured"], p["mixed"])
-
-
-def pair_dict(odds: PairOdds) -> dict[str, Any]:
-    """The ``sidebet pair --json`` object: the CLI contract's ``ev``, ``probabilities``
-    and ``pays`` (``no_pair``: -1), plus ``rules``, ``decks``, ``removed``, ``table``,
-    ``ruleset`` (the slug), ``cards_left`` and ``exact`` (``"numerator/denominator"``
-    strings of the probabilities and the EV).
-
-    >>> from strategy_calc.rules import blackjack_rules
-    >>> data = pair_dict(analyse_pair(blackjack_rules("deluxe", ["pair_bet=any"])))
-    >>> data["pays"], data["exact"]["ev"]
-    ({'pair': 11.0, 'no_pair': -1.0}, '-43/415')
-    """
-    probabilities = odds.exact_probabilities()
-    ev = odds.exact_ev()
-    return {
-        "rules": odds.rules.name,
-        "decks": odds.rules.decks,
-        "removed": list(odds.removed),
-        "table": odds.table,
-        "ev": float(ev),
-        "probabilities": {k: float(v) for k, v in probabilities.items()},
-        "pays": {k: float(v) for k, v in odds.payouts().items()},
-        "cards_left": odds.shoe.cards_left,
-        "ruleset": str(odds.rules),
-        "exact": {
-            "ev": str(ev),
-            "probabilities": {k: str(v) for k, v in probabilities.items()},
-        },
-    }
-
-
-_OUTCOME_NAMES = {
-    "perfect": "perfect pair (same suit)",
-    "coloured": "coloured pair (same colour)",
-    "mixed": "mixed pair (red and black)",
-    "pair": "pair (same rank)",
-    "no_pair": "no pair",
-}
-
-
-def pair_text(odds: PairOdds) -> str:
-    """A readable report: one row per outcome (pays, probability, share of the EV), then the EV.
-
-    >>> from strategy_calc.rules import blackjack_rules
-    >>> print(pair_text(analyse_pair(blackjack_rules("deluxe"))).splitlines()[-1])
-    EV -0.040964 per unit side bet (house edge 4.0964%; exact -17/415)
-    """
-    from rich import box
-    from rich.table import Table
-
-    from strategy_calc.report import render
-
-    name = "perfect pairs" if odds.table == "perfect" else "any pair"
-    removed = ",".join(odds.removed) or "none"
-    title = f"Pair side bet, {name} table  |  {odds.rules}"
-    shoe = (f"{odds.shoe.cards_left} of {52 * odds.rules.decks} cards left"
-            f" (removed: {removed}); EV per unit side bet")
-    probabilities = odds.exact_probabilities()
-    pays = odds.payouts()
-    table = Table(box=box.SIMPLE_HEAD)
-    for header in ("first two cards", "pays", "probability", "exact", "EV share"):
-        table.add_column(header, justify="left" if header == "first two cards" else "right")
-    for outcome in odds.outcomes:
-        shown = "loses" if outcome == "no_pair" else f"{float(pays[outcome]):g}:1"
-        p = probabilities[outcome]
-        table.add_row(_OUTCOME_NAMES[outcome], shown, f"{float(p):.6f}", str(p),
-                      f"{float(p * pays[outcome]):+.6f}")
-    ev = odds.exact_ev()
-    return render(title, shoe, table, f"EV {float(ev):+.6f} per unit side bet"
-                  f" (house edge {-float(ev):.4%}; exact {ev})")
-
-
-def pair_report(rules: BlackjackRules, removed: str, as_json: bool) -> str:
-    """The ``strategy-calc sidebet pair`` command: analyse one shoe and render it.
-
-    Input errors raise a ``ValueError`` subclass (:class:`NoPairBetError`,
-    :class:`~strategy_calc.cards.CardError`) with a one-line message.
-
-    >>> from strategy_calc.rules import blackjack_rules
-    >>> data = json.loads(pair_report(blackjack_rules("deluxe", decks=1), "", True))
-    >>> data["probabilities"]["perfect"], data["exact"]["probabilities"]["mixed"]
-    (0.0, '2/51')
-    """
-    odds = analyse_pair(rules, removed)
-    return json.dumps(pair_dict(odds)) if as_json else pair_text(odds)

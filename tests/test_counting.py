@@ -26,12 +26,9 @@ from strategy_calc.counting import (
     count_indices,
     decision_effects,
     effects_of_removal,
-    eor_dict,
-    eor_report,
     find_count,
-    indices_dict,
-    indices_report,
 )
+from strategy_calc.report import eor_dict, eor_report, indices_dict, indices_report
 from strategy_calc.rules import blackjack_rules
 
 REFERENCE = blackjack_rules(*PUBLISHED_RULES)

@@ -19,13 +19,13 @@ from typer.testing import CliRunner
 
 from strategy_calc.cards import SUITS, CardError
 from strategy_calc.cli import app
+from strategy_calc.report import pair_report
 from strategy_calc.rules import BlackjackRules, RulesError, blackjack_rules
 from strategy_calc.sidebets import (
     RANKS,
     NoPairBetError,
     PairShoe,
     analyse_pair,
-    pair_report,
     parse_pair_cards,
 )
 
