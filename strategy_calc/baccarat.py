@@ -28,13 +28,20 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from strategy_calc import _engine
-from strategy_calc.cards import MAX_DECKS, SUITS, CardError
+from strategy_calc.cards import (
+    FACES,
+    CardError,
+    FaceShoe,
+    check_decks,
+    parse_face_card,
+    parse_face_cards,
+)
 from strategy_calc.rules import RulesError, build_rules, load_ruleset
 
 DEFAULT_BACCARAT = "macau-baccarat"
 """The built-in baccarat ruleset used when none is named."""
 
-RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+RANKS: tuple[str, ...] = FACES
 """The 13 baccarat ranks, in the order of every count tuple."""
 
 POINTS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
@@ -52,9 +59,6 @@ BET_NAMES: dict[str, str] = {
 MIN_CARDS = 6
 """A round can use six cards, so a shoe must hold at least this many."""
 
-_RANK_INDEX: dict[str, int] = {
-    **{symbol: i for i, symbol in enumerate(RANKS)}, "1": 0, "10": RANKS.index("T"),
-}
 
 # The engine's grid: cell 100 * k + 10 * p + b counts the deals ending with
 # Player point p, Banker point b and the Banker holding 2 + k cards.
@@ -102,10 +106,10 @@ class BaccaratRules:
     """What a Banker Pair bet wins (Banker's first two cards of one rank), per unit bet."""
 
     def __post_init__(self) -> None:
-        if isinstance(self.decks, bool) or not isinstance(self.decks, int):
-            raise RulesError(f"decks must be an integer, not {self.decks!r}")
-        if not 1 <= self.decks <= MAX_DECKS:
-            raise RulesError(f"decks must be between 1 and {MAX_DECKS}, not {self.decks}")
+        try:
+            check_decks(self.decks)
+        except CardError as exc:
+            raise RulesError(str(exc)) from None
         for field in ("player_pays", "banker_pays", "banker_six_pays", "tie_pays",
                       "player_pair_pays", "banker_pair_pays"):
             value = getattr(self, field)
@@ -154,22 +158,17 @@ def baccarat_rules(
 def parse_rank(text: str) -> str:
     """One baccarat card (``A``, ``2``..``9``, ``T``/``10``, ``J``, ``Q``, ``K``) to its rank.
 
-    An optional suit letter (``s``, ``h``, ``d``, ``c``) is accepted and ignored.
+    An optional suit letter (``s``, ``h``, ``d``, ``c``) is accepted: it makes
+    the card a particular one (a second 5 of hearts in one deck is an error).
 
     >>> parse_rank("10h"), parse_rank("q"), parse_rank("Ks")
     ('T', 'Q', 'K')
-    >>> parse_rank("X")
+    >>> parse_rank("X")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    strategy_calc.cards.CardError: unknown card 'X' (use A, 2-9, T, J, Q, K, optionally a suit)
+    strategy_calc.cards.CardError: unknown card 'X' (use A, 2-9, T, J, Q, K, ...)
     """
-    token = text.strip()
-    symbol = token.upper()
-    if symbol not in _RANK_INDEX and len(token) >= 2 and token[-1].lower() in SUITS:
-        symbol = token[:-1].strip().upper()
-    if symbol not in _RANK_INDEX:
-        raise CardError(f"unknown card {token!r} (use A, 2-9, T, J, Q, K, optionally a suit)")
-    return RANKS[_RANK_INDEX[symbol]]
+    return parse_face_card(text).face
 
 
 def parse_ranks(cards: str | Iterable[str]) -> tuple[str, ...]:
@@ -178,8 +177,7 @@ def parse_ranks(cards: str | Iterable[str]) -> tuple[str, ...]:
     >>> parse_ranks("5, 5 Kd,10")
     ('5', '5', 'K', 'T')
     """
-    items = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
-    return tuple(parse_rank(item) for item in items)
+    return tuple(card.face for card in parse_face_cards(cards))
 
 
 def shoe_counts(decks: int, removed: str | Iterable[str] = ()) -> tuple[int, ...]:
@@ -191,16 +189,12 @@ def shoe_counts(decks: int, removed: str | Iterable[str] = ()) -> tuple[int, ...
     Traceback (most recent call last):
     ...
     strategy_calc.cards.CardError: more Js than the 1-deck shoe holds
+    >>> shoe_counts(1, "5h,5h")
+    Traceback (most recent call last):
+    ...
+    strategy_calc.cards.CardError: more 5 of hearts than the 1-deck shoe holds
     """
-    if not 1 <= decks <= MAX_DECKS:
-        raise CardError(f"decks must be between 1 and {MAX_DECKS}, not {decks}")
-    counts = [4 * decks] * len(RANKS)
-    for rank in parse_ranks(removed):
-        i = _RANK_INDEX[rank]
-        if counts[i] == 0:
-            raise CardError(f"more {rank}s than the {decks}-deck shoe holds")
-        counts[i] -= 1
-    return tuple(counts)
+    return FaceShoe.full(decks).remove(parse_face_cards(removed)).face_counts
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,14 +323,16 @@ def analyse_counts(
 def analyse(rules: BaccaratRules, removed: str | Iterable[str] = ()) -> BaccaratOdds:
     """Exact odds of every bet for a ``rules.decks``-deck shoe less the ``removed`` cards.
 
-    ``removed``: cards such as ``"5,5,K,8c"`` (suits ignored) or an iterable of them.
+    ``removed``: cards such as ``"5,5,K,8c"`` or an iterable of them; a suit
+    only makes the card a particular one (baccarat pays no suits).
 
     >>> odds = analyse(BaccaratRules(decks=1), "9,9,9,9,8,8,8,8")
     >>> odds.best, round(odds.ev["player"], 6), round(odds.ev["banker"], 6)
     ('player', -0.010404, -0.012221)
     """
-    ranks = parse_ranks(removed)
-    return analyse_counts(rules, shoe_counts(rules.decks, ranks), ranks)
+    cards = parse_face_cards(removed)
+    counts = FaceShoe.full(rules.decks).remove(cards).face_counts
+    return analyse_counts(rules, counts, tuple(card.face for card in cards))
 
 
 def effects_of_removal(odds: BaccaratOdds) -> dict[str, dict[str, Fraction] | None]:

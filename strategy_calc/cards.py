@@ -1,7 +1,16 @@
-"""Cards and shoes: the immutable values every game is computed from.
+"""Cards and shoes for every game: one symbol table, one parser, validated shoes.
 
-Blackjack ranks fold J/Q/K into T (``Rank.TEN``); suits are kept only where a
-rule needs them (the suited 6-7-8 bonus), as an optional letter on a card.
+A card is written as its face (``A``, ``2``..``9``, ``T``/``10``, ``J``, ``Q``,
+``K``), optionally followed by a suit letter (``s``, ``h``, ``d``, ``c``); lists
+are separated by commas and/or spaces. Two views of a card:
+
+- blackjack folds J/Q/K into T: :class:`Rank` (10 values), :class:`Card` and
+  the rank-count :class:`Shoe` (which also tracks suits, to refuse a second 5
+  of spades in one deck and to price the suited 6-7-8 bonus);
+- pair bets and baccarat tell the 13 faces apart (J-J is a pair, J-Q is not):
+  :data:`FACES`, :class:`FaceCard` and the suit-aware :class:`FaceShoe`.
+
+The deck count of every shoe is checked in one place, :func:`check_decks`.
 
 >>> parse_cards("T,6")
 (Card(rank=<Rank.TEN: 10>, suit=None), Card(rank=<Rank.SIX: 6>, suit=None))
@@ -17,12 +26,86 @@ from enum import IntEnum
 
 SUITS = "shdc"
 """Suit letters: spades, hearts, diamonds, clubs."""
+SUIT_NAMES: dict[str, str] = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+"""Suit letters (the order of :data:`SUITS`) and their names."""
 
 MAX_DECKS = 12
+
+FACES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+"""The 13 faces, in the order of every face-count tuple."""
+FACE_INDEX: dict[str, int] = {**{f: i for i, f in enumerate(FACES)}, "1": 0, "10": 9}
+"""Index in :data:`FACES` of every accepted face symbol (upper case)."""
 
 
 class CardError(ValueError):
     """A card, hand or shoe that cannot exist (unknown card, too many of a rank...)."""
+
+
+def check_decks(decks: object) -> int:
+    """``decks`` if it is a whole number of decks a shoe may hold (1..12), else CardError.
+
+    >>> check_decks(8)
+    8
+    >>> check_decks(13)
+    Traceback (most recent call last):
+    ...
+    strategy_calc.cards.CardError: decks must be between 1 and 12, not 13
+    """
+    if isinstance(decks, bool) or not isinstance(decks, int):
+        raise CardError(f"decks must be a whole number, not {decks!r}")
+    if not 1 <= decks <= MAX_DECKS:
+        raise CardError(f"decks must be between 1 and {MAX_DECKS}, not {decks}")
+    return decks
+
+
+def split_cards(text: str | Iterable[str]) -> list[str]:
+    """The card tokens of a list separated by commas and/or spaces (``""``: none).
+
+    >>> split_cards("5, 5 Kd,10"), split_cards("")
+    (['5', '5', 'Kd', '10'], [])
+    >>> split_cards("5,,5")
+    Traceback (most recent call last):
+    ...
+    strategy_calc.cards.CardError: empty card in the list '5,,5'
+    """
+    if not isinstance(text, str):
+        return [str(t).strip() for t in text]
+    if not text.strip():
+        return []
+    tokens = []
+    for part in text.split(","):
+        words = part.split()
+        if not words:
+            raise CardError(f"empty card in the list {text.strip()!r}")
+        tokens += words
+    return tokens
+
+
+_UNKNOWN = "(use A, 2-9, T, J, Q, K, optionally a suit letter s, h, d or c)"
+
+
+def parse_face(token: str) -> tuple[str, str | None]:
+    """One card token to its face symbol (of :data:`FACES`) and suit letter or ``None``.
+
+    >>> parse_face("10h"), parse_face("q"), parse_face("6s")
+    (('T', 'h'), ('Q', None), ('6', 's'))
+    >>> parse_face("Kx")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    strategy_calc.cards.CardError: unknown card 'Kx' (use A, 2-9, T, J, Q, K, ...)
+    """
+    text = token.strip()
+    if not text:
+        raise CardError("empty card")
+    symbol = text.upper()
+    if symbol in FACE_INDEX:
+        return FACES[FACE_INDEX[symbol]], None
+    head, suit = text[:-1].strip().upper(), text[-1].lower()
+    if len(text) >= 2 and suit in SUITS and head in FACE_INDEX:
+        return FACES[FACE_INDEX[head]], suit
+    if len(text) > 12:
+        text = text[:12] + "..."
+    raise CardError(f"unknown card {text!r} {_UNKNOWN}")
 
 
 class Rank(IntEnum):
@@ -50,8 +133,6 @@ class Rank(IntEnum):
 
 
 RANKS: tuple[Rank, ...] = tuple(Rank)
-_RANK_BY_SYMBOL = {"A": Rank.ACE, "1": Rank.ACE, "T": Rank.TEN, "10": Rank.TEN, "J": Rank.TEN,
-                   "Q": Rank.TEN, "K": Rank.TEN, **{str(v): Rank(v) for v in range(2, 10)}}
 SUITED_RANKS: tuple[Rank, ...] = (Rank.SIX, Rank.SEVEN, Rank.EIGHT)
 """The ranks whose suits the shoe tracks (the suited 6-7-8 bonus needs them)."""
 
@@ -67,16 +148,25 @@ class Card:
         return self.rank.symbol + (self.suit or "")
 
 
+def rank_of_face(face: str) -> Rank:
+    """The blackjack rank of a face symbol (J, Q, K count as T).
+
+    >>> rank_of_face("K"), rank_of_face("A")
+    (<Rank.TEN: 10>, <Rank.ACE: 1>)
+    """
+    return Rank(min(FACE_INDEX[face] + 1, 10))
+
+
 def parse_rank(text: str) -> Rank:
     """Parse a rank symbol (``A``, ``2``..``9``, ``T``/``10``/``J``/``Q``/``K``).
 
     >>> parse_rank("k"), parse_rank("10")
     (<Rank.TEN: 10>, <Rank.TEN: 10>)
     """
-    rank = _RANK_BY_SYMBOL.get(text.strip().upper())
-    if rank is None:
-        raise CardError(f"unknown card rank {text.strip()!r} (use A, 2-9, T, J, Q, K)")
-    return rank
+    face, suit = parse_face(text)
+    if suit is not None:
+        raise CardError(f"a rank has no suit: {text.strip()!r}")
+    return rank_of_face(face)
 
 
 def parse_card(text: str) -> Card:
@@ -85,25 +175,129 @@ def parse_card(text: str) -> Card:
     >>> parse_card("6s"), parse_card("Q")
     (Card(rank=<Rank.SIX: 6>, suit='s'), Card(rank=<Rank.TEN: 10>, suit=None))
     """
-    token = text.strip()
-    if not token:
-        raise CardError("empty card in list")
-    suit: str | None = None
-    if len(token) >= 2 and token[-1].lower() in SUITS and token[:-1].strip():
-        suit = token[-1].lower()
-        token = token[:-1]
-    return Card(parse_rank(token), suit)
+    face, suit = parse_face(text)
+    return Card(rank_of_face(face), suit)
 
 
-def parse_cards(text: str) -> tuple[Card, ...]:
-    """Parse a comma-separated list of cards (``""`` gives no cards).
+def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
+    """Parse a list of cards separated by commas and/or spaces (``""`` gives no cards).
 
-    >>> [str(c) for c in parse_cards("A, 7, 8c")]
+    >>> [str(c) for c in parse_cards("A, 7 8c")]
     ['A', '7', '8c']
     """
-    if not text.strip():
-        return ()
-    return tuple(parse_card(part) for part in text.split(","))
+    return tuple(parse_card(token) for token in split_cards(text))
+
+
+@dataclass(frozen=True, slots=True)
+class FaceCard:
+    """One card of a game that tells the 13 faces apart: a face and, if given, a suit.
+
+    >>> str(FaceCard("K", "h")), str(FaceCard("5"))
+    ('Kh', '5')
+    """
+
+    face: str
+    """The face symbol, one of :data:`FACES`."""
+    suit: str | None = None
+    """The suit letter (``s``, ``h``, ``d``, ``c``), or ``None`` when it is unknown."""
+
+    def __str__(self) -> str:
+        return self.face + (self.suit or "")
+
+    @property
+    def rank(self) -> str:
+        """The face symbol (the name the pair bet and baccarat use)."""
+        return self.face
+
+
+def parse_face_card(text: str) -> FaceCard:
+    """Parse one card keeping its face (J, Q, K stay distinct).
+
+    >>> parse_face_card("10h"), parse_face_card("q")
+    (FaceCard(face='T', suit='h'), FaceCard(face='Q', suit=None))
+    """
+    return FaceCard(*parse_face(text))
+
+
+def parse_face_cards(cards: str | Iterable[str]) -> tuple[FaceCard, ...]:
+    """Cards separated by commas and/or spaces (or an iterable of cards); ``""`` gives none.
+
+    >>> [str(card) for card in parse_face_cards("5,5, Kh Qs,10")]
+    ['5', '5', 'Kh', 'Qs', 'T']
+    """
+    return tuple(parse_face_card(token) for token in split_cards(cards))
+
+
+@dataclass(frozen=True, slots=True)
+class FaceShoe:
+    """A suit-aware shoe of the 13 faces: the cards still in it, some removed with unknown suit.
+
+    ``known[f][s]`` counts the cards of face ``FACES[f]`` and suit ``SUITS[s]``
+    not known to be out (the full shoe less the removals whose suit was given);
+    ``unknown[f]`` more cards of that face are out, suits unknown. Removing a
+    card the shoe cannot hold (a second K of spades in one deck, a fifth K) is
+    an error.
+
+    >>> shoe = FaceShoe.full(1).remove(parse_face_cards("K, Kh"))
+    >>> shoe.cards_left, shoe.known[12], shoe.unknown[12], shoe.face_counts[12]
+    (50, (1, 0, 1, 1), 1, 2)
+    """
+
+    decks: int
+    """Number of 52-card decks in the full shoe."""
+    known: tuple[tuple[int, ...], ...]
+    """Per face of :data:`FACES`, per suit of ``SUITS``: cards not known to be out."""
+    unknown: tuple[int, ...]
+    """Per face of :data:`FACES`: cards out whose suit is unknown."""
+
+    @classmethod
+    def full(cls, decks: int) -> FaceShoe:
+        """A full shoe of ``decks`` 52-card decks (``decks`` cards of each face and suit).
+
+        >>> FaceShoe.full(8).cards_left
+        416
+        """
+        check_decks(decks)
+        return cls(decks, tuple((decks,) * len(SUITS) for _ in FACES), (0,) * len(FACES))
+
+    @property
+    def face_counts(self) -> tuple[int, ...]:
+        """Cards left of each face of :data:`FACES`."""
+        return tuple(sum(row) - out for row, out in zip(self.known, self.unknown, strict=True))
+
+    @property
+    def cards_left(self) -> int:
+        """Number of cards in the shoe."""
+        return sum(map(sum, self.known)) - sum(self.unknown)
+
+    def remove(self, cards: Iterable[FaceCard]) -> FaceShoe:
+        """The shoe without ``cards``; an error if a face (or a face and suit) runs out.
+
+        >>> FaceShoe.full(1).remove(parse_face_cards("Ks,Ks"))
+        Traceback (most recent call last):
+        ...
+        strategy_calc.cards.CardError: more K of spades than the 1-deck shoe holds
+        >>> FaceShoe.full(1).remove(parse_face_cards("Kh,K,K,K,K"))
+        Traceback (most recent call last):
+        ...
+        strategy_calc.cards.CardError: more Ks than the 1-deck shoe holds
+        """
+        known = [list(row) for row in self.known]
+        unknown = list(self.unknown)
+        for card in cards:
+            f = FACE_INDEX[card.face]
+            if card.suit is None:
+                unknown[f] += 1
+                continue
+            s = SUITS.index(card.suit)
+            if known[f][s] == 0:
+                raise CardError(f"more {card.face} of {SUIT_NAMES[card.suit]}"
+                                f" than the {self.decks}-deck shoe holds")
+            known[f][s] -= 1
+        for f, face in enumerate(FACES):
+            if unknown[f] > sum(known[f]):
+                raise CardError(f"more {face}s than the {self.decks}-deck shoe holds")
+        return type(self)(self.decks, tuple(tuple(row) for row in known), tuple(unknown))
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,11 +305,12 @@ class Shoe:
     """The cards left in a blackjack shoe.
 
     ``counts[i]`` is the number of cards of ``RANKS[i]`` (index 0 is the ace,
-    index 9 the ten-valued cards). ``suits[j][k]`` is the number of cards of
-    ``SUITED_RANKS[j]`` in suit ``SUITS[k]`` still known to be in the shoe; a
-    card removed without a suit leaves them alone, which keeps every suit
-    equally likely for it (the probability that the next 8 is a spade is
-    ``suits[2][0] / sum(suits[2])`` either way).
+    index 9 the ten-valued cards). ``suits[i][k]`` is the number of cards of
+    ``RANKS[i]`` in suit ``SUITS[k]`` not known to be out; a card removed
+    without a suit leaves them alone, which keeps every suit equally likely
+    for it (the probability that the next 8 is a spade is
+    ``suits[7][0] / sum(suits[7])`` either way). A card removed with a suit
+    the shoe no longer holds (a second 5 of spades in one deck) is an error.
     """
 
     decks: int
@@ -129,10 +324,22 @@ class Shoe:
         >>> Shoe.full(2).total
         104
         """
-        if not 1 <= decks <= MAX_DECKS:
-            raise CardError(f"decks must be between 1 and {MAX_DECKS}, not {decks}")
+        check_decks(decks)
         counts = tuple(16 * decks if r is Rank.TEN else 4 * decks for r in RANKS)
-        return cls(decks, counts, tuple((decks,) * 4 for _ in SUITED_RANKS))
+        return cls(decks, counts, tuple((c // 4,) * 4 for c in counts))
+
+    @classmethod
+    def from_counts(cls, counts: Sequence[int], decks: int = 1) -> Shoe:
+        """A shoe of the given rank counts (ace first) whose suits are unknown, all equally
+        likely (e.g. a tiny shoe for a test, or one from a simulation).
+
+        >>> Shoe.from_counts((1,) * 9 + (4,)).total
+        13
+        """
+        check_decks(decks)
+        if len(counts) != len(RANKS) or any(c < 0 for c in counts):
+            raise CardError(f"a shoe needs {len(RANKS)} non-negative rank counts")
+        return cls(decks, tuple(counts), tuple((c,) * len(SUITS) for c in counts))
 
     @property
     def total(self) -> int:
@@ -150,6 +357,10 @@ class Shoe:
         Traceback (most recent call last):
         ...
         strategy_calc.cards.CardError: more 5s than the 1-deck shoe holds
+        >>> Shoe.full(1).remove(parse_cards("5s,5s"))
+        Traceback (most recent call last):
+        ...
+        strategy_calc.cards.CardError: more 5 of spades than the 1-deck shoe holds
         """
         counts = list(self.counts)
         suits = [list(s) for s in self.suits]
@@ -158,20 +369,21 @@ class Shoe:
             if counts[i] == 0:
                 raise CardError(f"more {card.rank.symbol}s than the {self.decks}-deck shoe holds")
             counts[i] -= 1
-            if card.suit is not None and card.rank in SUITED_RANKS:
-                j, k = SUITED_RANKS.index(card.rank), SUITS.index(card.suit)
-                if suits[j][k] == 0:
-                    raise CardError(f"more {card}s than the {self.decks}-deck shoe holds")
-                suits[j][k] -= 1
+            if card.suit is not None:
+                k = SUITS.index(card.suit)
+                if suits[i][k] == 0:
+                    raise CardError(f"more {card.rank.symbol} of {SUIT_NAMES[card.suit]}"
+                                    f" than the {self.decks}-deck shoe holds")
+                suits[i][k] -= 1
         return Shoe(self.decks, tuple(counts), tuple(tuple(s) for s in suits))
 
     def suit_fraction(self, rank: Rank, suit: str) -> float:
-        """Probability that the next card of ``rank`` drawn has ``suit`` (6, 7, 8 only).
+        """Probability that the next card of ``rank`` drawn has ``suit``.
 
         >>> Shoe.full(1).remove(parse_cards("8s")).suit_fraction(Rank.EIGHT, "s")
         0.0
         """
-        row = self.suits[SUITED_RANKS.index(rank)]
+        row = self.suits[rank - 1]
         known = sum(row)
         return row[SUITS.index(suit)] / known if known else 0.0
 

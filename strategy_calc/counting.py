@@ -30,11 +30,11 @@ from dataclasses import dataclass
 
 from strategy_calc.blackjack import HandAnalysis, analyse_hand
 from strategy_calc.cards import (
-    MAX_DECKS,
     RANKS,
     Card,
     Rank,
     Shoe,
+    check_decks,
     parse_card,
     parse_cards,
     rank_counts,
@@ -326,8 +326,7 @@ class CountFamily:
     count: CountSystem = HILO
 
     def __post_init__(self) -> None:
-        if not 1 <= self.decks <= MAX_DECKS:
-            raise ValueError(f"decks must be between 1 and {MAX_DECKS}, not {self.decks}")
+        check_decks(self.decks)
 
     @property
     def step_vector(self) -> tuple[int, ...]:

@@ -27,7 +27,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from strategy_calc.cards import MAX_DECKS
+from strategy_calc.cards import CardError, check_decks
 
 
 class RulesError(ValueError):
@@ -156,8 +156,10 @@ class BlackjackRules:
 
     def __post_init__(self) -> None:
         _check_choices(self)
-        if not 1 <= self.decks <= MAX_DECKS:
-            raise RulesError(f"decks must be between 1 and {MAX_DECKS}, not {self.decks}")
+        try:
+            check_decks(self.decks)
+        except CardError as exc:
+            raise RulesError(str(exc)) from None
         if not 1 <= self.max_split_hands <= 4:
             raise RulesError(f"max_split_hands must be 1 to 4, not {self.max_split_hands}")
         if self.blackjack_pays < 0:

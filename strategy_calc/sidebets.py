@@ -32,14 +32,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from strategy_calc.cards import MAX_DECKS, SUITS, CardError
+from strategy_calc.cards import (
+    FACES,
+    SUITS,
+    CardError,
+    FaceCard,
+    FaceShoe,
+    check_decks,
+    parse_face_card,
+    parse_face_cards,
+)
 from strategy_calc.rules import BlackjackRules, RulesError
 
-RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
-"""The 13 ranks of the pair bet, in the order of every count tuple."""
-
-SUIT_NAMES: dict[str, str] = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
-"""Suit letters (the order of :data:`~strategy_calc.cards.SUITS`) and their names."""
+RANKS: tuple[str, ...] = FACES
+"""The 13 ranks of the pair bet (faces: J-J is a pair, J-Q is not), in count order."""
 
 RED_SUITS = "hd"
 """The red suits; the other two (spades, clubs) are black."""
@@ -50,65 +56,18 @@ PERFECT_OUTCOMES: tuple[str, ...] = ("perfect", "coloured", "mixed", "no_pair")
 ANY_OUTCOMES: tuple[str, ...] = ("pair", "no_pair")
 """Outcomes of the any-pair table."""
 
-_RANK_INDEX: dict[str, int] = {
-    **{symbol: i for i, symbol in enumerate(RANKS)}, "1": 0, "10": RANKS.index("T"),
-}
-
-
 class NoPairBetError(RulesError):
     """The ruleset has no pair side bet (``pair_bet = "none"``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class PairCard:
-    """One card of the pair bet's shoe: a rank of :data:`RANKS` and, if given, a suit.
-
-    >>> str(PairCard("K", "h")), str(PairCard("5"))
-    ('Kh', '5')
-    """
-
-    rank: str
-    """The rank symbol, one of :data:`RANKS`."""
-    suit: str | None = None
-    """The suit letter (``s``, ``h``, ``d``, ``c``), or ``None`` when it is unknown."""
-
-    def __str__(self) -> str:
-        return self.rank + (self.suit or "")
-
-
-def parse_pair_card(text: str) -> PairCard:
-    """Parse one card: a rank (``A``, ``2``..``9``, ``T``/``10``, ``J``, ``Q``, ``K``)
-    and an optional suit letter (``s``, ``h``, ``d``, ``c``).
-
-    >>> parse_pair_card("10h"), parse_pair_card("q")
-    (PairCard(rank='T', suit='h'), PairCard(rank='Q', suit=None))
-    >>> parse_pair_card("Kx")
-    Traceback (most recent call last):
-    ...
-    strategy_calc.cards.CardError: unknown card 'Kx' (use A, 2-9, T, J, Q, K, optionally s/h/d/c)
-    """
-    token = text.strip()
-    symbol = token.upper()
-    if symbol in _RANK_INDEX:
-        return PairCard(RANKS[_RANK_INDEX[symbol]])
-    head = token[:-1].strip().upper()
-    if len(token) >= 2 and token[-1].lower() in SUITS and head in _RANK_INDEX:
-        return PairCard(RANKS[_RANK_INDEX[head]], token[-1].lower())
-    raise CardError(f"unknown card {token!r} (use A, 2-9, T, J, Q, K, optionally s/h/d/c)")
-
-
-def parse_pair_cards(cards: str | Iterable[str]) -> tuple[PairCard, ...]:
-    """Cards separated by commas or spaces (or an iterable of cards); ``""`` gives none.
-
-    >>> [str(card) for card in parse_pair_cards("5,5, Kh Qs,10")]
-    ['5', '5', 'Kh', 'Qs', 'T']
-    """
-    items = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
-    return tuple(parse_pair_card(item) for item in items)
+PairCard = FaceCard
+"""A card of the pair bet's shoe: a face and, if given, a suit (a ``FaceCard``)."""
+parse_pair_card = parse_face_card
+parse_pair_cards = parse_face_cards
 
 
 @dataclass(frozen=True, slots=True)
-class PairShoe:
+class PairShoe(FaceShoe):
     """A suit-aware shoe: the cards still in it, some removed with unknown suit.
 
     ``known[r][s]`` counts the cards of rank ``RANKS[r]`` and suit ``SUITS[s]``
@@ -148,13 +107,6 @@ class PairShoe:
     (50, (1, 0, 1, 1), 1)
     """
 
-    decks: int
-    """Number of 52-card decks in the full shoe."""
-    known: tuple[tuple[int, ...], ...]
-    """Per rank of :data:`RANKS`, per suit of ``SUITS``: cards not known to be out."""
-    unknown: tuple[int, ...]
-    """Per rank of :data:`RANKS`: cards out whose suit is unknown."""
-
     @classmethod
     def full(cls, decks: int) -> PairShoe:
         """A full shoe of ``decks`` 52-card decks (``decks`` cards of each rank and suit).
@@ -162,43 +114,13 @@ class PairShoe:
         >>> PairShoe.full(8).cards_left
         416
         """
-        if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
-            raise CardError(f"decks must be between 1 and {MAX_DECKS}, not {decks!r}")
+        check_decks(decks)
         return cls(decks, tuple((decks,) * len(SUITS) for _ in RANKS), (0,) * len(RANKS))
 
-    @property
-    def cards_left(self) -> int:
-        """Number of cards in the shoe."""
-        return sum(map(sum, self.known)) - sum(self.unknown)
-
-    def remove(self, cards: Iterable[PairCard]) -> PairShoe:
-        """The shoe without ``cards``; an error if a rank (or a rank and suit) runs out.
-
-        >>> PairShoe.full(1).remove(parse_pair_cards("Ks,Ks"))
-        Traceback (most recent call last):
-        ...
-        strategy_calc.cards.CardError: more K of spades than the 1-deck shoe holds
-        >>> PairShoe.full(1).remove(parse_pair_cards("Kh,K,K,K,K"))
-        Traceback (most recent call last):
-        ...
-        strategy_calc.cards.CardError: more Ks than the 1-deck shoe holds
-        """
-        known = [list(row) for row in self.known]
-        unknown = list(self.unknown)
-        for card in cards:
-            r = _RANK_INDEX[card.rank]
-            if card.suit is None:
-                unknown[r] += 1
-                continue
-            s = SUITS.index(card.suit)
-            if known[r][s] == 0:
-                raise CardError(f"more {card.rank} of {SUIT_NAMES[card.suit]}"
-                                f" than the {self.decks}-deck shoe holds")
-            known[r][s] -= 1
-        for r, rank in enumerate(RANKS):
-            if unknown[r] > sum(known[r]):
-                raise CardError(f"more {rank}s than the {self.decks}-deck shoe holds")
-        return PairShoe(self.decks, tuple(tuple(row) for row in known), tuple(unknown))
+    def remove(self, cards: Iterable[FaceCard]) -> PairShoe:
+        """:meth:`FaceShoe.remove`, keeping the pair bet's probabilities at hand."""
+        shoe = FaceShoe.remove(self, cards)
+        return PairShoe(shoe.decks, shoe.known, shoe.unknown)
 
     def exact_probabilities(self) -> dict[str, Fraction]:
         """Exact probability of each outcome of :data:`PERFECT_OUTCOMES` for the

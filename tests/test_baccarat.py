@@ -427,7 +427,9 @@ def test_cli_text_table_and_positive_best_bet() -> None:
     ("args", "message"),
     [
         (["--removed", "X"], "unknown card 'X'"),
-        (["--removed", "5,,1Z"], "unknown card '1Z'"),
+        (["--removed", "5, 1Z"], "unknown card '1Z'"),
+        (["--removed", "5,,5"], "empty card in the list '5,,5'"),
+        (["--decks", "1", "--removed", "5h,5h"], "more 5 of hearts than the 1-deck shoe holds"),
         (["--decks", "1", "--removed", "J,J,J,J,Jh"], "more Js than the 1-deck shoe holds"),
         (["--decks", "1", "--removed", ",".join(["A", "2", "3", "4", "5", "6", "7", "8",
                                                  "9", "T", "J", "Q"] * 4 + ["K"] * 2)],

@@ -68,8 +68,12 @@ def test_text_output_marks_the_best_action() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["hand", "T,X", "--vs", "T"], "unknown card rank 'X'"),
-        (["hand", "T,6", "--vs", "Z"], "unknown card rank 'Z'"),
+        (["hand", "T,X", "--vs", "T"], "unknown card 'X'"),
+        (["hand", "T,6", "--vs", "Z"], "unknown card 'Z'"),
+        (["hand", "5s,5s", "--vs", "6", "--decks", "1"],
+         "more 5 of spades than the 1-deck shoe holds"),
+        (["hand", "T,6", "--vs", "T", "--removed", "5h 5h", "--decks", "1"],
+         "more 5 of hearts than the 1-deck shoe holds"),
         (["hand", "T,8,5", "--vs", "T"], "bust"),
         (["hand", "5,5", "--vs", "5", "--decks", "1", "--removed", "5,5"], "more 5s"),
         (["hand", "T,6", "--vs", "T", "--rules", "nosuch"], "unknown ruleset 'nosuch'"),

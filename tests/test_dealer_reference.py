@@ -71,7 +71,7 @@ def test_outcomes_sum_to_one(up: Rank, h17: bool) -> None:
 
 def test_dealer_with_only_tens_left_stands_on_twenty() -> None:
     """Hand calculation: up T, a shoe of tens only: the dealer makes 20 every time."""
-    shoe = Shoe(1, (0, 0, 0, 0, 0, 0, 0, 0, 0, 5), ((1,) * 4,) * 3)
+    shoe = Shoe.from_counts((0, 0, 0, 0, 0, 0, 0, 0, 0, 5))
     got = dealer_outcomes(shoe, Rank.TEN, BlackjackRules(hole_card="enhc"))
     assert got["20"] == 1.0
 
@@ -80,7 +80,7 @@ def test_dealer_six_with_fives_and_tens_by_hand() -> None:
     """Up 6; shoe {5, T, T}: hole 5 (1/3) -> 11, then a T -> 21;
     hole T (2/3) -> 16, then the 5 (1/2) -> 21 or the other T (1/2) -> bust.
     So P(21) = 1/3 + 2/3 * 1/2 = 2/3 and P(bust) = 1/3."""
-    shoe = Shoe(1, (0, 0, 0, 0, 1, 0, 0, 0, 0, 2), ((1,) * 4,) * 3)
+    shoe = Shoe.from_counts((0, 0, 0, 0, 1, 0, 0, 0, 0, 2))
     got = dealer_outcomes(shoe, Rank.SIX, BlackjackRules(hole_card="enhc"))
     assert got["21"] == pytest.approx(2 / 3, abs=1e-15)
     assert got["bust"] == pytest.approx(1 / 3, abs=1e-15)

@@ -111,7 +111,7 @@ def test_two_deck_hand_evs_match_the_oracle(deal: tuple) -> None:  # type: ignor
 def test_dealer_probabilities_match_the_oracle(deal: tuple, h17: bool) -> None:  # type: ignore[type-arg]
     rules, _hand, up, removed = deal
     shoe_counts = oracle.remove(oracle.full_shoe(1), [up, *removed])
-    shoe = Shoe(1, shoe_counts, ((1,) * 4,) * 3)
+    shoe = Shoe.from_counts(shoe_counts)
     for peek in (False, True):
         r = replace(rules, hole_card="peek" if peek else "enhc", dealer_hits_soft_17=h17)
         got = dealer_outcomes(shoe, Rank(up), r)

@@ -90,7 +90,7 @@ def test_blackjack_probability_on_a_tiny_shoe_by_hand() -> None:
     (a push). Only a blackjack wins exactly 1.5."""
     from strategy_calc.cards import Shoe
 
-    shoe = Shoe(1, (2, 1, 1, 1, 1, 1, 1, 1, 1, 4), ((1, 0, 0, 0),) * 3)
+    shoe = Shoe.from_counts((2, 1, 1, 1, 1, 1, 1, 1, 1, 4))
     game = analyse_game(blackjack_rules("deluxe", decks=1), shoe=shoe, distribution=True)
     assert game.outcomes_optimal is not None
     want = Fraction(16, 182) * (1 - Fraction(1, 22))
