@@ -224,7 +224,7 @@ def edge(
 
     game = _game(rules, set_, decks)
     if strategy is Strategy.autoplay:
-        from strategy_calc.strategy import autoplay_ev
+        from strategy_calc.whatif import autoplay_ev
 
         ev = autoplay_ev(game.rules)
     else:
@@ -248,7 +248,7 @@ def bonus(
 ) -> None:
     """What the Macau suited 6-7-8 / 7-7-7 bonuses add to the return, and the plays they change."""
     from strategy_calc import report
-    from strategy_calc.strategy import bonus_value
+    from strategy_calc.whatif import bonus_value
 
     def run() -> str:
         ruleset = load_rules(rules, set_, decks)

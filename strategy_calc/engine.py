@@ -27,7 +27,7 @@ import array
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from strategy_calc import _engine
@@ -168,6 +168,7 @@ class EngineParams:
                        suited_678_chance=chance_678)
 
 
+@lru_cache(maxsize=256)
 def engine_params(
     rules: BlackjackRules,
     conditioning: Conditioning | None = None,

@@ -22,7 +22,8 @@ if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never 
     from strategy_calc.baccarat import BaccaratOdds
     from strategy_calc.counting import EffectsOfRemoval, IndexTable
     from strategy_calc.sidebets import PairOdds
-    from strategy_calc.strategy import BonusValue, GameAnalysis
+    from strategy_calc.strategy import GameAnalysis
+    from strategy_calc.whatif import BonusValue
 
 Progress = Callable[[int, int], None] | None
 

@@ -1,0 +1,90 @@
+"""The player's actions and the chart's codes: one value each, with its letter and engine bits.
+
+>>> Action.DOUBLE.letter, str(ChartCode(Action.DOUBLE, Action.HIT))
+('D', 'Dh')
+>>> ChartCode.parse("Rp").otherwise, ChartCode.parse("Ds").split_hand_bits
+(<Action.SPLIT: 'split'>, 5)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+
+
+class Action(StrEnum):
+    """One decision a blackjack player can take (the value is its JSON key)."""
+
+    STAND = "stand"
+    """Take no more cards."""
+    HIT = "hit"
+    """Take a card (and decide again)."""
+    DOUBLE = "double"
+    """Double the bet and take exactly one card."""
+    SPLIT = "split"
+    """Split a pair into two hands, each with one more bet."""
+    SURRENDER = "surrender"
+    """Give up half the bet (how a dealer blackjack counts depends on the rules)."""
+    INSURANCE = "insurance"
+    """A side bet of half the bet against an ace, paying 2:1 if the dealer has blackjack."""
+    EVEN_MONEY = "even_money"
+    """Take 1:1 at once for a blackjack against an ace."""
+
+    @property
+    def letter(self) -> str:
+        """The chart letter (``S``, ``H``, ``D``, ``P``, ``R``); side decisions have none."""
+        return _LETTERS.get(self, "")
+
+
+_LETTERS = {Action.STAND: "S", Action.HIT: "H", Action.DOUBLE: "D", Action.SPLIT: "P",
+            Action.SURRENDER: "R"}
+_BY_LETTER = {letter: action for action, letter in _LETTERS.items()}
+
+PLAY_ACTIONS: tuple[Action, ...] = (Action.STAND, Action.HIT, Action.DOUBLE, Action.SPLIT,
+                                    Action.SURRENDER)
+"""The actions that play a hand, in display order."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChartCode:
+    """A basic-strategy cell: the action, and what to do where the rules do not allow it.
+
+    ``otherwise`` is read as the legend says: ``Dh`` double, else hit; ``Rs``
+    surrender, else stand; ``Ph`` split when doubling after the split is
+    allowed, else hit.
+    """
+
+    action: Action
+    otherwise: Action | None = None
+
+    def __str__(self) -> str:
+        return self.action.letter + (self.otherwise.letter.lower() if self.otherwise else "")
+
+    @classmethod
+    def parse(cls, code: str) -> ChartCode:
+        """The value of a code such as ``H``, ``Dh``, ``Rp``."""
+        return _parse_code(code)
+
+    @property
+    def split_hand_bits(self) -> int:
+        """The engine's code for a split hand's first two cards in this cell's row.
+
+        Bit 1: double if allowed; bit 2: else hit; bit 4: else stand; 0: pair
+        rows (a split hand is not split again), where the hit/stand policy
+        decides. Surrender is never offered to a split hand (its fallback plays).
+        """
+        if self.action is Action.SPLIT:
+            return 0
+        if self.action is Action.DOUBLE:
+            return 1 | (2 if self.otherwise is Action.HIT else 4)
+        if self.action is Action.HIT or (self.action is Action.SURRENDER
+                                          and self.otherwise is Action.HIT):
+            return 2
+        return 4
+
+
+@cache
+def _parse_code(code: str) -> ChartCode:
+    action = _BY_LETTER[code[0]]
+    return ChartCode(action, _BY_LETTER[code[1].upper()] if len(code) > 1 else None)

@@ -1,0 +1,129 @@
+"""The exact distribution of a round's net result, under the chart and under optimal play.
+
+Every initial deal's outcomes are enumerated by the engine (split rounds
+jointly: every end of the first hand, then every end of the second from what
+is left, the dealer against both), weighted by the deal's probability. Net
+results are in units of the initial bet, binned at 0.01.
+
+>>> from strategy_calc.rules import blackjack_rules
+>>> from strategy_calc.strategy import analyse_game
+>>> game = analyse_game(blackjack_rules("deluxe", ["decks=1"]), distribution=True)
+>>> abs(sum(game.outcomes_optimal.values()) - 1) < 1e-12  # a distribution
+True
+>>> mean = sum(x * p for x, p in game.outcomes_optimal.items())
+>>> abs(mean - game.ev_optimal) < 1e-12  # its mean is the round's EV
+True
+"""
+
+from __future__ import annotations
+
+import array
+from typing import TYPE_CHECKING
+
+from strategy_calc import engine
+from strategy_calc.blackjack import bonus_terms
+from strategy_calc.cards import Card, Rank, Shoe
+from strategy_calc.chart import Chart
+from strategy_calc.engine import Conditioning, UpCardPass
+from strategy_calc.game import UP_ORDER, GamePass
+from strategy_calc.rules import BlackjackRules, RulesError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+HIST_SIZE = 2600
+HIST_OFFSET = 500
+"""The engine's outcome histograms: bin ``round(100 x) + 500`` holds net result ``x``."""
+
+
+def round_distributions(
+    game: GamePass, chart: Chart, chart_codes: dict[Rank, array.array[int]]
+) -> tuple[dict[float, float], dict[float, float]]:
+    """``(under the chart, optimal)``: {net result in units: probability} of a round.
+
+    ``chart_codes``: per up card, the engine codes split hands play under the
+    chart (:func:`strategy_calc.game.split_hand_codes`).
+    """
+    import numpy as np
+
+    rules = game.rules
+    if rules.max_split_hands > 2:
+        raise RulesError("outcome distributions with resplits (max_split_hands > 2)"
+                         " are not computed; use 2")
+    hist_optimal, hist_basic = np.zeros(HIST_SIZE), np.zeros(HIST_SIZE)
+    for up in UP_ORDER:
+        ups = game.ups[up]
+        optimal_codes = _optimal_codes(ups.table)
+        for hand, cases in ups.deals.items():
+            action = chart.code(hand, up).action
+            nb = ups.no_blackjack(hand)
+            for case in cases:
+                weight = ups.p_up * ups.weight(hand) * case.probability
+                _add_deal_distribution(hist_optimal, weight, rules, hand, up, ups.base,
+                                       game.conditioning, case.best().value, case.q678, nb,
+                                       optimal_codes, game.memo, True)
+                _add_deal_distribution(hist_basic, weight, rules, hand, up, ups.base,
+                                       game.conditioning, action.value, case.q678, nb,
+                                       chart_codes[up], game.memo, False)
+    return _histogram_dict(hist_basic), _histogram_dict(hist_optimal)
+
+
+def _optimal_codes(table: UpCardPass) -> array.array[int]:
+    """Per node: 2 where hitting beats standing (optimal play), else 4."""
+    v = table.values
+    return array.array("b", [2 if v[i + 6] > v[i] else 4 for i in range(0, len(v), 8)])
+
+
+def _histogram_dict(hist: np.ndarray) -> dict[float, float]:
+    """{net result: probability} from an engine histogram (bins of 0.01 units)."""
+    return {round((i - HIST_OFFSET) / 100.0, 2): float(hist[i])
+            for i in range(len(hist)) if hist[i] > 0.0}
+
+
+def _add_deal_distribution(
+    hist: np.ndarray, weight: float, rules: BlackjackRules, hand: tuple[int, int], up: Rank,
+    base: Shoe, conditioning: Conditioning, action: str, q678: float, no_bj: float,
+    codes: array.array[int], memo: engine.DealerMemo, optimal: bool,
+) -> None:
+    """Add ``weight`` times the distribution of one deal's net result under ``action``.
+
+    Later decisions follow ``codes`` (per engine node: 2 hit, 4 stand; the
+    chart's also carry its two-card codes); split hands play the chart's codes
+    or, when ``optimal``, their own optimal strategy. ``memo``: the pass's
+    dealer distributions. In a peek game the engine gives the no-blackjack
+    outcomes and the dealer's blackjack (``1 - no_bj``) is added here.
+    """
+    p_bj = 1.0 - no_bj
+    natural = sorted(hand) == [1, 10]
+    if natural:  # always stood: paid unless the dealer has blackjack too
+        hist[HIST_OFFSET + round(100 * rules.blackjack_pays)] += weight * no_bj
+        hist[HIST_OFFSET] += weight * p_bj
+        return
+    if action == "surrender":
+        if rules.surrender_loses_to_blackjack:
+            hist[HIST_OFFSET - 100] += weight * p_bj
+            hist[HIST_OFFSET - 50] += weight * no_bj
+        else:
+            hist[HIST_OFFSET - 50] += weight
+        return
+    import numpy as np
+
+    part = np.zeros(HIST_SIZE)
+    if action == "split":
+        pair = Rank(hand[0])
+        pair_cards = [Card(pair), Card(pair)]
+        b777, b678, q_split, _known = bonus_terms(rules, base.remove(pair_cards),
+                                                  pair_cards[:1], split_hand=True)
+        params = engine.engine_params(rules, conditioning, pair=pair).with_bonus(
+            b777, b678, q_split)
+        engine.split_distribution(base, pair, up, params,
+                                  None if optimal else memoryview(codes), part)
+    else:
+        params = engine.engine_params(rules, conditioning).with_bonus(
+            rules.bonus_777, rules.bonus_suited_678, q678)
+        act = {"stand": 0, "hit": 1, "hit_chart": 1, "double": 2}[action]
+        engine.hand_distribution(base, [Card(Rank(r)) for r in hand], up, params, act,
+                                 memoryview(codes), part, memo)
+    if conditioning is Conditioning.PEEK_EXACT:
+        part[HIST_OFFSET - 100] += p_bj
+    hist += weight * part

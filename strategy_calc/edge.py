@@ -1,0 +1,42 @@
+"""The house edge of a game pass: the EV of a round under the chart and under optimal play.
+
+*House edge*: minus the EV per unit initial bet of a whole round from the
+shoe, averaged over every initial deal (player's two cards and the up card),
+dealer blackjacks included, insurance and even money declined. Macau's
+bonuses count: for two-card 6-7, 6-8, 7-8 starts the suits are enumerated
+exactly (:func:`strategy_calc.game.suit_cases`).
+
+>>> from strategy_calc.rules import blackjack_rules
+>>> from strategy_calc.strategy import analyse_game
+>>> game = analyse_game(blackjack_rules("deluxe", ["decks=1", "max_split_hands=4",
+...                                                "surrender=none"]))
+>>> abs(game.ev_optimal - 0.001839) < 1e-5  # Wizard of Odds appendix 9, 1 deck S17 DAS
+True
+"""
+
+from __future__ import annotations
+
+from strategy_calc.chart import Chart
+from strategy_calc.game import UP_ORDER, GamePass
+
+
+def round_evs(game: GamePass, chart: Chart) -> tuple[float, float]:
+    """``(ev_chart, ev_optimal)``: EV per unit initial bet of a round off the top.
+
+    Chart: each start takes its cell's action, then the total-dependent
+    policy (split hands by the chart); optimal: each start's best
+    composition-dependent action. The game pass must hold the split values.
+    """
+    ev_basic = ev_optimal = 0.0
+    for up in UP_ORDER:
+        ups = game.ups[up]
+        for hand, cases in ups.deals.items():
+            action = chart.code(hand, up).action
+            for case in cases:
+                weight = ups.p_up * ups.weight(hand) * case.probability
+                best = case.value(case.best())
+                chosen = case.chart_value(action)
+                assert best is not None and chosen is not None
+                ev_optimal += weight * best
+                ev_basic += weight * chosen
+    return ev_basic, ev_optimal

@@ -1,0 +1,352 @@
+"""The whole-game pass: every initial deal's action values, off the top of a shoe.
+
+One engine pass per up card values every player hand (3,083 card
+compositions) against it, with one dealer memo for the whole game; from it
+each initial deal (two player cards and the up card) gets a :class:`DealValues`
+record. The chart (:mod:`strategy_calc.chart`), the house edge
+(:mod:`strategy_calc.edge`) and the round distributions
+(:mod:`strategy_calc.distributions`) are sums over this table.
+
+Scale: every value here is the EV per unit initial bet of the *whole round*
+(dealer blackjacks included, insurance declined), whatever the conditioning
+of the rules: peek games' engine values are turned into that by
+:meth:`~strategy_calc.engine.Conditioning.round_value`.
+
+Macau's suited 6-7-8 bonus: a two-card 6-7, 6-8 or 7-8 start is split into
+exact suit cases (its suits and the up card's enumerated), each with its own
+chance ``q678`` that the missing card completes a suited 6-7-8.
+"""
+
+from __future__ import annotations
+
+import array
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
+
+from strategy_calc import engine
+from strategy_calc.actions import PLAY_ACTIONS, Action
+from strategy_calc.cards import RANKS, Card, CardError, Rank, Shoe
+from strategy_calc.engine import Conditioning, PassRow, UpCardPass
+from strategy_calc.rules import BlackjackRules
+
+UP_ORDER: tuple[Rank, ...] = (*RANKS[1:], Rank.ACE)
+"""Chart columns: 2..9, T, A."""
+HARD_ROWS = tuple(range(4, 22))
+SOFT_ROWS = tuple(range(13, 22))
+PAIR_ROWS: tuple[Rank, ...] = UP_ORDER
+ID_678 = (0, 0, 0, 0, 0, 1, 1, 1, 0, 0)
+ID_777 = (0, 0, 0, 0, 0, 0, 3, 0, 0, 0)
+HANDS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 11) for b in range(a, 11))
+"""Every two-card start, as ranks (low first)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealValues:
+    """The EV of each action for one initial deal (or one suit case of it).
+
+    EV per unit initial bet of the whole round, dealer blackjacks included.
+    ``None``: the rules do not allow the action (or it was not computed).
+    ``hit`` hits then plays the best composition-dependent strategy; the
+    ``*_chart`` values follow the total-dependent chart after the first
+    decision (``split_no_das``: the chart without doubling after the split).
+    """
+
+    probability: float
+    """Probability of this suit case given the deal (1.0 without suit cases)."""
+    q678: float
+    """Chance that a 6-7-8 completed by the next card is suited (0 for most deals)."""
+    stand: float
+    hit: float
+    """-inf for a hand of 21."""
+    hit_chart: float
+    double: float | None = None
+    surrender: float | None = None
+    split: float | None = None
+    split_chart: float | None = None
+    split_no_das: float | None = None
+
+    def value(self, action: Action) -> float | None:
+        """The optimal-strategy value of ``action`` (None if not allowed)."""
+        value: float | None = getattr(self, _FIELD[action], None)
+        return value
+
+    def chart_value(self, action: Action) -> float | None:
+        """The value of ``action`` when the rest of the hand follows the chart."""
+        if action is Action.HIT:
+            return self.hit_chart
+        if action is Action.SPLIT:
+            return self.split_chart
+        return self.value(action)
+
+    def allowed(self) -> dict[Action, float]:
+        """The playing actions allowed, with their optimal-strategy values."""
+        values = (self.stand, self.hit, self.double, self.split, self.surrender)
+        return {a: v for a, v in zip(PLAY_ACTIONS, values, strict=True) if v is not None}
+
+    def best(self) -> Action:
+        """The best action (the first of :data:`~strategy_calc.actions.PLAY_ACTIONS` on ties)."""
+        best, top = Action.STAND, self.stand
+        for action, v in ((Action.HIT, self.hit), (Action.DOUBLE, self.double),
+                          (Action.SPLIT, self.split), (Action.SURRENDER, self.surrender)):
+            if v is not None and v > top:
+                best, top = action, v
+        return best
+
+
+def accumulate(total: DealValues | None, deal: DealValues, weight: float) -> DealValues:
+    """``total`` plus ``weight`` times ``deal``, field by field (a chart cell's sums).
+
+    A field missing from ``deal`` stays as it was; one missing from ``total``
+    starts at 0. ``probability`` and ``q678`` are not summed.
+    """
+    values: dict[str, float | None] = {}
+    for name in _SUMMED:
+        add = getattr(deal, name)
+        before = getattr(total, name) if total is not None else None
+        if add is None:
+            values[name] = before
+        else:
+            values[name] = (before if before is not None else 0.0) + weight * add
+    return DealValues(1.0, 0.0, **values)  # type: ignore[arg-type]
+
+
+_FIELD = {a: a.value for a in Action}
+"""Action -> the DealValues field holding its optimal-strategy value."""
+_SUMMED = tuple(f.name for f in fields(DealValues) if f.name not in ("probability", "q678"))
+
+
+@dataclass(slots=True)
+class UpCardDeals:
+    """Everything the game pass knows against one up card."""
+
+    up: Rank
+    p_up: float
+    """Probability of this up card off the top."""
+    base: Shoe
+    """The shoe less the up card."""
+    table: UpCardPass
+    rows: dict[int, PassRow]
+    """The rows read one by one (two- and three-card hands, the 6-7-8 node)."""
+    deals: dict[tuple[int, int], list[DealValues]] = field(default_factory=dict)
+    """Per two-card start the shoe can deal: its suit cases."""
+
+    @property
+    def policy(self) -> array.array[int]:
+        """The total-dependent hit/stand policy (1 = hit), per node class."""
+        return self.table.policy_classes
+
+    def weight(self, hand: tuple[int, int]) -> float:
+        """The probability of the two-card start ``hand`` as a draw from :attr:`base`."""
+        return self.rows[node_id(hand)].weight
+
+    def no_blackjack(self, hand: tuple[int, int]) -> float:
+        """P(no dealer blackjack) with the start's cards gone."""
+        return self.rows[node_id(hand)].no_blackjack
+
+
+@dataclass(slots=True)
+class GamePass:
+    """The whole-game table: per up card, every initial deal's :class:`DealValues`."""
+
+    rules: BlackjackRules
+    shoe: Shoe
+    conditioning: Conditioning
+    memo: engine.DealerMemo
+    """The dealer distributions of the whole pass (split tables and distributions reuse it)."""
+    ups: dict[Rank, UpCardDeals]
+
+
+@lru_cache(maxsize=256)
+def node_id(ranks: tuple[int, ...]) -> int:
+    """Engine node of a multiset of ranks (1..10)."""
+    return engine.node_table().node(ranks)
+
+
+@lru_cache(maxsize=1)
+def three_card_nodes() -> tuple[tuple[tuple[int, ...], int], ...]:
+    """(rank counts, node) of every three-card hand but the bonus hands 7-7-7 and 6-7-8."""
+    return tuple((counts, node) for counts, node in engine.node_table().index.items()
+                 if sum(counts) == 3 and counts not in (ID_777, ID_678))
+
+
+@lru_cache(maxsize=1)
+def _read_nodes() -> tuple[int, ...]:
+    table = engine.node_table()
+    two = [node for node, n in enumerate(table.ncards) if n == 2]
+    return tuple(sorted({*two, table.index[ID_678], *(n for _c, n in three_card_nodes())}))
+
+
+def whole_game_pass(
+    rules: BlackjackRules, shoe: Shoe | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> GamePass:
+    """Every initial deal's action values against every up card (splits not yet valued).
+
+    ``shoe``: the cards the round is dealt from (default: a full shoe of
+    ``rules.decks``); every rank must be present. ``progress(done, 10)`` after
+    each up card. Split values need the chart: :func:`add_split_values`.
+    """
+    full = shoe if shoe is not None else Shoe.full(rules.decks)
+    if min(full.counts) < 1:
+        raise CardError("every rank must be left in the shoe to analyse a whole round")
+    conditioning = Conditioning.of(rules)
+    params = engine.engine_params(rules)
+    memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)
+    game = GamePass(rules, full, conditioning, memo, {})
+    for step, up in enumerate(UP_ORDER):
+        base = full.remove([Card(up)])
+        table = engine.up_card_pass(base, up, params, memo=memo)
+        rows = {node: table.row(node) for node in _read_nodes()}
+        ups = UpCardDeals(up, full.count(up) / full.total, base, table, rows)
+        may_surrender = rules.may_surrender(int(up))
+        for hand in HANDS:
+            if rows[node_id(hand)].weight > 0:
+                ups.deals[hand] = deal_values(rules, hand, ups, conditioning, may_surrender)
+        game.ups[up] = ups
+        if progress is not None:
+            progress(step + 1, len(UP_ORDER))
+    return game
+
+
+def deal_values(
+    rules: BlackjackRules, hand: tuple[int, int], ups: UpCardDeals, conditioning: Conditioning,
+    may_surrender: bool,
+) -> list[DealValues]:
+    """The suit cases of one initial deal with the EV of each action (splits not included)."""
+    row = ups.rows[node_id(hand)]
+    total = row_total(hand)
+    nb = row.no_blackjack
+    p_bj = 1.0 - nb
+    adj = conditioning.blackjack_adjustment(nb)
+    natural = sorted(hand) == [1, 10]
+    stand = rules.blackjack_pays * nb if natural else row.stand + adj
+    if total < 21:
+        hit, hit_chart = row.hit + adj, row.policy_hit + adj
+    else:
+        hit = hit_chart = -math.inf
+    double = row.double + adj if rules.may_double(total) else None
+    surrender = None
+    if may_surrender:
+        surrender = -p_bj - 0.5 * nb if rules.surrender_loses_to_blackjack else -0.5
+    plain = DealValues(1.0, 0.0, stand, hit, hit_chart, double, surrender)
+    ranks = set(hand)
+    if not (rules.bonus_suited_678 > 0 and ranks <= {6, 7, 8} and len(ranks) == 2):
+        return [plain]
+    # hitting this hand reaches 6-7-8 with the missing card; add the bonus per suit case
+    missing = ({6, 7, 8} - ranks).pop()
+    base = ups.base
+    left = base.counts[missing - 1] - sum(1 for r in hand if r == missing)
+    p_missing = left / (base.total - 2)
+    r678 = ups.rows[engine.node_table().index[ID_678]]
+    paid = conditioning.paid_at_once(rules.bonus_suited_678, r678.no_blackjack)
+    cases = []
+    shoe_counts = [n + (i + 1 == ups.up) for i, n in enumerate(base.counts)]
+    for prob, q in suit_cases((hand[0], hand[1]), int(ups.up), shoe_counts):
+        if q > 0:
+            cases.append(replace(plain, probability=prob, q678=q,
+                                 hit=hit + p_missing * q * (paid - r678.optimal),
+                                 hit_chart=hit_chart + p_missing * q * (paid - r678.policy)))
+        else:
+            cases.append(replace(plain, probability=prob))
+    return cases
+
+
+def row_total(hand: tuple[int, int]) -> int:
+    """Best total of a two-card start (an ace counts 11 when it can)."""
+    hard = hand[0] + hand[1]
+    return hard + 10 if 1 in hand and hard + 10 <= 21 else hard
+
+
+def suit_cases(
+    pair: tuple[int, int], up: int, counts: Sequence[int]
+) -> list[tuple[float, float]]:
+    """(probability, q) over the suits of a two-card start from {6,7,8} of two ranks.
+
+    q is the chance that a card of the third rank drawn next completes a
+    suited 6-7-8. ``counts``: the shoe's rank counts before the deal, each
+    rank's cards spread evenly over the four suits (a full shoe, or one whose
+    removed cards' suits are unknown). Suits are enumerated exactly, the up
+    card's included.
+
+    >>> suit_cases((6, 7), 2, [24] * 9 + [96])  # suited with chance 1/4, then q = 1/4
+    [(0.75, 0.0), (0.25, 0.25)]
+    """
+    missing = ({6, 7, 8} - set(pair)).pop()
+    cases: dict[float, float] = {}
+    up_suits = range(4) if up in (6, 7, 8) else [None]
+
+    def share(rank: int, suit: int, up_suit: int | None) -> float:
+        taken = rank == up
+        n = counts[rank - 1]
+        return (n / 4 - (taken and up_suit == suit)) / (n - taken)
+
+    for su in up_suits:
+        p_up = 0.25 if su is not None else 1.0
+        for sa, sb in itertools.product(range(4), repeat=2):
+            prob = p_up * share(pair[0], sa, su) * share(pair[1], sb, su)
+            q = share(missing, sa, su) if sa == sb else 0.0
+            cases[q] = cases.get(q, 0.0) + prob
+    return [(prob, q) for q, prob in sorted(cases.items())]
+
+
+def split_hand_codes(ups: UpCardDeals, bits_of: Callable[[int, bool], int]) -> array.array[int]:
+    """The engine's per-node codes for split hands playing a chart against ``ups.up``.
+
+    Every node hits or stands by the total-dependent policy (2 hit, 4 stand);
+    two-card nodes take ``bits_of(total, soft)`` when it is not 0 (the chart's
+    cell for that two-card total: see
+    :attr:`~strategy_calc.actions.ChartCode.split_hand_bits`).
+    """
+    table = engine.node_table()
+    policy = ups.policy
+    codes = array.array("b", _klass_bytes().translate(
+        bytes(2 if hits else 4 for hits in policy) + bytes(256 - len(policy))))
+    for node in _two_card_nodes():
+        if ups.rows[node].weight > 0:
+            bits = bits_of(table.best_total[node], table.klass[node] >= 32)
+            if bits:
+                codes[node] = bits
+    return codes
+
+
+@lru_cache(maxsize=1)
+def _klass_bytes() -> bytes:
+    """Node classes (< 64) as bytes: codes by class in one ``bytes.translate``."""
+    return bytes(engine.node_table().klass)
+
+
+@lru_cache(maxsize=1)
+def _two_card_nodes() -> tuple[int, ...]:
+    return tuple(node for node, n in enumerate(engine.node_table().ncards) if n == 2)
+
+
+def add_split_values(
+    game: GamePass, ups: UpCardDeals, chart_codes: array.array[int]
+) -> dict[int, tuple[float, float, float]]:
+    """Value every pair's split against ``ups.up`` (optimal, by the chart, chart without DAS).
+
+    Fills the split fields of the pairs' :class:`DealValues` and returns, per
+    pair rank, the three round values (the chart's pair cells sum them).
+    """
+    from strategy_calc.blackjack import split_values
+
+    found: dict[int, tuple[float, float, float]] = {}
+    for pair_rank in range(1, 11):
+        hand = (pair_rank, pair_rank)
+        if hand not in ups.deals:
+            continue
+        values = split_values(game.rules, ups.base, ups.up, Rank(pair_rank), game.conditioning,
+                              memoryview(chart_codes), game.memo)
+        if values is None or values.chart is None or values.chart_no_das is None:
+            continue
+        adj = game.conditioning.blackjack_adjustment(ups.no_blackjack(hand))
+        split = sum(values.optimal) + adj
+        chart = sum(values.chart) + adj
+        no_das = sum(values.chart_no_das) + adj
+        ups.deals[hand] = [replace(d, split=split, split_chart=chart, split_no_das=no_das)
+                           for d in ups.deals[hand]]
+        found[pair_rank] = (split, chart, no_das)
+    return found
