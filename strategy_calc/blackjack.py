@@ -35,7 +35,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from strategy_calc import engine
+from strategy_calc import actions, engine
+from strategy_calc.actions import Action
 from strategy_calc.cards import (
     SUITED_RANKS,
     SUITS,
@@ -57,9 +58,10 @@ AUTOPLAY_POLICY = memoryview(array.array("b", [1 if (k % 32) <= 11 else 0 for k 
 """Auto-play on disconnection (Deluxe): hit while the best total (an ace counting
 11 when that does not bust) is 11 or less, then stand; indexed by node class
 (best total, plus 32 when soft)."""
-ACTIONS = ("stand", "hit", "double", "split", "surrender", "insurance", "even_money")
+ACTIONS = tuple(a.value for a in Action)
 """The keys of :attr:`HandAnalysis.ev`, in display order."""
-PLAY_ACTIONS = ("stand", "hit", "double", "split", "surrender")
+PLAY_ACTIONS = tuple(a.value for a in actions.PLAY_ACTIONS)
+"""The keys of the actions that play the hand (the others are side decisions)."""
 OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")
 """Dealer outcome keys: final totals, bust, blackjack (up card plus hole card)."""
 

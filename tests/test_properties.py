@@ -56,3 +56,17 @@ def test_evs_are_bounded_and_dealer_probabilities_sum_to_one(s: tuple) -> None: 
         assert chosen is not None
         assert all(chosen >= v - 1e-15 for a, v in result.ev.items()
                    if v is not None and a not in ("insurance", "even_money"))
+
+
+def test_a_game_without_splits_is_charted_and_worth_less_to_an_optimal_player() -> None:
+    """max_split_hands = 1: pairs are played as totals; taking the split away can only
+    cost an optimal player (and the chart's pair rows then never say P)."""
+    from strategy_calc.rules import blackjack_rules
+    from strategy_calc.strategy import analyse_game
+
+    with_split = analyse_game(blackjack_rules("deluxe", ["decks=2"]))
+    without = analyse_game(blackjack_rules("deluxe", ["decks=2", "max_split_hands=1"]))
+    assert without.ev_optimal < with_split.ev_optimal
+    assert all(not code.startswith("P") for row in without.pairs.values()
+               for code in row.values())
+    assert len(without.pairs) == 10
