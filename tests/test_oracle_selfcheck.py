@@ -1,4 +1,4 @@
-"""Self-checks of the independent blackjack oracle (``tests/bj_oracle.py``).
+"""Self-checks of the independent blackjack oracle (the ``tests/bj_oracle`` package).
 
 Hand calculations written out, the published dealer tables of docs/REFERENCE.md,
 and the exchangeability claims the project relies on. They test the oracle,
@@ -7,6 +7,7 @@ not the engine, and run in a few seconds.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import bj_oracle as oracle
@@ -509,7 +510,7 @@ def test_postsplit_hand_1_changes_hand_2s_play() -> None:
     frozen = oracle._hand_solver(second)
     assert frozen.action(nine) == "stand"
     four = (0, 0, 0, 1, 0, 0, 0, 0, 0, 0)  # hand 1's cards beyond its 9
-    informed = oracle._HandAfter(oracle.replace(second, shoe=remove(shoe, [4])), four)
+    informed = oracle._HandAfter(replace(second, shoe=remove(shoe, [4])), four)
     # the hole card's posterior, from the deal: proportional to {2, 9, 9, 9}
     assert informed.scenarios == ((1, Fraction(1, 4)), (8, Fraction(3, 4)))
     options = {a: v / informed.weight(nine) for a, v in informed.options(nine).items()}
