@@ -88,3 +88,14 @@ class ChartCode:
 def _parse_code(code: str) -> ChartCode:
     action = _BY_LETTER[code[0]]
     return ChartCode(action, _BY_LETTER[code[1].upper()] if len(code) > 1 else None)
+
+
+class Strategy(StrEnum):
+    """How the player plays a round (the value is the CLI's ``--strategy`` word)."""
+
+    BASIC = "basic"
+    """The basic-strategy chart: its two-card cells, then hit or stand by total."""
+    OPTIMAL = "optimal"
+    """Each initial hand's best composition-dependent play; split hands play their own cards."""
+    AUTOPLAY = "autoplay"
+    """Deluxe's play on disconnection: hit while the total is 11 or less, then stand."""

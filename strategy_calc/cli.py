@@ -221,14 +221,11 @@ def edge(
 ) -> None:
     """The exact house edge / return to player of a ruleset from a full shoe."""
     from strategy_calc import report
+    from strategy_calc.actions import Strategy as PlayerStrategy
+    from strategy_calc.whatif import strategy_ev
 
     game = _game(rules, set_, decks)
-    if strategy is Strategy.autoplay:
-        from strategy_calc.whatif import autoplay_ev
-
-        ev = autoplay_ev(game.rules)
-    else:
-        ev = game.ev_basic if strategy is Strategy.basic else game.ev_optimal
+    ev = strategy_ev(game.rules, PlayerStrategy(strategy.value), game)
     result = report.edge_dict(game.rules, strategy.value, ev, game.ev_optimal)
     if as_json:
         print(json.dumps(result))

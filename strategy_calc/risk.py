@@ -31,6 +31,7 @@ from functools import reduce
 
 import numpy as np
 
+from strategy_calc.actions import Strategy
 from strategy_calc.rules import BlackjackRules, RulesError
 
 
@@ -146,19 +147,25 @@ def _power(probs: np.ndarray, n: int) -> np.ndarray:
 
 
 def round_outcomes(
-    rules: BlackjackRules, strategy: str,
+    rules: BlackjackRules, strategy: Strategy | str,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[Mapping[float, float], float]:
     """Exact distribution of a round's net result and the game's EV under ``strategy``.
 
-    ``strategy``: ``optimal`` (best composition-dependent play) or ``basic``
-    (the chart). Its mean equals that EV (the tests check 1e-12).
+    ``strategy``: :attr:`Strategy.OPTIMAL` (best composition-dependent play)
+    or :attr:`Strategy.BASIC` (the chart). Its mean equals that EV (the tests
+    check 1e-12).
     """
     from strategy_calc.strategy import analyse_game
 
-    if strategy not in ("optimal", "basic"):
+    try:
+        chosen = Strategy(strategy)
+    except ValueError:
+        chosen = None
+    if chosen not in (Strategy.OPTIMAL, Strategy.BASIC):
         raise RulesError(f"unknown strategy {strategy!r} for risk (optimal or basic)")
     game = analyse_game(rules, progress, distribution=True)
-    outcomes = game.outcomes_optimal if strategy == "optimal" else game.outcomes_basic
+    optimal = chosen is Strategy.OPTIMAL
+    outcomes = game.outcomes_optimal if optimal else game.outcomes_basic
     assert outcomes is not None
-    return outcomes, game.ev_optimal if strategy == "optimal" else game.ev_basic
+    return outcomes, game.ev_optimal if optimal else game.ev_basic

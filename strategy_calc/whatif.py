@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from strategy_calc import engine
+from strategy_calc.actions import Strategy
 from strategy_calc.cards import Card, Shoe
 from strategy_calc.engine import Conditioning
 from strategy_calc.game import UP_ORDER, node_id
@@ -109,3 +110,21 @@ def bonus_value(rules: BlackjackRules) -> BonusValue:
                 changed.append((hand, up_rank.symbol, best_without, best_with))
     return BonusValue(rules, with_game.ev_optimal, plain_game.ev_optimal, only_777, only_678,
                       tuple(chart_changes), tuple(changed))
+
+
+def strategy_ev(
+    rules: BlackjackRules, strategy: Strategy, game: GameAnalysis | None = None
+) -> float:
+    """EV per unit initial bet of a round off the top under ``strategy``.
+
+    ``game``: the ruleset's :func:`analyse_game` result, if already at hand.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> rules = blackjack_rules("deluxe", ["decks=2"])
+    >>> strategy_ev(rules, Strategy.BASIC) <= strategy_ev(rules, Strategy.OPTIMAL)
+    True
+    """
+    if strategy is Strategy.AUTOPLAY:
+        return autoplay_ev(rules)
+    game = game if game is not None else analyse_game(rules)
+    return game.ev_basic if strategy is Strategy.BASIC else game.ev_optimal
