@@ -217,12 +217,13 @@ def analyse_hand(
     gone = _as_cards(removed)
     if len(hand) < 2:
         raise CardError("a hand has at least two cards")
+    base = Shoe.full(rules.decks).remove(gone).remove([up_card])
+    shoe = base.remove(hand)  # an impossible hand is refused before it is judged bust
     ranks = [int(c.rank) for c in hand]
     total, _soft = hand_total(ranks)
     if total > 21:
-        raise CardError(f"the hand {','.join(map(str, hand))} is bust ({total})")
-    base = Shoe.full(rules.decks).remove(gone).remove([up_card])
-    shoe = base.remove(hand)
+        shown = ",".join(map(str, hand)) if len(hand) <= 12 else f"of {len(hand)} cards"
+        raise CardError(f"the hand {shown} is bust ({total})")
     if shoe.total < 1:
         raise CardError("no cards left for the dealer")
     upr = up_card.rank

@@ -52,7 +52,7 @@ T = TypeVar("T")
 
 def fail(message: str) -> typer.Exit:
     """Print ``error: message`` on stderr; the caller raises the returned exit (code 2)."""
-    print(f"error: {message}", file=sys.stderr)
+    print(f"error: {one_line(message)}", file=sys.stderr)
     return typer.Exit(2)
 
 
@@ -443,13 +443,45 @@ def bench(
         print(bench_module.as_text(timings))
 
 
+def run(args: list[str] | None = None) -> int:
+    """Run the command line on ``args`` (default ``sys.argv[1:]``); return the exit status.
+
+    Every error, usage errors included (a missing option, a bad value, an
+    unknown command), is one line ``error: ...`` on stderr and status 2.
+    """
+    try:
+        result = app(args, standalone_mode=False)
+    except typer.TyperException as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a bare command: its help (status 2)
+            print(exc.format_message() if hasattr(exc, "format_message") else exc)
+            return 2
+        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        print(f"error: {one_line(message)}", file=sys.stderr)
+        return int(getattr(exc, "exit_code", 2) or 2)
+    except typer.Abort:
+        print("error: aborted", file=sys.stderr)
+        return 1
+    return result if isinstance(result, int) else 0
+
+
+def one_line(message: str, limit: int = 300) -> str:
+    """A message on one line of at most ``limit`` characters.
+
+    >>> one_line("Invalid value for '--decks':\n  'abc' is not an integer")
+    "Invalid value for '--decks': 'abc' is not an integer"
+    """
+    text = " ".join(message.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def main() -> None:
     """Console-script entry point."""
     try:
-        app()
+        code = run()
     except ImportError as exc:
         if "_engine" not in str(exc):
             raise
         print("error: the compiled engine strategy_calc._engine is missing: install the package"
               " with `pip install .` and run it from outside the source tree", file=sys.stderr)
         raise SystemExit(2) from None
+    raise SystemExit(code)

@@ -223,3 +223,33 @@ def test_indices_json_reproduces_the_illustrious_18_within_one_true_count() -> N
     assert len(rows) == 18
     for row in rows:
         assert abs(row["index"] - row["published"]) <= 1.0, row
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["hand", "T,6"], "error: Missing option '--vs'."),
+        (["hand", "T,6", "--vs", "T", "--decks", "abc"], "error: Invalid value for '--decks'"),
+        (["chart", "--format", "pdf"], "error: Invalid value for '--format'"),
+        (["hand", "T,6", "--vs", "T", "--bogus"], "error: No such option: --bogus"),
+        (["nope"], "error: No such command 'nope'."),
+    ],
+)
+def test_usage_errors_are_one_error_line_with_status_2(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The one-line contract holds for usage errors too (typer would draw a box)."""
+    from strategy_calc.cli import run
+
+    assert run(args) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_a_huge_card_list_gives_a_short_error_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from strategy_calc.cli import run
+
+    assert run(["hand", ",".join(["T"] * 20000), "--vs", "T"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and len(err) < 400
