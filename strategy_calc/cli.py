@@ -467,7 +467,7 @@ def run(args: list[str] | None = None) -> int:
 def one_line(message: str, limit: int = 300) -> str:
     """A message on one line of at most ``limit`` characters.
 
-    >>> one_line("Invalid value for '--decks':\n  'abc' is not an integer")
+    >>> one_line("Invalid value for '--decks':" + chr(10) + "  'abc' is not an integer")
     "Invalid value for '--decks': 'abc' is not an integer"
     """
     text = " ".join(message.split())
