@@ -7,6 +7,7 @@ and ``--decks N`` the same way. Bad input prints one ``error:`` line and exits 2
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -43,8 +44,19 @@ DecksOpt = Annotated[
     int | None, typer.Option("--decks", help="Number of decks (short for --set decks=N).")
 ]
 RemovedOpt = Annotated[
-    str, typer.Option("--removed", help="Cards known to be out of the shoe, e.g. 5,5,T or 8c.")
+    list[str] | None,
+    typer.Option("--removed", help="Cards known to be out of the shoe, e.g. 5,5,T or 8c "
+                 "(repeatable: the lists are combined)."),
 ]
+
+
+def removed_cards(removed: list[str] | None) -> str:
+    """Every ``--removed`` list given, as one list.
+
+    >>> removed_cards(["5,5", "T 8c"]), removed_cards(None)
+    ('5,5,T 8c', '')
+    """
+    return ",".join(part for part in removed or [] if part.strip())
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 
 T = TypeVar("T")
@@ -60,9 +72,13 @@ def load_rules(
     rules: str | None, set_: list[str] | None, decks: int | None, default: str = ""
 ) -> BlackjackRules:
     """The blackjack ruleset named by ``--rules`` (or ``default``), ``--set`` and ``--decks``."""
-    from strategy_calc.rules import DEFAULT_BLACKJACK, blackjack_rules
+    from strategy_calc.rules import DEFAULT_BLACKJACK, blackjack_rules, inert_overrides
 
-    return blackjack_rules(rules or default or DEFAULT_BLACKJACK, set_ or [], decks)
+    spec = rules if rules is not None else (default or DEFAULT_BLACKJACK)
+    ruleset = blackjack_rules(spec, set_ or [], decks)
+    for warning in inert_overrides(ruleset, set_ or []):
+        print(f"warning: {warning}", file=sys.stderr)
+    return ruleset
 
 
 def guarded(call: Callable[[], T]) -> T:
@@ -80,7 +96,7 @@ def hand(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
-    removed: RemovedOpt = "",
+    removed: RemovedOpt = None,
     postsplit: Annotated[bool, typer.Option(
         "--postsplit", help="Also value a split where the second hand uses the first "
         "hand's cards (slower).")] = False,
@@ -94,7 +110,8 @@ def hand(
 
     def run() -> str:
         ruleset = load_rules(rules, set_, decks)
-        result = blackjack.analyse_hand(cards, vs, ruleset, removed, postsplit=postsplit)
+        result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed),
+                                        postsplit=postsplit)
         fractions = None
         if exact:
             from strategy_calc.exact import hand_exact
@@ -112,7 +129,7 @@ def baccarat(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
-    removed: RemovedOpt = "",
+    removed: RemovedOpt = None,
     exact: Annotated[bool, typer.Option("--exact", help="Print exact fractions.")] = False,
     eor: Annotated[
         bool, typer.Option("--eor", help="Add the effect of removing one card of each rank.")
@@ -123,7 +140,9 @@ def baccarat(
     from strategy_calc import report
 
     print(guarded(lambda: report.baccarat_report(
-        rules or "macau-baccarat", set_ or [], decks, removed, exact, eor, as_json)))
+        rules if rules is not None else "macau-baccarat", set_ or [], decks,
+        removed_cards(removed), exact, eor,
+        as_json)))
 
 
 class ChartFormat(StrEnum):
@@ -262,7 +281,7 @@ def behind(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
-    removed: RemovedOpt = "",
+    removed: RemovedOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Bet behind: the follower's EV of each choice when the seat doubles or splits."""
@@ -270,7 +289,7 @@ def behind(
 
     def run() -> str:
         ruleset = load_rules(rules, set_, decks, "deluxe")
-        result = blackjack.analyse_hand(cards, vs, ruleset, removed)
+        result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed))
         choices = report.behind_dict(result)
         if as_json:
             return json.dumps(choices)
@@ -291,6 +310,10 @@ def tables(
 
     if check and not out.is_dir():
         raise fail(f"no {out} folder to check: run from the repository root or pass --out DIR")
+    if out.exists() and not out.is_dir():
+        raise fail(f"--out {out} is a file, not a folder")
+    if not check and not out.exists() and not out.parent.is_dir():
+        raise fail(f"--out {out}: its parent folder {out.parent} does not exist")
     with progress_bar("generating tables") as tick:
         files = generate(tick)
     stale = [name for name, text in files.items()
@@ -336,8 +359,8 @@ def risk(
     def run() -> str:
         if not 1 <= rounds <= 10000:
             raise ValueError(f"--rounds must be between 1 and 10000, not {rounds}")
-        if bankroll <= 0:
-            raise ValueError(f"--bankroll must be positive, not {bankroll:g}")
+        if not math.isfinite(bankroll) or bankroll <= 0:
+            raise ValueError(f"--bankroll must be a positive finite number, not {bankroll:g}")
         ruleset = load_rules(rules, set_, decks)
         with progress_bar("enumerating every round") as tick:
             outcomes, ev = round_outcomes(ruleset, strategy.value, tick)
@@ -403,7 +426,7 @@ def sidebet_pair(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
-    removed: RemovedOpt = "",
+    removed: RemovedOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Exact EV of the pair side bet on the first two cards, for any shoe."""
@@ -411,7 +434,7 @@ def sidebet_pair(
 
     def run() -> str:
         ruleset = load_rules(rules, set_, decks, "deluxe")
-        return report.pair_report(ruleset, removed, as_json)
+        return report.pair_report(ruleset, removed_cards(removed), as_json)
 
     print(guarded(run))
 

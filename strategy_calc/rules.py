@@ -19,6 +19,7 @@ strategy_calc.rules.RulesError: unknown field 'max_split' for blackjack rules
 from __future__ import annotations
 
 import dataclasses
+import math
 import tomllib
 import typing
 from collections.abc import Mapping, Sequence
@@ -162,12 +163,12 @@ class BlackjackRules:
             raise RulesError(str(exc)) from None
         if not 1 <= self.max_split_hands <= 4:
             raise RulesError(f"max_split_hands must be 1 to 4, not {self.max_split_hands}")
-        if self.blackjack_pays < 0:
-            raise RulesError(f"blackjack_pays must be >= 0, not {self.blackjack_pays}")
-        for field in ("bonus_suited_678", "bonus_777", "pair_pays_any", "pair_pays_mixed",
-                      "pair_pays_coloured", "pair_pays_perfect"):
-            if getattr(self, field) < 0:
-                raise RulesError(f"{field} must be >= 0, not {getattr(self, field)}")
+        for field in ("blackjack_pays", "bonus_suited_678", "bonus_777", "pair_pays_any",
+                      "pair_pays_mixed", "pair_pays_coloured", "pair_pays_perfect"):
+            value = getattr(self, field)
+            if not math.isfinite(value) or value < 0:
+                raise RulesError(f"{field} must be a finite number >= 0, not {value}")
+
 
     @property
     def peek(self) -> bool:
@@ -255,6 +256,27 @@ class BlackjackRules:
         return f"{self.name}: " + " ".join(parts)
 
 
+def inert_overrides(rules: BlackjackRules, overrides: Sequence[str]) -> list[str]:
+    """Warnings for ``--set`` fields that change nothing under the resulting rules.
+
+    >>> inert_overrides(blackjack_rules("deluxe"), ["enhc_loses=all"])
+    ['enhc_loses has no effect in a peek game (hole_card = "peek")']
+    """
+    set_fields = {item.partition("=")[0].strip() for item in overrides}
+    reasons = {
+        "enhc_loses": (rules.peek, 'in a peek game (hole_card = "peek")'),
+        "resplit_aces": (rules.max_split_hands <= 2, "when max_split_hands <= 2 (no resplit)"),
+        "split_aces_one_card": (rules.max_split_hands < 2, "when max_split_hands = 1 (no split)"),
+        "double_after_split": (rules.max_split_hands < 2 or rules.double_on == "none",
+                               "without splits or doubles (max_split_hands = 1 or"
+                               ' double_on = "none")'),
+        "bonus_on_split_hands": (not rules.has_bonus, "without a bonus (both bonuses are 0)"),
+        "even_money_vs_ten": (not rules.even_money, "when even_money = false"),
+    }
+    return [f"{field} has no effect {why}" for field, (inert, why) in reasons.items()
+            if field in set_fields and inert]
+
+
 def double_allowed_totals(rules: BlackjackRules) -> tuple[int, ...]:
     """22 flags: entry ``t`` is 1 when a first-two-card best total ``t`` may be doubled.
 
@@ -323,7 +345,8 @@ def _coerce(field: str, hint: Any, raw: Any, from_text: bool) -> Any:
         try:
             return _parse_number(str(raw))
         except ValueError:
-            raise RulesError(f"invalid value {raw!r} for {field} (expected a number)") from None
+            raise RulesError(f"invalid value {raw!r} for {field} (expected a finite number"
+                             " or a ratio such as 3:2)") from None
     if hint is str:
         if not isinstance(raw, str):
             raise RulesError(f"invalid value {raw!r} for {field} (expected a string)")
@@ -332,12 +355,24 @@ def _coerce(field: str, hint: Any, raw: Any, from_text: bool) -> Any:
 
 
 def _parse_number(text: str) -> float:
-    """A number, or a ratio such as ``3:2`` or ``6/5``."""
+    """A finite number, or a ratio such as ``3:2`` or ``6/5`` (ValueError otherwise).
+
+    >>> _parse_number("6:5"), _parse_number("1.5")
+    (1.2, 1.5)
+    """
+    value = None
     for sep in (":", "/"):
         if sep in text:
             num, den = text.split(sep, 1)
-            return float(num) / float(den)
-    return float(text)
+            if float(den) == 0:
+                raise ValueError("a ratio over zero")
+            value = float(num) / float(den)
+            break
+    if value is None:
+        value = float(text)
+    if not math.isfinite(value):
+        raise ValueError("not a finite number")
+    return value
 
 
 RulesT = TypeVar("RulesT")
@@ -386,6 +421,9 @@ def load_ruleset(spec: str) -> dict[str, Any]:
     >>> load_ruleset("deluxe")["game"]
     'blackjack'
     """
+    if not spec.strip():
+        raise RulesError("empty ruleset name: give a built-in name"
+                         f" ({', '.join(BUILTIN_RULESETS)}) or a TOML file")
     path = Path(spec)
     if spec.strip().lower() in {n for r in RULESETS for n in (r.name, *r.aliases)}:
         ruleset = find_ruleset(spec)
@@ -401,6 +439,8 @@ def load_ruleset(spec: str) -> dict[str, Any]:
             table = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise RulesError(f"invalid ruleset file {spec}: {exc}") from None
+        if not any(key not in (*META_KEYS, "name") for key in table):
+            raise RulesError(f"ruleset file {spec} sets no rules (an empty file?)")
         table.setdefault("name", path.stem)
     return table
 

@@ -253,3 +253,70 @@ def test_a_huge_card_list_gives_a_short_error_line(capsys: pytest.CaptureFixture
     assert run(["hand", ",".join(["T"] * 20000), "--vs", "T"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1 and len(err) < 400
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["hand", "T,6", "--vs", "T", "--set", "blackjack_pays=3:0"],
+         "error: invalid value '3:0' for blackjack_pays"),
+        (["edge", "--set", "blackjack_pays=nan"], "error: invalid value 'nan' for blackjack_pays"),
+        (["edge", "--set", "blackjack_pays=inf"], "error: invalid value 'inf' for blackjack_pays"),
+        (["baccarat", "--set", "tie_pays=9:0"], "error: invalid value '9:0' for tie_pays"),
+        (["sidebet", "pair", "--set", "pair_pays_perfect=inf"],
+         "error: invalid value 'inf' for pair_pays_perfect"),
+        (["risk", "--bankroll", "inf"], "error: --bankroll must be a positive finite number"),
+        (["risk", "--bankroll", "nan"], "error: --bankroll must be a positive finite number"),
+        (["hand", "T,6", "--vs", "T", "--rules", ""], "error: empty ruleset name"),
+        (["tables", "--out", "/no/such/folder/tables"], "error: --out /no/such/folder/tables"),
+    ],
+)
+def test_impossible_numbers_and_paths_are_one_error_line(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ratios over zero, NaN and infinite payouts or bankrolls, an empty ruleset name and a
+    missing output folder are refused before any work, on one line (never a traceback)."""
+    from strategy_calc.cli import run
+
+    assert run(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_an_empty_ruleset_file_is_an_error(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from strategy_calc.cli import run
+
+    empty = tmp_path / "empty.toml"
+    empty.write_text("", encoding="utf-8")
+    assert run(["edge", "--rules", str(empty)]) == 2
+    assert "sets no rules" in capsys.readouterr().err
+
+
+def test_tables_out_to_a_file_is_an_error(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from strategy_calc.cli import run
+
+    target = tmp_path / "file.txt"
+    target.write_text("x", encoding="utf-8")
+    assert run(["tables", "--out", str(target)]) == 2
+    assert "is a file, not a folder" in capsys.readouterr().err
+
+
+def test_a_setting_that_changes_nothing_is_a_warning_line() -> None:
+    """enhc_loses in a peek game: harmless, but said (the result is the plain game's)."""
+    warned = runner.invoke(app, ["hand", "T,6", "--vs", "T", "--rules", "deluxe", "--set",
+                                 "enhc_loses=all", "--json"])
+    plain = run_json("hand", "T,6", "--vs", "T", "--rules", "deluxe")
+    assert warned.exit_code == 0
+    assert warned.stderr.startswith("warning: enhc_loses has no effect in a peek game")
+    assert json.loads(warned.stdout)["ev"] == plain["ev"]
+
+
+def test_repeated_removed_lists_are_combined() -> None:
+    """--removed 5 --removed 5 is the same shoe as --removed 5,5 (not the last list only)."""
+    twice = run_json("hand", "T,6", "--vs", "T", "--decks", "1", "--removed", "5",
+                     "--removed", "5")
+    once = run_json("hand", "T,6", "--vs", "T", "--decks", "1", "--removed", "5,5")
+    only = run_json("hand", "T,6", "--vs", "T", "--decks", "1", "--removed", "5")
+    assert twice["ev"] == once["ev"] != only["ev"]
