@@ -260,7 +260,8 @@ def analyse_hand(
             if postsplit:
                 split_postsplit = to_ev(_postsplit_ev(base, upr, hand[0].rank, rules,
                                                       conditioning))
-    if two_cards and surrender_allowed(rules, upr):
+    if two_cards and surrender_allowed(rules, upr) and not (natural
+                                                             and rules.hand_of_21_stands):
         ev["surrender"] = _surrender_ev(rules, p_bj, natural, conditioned=conditioning.peek)
     if two_cards and rules.insurance and upr is Rank.ACE:
         p_ten = shoe.count(Rank.TEN) / shoe.total

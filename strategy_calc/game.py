@@ -229,7 +229,7 @@ def deal_values(
         hit = hit_chart = -math.inf
     double = row.double + adj if rules.may_double(total) else None
     surrender = None
-    if may_surrender:
+    if may_surrender and not (natural and rules.hand_of_21_stands):
         surrender = -p_bj - 0.5 * nb if rules.surrender_loses_to_blackjack else -0.5
     plain = DealValues(1.0, 0.0, stand, hit, hit_chart, double, surrender)
     ranks = set(hand)

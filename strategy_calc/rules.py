@@ -119,6 +119,10 @@ class BlackjackRules:
     ``10-11``, ``11`` only (hard, as a two-card A+T is blackjack), or ``none``."""
     double_after_split: bool = True
     """Whether a split hand may be doubled (under the same ``double_on``)."""
+    hand_of_21_stands: bool = False
+    """A hand that reaches 21 stands at once, split hands and a blackjack included: it
+    is never doubled, nor (a blackjack) surrendered (Deluxe: "a hand reaching 21 stands
+    automatically")."""
     max_split_hands: int = 2
     """Most hands a player may hold after splitting: 1 = no split, 2 = split once, up to 4."""
     resplit_aces: bool = False
@@ -190,6 +194,8 @@ class BlackjackRules:
         >>> BlackjackRules(double_on="11").may_double(10)
         False
         """
+        if total == 21 and self.hand_of_21_stands:
+            return False
         low, high = {"any": (0, 21), "9-11": (9, 11), "10-11": (10, 11), "11": (11, 11),
                      "none": (1, 0)}[self.double_on]
         return low <= total <= high

@@ -95,6 +95,8 @@ def _surrender(rules: BlackjackRules, up: int, p_bj: Fraction, natural: bool) ->
     kind = rules.surrender
     if kind == "none" or (kind == "not_vs_ace" and up == 1):
         return None
+    if natural and rules.hand_of_21_stands:  # a blackjack stands at once: no decision
+        return None
     if kind == "2-9":
         return Fraction(-1, 2) if 2 <= up <= 9 else None
     if kind == "late":

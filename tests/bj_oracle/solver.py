@@ -251,14 +251,15 @@ _hand_solver = functools.lru_cache(maxsize=512)(_Hand)
 
 
 def _double_totals(rules: BlackjackRules) -> frozenset[int]:
-    """The two-card best totals ``double_on`` allows."""
-    return {
+    """The two-card best totals ``double_on`` allows (not 21 where a hand of 21 stands)."""
+    totals = {
         "any": frozenset(range(2, 22)),
         "9-11": frozenset((9, 10, 11)),
         "10-11": frozenset((10, 11)),
         "11": frozenset((11,)),
         "none": frozenset(),
     }[rules.double_on]
+    return totals - {21} if rules.hand_of_21_stands else totals
 
 
 def _bonuses(rules: BlackjackRules, layout: tuple[SuitedCard, ...]) -> tuple[Fraction, Fraction]:

@@ -1,0 +1,58 @@
+"""Rules the engine once bent: checked against the oracle and the rules text.
+
+Each test is named after the rule (docs/RULES.md) it guards.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import bj_oracle as oracle
+import pytest
+
+from strategy_calc.blackjack import analyse_hand
+from strategy_calc.cards import parse_cards
+from strategy_calc.rules import blackjack_rules
+
+# The depleted one-deck shoe where a split T drawing an ace used to be doubled under DAS.
+DEPLETED = "3,4,2,6d,2,2,6,4,4,5,6h,3,3,5,5,5,6c,3,2"
+
+
+def _oracle_split(rules_sets: list[str]) -> Fraction:
+    rules = blackjack_rules("deluxe", rules_sets)
+    ranks = [c.rank for c in parse_cards(DEPLETED)]
+    shoe = oracle.remove(oracle.full_shoe(1), [10, 10, 4, *map(int, ranks)])
+    value = oracle.split_ev(10, 4, shoe, rules)
+    assert value is not None
+    return value
+
+
+@pytest.mark.parametrize("das", [True, False])
+def test_a_split_hand_of_21_stands_so_das_changes_nothing_for_tens(das: bool) -> None:
+    """Deluxe: "a hand reaching 21 stands automatically", split hands included. A split T
+    that draws an ace is never doubled, so T,T vs 4 splits to the same EV with or without
+    double after split (only 21s could differ: a split T doubles nothing else that pays)."""
+    sets = ["decks=1", f"double_after_split={str(das).lower()}"]
+    got = analyse_hand("T,T", "4", blackjack_rules("deluxe", sets), DEPLETED).ev["split"]
+    assert got is not None
+    assert abs(Fraction(got) - _oracle_split(sets)) < 1e-12
+
+
+def test_das_value_of_split_tens_is_the_same_both_ways() -> None:
+    with_das = analyse_hand("T,T", "4", blackjack_rules("deluxe", ["decks=1"]), DEPLETED)
+    without = analyse_hand("T,T", "4", blackjack_rules(
+        "deluxe", ["decks=1", "double_after_split=false"]), DEPLETED)
+    assert with_das.ev["split"] == pytest.approx(without.ev["split"], abs=1e-12)
+
+
+def test_a_blackjack_stands_it_is_neither_doubled_nor_surrendered() -> None:
+    """Deluxe: a blackjack (a hand of 21) stands at once: no double, no surrender offered."""
+    result = analyse_hand("A,T", "6", blackjack_rules("deluxe"))
+    assert result.ev["double"] is None and result.ev["surrender"] is None
+    assert result.best == "stand"
+
+
+def test_a_blackjack_may_still_double_where_21_does_not_stand() -> None:
+    """The rule is Deluxe's: with hand_of_21_stands = false a soft 21 may double (any two)."""
+    result = analyse_hand("A,T", "6", blackjack_rules("deluxe", ["hand_of_21_stands=false"]))
+    assert result.ev["double"] is not None
