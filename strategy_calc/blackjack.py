@@ -230,8 +230,6 @@ def analyse_hand(
     peek = rules.peek
     conditioning = engine.Conditioning.of(rules, peek_method)
     b777, b678, q678, suits_known = bonus_terms(rules, shoe, hand, split_hand=False)
-    if len(hand) == 3 and _pays_bonus(hand, rules):
-        raise CardError(f"the hand {','.join(map(str, hand))} is paid the bonus at once")
     params = engine.engine_params(rules, conditioning).with_bonus(b777, b678, q678)
     raw = engine.hand_values(base, hand, upr, params, AUTOPLAY_POLICY)
     stand, hit, double, no_bj, one_card, autoplay = raw
@@ -248,6 +246,7 @@ def analyse_hand(
     ev: dict[str, float | None] = dict.fromkeys(ACTIONS)
     ev["stand"] = to_ev(stand)
     ev["hit"] = to_ev(hit) if hit != float("-inf") else None
+    bonus_note = _completed_bonus(hand, rules, q678, ev)
     if two_cards and rules.may_double(total):
         ev["double"] = to_ev(double)
     split_hands = None
@@ -273,7 +272,7 @@ def analyse_hand(
     best = max((a for a in PLAY_ACTIONS if ev[a] is not None), key=lambda a: ev[a] or 0.0)
     if ev["even_money"] is not None and rules.blackjack_pays * no_bj < 1.0:
         best = "even_money"
-    notes = []
+    notes = [bonus_note] if bonus_note else []
     if not suits_known:
         notes.append("suits not given: the 6-7-8 bonus is averaged over the possible suits")
     return HandAnalysis(
@@ -294,14 +293,30 @@ def analyse_hand(
     )
 
 
-def _pays_bonus(hand: Sequence[Card], rules: BlackjackRules) -> bool:
-    """Whether a three-card hand is a 7-7-7 or a known-suited 6-7-8 that the rules pay."""
+def _completed_bonus(
+    hand: Sequence[Card], rules: BlackjackRules, q678: float, ev: dict[str, float | None]
+) -> str | None:
+    """Settle a three-card hand that is a Macau bonus hand, in ``ev``; return a note.
+
+    7-7-7 is paid ``bonus_777`` at once and settled (a dealer blackjack does not
+    take it). 6-7-8 is paid ``bonus_suited_678`` when its three cards are of one
+    suit, which happens with chance ``q678`` given the suits known (1 or 0 when
+    all are given); otherwise it is a plain 21 that stands.
+    """
     ranks = sorted(int(c.rank) for c in hand)
-    if ranks == [7, 7, 7]:
-        return rules.bonus_777 > 0
-    suits = {c.suit for c in hand}
-    one_suit = len(suits) == 1 and None not in suits
-    return ranks == [6, 7, 8] and rules.bonus_suited_678 > 0 and one_suit
+    if ranks == [7, 7, 7] and rules.bonus_777 > 0:
+        ev["stand"], ev["hit"] = rules.bonus_777, None
+        return f"7-7-7: the bonus ({rules.bonus_777:g} times the bet) is paid at once"
+    if ranks == [6, 7, 8] and rules.bonus_suited_678 > 0:
+        plain = ev["stand"]
+        assert plain is not None
+        ev["stand"], ev["hit"] = q678 * rules.bonus_suited_678 + (1.0 - q678) * plain, None
+        if q678 in (0.0, 1.0):
+            return ("suited 6-7-8: the bonus is paid at once" if q678 == 1.0
+                    else "6-7-8 of mixed suits: no bonus, a plain 21")
+        return (f"6-7-8: suited (bonus paid at once) with chance {q678:.6f} given the suits"
+                " known, else a plain 21")
+    return None
 
 
 def _surrender_ev(rules: BlackjackRules, p_bj: float, natural: bool, conditioned: bool) -> float:

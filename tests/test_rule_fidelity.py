@@ -56,3 +56,35 @@ def test_a_blackjack_may_still_double_where_21_does_not_stand() -> None:
     """The rule is Deluxe's: with hand_of_21_stands = false a soft 21 may double (any two)."""
     result = analyse_hand("A,T", "6", blackjack_rules("deluxe", ["hand_of_21_stands=false"]))
     assert result.ev["double"] is not None
+
+
+MACAU = blackjack_rules("macau-1983")
+
+
+@pytest.mark.parametrize("hand", ["7,7,7", "7s,7h,7d", "6s,7s,8s"])
+def test_a_completed_bonus_hand_is_paid_at_once(hand: str) -> None:
+    """Macau rule 9: 7-7-7 (any suits) or suited 6-7-8 is paid 3 times the bet at once and
+    settled; a dealer blackjack does not take it (no hole card: nothing else can happen)."""
+    result = analyse_hand(hand, "T", MACAU)
+    assert result.ev["stand"] == 3.0 and result.best == "stand"
+    assert all(result.ev[a] is None for a in ("hit", "double", "split", "surrender"))
+
+
+def test_a_6_7_8_of_unknown_suits_averages_the_bonus_over_them() -> None:
+    """8,7,6h vs 7 (T,T gone): the 8 and the 7 are hearts with chance 1/4 each (their
+    suits unknown, every suit equally likely in the shoe), so the bonus comes with chance
+    1/16 and otherwise the hand is a plain 21 that stands:
+    EV = 3/16 + 15/16 * stand(21), stand(21) from the oracle."""
+    result = analyse_hand("8,7,6h", "7", MACAU, "T,T")
+    plain_rules = blackjack_rules("macau-1983", ["bonus_suited_678=0", "bonus_777=0"])
+    shoe = oracle.remove(oracle.full_shoe(6), [10, 10, 7, 8, 7, 6])
+    stand = oracle.hand_evs([8, 7, 6], 7, shoe, plain_rules, initial=False)["stand"]
+    assert stand is not None
+    want = Fraction(3, 16) + Fraction(15, 16) * stand
+    assert abs(Fraction(result.ev["stand"]) - want) < 1e-12
+
+
+def test_a_6_7_8_of_mixed_known_suits_is_a_plain_21() -> None:
+    mixed = analyse_hand("6s,7h,8s", "T", MACAU)
+    plain = analyse_hand("6s,7h,8s", "T", blackjack_rules("macau-1983", ["bonus_suited_678=0"]))
+    assert mixed.ev["stand"] == plain.ev["stand"]
