@@ -77,5 +77,6 @@ def test_bonus_on_split_sevens_is_a_rules_option() -> None:
 
 
 def test_a_paid_hand_is_settled() -> None:
-    with pytest.raises(ValueError, match="paid the bonus at once"):
-        analyse_hand("7,7,7", "T", MACAU_6)
+    """Rule 9: 7-7-7 is paid 3 at once and settled: its only value is the bonus."""
+    result = analyse_hand("7,7,7", "T", MACAU_6)
+    assert result.ev["stand"] == 3.0 and result.ev["hit"] is None
