@@ -50,52 +50,73 @@ def hand_dict(result: HandAnalysis) -> dict[str, Any]:
     }
 
 
+BEHIND_SITUATIONS = (
+    ("double", "the seat doubles", ("follow_double", "no_follow_double")),
+    ("split", "the seat splits", ("follow_both_splits", "follow_first_split")),
+)
+"""The situations a bet-behind follower decides in, each with its two choices."""
+
+
 def behind_dict(result: HandAnalysis) -> dict[str, Any]:
-    """The follower's choices in ``behind --json`` (only those that apply) and the best.
+    """The follower's choices in ``behind --json``: each situation with its own best.
 
     EVs per unit of the follower's initial bet. When the seat doubles, the
     follower may double too (``follow_double``) or keep the bet, the third card
     then acting as a single hit (``no_follow_double``); when the seat splits,
     the follower may follow both hands (``follow_both_splits``, an extra bet)
-    or only the first (``follow_first_split``).
+    or only the first (``follow_first_split``). The two situations exclude
+    each other, so each has its ``best_after_*`` and ``margin_after_*`` (what
+    the best choice adds over the other); ``null`` where the seat cannot act.
     """
-    choices: dict[str, float] = {}
+    values: dict[str, float | None] = dict.fromkeys(
+        key for _s, _l, keys in BEHIND_SITUATIONS for key in keys)
     if result.ev["double"] is not None and result.one_card is not None:
-        choices["follow_double"] = result.ev["double"]
-        choices["no_follow_double"] = result.one_card
+        values["follow_double"] = result.ev["double"]
+        values["no_follow_double"] = result.one_card
     if result.split_hands is not None:
-        choices["follow_both_splits"] = result.split_hands[0] + result.split_hands[1]
-        choices["follow_first_split"] = result.split_hands[0]
-    if not choices:
+        values["follow_both_splits"] = result.split_hands[0] + result.split_hands[1]
+        values["follow_first_split"] = result.split_hands[0]
+    if all(v is None for v in values.values()):
         raise ValueError(f"the seat cannot double or split {','.join(map(str, result.hand))}"
                          f" under {result.rules.name}: the follower has no choice to make")
-    out: dict[str, Any] = dict(choices)
-    ranked = sorted(choices, key=lambda k: choices[k], reverse=True)
-    out["best"] = ranked[0]
-    out["margins"] = {k: choices[ranked[0]] - choices[k] for k in ranked[1:]}
+    out: dict[str, Any] = dict(values)
+    for situation, _label, (first, second) in BEHIND_SITUATIONS:
+        a, b = values[first], values[second]
+        if a is None or b is None:
+            out[f"best_after_{situation}"] = out[f"margin_after_{situation}"] = None
+            continue
+        out[f"best_after_{situation}"] = first if a >= b else second
+        out[f"margin_after_{situation}"] = abs(a - b)
     out["conditioned_on_no_dealer_blackjack"] = result.conditioned_on_no_dealer_blackjack
     out["hand"] = [str(c) for c in result.hand]
     out["up"] = str(result.up)
     out["rules"] = result.rules.name
+    out["decks"] = result.rules.decks
+    out["ruleset"] = str(result.rules)
     return out
 
 
 def behind_text(result: HandAnalysis, choices: Mapping[str, Any]) -> str:
-    """The follower's choices as a table, best marked."""
+    """One table per situation the seat can be in, each choice's EV, its best marked."""
     from rich.table import Table
 
     hand = ",".join(str(c) for c in result.hand)
     header = (f"bet behind {hand} vs {result.up}: {result.rules}\n"
-              "EV per unit of the follower's initial bet")
-    table = Table()
-    table.add_column("choice")
-    table.add_column("EV", justify="right")
-    table.add_column("")
-    for key in ("follow_double", "no_follow_double", "follow_both_splits", "follow_first_split"):
-        if key in choices:
-            mark = "<- best" if key == choices["best"] else f"-{choices['margins'][key]:.6f}"
+              "EV per unit of the follower's initial bet; the situations exclude each other")
+    tables = []
+    for situation, label, keys in BEHIND_SITUATIONS:
+        if choices[f"best_after_{situation}"] is None:
+            continue
+        table = Table(title=f"if {label}", title_justify="left")
+        table.add_column("follower's choice")
+        table.add_column("EV", justify="right")
+        table.add_column("vs the best", justify="right")
+        best = choices[f"best_after_{situation}"]
+        for key in keys:
+            mark = "best" if key == best else f"-{choices[f'margin_after_{situation}']:.6f}"
             table.add_row(key.replace("_", " "), f"{choices[key]:+.6f}", mark)
-    return render(header, table)
+        tables.append(table)
+    return render(header, *tables)
 
 
 def hand_json(result: HandAnalysis, exact: Mapping[str, Any] | None = None) -> str:

@@ -122,15 +122,24 @@ def test_follow_first_split_under_original_loses_only_the_first_bet() -> None:
 runner = CliRunner()
 
 
-def test_behind_json_lists_only_the_choices_that_apply() -> None:
+def test_behind_json_ranks_each_situation_on_its_own() -> None:
+    """The follower chooses after the seat doubled *or* after it split: each situation has
+    its own best and margin; the choices of a situation the seat cannot be in are null."""
     out = runner.invoke(app, ["behind", "5,6", "--vs", "6", "--json"])
     assert out.exit_code == 0, out.output
     data = json.loads(out.stdout)
-    assert {"follow_double", "no_follow_double", "best"} <= set(data)
-    assert "follow_both_splits" not in data
-    assert data["best"] == "follow_double"
-    pair = json.loads(runner.invoke(app, ["behind", "8,8", "--vs", "T", "--json"]).stdout)
-    assert {"follow_both_splits", "follow_first_split"} <= set(pair)
+    assert data["follow_both_splits"] is None and data["follow_first_split"] is None
+    assert data["best_after_split"] is None and data["margin_after_split"] is None
+    assert data["best_after_double"] == "follow_double"  # 11 vs 6: doubling is worth it
+    assert data["margin_after_double"] == pytest.approx(
+        data["follow_double"] - data["no_follow_double"], abs=1e-15)
+    assert "best" not in data
+    tens = json.loads(runner.invoke(app, ["behind", "T,T", "--vs", "6", "--json"]).stdout)
+    for situation, keys in (("double", ("follow_double", "no_follow_double")),
+                            ("split", ("follow_both_splits", "follow_first_split"))):
+        values = [tens[k] for k in keys]
+        assert tens[f"best_after_{situation}"] == keys[values.index(max(values))]
+        assert tens[f"margin_after_{situation}"] == pytest.approx(abs(values[0] - values[1]))
 
 
 def test_behind_without_a_choice_is_an_error() -> None:
