@@ -57,9 +57,12 @@ class Deviation:
     chart: str
     best: str
     gain: float
+    suited: bool = False
+    """The two cards are of one suit (a Macau 6-7 / 6-8 / 7-8 start that can make a suited
+    6-7-8): the play the bonus changes."""
 
     def __str__(self) -> str:
-        cards = ",".join(r.symbol for r in self.hand)
+        cards = ",".join(r.symbol for r in self.hand) + (" suited" if self.suited else "")
         return f"{cards} vs {self.up.symbol}: {self.best} (chart: {self.chart}, +{self.gain:.5f})"
 
 
@@ -185,21 +188,28 @@ def add_pair_cells(
 def two_card_deviations(
     ups: UpCardDeals, chart: Chart, conditioning: Conditioning
 ) -> list[Deviation]:
-    """Two-card starts whose best play beats the chart's (the suit cases as likely as the first)."""
+    """Two-card starts whose best play beats the chart's.
+
+    A start with suit cases (Macau's 6-7, 6-8, 7-8) is judged on its first
+    case (any unsuited cards) and, separately, on its likeliest suited case,
+    where the suited 6-7-8 bonus can change the best play.
+    """
     found = []
     for hand, cases in ups.deals.items():
         code = chart.code(hand, ups.up)
-        action = code.action
-        for case in cases:
-            if case.probability != cases[0].probability:
-                continue
+        judged = [(case, False) for case in cases if case.probability == cases[0].probability]
+        suited = [case for case in cases if case.q678 > 0]
+        if suited and cases[0].q678 == 0:
+            judged.append((max(suited, key=lambda c: c.probability), True))
+        for case, is_suited in judged:
             best = case.best()
-            chosen, best_value = case.value(action), case.value(best)
+            chosen, best_value = case.value(code.action), case.value(best)
             assert chosen is not None and best_value is not None
             gain = best_value - chosen
-            if best is not action and gain > 1e-12:
+            if best is not code.action and gain > 1e-12:
                 found.append(Deviation(tuple(Rank(r) for r in hand), ups.up, str(code),
-                                       best.value, conditioning.ev(gain, ups.no_blackjack(hand))))
+                                       best.value, conditioning.ev(gain, ups.no_blackjack(hand)),
+                                       is_suited))
     return found
 
 

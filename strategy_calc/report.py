@@ -260,7 +260,7 @@ def chart_dict(game: GameAnalysis) -> dict[str, Any]:
         "pairs": {p: dict(game.pairs[p]) for p in PAIR_LABELS if p in game.pairs},
         "exceptions": [
             {"hand": [r.symbol for r in d.hand], "up": d.up.symbol, "chart": d.chart,
-             "best": d.best, "gain": d.gain} for d in game.exceptions
+             "best": d.best, "gain": d.gain, "suited": d.suited} for d in game.exceptions
         ],
         "house_edge": -game.ev_basic,
         "house_edge_optimal": -game.ev_optimal,

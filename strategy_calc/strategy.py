@@ -125,7 +125,8 @@ def analyse_game(
         outcomes_basic, outcomes_optimal = round_distributions(game, chart, chart_codes)
     return GameAnalysis(
         rules=rules, hard=hard, soft=soft, pairs=pairs,
-        exceptions=tuple(sorted(deviations, key=lambda d: (len(d.hand), d.hand, d.up))),
+        exceptions=tuple(sorted(deviations, key=lambda d: (len(d.hand), d.hand, d.suited,
+                                                          d.up))),
         ev_basic=ev_basic, ev_optimal=ev_optimal,
         outcomes_basic=outcomes_basic, outcomes_optimal=outcomes_optimal,
     )

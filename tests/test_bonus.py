@@ -80,3 +80,18 @@ def test_a_paid_hand_is_settled() -> None:
     """Rule 9: 7-7-7 is paid 3 at once and settled: its only value is the bonus."""
     result = analyse_hand("7,7,7", "T", MACAU_6)
     assert result.ev["stand"] == 3.0 and result.ev["hit"] is None
+
+
+def test_the_chart_lists_the_plays_the_suited_bonus_changes() -> None:
+    """The chart's suited exceptions (from the game pass's exact suit cases) are the
+    two-card plays the bonus command finds by valuing 6s,7s / 6s,8s / 7s,8s one by one."""
+    from strategy_calc.strategy import analyse_game
+    from strategy_calc.whatif import bonus_value
+
+    game = analyse_game(MACAU_6)
+    in_chart = {(",".join(r.symbol for r in d.hand), d.up.symbol, d.best)
+                for d in game.exceptions if d.suited}
+    changed = {(hand.replace("s", ""), up, with_bonus)
+               for hand, up, _without, with_bonus in bonus_value(MACAU_6).changed
+               if hand != "7,7"}
+    assert in_chart == changed and changed
