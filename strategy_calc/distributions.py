@@ -47,10 +47,9 @@ def round_distributions(
     import numpy as np
 
     rules = game.rules
-    if rules.max_split_hands > 2:
-        raise RulesError("outcome distributions with resplits (max_split_hands > 2)"
-                         " are not computed; use 2")
+    check_distribution_rules(rules)
     hist_optimal, hist_basic = np.zeros(HIST_SIZE), np.zeros(HIST_SIZE)
+    naturals: dict[float, float] = {}  # a natural's results, keyed exactly (any payout)
     for up in UP_ORDER:
         ups = game.ups[up]
         optimal_codes = _optimal_codes(ups.table)
@@ -59,13 +58,49 @@ def round_distributions(
             nb = ups.no_blackjack(hand)
             for case in cases:
                 weight = ups.p_up * ups.weight(hand) * case.probability
+                if sorted(hand) == [1, 10]:  # always stood: paid unless the dealer has one too
+                    naturals[rules.blackjack_pays] = (naturals.get(rules.blackjack_pays, 0.0)
+                                                      + weight * nb)
+                    naturals[0.0] = naturals.get(0.0, 0.0) + weight * (1.0 - nb)
+                    continue
                 _add_deal_distribution(hist_optimal, weight, rules, hand, up, ups.base,
                                        game.conditioning, case.best().value, case.q678, nb,
                                        optimal_codes, game.memo, True)
                 _add_deal_distribution(hist_basic, weight, rules, hand, up, ups.base,
                                        game.conditioning, action.value, case.q678, nb,
                                        chart_codes[up], game.memo, False)
-    return _histogram_dict(hist_basic), _histogram_dict(hist_optimal)
+    return (_merge(_histogram_dict(hist_basic), naturals),
+            _merge(_histogram_dict(hist_optimal), naturals))
+
+
+def check_distribution_rules(rules: BlackjackRules) -> None:
+    """Refuse rules whose round results the exact distribution cannot key exactly.
+
+    Results other than a natural's are sums of +-1, +-2, 1/2 and the Macau
+    bonuses, kept in hundredths of the bet from -5 to +21: a bonus must be a
+    whole number of hundredths, at most 10 (two split hands: 20).
+
+    >>> check_distribution_rules(BlackjackRules(bonus_777=3.0))
+    >>> check_distribution_rules(BlackjackRules(bonus_777=2.125))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    strategy_calc.rules.RulesError: outcome distributions need bonus payouts in whole ...
+    """
+    if rules.max_split_hands > 2:
+        raise RulesError("outcome distributions with resplits (max_split_hands > 2)"
+                         " are not computed; use 2")
+    for bonus in (rules.bonus_777, rules.bonus_suited_678):
+        if bonus > 10 or abs(bonus * 100 - round(bonus * 100)) > 1e-9:
+            raise RulesError("outcome distributions need bonus payouts in whole hundredths"
+                             f" of the bet up to 10, not {bonus:g}")
+
+
+def _merge(binned: dict[float, float], exact: dict[float, float]) -> dict[float, float]:
+    """Both distributions' masses by result, in increasing order of result."""
+    merged = dict(binned)
+    for result, mass in exact.items():
+        merged[result] = merged.get(result, 0.0) + mass
+    return {k: merged[k] for k in sorted(merged) if merged[k] > 0.0}
 
 
 def _optimal_codes(table: UpCardPass) -> array.array[int]:
@@ -94,11 +129,6 @@ def _add_deal_distribution(
     outcomes and the dealer's blackjack (``1 - no_bj``) is added here.
     """
     p_bj = 1.0 - no_bj
-    natural = sorted(hand) == [1, 10]
-    if natural:  # always stood: paid unless the dealer has blackjack too
-        hist[HIST_OFFSET + round(100 * rules.blackjack_pays)] += weight * no_bj
-        hist[HIST_OFFSET] += weight * p_bj
-        return
     if action == "surrender":
         if rules.surrender_loses_to_blackjack:
             hist[HIST_OFFSET - 100] += weight * p_bj

@@ -43,7 +43,7 @@ from strategy_calc.cards import Rank, Shoe
 from strategy_calc.chart import Deviation
 from strategy_calc.edge import round_evs
 from strategy_calc.game import UP_ORDER, add_split_values, split_hand_codes, whole_game_pass
-from strategy_calc.rules import BlackjackRules, RulesError
+from strategy_calc.rules import BlackjackRules
 
 __all__ = ["UP_ORDER", "Deviation", "GameAnalysis", "analyse_game"]
 
@@ -91,9 +91,10 @@ def analyse_game(
     ``distribution``: also compute the exact distribution of a round's net
     result under both strategies (slower: split rounds are enumerated jointly).
     """
-    if distribution and rules.max_split_hands > 2:
-        raise RulesError("outcome distributions with resplits (max_split_hands > 2)"
-                         " are not computed; use 2")
+    if distribution:
+        from strategy_calc.distributions import check_distribution_rules
+
+        check_distribution_rules(rules)
     steps = 2 * len(UP_ORDER)
 
     def first_half(done: int, _total: int) -> None:

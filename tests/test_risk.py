@@ -96,3 +96,25 @@ def test_blackjack_probability_on_a_tiny_shoe_by_hand() -> None:
     want = Fraction(16, 182) * (1 - Fraction(1, 22))
     assert game.outcomes_optimal[1.5] == pytest.approx(float(want), abs=1e-15)
     assert abs(sum(x * p for x, p in game.outcomes_optimal.items()) - game.ev_optimal) < 1e-12
+
+
+def test_a_natural_paying_any_amount_keeps_the_mean_of_the_distribution_exact() -> None:
+    """blackjack_pays = 1.237 is not a whole number of hundredths: the natural's result is
+    keyed exactly, so the distribution's mean is the round's EV (it was 1.4e-4 off)."""
+    from strategy_calc.rules import blackjack_rules
+
+    game = analyse_game(blackjack_rules("deluxe", ["decks=1", "blackjack_pays=1.237"]),
+                        distribution=True)
+    assert game.outcomes_optimal is not None and game.outcomes_basic is not None
+    assert 1.237 in game.outcomes_optimal
+    for outcomes, ev in ((game.outcomes_optimal, game.ev_optimal),
+                         (game.outcomes_basic, game.ev_basic)):
+        assert abs(sum(outcomes.values()) - 1.0) < 1e-12
+        assert abs(sum(x * p for x, p in outcomes.items()) - ev) < 1e-12
+
+
+def test_a_bonus_the_distribution_cannot_key_is_refused() -> None:
+    from strategy_calc.rules import RulesError, blackjack_rules
+
+    with pytest.raises(RulesError, match="whole hundredths"):
+        analyse_game(blackjack_rules("macau-1983", ["bonus_777=2.125"]), distribution=True)
