@@ -130,3 +130,18 @@ def test_dealer_tables_agree_with_the_oracle_around_the_bust_threshold(h17: bool
         keys = [*oracle.DEALER_KEYS, "blackjack"]
         for key, value in zip(keys, got, strict=True):
             assert abs(Fraction(value) - want[key]) < 1e-12
+
+
+def test_the_type_stub_names_exactly_the_compiled_engines_public_functions() -> None:
+    """strategy_calc/_engine.pyi must match the module (mypy trusts it)."""
+    import ast
+    from pathlib import Path
+
+    stub = Path(_engine.__file__).with_name("_engine.pyi")
+    if not stub.is_file():  # an installed package ships it beside the module
+        stub = Path(__file__).resolve().parents[1] / "strategy_calc" / "_engine.pyi"
+    tree = ast.parse(stub.read_text(encoding="utf-8"))
+    stubbed = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+    public = {name for name in dir(_engine) if not name.startswith("_")
+              and callable(getattr(_engine, name))}
+    assert stubbed == public
