@@ -8,6 +8,7 @@ up (imports, first-use tables), then ``repeat`` times.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import statistics
 import subprocess
 import sys
@@ -71,6 +72,35 @@ def _every_hand_every_up(rules: BlackjackRules) -> None:
         engine.up_card_pass(full.remove([Card(up)]), up, params, memo=memo)
 
 
+SWEEP_16 = ["dealer_hits_soft_17=false,true", "surrender=none,late",
+            "double_after_split=true,false", "hole_card=peek,enhc"]
+"""The sweep workload: a 2x2x2x2 grid of deluxe at 6 decks (16 variants)."""
+_CLUSTER: list[Any] = []
+
+
+def _sweep_16(jobs: int | None = None, dask: bool = False) -> None:
+    """The 16-variant sweep on ``jobs`` local processes, or on a local Dask cluster."""
+    from strategy_calc import parallel, sweep
+    from strategy_calc.actions import Strategy
+
+    variants = sweep.plan(sweep.parse_vary(SWEEP_16), "grid")
+    address = None
+    if dask:
+        if not _CLUSTER:  # started once for the whole bench, closed at exit
+            import atexit
+
+            import distributed
+
+            local_cluster: Any = distributed.LocalCluster  # untyped library
+            cluster = local_cluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
+                                    dashboard_address=None)
+            atexit.register(cluster.close)
+            _CLUSTER.append(cluster)
+        address = _CLUSTER[0].scheduler_address
+    with parallel.executor(jobs, address) as pool:
+        sweep.sweep("deluxe", ["decks=6"], variants, "grid", Strategy.BASIC, pool)
+
+
 def _process(*args: str) -> None:
     """A whole ``strategy-calc ARGS`` process (interpreter start, imports, work, output)."""
     subprocess.run([sys.executable, "-m", "strategy_calc", *args], check=True,
@@ -108,6 +138,15 @@ def workloads() -> list[Workload]:
                         lambda: _process("edge", "--rules", "deluxe", "--strategy", "optimal")))
     out.append(Workload("process-hand", "the whole `strategy-calc hand T,6 --vs T` process",
                         lambda: _process("hand", "T,6", "--vs", "T")))
+    out += [
+        Workload("sweep-16", "a 16-variant grid at 6 decks on 2 local processes (pool included)",
+                 lambda: _sweep_16(2)),
+        Workload("sweep-16-jobs1", "the same 16 variants on one process", lambda: _sweep_16(1)),
+    ]
+    if importlib.util.find_spec("distributed") is not None:
+        out.append(Workload("sweep-16-dask", "the same 16 variants on a local Dask cluster of"
+                            " 2 workers (started once, outside the timing)",
+                            lambda: _sweep_16(dask=True)))
     six = BaccaratRules(name="macau-baccarat", decks=6)
     eight = BaccaratRules(name="macau-baccarat", decks=8)
     out += [

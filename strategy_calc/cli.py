@@ -466,6 +466,79 @@ def bench(
         print(bench_module.as_text(timings))
 
 
+class SweepMode(StrEnum):
+    """How ``sweep`` combines the varied fields."""
+
+    effects = "effects"
+    grid = "grid"
+
+
+class SweepFormat(StrEnum):
+    """Output formats of ``sweep``."""
+
+    text = "text"
+    json = "json"
+    csv = "csv"
+    markdown = "markdown"
+
+
+@app.command()
+def sweep(
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    vary: Annotated[list[str] | None, typer.Option(
+        "--vary", metavar="FIELD=V1,V2,...", help="A field and the values to try (repeatable)."
+    )] = None,
+    preset: Annotated[str | None, typer.Option(
+        "--preset", help="A built-in sweep instead of --vary: macau-rules.")] = None,
+    mode: Annotated[SweepMode, typer.Option(
+        "--mode", help="effects: the base, then each single change; grid: every combination."
+    )] = SweepMode.effects,
+    strategy: Annotated[RiskStrategy, typer.Option(
+        "--strategy", help="basic: the chart; optimal: best play per hand.")
+    ] = RiskStrategy.basic,
+    format_: Annotated[SweepFormat, typer.Option("--format", help="Output format.")
+                       ] = SweepFormat.text,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", help="Local worker processes (default: the CPU count).")] = None,
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", metavar="ADDRESS", help="Run on a Dask cluster, e.g. tcp://host:8786 "
+        "(pip install 'strategy_calc[cluster]').")] = None,
+    cache: Annotated[Path | None, typer.Option(
+        "--cache", help="Keep each variant's result here; a rerun resumes.")] = None,
+    yes: Annotated[bool, typer.Option("--yes", help="Run a grid of more than 10,000.")
+                   ] = False,
+) -> None:
+    """The exact EV of rule variants of a ruleset: what each rule is worth."""
+    from strategy_calc import parallel, report
+    from strategy_calc import sweep as sweeps
+    from strategy_calc.actions import Strategy as PlayerStrategy
+
+    def run() -> str:
+        if preset is not None and vary:
+            raise ValueError("give --preset or --vary, not both")
+        if preset is None and not vary:
+            raise ValueError("give what to vary: --vary FIELD=V1,V2,... or --preset NAME")
+        if preset is not None:
+            spec, variants = sweeps.preset_plan(preset)
+            base_rules, base_sets, sweep_mode = spec.rules, [*spec.base, *(set_ or [])], "effects"
+        else:
+            variants = sweeps.plan(sweeps.parse_vary(vary or []), mode.value, yes)
+            base_rules = rules if rules is not None else "macau-1983"
+            base_sets, sweep_mode = list(set_ or []), mode.value
+        with progress_bar(f"{len(variants)} variants") as tick, \
+                parallel.executor(jobs, scheduler) as pool:
+            result = sweeps.sweep(base_rules, base_sets, variants, sweep_mode,  # type: ignore[arg-type]
+                                  PlayerStrategy(strategy.value), pool, cache, tick, preset)
+        if format_ is SweepFormat.json:
+            return json.dumps(report.sweep_dict(result))
+        render = {SweepFormat.text: report.sweep_text, SweepFormat.csv: report.sweep_csv,
+                  SweepFormat.markdown: report.sweep_markdown}[format_]
+        return render(result).rstrip("\n")
+
+    print(guarded(run))
+
+
 def run(args: list[str] | None = None) -> int:
     """Run the command line on ``args`` (default ``sys.argv[1:]``); return the exit status.
 

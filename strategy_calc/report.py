@@ -23,6 +23,8 @@ if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never 
     from strategy_calc.counting import EffectsOfRemoval, IndexTable
     from strategy_calc.sidebets import PairOdds
     from strategy_calc.strategy import GameAnalysis
+    from strategy_calc.sweep import Row as SweepRow
+    from strategy_calc.sweep import SweepResult
     from strategy_calc.whatif import BonusValue
 
 Progress = Callable[[int, int], None] | None
@@ -783,3 +785,86 @@ def baccarat_report(
     if as_json:
         return json.dumps(odds_dict(odds, effects, exact))
     return odds_text(odds, effects, exact)
+
+
+# ---------------------------------------------------------------- sweeps
+
+
+def sweep_dict(result: SweepResult) -> dict[str, Any]:
+    """The ``sweep --format json`` object (the CLI contract's keys)."""
+
+    def row(r: SweepRow) -> dict[str, Any]:
+        return {"ruleset": r.ruleset, "overrides": dict(r.overrides), "ev": r.ev,
+                "house_edge": r.house_edge, "rtp": r.rtp, "effect": r.effect,
+                **({"label": r.label} if r.label else {})}
+
+    data: dict[str, Any] = {"base": result.base, "mode": result.mode,
+                            "strategy": result.strategy.value,
+                            "rows": [row(r) for r in result.rows],
+                            "units": {"ev": "per unit initial bet", "effect": "house edge,"
+                                      " percentage points, against the base (first row)"}}
+    if result.preset is not None and result.combined is not None and result.target is not None:
+        data["preset"] = result.preset
+        data["sum_of_effects"] = sum(r.effect or 0.0 for r in result.rows[1:])
+        data["combined"] = row(result.combined)
+        data["target"] = row(result.target)
+    return data
+
+
+def _sweep_table(result: SweepResult) -> tuple[list[str], list[list[str]]]:
+    head = ["change" if result.mode == "effects" else "variant", "ruleset", "EV",
+            "house edge", "RTP"]
+    if result.mode == "effects":
+        head.append("effect (points)")
+    rows = []
+    extra = [r for r in (result.combined, result.target) if r is not None]
+    for r in [*result.rows, *extra]:
+        change = r.label or (", ".join(f"{k}={v}" for k, v in r.overrides.items()) or "base")
+        cells = [change, r.ruleset, f"{r.ev:+.6f}", f"{r.house_edge * 100:.4f}%",
+                 f"{r.rtp * 100:.4f}%"]
+        if result.mode == "effects":
+            cells.append("-" if r.effect is None else f"{r.effect:+.4f}")
+        rows.append(cells)
+    return head, rows
+
+
+def sweep_text(result: SweepResult) -> str:
+    """A table (rich), with the base and each variant; a preset adds its total and check."""
+    from rich.table import Table
+
+    head, rows = _sweep_table(result)
+    head, rows = head[:1] + head[2:], [r[:1] + r[2:] for r in rows]  # slugs: in JSON/CSV
+    table = Table(title=f"{result.mode}: {result.base}, {result.strategy.value} strategy",
+                  title_justify="left")
+    for i, name in enumerate(head):
+        table.add_column(name, justify="left" if i < 2 else "right")
+    for cells in rows:
+        table.add_row(*cells)
+    notes = []
+    if result.combined is not None and result.target is not None:
+        total = sum(r.effect or 0.0 for r in result.rows[1:])
+        notes.append(f"sum of the single effects {total:+.4f} points; every change at once"
+                     f" {result.combined.effect or 0.0:+.4f}; {result.target.label} exactly"
+                     f" {result.target.effect or 0.0:+.4f}")
+    return render(table, *notes)
+
+
+def sweep_csv(result: SweepResult) -> str:
+    """The table as CSV (one header line)."""
+    import csv
+
+    head, rows = _sweep_table(result)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(head)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def sweep_markdown(result: SweepResult) -> str:
+    """The table as markdown."""
+    head, rows = _sweep_table(result)
+    lines = [f"**{result.mode}**: {result.base}, {result.strategy.value} strategy", "",
+             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(cells) + " |" for cells in rows]
+    return "\n".join(lines) + "\n"

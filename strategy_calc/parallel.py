@@ -1,0 +1,88 @@
+"""The execution layer: every long job runs on one ``concurrent.futures.Executor``.
+
+- Default: the cores of this machine. The engine is reentrant and releases the
+  GIL, but a whole-game pass spends a fifth of its time in Python, so whole
+  games run in worker processes (each builds the engine's tables once, at
+  import); ``kind="threads"`` uses threads instead.
+- ``scheduler="tcp://HOST:PORT"``: an existing Dask distributed cluster
+  (``distributed.Client(address).get_executor()`` is such an executor), from
+  the optional extra ``pip install 'strategy_calc[cluster]'``.
+
+Results come back in the order the work was given, whatever finishes first,
+so a job's output does not depend on the executor.
+
+>>> with executor(jobs=1, kind="threads") as pool:
+...     run_all(pool, abs, [-2, 3, -4])
+[2, 3, 4]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
+from typing import Any, Literal, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+Kind = Literal["processes", "threads"]
+
+
+class ExecutionError(ValueError):
+    """The executor asked for cannot be had (a missing extra, an unreachable scheduler)."""
+
+
+def _warm_up() -> None:
+    """Worker initializer: import the engine (its tables are built at import)."""
+    import strategy_calc.strategy  # noqa: F401
+
+
+@contextmanager
+def executor(
+    jobs: int | None = None, scheduler: str | None = None, kind: Kind = "processes"
+) -> Iterator[Executor]:
+    """An executor for ``jobs`` local workers (default: the CPU count) or a Dask cluster.
+
+    ``scheduler``: the address of a running Dask scheduler; ``jobs`` and
+    ``kind`` are then ignored (the cluster has its own workers).
+    """
+    if scheduler is not None:
+        try:
+            import distributed
+        except ImportError:
+            raise ExecutionError("--scheduler needs Dask: pip install 'strategy_calc[cluster]'"
+                                 ) from None
+        client_type: Any = distributed.Client  # untyped library
+        try:
+            client = client_type(scheduler, timeout=10)
+        except (OSError, TimeoutError) as exc:
+            raise ExecutionError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+        try:
+            yield client.get_executor()
+        finally:
+            client.close()
+        return
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    if workers < 1:
+        raise ExecutionError(f"--jobs must be at least 1, not {workers}")
+    if kind == "threads" or workers == 1:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            yield pool
+    else:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_warm_up) as pool:
+            yield pool
+
+
+def run_all(
+    pool: Executor, func: Callable[[T], R], items: Sequence[T],
+    progress: Callable[[int, int], None] | None = None,
+) -> list[R]:
+    """``[func(item) for item in items]`` on ``pool``, in that order; ``progress(done, n)``."""
+    futures: dict[Any, int] = {pool.submit(func, item): i for i, item in enumerate(items)}
+    results: list[Any] = [None] * len(items)
+    for done, future in enumerate(as_completed(futures), start=1):
+        results[futures[future]] = future.result()
+        if progress is not None:
+            progress(done, len(items))
+    return results
