@@ -11,8 +11,13 @@ Definitions (all exact for the strategy named):
 - *Total-dependent hit/stand play* (used after the first decision): for each
   hard or soft total and up card, hit when hitting beats standing summed over
   every composition of two or more cards with that total, each weighted by its
-  probability as a draw from the shoe less the up card; decided from the
-  highest totals down, so later hits already follow it.
+  probability as a draw (of that multiset) from the shoe less the up card;
+  decided from the highest totals down, so later hits already follow it. In a
+  peek game the sums are of E[payoff * 1{no dealer blackjack}]: each
+  composition weighs its draw probability times P(no dealer blackjack | its
+  cards), i.e. the play is best given the dealer has checked. The suited
+  6-7-8 chance is not in these sums (7-7-7 is); the two-card chart cells and
+  the optimal play do count it.
 - *Chart* (two-card decisions): for each hard total (pairs excluded), soft
   total and pair, against each up card, the action with the highest EV summed
   over the two-card hands of that row, weighted by their deal probability.
