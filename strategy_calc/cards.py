@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Self
 
 SUITS = "shdc"
 """Suit letters: spades, hearts, diamonds, clubs."""
@@ -251,7 +252,7 @@ class FaceShoe:
     """Per face of :data:`FACES`: cards out whose suit is unknown."""
 
     @classmethod
-    def full(cls, decks: int) -> FaceShoe:
+    def full(cls, decks: int) -> Self:
         """A full shoe of ``decks`` 52-card decks (``decks`` cards of each face and suit).
 
         >>> FaceShoe.full(8).cards_left
@@ -270,7 +271,7 @@ class FaceShoe:
         """Number of cards in the shoe."""
         return sum(map(sum, self.known)) - sum(self.unknown)
 
-    def remove(self, cards: Iterable[FaceCard]) -> FaceShoe:
+    def remove(self, cards: Iterable[FaceCard]) -> Self:
         """The shoe without ``cards``; an error if a face (or a face and suit) runs out.
 
         >>> FaceShoe.full(1).remove(parse_face_cards("Ks,Ks"))

@@ -38,7 +38,6 @@ from strategy_calc.cards import (
     CardError,
     FaceCard,
     FaceShoe,
-    check_decks,
     parse_face_card,
     parse_face_cards,
 )
@@ -106,21 +105,6 @@ class PairShoe(FaceShoe):
     >>> shoe.cards_left, shoe.known[12], shoe.unknown[12]
     (50, (1, 0, 1, 1), 1)
     """
-
-    @classmethod
-    def full(cls, decks: int) -> PairShoe:
-        """A full shoe of ``decks`` 52-card decks (``decks`` cards of each rank and suit).
-
-        >>> PairShoe.full(8).cards_left
-        416
-        """
-        check_decks(decks)
-        return cls(decks, tuple((decks,) * len(SUITS) for _ in RANKS), (0,) * len(RANKS))
-
-    def remove(self, cards: Iterable[FaceCard]) -> PairShoe:
-        """:meth:`FaceShoe.remove`, keeping the pair bet's probabilities at hand."""
-        shoe = FaceShoe.remove(self, cards)
-        return PairShoe(shoe.decks, shoe.known, shoe.unknown)
 
     def exact_probabilities(self) -> dict[str, Fraction]:
         """Exact probability of each outcome of :data:`PERFECT_OUTCOMES` for the
