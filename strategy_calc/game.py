@@ -130,6 +130,9 @@ class UpCardDeals:
     table: UpCardPass
     rows: dict[int, PassRow]
     """The rows read one by one (two- and three-card hands, the 6-7-8 node)."""
+    suited_chance: float = 0.0
+    """The chance a 6-7-8 made from this shoe is suited, suits unknown: the engine values
+    (and so the total-dependent play) count the suited bonus with it."""
     deals: dict[tuple[int, int], list[DealValues]] = field(default_factory=dict)
     """Per two-card start the shoe can deal: its suit cases."""
 
@@ -198,9 +201,11 @@ def whole_game_pass(
     game = GamePass(rules, full, conditioning, memo, {})
     for step, up in enumerate(UP_ORDER):
         base = full.remove([Card(up)])
-        table = engine.up_card_pass(base, up, params, memo=memo)
+        q_avg = _suited_chance(rules, base)
+        table = engine.up_card_pass(base, up, params.with_bonus(
+            rules.bonus_777, rules.bonus_suited_678, q_avg), memo=memo)
         rows = {node: table.row(node) for node in _read_nodes()}
-        ups = UpCardDeals(up, full.count(up) / full.total, base, table, rows)
+        ups = UpCardDeals(up, full.count(up) / full.total, base, table, rows, q_avg)
         may_surrender = rules.may_surrender(int(up))
         for hand in HANDS:
             if rows[node_id(hand)].weight > 0:
@@ -235,23 +240,37 @@ def deal_values(
     ranks = set(hand)
     if not (rules.bonus_suited_678 > 0 and ranks <= {6, 7, 8} and len(ranks) == 2):
         return [plain]
-    # hitting this hand reaches 6-7-8 with the missing card; add the bonus per suit case
+    # hitting this hand reaches 6-7-8 with the missing card. The engine counted the
+    # bonus there with the suit-averaged chance; each suit case has its own chance q:
+    # the hit value moves by P(missing card) * (q - average) * (bonus - plain 21)
     missing = ({6, 7, 8} - ranks).pop()
     base = ups.base
     left = base.counts[missing - 1] - sum(1 for r in hand if r == missing)
     p_missing = left / (base.total - 2)
     r678 = ups.rows[engine.node_table().index[ID_678]]
     paid = conditioning.paid_at_once(rules.bonus_suited_678, r678.no_blackjack)
+    gain = paid - r678.stand  # a suited 6-7-8 against the plain 21 it would stand on
     cases = []
     shoe_counts = [n + (i + 1 == ups.up) for i, n in enumerate(base.counts)]
     for prob, q in suit_cases((hand[0], hand[1]), int(ups.up), shoe_counts):
-        if q > 0:
-            cases.append(replace(plain, probability=prob, q678=q,
-                                 hit=hit + p_missing * q * (paid - r678.optimal),
-                                 hit_chart=hit_chart + p_missing * q * (paid - r678.policy)))
-        else:
-            cases.append(replace(plain, probability=prob))
+        shift = p_missing * (q - ups.suited_chance) * gain
+        cases.append(replace(plain, probability=prob, q678=q, hit=hit + shift,
+                             hit_chart=hit_chart + shift))
     return cases
+
+
+def _suited_chance(rules: BlackjackRules, base: Shoe) -> float:
+    """The chance three cards 6, 7, 8 of unknown suits drawn from ``base`` share a suit.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> _suited_chance(blackjack_rules("macau-1983"), Shoe.full(6).remove([Card(Rank.TWO)]))
+    0.0625
+    """
+    if rules.bonus_suited_678 <= 0:
+        return 0.0
+    from strategy_calc.blackjack import suited_bonus_chance
+
+    return suited_bonus_chance(base, [], [Rank.SIX, Rank.SEVEN, Rank.EIGHT])
 
 
 def row_total(hand: tuple[int, int]) -> int:

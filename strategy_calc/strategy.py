@@ -15,9 +15,8 @@ Definitions (all exact for the strategy named):
   decided from the highest totals down, so later hits already follow it. In a
   peek game the sums are of E[payoff * 1{no dealer blackjack}]: each
   composition weighs its draw probability times P(no dealer blackjack | its
-  cards), i.e. the play is best given the dealer has checked. The suited
-  6-7-8 chance is not in these sums (7-7-7 is); the two-card chart cells and
-  the optimal play do count it.
+  cards), i.e. the play is best given the dealer has checked. Macau's
+  bonuses count: 7-7-7, and a 6-7-8 with the chance its unknown suits match.
 - *Chart* (two-card decisions): for each hard total (pairs excluded), soft
   total and pair, against each up card, the action with the highest EV summed
   over the two-card hands of that row, weighted by their deal probability.

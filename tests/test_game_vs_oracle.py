@@ -81,17 +81,12 @@ MACAU_SUITED = [
     Case("macau-1983", (1, 1, 1, 1, 1, 4, 4, 4, 2, 5), ("decks=2",)),
 ]
 # Where the calculator's total-dependent play leaves the suited 6-7-8 out (see below).
-TD_SUITED = {MACAU_SUITED[0]}
 
 SPLIT_SUITS_REASON = (
     "split 6s/7s/8s: the two hands' suited 6-7-8 bonuses come from one shoe (with one "
     "6, 7, 8 of each suit, both suited has chance 1/144 given the ranks), but the "
     "calculator's joint distribution treats them as independent 1/16 each (1/256): "
     "P(+6) is 16/9 times too small; the EV (marginals) agrees")
-TD_SUITED_REASON = (
-    "total-dependent play: the calculator's hit-vs-stand sums leave out the suited "
-    "6-7-8 chance of the 6-7 / 6-8 / 7-8 compositions (7-7-7 is counted); with it "
-    "(suit-averaged, 1/16) hard 15 vs 9 is a hit on this shoe, not a stand")
 PEEK_SCALE_REASON = (
     "total-dependent play, peek game, up A or T: the calculator sums E[result * "
     "1{no blackjack}] (each composition weighted by its draw probability times "
@@ -216,7 +211,7 @@ def test_the_suited_distribution_agrees_once_split_hands_make_no_bonus() -> None
 
 
 @pytest.mark.parametrize("case", _param(DELUXE + MACAU_RANKS)
-                         + _param(MACAU_SUITED, TD_SUITED, TD_SUITED_REASON, slow=True))
+                         + _param(MACAU_SUITED, slow=True))
 def test_chart_round_ev_equals_the_brute_force(case: Case) -> None:
     """README "house edge (a) playing the chart": two-card decisions from the chart
     (codes per report.CODES; split hands by the row of their total), then the
@@ -228,9 +223,7 @@ def test_chart_round_ev_equals_the_brute_force(case: Case) -> None:
 
 @pytest.mark.parametrize(
     "case", _param(DELUXE + MACAU_RANKS)
-    + _param([MACAU_SUITED[0]], set(MACAU_SUITED), SPLIT_SUITS_REASON + "; and "
-             + TD_SUITED_REASON, slow=True)
-    + _param(MACAU_SUITED[1:], set(MACAU_SUITED), SPLIT_SUITS_REASON, slow=True))
+    + _param(MACAU_SUITED, set(MACAU_SUITED), SPLIT_SUITS_REASON, slow=True))
 def test_chart_round_distribution_equals_the_brute_force(case: Case) -> None:
     game = engine(case)
     assert game.outcomes_basic is not None
@@ -238,14 +231,15 @@ def test_chart_round_distribution_equals_the_brute_force(case: Case) -> None:
 
 
 @pytest.mark.slow
-def test_chart_agrees_when_the_total_dependent_sums_leave_out_the_suited_bonus() -> None:
-    """Pins the TD_SUITED disagreement: the oracle's total-dependent play without the
-    suited 6-7-8 in its sums gives the calculator's chart EV exactly."""
+def test_total_dependent_sums_count_the_suited_bonus_chance() -> None:
+    """The total-dependent play counts the suit-averaged 6-7-8 chance of the 6-7 / 6-8 /
+    7-8 compositions (the calculator once left it out): on this shoe that makes hard 15
+    vs 9 a hit, and leaving it out would give another chart EV."""
     case = MACAU_SUITED[0]
-    result = _brute(case, "chart", td_suited_bonus=False)
-    assert abs(float(result.ev) - engine(case).ev_basic) < TOL
     with_bonus = _brute(case, "chart")
-    assert abs(float(with_bonus.ev) - engine(case).ev_basic) > 1e-6
+    assert abs(float(with_bonus.ev) - engine(case).ev_basic) < TOL
+    without = _brute(case, "chart", td_suited_bonus=False)
+    assert abs(float(without.ev) - engine(case).ev_basic) > 1e-6
 
 
 @pytest.mark.slow
