@@ -252,7 +252,7 @@ def analyse_hand(
     split_hands = None
     split_postsplit = None
     if two_cards and ranks[0] == ranks[1]:
-        split = split_values(rules, base, upr, hand[0].rank, conditioning)
+        split = split_values(rules, base, upr, hand[0].rank, conditioning, pair_cards=hand)
         if split is not None:
             split_hands = (to_ev(split.optimal[0]), to_ev(split.optimal[1]))
             ev["split"] = split_hands[0] + split_hands[1]
@@ -340,6 +340,7 @@ def _surrender_ev(rules: BlackjackRules, p_bj: float, natural: bool, conditioned
 def split_values(
     rules: BlackjackRules, base: Shoe, up: Rank, pair: Rank, conditioning: engine.Conditioning,
     chart_codes: memoryview | None = None, memo: engine.DealerMemo | None = None,
+    pair_cards: Sequence[Card] | None = None,
 ) -> SplitValues | None:
     """Raw split EVs (the engine's scale) of the first hand and of the others, or None.
 
@@ -348,14 +349,23 @@ def split_values(
     split allowed this is exactly twice one hand that ignores the other's cards.
     ``chart_codes`` (per engine node: bit 1 double, 2 hit, 4 stand) adds the
     values of playing split hands by a chart. ``memo``: dealer distributions
-    shared with the rest of a whole-game pass (a speed-up only).
+    shared with the rest of a whole-game pass (a speed-up only). ``pair_cards``:
+    the two pair cards as given (their suits); with one split, each hand's
+    suited 6-7-8 chance is that of its own pair card (a pair card whose suit
+    cannot complete a suited 6-7-8 gets none). Its play still decides with that
+    chance, not by the suits it draws.
     """
     if rules.max_split_hands < 2:
         return None
     max_hands = max_hands_for(rules, pair is Rank.ACE)
-    params = _split_params(rules, base, pair, conditioning)
+    cards = list(pair_cards) if pair_cards is not None else [Card(pair), Card(pair)]
+    params = _split_params(rules, base, cards, conditioning)
     rows_first, rows_others = engine.split_tables(base, pair, up, params, 2 * (max_hands - 2),
                                                   chart_codes, memo)
+    if max_hands == 2 and cards[1].suit != cards[0].suit:
+        second = _split_params(rules, base, cards[::-1], conditioning)
+        if second != params:
+            rows_others = engine.split_tables(base, pair, up, second, 0, chart_codes, memo)[1]
     after = base.remove([Card(pair), Card(pair)])
     n, n_pair = after.total, after.count(pair)
 
@@ -368,12 +378,12 @@ def split_values(
 
 
 def _split_params(
-    rules: BlackjackRules, base: Shoe, pair: Rank, conditioning: engine.Conditioning
+    rules: BlackjackRules, base: Shoe, cards: Sequence[Card], conditioning: engine.Conditioning
 ) -> engine.EngineParams:
-    """The engine parameters of a split of ``pair`` (bonus terms of a one-card start)."""
-    hand = [Card(pair), Card(pair)]
-    b777, b678, q678, _known = bonus_terms(rules, base.remove(hand), hand[:1], split_hand=True)
-    return engine.engine_params(rules, conditioning, pair=pair).with_bonus(b777, b678, q678)
+    """The engine parameters of a split hand started by ``cards[0]`` (both pair cards gone)."""
+    b777, b678, q678, _known = bonus_terms(rules, base.remove(cards), cards[:1], split_hand=True)
+    return engine.engine_params(rules, conditioning, pair=cards[0].rank).with_bonus(
+        b777, b678, q678)
 
 
 def _postsplit_ev(
@@ -383,6 +393,6 @@ def _postsplit_ev(
     if max_hands_for(rules, pair is Rank.ACE) > 2:
         raise RulesError("the post-split composition-dependent split is computed for one split"
                          " only (max_split_hands = 2)")
-    one, two = engine.split_postsplit(base, pair, up,
-                                      _split_params(rules, base, pair, conditioning))
+    one, two = engine.split_postsplit(base, pair, up, _split_params(
+        rules, base, [Card(pair), Card(pair)], conditioning))
     return one + two

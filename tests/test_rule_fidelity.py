@@ -88,3 +88,19 @@ def test_a_6_7_8_of_mixed_known_suits_is_a_plain_21() -> None:
     mixed = analyse_hand("6s,7h,8s", "T", MACAU)
     plain = analyse_hand("6s,7h,8s", "T", blackjack_rules("macau-1983", ["bonus_suited_678=0"]))
     assert mixed.ev["stand"] == plain.ev["stand"]
+
+
+def test_each_split_hand_keeps_its_own_pair_cards_suit() -> None:
+    """Macau rule 9 on split hands: 7s,7h vs 8 with 6s,8s,6h,8h gone: neither split hand
+    can make a suited 6-7-8 (its pair card's suit has no 6 or 8 left), so the split is the
+    oracle's split with only 7-7-7 paid. With the suits unknown (7,7) each hand has a
+    1/8 chance and splits higher; the engine once gave 7s,7h that value too."""
+    macau1 = blackjack_rules("macau-1983", ["decks=1"])
+    got = analyse_hand("7s,7h", "8", macau1, "6s,8s,6h,8h").ev["split"]
+    blind = analyse_hand("7,7", "8", macau1, "6s,8s,6h,8h").ev["split"]
+    plain = blackjack_rules("macau-1983", ["decks=1", "bonus_suited_678=0"])
+    shoe = oracle.remove(oracle.full_shoe(1), [7, 7, 8, 6, 8, 6, 8])
+    want = oracle.split_ev(7, 8, shoe, plain)
+    assert got is not None and blind is not None and want is not None
+    assert abs(Fraction(got) - want) < 1e-12
+    assert blind > got
