@@ -27,9 +27,27 @@ app = typer.Typer(
     name="strategy-calc",
     help="Exact optimal strategy and odds for Macau / Deluxe blackjack and Macau baccarat.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from strategy_calc import __version__
+
+        print(f"strategy-calc {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main_options(
+    version: Annotated[bool, typer.Option(
+        "--version", help="Print the version and exit.", callback=_show_version,
+        is_eager=True)] = False,
+) -> None:
+    """Exact optimal strategy and odds for Macau / Deluxe blackjack and Macau baccarat."""
 
 RulesOpt = Annotated[
     str | None,
@@ -209,10 +227,13 @@ def chart(
     format_: Annotated[
         ChartFormat, typer.Option("--format", help="Output format.")
     ] = ChartFormat.text,
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
 ) -> None:
     """The basic-strategy chart of a ruleset, its exceptions and the house edge."""
     from strategy_calc import report
 
+    if as_json:
+        format_ = ChartFormat.json
     game = _game(rules, set_, decks)
     if format_ is ChartFormat.text:
         from rich.console import Console
@@ -405,9 +426,13 @@ def indices(
     format_: Annotated[
         IndexFormat, typer.Option("--format", help="Output format.")
     ] = IndexFormat.text,
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
 ) -> None:
     """Count indices: the true count at which each decision flips."""
     from strategy_calc import report
+
+    if as_json:
+        format_ = IndexFormat.json
 
     def run() -> str:
         ruleset = load_rules(rules, set_, decks)

@@ -353,7 +353,7 @@ def edge_text(rules: BlackjackRules, strategy: str, ev: float) -> str:
 def bonus_dict(value: BonusValue) -> dict[str, Any]:
     """The ``bonus --json`` object: EVs (optimal play) and the plays the bonuses change."""
     return {
-        "rules": value.rules.name, "decks": value.rules.decks,
+        "rules": value.rules.name, "decks": value.rules.decks, "ruleset": str(value.rules),
         "ev_with_bonuses": value.ev_with, "ev_without_bonuses": value.ev_without,
         "bonus_value": value.ev_with - value.ev_without,
         "value_777": value.ev_777_only - value.ev_without,

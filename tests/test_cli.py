@@ -320,3 +320,34 @@ def test_repeated_removed_lists_are_combined() -> None:
     once = run_json("hand", "T,6", "--vs", "T", "--decks", "1", "--removed", "5,5")
     only = run_json("hand", "T,6", "--vs", "T", "--decks", "1", "--removed", "5")
     assert twice["ev"] == once["ev"] != only["ev"]
+
+
+def test_version_is_the_installed_packages() -> None:
+    from importlib.metadata import version
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"strategy-calc {version('strategy_calc')}"
+
+
+def test_dash_h_is_help_and_completion_is_offered() -> None:
+    short, long = runner.invoke(app, ["-h"]), runner.invoke(app, ["--help"])
+    assert short.exit_code == long.exit_code == 0 and short.stdout == long.stdout
+    assert "--install-completion" in long.stdout
+    assert runner.invoke(app, ["hand", "-h"]).stdout == runner.invoke(
+        app, ["hand", "--help"]).stdout
+
+
+@pytest.mark.parametrize("command", [["chart", "--rules", "deluxe", "--decks", "1"],
+                                     ["indices", "--rules", "deluxe", "--decks", "1"]])
+def test_json_is_an_alias_of_format_json(command: list[str]) -> None:
+    alias = runner.invoke(app, [*command, "--json"])
+    fmt = runner.invoke(app, [*command, "--format", "json"])
+    assert alias.exit_code == fmt.exit_code == 0
+    assert json.loads(alias.stdout) == json.loads(fmt.stdout)
+
+
+def test_bonus_json_names_its_ruleset() -> None:
+    data = run_json("bonus")
+    assert {"rules", "decks", "ruleset"} <= set(data)
+    assert data["ruleset"].startswith("macau-1983: 6D")
