@@ -295,12 +295,12 @@ cdef int find_sorted(const uint64_t* keys, int n, uint64_t key) noexcept nogil:
     return -1
 
 
-cdef int build_tree(UTree* t, KeyMap* finals, bint with_bust, int only_up) noexcept nogil:
+cdef int build_tree(UTree* t, KeyMap* finals, bint with_bust) noexcept nogil:
     """The prefix tree of final dealer multisets, parents before children.
 
     ``finals``: every final multiset with its orders per up card (from
-    :func:`dealer_sequences`); ``only_up``: -1 keeps every up card, else the
-    rank index of the one up card whose hands (and sums) the tree keeps.
+    :func:`dealer_sequences`); one up card's tree is cut out of this one by
+    :func:`derive_up_tree`.
 
     A node is a multiset restricted to ranks <= its last rank ``L``; its parent
     drops every card of rank ``L``. Packed with rank 0 most significant, the
@@ -321,8 +321,6 @@ cdef int build_tree(UTree* t, KeyMap* finals, bint with_bust, int only_up) noexc
     for slot in range(<long long>(finals.mask + 1)):
         key = finals.keys[slot]
         if key == 0 or (not with_bust and finals.out[slot] == OUT_BUST):
-            continue
-        if only_up >= 0 and finals.w[slot * NR + only_up] == 0.0:
             continue
         for r in range(NR):
             if (key >> group_shift(r)) & 31:
@@ -375,14 +373,13 @@ cdef int build_tree(UTree* t, KeyMap* finals, bint with_bust, int only_up) noexc
         if k > t.kmax[last]:
             t.kmax[last] = k
         slot = keymap_find(finals, key)
-        if slot >= 0 and (with_bust or finals.out[slot] != OUT_BUST) and (
-                only_up < 0 or finals.w[slot * NR + only_up] != 0.0):
+        if slot >= 0 and (with_bust or finals.out[slot] != OUT_BUST):
             t.fin_node[j] = i
             t.fin_out[j] = finals.out[slot]
             t.fin_ncards[j] = nc
             t.fin_start[j] = e
             for up in range(NR):
-                if finals.w[slot * NR + up] != 0.0 and (only_up < 0 or up == only_up):
+                if finals.w[slot * NR + up] != 0.0:
                     t.ent_up[e] = up
                     t.ent_w[e] = finals.w[slot * NR + up]
                     e += 1
@@ -509,7 +506,7 @@ cdef int build_trees() except -1:
             dealer_sequences(up + 1, up == 0, 1, counts, up, h, &finals)
         try:
             for b in range(2):
-                if build_tree(&trees[h][b], &finals, b, -1) != 0:
+                if build_tree(&trees[h][b], &finals, b) != 0:
                     raise MemoryError("building the dealer tables")
         finally:
             keymap_free(&finals)
@@ -852,12 +849,10 @@ cdef class DealerMemo:
     one call at a time (a second concurrent call raises ``RuntimeError``).
     """
     cdef DMemo m
-    cdef bint ready
 
     def __cinit__(self, const int[:] origin, bint h17, int up=0):
         cdef int o[NR]
         cdef int r
-        self.ready = False
         check_shoe(origin)
         if up < 0 or up > 10:
             raise ValueError("up is 0 (every up card) or a rank 1..10")
@@ -866,7 +861,6 @@ cdef class DealerMemo:
         if dmemo_init(&self.m, o, h17, up) != 0:
             dmemo_free(&self.m)
             raise MemoryError()
-        self.ready = True
 
     def __dealloc__(self):
         dmemo_free(&self.m)

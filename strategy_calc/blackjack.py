@@ -117,11 +117,6 @@ def is_natural(ranks: Sequence[int]) -> bool:
     return len(ranks) == 2 and sorted(ranks) == [1, 10]
 
 
-def surrender_allowed(rules: BlackjackRules, up: Rank) -> bool:
-    """Whether the rules let a two-card initial hand surrender against ``up``."""
-    return rules.may_surrender(int(up))
-
-
 def suited_bonus_chance(shoe: Shoe, cards: Sequence[Card], needed: Sequence[Rank]) -> float:
     """Probability that ``cards`` plus one card of each rank in ``needed`` are all one suit.
 
@@ -259,7 +254,7 @@ def analyse_hand(
             if postsplit:
                 split_postsplit = to_ev(_postsplit_ev(base, upr, hand[0].rank, rules,
                                                       conditioning))
-    if two_cards and surrender_allowed(rules, upr) and not (natural
+    if two_cards and rules.may_surrender(int(upr)) and not (natural
                                                              and rules.hand_of_21_stands):
         ev["surrender"] = _surrender_ev(rules, p_bj, natural, conditioned=conditioning.peek)
     if two_cards and rules.insurance and upr is Rank.ACE:

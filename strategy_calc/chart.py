@@ -34,7 +34,6 @@ from strategy_calc.game import (
     GamePass,
     UpCardDeals,
     accumulate,
-    node_id,
     three_card_nodes,
 )
 
@@ -234,10 +233,5 @@ def three_card_deviations(ups: UpCardDeals, conditioning: Conditioning) -> list[
     return found
 
 
-def deal_code(chart: Chart, hand: tuple[int, int], up: Rank) -> ChartCode:
-    """The chart's code for an initial deal (a shorthand of :meth:`Chart.code`)."""
-    return chart.code(hand, up)
-
-
-__all__ = ["Chart", "Deviation", "add_pair_cells", "cell_code", "cell_sums", "deal_code",
-           "node_id", "row_of", "three_card_deviations", "totals_chart", "two_card_deviations"]
+__all__ = ["Chart", "Deviation", "add_pair_cells", "cell_code", "cell_sums", "row_of",
+           "three_card_deviations", "totals_chart", "two_card_deviations"]

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from strategy_calc.actions import Strategy
+
 if TYPE_CHECKING:
     from rich.progress import Progress
 
@@ -173,13 +175,6 @@ class ChartFormat(StrEnum):
     html = "html"
 
 
-class Strategy(StrEnum):
-    """Playing strategies whose house edge ``edge`` computes."""
-
-    basic = "basic"
-    optimal = "optimal"
-    autoplay = "autoplay"
-
 
 def _game(rules: str | None, set_: list[str] | None, decks: int | None) -> Any:
     """Load a blackjack ruleset and analyse the whole game (progress bar after ~1 s)."""
@@ -256,22 +251,21 @@ def edge(
     strategy: Annotated[
         Strategy, typer.Option("--strategy", help="basic: the chart; optimal: best play per "
                                "hand; autoplay: hit to 12+, then stand (Deluxe disconnection).")
-    ] = Strategy.basic,
+    ] = Strategy.BASIC,
     as_json: JsonOpt = False,
 ) -> None:
     """The exact house edge / return to player of a ruleset from a full shoe."""
     from strategy_calc import report
-    from strategy_calc.actions import Strategy as PlayerStrategy
     from strategy_calc.whatif import strategy_ev
 
     game = _game(rules, set_, decks)
-    ev = strategy_ev(game.rules, PlayerStrategy(strategy.value), game)
+    ev = strategy_ev(game.rules, strategy, game)
     result = report.edge_dict(game.rules, strategy.value, ev, game.ev_optimal)
     if as_json:
         print(json.dumps(result))
     else:
         print(report.edge_text(game.rules, strategy.value, ev))
-        if strategy is not Strategy.optimal:
+        if strategy is not Strategy.OPTIMAL:
             print(f"(optimal play: house edge {-game.ev_optimal * 100:.4f}%, so this strategy"
                   f" costs {(game.ev_optimal - ev) * 100:.4f} points)")
 
@@ -537,8 +531,6 @@ def sweep(
     """The exact EV of rule variants of a ruleset: what each rule is worth."""
     from strategy_calc import parallel, report
     from strategy_calc import sweep as sweeps
-    from strategy_calc.actions import Strategy as PlayerStrategy
-
     def run() -> str:
         if preset is not None and vary:
             raise ValueError("give --preset or --vary, not both")
@@ -554,7 +546,7 @@ def sweep(
         with progress_bar(f"{len(variants)} variants") as tick, \
                 parallel.executor(jobs, scheduler) as pool:
             result = sweeps.sweep(base_rules, base_sets, variants, sweep_mode,  # type: ignore[arg-type]
-                                  PlayerStrategy(strategy.value), pool, cache, tick, preset)
+                                  Strategy(strategy.value), pool, cache, tick, preset)
         if format_ is SweepFormat.json:
             return json.dumps(report.sweep_dict(result))
         render = {SweepFormat.text: report.sweep_text, SweepFormat.csv: report.sweep_csv,

@@ -22,7 +22,7 @@ from __future__ import annotations
 import array
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 
@@ -311,12 +311,14 @@ def suit_cases(
     return [(prob, q) for q, prob in sorted(cases.items())]
 
 
-def split_hand_codes(ups: UpCardDeals, bits_of: Callable[[int, bool], int]) -> array.array[int]:
+def split_hand_codes(
+    ups: UpCardDeals, bits: Mapping[tuple[int, bool], int]
+) -> array.array[int]:
     """The engine's per-node codes for split hands playing a chart against ``ups.up``.
 
     Every node hits or stands by the total-dependent policy (2 hit, 4 stand);
-    two-card nodes take ``bits_of(total, soft)`` when it is not 0 (the chart's
-    cell for that two-card total: see
+    two-card nodes take ``bits[(total, soft)]`` when it is there and not 0
+    (the chart's cell for that two-card total: see
     :attr:`~strategy_calc.actions.ChartCode.split_hand_bits`).
     """
     table = engine.node_table()
@@ -325,9 +327,9 @@ def split_hand_codes(ups: UpCardDeals, bits_of: Callable[[int, bool], int]) -> a
         bytes(2 if hits else 4 for hits in policy) + bytes(256 - len(policy))))
     for node in _two_card_nodes():
         if ups.rows[node].weight > 0:
-            bits = bits_of(table.best_total[node], table.klass[node] >= 32)
-            if bits:
-                codes[node] = bits
+            code = bits.get((table.best_total[node], table.klass[node] >= 32), 0)
+            if code:
+                codes[node] = code
     return codes
 
 

@@ -292,11 +292,6 @@ def double_allowed_totals(rules: BlackjackRules) -> tuple[int, ...]:
     return tuple(1 if rules.may_double(t) else 0 for t in range(22))
 
 
-def blackjack_losses(rules: BlackjackRules, second_split_hand: bool = False) -> tuple[float, float]:
-    """:meth:`BlackjackRules.dealer_blackjack_takes` (what an ENHC dealer blackjack takes)."""
-    return rules.dealer_blackjack_takes(second_split_hand)
-
-
 def _payout_slug(pays: float) -> str:
     """``1.5`` -> ``3:2``, ``1.2`` -> ``6:5``, otherwise the number."""
     for num, den in ((3, 2), (6, 5), (1, 1), (2, 1), (7, 5)):

@@ -38,7 +38,6 @@ Definitions (all exact for the strategy named):
 from __future__ import annotations
 
 import array
-import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -114,8 +113,7 @@ def analyse_game(
     deviations: list[Deviation] = []
     for step, up in enumerate(UP_ORDER):
         ups = game.ups[up]
-        bits = chart.split_hand_bits(up)
-        chart_codes[up] = split_hand_codes(ups, functools.partial(_bits_of, bits))
+        chart_codes[up] = split_hand_codes(ups, chart.split_hand_bits(up))
         splits = add_split_values(game, ups, chart_codes[up])
         charts.add_pair_cells(game, cells, ups, splits, pairs)
         deviations += charts.two_card_deviations(ups, chart, game.conditioning)
@@ -135,10 +133,6 @@ def analyse_game(
         ev_basic=ev_basic, ev_optimal=ev_optimal,
         outcomes_basic=outcomes_basic, outcomes_optimal=outcomes_optimal,
     )
-
-
-def _bits_of(bits: Mapping[tuple[int, bool], int], total: int, soft: bool) -> int:
-    return bits.get((total, soft), 0)
 
 
 def __getattr__(name: str) -> object:
