@@ -101,6 +101,23 @@ def _sweep_16(jobs: int | None = None, dask: bool = False) -> None:
         sweep.sweep("deluxe", ["decks=6"], variants, "grid", Strategy.BASIC, pool)
 
 
+@functools.cache
+def _counter(decks: int, moment_every: int) -> Any:
+    """The basic-strategy counter of deluxe at ``decks`` (built once, outside the timing)."""
+    from strategy_calc.count import blackjack_counter
+    from strategy_calc.rules import blackjack_rules
+
+    return blackjack_counter(blackjack_rules("deluxe", decks=decks), moment_every=moment_every)
+
+
+def _baccarat_shoe(decks: int) -> None:
+    """One whole baccarat shoe: every hand's five exact EVs, cut card 14 from the end."""
+    from strategy_calc.baccarat import BaccaratRules
+    from strategy_calc.count import linear_counter
+
+    linear_counter(BaccaratRules(name="macau-baccarat", decks=decks), 14, 1).play_one(0)
+
+
 def _process(*args: str) -> None:
     """A whole ``strategy-calc ARGS`` process (interpreter start, imports, work, output)."""
     subprocess.run([sys.executable, "-m", "strategy_calc", *args], check=True,
@@ -147,6 +164,16 @@ def workloads() -> list[Workload]:
         out.append(Workload("sweep-16-dask", "the same 16 variants on a local Dask cluster of"
                             " 2 workers (started once, outside the timing)",
                             lambda: _sweep_16(dask=True)))
+    out += [
+        Workload("count-6d", "count: one whole 6-deck shoe (seed 1, shoe 0: 42 rounds), deluxe,"
+                 " basic, every round's EV exact, its second moment on one round in 25",
+                 lambda: _counter(6, 25).play_one(0)),
+        Workload("count-6d-ev", "the same shoe, EVs only (no second moments)",
+                 lambda: _counter(6, 10**9).play_one(0)),
+        Workload("baccarat-shoe-8d", "count: one whole 8-deck baccarat shoe, cut card 14, five"
+                 " exact EVs and the linear count before every hand",
+                 lambda: _baccarat_shoe(8)),
+    ]
     six = BaccaratRules(name="macau-baccarat", decks=6)
     eight = BaccaratRules(name="macau-baccarat", decks=8)
     out += [

@@ -220,7 +220,8 @@ def chart(
     set_: SetOpt = None,
     decks: DecksOpt = None,
     format_: Annotated[
-        ChartFormat, typer.Option("--format", help="Output format.")
+        ChartFormat, typer.Option(
+            "--format", case_sensitive=False, help="Output format.")
     ] = ChartFormat.text,
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
 ) -> None:
@@ -249,7 +250,8 @@ def edge(
     set_: SetOpt = None,
     decks: DecksOpt = None,
     strategy: Annotated[
-        Strategy, typer.Option("--strategy", help="basic: the chart; optimal: best play per "
+        Strategy, typer.Option(
+            "--strategy", case_sensitive=False, help="basic: the chart; optimal: best play per "
                                "hand; autoplay: hit to 12+, then stand (Deluxe disconnection).")
     ] = Strategy.BASIC,
     as_json: JsonOpt = False,
@@ -359,7 +361,8 @@ def risk(
     set_: SetOpt = None,
     decks: DecksOpt = None,
     strategy: Annotated[
-        RiskStrategy, typer.Option("--strategy", help="optimal: best play per hand; basic: chart.")
+        RiskStrategy, typer.Option(
+            "--strategy", case_sensitive=False, help="optimal: best play per hand; basic: chart.")
     ] = RiskStrategy.optimal,
     bankroll: Annotated[float, typer.Option("--bankroll", help="Bankroll in initial bets.")] = 100,
     rounds: Annotated[
@@ -418,7 +421,8 @@ def indices(
     decks: DecksOpt = None,
     count: Annotated[str, typer.Option("--count", help="Card-counting system.")] = "hilo",
     format_: Annotated[
-        IndexFormat, typer.Option("--format", help="Output format.")
+        IndexFormat, typer.Option(
+            "--format", case_sensitive=False, help="Output format.")
     ] = IndexFormat.text,
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
 ) -> None:
@@ -511,12 +515,14 @@ def sweep(
     preset: Annotated[str | None, typer.Option(
         "--preset", help="A built-in sweep instead of --vary: macau-rules.")] = None,
     mode: Annotated[SweepMode, typer.Option(
-        "--mode", help="effects: the base, then each single change; grid: every combination."
+        "--mode", case_sensitive=False,
+        help="effects: the base, then each single change; grid: every combination."
     )] = SweepMode.effects,
     strategy: Annotated[RiskStrategy, typer.Option(
-        "--strategy", help="basic: the chart; optimal: best play per hand.")
+        "--strategy", case_sensitive=False, help="basic: the chart; optimal: best play per hand.")
     ] = RiskStrategy.basic,
-    format_: Annotated[SweepFormat, typer.Option("--format", help="Output format.")
+    format_: Annotated[SweepFormat, typer.Option(
+            "--format", case_sensitive=False, help="Output format.")
                        ] = SweepFormat.text,
     jobs: Annotated[int | None, typer.Option(
         "--jobs", help="Local worker processes (default: the CPU count).")] = None,
@@ -552,6 +558,128 @@ def sweep(
         render = {SweepFormat.text: report.sweep_text, SweepFormat.csv: report.sweep_csv,
                   SweepFormat.markdown: report.sweep_markdown}[format_]
         return render(result).rstrip("\n")
+
+    print(guarded(run))
+
+
+class CountStrategy(StrEnum):
+    """Strategies of ``count``."""
+
+    basic = "basic"
+    basic_indices = "basic+indices"
+    optimal = "optimal"
+
+
+class CountFormat(StrEnum):
+    """Output formats of ``count``."""
+
+    text = "text"
+    json = "json"
+
+
+@app.command()
+def count(
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    decks: DecksOpt = None,
+    system: Annotated[str, typer.Option("--system", help="Count system: hilo.")] = "hilo",
+    penetration: Annotated[float | None, typer.Option(
+        "--penetration", help="Share of the shoe dealt before the cut card (blackjack;"
+        " default 0.75, less for 1 deck so that 20 cards stay behind).")] = None,
+    cut_card: Annotated[int | None, typer.Option(
+        "--cut-card", metavar="CARDS_FROM_END", help="Cards behind the cut card (instead of"
+        " --penetration; baccarat default 14).")] = None,
+    spread: Annotated[str | None, typer.Option(
+        "--spread", metavar="TC:UNITS,...", help='Bet ramp by floored true count, e.g.'
+        ' "1:1,2:2,3:4,4:8" (blackjack).')] = None,
+    strategy: Annotated[CountStrategy, typer.Option(
+        "--strategy", case_sensitive=False,
+        help="basic: the chart; basic+indices: plus the computed Illustrious"
+        " 18 and insurance; optimal: composition-dependent (blackjack).")
+    ] = CountStrategy.basic,
+    rounds: Annotated[int | None, typer.Option(
+        "--rounds", help="Rounds to deal (blackjack; default 1000).")] = None,
+    shoes: Annotated[int | None, typer.Option(
+        "--shoes", help="Shoes to deal (baccarat; default 100).")] = None,
+    bets: Annotated[str | None, typer.Option(
+        "--bets", help="Baccarat bets to report, e.g. tie,player_pair (default all).")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the shuffles.")] = 1,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", help="Local worker processes (default: the CPU count).")] = None,
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", metavar="ADDRESS", help="Run on a Dask cluster, e.g. tcp://host:8786 "
+        "(pip install 'strategy_calc[cluster]').")] = None,
+    bankroll: Annotated[float | None, typer.Option(
+        "--bankroll", help="Bankroll in units, for the risk of ruin (blackjack).")] = None,
+    moment_every: Annotated[int | None, typer.Option(
+        "--moment-every", help="Exact second moment on one round in N (blackjack; default"
+        " 25; 1 = every round, slow: split rounds are enumerated jointly).")] = None,
+    plot: Annotated[Path | None, typer.Option(
+        "--plot", metavar="FILE.png", help="Plot EV and frequency by true count"
+        " (pip install 'strategy_calc[plot]').")] = None,
+    format_: Annotated[CountFormat, typer.Option(
+            "--format", case_sensitive=False, help="Output format.")
+                       ] = CountFormat.text,
+    as_json: JsonOpt = False,
+) -> None:
+    """Card counting: deal seeded shoes, every round's EV exact; cut-card effect, win rate.
+
+    Blackjack: the EV of each round for the cards unseen, under the strategy,
+    averaged over the dealt shoes; by true count, and for a bet ramp (N0,
+    SCORE, DI, risk of ruin). Baccarat (--rules macau-baccarat): how often and
+    by how much each bet turns positive during a shoe.
+
+    Examples: strategy-calc count --rules deluxe --decks 6 --spread "1:1,2:4,3:8"
+    --rounds 10000; strategy-calc count --rules macau-baccarat --shoes 1000 --json
+    """
+    from strategy_calc import count as counting
+    from strategy_calc import parallel, report
+    from strategy_calc.rules import DEFAULT_BLACKJACK, load_ruleset
+
+    def run() -> str:
+        spec = rules if rules is not None else DEFAULT_BLACKJACK
+        game = load_ruleset(spec).get("game", "blackjack")
+        json_out = as_json or format_ is CountFormat.json
+        if game == "baccarat":
+            return run_baccarat(spec, json_out)
+        for flag, value in (("--shoes", shoes), ("--bets", bets)):
+            if value is not None:
+                raise ValueError(f"{flag} is a baccarat option; the blackjack run deals"
+                                 " --rounds")
+        ruleset = load_rules(spec, set_, decks)
+        ramp = counting.parse_spread(spread) if spread is not None else None
+        counter = counting.blackjack_counter(
+            ruleset, strategy.value, system, cut_card, seed, penetration,
+            moment_every if moment_every is not None else counting.MOMENT_EVERY)
+        n = rounds if rounds is not None else 1000
+        with progress_bar(f"{n} rounds") as tick, parallel.executor(jobs, scheduler) as pool:
+            result = counting.blackjack_count(counter, n, ramp, bankroll, pool, tick)
+        if plot is not None:
+            report.count_plot(result, str(plot))
+        return json.dumps(report.count_dict(result)) if json_out else report.count_text(result)
+
+    def run_baccarat(spec: str, json_out: bool) -> str:
+        from strategy_calc.baccarat import BETS as BACCARAT_BETS
+        from strategy_calc.baccarat import baccarat_rules
+
+        for flag, value in (("--penetration", penetration), ("--spread", spread),
+                            ("--rounds", rounds), ("--bankroll", bankroll),
+                            ("--moment-every", moment_every), ("--plot", plot)):
+            if value is not None:
+                raise ValueError(f"{flag} is a blackjack option; the baccarat run deals"
+                                 " --shoes")
+        if strategy is not CountStrategy.basic:
+            raise ValueError("--strategy is a blackjack option: a baccarat bet has no play")
+        ruleset = baccarat_rules(spec, set_ or [], decks)
+        chosen = [b.strip().lower() for b in bets.split(",")] if bets else list(BACCARAT_BETS)
+        n = shoes if shoes is not None else 100
+        cut = cut_card if cut_card is not None else counting.BACCARAT_CUT_CARD
+        with progress_bar(f"{n} shoes") as tick, parallel.executor(jobs, scheduler) as pool:
+            result = counting.baccarat_count(ruleset, n, seed, cut, chosen, pool, tick)
+        if json_out:
+            return json.dumps(report.baccarat_count_dict(result))
+        return report.baccarat_count_text(result)
 
     print(guarded(run))
 

@@ -52,7 +52,7 @@ def round_distributions(
     naturals: dict[float, float] = {}  # a natural's results, keyed exactly (any payout)
     for up in UP_ORDER:
         ups = game.ups[up]
-        optimal_codes = _optimal_codes(ups.table)
+        best_codes = optimal_codes(ups.table)
         for hand, cases in ups.deals.items():
             action = chart.code(hand, up).action
             nb = ups.no_blackjack(hand)
@@ -63,10 +63,10 @@ def round_distributions(
                                                       + weight * nb)
                     naturals[0.0] = naturals.get(0.0, 0.0) + weight * (1.0 - nb)
                     continue
-                _add_deal_distribution(hist_optimal, weight, rules, hand, up, ups.base,
+                add_deal_distribution(hist_optimal, weight, rules, hand, up, ups.base,
                                        game.conditioning, case.best().value, case.q678, nb,
-                                       optimal_codes, game.memo, True)
-                _add_deal_distribution(hist_basic, weight, rules, hand, up, ups.base,
+                                       best_codes, game.memo, True)
+                add_deal_distribution(hist_basic, weight, rules, hand, up, ups.base,
                                        game.conditioning, action.value, case.q678, nb,
                                        chart_codes[up], game.memo, False)
     return (_merge(_histogram_dict(hist_basic), naturals),
@@ -103,7 +103,7 @@ def _merge(binned: dict[float, float], exact: dict[float, float]) -> dict[float,
     return {k: merged[k] for k in sorted(merged) if merged[k] > 0.0}
 
 
-def _optimal_codes(table: UpCardPass) -> array.array[int]:
+def optimal_codes(table: UpCardPass) -> array.array[int]:
     """Per node: 2 where hitting beats standing (optimal play), else 4."""
     v = table.values
     return array.array("b", [2 if v[i + 6] > v[i] else 4 for i in range(0, len(v), 8)])
@@ -115,7 +115,7 @@ def _histogram_dict(hist: np.ndarray) -> dict[float, float]:
             for i in range(len(hist)) if hist[i] > 0.0}
 
 
-def _add_deal_distribution(
+def add_deal_distribution(
     hist: np.ndarray, weight: float, rules: BlackjackRules, hand: tuple[int, int], up: Rank,
     base: Shoe, conditioning: Conditioning, action: str, q678: float, no_bj: float,
     codes: array.array[int], memo: engine.DealerMemo, optimal: bool,

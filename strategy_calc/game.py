@@ -22,7 +22,7 @@ from __future__ import annotations
 import array
 import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 
@@ -185,25 +185,35 @@ def _read_nodes() -> tuple[int, ...]:
 def whole_game_pass(
     rules: BlackjackRules, shoe: Shoe | None = None,
     progress: Callable[[int, int], None] | None = None,
+    policies: Mapping[Rank, bytes] | None = None,
 ) -> GamePass:
     """Every initial deal's action values against every up card (splits not yet valued).
 
     ``shoe``: the cards the round is dealt from (default: a full shoe of
-    ``rules.decks``); every rank must be present. ``progress(done, 10)`` after
-    each up card. Split values need the chart: :func:`add_split_values`.
+    ``rules.decks``); every rank must be present, unless ``policies`` is
+    given (then up cards the shoe no longer holds are left out of
+    :attr:`GamePass.ups`). ``progress(done, 10)`` after each up card. Split
+    values need the chart: :func:`add_split_values`.
+
+    ``policies``: per up card, a fixed total-dependent hit/stand policy
+    (:attr:`UpCardDeals.policy` of another pass, e.g. off the top) that the
+    ``*_chart`` values then follow instead of the one derived from ``shoe``.
     """
     full = shoe if shoe is not None else Shoe.full(rules.decks)
-    if min(full.counts) < 1:
+    if min(full.counts) < 1 and policies is None:
         raise CardError("every rank must be left in the shoe to analyse a whole round")
     conditioning = Conditioning.of(rules)
     params = engine.engine_params(rules)
     memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)
     game = GamePass(rules, full, conditioning, memo, {})
     for step, up in enumerate(UP_ORDER):
+        if full.count(up) == 0:
+            continue
         base = full.remove([Card(up)])
         q_avg = _suited_chance(rules, base)
+        policy = memoryview(policies[up]) if policies is not None else None
         table = engine.up_card_pass(base, up, params.with_bonus(
-            rules.bonus_777, rules.bonus_suited_678, q_avg), memo=memo)
+            rules.bonus_777, rules.bonus_suited_678, q_avg), policy, memo=memo)
         rows = {node: table.row(node) for node in _read_nodes()}
         ups = UpCardDeals(up, full.count(up) / full.total, base, table, rows, q_avg)
         may_surrender = rules.may_surrender(int(up))
@@ -300,6 +310,8 @@ def suit_cases(
     def share(rank: int, suit: int, up_suit: int | None) -> float:
         taken = rank == up
         n = counts[rank - 1]
+        if n - taken <= 0:  # none of this rank left to draw
+            return 0.0
         return (n / 4 - (taken and up_suit == suit)) / (n - taken)
 
     for su in up_suits:
@@ -345,19 +357,21 @@ def _two_card_nodes() -> tuple[int, ...]:
 
 
 def add_split_values(
-    game: GamePass, ups: UpCardDeals, chart_codes: array.array[int]
+    game: GamePass, ups: UpCardDeals, chart_codes: array.array[int],
+    pairs: Collection[int] | None = None,
 ) -> dict[int, tuple[float, float, float]]:
     """Value every pair's split against ``ups.up`` (optimal, by the chart, chart without DAS).
 
     Fills the split fields of the pairs' :class:`DealValues` and returns, per
     pair rank, the three round values (the chart's pair cells sum them).
+    ``pairs``: only these pair ranks (1..10); default all.
     """
     from strategy_calc.blackjack import split_values
 
     found: dict[int, tuple[float, float, float]] = {}
     for pair_rank in range(1, 11):
         hand = (pair_rank, pair_rank)
-        if hand not in ups.deals:
+        if hand not in ups.deals or (pairs is not None and pair_rank not in pairs):
             continue
         values = split_values(game.rules, ups.base, ups.up, Rank(pair_rank), game.conditioning,
                               memoryview(chart_codes), game.memo)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import io
 import json
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from fractions import Fraction
@@ -20,6 +21,7 @@ from strategy_calc.rules import BlackjackRules
 
 if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never loads it
     from strategy_calc.baccarat import BaccaratOdds
+    from strategy_calc.count import BaccaratCount, BlackjackCount, Estimate
     from strategy_calc.counting import EffectsOfRemoval, IndexTable
     from strategy_calc.sidebets import PairOdds
     from strategy_calc.strategy import GameAnalysis
@@ -868,3 +870,169 @@ def sweep_markdown(result: SweepResult) -> str:
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(cells) + " |" for cells in rows]
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- count (dealt shoes)
+
+
+def _finite(x: float | None) -> float | None:
+    """``x``, or None when it is missing or not finite (JSON has no NaN)."""
+    return x if x is not None and math.isfinite(x) else None
+
+
+def _estimate(e: Estimate | None) -> dict[str, float | None] | None:
+    return None if e is None else {"value": _finite(e.value), "se": _finite(e.se)}
+
+
+def count_dict(result: BlackjackCount) -> dict[str, Any]:
+    """The ``count --format json`` object of a blackjack run (the keys are a CLI contract)."""
+    from strategy_calc.count import Estimate
+
+    c = result.counter
+    win = result.win_rate_per_round
+    return {
+        "rules": c.rules.name, "decks": c.rules.decks, "ruleset": str(c.rules),
+        "strategy": c.strategy, "system": c.system.name,
+        "penetration": result.penetration, "cut_card": c.cut_card,
+        "rounds": result.rounds, "shoes": result.shoes, "seed": c.seed,
+        "ev_per_round": _estimate(result.ev_per_round),
+        "ev_off_the_top": result.ev_off_the_top,
+        "cut_card_effect": _estimate(result.cut_card_effect),
+        "by_true_count": [{"tc": row.tc, "frequency": row.frequency, "ev": row.ev}
+                          for row in result.by_true_count],
+        "spread": str(result.spread) if result.spread is not None else None,
+        "win_rate_per_round": _estimate(win),
+        "win_rate_per_100": _estimate(Estimate(100 * win.value, 100 * win.se))
+        if win is not None else None,
+        "sd_per_round": _finite(result.sd_per_round),
+        "n0": _finite(result.n0), "score": _finite(result.score), "di": _finite(result.di),
+        "bankroll": result.bankroll, "risk_of_ruin": _finite(result.risk_of_ruin),
+        "moment_every": c.moment_every, "moment_rounds": result.moment_rounds,
+    }
+
+
+def _pm(e: Estimate | None, scale: float = 100.0, unit: str = "%") -> str:
+    if e is None:
+        return "-"
+    se = f" +- {scale * e.se:.4f}{unit}" if math.isfinite(e.se) else ""
+    return f"{scale * e.value:+.4f}{unit}{se}"
+
+
+def count_text(result: BlackjackCount) -> str:
+    """The blackjack ``count`` report: the figures, then EV and frequency by true count."""
+    from rich.table import Table
+
+    c = result.counter
+    head = (f"{c.rules}; {c.strategy} play, {c.system.name} true count (running count per"
+            f" deck unseen) before each deal; {result.rounds} rounds from {result.shoes}"
+            f" shoes (seed {c.seed}), cut card {c.cut_card} cards from the end"
+            f" (penetration {result.penetration:.1%})")
+    figures = Table(title="per round, units of the initial bet (+- one standard error)",
+                    title_justify="left")
+    figures.add_column("figure")
+    figures.add_column("value", justify="right")
+    figures.add_row("EV per round, flat bets, cut card", _pm(result.ev_per_round))
+    figures.add_row("EV off the top (exact)", f"{100 * result.ev_off_the_top:+.4f}%")
+    figures.add_row("cut-card effect", _pm(result.cut_card_effect))
+    if result.spread is not None:
+        win = result.win_rate_per_round
+        figures.add_row(f"ramp {result.spread}: win per round", _pm(win, 1.0, ""))
+        if win is not None:
+            figures.add_row("win per 100 rounds", _pm(win, 100.0, ""))
+    sd = result.sd_per_round
+    figures.add_row("SD per round" + (" (ramp)" if result.spread is not None else ""),
+                    f"{sd:.4f}" if sd is not None else "-")
+    for name, value in (("N0 (rounds)", result.n0), ("SCORE", result.score),
+                        ("DI", result.di), (f"risk of ruin, bankroll {result.bankroll:g}"
+                                            if result.bankroll else "risk of ruin",
+                                            result.risk_of_ruin)):
+        if result.spread is not None:
+            figures.add_row(name, f"{value:.4g}" if value is not None else "-")
+    by_tc = Table(title="by true count (floored)", title_justify="left")
+    by_tc.add_column("true count", justify="right")
+    by_tc.add_column("frequency", justify="right")
+    by_tc.add_column("EV per round", justify="right")
+    for row in result.by_true_count:
+        by_tc.add_row(f"{row.tc:+d}", f"{row.frequency:.4f}", f"{100 * row.ev:+.3f}%")
+    note = (f"second moments exact on {result.moment_rounds} rounds (one in"
+            f" {c.moment_every}); every round's EV exact")
+    return render(head, figures, note, by_tc)
+
+
+def count_plot(result: BlackjackCount, path: str) -> None:
+    """EV and frequency by true count, as a PNG (needs the ``plot`` extra: matplotlib)."""
+    plt = _pyplot()
+    rows = result.by_true_count
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    tcs = [r.tc for r in rows]
+    ax.bar(tcs, [100 * r.frequency for r in rows], color="#9ecae1", label="frequency (%)")
+    ax.set_xlabel("true count (floored)")
+    ax.set_ylabel("frequency of rounds (%)")
+    ev_ax = ax.twinx()
+    ev_ax.plot(tcs, [100 * r.ev for r in rows], "o-", color="#d62728", label="EV (%)")
+    ev_ax.axhline(0.0, color="grey", linewidth=0.8)
+    ev_ax.set_ylabel("exact EV per round (%)")
+    c = result.counter
+    ax.set_title(f"{c.rules.name}, {c.rules.decks} decks, {c.strategy}:"
+                 f" {result.rounds} rounds, penetration {result.penetration:.0%}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def _pyplot() -> Any:
+    """matplotlib's pyplot on the non-interactive backend, or a clear error."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise ValueError("--plot needs matplotlib: pip install 'strategy_calc[plot]'"
+                         ) from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def baccarat_count_dict(result: BaccaratCount) -> dict[str, Any]:
+    """The baccarat ``count --format json`` object (the keys are a CLI contract)."""
+    r = result.rules
+    return {
+        "rules": r.name, "decks": r.decks, "ruleset": str(r), "shoes": result.shoes,
+        "seed": result.seed, "cut_card": result.cut_card, "hands": result.hands,
+        "bets": {bet: {
+            "ev_off_the_top": b.ev_off_the_top,
+            "positive_share": b.positive_share,
+            "mean_edge_when_positive": _finite(b.mean_edge_when_positive),
+            "win_per_shoe": _estimate(b.win_per_shoe),
+            "linear_count_win_per_shoe": _estimate(b.linear_count_win_per_shoe),
+        } for bet, b in result.bets.items()},
+    }
+
+
+def baccarat_count_text(result: BaccaratCount) -> str:
+    """The baccarat ``count`` report: one row per bet."""
+    from rich.table import Table
+
+    from strategy_calc.baccarat import BET_NAMES
+
+    r = result.rules
+    head = (f"{r}; {result.shoes} shoes (seed {result.seed}), {result.hands} hands, cut card"
+            f" {result.cut_card} cards from the end; each hand's EV exact for the cards"
+            " not yet seen")
+    table = Table(title="per unit bet; win per shoe in units, +- one standard error",
+                  title_justify="left")
+    for name in ("bet", "EV off top", "EV > 0", "edge then", "win/shoe", "+-",
+                 "linear count", "+-"):
+        table.add_column(name, justify="left" if name == "bet" else "right")
+    for bet, b in result.bets.items():
+        edge = b.mean_edge_when_positive
+        win, lin = b.win_per_shoe, b.linear_count_win_per_shoe
+        table.add_row(BET_NAMES[bet], f"{100 * b.ev_off_the_top:+.3f}%",
+                      f"{100 * b.positive_share:.2f}%",
+                      f"{100 * edge:+.2f}%" if edge is not None else "-",
+                      f"{win.value:+.4f}", f"{win.se:.4f}", f"{lin.value:+.4f}",
+                      f"{lin.se:.4f}")
+    note = ("EV > 0: share of hands with a positive exact EV; win/shoe: units won per shoe by"
+            " betting 1 unit on exactly those hands (perfect information); linear count: on"
+            " the hands a linear count from the effects of removal calls positive")
+    return render(head, table, note)

@@ -318,7 +318,7 @@ def _coerce(field: str, hint: Any, raw: Any, from_text: bool) -> Any:
     """Convert ``raw`` (a TOML value, or a string from ``--set``) to the field's type."""
     origin = typing.get_origin(hint)
     if origin is Literal:
-        text = str(raw)
+        text = str(raw).strip().lower() if from_text else str(raw)
         if text not in typing.get_args(hint):
             raise RulesError(
                 f"invalid value {raw!r} for {field}"

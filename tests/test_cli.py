@@ -351,3 +351,85 @@ def test_bonus_json_names_its_ruleset() -> None:
     data = run_json("bonus")
     assert {"rules", "decks", "ruleset"} <= set(data)
     assert data["ruleset"].startswith("macau-1983: 6D")
+
+
+COUNT_KEYS = {"rules", "decks", "ruleset", "strategy", "system", "penetration", "rounds", "seed",
+              "ev_per_round", "ev_off_the_top", "cut_card_effect", "by_true_count",
+              "win_rate_per_round", "sd_per_round", "n0", "score", "di", "risk_of_ruin"}
+
+
+def test_count_json_has_the_contract_keys_and_no_ramp_figures_without_a_spread() -> None:
+    data = run_json("count", "--rules", "deluxe", "--decks", "1", "--rounds", "12",
+                    "--jobs", "1", "--moment-every", "6")
+    assert set(data) >= COUNT_KEYS
+    assert data["rules"] == "deluxe" and data["decks"] == 1 and data["rounds"] == 12
+    assert data["strategy"] == "basic" and data["system"] == "hilo"
+    assert set(data["ev_per_round"]) == {"value", "se"}  # type: ignore[arg-type]
+    rows = data["by_true_count"]
+    assert isinstance(rows, list) and abs(sum(r["frequency"] for r in rows) - 1) < 1e-12
+    assert {"tc", "frequency", "ev"} == set(rows[0])
+    for key in ("win_rate_per_round", "n0", "score", "di", "risk_of_ruin"):
+        assert data[key] is None
+    assert data["sd_per_round"] is not None  # flat bets still have an SD
+
+
+def test_count_with_a_ramp_and_a_plot(tmp_path: Path) -> None:
+    png = tmp_path / "count.png"
+    data = run_json("count", "--rules", "deluxe", "--decks", "1", "--rounds", "8", "--jobs",
+                    "1", "--spread", "0:1,2:4", "--bankroll", "100", "--moment-every", "4",
+                    "--plot", str(png))
+    for key in ("win_rate_per_round", "n0", "score", "di", "risk_of_ruin"):
+        assert data[key] is not None
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_count_baccarat_json_has_the_contract_keys() -> None:
+    data = run_json("count", "--rules", "macau-baccarat", "--decks", "1", "--shoes", "2",
+                    "--jobs", "1")
+    assert {"rules", "decks", "shoes", "seed", "bets"} <= set(data)
+    bets = data["bets"]
+    assert isinstance(bets, dict) and set(bets) == {"banker", "player", "tie", "player_pair",
+                                                     "banker_pair"}
+    for bet in bets.values():
+        assert {"ev_off_the_top", "positive_share", "mean_edge_when_positive", "win_per_shoe",
+                "linear_count_win_per_shoe"} == set(bet)
+    text = runner.invoke(app, ["count", "--rules", "macau-baccarat", "--decks", "1",
+                               "--shoes", "2", "--jobs", "1", "--bets", "tie"])
+    assert text.exit_code == 0 and "Tie" in text.stdout and "Banker" not in text.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["count", "--rules", "macau-baccarat", "--spread", "1:1"],
+         "error: --spread is a blackjack option"),
+        (["count", "--rules", "deluxe", "--shoes", "3"], "error: --shoes is a baccarat option"),
+        (["count", "--rules", "deluxe", "--spread", "1:x"], "error: --spread: '1:x'"),
+        (["count", "--rules", "deluxe", "--penetration", "1.5"],
+         "error: --penetration must be between 0 and 1"),
+        (["count", "--rules", "deluxe", "--rounds", "0"], "error: --rounds must be at least 1"),
+        (["count", "--rules", "deluxe", "--system", "ko"], "error: unknown count system 'ko'"),
+        (["count", "--rules", "macau-baccarat", "--bets", "dragon"], "error: unknown bet dragon"),
+        (["count", "--rules", "deluxe", "--bankroll", "nan"], "error: --bankroll must be"),
+    ],
+)
+def test_count_bad_input_is_one_error_line(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from strategy_calc.cli import run
+
+    assert run([*args, "--jobs", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_choice_values_are_case_insensitive() -> None:
+    """--strategy Optimal, --format JSON and --set surrender=Late mean what the lower-case
+    spellings mean."""
+    upper = run_json("edge", "--rules", "deluxe", "--decks", "1", "--strategy", "Optimal",
+                     "--set", "surrender=Late")
+    lower = run_json("edge", "--rules", "deluxe", "--decks", "1", "--strategy", "optimal",
+                     "--set", "surrender=late")
+    assert upper == lower
+    result = runner.invoke(app, ["indices", "--rules", "deluxe", "--format", "JSON"])
+    assert result.exit_code == 0 and json.loads(result.stdout)

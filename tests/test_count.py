@@ -1,0 +1,243 @@
+"""Card counting over dealt shoes (``count``): each round's exact moments, the deal, the
+statistics, and reproducibility. Each test is named after the rule or definition it checks.
+
+The per-round figures are checked against the whole-round casino-order brute force
+(``oracle_round``, written from the rules text) on tiny depleted shoes, with the chart
+and total-dependent play fixed off the top as a basic-strategy counter plays them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+from oracle_round import Chart, RoundOracle
+
+import strategy_calc as sc
+from strategy_calc import count
+from strategy_calc.baccarat import BETS, RANKS, analyse, analyse_counts, baccarat_rules
+from strategy_calc.baccarat import effects_of_removal as baccarat_eor
+from strategy_calc.cards import Shoe
+from strategy_calc.parallel import executor
+
+TOL = 1e-12
+
+
+# ------------------------------------------------------------- blackjack: one round
+
+
+def _fixed_chart_oracle(rules: sc.BlackjackRules, full: tuple[int, ...],
+                        now: tuple[int, ...]) -> tuple[Fraction, Fraction]:
+    """(EV, E[X^2]) of a round from ``now`` played by the chart and total-dependent play
+    made off the top of ``full``: the oracle's chart strategy with its total-dependent
+    play taken from an oracle of the full shoe."""
+    top = RoundOracle(rules, full)
+    td = {up: top.td_play(up) for up in range(1, 11) if full[up - 1] > 0}
+    game = sc.analyse_game(rules, shoe=Shoe.from_counts(full, rules.decks))
+    chart = Chart(game.hard, game.soft, game.pairs)
+    oracle = RoundOracle(rules, now)
+    oracle._td.update(td)
+    result = oracle.analyse("chart", chart)
+    second = sum((x * x * p for x, p in result.distribution.items()), Fraction(0))
+    return result.ev, second
+
+
+DEPLETED = [
+    # (ruleset, sets, full tiny shoe, cards gone by the round, per rank)
+    ("deluxe", (), (2, 1, 1, 1, 1, 1, 1, 2, 2, 6), (0, 0, 0, 0, 0, 0, 0, 1, 0, 2)),
+    ("deluxe", (), (2, 1, 1, 1, 1, 1, 1, 2, 2, 6), (1, 0, 0, 1, 0, 0, 1, 0, 0, 1)),
+    ("macau-1983", ("bonus_suited_678=0",), (1, 1, 1, 1, 2, 1, 3, 1, 2, 6),
+     (0, 1, 0, 0, 0, 0, 1, 0, 0, 1)),
+]
+
+
+@pytest.mark.parametrize(("name", "sets", "full", "gone"), DEPLETED,
+                         ids=[f"{d[0]}-{i}" for i, d in enumerate(DEPLETED)])
+def test_round_ev_and_second_moment_under_the_off_the_top_chart_equal_the_brute_force(
+        name: str, sets: tuple[str, ...], full: tuple[int, ...], gone: tuple[int, ...]
+) -> None:
+    """A basic-strategy counter keeps the chart and the total-dependent play made off the
+    top; the round's EV and E[X^2] for the cards left are exact (joint split rounds)."""
+    rules = sc.blackjack_rules(name, ["decks=1", *sets])
+    now = tuple(f - g for f, g in zip(full, gone, strict=True))
+    counter = count.blackjack_counter(rules, shoe=Shoe.from_counts(full), cut_card=sum(full) - 1)
+    plan = counter.plan(Shoe.from_counts(now), 0.0, moments=True)
+    ev, second = _fixed_chart_oracle(rules, full, now)
+    assert abs(plan.ev - float(ev)) < TOL
+    assert plan.second_moment is not None
+    assert abs(plan.second_moment - float(second)) < TOL
+
+
+def test_a_shoe_dealt_one_round_deep_has_no_cut_card_effect() -> None:
+    """Penetration -> 0: with the cut card one card in, every round is off the top, so
+    the EV per round is the exact off-the-top EV of the chart (analyse_game's, which the
+    game tests prove against the brute force), at true count 0."""
+    rules = sc.blackjack_rules("deluxe", ["decks=1"])
+    counter = count.blackjack_counter(rules, cut_card=51, seed=3)
+    result = count.blackjack_count(counter, rounds=4)
+    top = sc.analyse_game(rules).ev_basic
+    assert result.shoes == 4
+    assert abs(result.ev_off_the_top - top) < TOL
+    assert abs(result.ev_per_round.value - top) < TOL
+    assert abs(result.cut_card_effect.value) < TOL
+    assert [(r.tc, r.frequency) for r in result.by_true_count] == [(0, 1.0)]
+
+
+def test_insurance_index_adds_the_insurance_ev_to_every_deal_against_an_ace() -> None:
+    """Insurance (half the bet, pays 2:1) is worth 0.5 (3 P(ten in the hole) - 1) per unit
+    initial bet; taken against an ace above the index, off the top of one deck with the
+    player's two cards and the ace gone. Hand calculation: 16 tens in 52 cards, so with
+    an A up and the player holding x tens of his two cards, P = (16 - x) / 49."""
+    rules = sc.blackjack_rules("deluxe", ["decks=1"])
+    plain = count.blackjack_counter(rules, cut_card=51)
+    play = count.IndexPlay(1, None, None, ("insurance", "decline"), -100.0, "insurance")
+    insured = replace(plain, plays=(play,))
+    full = Shoe.full(1)
+    gain = insured.plan(full, 0.0, moments=False).ev - plain.plan(full, 0.0, moments=False).ev
+    p_ace = Fraction(4, 52)
+    want = Fraction(0)
+    for tens in range(3):  # how many of the player's two cards (from 51 cards) are tens
+        ways = math.comb(16, tens) * math.comb(35, 2 - tens)  # 35 non-tens left
+        p_hand = Fraction(ways, math.comb(51, 2))
+        want += p_ace * p_hand * Fraction(1, 2) * (3 * Fraction(16 - tens, 49) - 1)
+    assert abs(gain - float(want)) < TOL
+
+
+def test_index_play_applies_to_its_total_and_up_card_only() -> None:
+    """16 vs T: the two-card hard 16s (not 8-8, not soft), against a ten, stand at or
+    above the index."""
+    play = count.IndexPlay(10, 16, None, ("stand", "hit"), 0.0, "stand")
+    assert play.applies((6, 10), 10) and play.applies((7, 9), 10)
+    assert not play.applies((8, 8), 10) and not play.applies((6, 10), 9)
+    assert play.play(0.0) == "stand" and play.play(-0.5) == "hit"
+
+
+def test_same_seed_gives_the_same_run_whatever_the_executor() -> None:
+    """Shoe i of seed s is shuffled by its own random source, and the first N rounds in
+    shoe order are kept, so threads, processes and batches change nothing."""
+    rules = sc.blackjack_rules("deluxe", ["decks=1"])
+    counter = count.blackjack_counter(rules, seed=7, moment_every=50)
+    one = count.blackjack_count(counter, rounds=25, batch=1)
+    with executor(2, kind="threads") as pool:
+        two = count.blackjack_count(counter, rounds=25, pool=pool, batch=3)
+    assert one == two
+    assert one.rounds == 25 and one.moment_rounds >= 1
+
+
+def test_ramp_figures_follow_their_definitions() -> None:
+    """Blackjack Attack: n0 = (s/w)^2, di = 1000 w/s, score = di^2; risk of ruin
+    exp(-2 w B / s^2); the ramp's win per round is the mean of bet x exact EV."""
+    rules = sc.blackjack_rules("deluxe", ["decks=1"])
+    counter = count.blackjack_counter(rules, seed=2, moment_every=5)
+    ramp = count.parse_spread("0:1,2:4")
+    result = count.blackjack_count(counter, rounds=20, spread=ramp, bankroll=200)
+    assert result.win_rate_per_round is not None and result.sd_per_round is not None
+    w, s = result.win_rate_per_round.value, result.sd_per_round
+    assert result.di == pytest.approx(1000 * w / s)
+    assert result.score == pytest.approx((1000 * w / s) ** 2)
+    assert result.n0 == pytest.approx((s / w) ** 2)
+    assert result.risk_of_ruin == pytest.approx(math.exp(-2 * w * 200 / s**2) if w > 0 else 1)
+    flat = count.blackjack_count(counter, rounds=20)
+    assert flat.win_rate_per_round is None and flat.n0 is None and flat.score is None
+
+
+def _stacked(symbols: str) -> list[sc.cards.Card]:
+    return list(sc.cards.parse_cards(symbols))
+
+
+def test_a_round_is_dealt_in_casino_order_and_played_by_the_chart() -> None:
+    """Player, up card, player, hole card; then the chart. Deluxe, 1 deck, off the top:
+    T-6 vs T hits (16 vs T, no surrender against a ten) and makes 21 with a 5; the dealer
+    stands on T-7: 5 cards. 8-8 vs 6 splits; the first hand draws a 3 (11 vs 6, doubled
+    after the split) and gets its one card, a 9; the second draws a T and stands on 18;
+    the dealer's 6-T draws a 5: 8 cards."""
+    rules = sc.blackjack_rules("deluxe", ["decks=1"])
+    counter = count.blackjack_counter(rules, cut_card=51)
+    plan = counter.plan(Shoe.full(1), 0.0, moments=False)
+    assert counter._deal(_stacked("T T 6 7 5 2 2 2"), 0, plan) == 5
+    assert counter._deal(_stacked("8 6 8 T 3 9 T 5 2 2"), 0, plan) == 8
+    # a dealer blackjack in a peek game ends the round after the deal
+    assert counter._deal(_stacked("9 A 7 T 2 2"), 0, plan) == 4
+
+
+def test_bad_count_input_is_refused() -> None:
+    rules = sc.blackjack_rules("deluxe", ["decks=1"])
+    with pytest.raises(ValueError, match="penetration"):
+        count.blackjack_counter(rules, penetration=1.2)
+    with pytest.raises(ValueError, match="cut card"):
+        count.blackjack_counter(rules, cut_card=5)
+    with pytest.raises(ValueError, match="not both"):
+        count.blackjack_counter(rules, cut_card=30, penetration=0.5)
+    with pytest.raises(ValueError, match="strategy"):
+        count.blackjack_counter(rules, strategy="perfect")
+    with pytest.raises(ValueError, match="spread"):
+        count.parse_spread("1-2")
+    with pytest.raises(ValueError, match="max_split_hands"):
+        count.blackjack_counter(sc.blackjack_rules("deluxe", ["max_split_hands=4"]))
+
+
+# ------------------------------------------------------------- baccarat
+
+
+def test_the_dealing_procedure_reproduces_the_engine_tableau_on_every_ordered_deal() -> None:
+    """The third-card rules as the dealer applies them to a real shoe (``baccarat_deal``)
+    against the engine's counts: every ordered 6-card deal of a 9-card shoe, played out,
+    wins and ties counted (the unused cards of a deal count as dealt, as in the engine)."""
+    shoe = [0, 2, 4, 5, 6, 7, 9, 9, 12]  # A 3 5 6 7 8 T T K
+    counts = [0] * len(RANKS)
+    for card in shoe:
+        counts[card] += 1
+    wins = {"banker": 0, "player": 0, "tie": 0}
+    for deal in itertools.permutations(shoe, 6):
+        _pos, p, b = count.baccarat_deal(deal, 0)
+        wins["tie" if p == b else "player" if p > b else "banker"] += 1
+    odds = analyse_counts(baccarat_rules(), counts)
+    assert (wins["banker"], wins["player"], wins["tie"]) == (
+        odds.banker_wins, odds.player_wins, odds.ties)
+
+
+def test_linear_count_is_exact_for_one_card_removed() -> None:
+    """The linear count's slopes b_i = -(N - 1) E_i reproduce the exact EV of every shoe
+    one card short: removing rank i moves the shares by (p0_j - [j = i]) / (N - 1), so
+    the estimate is EV0 + E_i - sum_j p0_j E_j, and sum_j p0_j E_j = 0 (removing an
+    unseen card at random leaves the expectation unchanged)."""
+    rules = baccarat_rules("macau-baccarat", decks=1)
+    counter = count.linear_counter(rules, 14, 1)
+    full = analyse(rules)
+    for i, rank in enumerate(RANKS):
+        counts = list(full.counts)
+        counts[i] -= 1
+        exact = analyse_counts(rules, counts).ev
+        guess = counter.estimate(counts)
+        for j, bet in enumerate(BETS):
+            assert abs(guess[j] - exact[bet]) < 1e-12, (rank, bet)
+    eor = baccarat_eor(full)
+    for bet in BETS:
+        assert abs(sum(float(eor[r][bet]) * full.counts[i] / full.cards_left  # type: ignore[index]
+                       for i, r in enumerate(RANKS))) < 1e-15
+
+
+def test_perfect_information_wins_at_least_what_the_linear_count_wins_in_every_shoe() -> None:
+    """Betting exactly the positive-EV hands takes the sum of the positive EVs, the most
+    any choice of hands can take from a shoe."""
+    rules = baccarat_rules("macau-baccarat", decks=2)
+    counter = count.linear_counter(rules, 14, 5)
+    for shoe in counter.play(range(3)):
+        for j in range(len(BETS)):
+            assert shoe.win[j] >= shoe.linear_win[j] - 1e-15
+            assert shoe.positive_ev[j] == shoe.win[j]
+
+
+def test_baccarat_run_reports_the_exact_off_the_top_evs() -> None:
+    """Off the top of 8 decks: Banker -1.0579%, Player -1.2351%, Tie -14.3596% (Wizard of
+    Odds' baccarat house edges); positive-EV shares are shares of the hands dealt."""
+    result = count.baccarat_count(baccarat_rules(), shoes=2, seed=1)
+    ev = {bet: b.ev_off_the_top for bet, b in result.bets.items()}
+    assert round(ev["banker"], 6) == -0.010579
+    assert round(ev["player"], 6) == -0.012351
+    assert round(ev["tie"], 6) == -0.143596
+    assert result.hands > 100
+    assert all(0 <= b.positive_share <= 1 for b in result.bets.values())
