@@ -173,7 +173,14 @@ class ChartFormat(StrEnum):
     csv = "csv"
     json = "json"
     html = "html"
+    pdf = "pdf"
 
+
+class Paper(StrEnum):
+    """Paper sizes of ``chart --format pdf``."""
+
+    a4 = "a4"
+    letter = "letter"
 
 
 def _game(rules: str | None, set_: list[str] | None, decks: int | None) -> Any:
@@ -224,13 +231,42 @@ def chart(
             "--format", case_sensitive=False, help="Output format.")
     ] = ChartFormat.text,
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Write the chart to this file instead of stdout.")] = None,
+    paper: Annotated[Paper, typer.Option(
+        "--paper", case_sensitive=False, help="Paper of --format pdf (one page).")] = Paper.a4,
 ) -> None:
-    """The basic-strategy chart of a ruleset, its exceptions and the house edge."""
+    """The basic-strategy chart of a ruleset, its exceptions and the house edge.
+
+    --format pdf: a one-page wall chart typeset by weasyprint (pip install
+    'strategy_calc[pdf]'). Examples: strategy-calc chart --rules deluxe --decks 6;
+    strategy-calc chart --rules macau-1983 --format pdf --out macau.pdf
+    """
     from strategy_calc import report
 
     if as_json:
         format_ = ChartFormat.json
+    if out is not None and (out.is_dir() or not out.parent.is_dir()):
+        raise fail(f"--out {out}: not a file in an existing folder")
     game = _game(rules, set_, decks)
+    if format_ is ChartFormat.pdf:
+        data = guarded(lambda: report.chart_pdf(game, paper.value))
+        if out is not None:
+            out.write_bytes(data)
+        else:
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+        return
+    if out is not None:
+        if format_ is ChartFormat.text:
+            out.write_text(report.chart_text(game) + "\n", encoding="utf-8")
+        elif format_ is ChartFormat.json:
+            out.write_text(json.dumps(report.chart_dict(game)) + "\n", encoding="utf-8")
+        else:
+            render_to = {ChartFormat.markdown: report.chart_markdown,
+                         ChartFormat.csv: report.chart_csv, ChartFormat.html: report.chart_html}
+            out.write_text(render_to[format_](game), encoding="utf-8")
+        return
     if format_ is ChartFormat.text:
         from rich.console import Console
 
@@ -322,8 +358,8 @@ def tables(
         bool, typer.Option("--check", help="Only compare with the files there; exit 1 if stale.")
     ] = False,
 ) -> None:
-    """Regenerate the charts of every built-in blackjack ruleset (markdown and HTML)."""
-    from strategy_calc.tables import generate
+    """Regenerate the charts of every built-in blackjack ruleset (markdown, HTML, PDF)."""
+    from strategy_calc.tables import generate, generate_pdfs, pdf_names
 
     if check and not out.is_dir():
         raise fail(f"no {out} folder to check: run from the repository root or pass --out DIR")
@@ -335,6 +371,7 @@ def tables(
         files = generate(tick)
     stale = [name for name, text in files.items()
              if not (out / name).is_file() or (out / name).read_text(encoding="utf-8") != text]
+    stale += [name for name in pdf_names() if check and not (out / name).is_file()]
     if check:
         if stale:
             print(f"error: stale tables (run strategy-calc tables): {', '.join(stale)}",
@@ -345,7 +382,15 @@ def tables(
     out.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         (out / name).write_text(text, encoding="utf-8")
-    print(f"wrote {len(files)} files to {out} ({len(stale)} changed)")
+    try:
+        with progress_bar("typesetting PDFs") as tick:
+            pdfs = generate_pdfs(tick)
+    except ValueError as exc:  # no weasyprint: the text tables are still written
+        print(f"warning: PDFs not written: {exc}", file=sys.stderr)
+        pdfs = {}
+    for name, data in pdfs.items():
+        (out / name).write_bytes(data)
+    print(f"wrote {len(files) + len(pdfs)} files to {out} ({len(stale)} text files changed)")
 
 
 class RiskStrategy(StrEnum):

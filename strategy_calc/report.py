@@ -187,11 +187,13 @@ CODES = {
 }
 """Chart codes and their meaning (the legend)."""
 CODE_STYLES = {
-    "H": "white", "S": "bold yellow", "Dh": "bold green", "Ds": "green",
-    "P": "bold cyan", "Ph": "cyan", "Ps": "cyan",
-    "Rh": "bold red", "Rs": "red", "Rp": "red",
+    "H": "black on grey93", "S": "black on light_goldenrod2", "Dh": "black on pale_green3",
+    "Ds": "black on dark_sea_green2", "P": "black on sky_blue2", "Ph": "black on light_sky_blue1",
+    "Ps": "black on light_sky_blue1", "Rh": "black on light_coral", "Rs": "black on misty_rose1",
+    "Rp": "black on misty_rose1",
 }
-"""Terminal colour of each chart code."""
+"""Terminal style of each chart code: black on a light background, readable whatever the
+terminal's own background (``NO_COLOR`` turns them off)."""
 HTML_COLOURS = {
     "H": "#ffffff", "S": "#ffe066", "Dh": "#69db7c", "Ds": "#b2f2bb",
     "P": "#74c0fc", "Ph": "#a5d8ff", "Ps": "#a5d8ff",
@@ -333,6 +335,107 @@ def chart_html(game: GameAnalysis) -> str:
     parts += [f"<li>{html.escape(str(d))}</li>" for d in game.exceptions]
     parts.append("</ul></body></html>")
     return "\n".join(parts) + "\n"
+
+
+PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("letter", 215.9, 279.4)}
+"""Paper sizes of the printable chart: CSS name, width and height in mm."""
+
+
+def _used_codes(game: GameAnalysis) -> list[str]:
+    """The chart codes the chart uses, in legend order."""
+    used = {c for _t, rows in _sections(game) for _l, cells in rows for c in cells.values()}
+    return [c for c in CODES if c in used]
+
+
+def chart_print_html(game: GameAnalysis, paper: str = "a4", scale: float = 1.0) -> str:
+    """The wall chart as a page for print: one sheet of ``paper`` (``a4`` or ``letter``).
+
+    Hard totals on the left, soft totals and pairs on the right, cells large
+    enough to read at arm's length, a colour-keyed legend of only the codes
+    used, the ruleset and house edge in the title, the composition-dependent
+    exceptions (Macau's suited-bonus plays included) underneath. ``scale``
+    shrinks the type (:func:`chart_pdf` lowers it until the page fits).
+    """
+    css_paper, width, _height = PAPERS[paper]
+    rules = game.rules
+    title = (f"{rules.name}, {rules.decks} deck{'s' if rules.decks > 1 else ''}: basic strategy"
+             f" - house edge {-game.ev_basic * 100:.3f}%")
+    cell = 13.0 * scale
+    column = (width - 18.0 - 6.0) / 22  # two tables of 11 columns side by side, mm
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title>",
+        f"<style>@page{{size:{css_paper} portrait;margin:9mm}}"
+        f"body{{font-family:'DejaVu Sans',sans-serif;font-size:{9 * scale:.2f}pt;margin:0}}"
+        f"h1{{font-size:{15 * scale:.2f}pt;margin:0 0 1mm}}"
+        f"h2{{font-size:{11 * scale:.2f}pt;margin:2mm 0 1mm}}"
+        ".rules{margin:0 0 2mm;color:#333}"
+        ".cols{display:flex;gap:6mm;align-items:flex-start}"
+        f"table{{border-collapse:collapse;table-layout:fixed;font-size:{cell:.2f}pt}}"
+        f"td,th{{border:0.6pt solid #666;padding:{1.5 * scale:.2f}mm 0;width:{column:.2f}mm;"
+        "text-align:center;font-weight:bold;overflow:hidden}"
+        "th{background:#e9ecef}"
+        ".legend{display:flex;flex-wrap:wrap;gap:1.5mm 4mm;margin:2mm 0}"
+        ".sw{display:inline-block;border:0.6pt solid #666;padding:0 1.5mm;font-weight:bold}"
+        f".exc{{columns:2;column-gap:6mm;font-size:{8 * scale:.2f}pt;margin:0;"
+        "padding-left:4mm}p{margin:1mm 0}"
+        "</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+        f'<p class="rules">{html.escape(str(rules))}; return to player'
+        f" {100 + game.ev_basic * 100:.3f}%, optimal play {100 + game.ev_optimal * 100:.3f}%</p>",
+    ]
+    sections = _sections(game)
+
+    def table(name: str, rows: Sequence[tuple[str, Mapping[str, str]]]) -> str:
+        out = [f"<h2>{name}</h2><table><tr><th></th>"
+               + "".join(f"<th>{u}</th>" for u in UP_LABELS) + "</tr>"]
+        for label, cells in rows:
+            out.append(f"<tr><th>{label}</th>" + "".join(
+                f'<td style="background:{HTML_COLOURS.get(cells[u], "#fff")}">{cells[u]}</td>'
+                for u in UP_LABELS) + "</tr>")
+        return "".join(out) + "</table>"
+
+    parts.append('<div class="cols"><div>' + table(*sections[0]) + "</div><div>"
+                 + table(*sections[1]) + table(*sections[2]) + "</div></div>")
+    parts.append('<div class="legend">' + "".join(
+        f'<span><span class="sw" style="background:{HTML_COLOURS[c]}">{c}</span>'
+        f" {html.escape(CODES[c])}</span>" for c in _used_codes(game)) + "</div>")
+    parts.append("<p>Columns: the dealer's up card. Exact, off the top of a full shoe,"
+                 " insurance declined.</p>")
+    if game.exceptions:
+        parts.append(f"<h2>Composition-dependent exceptions ({len(game.exceptions)})</h2>"
+                     '<ul class="exc">')
+        parts += [f"<li>{html.escape(str(d))}</li>" for d in game.exceptions]
+        parts.append("</ul>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def chart_pdf(game: GameAnalysis, paper: str = "a4") -> bytes:
+    """The wall chart as a one-page PDF, laid out by weasyprint (the ``pdf`` extra).
+
+    The print page is rendered at full size and, while it takes more than one
+    page, again with the type 6% smaller (at most 12 times); the PDF's
+    metadata carries no date, so the same chart gives the same bytes.
+    """
+    try:
+        import weasyprint  # type: ignore[import-untyped, unused-ignore]
+    except ImportError:
+        raise ValueError("PDF charts need weasyprint: pip install 'strategy_calc[pdf]'"
+                         ) from None
+    if paper not in PAPERS:
+        raise ValueError(f"unknown paper {paper!r}: choose from {', '.join(PAPERS)}")
+    scale = 1.0
+    for _ in range(12):
+        document = weasyprint.HTML(string=chart_print_html(game, paper, scale)).render()
+        if len(document.pages) == 1:
+            break
+        scale *= 0.94
+    else:
+        raise ValueError(f"the chart of {game.rules.name} does not fit on one {paper} page")
+    document.metadata.created = document.metadata.modified = None
+    pdf: bytes = document.write_pdf()
+    return pdf
 
 
 def edge_dict(

@@ -230,7 +230,7 @@ def test_indices_json_reproduces_the_illustrious_18_within_one_true_count() -> N
     [
         (["hand", "T,6"], "error: Missing option '--vs'."),
         (["hand", "T,6", "--vs", "T", "--decks", "abc"], "error: Invalid value for '--decks'"),
-        (["chart", "--format", "pdf"], "error: Invalid value for '--format'"),
+        (["chart", "--format", "docx"], "error: Invalid value for '--format'"),
         (["hand", "T,6", "--vs", "T", "--bogus"], "error: No such option: --bogus"),
         (["nope"], "error: No such command 'nope'."),
     ],
