@@ -98,6 +98,11 @@ class HandAnalysis:
     split_postsplit: float | None = None
     """Split EV when the second hand also uses the first hand's cards (one split only;
     only computed on request: ``analyse_hand(..., postsplit=True)``)."""
+    outcomes: Mapping[str, Mapping[str, float] | None] | None = None
+    """Per playing action, the probabilities that the round's net result is a win (> 0),
+    a push (0) or a loss (< 0), conditioned as :attr:`ev` is; None for an action not
+    allowed (or a split with resplits). Only on request: ``analyse_hand(...,
+    outcomes=True)``."""
 
 
 def hand_total(ranks: Sequence[int]) -> tuple[int, bool]:
@@ -193,6 +198,7 @@ def analyse_hand(
     removed: str | Sequence[Card] = (),
     peek_method: PeekMethod = "exact",
     postsplit: bool = False,
+    outcomes: bool = False,
 ) -> HandAnalysis:
     """Exact EV of every action for the initial hand ``cards`` against ``up``.
 
@@ -201,6 +207,8 @@ def analyse_hand(
     for impossible input: an unknown card, more cards of a rank than the shoe
     holds, a bust hand, fewer than two cards. ``postsplit``: also value a
     single split where the second hand uses the first hand's cards (slower).
+    ``outcomes``: also the win / push / loss probabilities of each action
+    (:attr:`HandAnalysis.outcomes`; a split is enumerated jointly, slower).
 
     >>> from strategy_calc.rules import blackjack_rules
     >>> a = analyse_hand("A,T", "A", blackjack_rules("macau-1983"))
@@ -267,6 +275,10 @@ def analyse_hand(
     best = max((a for a in PLAY_ACTIONS if ev[a] is not None), key=lambda a: ev[a] or 0.0)
     if ev["even_money"] is not None and rules.blackjack_pays * no_bj < 1.0:
         best = "even_money"
+    won_lost = None
+    if outcomes:
+        won_lost = _outcomes(rules, base, hand, upr, params, conditioning, ev, no_bj, q678,
+                             natural)
     notes = [bonus_note] if bonus_note else []
     if not suits_known:
         notes.append("suits not given: the 6-7-8 bonus is averaged over the possible suits")
@@ -285,7 +297,63 @@ def analyse_hand(
         one_card=to_ev(one_card) if ev["double"] is not None else None,
         split_hands=split_hands,
         split_postsplit=split_postsplit,
+        outcomes=won_lost,
     )
+
+
+def _outcomes(
+    rules: BlackjackRules, base: Shoe, hand: Sequence[Card], up: Rank,
+    params: engine.EngineParams, conditioning: engine.Conditioning,
+    ev: Mapping[str, float | None], no_bj: float, q678: float, natural: bool,
+) -> dict[str, dict[str, float] | None]:
+    """Win / push / loss probabilities of each allowed playing action (see HandAnalysis).
+
+    The engine's distribution of the round's net result (optimal play after
+    the first decision, both split hands jointly) split by sign; in a peek game
+    it holds the outcomes with no dealer blackjack, divided by their
+    probability (the same conditioning as the EVs).
+    """
+    import numpy as np
+
+    from strategy_calc.distributions import HIST_OFFSET, HIST_SIZE
+
+    scale = no_bj if conditioning.peek else 1.0
+
+    def signs(hist: np.ndarray) -> dict[str, float]:
+        total = scale
+        return {"win": float(hist[HIST_OFFSET + 1:].sum()) / total,
+                "push": float(hist[HIST_OFFSET]) / total,
+                "lose": float(hist[:HIST_OFFSET].sum()) / total}
+
+    out: dict[str, dict[str, float] | None] = {a: None for a in PLAY_ACTIONS}
+    ranks = sorted(int(c.rank) for c in hand)
+    bonus_hand = (ranks == [7, 7, 7] and rules.bonus_777 > 0) or (
+        ranks == [6, 7, 8] and rules.bonus_suited_678 > 0)
+    if natural:
+        out["stand"] = ({"win": 1.0, "push": 0.0, "lose": 0.0} if conditioning.peek
+                        else {"win": no_bj, "push": 1.0 - no_bj, "lose": 0.0})
+    for name, act in (("stand", 0), ("hit", 1), ("double", 2)):
+        if natural or ev[name] is None:
+            continue
+        hist = np.zeros(HIST_SIZE)
+        engine.hand_distribution(base, hand, up, params, act, None, hist)
+        result = signs(hist)
+        if name == "stand" and bonus_hand:  # the bonus is paid at once (7-7-7; 6-7-8 if suited)
+            q = 1.0 if ranks == [7, 7, 7] else q678
+            result = {k: (q if k == "win" else 0.0) + (1.0 - q) * v for k, v in result.items()}
+        out[name] = result
+    if ev["split"] is not None and max_hands_for(rules, hand[0].rank is Rank.ACE) == 2:
+        pair_cards = [hand[0], hand[1]]
+        b777, b678, q_split, _known = bonus_terms(rules, base.remove(pair_cards),
+                                                  pair_cards[:1], split_hand=True)
+        split_params = engine.engine_params(rules, conditioning, pair=hand[0].rank).with_bonus(
+            b777, b678, q_split)
+        hist = np.zeros(HIST_SIZE)
+        engine.split_distribution(base, hand[0].rank, up, split_params, None, hist)
+        out["split"] = signs(hist)
+    if ev["surrender"] is not None:
+        out["surrender"] = {"win": 0.0, "push": 0.0, "lose": 1.0}
+    return out
 
 
 def _completed_bonus(

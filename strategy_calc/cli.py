@@ -131,7 +131,7 @@ def hand(
     def run() -> str:
         ruleset = load_rules(rules, set_, decks)
         result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed),
-                                        postsplit=postsplit)
+                                        postsplit=postsplit, outcomes=True)
         fractions = None
         if exact:
             from strategy_calc.exact import hand_exact
@@ -299,10 +299,17 @@ def edge(
     game = _game(rules, set_, decks)
     ev = strategy_ev(game.rules, strategy, game)
     result = report.edge_dict(game.rules, strategy.value, ev, game.ev_optimal)
+    if game.ev_by_up is not None and strategy is not Strategy.AUTOPLAY:
+        column = 1 if strategy is Strategy.OPTIMAL else 0
+        result["by_up_card"] = {up: values[column] for up, values in game.ev_by_up.items()}
     if as_json:
         print(json.dumps(result))
     else:
         print(report.edge_text(game.rules, strategy.value, ev))
+        if "by_up_card" in result:
+            cells = [f"{up} {value * 100:+.2f}%" for up, value in result["by_up_card"].items()]
+            print("EV by up card (dealer blackjacks included):")
+            print("  " + "   ".join(cells[:5]) + "\n  " + "   ".join(cells[5:]))
         if strategy is not Strategy.OPTIMAL:
             print(f"(optimal play: house edge {-game.ev_optimal * 100:.4f}%, so this strategy"
                   f" costs {(game.ev_optimal - ev) * 100:.4f} points)")
@@ -605,6 +612,25 @@ def sweep(
         return render(result).rstrip("\n")
 
     print(guarded(run))
+
+
+@app.command()
+def shell(
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    decks: DecksOpt = None,
+) -> None:
+    """An interactive prompt: load the rules once, then answer hands in milliseconds.
+
+    Type a hand against an up card (T,6 vs T), one action (8,8 vs A split), or a
+    command: :rules, :set decks=6, :chart, :edge, :help, :quit.
+    """
+    from strategy_calc import shell as prompt
+    from strategy_calc.rules import DEFAULT_BLACKJACK
+
+    session = guarded(lambda: prompt.Session(rules if rules is not None else DEFAULT_BLACKJACK,
+                                             list(set_ or []), decks))
+    raise typer.Exit(prompt.run(session))
 
 
 class CountStrategy(StrEnum):

@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+from strategy_calc.cards import Rank
 from strategy_calc.chart import Chart
 from strategy_calc.game import UP_ORDER, GamePass
 
@@ -27,16 +28,30 @@ def round_evs(game: GamePass, chart: Chart) -> tuple[float, float]:
     policy (split hands by the chart); optimal: each start's best
     composition-dependent action. The game pass must hold the split values.
     """
-    ev_basic = ev_optimal = 0.0
+    by_up = round_evs_by_up(game, chart)
+    ev_basic = sum(game.ups[up].p_up * by_up[up][0] for up in UP_ORDER)
+    ev_optimal = sum(game.ups[up].p_up * by_up[up][1] for up in UP_ORDER)
+    return ev_basic, ev_optimal
+
+
+def round_evs_by_up(game: GamePass, chart: Chart) -> dict[Rank, tuple[float, float]]:
+    """Per up card, ``(ev_chart, ev_optimal)`` of a round given that up card.
+
+    Unconditioned on the hole card (dealer blackjacks included); weighted by
+    the up cards' probabilities they sum to :func:`round_evs`.
+    """
+    out: dict[Rank, tuple[float, float]] = {}
     for up in UP_ORDER:
         ups = game.ups[up]
+        ev_basic = ev_optimal = 0.0
         for hand, cases in ups.deals.items():
             action = chart.code(hand, up).action
             for case in cases:
-                weight = ups.p_up * ups.weight(hand) * case.probability
+                weight = ups.weight(hand) * case.probability
                 best = case.value(case.best())
                 chosen = case.chart_value(action)
                 assert best is not None and chosen is not None
                 ev_optimal += weight * best
                 ev_basic += weight * chosen
-    return ev_basic, ev_optimal
+        out[up] = (ev_basic, ev_optimal)
+    return out

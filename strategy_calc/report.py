@@ -51,6 +51,9 @@ def hand_dict(result: HandAnalysis) -> dict[str, Any]:
         "split_strategy": "each split hand plays its own cards (pair and up card removed),"
                           " ignoring the other hands' cards",
         "split_postsplit": result.split_postsplit,
+        "outcomes": ({a: (dict(o) if o is not None else None)
+                      for a, o in result.outcomes.items()}
+                     if result.outcomes is not None else None),
     }
 
 
@@ -146,18 +149,28 @@ def hand_text(result: HandAnalysis, exact: Mapping[str, Any] | None = None) -> s
     """A table of every action's EV (best marked) and the dealer's outcome probabilities."""
     from rich.table import Table
 
-    cond = ("given the dealer has no blackjack" if result.conditioned_on_no_dealer_blackjack
+    peek = result.conditioned_on_no_dealer_blackjack
+    cond = ("playing actions given the dealer has no blackjack (he checked); insurance and"
+            " even money before the check" if peek
             else "dealer blackjack risk included (no hole card)")
     hand = ",".join(str(c) for c in result.hand)
     header = f"{hand} vs {result.up}: {result.rules}\nEV per unit initial bet, {cond}"
     actions = Table()
     actions.add_column("action")
     actions.add_column("EV", justify="right")
-    actions.add_column("")
+    outcomes = result.outcomes
+    if outcomes is not None:
+        for name in ("win", "push", "lose"):
+            actions.add_column(f"P({name})", justify="right")
+    actions.add_column("best")
     for action in ACTIONS:
         value = result.ev[action]
         shown = "-" if value is None else f"{value:+.6f}"
-        actions.add_row(action.replace("_", " "), shown, "<- best" if action == result.best else "")
+        row = [action.replace("_", " "), shown]
+        if outcomes is not None:
+            o = outcomes.get(action)
+            row += [f"{o[k]:.4f}" for k in ("win", "push", "lose")] if o else ["", "", ""]
+        actions.add_row(*row, "<-" if action == result.best else "")
     dealer = Table(title=f"dealer outcomes with {result.up} up", title_justify="left")
     for key in OUTCOMES:
         dealer.add_column(key, justify="right")

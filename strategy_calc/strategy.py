@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from strategy_calc import chart as charts
 from strategy_calc.cards import Rank, Shoe
 from strategy_calc.chart import Deviation
-from strategy_calc.edge import round_evs
+from strategy_calc.edge import round_evs, round_evs_by_up
 from strategy_calc.game import UP_ORDER, add_split_values, split_hand_codes, whole_game_pass
 from strategy_calc.rules import BlackjackRules
 
@@ -73,6 +73,10 @@ class GameAnalysis:
     initial bet: probability} (only with ``analyse_game(..., distribution=True)``)."""
     outcomes_optimal: Mapping[float, float] | None = None
     """The same under optimal composition-dependent play."""
+    ev_by_up: Mapping[str, tuple[float, float]] | None = None
+    """Per up card symbol, ``(ev_basic, ev_optimal)`` of a round given that up card
+    (dealer blackjacks included); weighted by the up cards' probabilities they sum to
+    ``ev_basic`` and ``ev_optimal``."""
 
     @property
     def house_edge(self) -> float:
@@ -120,6 +124,7 @@ def analyse_game(
         deviations += charts.three_card_deviations(ups, game.conditioning)
         if progress is not None:
             progress(len(UP_ORDER) + step + 1, steps)
+    by_up = round_evs_by_up(game, chart)
     ev_basic, ev_optimal = round_evs(game, chart)
     outcomes_basic = outcomes_optimal = None
     if distribution:
@@ -132,6 +137,7 @@ def analyse_game(
                                                           d.up))),
         ev_basic=ev_basic, ev_optimal=ev_optimal,
         outcomes_basic=outcomes_basic, outcomes_optimal=outcomes_optimal,
+        ev_by_up={up.symbol: by_up[up] for up in UP_ORDER},
     )
 
 

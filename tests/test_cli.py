@@ -62,7 +62,8 @@ def test_decks_and_set_override_the_ruleset() -> None:
 def test_text_output_marks_the_best_action() -> None:
     result = runner.invoke(app, ["hand", "T,6", "--vs", "T"])
     assert result.exit_code == 0
-    assert "<- best" in result.stdout and "dealer outcomes" in result.stdout
+    assert "best" in result.stdout and "<-" in result.stdout
+    assert "dealer outcomes" in result.stdout and "P(win)" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -433,3 +434,33 @@ def test_choice_values_are_case_insensitive() -> None:
     assert upper == lower
     result = runner.invoke(app, ["indices", "--rules", "deluxe", "--format", "JSON"])
     assert result.exit_code == 0 and json.loads(result.stdout)
+
+
+def test_hand_outcomes_of_standing_are_the_dealer_outcomes() -> None:
+    """Standing on 20 against a 6 wins when the dealer ends on 17, 18, 19 or busts, pushes
+    on his 20 and loses to 21 (a peek game: no dealer blackjack, as the EVs); win, push and
+    lose add up to 1 for every action, and T,6 vs T hit once and stood (16 + any card is 17
+    or more, or bust), so its hit and double outcomes are the same."""
+    data = run_json("hand", "T,T", "--vs", "6", "--rules", "deluxe")
+    dealer, outcomes = data["dealer"], data["outcomes"]
+    assert isinstance(dealer, dict) and isinstance(outcomes, dict)
+    stand = outcomes["stand"]
+    assert abs(stand["win"] - sum(dealer[k] for k in ("17", "18", "19", "bust"))) < 1e-12
+    assert abs(stand["push"] - dealer["20"]) < 1e-12
+    assert abs(stand["lose"] - dealer["21"]) < 1e-12
+    for o in outcomes.values():
+        assert o is None or abs(sum(o.values()) - 1) < 1e-12
+    sixteen = run_json("hand", "T,6", "--vs", "T", "--rules", "deluxe")["outcomes"]
+    assert isinstance(sixteen, dict) and sixteen["hit"] == sixteen["double"]
+    assert sixteen["split"] is None and sixteen["surrender"] is None
+
+
+def test_edge_by_up_card_weighted_by_the_up_cards_sums_to_the_ev() -> None:
+    """A full shoe shows each of 2..9 and A with chance 4/52 and a ten with 16/52."""
+    for strategy in ("basic", "optimal"):
+        data = run_json("edge", "--rules", "deluxe", "--decks", "2", "--strategy", strategy)
+        by_up = data["by_up_card"]
+        assert isinstance(by_up, dict) and list(by_up) == [*"23456789", "T", "A"]
+        total = sum(ev * (16 if up == "T" else 4) / 52 for up, ev in by_up.items())
+        assert abs(total - data["ev"]) < 1e-15  # type: ignore[operator]
+        assert by_up["6"] > 0 > by_up["A"]  # the dealer's weakest and strongest cards
