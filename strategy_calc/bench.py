@@ -229,8 +229,14 @@ def as_json(timings: Sequence[Timing]) -> dict[str, Any]:
 
 def as_text(timings: Sequence[Timing]) -> str:
     """One line per workload: median (min-max), name, description."""
+    import shutil
+    import textwrap
+
+    width = max(60, min(100, shutil.get_terminal_size((100, 24)).columns))
     lines = [f"wall clock, ms: median (min - max) of {timings[0].runs if timings else 0} runs"]
     for t in timings:
-        lines.append(f"{t.median_ms:10.3f} ({t.min_ms:.3f} - {t.max_ms:.3f})  {t.name:16}"
-                     f"  {t.description}")
+        head = f"{t.median_ms:10.3f} ({t.min_ms:.3f} - {t.max_ms:.3f})  {t.name}"
+        lines.append(head)
+        lines += textwrap.wrap(t.description, width - 6, initial_indent="      ",
+                               subsequent_indent="      ")
     return "\n".join(lines)

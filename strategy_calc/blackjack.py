@@ -199,6 +199,7 @@ def analyse_hand(
     peek_method: PeekMethod = "exact",
     postsplit: bool = False,
     outcomes: bool = False,
+    shoe: Shoe | None = None,
 ) -> HandAnalysis:
     """Exact EV of every action for the initial hand ``cards`` against ``up``.
 
@@ -207,6 +208,7 @@ def analyse_hand(
     for impossible input: an unknown card, more cards of a rank than the shoe
     holds, a bust hand, fewer than two cards. ``postsplit``: also value a
     single split where the second hand uses the first hand's cards (slower).
+    ``shoe``: the shoe before the deal (default: ``rules.decks`` full decks).
     ``outcomes``: also the win / push / loss probabilities of each action
     (:attr:`HandAnalysis.outcomes`; a split is enumerated jointly, slower).
 
@@ -220,7 +222,8 @@ def analyse_hand(
     gone = _as_cards(removed)
     if len(hand) < 2:
         raise CardError("a hand has at least two cards")
-    base = Shoe.full(rules.decks).remove(gone).remove([up_card])
+    start = shoe if shoe is not None else Shoe.full(rules.decks)
+    base = start.remove(gone).remove([up_card])
     shoe = base.remove(hand)  # an impossible hand is refused before it is judged bust
     ranks = [int(c.rank) for c in hand]
     total, _soft = hand_total(ranks)

@@ -399,3 +399,40 @@ def rank_counts(cards: Sequence[Card]) -> tuple[int, ...]:
     for card in cards:
         counts[card.rank - 1] += 1
     return tuple(counts)
+
+
+def parse_shoe(text: str) -> Shoe:
+    """A shoe given per rank, as the classic analyzers take it: ``A=4,2=4,...,T=16``.
+
+    Every rank ``A``, ``2`` .. ``9``, ``T`` must be given once (tens include
+    J, Q, K); suits are unknown, each equally likely.
+
+    >>> parse_shoe("A=4,2=4,3=4,4=4,5=4,6=4,7=4,8=4,9=4,T=16").total
+    52
+    >>> parse_shoe("A=4,2=4,3=4,4=4,5=4,6=4,7=4,8=4,T=16")
+    Traceback (most recent call last):
+    ...
+    strategy_calc.cards.CardError: --shoe: give every rank A, 2..9, T once; missing 9
+    """
+    counts: dict[Rank, int] = {}
+    for part in (p.strip() for p in text.replace(" ", ",").split(",")):
+        if not part:
+            continue
+        head, sep, tail = part.partition("=")
+        try:
+            rank, n = parse_rank(head), int(tail)
+        except (CardError, ValueError):
+            raise CardError(f"--shoe: {part!r} is not RANK=COUNT (e.g. A=4,...,T=16)") from None
+        if not sep or n < 0:
+            raise CardError(f"--shoe: {part!r}: a count is a whole number, 0 or more")
+        if rank in counts:
+            raise CardError(f"--shoe: rank {rank.symbol} given twice")
+        counts[rank] = n
+    missing = [r.symbol for r in RANKS if r not in counts]
+    if missing:
+        raise CardError(f"--shoe: give every rank A, 2..9, T once; missing {', '.join(missing)}")
+    total = sum(counts.values())
+    if total < 13:
+        raise CardError(f"--shoe: {total} cards is too few for a round (13 at least)")
+    decks = min(12, max(1, -(-total // 52)))
+    return Shoe.from_counts([counts[r] for r in RANKS], decks)

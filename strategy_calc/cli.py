@@ -23,12 +23,14 @@ from strategy_calc.actions import Strategy
 if TYPE_CHECKING:
     from rich.progress import Progress
 
+    from strategy_calc.cards import Shoe
     from strategy_calc.rules import BlackjackRules
 
 app = typer.Typer(
     name="strategy-calc",
     help="Exact optimal strategy and odds for Macau / Deluxe blackjack and Macau baccarat.",
     no_args_is_help=True,
+    rich_markup_mode=None,
     add_completion=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -53,15 +55,36 @@ def _main_options(
 
 RulesOpt = Annotated[
     str | None,
-    typer.Option("--rules", help="Built-in ruleset name (macau-1983, deluxe, macau-baccarat) "
-                 "or a TOML ruleset file."),
+    typer.Option("--rules", metavar="NAME|FILE", help="Blackjack ruleset: macau-1983 (the"
+                 " default) or deluxe, or a TOML ruleset file (see docs/RULES.md)."),
+]
+DeluxeRulesOpt = Annotated[
+    str | None,
+    typer.Option("--rules", metavar="NAME|FILE", help="Blackjack ruleset: deluxe (the default:"
+                 " the bet is Deluxe's) or macau-1983, or a TOML ruleset file."),
+]
+BaccaratRulesOpt = Annotated[
+    str | None,
+    typer.Option("--rules", metavar="NAME|FILE", help="Baccarat ruleset: macau-baccarat (the"
+                 " default) or a TOML ruleset file."),
+]
+AnyRulesOpt = Annotated[
+    str | None,
+    typer.Option("--rules", metavar="NAME|FILE", help="macau-1983 (the default) or deluxe for"
+                 " blackjack, macau-baccarat for baccarat shoes, or a TOML ruleset file."),
 ]
 SetOpt = Annotated[
     list[str] | None,
-    typer.Option("--set", metavar="FIELD=VALUE", help="Override one rules field (repeatable)."),
+    typer.Option("--set", metavar="FIELD=VALUE", help="Override one rules field (repeatable;"
+                 " strategy-calc rules NAME lists the fields and their values)."),
 ]
 DecksOpt = Annotated[
     int | None, typer.Option("--decks", help="Number of decks (short for --set decks=N).")
+]
+ShoeOpt = Annotated[
+    str | None,
+    typer.Option("--shoe", metavar="A=N,2=N,...,T=N", help="The shoe per rank, every rank"
+                 " once (tens include J, Q, K), instead of --decks full decks."),
 ]
 RemovedOpt = Annotated[
     list[str] | None,
@@ -78,6 +101,22 @@ def removed_cards(removed: list[str] | None) -> str:
     """
     return ",".join(part for part in removed or [] if part.strip())
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+
+
+class OutputFormat(StrEnum):
+    """Output formats of the commands that print text or one JSON object."""
+
+    text = "text"
+    json = "json"
+
+
+FormatOpt = Annotated[OutputFormat, typer.Option(
+    "--format", case_sensitive=False, help="Output format (--json is short for --format json).")]
+
+
+def examples(*lines: str) -> str:
+    """A help epilog of example command lines (kept as written: click's ``\\b``)."""
+    return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
 
 T = TypeVar("T")
 
@@ -109,13 +148,17 @@ def guarded(call: Callable[[], T]) -> T:
         raise fail(str(exc)) from None
 
 
-@app.command()
+@app.command(epilog=examples(
+    'strategy-calc hand T,6 --vs T',
+    'strategy-calc hand 8,8 --vs A --rules deluxe --json',
+    'strategy-calc hand 6s,7s --vs 2 --rules macau-1983 --removed 8s'))
 def hand(
     cards: Annotated[str, typer.Argument(help="The player's cards, e.g. T,6 or A,7 or 6s,7s.")],
     vs: Annotated[str, typer.Option("--vs", help="The dealer's up card, e.g. T or A.")],
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
+    shoe: ShoeOpt = None,
     removed: RemovedOpt = None,
     postsplit: Annotated[bool, typer.Option(
         "--postsplit", help="Also value a split where the second hand uses the first "
@@ -123,15 +166,17 @@ def hand(
     exact: Annotated[bool, typer.Option(
         "--exact", help="Also give the dealer's outcomes, standing and insurance as exact "
         "fractions.")] = False,
+    format_: FormatOpt = OutputFormat.text,
     as_json: JsonOpt = False,
 ) -> None:
     """Every action's exact EV for one blackjack hand against an up card."""
+    as_json = as_json or format_ is OutputFormat.json
     from strategy_calc import blackjack, report
 
     def run() -> str:
-        ruleset = load_rules(rules, set_, decks)
+        ruleset, start = with_shoe(rules, set_, decks, shoe)
         result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed),
-                                        postsplit=postsplit, outcomes=True)
+                                        postsplit=postsplit, outcomes=True, shoe=start)
         fractions = None
         if exact:
             from strategy_calc.exact import hand_exact
@@ -144,9 +189,11 @@ def hand(
     print(guarded(run))
 
 
-@app.command()
+@app.command(epilog=examples(
+    'strategy-calc baccarat',
+    'strategy-calc baccarat --decks 8 --removed 5,5,K,Jh --eor'))
 def baccarat(
-    rules: RulesOpt = None,
+    rules: BaccaratRulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
     removed: RemovedOpt = None,
@@ -154,9 +201,11 @@ def baccarat(
     eor: Annotated[
         bool, typer.Option("--eor", help="Add the effect of removing one card of each rank.")
     ] = False,
+    format_: FormatOpt = OutputFormat.text,
     as_json: JsonOpt = False,
 ) -> None:
     """Exact probabilities and EV of every baccarat bet for a (partly dealt) shoe."""
+    as_json = as_json or format_ is OutputFormat.json
     from strategy_calc import report
 
     print(guarded(lambda: report.baccarat_report(
@@ -183,13 +232,32 @@ class Paper(StrEnum):
     letter = "letter"
 
 
-def _game(rules: str | None, set_: list[str] | None, decks: int | None) -> Any:
+def with_shoe(
+    rules: str | None, set_: list[str] | None, decks: int | None, shoe: str | None,
+    default: str = "",
+) -> tuple[BlackjackRules, Shoe | None]:
+    """The ruleset and, with ``--shoe``, that shoe (the rules' decks: enough to hold it)."""
+    from dataclasses import replace
+
+    from strategy_calc.cards import parse_shoe
+
+    if shoe is not None and decks is not None:
+        raise ValueError("give --shoe or --decks, not both")
+    ruleset = load_rules(rules, set_, decks, default)
+    if shoe is None:
+        return ruleset, None
+    cards = parse_shoe(shoe)
+    return replace(ruleset, decks=cards.decks), cards
+
+
+def _game(rules: str | None, set_: list[str] | None, decks: int | None,
+          shoe: str | None = None) -> Any:
     """Load a blackjack ruleset and analyse the whole game (progress bar after ~1 s)."""
     from strategy_calc.strategy import analyse_game
 
-    ruleset = guarded(lambda: load_rules(rules, set_, decks))
+    ruleset, cards = guarded(lambda: with_shoe(rules, set_, decks, shoe))
     with progress_bar("analysing every hand") as tick:
-        return guarded(lambda: analyse_game(ruleset, tick))
+        return guarded(lambda: analyse_game(ruleset, tick, shoe=cards))
 
 
 @contextmanager
@@ -221,11 +289,14 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
             bar.stop()
 
 
-@app.command()
+@app.command(epilog=examples(
+    'strategy-calc chart --rules deluxe --decks 6',
+    'strategy-calc chart --rules macau-1983 --format pdf --out macau.pdf'))
 def chart(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
+    shoe: ShoeOpt = None,
     format_: Annotated[
         ChartFormat, typer.Option(
             "--format", case_sensitive=False, help="Output format.")
@@ -239,8 +310,7 @@ def chart(
     """The basic-strategy chart of a ruleset, its exceptions and the house edge.
 
     --format pdf: a one-page wall chart typeset by weasyprint (pip install
-    'strategy_calc[pdf]'). Examples: strategy-calc chart --rules deluxe --decks 6;
-    strategy-calc chart --rules macau-1983 --format pdf --out macau.pdf
+    'strategy_calc[pdf]').
     """
     from strategy_calc import report
 
@@ -248,7 +318,7 @@ def chart(
         format_ = ChartFormat.json
     if out is not None and (out.is_dir() or not out.parent.is_dir()):
         raise fail(f"--out {out}: not a file in an existing folder")
-    game = _game(rules, set_, decks)
+    game = _game(rules, set_, decks, shoe)
     if format_ is ChartFormat.pdf:
         data = guarded(lambda: report.chart_pdf(game, paper.value))
         if out is not None:
@@ -280,23 +350,28 @@ def chart(
     sys.stdout.write(render(game))
 
 
-@app.command()
+@app.command(epilog=examples(
+    'strategy-calc edge --rules deluxe',
+    'strategy-calc edge --rules macau-1983 --strategy optimal --json'))
 def edge(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
+    shoe: ShoeOpt = None,
     strategy: Annotated[
         Strategy, typer.Option(
             "--strategy", case_sensitive=False, help="basic: the chart; optimal: best play per "
                                "hand; autoplay: hit to 12+, then stand (Deluxe disconnection).")
     ] = Strategy.BASIC,
+    format_: FormatOpt = OutputFormat.text,
     as_json: JsonOpt = False,
 ) -> None:
     """The exact house edge / return to player of a ruleset from a full shoe."""
+    as_json = as_json or format_ is OutputFormat.json
     from strategy_calc import report
     from strategy_calc.whatif import strategy_ev
 
-    game = _game(rules, set_, decks)
+    game = _game(rules, set_, decks, shoe)
     ev = strategy_ev(game.rules, strategy, game)
     result = report.edge_dict(game.rules, strategy.value, ev, game.ev_optimal)
     if game.ev_by_up is not None and strategy is not Strategy.AUTOPLAY:
@@ -315,36 +390,41 @@ def edge(
                   f" costs {(game.ev_optimal - ev) * 100:.4f} points)")
 
 
-@app.command()
+@app.command(epilog=examples('strategy-calc bonus --rules macau-1983 --decks 8'))
 def bonus(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
+    format_: FormatOpt = OutputFormat.text,
     as_json: JsonOpt = False,
 ) -> None:
     """What the Macau suited 6-7-8 / 7-7-7 bonuses add to the return, and the plays they change."""
+    as_json = as_json or format_ is OutputFormat.json
     from strategy_calc import report
     from strategy_calc.whatif import bonus_value
 
     def run() -> str:
         ruleset = load_rules(rules, set_, decks)
-        value = bonus_value(ruleset)
+        with progress_bar("with and without each bonus") as tick:
+            value = bonus_value(ruleset, tick)
         return json.dumps(report.bonus_dict(value)) if as_json else report.bonus_text(value)
 
     print(guarded(run))
 
 
-@app.command()
+@app.command(epilog=examples('strategy-calc behind T,T --vs 6 --rules deluxe'))
 def behind(
     cards: Annotated[str, typer.Argument(help="The seat's cards, e.g. 5,6 or 8,8.")],
     vs: Annotated[str, typer.Option("--vs", help="The dealer's up card.")],
-    rules: RulesOpt = None,
+    rules: DeluxeRulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
     removed: RemovedOpt = None,
+    format_: FormatOpt = OutputFormat.text,
     as_json: JsonOpt = False,
 ) -> None:
     """Bet behind: the follower's EV of each choice when the seat doubles or splits."""
+    as_json = as_json or format_ is OutputFormat.json
     from strategy_calc import blackjack, report
 
     def run() -> str:
@@ -358,7 +438,7 @@ def behind(
     print(guarded(run))
 
 
-@app.command()
+@app.command(epilog=examples('strategy-calc tables', 'strategy-calc tables --check'))
 def tables(
     out: Annotated[Path, typer.Option("--out", help="Directory to write.")] = Path("tables"),
     check: Annotated[
@@ -407,7 +487,7 @@ class RiskStrategy(StrEnum):
     basic = "basic"
 
 
-@app.command()
+@app.command(epilog=examples('strategy-calc risk --rules deluxe --bankroll 100 --rounds 1000'))
 def risk(
     rules: RulesOpt = None,
     set_: SetOpt = None,
@@ -420,9 +500,11 @@ def risk(
     rounds: Annotated[
         int, typer.Option("--rounds", help="Rounds played flat (1 to 10000).")
     ] = 1000,
+    format_: FormatOpt = OutputFormat.text,
     as_json: JsonOpt = False,
 ) -> None:
     """Exact distribution of a round's result, its SD, and the bankroll's risk of ruin."""
+    as_json = as_json or format_ is OutputFormat.json
     from strategy_calc import report
     from strategy_calc.risk import round_outcomes, summarise
 
@@ -441,14 +523,16 @@ def risk(
     print(guarded(run))
 
 
-@app.command()
+@app.command(epilog=examples('strategy-calc eor --rules deluxe --decks 6 --json'))
 def eor(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
+    format_: FormatOpt = OutputFormat.text,
     as_json: JsonOpt = False,
 ) -> None:
     """Effects of removal: the change in EV when one card of each rank leaves a full shoe."""
+    as_json = as_json or format_ is OutputFormat.json
     from strategy_calc import report
 
     def run() -> str:
@@ -466,12 +550,13 @@ class IndexFormat(StrEnum):
     json = "json"
 
 
-@app.command()
+@app.command(epilog=examples('strategy-calc indices --rules deluxe --decks 6 --set surrender=none'))
 def indices(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
-    count: Annotated[str, typer.Option("--count", help="Card-counting system.")] = "hilo",
+    count: Annotated[str, typer.Option(
+        "--count", help="Card-counting system (choices: hilo).")] = "hilo",
     format_: Annotated[
         IndexFormat, typer.Option(
             "--format", case_sensitive=False, help="Output format.")
@@ -492,19 +577,25 @@ def indices(
     print(guarded(run))
 
 
-sidebet_app = typer.Typer(help="Side bets.", no_args_is_help=True)
+sidebet_app = typer.Typer(
+    help="Side bets: 'pair' gives the exact odds and EV of the Deluxe pair side bet (the"
+    " first two cards a pair; mixed, coloured and perfect pairs) for any shoe.",
+    no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(sidebet_app, name="sidebet")
 
 
-@sidebet_app.command("pair")
+@sidebet_app.command("pair", epilog=examples(
+    "strategy-calc sidebet pair --rules deluxe", "strategy-calc sidebet pair --removed 8,8 --json"))
 def sidebet_pair(
-    rules: RulesOpt = None,
+    rules: DeluxeRulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
     removed: RemovedOpt = None,
+    format_: FormatOpt = OutputFormat.text,
     as_json: JsonOpt = False,
 ) -> None:
     """Exact EV of the pair side bet on the first two cards, for any shoe."""
+    as_json = as_json or format_ is OutputFormat.json
     from strategy_calc import report
 
     def run() -> str:
@@ -514,12 +605,15 @@ def sidebet_pair(
     print(guarded(run))
 
 
-@app.command()
+@app.command(epilog=examples(
+    'strategy-calc bench --only game-8d --repeat 9',
+    'strategy-calc bench --json'))
 def bench(
     repeat: Annotated[int, typer.Option("--repeat", help="Timed runs per workload.")] = 7,
     only: Annotated[list[str] | None, typer.Option(
         "--only", metavar="NAME", help="Time only this workload (repeatable), e.g. game-8d.")
     ] = None,
+    format_: FormatOpt = OutputFormat.text,
     as_json: JsonOpt = False,
 ) -> None:
     """Time the standard workloads: median, min and max wall time of several runs.
@@ -528,13 +622,18 @@ def bench(
     process-edge, ...); `--json` prints {"workloads": {NAME: {"median_ms": ...,
     "min_ms": ..., "max_ms": ...}}}.
     """
+    as_json = as_json or format_ is OutputFormat.json
     from strategy_calc import bench as bench_module
 
-    def note(name: str) -> None:
-        if sys.stderr.isatty():
-            print(f"timing {name} ...", file=sys.stderr)
+    total = len(set(only)) if only else len(bench_module.names())
+    done = 0
+    with progress_bar("timing the workloads") as tick:
+        def note(_name: str) -> None:
+            nonlocal done
+            tick(done, total)
+            done += 1
 
-    timings = guarded(lambda: bench_module.run(repeat, only or (), note))
+        timings = guarded(lambda: bench_module.run(repeat, only or (), note))
     if as_json:
         print(json.dumps(bench_module.as_json(timings)))
     else:
@@ -557,7 +656,9 @@ class SweepFormat(StrEnum):
     markdown = "markdown"
 
 
-@app.command()
+@app.command(epilog=examples(
+    'strategy-calc sweep --preset macau-rules',
+    'strategy-calc sweep --rules deluxe --vary decks=1,2,6,8 --format csv'))
 def sweep(
     rules: RulesOpt = None,
     set_: SetOpt = None,
@@ -585,6 +686,7 @@ def sweep(
         "--cache", help="Keep each variant's result here; a rerun resumes.")] = None,
     yes: Annotated[bool, typer.Option("--yes", help="Run a grid of more than 10,000.")
                    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
 ) -> None:
     """The exact EV of rule variants of a ruleset: what each rule is worth."""
     from strategy_calc import parallel, report
@@ -605,7 +707,7 @@ def sweep(
                 parallel.executor(jobs, scheduler) as pool:
             result = sweeps.sweep(base_rules, base_sets, variants, sweep_mode,  # type: ignore[arg-type]
                                   Strategy(strategy.value), pool, cache, tick, preset)
-        if format_ is SweepFormat.json:
+        if format_ is SweepFormat.json or as_json:
             return json.dumps(report.sweep_dict(result))
         render = {SweepFormat.text: report.sweep_text, SweepFormat.csv: report.sweep_csv,
                   SweepFormat.markdown: report.sweep_markdown}[format_]
@@ -614,7 +716,7 @@ def sweep(
     print(guarded(run))
 
 
-@app.command()
+@app.command(epilog=examples('strategy-calc shell --rules deluxe --decks 6'))
 def shell(
     rules: RulesOpt = None,
     set_: SetOpt = None,
@@ -633,6 +735,26 @@ def shell(
     raise typer.Exit(prompt.run(session))
 
 
+@app.command(epilog=examples("strategy-calc rules", "strategy-calc rules macau-1983",
+                             "strategy-calc rules deluxe --json"))
+def rules(
+    name: Annotated[str | None, typer.Argument(
+        metavar="[NAME|FILE]", help="A built-in ruleset or a TOML ruleset file.")] = None,
+    format_: FormatOpt = OutputFormat.text,
+    as_json: JsonOpt = False,
+) -> None:
+    """The built-in rulesets; for one, every field: value, meaning, allowed values, rule text."""
+    from strategy_calc import report
+    from strategy_calc.rules import describe_ruleset
+
+    as_json = as_json or format_ is OutputFormat.json
+    if name is None:
+        print(report.rulesets_list(as_json))
+        return
+    info = guarded(lambda: describe_ruleset(name))
+    print(json.dumps(report.rules_dict(info)) if as_json else report.rules_text(info))
+
+
 class CountStrategy(StrEnum):
     """Strategies of ``count``."""
 
@@ -648,11 +770,14 @@ class CountFormat(StrEnum):
     json = "json"
 
 
-@app.command()
+@app.command(epilog=examples(
+    'strategy-calc count --rules deluxe --decks 6 --spread "1:1,2:4,3:8" --rounds 10000',
+    'strategy-calc count --rules macau-baccarat --shoes 1000 --json'))
 def count(
-    rules: RulesOpt = None,
+    rules: AnyRulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
+    shoe: ShoeOpt = None,
     system: Annotated[str, typer.Option("--system", help="Count system: hilo.")] = "hilo",
     penetration: Annotated[float | None, typer.Option(
         "--penetration", help="Share of the shoe dealt before the cut card (blackjack;"
@@ -700,9 +825,6 @@ def count(
     averaged over the dealt shoes; by true count, and for a bet ramp (N0,
     SCORE, DI, risk of ruin). Baccarat (--rules macau-baccarat): how often and
     by how much each bet turns positive during a shoe.
-
-    Examples: strategy-calc count --rules deluxe --decks 6 --spread "1:1,2:4,3:8"
-    --rounds 10000; strategy-calc count --rules macau-baccarat --shoes 1000 --json
     """
     from strategy_calc import count as counting
     from strategy_calc import parallel, report
@@ -718,11 +840,11 @@ def count(
             if value is not None:
                 raise ValueError(f"{flag} is a baccarat option; the blackjack run deals"
                                  " --rounds")
-        ruleset = load_rules(spec, set_, decks)
+        ruleset, start = with_shoe(spec, set_, decks, shoe)
         ramp = counting.parse_spread(spread) if spread is not None else None
         counter = counting.blackjack_counter(
             ruleset, strategy.value, system, cut_card, seed, penetration,
-            moment_every if moment_every is not None else counting.MOMENT_EVERY)
+            moment_every if moment_every is not None else counting.MOMENT_EVERY, start)
         n = rounds if rounds is not None else 1000
         with progress_bar(f"{n} rounds") as tick, parallel.executor(jobs, scheduler) as pool:
             result = counting.blackjack_count(counter, n, ramp, bankroll, pool, tick)
@@ -734,7 +856,8 @@ def count(
         from strategy_calc.baccarat import BETS as BACCARAT_BETS
         from strategy_calc.baccarat import baccarat_rules
 
-        for flag, value in (("--penetration", penetration), ("--spread", spread),
+        for flag, value in (("--shoe", shoe), ("--penetration", penetration),
+                            ("--spread", spread),
                             ("--rounds", rounds), ("--bankroll", bankroll),
                             ("--moment-every", moment_every), ("--plot", plot)):
             if value is not None:

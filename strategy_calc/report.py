@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never 
     from strategy_calc.baccarat import BaccaratOdds
     from strategy_calc.count import BaccaratCount, BlackjackCount, Estimate
     from strategy_calc.counting import EffectsOfRemoval, IndexTable
+    from strategy_calc.rules import RulesetInfo
     from strategy_calc.sidebets import PairOdds
     from strategy_calc.strategy import GameAnalysis
     from strategy_calc.sweep import Row as SweepRow
@@ -134,14 +135,25 @@ def hand_json(result: HandAnalysis, exact: Mapping[str, Any] | None = None) -> s
     return json.dumps(data)
 
 
+def output_width() -> int:
+    """Columns to lay text out in: the terminal's (``COLUMNS`` if set), at most 100.
+
+    Piped output without ``COLUMNS`` gets 100. Tables shrink their columns to
+    fit; prose is wrapped between words, never inside a word or a number.
+    """
+    import shutil
+
+    return max(40, min(100, shutil.get_terminal_size((100, 24)).columns))
+
+
 def render(*items: Any) -> str:
     """Render rich renderables to a string (plain text, no colour codes)."""
     from rich.console import Console
 
     buffer = io.StringIO()
-    console = Console(file=buffer, width=100, color_system=None, highlight=False)
+    console = Console(file=buffer, width=output_width(), color_system=None, highlight=False)
     for item in items:
-        console.print(item)
+        console.print(item)  # prose wraps between words
     return buffer.getvalue().rstrip("\n")
 
 
@@ -186,7 +198,7 @@ def hand_text(result: HandAnalysis, exact: Mapping[str, Any] | None = None) -> s
     if exact is not None:
         notes.append(f"exact: stand {exact['stand']}"
                      + (f", insurance {exact['insurance']}" if exact["insurance"] else ""))
-        notes.append("exact dealer: " + ", ".join(f"{k} {v}" for k, v in exact["dealer"].items()))
+        notes.append("exact dealer: " + ", ".join(f"{k}={v}" for k, v in exact["dealer"].items()))
     return render(header, actions, dealer, *notes)
 
 
@@ -497,7 +509,7 @@ def bonus_text(value: BonusValue) -> str:
         "best plays changed: " + (", ".join(f"{h} vs {u}: {a} -> {b}"
                                              for h, u, a, b in value.changed) or "none"),
     ]
-    return "\n".join(lines)
+    return render(*lines)
 
 
 def _outcome_key(x: float) -> str:
@@ -916,7 +928,8 @@ def sweep_dict(result: SweepResult) -> dict[str, Any]:
                 "house_edge": r.house_edge, "rtp": r.rtp, "effect": r.effect,
                 **({"label": r.label} if r.label else {})}
 
-    data: dict[str, Any] = {"base": result.base, "mode": result.mode,
+    data: dict[str, Any] = {"rules": result.base.split(":")[0], "ruleset": result.base,
+                            "base": result.base, "mode": result.mode,
                             "strategy": result.strategy.value,
                             "rows": [row(r) for r in result.rows],
                             "units": {"ev": "per unit initial bet", "effect": "house edge,"
@@ -1152,3 +1165,45 @@ def baccarat_count_text(result: BaccaratCount) -> str:
             " betting 1 unit on exactly those hands (perfect information); linear count: on"
             " the hands a linear count from the effects of removal calls positive")
     return render(head, table, note)
+
+
+# ---------------------------------------------------------------- rulesets
+
+
+def rules_dict(info: RulesetInfo) -> dict[str, Any]:
+    """The ``rules NAME --json`` object: every field with its value, meaning, allowed values."""
+    return {"name": info.name, "game": info.game, "description": info.description,
+            "ruleset": info.summary,
+            "fields": {f.name: {"value": f.value, "meaning": f.meaning, "allowed": f.allowed,
+                                "rule_text": f.source} for f in info.fields}}
+
+
+def rules_text(info: RulesetInfo) -> str:
+    """Every field of a ruleset: ``field = value (allowed)``, its meaning and rule text."""
+    from rich.padding import Padding
+
+    lines: list[Any] = [f"{info.name} ({info.game}): {info.description}", info.summary, ""]
+    for f in info.fields:
+        value = str(f.value).lower() if isinstance(f.value, bool) else f.value
+        lines.append(f"{f.name} = {value}    (allowed: {f.allowed})")
+        if f.meaning:
+            lines.append(Padding(f.meaning.replace("``", ""), (0, 0, 0, 4)))
+        if f.source:
+            lines.append(Padding(f"rule text: {f.source}", (0, 0, 0, 4)))
+    lines.append("")
+    lines.append("Change any field with --set FIELD=VALUE, e.g. --set decks=2.")
+    return render(*lines)
+
+
+def rulesets_list(as_json: bool) -> str:
+    """The built-in rulesets (``rules`` without a name)."""
+    from strategy_calc.rules import RULESETS
+
+    if as_json:
+        return json.dumps({"rulesets": [{"name": r.name, "game": r.game,
+                                         "description": r.description,
+                                         "aliases": list(r.aliases)} for r in RULESETS]})
+    lines = [f"{r.name} ({r.game}{', alias ' + ', '.join(r.aliases) if r.aliases else ''}):"
+             f" {r.description}" for r in RULESETS]
+    lines.append("strategy-calc rules NAME shows every field of one.")
+    return render(*lines)

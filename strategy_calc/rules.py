@@ -19,6 +19,7 @@ strategy_calc.rules.RulesError: unknown field 'max_split' for blackjack rules
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import tomllib
 import typing
@@ -459,3 +460,98 @@ def blackjack_rules(
         raise RulesError(f"ruleset {spec!r} is for {game}, not blackjack")
     extra = [*overrides, *([f"decks={decks}"] if decks is not None else [])]
     return build_rules(BlackjackRules, table, extra)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldInfo:
+    """One rules field of a ruleset: its value, what it means and what it may be."""
+
+    name: str
+    value: Any
+    meaning: str
+    allowed: str
+    source: str
+    """The comment next to the field in the ruleset file (the rule text it comes from),
+    or "" (a default, or a file without one)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetInfo:
+    """A ruleset described field by field (:func:`describe_ruleset`)."""
+
+    name: str
+    game: str
+    description: str
+    summary: str
+    fields: tuple[FieldInfo, ...]
+
+
+def _field_docs(cls: type) -> dict[str, str]:
+    """Each dataclass field's docstring (the string literal under its annotation)."""
+    import ast
+    import inspect
+
+    body = ast.parse(inspect.getsource(cls)).body[0]
+    assert isinstance(body, ast.ClassDef)
+    docs = {}
+    for a, b in itertools.pairwise(body.body):
+        if (isinstance(a, ast.AnnAssign) and isinstance(a.target, ast.Name)
+                and isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant)
+                and isinstance(b.value.value, str)):
+            docs[a.target.id] = " ".join(b.value.value.split())
+    return docs
+
+
+def _allowed(name: str, hint: Any) -> str:
+    if typing.get_origin(hint) is Literal:
+        return ", ".join(map(str, typing.get_args(hint)))
+    if hint is bool:
+        return "true, false"
+    if name == "decks":
+        return "1 to 12"
+    if hint is int:
+        return "a whole number"
+    if hint is float:
+        return "a number, or a ratio such as 6:5"
+    return "text"
+
+
+def _source_comments(spec: str) -> dict[str, str]:
+    """``field -> comment`` from the ruleset file's ``field = value  # comment`` lines."""
+    if spec.strip().lower() in {n for r in RULESETS for n in (r.name, *r.aliases)}:
+        text = resources.files("strategy_calc.rulesets").joinpath(
+            find_ruleset(spec).file).read_text(encoding="utf-8")
+    else:
+        text = Path(spec).read_text(encoding="utf-8")
+    found = {}
+    for line in text.splitlines():
+        head, sep, comment = line.partition("#")
+        key = head.split("=", 1)[0].strip()
+        if sep and "=" in head and key.isidentifier() and head.count('"') % 2 == 0:
+            found[key] = comment.strip()
+    return found
+
+
+def describe_ruleset(spec: str) -> RulesetInfo:
+    """Every field of a ruleset (built-in name or TOML file) with its value and meaning.
+
+    >>> info = describe_ruleset("deluxe")
+    >>> field = next(f for f in info.fields if f.name == "surrender")
+    >>> field.value, field.allowed
+    ('2-9', 'none, late, early, not_vs_ace, 2-9')
+    >>> field.source
+    'only vs 2-9, on the first two cards'
+    """
+    table = load_ruleset(spec)
+    game = table.get("game", "blackjack")
+    from strategy_calc.baccarat import baccarat_rules
+
+    rules: Any = blackjack_rules(spec) if game == "blackjack" else baccarat_rules(spec)
+    cls = type(rules)
+    hints = typing.get_type_hints(cls)
+    docs = _field_docs(cls)
+    comments = _source_comments(spec)
+    fields = tuple(FieldInfo(f.name, getattr(rules, f.name), docs.get(f.name, ""),
+                             _allowed(f.name, hints[f.name]), comments.get(f.name, ""))
+                   for f in dataclasses.fields(cls) if f.name != "name")
+    return RulesetInfo(rules.name, game, str(table.get("description", "")), str(rules), fields)

@@ -8,7 +8,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from strategy_calc import engine
@@ -84,8 +84,13 @@ def _cells_side_by_side(
 """The two-card starts a bonus can complete (with one more card)."""
 
 
-def bonus_value(rules: BlackjackRules) -> BonusValue:
-    """Compare the game with and without each bonus (optimal play) and list changed plays."""
+def bonus_value(
+    rules: BlackjackRules, progress: Callable[[int, int], None] | None = None
+) -> BonusValue:
+    """Compare the game with and without each bonus (optimal play) and list changed plays.
+
+    ``progress(done, 5)``: after each of the four games and the changed plays.
+    """
     from strategy_calc.blackjack import analyse_hand
 
     if not rules.has_bonus:
@@ -93,9 +98,19 @@ def bonus_value(rules: BlackjackRules) -> BonusValue:
 
         raise RulesError(f"ruleset {rules.name!r} pays no 6-7-8 / 7-7-7 bonus")
     plain = replace(rules, bonus_777=0.0, bonus_suited_678=0.0)
-    with_game, plain_game = analyse_game(rules), analyse_game(plain)
+
+    def tick(done: int) -> None:
+        if progress is not None:
+            progress(done, 5)
+
+    with_game = analyse_game(rules)
+    tick(1)
+    plain_game = analyse_game(plain)
+    tick(2)
     only_777 = analyse_game(replace(rules, bonus_suited_678=0.0)).ev_optimal
+    tick(3)
     only_678 = analyse_game(replace(rules, bonus_777=0.0)).ev_optimal
+    tick(4)
     chart_changes = [
         (f"{name} {row}", up, before[up], after[up])
         for name, row, after, before in _cells_side_by_side(with_game, plain_game)
@@ -108,6 +123,7 @@ def bonus_value(rules: BlackjackRules) -> BonusValue:
             best_without = analyse_hand(hand, up_rank.symbol, plain).best
             if best_with != best_without:
                 changed.append((hand, up_rank.symbol, best_without, best_with))
+    tick(5)
     return BonusValue(rules, with_game.ev_optimal, plain_game.ev_optimal, only_777, only_678,
                       tuple(chart_changes), tuple(changed))
 

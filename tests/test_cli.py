@@ -464,3 +464,110 @@ def test_edge_by_up_card_weighted_by_the_up_cards_sums_to_the_ev() -> None:
         total = sum(ev * (16 if up == "T" else 4) / 52 for up, ev in by_up.items())
         assert abs(total - data["ev"]) < 1e-15  # type: ignore[operator]
         assert by_up["6"] > 0 > by_up["A"]  # the dealer's weakest and strongest cards
+
+
+COMMANDS = [["rules"], ["hand"], ["baccarat"], ["chart"], ["edge"], ["bonus"], ["behind"],
+            ["tables"], ["risk"], ["eor"], ["indices"], ["bench"], ["sweep"], ["shell"], ["count"],
+            ["sidebet", "pair"]]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_every_command_has_examples_and_no_type_placeholders_on_flags(command: list[str]
+                                                                      ) -> None:
+    result = runner.invoke(app, [*command, "--help"])
+    assert result.exit_code == 0
+    assert "Examples:" in result.stdout and "strategy-calc " + command[0] in result.stdout
+    assert "<bool>" not in result.stdout
+    assert "--rules" not in result.stdout or "the default" in result.stdout  # its default
+
+
+@pytest.mark.parametrize("command", [["hand", "T,6", "--vs", "T"], ["baccarat"], ["edge"],
+                                     ["behind", "5,6", "--vs", "6"], ["eor", "--decks", "1"],
+                                     ["sidebet", "pair"], ["bench", "--only", "hand-8d",
+                                                           "--repeat", "1"]],
+                         ids=lambda c: c[0] if isinstance(c, list) else str(c))
+def test_format_json_is_the_same_as_json(command: list[str]) -> None:
+    """One output option everywhere: --format text|json, --json its alias."""
+    by_format = runner.invoke(app, [*command, "--format", "json"])
+    assert by_format.exit_code == 0, by_format.output
+    data = json.loads(by_format.stdout)
+    assert isinstance(data, dict)
+    if command[0] != "bench":  # timings differ run to run
+        assert data == run_json(*command)
+
+
+def test_blackjack_commands_do_not_offer_baccarat_rules_and_baccarat_not_deluxe() -> None:
+    assert "macau-baccarat" not in runner.invoke(app, ["edge", "--help"]).stdout
+    text = runner.invoke(app, ["baccarat", "--help"]).stdout
+    assert "deluxe" not in text and "macau-baccarat (the default)" in text
+
+
+TEXT_COMMANDS = [["hand", "T,6", "--vs", "T", "--exact"], ["baccarat", "--eor"], ["edge"],
+                 ["bonus", "--decks", "1"], ["behind", "T,T", "--vs", "6"], ["risk", "--decks",
+                                                                         "1"],
+                 ["eor", "--decks", "1"], ["indices", "--decks", "1"], ["sidebet", "pair"],
+                 ["chart", "--decks", "1"], ["count", "--decks", "1", "--rounds", "3",
+                                             "--jobs", "1"],
+                 ["count", "--rules", "macau-baccarat", "--decks", "1", "--shoes", "2",
+                  "--jobs", "1"], ["bench", "--only", "hand-8d", "--repeat", "1"]]
+
+
+@pytest.mark.parametrize("command", TEXT_COMMANDS, ids=lambda c: "-".join(c[:2]))
+def test_text_output_fits_an_80_column_terminal(command: list[str]) -> None:
+    """Tables shrink to the terminal's width and prose wraps between words (an exact
+    fraction is never split)."""
+    result = CliRunner().invoke(app, command, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    long = [line for line in result.stdout.splitlines() if len(line) > 80]
+    assert not long
+
+
+def test_rules_lists_every_field_with_its_value_meaning_and_rule_text() -> None:
+    """Each field of the ruleset class appears, with the ruleset's value (here the Macau
+    TOML's), the allowed values and the comment next to it in the ruleset file."""
+    from dataclasses import fields
+
+    from strategy_calc.rules import BlackjackRules
+
+    data = run_json("rules", "macau-1983")
+    assert data["name"] == "macau-1983" and data["game"] == "blackjack"
+    got = data["fields"]
+    assert isinstance(got, dict)
+    assert set(got) == {f.name for f in fields(BlackjackRules)} - {"name"}
+    assert got["double_on"]["value"] == "11"
+    assert got["double_on"]["allowed"] == "any, 9-11, 10-11, 11, none"
+    assert got["hole_card"]["rule_text"].startswith("Art. 3")
+    assert all(f["meaning"] for f in got.values())
+    listed = run_json("rules")["rulesets"]
+    assert isinstance(listed, list)
+    assert {r["name"] for r in listed} == {"macau-1983", "deluxe", "macau-baccarat"}
+
+
+FULL_DECK = "A=4,2=4,3=4,4=4,5=4,6=4,7=4,8=4,9=4,T=16"
+
+
+def test_a_shoe_given_per_rank_is_the_same_as_decks_and_removed_cards() -> None:
+    """--shoe lists the cards in the shoe: a full deck's counts are --decks 1, and a deck
+    without two fives and a ten is --decks 1 --removed 5,5,T."""
+    assert (run_json("edge", "--rules", "deluxe", "--shoe", FULL_DECK)
+            == run_json("edge", "--rules", "deluxe", "--decks", "1"))
+    short = FULL_DECK.replace("5=4", "5=2").replace("T=16", "T=15")
+    by_shoe = run_json("hand", "T,6", "--vs", "9", "--rules", "deluxe", "--shoe", short)
+    by_removed = run_json("hand", "T,6", "--vs", "9", "--rules", "deluxe", "--decks", "1",
+                          "--removed", "5,5,T")
+    assert by_shoe["ev"] == by_removed["ev"] and by_shoe["dealer"] == by_removed["dealer"]
+
+
+@pytest.mark.parametrize(("shoe", "message"), [
+    ("A=4,T=16", "error: --shoe: give every rank"),
+    ("A=4,A=4", "error: --shoe: rank A given twice"),
+    ("A=x", "error: --shoe: 'A=x' is not RANK=COUNT"),
+    ("A=1,2=1,3=1,4=1,5=1,6=1,7=1,8=1,9=1,T=1", "error: --shoe: 10 cards is too few"),
+])
+def test_a_bad_shoe_is_one_error_line(shoe: str, message: str,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from strategy_calc.cli import run
+
+    assert run(["edge", "--shoe", shoe]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1
