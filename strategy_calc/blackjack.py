@@ -51,7 +51,13 @@ from strategy_calc.rules import (
     BlackjackRules,
     RulesError,
 )
-from strategy_calc.splits import SplitValues, combine, max_hands_for
+from strategy_calc.splits import (
+    SplitValues,
+    cdz_codes,
+    check_split_strategy,
+    combine,
+    max_hands_for,
+)
 
 PeekMethod = Literal["exact", "shortcut"]
 AUTOPLAY_POLICY = memoryview(array.array("b", [1 if (k % 32) <= 11 else 0 for k in range(64)]))
@@ -98,6 +104,8 @@ class HandAnalysis:
     split_postsplit: float | None = None
     """Split EV when the second hand also uses the first hand's cards (one split only;
     only computed on request: ``analyse_hand(..., postsplit=True)``)."""
+    split_strategy: str = "cdp1"
+    """How split hands play (:data:`strategy_calc.splits.SPLIT_STRATEGIES`)."""
     outcomes: Mapping[str, Mapping[str, float] | None] | None = None
     """Per playing action, the probabilities that the round's net result is a win (> 0),
     a push (0) or a loss (< 0), conditioned as :attr:`ev` is; None for an action not
@@ -200,6 +208,7 @@ def analyse_hand(
     postsplit: bool = False,
     outcomes: bool = False,
     shoe: Shoe | None = None,
+    split_strategy: str = "cdp1",
 ) -> HandAnalysis:
     """Exact EV of every action for the initial hand ``cards`` against ``up``.
 
@@ -209,6 +218,8 @@ def analyse_hand(
     holds, a bust hand, fewer than two cards. ``postsplit``: also value a
     single split where the second hand uses the first hand's cards (slower).
     ``shoe``: the shoe before the deal (default: ``rules.decks`` full decks).
+    ``split_strategy``: how split hands play and ``ev["split"]`` is valued, one of
+    :data:`strategy_calc.splits.SPLIT_STRATEGIES` (default ``cdp1``).
     ``outcomes``: also the win / push / loss probabilities of each action
     (:attr:`HandAnalysis.outcomes`; a split is enumerated jointly, slower).
 
@@ -257,14 +268,22 @@ def analyse_hand(
         ev["double"] = to_ev(double)
     split_hands = None
     split_postsplit = None
+    strategy = check_split_strategy(split_strategy)
+    split_codes = None
     if two_cards and ranks[0] == ranks[1]:
-        split = split_values(rules, base, upr, hand[0].rank, conditioning, pair_cards=hand)
+        if strategy == "cdz":
+            split_codes = _cdz_codes(base, upr, params)
+        split = split_values(rules, base, upr, hand[0].rank, conditioning, pair_cards=hand,
+                             chart_codes=memoryview(split_codes).cast("b") if split_codes else None)
         if split is not None:
-            split_hands = (to_ev(split.optimal[0]), to_ev(split.optimal[1]))
+            played = split.chart if strategy == "cdz" and split.chart else split.optimal
+            split_hands = (to_ev(played[0]), to_ev(played[1]))
             ev["split"] = split_hands[0] + split_hands[1]
-            if postsplit:
+            if postsplit or strategy == "postsplit":
                 split_postsplit = to_ev(_postsplit_ev(base, upr, hand[0].rank, rules,
                                                       conditioning))
+            if strategy == "postsplit":
+                ev["split"], split_hands = split_postsplit, None
     if two_cards and rules.may_surrender(int(upr)) and not (natural
                                                              and rules.hand_of_21_stands):
         ev["surrender"] = _surrender_ev(rules, p_bj, natural, conditioned=conditioning.peek)
@@ -281,7 +300,7 @@ def analyse_hand(
     won_lost = None
     if outcomes:
         won_lost = _outcomes(rules, base, hand, upr, params, conditioning, ev, no_bj, q678,
-                             natural)
+                             natural, split_codes, strategy)
     notes = [bonus_note] if bonus_note else []
     if not suits_known:
         notes.append("suits not given: the 6-7-8 bonus is averaged over the possible suits")
@@ -301,13 +320,22 @@ def analyse_hand(
         split_hands=split_hands,
         split_postsplit=split_postsplit,
         outcomes=won_lost,
+        split_strategy=strategy,
     )
+
+
+def _cdz_codes(base: Shoe, up: Rank, params: engine.EngineParams) -> bytes:
+    """The pre-split strategy as engine codes: each node's best unsplit play (``cdz``)."""
+    table = engine.up_card_pass(base, up, params)
+    return cdz_codes(table.column("stand"), table.column("hit"), table.column("double"),
+                     engine.node_table().ncards)
 
 
 def _outcomes(
     rules: BlackjackRules, base: Shoe, hand: Sequence[Card], up: Rank,
     params: engine.EngineParams, conditioning: engine.Conditioning,
     ev: Mapping[str, float | None], no_bj: float, q678: float, natural: bool,
+    split_codes: bytes | None = None, split_strategy: str = "cdp1",
 ) -> dict[str, dict[str, float] | None]:
     """Win / push / loss probabilities of each allowed playing action (see HandAnalysis).
 
@@ -345,14 +373,17 @@ def _outcomes(
             q = 1.0 if ranks == [7, 7, 7] else q678
             result = {k: (q if k == "win" else 0.0) + (1.0 - q) * v for k, v in result.items()}
         out[name] = result
-    if ev["split"] is not None and max_hands_for(rules, hand[0].rank is Rank.ACE) == 2:
+    if (ev["split"] is not None and max_hands_for(rules, hand[0].rank is Rank.ACE) == 2
+            and split_strategy != "postsplit"):
         pair_cards = [hand[0], hand[1]]
         b777, b678, q_split, _known = bonus_terms(rules, base.remove(pair_cards),
                                                   pair_cards[:1], split_hand=True)
         split_params = engine.engine_params(rules, conditioning, pair=hand[0].rank).with_bonus(
             b777, b678, q_split)
         hist = np.zeros(HIST_SIZE)
-        engine.split_distribution(base, hand[0].rank, up, split_params, None, hist)
+        engine.split_distribution(base, hand[0].rank, up, split_params,
+                                  memoryview(split_codes).cast("b") if split_codes else None,
+                                  hist)
         out["split"] = signs(hist)
     if ev["surrender"] is not None:
         out["surrender"] = {"win": 0.0, "push": 0.0, "lose": 1.0}

@@ -163,6 +163,10 @@ def hand(
     postsplit: Annotated[bool, typer.Option(
         "--postsplit", help="Also value a split where the second hand uses the first "
         "hand's cards (slower).")] = False,
+    split_strategy: Annotated[str, typer.Option(
+        "--split-strategy", help="How split hands play: cdp1 (each hand optimal for its own"
+        " cards), cdz (the pre-split decisions), postsplit (the second hand sees the"
+        " first's cards).")] = "cdp1",
     exact: Annotated[bool, typer.Option(
         "--exact", help="Also give the dealer's outcomes, standing and insurance as exact "
         "fractions.")] = False,
@@ -176,7 +180,8 @@ def hand(
     def run() -> str:
         ruleset, start = with_shoe(rules, set_, decks, shoe)
         result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed),
-                                        postsplit=postsplit, outcomes=True, shoe=start)
+                                        postsplit=postsplit, outcomes=True, shoe=start,
+                                        split_strategy=split_strategy)
         fractions = None
         if exact:
             from strategy_calc.exact import hand_exact

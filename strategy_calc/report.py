@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from strategy_calc.blackjack import ACTIONS, OUTCOMES, HandAnalysis
 from strategy_calc.cards import RANKS, Rank
 from strategy_calc.rules import BlackjackRules
+from strategy_calc.splits import SPLIT_STRATEGIES
 
 if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never loads it
     from strategy_calc.baccarat import BaccaratOdds
@@ -49,8 +50,8 @@ def hand_dict(result: HandAnalysis) -> dict[str, Any]:
         "autoplay_ev": result.autoplay,
         "tens_proportion": result.shoe.count(Rank.TEN) / result.shoe.total,
         "insurance_break_even_tens": 1 / 3,
-        "split_strategy": "each split hand plays its own cards (pair and up card removed),"
-                          " ignoring the other hands' cards",
+        "split_strategy": result.split_strategy,
+        "split_strategy_description": SPLIT_STRATEGIES[result.split_strategy],
         "split_postsplit": result.split_postsplit,
         "outcomes": ({a: (dict(o) if o is not None else None)
                       for a, o in result.outcomes.items()}
@@ -188,6 +189,9 @@ def hand_text(result: HandAnalysis, exact: Mapping[str, Any] | None = None) -> s
         dealer.add_column(key, justify="right")
     dealer.add_row(*(f"{result.dealer[k]:.6f}" for k in OUTCOMES))
     notes = [f"note: {n}" for n in result.notes]
+    if result.ev["split"] is not None:
+        notes.append(f"split strategy {result.split_strategy}:"
+                     f" {SPLIT_STRATEGIES[result.split_strategy]}")
     if result.split_postsplit is not None:
         notes.append(f"split, second hand also using the first hand's cards:"
                      f" {result.split_postsplit:+.6f}")

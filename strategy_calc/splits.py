@@ -152,3 +152,49 @@ class SplitValues:
     optimal: tuple[float, float]
     chart: tuple[float, float] | None = None
     chart_no_das: tuple[float, float] | None = None
+
+
+SPLIT_STRATEGIES: dict[str, str] = {
+    "cdp1": "each split hand plays the best composition-dependent strategy for its own cards,"
+            " the up card and the pair; later hands reuse the decisions of the first split"
+            " hand's removal (the field's CDP1)",
+    "cdz": "each split hand takes the decisions of the identical unsplit hand (the pre-split"
+           " strategy: its cards and the up card, the other pair card still unseen), valued"
+           " exactly with both pair cards gone (the field's CDZ-)",
+    "postsplit": "one split: the first hand as cdp1, the second plays the best strategy for"
+                 " everything seen by then (the pair, the up card, all the first hand's cards)",
+}
+"""The named split strategies and what each means (``--split-strategy``)."""
+
+
+def check_split_strategy(name: str) -> str:
+    """The strategy's canonical name, or a ``ValueError`` naming the choices.
+
+    >>> check_split_strategy("CDZ")
+    'cdz'
+    """
+    key = name.strip().lower()
+    if key not in SPLIT_STRATEGIES:
+        raise ValueError(f"unknown split strategy {name!r}: choose from"
+                         f" {', '.join(SPLIT_STRATEGIES)}")
+    return key
+
+
+def cdz_codes(stand: Sequence[float], hit: Sequence[float], double: Sequence[float],
+              ncards: Sequence[int]) -> bytes:
+    """Engine codes (bit 1 double, 2 hit, 4 stand) of the unsplit hands' best plays.
+
+    Per node: hit where hitting beats standing; on two-card nodes also bit 1
+    where doubling beats both (the engine doubles a split hand there only if
+    the rules let split hands double; else it hits or stands by the other bit).
+
+    >>> cdz_codes([0.1, -0.5], [0.0, -0.4], [0.3, float("nan")], [2, 3])
+    b'\\x05\\x02'
+    """
+    out = bytearray()
+    for s, h, d, n in zip(stand, hit, double, ncards, strict=True):
+        code = 2 if h > s else 4
+        if n == 2 and d == d and d > max(s, h):
+            code |= 1
+        out.append(code)
+    return bytes(out)

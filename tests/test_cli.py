@@ -571,3 +571,11 @@ def test_a_bad_shoe_is_one_error_line(shoe: str, message: str,
     assert run(["edge", "--shoe", shoe]) == 2
     err = capsys.readouterr().err
     assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_hand_names_its_split_strategy_and_takes_another() -> None:
+    default = run_json("hand", "9,9", "--vs", "2", "--rules", "deluxe", "--decks", "1")
+    cdz = run_json("hand", "9,9", "--vs", "2", "--rules", "deluxe", "--decks", "1",
+                   "--split-strategy", "cdz")
+    assert default["split_strategy"] == "cdp1" and cdz["split_strategy"] == "cdz"
+    assert cdz["ev"]["split"] < default["ev"]["split"]  # type: ignore[index, operator]

@@ -199,6 +199,7 @@ from bj_oracle.split_bruteforce import (
     _walk_hand,
     split_ev_bruteforce,
     split_ev_bruteforce_suited,
+    split_ev_cdz_bruteforce,
 )
 from bj_oracle.splits import (
     _split_hand_setups,
@@ -261,6 +262,7 @@ __all__ = [  # every name, the private helpers too: some tests reach into them
     "split_ev",
     "split_ev_bruteforce",
     "split_ev_bruteforce_suited",
+    "split_ev_cdz_bruteforce",
     "split_ev_postsplit_bruteforce",
     "split_ev_resplit_bruteforce",
     "split_ev_suited",

@@ -104,7 +104,8 @@ def _dealer_law(solver: _Hand, left: tuple[int, ...], hole: int | None) -> tuple
 
 
 def _split_bruteforce(
-    setups: tuple[_Setup, _Setup] | None, postsplit: bool = False
+    setups: tuple[_Setup, _Setup] | None, postsplit: bool = False,
+    policies: tuple[_Hand, _Hand] | None = None,
 ) -> Fraction | None:
     """Hand 1, then hand 2, then the dealer, really drawing from one shoe.
 
@@ -112,12 +113,16 @@ def _split_bruteforce(
     the dealer are enumerated once per shoe that hand 1 can leave. Hand 2
     plays the frozen policy of ``setups[1]`` (its own cards only) or, with
     ``postsplit``, the best policy given hand 1's cards too
-    (:class:`_HandAfter`).
+    (:class:`_HandAfter`). ``policies``: the solvers whose decisions hands 1
+    and 2 follow instead (their values are not used; the play is valued here).
     """
     if setups is None:
         return None
     first, second = setups
     solver1, frozen2 = _hand_solver(first), _hand_solver(second)
+    play1 = policies[0] if policies is not None else solver1
+    if policies is not None:
+        frozen2 = policies[1]
     informed: dict[tuple[int, ...], _Hand] = {}  # hand 2's solver per hand 1's cards
 
     def hand2(seen: tuple[int, ...]) -> _Hand:
@@ -134,7 +139,7 @@ def _split_bruteforce(
     for hole, p_hole in solver1.scenarios:  # exact: the hole card; enhc: none yet
         shoe = first.shoe if hole is None else _take(first.shoe, hole)
         hand1_by_left: dict[tuple[int, ...], list[tuple[Outcome, Fraction]]] = {}
-        for (out1, left1), p1 in _play_in_shoe(solver1, shoe).items():
+        for (out1, left1), p1 in _play_in_shoe(play1, shoe).items():
             hand1_by_left.setdefault(left1, []).append((out1, p1))
         for left1, outcomes1 in hand1_by_left.items():
             # hand 1's cards: what it took from the shoe it drew from
@@ -170,3 +175,22 @@ def split_ev_bruteforce_suited(
     """:func:`split_ev_bruteforce` with suits (bonus on split hands)."""
     counts = _suited_counts(shoe_suited)
     return _split_bruteforce(_split_setups(SUITED_LAYOUT, list(pair_cards), up, counts, rules))
+
+
+def split_ev_cdz_bruteforce(
+    pair_rank: int, up: int, shoe: Shoe, rules: BlackjackRules
+) -> Fraction | None:
+    """The split played by the pre-split strategy (the field's CDZ-): each split hand
+    takes, holding the cards it holds, the decision the same cards would get as an
+    unsplit hand (whose shoe still holds the other pair card), and the round is played
+    hand 1, hand 2, dealer from the real shoe. The decisions are a split-hand solver's
+    for the shoe with one pair card put back (so a split hand still may not surrender
+    or resplit, and doubles only where the rules let split hands double)."""
+    pair = [(pair_rank, None), (pair_rank, None)]
+    setups = _split_setups(RANK_LAYOUT, pair, up, tuple(shoe), rules)
+    if setups is None:
+        return None
+    back = tuple(n + (i == pair_rank - 1) for i, n in enumerate(shoe))
+    policies = (_hand_solver(replace(setups[0], shoe=back)),
+                _hand_solver(replace(setups[1], shoe=back)))
+    return _split_bruteforce(setups, policies=policies)

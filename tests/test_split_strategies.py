@@ -1,0 +1,88 @@
+"""The named split strategies (``--split-strategy``) against the split brute force.
+
+``cdz`` (pre-split decisions) and ``cdp1`` (each hand optimal for its own cards) are
+checked against ``bj_oracle``'s casino-order brute force on tiny shoes; the orderings
+``cdz <= cdp1 <= postsplit`` hold whenever one split is allowed (cdp1 is the best a hand
+can do on its own cards, of which the pre-split decisions are one choice; postsplit gives
+the second hand more information), with equality where the rules leave no choice.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import bj_oracle
+import pytest
+
+import strategy_calc as sc
+from strategy_calc.cards import Card, Rank, Shoe
+from strategy_calc.rules import BlackjackRules
+
+TOL = 1e-12
+
+PEEK = BlackjackRules(decks=1)
+ENHC = BlackjackRules(decks=1, hole_card="enhc")
+NO_DAS = BlackjackRules(decks=1, double_after_split=False)
+CASES = [  # (rules, pair rank, up, shoe after the pair and the up card are out)
+    (PEEK, 8, 6, (2, 1, 2, 2, 2, 2, 2, 1, 2, 6)),
+    (PEEK, 2, 5, (1, 0, 2, 1, 0, 2, 2, 2, 1, 5)),
+    (ENHC, 7, 1, (2, 1, 1, 1, 1, 2, 1, 2, 2, 5)),
+    (NO_DAS, 9, 2, (2, 2, 1, 2, 2, 1, 2, 1, 1, 6)),
+]
+
+
+def _engine_split(rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...],
+                  strategy: str) -> float:
+    start = [n + (i == pair - 1) * 2 + (i == up - 1) for i, n in enumerate(shoe)]
+    result = sc.analyse_hand([Card(Rank(pair)), Card(Rank(pair))], Card(Rank(up)), rules,
+                             shoe=Shoe.from_counts(start), split_strategy=strategy)
+    value = result.ev["split"]
+    assert value is not None
+    return value
+
+
+def _conditioned(rules: BlackjackRules, up: int, shoe: tuple[int, ...],
+                 value: Fraction) -> float:
+    """The oracle's split EV is per unit initial bet; in a peek game the calculator's is
+    given no dealer blackjack: divide by P(no blackjack) (value is E[X 1{no bj}])."""
+    if not rules.peek or up not in (1, 10):
+        return float(value)
+    tens_or_aces = shoe[9] if up == 1 else shoe[0]
+    return float(value / (1 - Fraction(tens_or_aces, sum(shoe))))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules", "pair", "up", "shoe"), CASES)
+def test_cdz_plays_the_pre_split_decisions_as_the_brute_force_does(
+        rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]) -> None:
+    brute = bj_oracle.split_ev_cdz_bruteforce(pair, up, shoe, rules)
+    assert brute is not None
+    assert abs(_engine_split(rules, pair, up, shoe, "cdz")
+               - _conditioned(rules, up, shoe, brute)) < TOL
+
+
+@pytest.mark.parametrize(("rules", "pair", "up", "shoe"), CASES[:1])
+def test_cdp1_is_each_hand_optimal_for_its_own_cards_as_the_brute_force_plays_it(
+        rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]) -> None:
+    brute = bj_oracle.split_ev_bruteforce(pair, up, shoe, rules)
+    assert brute is not None
+    assert abs(_engine_split(rules, pair, up, shoe, "cdp1")
+               - _conditioned(rules, up, shoe, brute)) < TOL
+
+
+@pytest.mark.parametrize("decks", [1, 2, 6])
+@pytest.mark.parametrize("pair", ["A", "2", "6", "8", "9"])
+def test_cdz_at_most_cdp1_at_most_postsplit(decks: int, pair: str) -> None:
+    rules = sc.blackjack_rules("deluxe", [f"decks={decks}"])
+    for up in ("2", "6", "T"):
+        v = {s: sc.analyse_hand(f"{pair},{pair}", up, rules, split_strategy=s).ev["split"]
+             for s in ("cdz", "cdp1", "postsplit")}
+        assert v["cdz"] is not None and v["cdp1"] is not None and v["postsplit"] is not None
+        assert v["cdz"] <= v["cdp1"] + 1e-15 <= v["postsplit"] + 2e-15
+        if pair == "A":  # split aces take one card each: nothing to decide
+            assert abs(v["cdz"] - v["cdp1"]) < 1e-15 and abs(v["cdp1"] - v["postsplit"]) < 1e-15
+
+
+def test_an_unknown_split_strategy_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown split strategy 'optimal'"):
+        sc.analyse_hand("8,8", "T", sc.blackjack_rules("deluxe"), split_strategy="optimal")
