@@ -505,6 +505,9 @@ def risk(
     rounds: Annotated[
         int, typer.Option("--rounds", help="Rounds played flat (1 to 10000).")
     ] = 1000,
+    plot: Annotated[Path | None, typer.Option(
+        "--plot", metavar="FILE.png", help="Also draw it as a PNG (pip install"
+        " 'strategy_calc[plot]').")] = None,
     format_: FormatOpt = OutputFormat.text,
     as_json: JsonOpt = False,
 ) -> None:
@@ -523,6 +526,10 @@ def risk(
             outcomes, ev = round_outcomes(ruleset, strategy.value, tick)
         summary = summarise(outcomes, bankroll, rounds)
         data = report.risk_dict(ruleset, strategy.value, ev, summary)
+        if plot is not None:
+            from strategy_calc.risk import path_quantiles
+
+            report.risk_plot(data, path_quantiles(outcomes, rounds), str(plot))
         return json.dumps(data) if as_json else report.risk_text(data)
 
     print(guarded(run))
@@ -533,6 +540,9 @@ def eor(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
+    plot: Annotated[Path | None, typer.Option(
+        "--plot", metavar="FILE.png", help="Also draw it as a PNG (pip install"
+        " 'strategy_calc[plot]').")] = None,
     format_: FormatOpt = OutputFormat.text,
     as_json: JsonOpt = False,
 ) -> None:
@@ -543,7 +553,8 @@ def eor(
     def run() -> str:
         ruleset = load_rules(rules, set_, decks)
         with progress_bar("effects of removal") as tick:
-            return report.eor_report(ruleset, as_json, tick)
+            return report.eor_report(ruleset, as_json, tick,
+                                     str(plot) if plot is not None else None)
 
     print(guarded(run))
 

@@ -588,11 +588,17 @@ def eor_dict(result: EffectsOfRemoval) -> dict[str, Any]:
     }
 
 
-def eor_report(rules: BlackjackRules, as_json: bool, progress: Progress = None) -> str:
-    """``eor`` output: one JSON object, or a table in percent of a unit bet."""
+def eor_report(rules: BlackjackRules, as_json: bool, progress: Progress = None,
+               plot: str | None = None) -> str:
+    """``eor`` output: one JSON object, or a table in percent of a unit bet.
+
+    ``plot``: also draw the effects as a PNG there (matplotlib, the ``plot`` extra).
+    """
     from strategy_calc import counting
 
     result = counting.effects_of_removal(rules, progress)
+    if plot is not None:
+        eor_plot(result, plot)
     if as_json:
         return json.dumps(eor_dict(result))
     from rich.table import Table
@@ -1211,3 +1217,45 @@ def rulesets_list(as_json: bool) -> str:
              f" {r.description}" for r in RULESETS]
     lines.append("strategy-calc rules NAME shows every field of one.")
     return render(*lines)
+
+
+def eor_plot(result: EffectsOfRemoval, path: str) -> None:
+    """The effects of removal as bars, in % of a unit bet (matplotlib)."""
+    plt = _pyplot()
+    ranks = [r.symbol for r in RANKS]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    values = [100 * result.game[r] for r in ranks]
+    ax.bar(ranks, values, color=["#2b8a3e" if v > 0 else "#c92a2a" for v in values])
+    ax.axhline(0.0, color="grey", linewidth=0.8)
+    ax.set_xlabel("rank removed from a full shoe")
+    ax.set_ylabel("change in the game's EV (% of a unit bet)")
+    ax.set_title(f"effects of removal: {result.rules}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def risk_plot(data: Mapping[str, Any], paths: Sequence[tuple[int, Mapping[str, float]]],
+              path: str) -> None:
+    """The round's result distribution and the bankroll's path quantiles (matplotlib)."""
+    plt = _pyplot()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
+    xs = [float(k) for k in data["outcomes"]]
+    left.bar(xs, list(data["outcomes"].values()), width=0.2, color="#4263eb")
+    left.set_yscale("log")
+    left.set_xlabel("net result of a round (units)")
+    left.set_ylabel("probability (log scale)")
+    left.set_title(f"one round, {data['strategy']} play")
+    rounds = [n for n, _q in paths]
+    for q in paths[0][1]:
+        right.plot(rounds, [data["bankroll"] + qs[q] for _n, qs in paths], label=q)
+    right.axhline(0.0, color="#c92a2a", linewidth=1.0, label="ruin")
+    right.set_xlabel("rounds")
+    right.set_ylabel("bankroll (units), quantiles")
+    right.set_title(f"bankroll {data['bankroll']:g}: risk of ruin"
+                    f" {data['risk_of_ruin']:.2%} in {data['rounds']} rounds")
+    right.legend(fontsize=8)
+    fig.suptitle(str(data["ruleset"]), fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

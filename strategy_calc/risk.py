@@ -169,3 +169,21 @@ def round_outcomes(
     outcomes = game.outcomes_optimal if optimal else game.outcomes_basic
     assert outcomes is not None
     return outcomes, game.ev_optimal if optimal else game.ev_basic
+
+
+def path_quantiles(
+    outcomes: Mapping[float, float], rounds: int, points: int = 20
+) -> list[tuple[int, dict[str, float]]]:
+    """The result after ``n`` rounds at the :data:`QUANTILES`, for ``points`` values of
+    ``n`` spread over 1..``rounds`` (exact: convolution powers of the round distribution,
+    ruin not absorbed)."""
+    step, low, probs = _grid(outcomes)
+    checkpoints = sorted({max(1, round(rounds * k / points)) for k in range(1, points + 1)})
+    out = []
+    for n in checkpoints:
+        total = _power(probs, n)
+        offsets = (np.arange(total.size) + low * n) * step
+        cdf = np.cumsum(total)
+        out.append((n, {f"{int(q * 100)}%": float(
+            offsets[min(int(np.searchsorted(cdf, q)), cdf.size - 1)]) for q in QUANTILES}))
+    return out

@@ -579,3 +579,22 @@ def test_hand_names_its_split_strategy_and_takes_another() -> None:
                    "--split-strategy", "cdz")
     assert default["split_strategy"] == "cdp1" and cdz["split_strategy"] == "cdz"
     assert cdz["ev"]["split"] < default["ev"]["split"]  # type: ignore[index, operator]
+
+
+@pytest.mark.parametrize("command", [["risk", "--decks", "1", "--rounds", "50"],
+                                     ["eor", "--decks", "1"]], ids=lambda c: c[0])
+def test_plot_writes_a_png(command: list[str], tmp_path: Path) -> None:
+    png = tmp_path / "plot.png"
+    result = runner.invoke(app, [*command, "--rules", "deluxe", "--plot", str(png)])
+    assert result.exit_code == 0, result.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_path_quantiles_match_the_final_quantiles() -> None:
+    """The last point of the bankroll path is the result after all the rounds, whose
+    quantiles `risk` reports (both exact convolution powers)."""
+    from strategy_calc.risk import path_quantiles, summarise
+
+    outcomes = {-1.0: 0.5, 1.0: 0.4, 2.0: 0.1}
+    n, last = path_quantiles(outcomes, 40, points=4)[-1]
+    assert n == 40 and last == summarise(outcomes, 100, 40).quantiles
