@@ -241,3 +241,22 @@ def test_baccarat_run_reports_the_exact_off_the_top_evs() -> None:
     assert round(ev["tie"], 6) == -0.143596
     assert result.hands > 100
     assert all(0 <= b.positive_share <= 1 for b in result.bets.values())
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_and_local_processes_deal_the_same_run() -> None:
+    """Shoes in batches on a real LocalCluster (loopback) and on two local processes give
+    the serial figures exactly, for blackjack and for baccarat."""
+    distributed = pytest.importorskip("distributed", reason="needs the cluster extra")
+    rules = sc.blackjack_rules("deluxe", ["decks=1"])
+    counter = count.blackjack_counter(rules, seed=5, moment_every=40)
+    serial = count.blackjack_count(counter, rounds=16, batch=2)
+    bac = baccarat_rules("macau-baccarat", decks=1)
+    bac_serial = count.baccarat_count(bac, shoes=4, seed=2, batch=1)
+    with executor(2) as pool:
+        assert count.blackjack_count(counter, rounds=16, pool=pool, batch=2) == serial
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
+                                  dashboard_address=None, processes=True) as cluster, \
+            executor(scheduler=cluster.scheduler_address) as pool:
+        assert count.blackjack_count(counter, rounds=16, pool=pool, batch=2) == serial
+        assert count.baccarat_count(bac, shoes=4, seed=2, pool=pool, batch=1) == bac_serial
