@@ -280,7 +280,7 @@ def analyse_hand(
             split_hands = (to_ev(played[0]), to_ev(played[1]))
             ev["split"] = split_hands[0] + split_hands[1]
             if postsplit or strategy == "postsplit":
-                split_postsplit = to_ev(_postsplit_ev(base, upr, hand[0].rank, rules,
+                split_postsplit = to_ev(postsplit_ev(base, upr, hand[0].rank, rules,
                                                       conditioning))
             if strategy == "postsplit":
                 ev["split"], split_hands = split_postsplit, None
@@ -483,7 +483,7 @@ def _split_params(
         b777, b678, q678)
 
 
-def _postsplit_ev(
+def postsplit_ev(
     base: Shoe, up: Rank, pair: Rank, rules: BlackjackRules, conditioning: engine.Conditioning
 ) -> float:
     """Raw EV of one split where the second hand plays knowing the first hand's cards."""

@@ -163,10 +163,7 @@ def hand(
     postsplit: Annotated[bool, typer.Option(
         "--postsplit", help="Also value a split where the second hand uses the first "
         "hand's cards (slower).")] = False,
-    split_strategy: Annotated[str, typer.Option(
-        "--split-strategy", help="How split hands play: cdp1 (each hand optimal for its own"
-        " cards), cdz (the pre-split decisions), postsplit (the second hand sees the"
-        " first's cards).")] = "cdp1",
+    split_strategy: SplitStrategyOpt = "cdp1",
     exact: Annotated[bool, typer.Option(
         "--exact", help="Also give the dealer's outcomes, standing and insurance as exact "
         "fractions.")] = False,
@@ -256,13 +253,20 @@ def with_shoe(
 
 
 def _game(rules: str | None, set_: list[str] | None, decks: int | None,
-          shoe: str | None = None) -> Any:
+          shoe: str | None = None, split_strategy: str = "cdp1") -> Any:
     """Load a blackjack ruleset and analyse the whole game (progress bar after ~1 s)."""
     from strategy_calc.strategy import analyse_game
 
     ruleset, cards = guarded(lambda: with_shoe(rules, set_, decks, shoe))
     with progress_bar("analysing every hand") as tick:
-        return guarded(lambda: analyse_game(ruleset, tick, shoe=cards))
+        return guarded(lambda: analyse_game(ruleset, tick, shoe=cards,
+                                            split_strategy=split_strategy))
+
+
+SplitStrategyOpt = Annotated[str, typer.Option(
+    "--split-strategy", help="How split hands play under optimal play: cdp1 (each hand"
+    " optimal for its own cards), cdz (the pre-split decisions), postsplit (the second"
+    " hand sees the first's cards; slower).")]
 
 
 @contextmanager
@@ -302,6 +306,7 @@ def chart(
     set_: SetOpt = None,
     decks: DecksOpt = None,
     shoe: ShoeOpt = None,
+    split_strategy: SplitStrategyOpt = "cdp1",
     format_: Annotated[
         ChartFormat, typer.Option(
             "--format", case_sensitive=False, help="Output format.")
@@ -323,7 +328,7 @@ def chart(
         format_ = ChartFormat.json
     if out is not None and (out.is_dir() or not out.parent.is_dir()):
         raise fail(f"--out {out}: not a file in an existing folder")
-    game = _game(rules, set_, decks, shoe)
+    game = _game(rules, set_, decks, shoe, split_strategy)
     if format_ is ChartFormat.pdf:
         data = guarded(lambda: report.chart_pdf(game, paper.value))
         if out is not None:
@@ -363,6 +368,7 @@ def edge(
     set_: SetOpt = None,
     decks: DecksOpt = None,
     shoe: ShoeOpt = None,
+    split_strategy: SplitStrategyOpt = "cdp1",
     strategy: Annotated[
         Strategy, typer.Option(
             "--strategy", case_sensitive=False, help="basic: the chart; optimal: best play per "
@@ -376,9 +382,10 @@ def edge(
     from strategy_calc import report
     from strategy_calc.whatif import strategy_ev
 
-    game = _game(rules, set_, decks, shoe)
+    game = _game(rules, set_, decks, shoe, split_strategy)
     ev = strategy_ev(game.rules, strategy, game)
     result = report.edge_dict(game.rules, strategy.value, ev, game.ev_optimal)
+    result["split_strategy"] = game.split_strategy
     if game.ev_by_up is not None and strategy is not Strategy.AUTOPLAY:
         column = 1 if strategy is Strategy.OPTIMAL else 0
         result["by_up_card"] = {up: values[column] for up, values in game.ev_by_up.items()}

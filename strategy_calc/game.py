@@ -385,3 +385,36 @@ def add_split_values(
                            for d in ups.deals[hand]]
         found[pair_rank] = (split, chart, no_das)
     return found
+
+
+def apply_split_strategy(game: GamePass, ups: UpCardDeals, strategy: str) -> None:
+    """Re-value every pair's ``split`` field (the optimal-play split) under ``strategy``.
+
+    ``cdp1`` leaves :func:`add_split_values`' figures; ``cdz`` plays the pre-split
+    decisions (:func:`strategy_calc.splits.cdz_codes` of this pass); ``postsplit``
+    lets the second hand see the first hand's cards (one split only).
+    """
+    from strategy_calc.blackjack import postsplit_ev, split_values
+    from strategy_calc.splits import cdz_codes
+
+    if strategy == "cdp1":
+        return
+    codes = None
+    if strategy == "cdz":
+        table = ups.table
+        codes = cdz_codes(table.column("stand"), table.column("hit"), table.column("double"),
+                          engine.node_table().ncards)
+    for pair_rank in range(1, 11):
+        hand = (pair_rank, pair_rank)
+        if hand not in ups.deals or ups.deals[hand][0].split is None:
+            continue
+        adj = game.conditioning.blackjack_adjustment(ups.no_blackjack(hand))
+        if codes is not None:
+            values = split_values(game.rules, ups.base, ups.up, Rank(pair_rank),
+                                  game.conditioning, memoryview(codes).cast("b"), game.memo)
+            if values is None or values.chart is None:
+                continue
+            raw = sum(values.chart)
+        else:
+            raw = postsplit_ev(ups.base, ups.up, Rank(pair_rank), game.rules, game.conditioning)
+        ups.deals[hand] = [replace(d, split=raw + adj) for d in ups.deals[hand]]

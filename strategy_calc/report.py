@@ -247,9 +247,10 @@ def edge_lines(game: GameAnalysis) -> list[str]:
     return [
         f"House edge under this chart: {-game.ev_basic * 100:.4f}%"
         f" (return to player {100 + game.ev_basic * 100:.4f}%)",
-        f"House edge with optimal composition-dependent play: {-game.ev_optimal * 100:.4f}%",
-        "(exact, off the top of a full shoe, insurance declined; each split hand plays its own"
-        " cards)",
+        f"House edge with optimal composition-dependent play: {-game.ev_optimal * 100:.4f}%"
+        f" (split strategy {game.split_strategy})",
+        "(exact, off the top of a full shoe, insurance declined; split hands under the chart"
+        " play the chart)",
     ]
 
 
@@ -299,6 +300,7 @@ def chart_dict(game: GameAnalysis) -> dict[str, Any]:
         ],
         "house_edge": -game.ev_basic,
         "house_edge_optimal": -game.ev_optimal,
+        "split_strategy": game.split_strategy,
         "legend": dict(CODES),
     }
 

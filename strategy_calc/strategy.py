@@ -45,7 +45,13 @@ from strategy_calc import chart as charts
 from strategy_calc.cards import Rank, Shoe
 from strategy_calc.chart import Deviation
 from strategy_calc.edge import round_evs, round_evs_by_up
-from strategy_calc.game import UP_ORDER, add_split_values, split_hand_codes, whole_game_pass
+from strategy_calc.game import (
+    UP_ORDER,
+    add_split_values,
+    apply_split_strategy,
+    split_hand_codes,
+    whole_game_pass,
+)
 from strategy_calc.rules import BlackjackRules
 
 __all__ = ["UP_ORDER", "Deviation", "GameAnalysis", "analyse_game"]
@@ -73,6 +79,8 @@ class GameAnalysis:
     initial bet: probability} (only with ``analyse_game(..., distribution=True)``)."""
     outcomes_optimal: Mapping[float, float] | None = None
     """The same under optimal composition-dependent play."""
+    split_strategy: str = "cdp1"
+    """How split hands play under optimal play (``ev_optimal``)."""
     ev_by_up: Mapping[str, tuple[float, float]] | None = None
     """Per up card symbol, ``(ev_basic, ev_optimal)`` of a round given that up card
     (dealer blackjacks included); weighted by the up cards' probabilities they sum to
@@ -89,6 +97,7 @@ def analyse_game(
     progress: Callable[[int, int], None] | None = None,
     shoe: Shoe | None = None,
     distribution: bool = False,
+    split_strategy: str = "cdp1",
 ) -> GameAnalysis:
     """Chart, deviations and the EV of a round (chart and optimal play) off the top of a shoe.
 
@@ -97,7 +106,17 @@ def analyse_game(
     taken as unknown. ``progress(done, total)`` is called after each up card.
     ``distribution``: also compute the exact distribution of a round's net
     result under both strategies (slower: split rounds are enumerated jointly).
+    ``split_strategy``: how split hands play under optimal play
+    (:data:`strategy_calc.splits.SPLIT_STRATEGIES`; the chart's split hands play the
+    chart whatever it is).
     """
+    from strategy_calc.splits import check_split_strategy
+
+    split_strategy = check_split_strategy(split_strategy)
+    if distribution and split_strategy != "cdp1":
+        from strategy_calc.rules import RulesError
+
+        raise RulesError("outcome distributions are computed for the cdp1 split strategy only")
     if distribution:
         from strategy_calc.distributions import check_distribution_rules
 
@@ -119,6 +138,7 @@ def analyse_game(
         ups = game.ups[up]
         chart_codes[up] = split_hand_codes(ups, chart.split_hand_bits(up))
         splits = add_split_values(game, ups, chart_codes[up])
+        apply_split_strategy(game, ups, split_strategy)
         charts.add_pair_cells(game, cells, ups, splits, pairs)
         deviations += charts.two_card_deviations(ups, chart, game.conditioning)
         deviations += charts.three_card_deviations(ups, game.conditioning)
@@ -138,6 +158,7 @@ def analyse_game(
         ev_basic=ev_basic, ev_optimal=ev_optimal,
         outcomes_basic=outcomes_basic, outcomes_optimal=outcomes_optimal,
         ev_by_up={up.symbol: by_up[up] for up in UP_ORDER},
+        split_strategy=split_strategy,
     )
 
 

@@ -86,3 +86,27 @@ def test_cdz_at_most_cdp1_at_most_postsplit(decks: int, pair: str) -> None:
 def test_an_unknown_split_strategy_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown split strategy 'optimal'"):
         sc.analyse_hand("8,8", "T", sc.blackjack_rules("deluxe"), split_strategy="optimal")
+
+
+def test_the_whole_game_orders_the_split_strategies_too() -> None:
+    """Optimal play's EV of a round: cdz <= cdp1 <= postsplit (only the split values
+    change; the chart and its EV do not)."""
+    rules = sc.blackjack_rules("deluxe", ["decks=1"])
+    games = {s: sc.analyse_game(rules, split_strategy=s) for s in ("cdz", "cdp1", "postsplit")}
+    assert games["cdz"].ev_optimal < games["cdp1"].ev_optimal < games["postsplit"].ev_optimal
+    assert games["cdz"].ev_basic == games["cdp1"].ev_basic == games["postsplit"].ev_basic
+    assert all(g.split_strategy == s for s, g in games.items())
+
+
+def test_edge_and_chart_name_their_split_strategy() -> None:
+    from typer.testing import CliRunner
+
+    from strategy_calc.cli import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["edge", "--rules", "deluxe", "--decks", "1", "--strategy",
+                                 "optimal", "--split-strategy", "cdz", "--json"])
+    assert result.exit_code == 0, result.output
+    assert '"split_strategy": "cdz"' in result.stdout
+    text = runner.invoke(app, ["chart", "--rules", "deluxe", "--decks", "1"]).stdout
+    assert "(split strategy cdp1)" in " ".join(text.split())
