@@ -58,11 +58,6 @@ RulesOpt = Annotated[
     typer.Option("--rules", metavar="NAME|FILE", help="Blackjack ruleset: macau-1983 (the"
                  " default) or deluxe, or a TOML ruleset file (see docs/RULES.md)."),
 ]
-DeluxeRulesOpt = Annotated[
-    str | None,
-    typer.Option("--rules", metavar="NAME|FILE", help="Blackjack ruleset: deluxe (the default:"
-                 " the bet is Deluxe's) or macau-1983, or a TOML ruleset file."),
-]
 BaccaratRulesOpt = Annotated[
     str | None,
     typer.Option("--rules", metavar="NAME|FILE", help="Baccarat ruleset: macau-baccarat (the"
@@ -428,7 +423,7 @@ def bonus(
 def behind(
     cards: Annotated[str, typer.Argument(help="The seat's cards, e.g. 5,6 or 8,8.")],
     vs: Annotated[str, typer.Option("--vs", help="The dealer's up card.")],
-    rules: DeluxeRulesOpt = None,
+    rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
     removed: RemovedOpt = None,
@@ -440,7 +435,7 @@ def behind(
     from strategy_calc import blackjack, report
 
     def run() -> str:
-        ruleset = load_rules(rules, set_, decks, "deluxe")
+        ruleset = load_rules(rules, set_, decks)
         result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed))
         choices = report.behind_dict(result)
         if as_json:
@@ -608,9 +603,10 @@ app.add_typer(sidebet_app, name="sidebet")
 
 
 @sidebet_app.command("pair", epilog=examples(
-    "strategy-calc sidebet pair --rules deluxe", "strategy-calc sidebet pair --removed 8,8 --json"))
+    "strategy-calc sidebet pair --rules deluxe",
+    "strategy-calc sidebet pair --rules deluxe --removed 8,8 --json"))
 def sidebet_pair(
-    rules: DeluxeRulesOpt = None,
+    rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
     removed: RemovedOpt = None,
@@ -622,7 +618,7 @@ def sidebet_pair(
     from strategy_calc import report
 
     def run() -> str:
-        ruleset = load_rules(rules, set_, decks, "deluxe")
+        ruleset = load_rules(rules, set_, decks)
         return report.pair_report(ruleset, removed_cards(removed), as_json)
 
     print(guarded(run))

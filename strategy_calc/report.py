@@ -940,7 +940,7 @@ def sweep_dict(result: SweepResult) -> dict[str, Any]:
                 "house_edge": r.house_edge, "rtp": r.rtp, "effect": r.effect,
                 **({"label": r.label} if r.label else {})}
 
-    data: dict[str, Any] = {"rules": result.base.split(":")[0], "ruleset": result.base,
+    data: dict[str, Any] = {"rules": result.name, "decks": result.decks, "ruleset": result.base,
                             "base": result.base, "mode": result.mode,
                             "strategy": result.strategy.value,
                             "rows": [row(r) for r in result.rows],

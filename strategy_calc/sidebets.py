@@ -234,11 +234,12 @@ def analyse_pair(rules: BlackjackRules, removed: str | Iterable[str] = ()) -> Pa
     Traceback (most recent call last):
     ...
     strategy_calc.sidebets.NoPairBetError: ruleset 'macau-1983' has no pair side bet \
-(add --set pair_bet=perfect or --set pair_bet=any)
+(it is Deluxe's: --rules deluxe, or add --set pair_bet=perfect or --set pair_bet=any)
     """
     if rules.pair_bet == "none":
         raise NoPairBetError(f"ruleset {rules.name!r} has no pair side bet"
-                             " (add --set pair_bet=perfect or --set pair_bet=any)")
+                             " (it is Deluxe's: --rules deluxe, or add --set pair_bet=perfect or"
+                             " --set pair_bet=any)")
     cards = parse_pair_cards(removed)
     shoe = PairShoe.full(rules.decks).remove(cards)
     p = shoe.exact_probabilities()

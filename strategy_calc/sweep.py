@@ -89,6 +89,10 @@ class SweepResult:
     target: Row | None = None
     """Preset only: the exact ruleset the changes should reproduce."""
     notes: tuple[str, ...] = field(default=())
+    decks: int = 0
+    """The base ruleset's decks."""
+    name: str = ""
+    """The base ruleset's name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +205,8 @@ def sweep(
         combined = _with_effect(_row(every, results[len(variants)]), base_edge)
         target = _with_effect(Row(results[-1]["ruleset"], {}, results[-1]["ev"], spec.target),
                               base_edge)
-    return SweepResult(str(base), mode, strategy, tuple(rows), preset, combined, target)
+    return SweepResult(str(base), mode, strategy, tuple(rows), preset, combined, target,
+                       decks=base.decks, name=base.name)
 
 
 def _row(variant: Variant, result: Mapping[str, Any]) -> Row:

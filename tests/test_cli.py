@@ -264,7 +264,7 @@ def test_a_huge_card_list_gives_a_short_error_line(capsys: pytest.CaptureFixture
         (["edge", "--set", "blackjack_pays=nan"], "error: invalid value 'nan' for blackjack_pays"),
         (["edge", "--set", "blackjack_pays=inf"], "error: invalid value 'inf' for blackjack_pays"),
         (["baccarat", "--set", "tie_pays=9:0"], "error: invalid value '9:0' for tie_pays"),
-        (["sidebet", "pair", "--set", "pair_pays_perfect=inf"],
+        (["sidebet", "pair", "--rules", "deluxe", "--set", "pair_pays_perfect=inf"],
          "error: invalid value 'inf' for pair_pays_perfect"),
         (["risk", "--bankroll", "inf"], "error: --bankroll must be a positive finite number"),
         (["risk", "--bankroll", "nan"], "error: --bankroll must be a positive finite number"),
@@ -483,7 +483,8 @@ def test_every_command_has_examples_and_no_type_placeholders_on_flags(command: l
 
 @pytest.mark.parametrize("command", [["hand", "T,6", "--vs", "T"], ["baccarat"], ["edge"],
                                      ["behind", "5,6", "--vs", "6"], ["eor", "--decks", "1"],
-                                     ["sidebet", "pair"], ["bench", "--only", "hand-8d",
+                                     ["sidebet", "pair", "--rules", "deluxe"],
+                                     ["bench", "--only", "hand-8d",
                                                            "--repeat", "1"]],
                          ids=lambda c: c[0] if isinstance(c, list) else str(c))
 def test_format_json_is_the_same_as_json(command: list[str]) -> None:
@@ -505,7 +506,8 @@ def test_blackjack_commands_do_not_offer_baccarat_rules_and_baccarat_not_deluxe(
 TEXT_COMMANDS = [["hand", "T,6", "--vs", "T", "--exact"], ["baccarat", "--eor"], ["edge"],
                  ["bonus", "--decks", "1"], ["behind", "T,T", "--vs", "6"], ["risk", "--decks",
                                                                          "1"],
-                 ["eor", "--decks", "1"], ["indices", "--decks", "1"], ["sidebet", "pair"],
+                 ["eor", "--decks", "1"], ["indices", "--decks", "1"],
+                 ["sidebet", "pair", "--rules", "deluxe"],
                  ["chart", "--decks", "1"], ["count", "--decks", "1", "--rounds", "3",
                                              "--jobs", "1"],
                  ["count", "--rules", "macau-baccarat", "--decks", "1", "--shoes", "2",
@@ -598,3 +600,20 @@ def test_path_quantiles_match_the_final_quantiles() -> None:
     outcomes = {-1.0: 0.5, 1.0: 0.4, 2.0: 0.1}
     n, last = path_quantiles(outcomes, 40, points=4)[-1]
     assert n == 40 and last == summarise(outcomes, 100, 40).quantiles
+
+
+@pytest.mark.parametrize("command", [
+    ["hand", "T,6", "--vs", "T"], ["baccarat"], ["chart", "--decks", "1"], ["edge"],
+    ["bonus", "--decks", "1"], ["behind", "5,6", "--vs", "6"], ["risk", "--decks", "1"],
+    ["eor", "--decks", "1"], ["indices", "--decks", "1"], ["sidebet", "pair", "--rules",
+                                                            "deluxe"],
+    ["sweep", "--rules", "deluxe", "--vary", "decks=1,2", "--jobs", "1"],
+    ["count", "--decks", "1", "--rounds", "2", "--jobs", "1"], ["rules", "deluxe"]],
+    ids=lambda c: c[0])
+def test_every_json_result_names_its_rules_decks_and_ruleset(command: list[str]) -> None:
+    data = run_json(*command)
+    if command[0] == "rules":
+        assert data["name"] == "deluxe" and data["ruleset"]
+        return
+    assert {"rules", "decks", "ruleset"} <= set(data)
+    assert isinstance(data["decks"], int) and isinstance(data["ruleset"], str)

@@ -125,7 +125,7 @@ runner = CliRunner()
 def test_behind_json_ranks_each_situation_on_its_own() -> None:
     """The follower chooses after the seat doubled *or* after it split: each situation has
     its own best and margin; the choices of a situation the seat cannot be in are null."""
-    out = runner.invoke(app, ["behind", "5,6", "--vs", "6", "--json"])
+    out = runner.invoke(app, ["behind", "5,6", "--vs", "6", "--rules", "deluxe", "--json"])
     assert out.exit_code == 0, out.output
     data = json.loads(out.stdout)
     assert data["follow_both_splits"] is None and data["follow_first_split"] is None
@@ -134,7 +134,8 @@ def test_behind_json_ranks_each_situation_on_its_own() -> None:
     assert data["margin_after_double"] == pytest.approx(
         data["follow_double"] - data["no_follow_double"], abs=1e-15)
     assert "best" not in data
-    tens = json.loads(runner.invoke(app, ["behind", "T,T", "--vs", "6", "--json"]).stdout)
+    tens = json.loads(runner.invoke(app, ["behind", "T,T", "--vs", "6", "--rules", "deluxe",
+                                          "--json"]).stdout)
     for situation, keys in (("double", ("follow_double", "no_follow_double")),
                             ("split", ("follow_both_splits", "follow_first_split"))):
         values = [tens[k] for k in keys]

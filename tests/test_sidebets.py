@@ -232,7 +232,7 @@ def test_no_pair_bet_in_the_ruleset_is_an_error() -> None:
 
 
 def test_cli_json_contract_for_deluxe() -> None:
-    result = runner.invoke(app, ["sidebet", "pair", "--json"])
+    result = runner.invoke(app, ["sidebet", "pair", "--rules", "deluxe", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert set(data) >= {"ev", "probabilities", "pays", "rules", "decks", "removed", "table"}
@@ -246,7 +246,8 @@ def test_cli_json_contract_for_deluxe() -> None:
 
 
 def test_cli_any_table_decks_and_removed() -> None:
-    result = runner.invoke(app, ["sidebet", "pair", "--set", "pair_bet=any", "--decks", "1",
+    result = runner.invoke(app, ["sidebet", "pair", "--rules", "deluxe", "--set", "pair_bet=any",
+                                 "--decks", "1",
                                  "--removed", "5,5,Kh,10s", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -261,7 +262,7 @@ def test_cli_any_table_decks_and_removed() -> None:
 
 
 def test_cli_text_output_is_a_table() -> None:
-    result = runner.invoke(app, ["sidebet", "pair"])
+    result = runner.invoke(app, ["sidebet", "pair", "--rules", "deluxe"])
     assert result.exit_code == 0, result.output
     assert "perfect pairs table" in result.stdout
     assert "7/415" in result.stdout
@@ -277,7 +278,7 @@ def test_cli_text_output_is_a_table() -> None:
     (["--set", "pair_bet=some"], "error: invalid value 'some' for pair_bet"),
 ])
 def test_cli_errors_are_one_line_with_exit_2(args: list[str], message: str) -> None:
-    result = runner.invoke(app, ["sidebet", "pair", *args, "--json"])
+    result = runner.invoke(app, ["sidebet", "pair", "--rules", "deluxe", *args, "--json"])
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(message), result.stderr
