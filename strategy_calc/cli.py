@@ -136,11 +136,18 @@ def load_rules(
 
 
 def guarded(call: Callable[[], T]) -> T:
-    """Run ``call``, turning any input error (a ``ValueError``) into one error line."""
+    """Run ``call``, turning any input error (a ``ValueError``) or a file that cannot be
+    written (an ``OSError``) into one error line."""
     try:
         return call()
-    except ValueError as exc:
+    except (ValueError, OSError) as exc:
         raise fail(str(exc)) from None
+
+
+def check_output(path: Path | None, flag: str) -> None:
+    """Refuse, before any work, an output file that cannot be written there."""
+    if path is not None and (path.is_dir() or not path.parent.is_dir()):
+        raise fail(f"{flag} {path}: not a file in an existing folder")
 
 
 @app.command(epilog=examples(
@@ -321,26 +328,26 @@ def chart(
 
     if as_json:
         format_ = ChartFormat.json
-    if out is not None and (out.is_dir() or not out.parent.is_dir()):
-        raise fail(f"--out {out}: not a file in an existing folder")
+    check_output(out, "--out")
     game = _game(rules, set_, decks, shoe, split_strategy)
     if format_ is ChartFormat.pdf:
         data = guarded(lambda: report.chart_pdf(game, paper.value))
         if out is not None:
-            out.write_bytes(data)
+            guarded(lambda: out.write_bytes(data))
         else:
             sys.stdout.buffer.write(data)
             sys.stdout.flush()
         return
     if out is not None:
         if format_ is ChartFormat.text:
-            out.write_text(report.chart_text(game) + "\n", encoding="utf-8")
+            text = report.chart_text(game) + "\n"
         elif format_ is ChartFormat.json:
-            out.write_text(json.dumps(report.chart_dict(game)) + "\n", encoding="utf-8")
+            text = json.dumps(report.chart_dict(game)) + "\n"
         else:
             render_to = {ChartFormat.markdown: report.chart_markdown,
                          ChartFormat.csv: report.chart_csv, ChartFormat.html: report.chart_html}
-            out.write_text(render_to[format_](game), encoding="utf-8")
+            text = render_to[format_](game)
+        guarded(lambda: out.write_text(text, encoding="utf-8"))
         return
     if format_ is ChartFormat.text:
         from rich.console import Console
@@ -519,6 +526,7 @@ def risk(
     from strategy_calc.risk import round_outcomes, summarise
 
     def run() -> str:
+        check_output(plot, "--plot")
         if not 1 <= rounds <= 10000:
             raise ValueError(f"--rounds must be between 1 and 10000, not {rounds}")
         if not math.isfinite(bankroll) or bankroll <= 0:
@@ -553,6 +561,7 @@ def eor(
     from strategy_calc import report
 
     def run() -> str:
+        check_output(plot, "--plot")
         ruleset = load_rules(rules, set_, decks)
         with progress_bar("effects of removal") as tick:
             return report.eor_report(ruleset, as_json, tick,
@@ -850,6 +859,7 @@ def count(
     from strategy_calc.rules import DEFAULT_BLACKJACK, load_ruleset
 
     def run() -> str:
+        check_output(plot, "--plot")
         spec = rules if rules is not None else DEFAULT_BLACKJACK
         game = load_ruleset(spec).get("game", "blackjack")
         json_out = as_json or format_ is CountFormat.json
@@ -885,7 +895,8 @@ def count(
         if strategy is not CountStrategy.basic:
             raise ValueError("--strategy is a blackjack option: a baccarat bet has no play")
         ruleset = baccarat_rules(spec, set_ or [], decks)
-        chosen = [b.strip().lower() for b in bets.split(",")] if bets else list(BACCARAT_BETS)
+        chosen = ([b.strip().lower() for b in bets.split(",")] if bets is not None
+                  else list(BACCARAT_BETS))
         n = shoes if shoes is not None else 100
         cut = cut_card if cut_card is not None else counting.BACCARAT_CUT_CARD
         with progress_bar(f"{n} shoes") as tick, parallel.executor(jobs, scheduler) as pool:

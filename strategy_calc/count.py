@@ -290,7 +290,7 @@ def baccarat_count(
     if cut_card < 0:
         raise ValueError(f"--cut-card must be 0 or more, not {cut_card}")
     unknown = [b for b in bets if b not in BETS]
-    if unknown or not bets:
+    if unknown or not bets or any(not b for b in bets):
         raise ValueError(f"unknown bet {', '.join(unknown) or '(none)'}: choose from "
                          f"{', '.join(BETS)}")
     if 52 * rules.decks - 11 <= max(cut_card, 5):
@@ -392,8 +392,9 @@ def parse_spread(text: str) -> Spread:
         except ValueError:
             raise ValueError(f"--spread: {part!r} is not TC:UNITS (e.g. 1:1,2:2,3:4)"
                              ) from None
-        if not sep or not math.isfinite(units) or units <= 0:
-            raise ValueError(f"--spread: {part}: a bet must be a positive number of units")
+        if not sep or not math.isfinite(units) or not 0 < units <= 1e6:
+            raise ValueError(f"--spread: {part}: a bet must be a positive number of units"
+                             " (at most 1e6)")
         if count in steps:
             raise ValueError(f"--spread: true count {count} given twice")
         steps[count] = units
@@ -463,12 +464,14 @@ class RoundPlan:
     ``second_moment``: E[net result^2], units^2. ``actions``: the first decision
     per (up, low card, high card); ``codes``: per up card, the engine's node
     codes for later decisions (2 hit, 4 stand; split hands' two-card nodes
-    may add 1, double); ``insure``: the up cards against which insurance is taken.
+    may add 1, double); the action key's last item: a 6-7, 6-8 or 7-8 start whose
+    two cards share a suit (its suited 6-7-8 chance is positive); ``insure``: the
+    up cards against which insurance is taken.
     """
 
     ev: float
     second_moment: float | None
-    actions: dict[tuple[int, int, int], Action]
+    actions: dict[tuple[int, int, int, bool], Action]
     codes: dict[int, bytes]
     insure: frozenset[int]
 
@@ -547,11 +550,12 @@ class BlackjackCounter:
 
         rules = self.rules
         optimal = self.strategy == "optimal"
-        game = whole_game_pass(rules, shoe, policies=None if optimal else self.policies)
+        game = whole_game_pass(rules, shoe, policies=None if optimal else self.policies,
+                               partial=True)
         hist = np.zeros(HIST_SIZE) if moments else None
         exact: dict[float, float] = {}  # naturals' results, keyed exactly
         ev = 0.0
-        actions: dict[tuple[int, int, int], Action] = {}
+        actions: dict[tuple[int, int, int, bool], Action] = {}
         codes_by_up: dict[int, bytes] = {}
         insure: set[int] = set()
         bj = rules.blackjack_pays
@@ -583,7 +587,7 @@ class BlackjackCounter:
                 for i, case in enumerate(cases):
                     w = w_hand * case.probability
                     action = chosen[(hand, i)]
-                    actions.setdefault((int(up), *hand), action)
+                    actions.setdefault((int(up), *hand, case.q678 > 0), action)
                     value = case.value(action) if optimal else case.chart_value(action)
                     assert value is not None
                     if insured:
@@ -641,41 +645,64 @@ class BlackjackCounter:
     def _deal(self, cards: Sequence[Card], pos: int, plan: RoundPlan) -> int:
         """Play one round from ``cards[pos:]`` as the plan says; the next position.
 
-        Casino order: player, up card, player, hole card (in a no-hole-card
-        game the dealer's second card is the same card by exchangeability).
-        The dealer draws only if some hand is left to settle.
+        Casino order: player, up card, player; the dealer's second card now in
+        a peek game (checked) and in a single-deck no-hole-card game (not
+        checked), else after the player has finished, and only if a hand is
+        left to settle (or the player's blackjack faces an ace or a ten). A
+        bust, surrendered or bonus-paid hand (7-7-7, suited 6-7-8) is settled.
         """
         rules = self.rules
-        p1, up, p2, hole = (int(cards[pos + i].rank) for i in range(4))
-        pos += 4
-        dealer_bj = {up, hole} == {1, 10}
+        p1, up, p2 = (int(cards[pos + i].rank) for i in range(3))
+        first_suited = cards[pos].suit == cards[pos + 2].suit
+        pos += 3
+        hole = -1
+        if rules.peek or rules.decks == 1:
+            hole = int(cards[pos].rank)
+            pos += 1
         hand = (min(p1, p2), max(p1, p2))
-        if (dealer_bj and rules.peek) or hand == (1, 10):
+        if rules.peek and {up, hole} == {1, 10}:
             return pos
-        action = plan.actions.get((up, *hand))
+        if hand == (1, 10):
+            if hole < 0 and up in (1, 10):  # does the dealer's blackjack push it?
+                pos += 1
+            return pos
+        action = plan.actions.get((up, *hand, first_suited)) or plan.actions.get(
+            (up, *hand, False))
         codes = plan.codes[up]
         table = node_table()
         live = False
 
-        def play_out(ranks: list[int], split: bool) -> tuple[list[int], bool]:
+        def bonus_paid(held: list[Card], split: bool) -> bool:
+            if len(held) != 3 or (split and not rules.bonus_on_split_hands):
+                return False
+            ranks = sorted(int(c.rank) for c in held)
+            if ranks == [7, 7, 7]:
+                return rules.bonus_777 > 0
+            return (ranks == [6, 7, 8] and rules.bonus_suited_678 > 0
+                    and len({c.suit for c in held}) == 1)
+
+        def play_out(held: list[Card], split: bool) -> bool:
+            """Play a hand on by the codes; whether it is left for the dealer to settle."""
             nonlocal pos
             while True:
+                ranks = [int(c.rank) for c in held]
                 total = _best_total(ranks)
-                if total > 21:
-                    return ranks, False
+                if total > 21 or bonus_paid(held, split):
+                    return False
                 if total == 21:
-                    return ranks, True
+                    return True
                 code = codes[table.node(ranks)]
-                if (split and len(ranks) == 2 and code & 1 and rules.split_hands_may_double(p1 == 1)
-                        and rules.may_double(total)):
-                    ranks.append(int(cards[pos].rank))
+                if (split and len(ranks) == 2 and code & 1
+                        and rules.split_hands_may_double(p1 == 1) and rules.may_double(total)):
+                    held.append(cards[pos])
                     pos += 1
-                    return ranks, _best_total(ranks) <= 21
+                    return _best_total([int(c.rank) for c in held]) <= 21
                 if not code & 2:
-                    return ranks, True
-                ranks.append(int(cards[pos].rank))
+                    return True
+                held.append(cards[pos])
                 pos += 1
 
+        start = [cards[pos - 3 - (hole >= 0)], cards[pos - 1 - (hole >= 0)]]
         if action is Action.SURRENDER:
             return pos
         if action is Action.DOUBLE:
@@ -683,20 +710,25 @@ class BlackjackCounter:
             pos += 1
             live = _best_total(ranks) <= 21
         elif action is Action.SPLIT:
-            for _ in range(2):
-                ranks = [p1, int(cards[pos].rank)]
+            for k in range(2):
+                held = [start[k], cards[pos]]
                 pos += 1
                 if rules.split_aces_take_one_card(p1 == 1):
                     live = True
                     continue
-                live = play_out(ranks, True)[1] or live
+                live = play_out(held, True) or live
         elif action is Action.STAND:
             live = True
         else:  # hit, then play on by the codes
-            ranks = [p1, p2, int(cards[pos].rank)]
+            held = [*start, cards[pos]]
             pos += 1
-            live = play_out(ranks, False)[1]
-        if live and not dealer_bj:
+            live = play_out(held, False)
+        if not live:
+            return pos
+        if hole < 0:
+            hole = int(cards[pos].rank)
+            pos += 1
+        if {up, hole} != {1, 10}:
             dealer = [up, hole]
             while _dealer_draws(dealer, rules.dealer_hits_soft_17):
                 dealer.append(int(cards[pos].rank))
@@ -900,8 +932,9 @@ def summarise(
         win_rate = win
         if sd is not None and sd > 0:
             di = 1000 * win.value / sd
-            score = di * di
-            n0 = (sd / win.value) ** 2 if win.value != 0 else None
+            if win.value > 0:  # a losing ramp has no SCORE and never reaches N0
+                score = di * di
+                n0 = (sd / win.value) ** 2
             if bankroll is not None:
                 ror = (math.exp(-2 * win.value * bankroll / sd ** 2) if win.value > 0
                        else 1.0)

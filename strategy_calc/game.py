@@ -186,13 +186,14 @@ def whole_game_pass(
     rules: BlackjackRules, shoe: Shoe | None = None,
     progress: Callable[[int, int], None] | None = None,
     policies: Mapping[Rank, bytes] | None = None,
+    partial: bool = False,
 ) -> GamePass:
     """Every initial deal's action values against every up card (splits not yet valued).
 
     ``shoe``: the cards the round is dealt from (default: a full shoe of
     ``rules.decks``); every rank must be present, unless ``policies`` is
-    given (then up cards the shoe no longer holds are left out of
-    :attr:`GamePass.ups`). ``progress(done, 10)`` after each up card. Split
+    given or ``partial`` (then up cards the shoe no longer holds are left out
+    of :attr:`GamePass.ups`). ``progress(done, 10)`` after each up card. Split
     values need the chart: :func:`add_split_values`.
 
     ``policies``: per up card, a fixed total-dependent hit/stand policy
@@ -200,7 +201,7 @@ def whole_game_pass(
     ``*_chart`` values then follow instead of the one derived from ``shoe``.
     """
     full = shoe if shoe is not None else Shoe.full(rules.decks)
-    if min(full.counts) < 1 and policies is None:
+    if min(full.counts) < 1 and policies is None and not partial:
         raise CardError("every rank must be left in the shoe to analyse a whole round")
     conditioning = Conditioning.of(rules)
     params = engine.engine_params(rules)

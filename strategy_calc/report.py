@@ -247,10 +247,9 @@ def edge_lines(game: GameAnalysis) -> list[str]:
     return [
         f"House edge under this chart: {-game.ev_basic * 100:.4f}%"
         f" (return to player {100 + game.ev_basic * 100:.4f}%)",
-        f"House edge with optimal composition-dependent play: {-game.ev_optimal * 100:.4f}%"
-        f" (split strategy {game.split_strategy})",
-        "(exact, off the top of a full shoe, insurance declined; split hands under the chart"
-        " play the chart)",
+        f"House edge, optimal composition-dependent play: {-game.ev_optimal * 100:.4f}%",
+        f"(split strategy {game.split_strategy}; exact, off the top of a full shoe,",
+        "insurance declined; split hands under the chart play the chart)",
     ]
 
 
@@ -1150,6 +1149,10 @@ def baccarat_count_dict(result: BaccaratCount) -> dict[str, Any]:
     }
 
 
+def _se(se: float) -> str:
+    return f"{se:.4f}" if math.isfinite(se) else "-"
+
+
 def baccarat_count_text(result: BaccaratCount) -> str:
     """The baccarat ``count`` report: one row per bet."""
     from rich.table import Table
@@ -1171,8 +1174,7 @@ def baccarat_count_text(result: BaccaratCount) -> str:
         table.add_row(BET_NAMES[bet], f"{100 * b.ev_off_the_top:+.3f}%",
                       f"{100 * b.positive_share:.2f}%",
                       f"{100 * edge:+.2f}%" if edge is not None else "-",
-                      f"{win.value:+.4f}", f"{win.se:.4f}", f"{lin.value:+.4f}",
-                      f"{lin.se:.4f}")
+                      f"{win.value:+.4f}", _se(win.se), f"{lin.value:+.4f}", _se(lin.se))
     note = ("EV > 0: share of hands with a positive exact EV; win/shoe: units won per shoe by"
             " betting 1 unit on exactly those hands (perfect information); linear count: on"
             " the hands a linear count from the effects of removal calls positive")

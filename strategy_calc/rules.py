@@ -509,6 +509,8 @@ def _allowed(name: str, hint: Any) -> str:
         return "true, false"
     if name == "decks":
         return "1 to 12"
+    if name == "max_split_hands":
+        return "1 to 4"
     if hint is int:
         return "a whole number"
     if hint is float:

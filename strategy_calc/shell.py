@@ -36,13 +36,16 @@ if TYPE_CHECKING:
     from strategy_calc.strategy import GameAnalysis
 
 HELP = """queries:
-  T,6 vs T          every action's EV for the hand (cards: A 2..9 T J Q K, suits s h d c)
-  8,8 vs A split    one action: stand, hit, double, split, surrender, insurance, even_money
+  T,6 vs T          every action's EV (cards A 2..9 T J Q K, suits s h d c)
+  8,8 vs A split    one action: stand, hit, double, split, surrender,
+                    insurance, even_money
 commands:
   :rules            the ruleset in use
   :set FIELD=VALUE  change a rule (e.g. :set decks=6, :set surrender=none)
-  :chart            the basic-strategy chart      :edge   the house edge
-  :help             this text                     :quit   leave (also Ctrl-D)"""
+  :chart            the basic-strategy chart
+  :edge             the house edge
+  :help             this text
+  :quit             leave (also Ctrl-D)"""
 
 PROMPT = "strategy-calc> "
 HISTORY = os.path.join(os.path.expanduser("~"), ".strategy_calc_history")
@@ -59,7 +62,10 @@ class Session:
     _game: GameAnalysis | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.rules = blackjack_rules(self.spec, self.overrides, self.decks)
+        if self.decks is not None:  # --decks is one more override, so :set decks=N wins
+            self.overrides = [*self.overrides, f"decks={self.decks}"]
+            self.decks = None
+        self.rules = blackjack_rules(self.spec, self.overrides)
 
     def game(self) -> GameAnalysis:
         """The chart and house edge of the rules (computed once per ruleset)."""
@@ -115,13 +121,13 @@ class Session:
             if "=" not in arg:
                 raise ValueError(":set needs FIELD=VALUE, e.g. :set decks=6")
             overrides = [*self.overrides, arg.strip()]
-            self.rules = blackjack_rules(self.spec, overrides, self.decks)
+            self.rules = blackjack_rules(self.spec, overrides)
             self.overrides, self._game = overrides, None
             return str(self.rules)
         if name == "chart":
             return report.chart_text(self.game())
         if name == "edge":
-            return "\n".join(report.edge_lines(self.game()))
+            return report.render(*report.edge_lines(self.game()))
         raise ValueError(f"unknown command :{name} (try :help)")
 
 

@@ -412,6 +412,10 @@ def test_count_baccarat_json_has_the_contract_keys() -> None:
         (["count", "--rules", "deluxe", "--system", "ko"], "error: unknown count system 'ko'"),
         (["count", "--rules", "macau-baccarat", "--bets", "dragon"], "error: unknown bet dragon"),
         (["count", "--rules", "deluxe", "--bankroll", "nan"], "error: --bankroll must be"),
+        (["count", "--rules", "deluxe", "--plot", "/no/such/dir/x.png"],
+         "error: --plot /no/such/dir/x.png: not a file"),
+        (["count", "--rules", "deluxe", "--spread", "1:1e200"], "error: --spread: 1:1e200"),
+        (["count", "--rules", "macau-baccarat", "--bets", ""], "error: unknown bet"),
     ],
 )
 def test_count_bad_input_is_one_error_line(

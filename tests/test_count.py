@@ -163,6 +163,32 @@ def test_a_round_is_dealt_in_casino_order_and_played_by_the_chart() -> None:
     assert counter._deal(_stacked("9 A 7 T 2 2"), 0, plan) == 4
 
 
+def test_a_no_hole_card_shoe_deals_the_dealer_s_second_card_only_when_needed() -> None:
+    """Macau 1983 (6 decks): the dealer's second card comes after the players, and only
+    for a hand left to settle. T-5 vs 9 hits and busts: 4 cards. T-6 vs T surrenders
+    (early, not against an ace): 3. A blackjack against a 6 is paid at once: 3. 7-7 vs 8
+    hits (chart) and makes 7-7-7, paid at once and settled: 4. T-8 vs 6 stands; the
+    dealer's 6-T draws a 5: 5 cards."""
+    rules = sc.blackjack_rules("macau-1983")
+    counter = count.blackjack_counter(rules, cut_card=200)
+    plan = counter.plan(Shoe.full(6), 0.0, moments=False)
+    assert counter._deal(_stacked("T 9 5 T 2 2 2"), 0, plan) == 4
+    assert counter._deal(_stacked("T T 6 2 2 2"), 0, plan) == 3
+    assert counter._deal(_stacked("A 6 T 2 2 2"), 0, plan) == 3
+    assert counter._deal(_stacked("7 8 7 7 5 7 2"), 0, plan) == 4
+    assert counter._deal(_stacked("T 6 8 T 5 2 2"), 0, plan) == 5
+
+
+def test_optimal_play_counts_shoes_that_ran_out_of_a_rank() -> None:
+    """A deep one-deck shoe often has no aces (or no fives) left: the round is still
+    valued, its up cards limited to the ranks left."""
+    rules = sc.blackjack_rules("deluxe", ["decks=1"])
+    counter = count.blackjack_counter(rules, strategy="optimal", moment_every=1000)
+    left = (0, 3, 2, 4, 0, 3, 2, 4, 3, 9)
+    plan = counter.plan(Shoe.from_counts(left), 0.0, moments=False)
+    assert math.isfinite(plan.ev)
+
+
 def test_bad_count_input_is_refused() -> None:
     rules = sc.blackjack_rules("deluxe", ["decks=1"])
     with pytest.raises(ValueError, match="penetration"):
@@ -260,3 +286,14 @@ def test_a_dask_cluster_and_local_processes_deal_the_same_run() -> None:
             executor(scheduler=cluster.scheduler_address) as pool:
         assert count.blackjack_count(counter, rounds=16, pool=pool, batch=2) == serial
         assert count.baccarat_count(bac, shoes=4, seed=2, pool=pool, batch=1) == bac_serial
+
+
+def test_a_losing_ramp_has_no_score_and_no_n0() -> None:
+    """SCORE (Kelly win per 100 rounds) and N0 (rounds to overcome one SD) exist only for a
+    winning ramp; a flat-ish ramp at the start of a shoe loses."""
+    rules = sc.blackjack_rules("deluxe", ["decks=6"])
+    counter = count.blackjack_counter(rules, seed=1, moment_every=100)
+    result = count.blackjack_count(counter, rounds=3, spread=count.parse_spread("5:2"))
+    assert result.win_rate_per_round is not None and result.win_rate_per_round.value < 0
+    assert result.score is None and result.n0 is None
+    assert result.di is not None and result.di < 0

@@ -93,3 +93,9 @@ def test_a_pseudo_terminal_session_with_prompt_line_editing_and_history(tmp_path
         os.close(master)
     history = (tmp_path / ".strategy_calc_history").read_text()
     assert "T,6 vs T hit" in history and "9,9 vs 7 stand" in history
+
+
+def test_set_decks_wins_over_the_decks_flag() -> None:
+    session = Session("deluxe", [], decks=2)
+    assert session.rules.decks == 2
+    assert session.answer(":set decks=1").startswith("deluxe: 1D")

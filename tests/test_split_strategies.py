@@ -109,4 +109,4 @@ def test_edge_and_chart_name_their_split_strategy() -> None:
     assert result.exit_code == 0, result.output
     assert '"split_strategy": "cdz"' in result.stdout
     text = runner.invoke(app, ["chart", "--rules", "deluxe", "--decks", "1"]).stdout
-    assert "(split strategy cdp1)" in " ".join(text.split())
+    assert "(split strategy cdp1;" in " ".join(text.split())
