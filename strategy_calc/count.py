@@ -380,7 +380,7 @@ def parse_spread(text: str) -> Spread:
     >>> parse_spread("1:0")
     Traceback (most recent call last):
     ...
-    ValueError: --spread: 1:0: a bet must be a positive number of units
+    ValueError: --spread: 1:0: a bet must be a positive number of units (at most 1e6)
     """
     steps: dict[int, float] = {}
     for part in (p.strip() for p in text.split(",")):
