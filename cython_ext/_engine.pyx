@@ -1387,8 +1387,11 @@ cdef int check_pair(const int[:] base, int pair) except -1:
 
 
 cdef int split_rows(Ctx* c, const int* base, int p, const Params* P, int max_extra,
-                    const char* chart, char* frozen, double* res) except -1:
-    """Fill ``res`` (6 per row, rows 0..max_extra) for one loss setting; see split_tables."""
+                    const char* chart, char* frozen, double* res, int columns) except -1:
+    """Fill ``res`` (6 per row, rows 0..max_extra) for one loss setting; see split_tables.
+
+    ``columns``: bit 1 the optimal pair, bit 2 the chart pair, bit 4 the chart without
+    double after split (the others stay NaN)."""
     cdef int r, a
     cdef int b2[NR]
     for a in range(max_extra + 1):
@@ -1405,27 +1408,29 @@ cdef int split_rows(Ctx* c, const int* base, int p, const Params* P, int max_ext
         ctx_forget(c)
         c.codes = NULL
         with nogil:
-            if a == 0:
+            if a == 0 and (columns & 1 or max_extra > 0):
                 res[0] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card, NULL, &res[1])
                 if max_extra > 0:
                     record_codes(c, p, P.double_ok, P.das, frozen)
-            else:
+            elif a > 0 and columns & 1:
                 c.codes = frozen
                 res[a * 6] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card, frozen,
                                         &res[a * 6 + 1])
-            if chart != NULL:
+            if chart != NULL and columns & 6:
                 ctx_reset_values(c)
                 c.codes = chart
-                res[a * 6 + 2] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card, chart,
-                                            &res[a * 6 + 3])
-                res[a * 6 + 4] = split_hand(c, p, P.double_ok, False, P.aces_one_card, chart,
-                                            &res[a * 6 + 5])
+                if columns & 2:
+                    res[a * 6 + 2] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card,
+                                                chart, &res[a * 6 + 3])
+                if columns & 4:
+                    res[a * 6 + 4] = split_hand(c, p, P.double_ok, False, P.aces_one_card,
+                                                chart, &res[a * 6 + 5])
         check_cards(c)
     return 0
 
 
 def split_tables(const int[:] base, int pair, int up, params, int max_extra,
-                 const char[:] chart_codes=None, DealerMemo memo=None):
+                 const char[:] chart_codes=None, DealerMemo memo=None, int columns=7):
     """Split-hand values with 0..``max_extra`` further pair cards gone (for resplitting).
 
     ``base``: the shoe with both pair cards still in (up card and known cards
@@ -1444,6 +1449,8 @@ def split_tables(const int[:] base, int pair, int up, params, int max_extra,
     ``chart_codes`` (per node: bit 1 double, 2 hit, 4 stand). NaN where not
     computed. Same scale as :func:`hand_values`. ``memo``: dealer distributions
     shared with other calls on the same origin (``base`` plus the up card).
+    ``columns``: which pairs of columns to compute (bit 1 ``X, P``, bit 2 the
+    chart's, bit 4 the chart's without DAS); the rest are NaN.
     """
     cdef Params P
     cdef Ctx c
@@ -1475,7 +1482,7 @@ def split_tables(const int[:] base, int pair, int up, params, int max_extra,
             ctx_init(&c, b, up, &P, hand == 1, m)
             try:
                 memset(frozen, 0, n_nodes)
-                split_rows(&c, b, p, &P, max_extra, chart, frozen, res)
+                split_rows(&c, b, p, &P, max_extra, chart, frozen, res, columns)
             finally:
                 ctx_free(&c)
             rows = []

@@ -31,6 +31,7 @@ def split_tables(
     max_extra: int,
     chart_codes: memoryview | None = None,
     memo: DealerMemo | None = None,
+    columns: int = 7,
 ) -> tuple[list[Row], list[Row]]: ...
 def node_table() -> tuple[
     list[list[int]], list[int], list[int], list[int], list[list[int]]

@@ -166,10 +166,10 @@ def workloads() -> list[Workload]:
                             lambda: _sweep_16(dask=True)))
     out += [
         Workload("count-6d", "count: one whole 6-deck shoe (seed 1, shoe 0: 42 rounds), deluxe,"
-                 " basic, every round's EV exact, its second moment on one round in 25",
-                 lambda: _counter(6, 25).play_one(0)),
-        Workload("count-6d-ev", "the same shoe, EVs only (no second moments)",
-                 lambda: _counter(6, 10**9).play_one(0)),
+                 " basic, every round's EV exact, the second moment of 2 of them (the default"
+                 " one in 25)", lambda: _counter(6, 25).play_one(0)),
+        Workload("count-6d-ev", "count: shoe 1 of the same run (43 rounds), EVs only",
+                 lambda: _counter(6, 10**9).play_one(1)),
         Workload("baccarat-shoe-8d", "count: one whole 8-deck baccarat shoe, cut card 14, five"
                  " exact EVs and the linear count before every hand",
                  lambda: _baccarat_shoe(8)),

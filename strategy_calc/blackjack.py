@@ -438,6 +438,7 @@ def split_values(
     rules: BlackjackRules, base: Shoe, up: Rank, pair: Rank, conditioning: engine.Conditioning,
     chart_codes: memoryview | None = None, memo: engine.DealerMemo | None = None,
     pair_cards: Sequence[Card] | None = None,
+    columns: int = 7,
 ) -> SplitValues | None:
     """Raw split EVs (the engine's scale) of the first hand and of the others, or None.
 
@@ -458,11 +459,12 @@ def split_values(
     cards = list(pair_cards) if pair_cards is not None else [Card(pair), Card(pair)]
     params = _split_params(rules, base, cards, conditioning)
     rows_first, rows_others = engine.split_tables(base, pair, up, params, 2 * (max_hands - 2),
-                                                  chart_codes, memo)
+                                                  chart_codes, memo, columns)
     if max_hands == 2 and cards[1].suit != cards[0].suit:
         second = _split_params(rules, base, cards[::-1], conditioning)
         if second != params:
-            rows_others = engine.split_tables(base, pair, up, second, 0, chart_codes, memo)[1]
+            rows_others = engine.split_tables(base, pair, up, second, 0, chart_codes, memo,
+                                              columns)[1]
     after = base.remove([Card(pair), Card(pair)])
     n, n_pair = after.total, after.count(pair)
 

@@ -567,8 +567,8 @@ class BlackjackCounter:
                       for hand, cases in ups.deals.items() for i, case in enumerate(cases)}
             pairs = None if optimal else {hand[0] for (hand, _), action in chosen.items()
                                           if action is Action.SPLIT}
-            if pairs is None or pairs:
-                add_split_values(game, ups, codes, pairs)
+            if pairs is None or pairs:  # the chart plays its splits: its column only
+                add_split_values(game, ups, codes, pairs, 7 if optimal else 2)
                 chosen = {(hand, i): self._first_action(hand, up, case, tc)
                           for hand, cases in ups.deals.items() for i, case in enumerate(cases)}
             insured = self._insures(up, tc)

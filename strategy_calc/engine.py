@@ -260,10 +260,13 @@ class SplitRow(NamedTuple):
 def split_tables(
     base: Shoe, pair: Rank, up: Rank, params: EngineParams, max_extra: int,
     chart_codes: memoryview | None = None, memo: DealerMemo | None = None,
+    columns: int = 7,
 ) -> tuple[list[SplitRow], list[SplitRow]]:
-    """Rows for the first split hand and for the others (``base``: both pair cards in)."""
+    """Rows for the first split hand and for the others (``base``: both pair cards in).
+
+    ``columns``: bit 1 optimal, 2 chart, 4 chart without DAS (the rest NaN)."""
     first, others = _engine.split_tables(int_array(base.counts), int(pair), int(up), params,
-                                         max_extra, chart_codes, memo)
+                                         max_extra, chart_codes, memo, columns)
     rows_first = [SplitRow(*row) for row in first]
     return rows_first, rows_first if others is first else [SplitRow(*row) for row in others]
 

@@ -359,13 +359,14 @@ def _two_card_nodes() -> tuple[int, ...]:
 
 def add_split_values(
     game: GamePass, ups: UpCardDeals, chart_codes: array.array[int],
-    pairs: Collection[int] | None = None,
+    pairs: Collection[int] | None = None, columns: int = 7,
 ) -> dict[int, tuple[float, float, float]]:
     """Value every pair's split against ``ups.up`` (optimal, by the chart, chart without DAS).
 
     Fills the split fields of the pairs' :class:`DealValues` and returns, per
     pair rank, the three round values (the chart's pair cells sum them).
-    ``pairs``: only these pair ranks (1..10); default all.
+    ``pairs``: only these pair ranks (1..10); default all. ``columns``: which of the
+    three the engine computes (bit 1 optimal, 2 chart, 4 chart without DAS; NaN else).
     """
     from strategy_calc.blackjack import split_values
 
@@ -375,7 +376,7 @@ def add_split_values(
         if hand not in ups.deals or (pairs is not None and pair_rank not in pairs):
             continue
         values = split_values(game.rules, ups.base, ups.up, Rank(pair_rank), game.conditioning,
-                              memoryview(chart_codes), game.memo)
+                              memoryview(chart_codes), game.memo, columns=columns)
         if values is None or values.chart is None or values.chart_no_das is None:
             continue
         adj = game.conditioning.blackjack_adjustment(ups.no_blackjack(hand))
