@@ -517,6 +517,7 @@ def risk(
     plot: Annotated[Path | None, typer.Option(
         "--plot", metavar="FILE.png", help="Also draw it as a PNG (pip install"
         " 'strategy_calc[plot]').")] = None,
+    split_strategy: SplitStrategyOpt = "cdp1",
     format_: FormatOpt = OutputFormat.text,
     as_json: JsonOpt = False,
 ) -> None:
@@ -533,9 +534,10 @@ def risk(
             raise ValueError(f"--bankroll must be a positive finite number, not {bankroll:g}")
         ruleset = load_rules(rules, set_, decks)
         with progress_bar("enumerating every round") as tick:
-            outcomes, ev = round_outcomes(ruleset, strategy.value, tick)
+            outcomes, ev = round_outcomes(ruleset, strategy.value, tick, split_strategy)
         summary = summarise(outcomes, bankroll, rounds)
         data = report.risk_dict(ruleset, strategy.value, ev, summary)
+        data["split_strategy"] = split_strategy.strip().lower()
         if plot is not None:
             from strategy_calc.risk import path_quantiles
 

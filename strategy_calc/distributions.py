@@ -37,12 +37,15 @@ HIST_OFFSET = 500
 
 
 def round_distributions(
-    game: GamePass, chart: Chart, chart_codes: dict[Rank, array.array[int]]
+    game: GamePass, chart: Chart, chart_codes: dict[Rank, array.array[int]],
+    split_codes: dict[Rank, bytes] | None = None,
 ) -> tuple[dict[float, float], dict[float, float]]:
     """``(under the chart, optimal)``: {net result in units: probability} of a round.
 
     ``chart_codes``: per up card, the engine codes split hands play under the
-    chart (:func:`strategy_calc.game.split_hand_codes`).
+    chart (:func:`strategy_calc.game.split_hand_codes`). ``split_codes``: per up
+    card, the codes split hands play under optimal play (default: each hand's
+    own optimum, the ``cdp1`` split strategy; the ``cdz`` codes for ``cdz``).
     """
     import numpy as np
 
@@ -65,7 +68,8 @@ def round_distributions(
                     continue
                 add_deal_distribution(hist_optimal, weight, rules, hand, up, ups.base,
                                        game.conditioning, case.best().value, case.q678, nb,
-                                       best_codes, game.memo, True)
+                                       best_codes, game.memo, True,
+                                       split_codes[up] if split_codes is not None else None)
                 add_deal_distribution(hist_basic, weight, rules, hand, up, ups.base,
                                        game.conditioning, action.value, case.q678, nb,
                                        chart_codes[up], game.memo, False)
@@ -119,12 +123,14 @@ def add_deal_distribution(
     hist: np.ndarray, weight: float, rules: BlackjackRules, hand: tuple[int, int], up: Rank,
     base: Shoe, conditioning: Conditioning, action: str, q678: float, no_bj: float,
     codes: array.array[int], memo: engine.DealerMemo, optimal: bool,
+    split_codes: bytes | None = None,
 ) -> None:
     """Add ``weight`` times the distribution of one deal's net result under ``action``.
 
     Later decisions follow ``codes`` (per engine node: 2 hit, 4 stand; the
     chart's also carry its two-card codes); split hands play the chart's codes
-    or, when ``optimal``, their own optimal strategy. ``memo``: the pass's
+    or, when ``optimal``, their own optimal strategy (``split_codes``, if given, instead:
+    another split strategy's codes). ``memo``: the pass's
     dealer distributions. In a peek game the engine gives the no-blackjack
     outcomes and the dealer's blackjack (``1 - no_bj``) is added here.
     """
@@ -146,8 +152,9 @@ def add_deal_distribution(
                                                   pair_cards[:1], split_hand=True)
         params = engine.engine_params(rules, conditioning, pair=pair).with_bonus(
             b777, b678, q_split)
-        engine.split_distribution(base, pair, up, params,
-                                  None if optimal else memoryview(codes), part)
+        chosen = (memoryview(split_codes).cast("b") if split_codes is not None
+                  else None if optimal else memoryview(codes))
+        engine.split_distribution(base, pair, up, params, chosen, part)
     else:
         params = engine.engine_params(rules, conditioning).with_bonus(
             rules.bonus_777, rules.bonus_suited_678, q678)

@@ -148,13 +148,13 @@ def _power(probs: np.ndarray, n: int) -> np.ndarray:
 
 def round_outcomes(
     rules: BlackjackRules, strategy: Strategy | str,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, split_strategy: str = "cdp1",
 ) -> tuple[Mapping[float, float], float]:
     """Exact distribution of a round's net result and the game's EV under ``strategy``.
 
     ``strategy``: :attr:`Strategy.OPTIMAL` (best composition-dependent play)
     or :attr:`Strategy.BASIC` (the chart). Its mean equals that EV (the tests
-    check 1e-12).
+    check 1e-12). ``split_strategy``: ``cdp1`` or ``cdz`` (optimal play's split hands).
     """
     from strategy_calc.strategy import analyse_game
 
@@ -164,7 +164,7 @@ def round_outcomes(
         chosen = None
     if chosen not in (Strategy.OPTIMAL, Strategy.BASIC):
         raise RulesError(f"unknown strategy {strategy!r} for risk (optimal or basic)")
-    game = analyse_game(rules, progress, distribution=True)
+    game = analyse_game(rules, progress, distribution=True, split_strategy=split_strategy)
     optimal = chosen is Strategy.OPTIMAL
     outcomes = game.outcomes_optimal if optimal else game.outcomes_basic
     assert outcomes is not None

@@ -113,10 +113,11 @@ def analyse_game(
     from strategy_calc.splits import check_split_strategy
 
     split_strategy = check_split_strategy(split_strategy)
-    if distribution and split_strategy != "cdp1":
+    if distribution and split_strategy == "postsplit":
         from strategy_calc.rules import RulesError
 
-        raise RulesError("outcome distributions are computed for the cdp1 split strategy only")
+        raise RulesError("outcome distributions are computed for the cdp1 and cdz split"
+                         " strategies, not postsplit")
     if distribution:
         from strategy_calc.distributions import check_distribution_rules
 
@@ -150,7 +151,16 @@ def analyse_game(
     if distribution:
         from strategy_calc.distributions import round_distributions
 
-        outcomes_basic, outcomes_optimal = round_distributions(game, chart, chart_codes)
+        split_codes = None
+        if split_strategy == "cdz":
+            from strategy_calc.engine import node_table
+            from strategy_calc.splits import cdz_codes
+
+            split_codes = {up: cdz_codes(ups.table.column("stand"), ups.table.column("hit"),
+                                         ups.table.column("double"), node_table().ncards)
+                           for up, ups in game.ups.items()}
+        outcomes_basic, outcomes_optimal = round_distributions(game, chart, chart_codes,
+                                                               split_codes)
     return GameAnalysis(
         rules=rules, hard=hard, soft=soft, pairs=pairs,
         exceptions=tuple(sorted(deviations, key=lambda d: (len(d.hand), d.hand, d.suited,

@@ -110,3 +110,16 @@ def test_edge_and_chart_name_their_split_strategy() -> None:
     assert '"split_strategy": "cdz"' in result.stdout
     text = runner.invoke(app, ["chart", "--rules", "deluxe", "--decks", "1"]).stdout
     assert "(split strategy cdp1;" in " ".join(text.split())
+
+
+@pytest.mark.parametrize("decks", [1, 6])
+def test_the_cdz_round_distribution_has_the_cdz_ev_as_its_mean(decks: int) -> None:
+    """Two engine routines, one strategy: the joint enumeration of split rounds played by
+    the pre-split decisions averages to the split tables' cdz value (the split tables are
+    proved against the brute force above)."""
+    rules = sc.blackjack_rules("deluxe", [f"decks={decks}"])
+    game = sc.analyse_game(rules, distribution=True, split_strategy="cdz")
+    assert game.outcomes_optimal is not None
+    mean = sum(x * p for x, p in game.outcomes_optimal.items())
+    assert abs(mean - game.ev_optimal) < 1e-12
+    assert abs(sum(game.outcomes_optimal.values()) - 1) < 1e-12
