@@ -409,6 +409,7 @@ def bonus(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
+    shoe: ShoeOpt = None,
     format_: FormatOpt = OutputFormat.text,
     as_json: JsonOpt = False,
 ) -> None:
@@ -418,9 +419,9 @@ def bonus(
     from strategy_calc.whatif import bonus_value
 
     def run() -> str:
-        ruleset = load_rules(rules, set_, decks)
+        ruleset, start = with_shoe(rules, set_, decks, shoe)
         with progress_bar("with and without each bonus") as tick:
-            value = bonus_value(ruleset, tick)
+            value = bonus_value(ruleset, tick, start)
         return json.dumps(report.bonus_dict(value)) if as_json else report.bonus_text(value)
 
     print(guarded(run))
@@ -433,6 +434,7 @@ def behind(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
+    shoe: ShoeOpt = None,
     removed: RemovedOpt = None,
     format_: FormatOpt = OutputFormat.text,
     as_json: JsonOpt = False,
@@ -442,8 +444,8 @@ def behind(
     from strategy_calc import blackjack, report
 
     def run() -> str:
-        ruleset = load_rules(rules, set_, decks)
-        result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed))
+        ruleset, start = with_shoe(rules, set_, decks, shoe)
+        result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed), shoe=start)
         choices = report.behind_dict(result)
         if as_json:
             return json.dumps(choices)
@@ -506,6 +508,7 @@ def risk(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
+    shoe: ShoeOpt = None,
     strategy: Annotated[
         RiskStrategy, typer.Option(
             "--strategy", case_sensitive=False, help="optimal: best play per hand; basic: chart.")
@@ -532,9 +535,9 @@ def risk(
             raise ValueError(f"--rounds must be between 1 and 10000, not {rounds}")
         if not math.isfinite(bankroll) or bankroll <= 0:
             raise ValueError(f"--bankroll must be a positive finite number, not {bankroll:g}")
-        ruleset = load_rules(rules, set_, decks)
+        ruleset, start = with_shoe(rules, set_, decks, shoe)
         with progress_bar("enumerating every round") as tick:
-            outcomes, ev = round_outcomes(ruleset, strategy.value, tick, split_strategy)
+            outcomes, ev = round_outcomes(ruleset, strategy.value, tick, split_strategy, start)
         summary = summarise(outcomes, bankroll, rounds)
         data = report.risk_dict(ruleset, strategy.value, ev, summary)
         data["split_strategy"] = split_strategy.strip().lower()
@@ -751,6 +754,7 @@ def shell(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
+    shoe: ShoeOpt = None,
 ) -> None:
     """An interactive prompt: load the rules once, then answer hands in milliseconds.
 
@@ -761,7 +765,7 @@ def shell(
     from strategy_calc.rules import DEFAULT_BLACKJACK
 
     session = guarded(lambda: prompt.Session(rules if rules is not None else DEFAULT_BLACKJACK,
-                                             list(set_ or []), decks))
+                                             list(set_ or []), decks, shoe))
     raise typer.Exit(prompt.run(session))
 
 

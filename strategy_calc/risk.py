@@ -32,6 +32,7 @@ from functools import reduce
 import numpy as np
 
 from strategy_calc.actions import Strategy
+from strategy_calc.cards import Shoe
 from strategy_calc.rules import BlackjackRules, RulesError
 
 
@@ -149,6 +150,7 @@ def _power(probs: np.ndarray, n: int) -> np.ndarray:
 def round_outcomes(
     rules: BlackjackRules, strategy: Strategy | str,
     progress: Callable[[int, int], None] | None = None, split_strategy: str = "cdp1",
+    shoe: Shoe | None = None,
 ) -> tuple[Mapping[float, float], float]:
     """Exact distribution of a round's net result and the game's EV under ``strategy``.
 
@@ -164,7 +166,8 @@ def round_outcomes(
         chosen = None
     if chosen not in (Strategy.OPTIMAL, Strategy.BASIC):
         raise RulesError(f"unknown strategy {strategy!r} for risk (optimal or basic)")
-    game = analyse_game(rules, progress, distribution=True, split_strategy=split_strategy)
+    game = analyse_game(rules, progress, shoe=shoe, distribution=True,
+                        split_strategy=split_strategy)
     optimal = chosen is Strategy.OPTIMAL
     outcomes = game.outcomes_optimal if optimal else game.outcomes_basic
     assert outcomes is not None

@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
+from strategy_calc.cards import Shoe, parse_shoe
 from strategy_calc.rules import BlackjackRules, blackjack_rules
 
 if TYPE_CHECKING:
@@ -58,13 +59,21 @@ class Session:
     spec: str
     overrides: list[str] = field(default_factory=list)
     decks: int | None = None
+    shoe_text: str | None = None
+    """``--shoe``: the shoe per rank (then ``:set decks=N`` is refused)."""
     rules: BlackjackRules = field(init=False)
+    shoe: Shoe | None = field(default=None, init=False, repr=False)
     _game: GameAnalysis | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
+        if self.decks is not None and self.shoe_text is not None:
+            raise ValueError("give --shoe or --decks, not both")
         if self.decks is not None:  # --decks is one more override, so :set decks=N wins
             self.overrides = [*self.overrides, f"decks={self.decks}"]
             self.decks = None
+        if self.shoe_text is not None:
+            self.shoe = parse_shoe(self.shoe_text)
+            self.overrides = [*self.overrides, f"decks={self.shoe.decks}"]
         self.rules = blackjack_rules(self.spec, self.overrides)
 
     def game(self) -> GameAnalysis:
@@ -72,7 +81,7 @@ class Session:
         from strategy_calc.strategy import analyse_game
 
         if self._game is None:
-            self._game = analyse_game(self.rules)
+            self._game = analyse_game(self.rules, shoe=self.shoe)
         return self._game
 
     def answer(self, line: str) -> str:
@@ -92,7 +101,7 @@ class Session:
         action = words[at + 2].lower() if at + 2 < len(words) else None
         from strategy_calc.blackjack import analyse_hand
 
-        result = analyse_hand(cards, up, self.rules)
+        result = analyse_hand(cards, up, self.rules, shoe=self.shoe)
         if action is None:
             return report.hand_text(result)
         if action not in result.ev:
@@ -120,6 +129,8 @@ class Session:
         if name == "set":
             if "=" not in arg:
                 raise ValueError(":set needs FIELD=VALUE, e.g. :set decks=6")
+            if self.shoe is not None and arg.split("=")[0].strip() == "decks":
+                raise ValueError("the shoe was given with --shoe: its decks cannot be set")
             overrides = [*self.overrides, arg.strip()]
             self.rules = blackjack_rules(self.spec, overrides)
             self.overrides, self._game = overrides, None

@@ -85,11 +85,13 @@ def _cells_side_by_side(
 
 
 def bonus_value(
-    rules: BlackjackRules, progress: Callable[[int, int], None] | None = None
+    rules: BlackjackRules, progress: Callable[[int, int], None] | None = None,
+    shoe: Shoe | None = None,
 ) -> BonusValue:
     """Compare the game with and without each bonus (optimal play) and list changed plays.
 
     ``progress(done, 5)``: after each of the four games and the changed plays.
+    ``shoe``: the shoe before the deal (default: full decks).
     """
     from strategy_calc.blackjack import analyse_hand
 
@@ -103,13 +105,13 @@ def bonus_value(
         if progress is not None:
             progress(done, 5)
 
-    with_game = analyse_game(rules)
+    with_game = analyse_game(rules, shoe=shoe)
     tick(1)
-    plain_game = analyse_game(plain)
+    plain_game = analyse_game(plain, shoe=shoe)
     tick(2)
-    only_777 = analyse_game(replace(rules, bonus_suited_678=0.0)).ev_optimal
+    only_777 = analyse_game(replace(rules, bonus_suited_678=0.0), shoe=shoe).ev_optimal
     tick(3)
-    only_678 = analyse_game(replace(rules, bonus_777=0.0)).ev_optimal
+    only_678 = analyse_game(replace(rules, bonus_777=0.0), shoe=shoe).ev_optimal
     tick(4)
     chart_changes = [
         (f"{name} {row}", up, before[up], after[up])
@@ -119,8 +121,8 @@ def bonus_value(
     changed = []
     for hand in BONUS_HANDS:
         for up_rank in UP_ORDER:
-            best_with = analyse_hand(hand, up_rank.symbol, rules).best
-            best_without = analyse_hand(hand, up_rank.symbol, plain).best
+            best_with = analyse_hand(hand, up_rank.symbol, rules, shoe=shoe).best
+            best_without = analyse_hand(hand, up_rank.symbol, plain, shoe=shoe).best
             if best_with != best_without:
                 changed.append((hand, up_rank.symbol, best_without, best_with))
     tick(5)

@@ -621,3 +621,9 @@ def test_every_json_result_names_its_rules_decks_and_ruleset(command: list[str])
         return
     assert {"rules", "decks", "ruleset"} <= set(data)
     assert isinstance(data["decks"], int) and isinstance(data["ruleset"], str)
+
+
+@pytest.mark.parametrize("command", [["behind", "5,6", "--vs", "6"], ["risk"], ["bonus"],
+                                     ["chart"]], ids=lambda c: c[0])
+def test_a_full_deck_given_per_rank_is_one_deck(command: list[str]) -> None:
+    assert run_json(*command, "--shoe", FULL_DECK) == run_json(*command, "--decks", "1")
