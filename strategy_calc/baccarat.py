@@ -197,6 +197,39 @@ def shoe_counts(decks: int, removed: str | Iterable[str] = ()) -> tuple[int, ...
     return FaceShoe.full(decks).remove(parse_face_cards(removed)).face_counts
 
 
+def parse_shoe(text: str) -> tuple[int, ...]:
+    """A baccarat shoe per face, every face of :data:`RANKS` once: ``A=32,2=32,...,K=32``.
+
+    >>> sum(parse_shoe(",".join(f"{r}=4" for r in RANKS)))
+    52
+    >>> parse_shoe("A=4,T=16")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    strategy_calc.cards.CardError: --shoe: give every face A, 2..9, T, J, Q, K once; missing 2, ...
+    """
+    counts: dict[str, int] = {}
+    for part in (p.strip() for p in text.replace(" ", ",").split(",")):
+        if not part:
+            continue
+        head, sep, tail = part.partition("=")
+        try:
+            face, n = parse_rank(head), int(tail)
+        except (CardError, ValueError):
+            raise CardError(f"--shoe: {part!r} is not FACE=COUNT (e.g. A=32,...,K=32)") from None
+        if not sep or n < 0:
+            raise CardError(f"--shoe: {part!r}: a count is a whole number, 0 or more")
+        if face in counts:
+            raise CardError(f"--shoe: face {face} given twice")
+        counts[face] = n
+    missing = [f for f in RANKS if f not in counts]
+    if missing:
+        raise CardError("--shoe: give every face A, 2..9, T, J, Q, K once; missing "
+                        + ", ".join(missing))
+    if sum(counts.values()) < MIN_CARDS:
+        raise CardError(f"--shoe: {sum(counts.values())} cards: a round needs {MIN_CARDS}")
+    return tuple(counts[f] for f in RANKS)
+
+
 @dataclass(frozen=True, slots=True)
 class BaccaratOdds:
     """Exact outcome counts of one baccarat shoe, priced by its rules.

@@ -200,6 +200,9 @@ def baccarat(
     rules: BaccaratRulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
+    shoe: Annotated[str | None, typer.Option(
+        "--shoe", metavar="A=N,...,K=N", help="The shoe per face, every face A, 2..9, T, J,"
+        " Q, K once (pairs tell them apart), instead of --decks.")] = None,
     removed: RemovedOpt = None,
     exact: Annotated[bool, typer.Option("--exact", help="Print exact fractions.")] = False,
     eor: Annotated[
@@ -215,7 +218,7 @@ def baccarat(
     print(guarded(lambda: report.baccarat_report(
         rules if rules is not None else "macau-baccarat", set_ or [], decks,
         removed_cards(removed), exact, eor,
-        as_json)))
+        as_json, shoe)))
 
 
 class ChartFormat(StrEnum):

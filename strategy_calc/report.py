@@ -908,8 +908,11 @@ def baccarat_report(
     exact: bool,
     eor: bool,
     as_json: bool,
+    shoe: str | None = None,
 ) -> str:
     """The ``strategy-calc baccarat`` command: analyse one shoe and render it.
+
+    ``shoe``: the shoe per face (``A=32,...,K=32``) instead of full decks.
 
     Input errors raise a ``ValueError`` subclass (:class:`~strategy_calc.rules.RulesError`
     or :class:`~strategy_calc.cards.CardError`) with a one-line message.
@@ -920,8 +923,24 @@ def baccarat_report(
     """
     from strategy_calc import baccarat
 
-    rules = baccarat.baccarat_rules(spec, overrides, decks)
-    odds = baccarat.analyse(rules, removed)
+    if shoe is None:
+        rules = baccarat.baccarat_rules(spec, overrides, decks)
+        odds = baccarat.analyse(rules, removed)
+    else:
+        from strategy_calc.cards import parse_face_cards
+
+        if decks is not None:
+            raise ValueError("give --shoe or --decks, not both")
+        counts = list(baccarat.parse_shoe(shoe))
+        rules = baccarat.baccarat_rules(
+            spec, [*overrides, f"decks={min(12, max(1, -(-sum(counts) // 52)))}"])
+        gone = parse_face_cards(removed)
+        for card in gone:
+            i = baccarat.RANKS.index(card.face)
+            if counts[i] == 0:
+                raise ValueError(f"--removed: more {card.face}s than the --shoe holds")
+            counts[i] -= 1
+        odds = baccarat.analyse_counts(rules, counts, tuple(c.face for c in gone))
     effects = baccarat.effects_of_removal(odds) if eor else None
     if as_json:
         return json.dumps(odds_dict(odds, effects, exact))

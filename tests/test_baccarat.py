@@ -465,3 +465,26 @@ def test_cli_bad_ruleset_files(tmp_path: Path, content: str, message: str) -> No
     assert result.exit_code == 2
     assert result.stderr.startswith("error: ") and message in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_a_shoe_given_per_face_is_the_same_as_decks_and_removed_cards() -> None:
+    """--shoe lists the cards per face: 32 of each is 8 decks; 8 decks less two fives and a
+    king is --removed 5,5,K."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from strategy_calc.cli import app
+
+    runner = CliRunner()
+    full = ",".join(f"{face}=32" for face in "A23456789TJQK")
+
+    def run(*args: str) -> dict[str, object]:
+        result = runner.invoke(app, ["baccarat", *args, "--json"])
+        assert result.exit_code == 0, result.output
+        data: dict[str, object] = json.loads(result.stdout)
+        return data
+
+    assert run("--shoe", full) == run("--decks", "8")
+    short = full.replace("5=32", "5=30").replace("K=32", "K=31")
+    assert run("--shoe", short)["ev"] == run("--decks", "8", "--removed", "5,5,K")["ev"]
