@@ -831,7 +831,8 @@ def count(
         " 18 and insurance; optimal: composition-dependent (blackjack).")
     ] = CountStrategy.basic,
     rounds: Annotated[int | None, typer.Option(
-        "--rounds", help="Rounds to deal (blackjack; default 1000).")] = None,
+        "--rounds", help="Rounds to deal at least, in whole shoes (blackjack; default"
+        " 1000).")] = None,
     shoes: Annotated[int | None, typer.Option(
         "--shoes", help="Shoes to deal (baccarat; default 100).")] = None,
     bets: Annotated[str | None, typer.Option(

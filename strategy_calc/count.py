@@ -850,8 +850,9 @@ def blackjack_count(
     """Deal shoes until ``rounds`` rounds; each round's EV (and sampled moments) exact.
 
     Shoes are dealt in index order, in batches of ``batch`` on ``pool``
-    (default: this thread); the run keeps the first ``rounds`` rounds in shoe
-    order, so its figures do not depend on the executor.
+    (default: this thread); the run keeps the fewest first whole shoes that hold
+    ``rounds`` rounds (its ``rounds``: how many they hold), so its figures do not
+    depend on the executor.
     """
     if rounds < 1:
         raise ValueError(f"--rounds must be at least 1, not {rounds}")
@@ -895,17 +896,22 @@ def summarise(
     counter: BlackjackCounter, played: Sequence[tuple[RoundRecord, ...]], rounds: int,
     spread: Spread | None, bankroll: float | None,
 ) -> BlackjackCount:
-    """The figures of the first ``rounds`` rounds of ``played`` (shoes in order)."""
+    """The figures of the fewest first whole shoes of ``played`` holding ``rounds`` rounds.
+
+    Whole shoes only: cutting the last one short would over-weight the top of a shoe
+    (and so pull the cut-card effect towards 0).
+    """
     shoes: list[tuple[RoundRecord, ...]] = []
-    left = rounds
+    dealt = 0
     for shoe in played:
-        if left <= 0:
+        if dealt >= rounds:
             break
         if shoe:
-            shoes.append(shoe[:left])
-            left -= len(shoes[-1])
-    if left > 0:
-        raise ValueError(f"only {rounds - left} rounds were dealt")
+            shoes.append(shoe)
+            dealt += len(shoe)
+    if dealt < rounds:
+        raise ValueError(f"only {dealt} rounds were dealt")
+    rounds = dealt
     top = counter.plan(counter.start(), 0.0, moments=False).ev
     counts = [float(len(s)) for s in shoes]
     ev = ratio_estimate([math.fsum(r.ev for r in s) for s in shoes], counts)

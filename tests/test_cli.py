@@ -363,7 +363,8 @@ def test_count_json_has_the_contract_keys_and_no_ramp_figures_without_a_spread()
     data = run_json("count", "--rules", "deluxe", "--decks", "1", "--rounds", "12",
                     "--jobs", "1", "--moment-every", "6")
     assert set(data) >= COUNT_KEYS
-    assert data["rules"] == "deluxe" and data["decks"] == 1 and data["rounds"] == 12
+    assert data["rules"] == "deluxe" and data["decks"] == 1
+    assert isinstance(data["rounds"], int) and data["rounds"] >= 12  # whole shoes
     assert data["strategy"] == "basic" and data["system"] == "hilo"
     assert set(data["ev_per_round"]) == {"value", "se"}  # type: ignore[arg-type]
     rows = data["by_true_count"]
