@@ -33,6 +33,7 @@ from strategy_calc.cards import (
     CardError,
     FaceShoe,
     check_decks,
+    parse_counts,
     parse_face_card,
     parse_face_cards,
 )
@@ -207,27 +208,11 @@ def parse_shoe(text: str) -> tuple[int, ...]:
     ...
     strategy_calc.cards.CardError: --shoe: give every face A, 2..9, T, J, Q, K once; missing 2, ...
     """
-    counts: dict[str, int] = {}
-    for part in (p.strip() for p in text.replace(" ", ",").split(",")):
-        if not part:
-            continue
-        head, sep, tail = part.partition("=")
-        try:
-            face, n = parse_rank(head), int(tail)
-        except (CardError, ValueError):
-            raise CardError(f"--shoe: {part!r} is not FACE=COUNT (e.g. A=32,...,K=32)") from None
-        if not sep or n < 0:
-            raise CardError(f"--shoe: {part!r}: a count is a whole number, 0 or more")
-        if face in counts:
-            raise CardError(f"--shoe: face {face} given twice")
-        counts[face] = n
-    missing = [f for f in RANKS if f not in counts]
-    if missing:
-        raise CardError("--shoe: give every face A, 2..9, T, J, Q, K once; missing "
-                        + ", ".join(missing))
-    if sum(counts.values()) < MIN_CARDS:
-        raise CardError(f"--shoe: {sum(counts.values())} cards: a round needs {MIN_CARDS}")
-    return tuple(counts[f] for f in RANKS)
+    counts = parse_counts(text, RANKS, parse_rank, "face", "A, 2..9, T, J, Q, K",
+                          "A=32,...,K=32")
+    if sum(counts) < MIN_CARDS:
+        raise CardError(f"--shoe: {sum(counts)} cards: a round needs {MIN_CARDS}")
+    return counts
 
 
 @dataclass(frozen=True, slots=True)

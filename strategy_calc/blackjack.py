@@ -324,11 +324,16 @@ def analyse_hand(
     )
 
 
-def _cdz_codes(base: Shoe, up: Rank, params: engine.EngineParams) -> bytes:
-    """The pre-split strategy as engine codes: each node's best unsplit play (``cdz``)."""
-    table = engine.up_card_pass(base, up, params)
+def pre_split_codes(table: engine.UpCardPass) -> bytes:
+    """The pre-split strategy (``cdz``) as engine codes: each node's best unsplit play in
+    an up-card pass (:func:`strategy_calc.splits.cdz_codes`)."""
     return cdz_codes(table.column("stand"), table.column("hit"), table.column("double"),
                      engine.node_table().ncards)
+
+
+def _cdz_codes(base: Shoe, up: Rank, params: engine.EngineParams) -> bytes:
+    """The pre-split strategy of ``base`` (the shoe less the up card) against ``up``."""
+    return pre_split_codes(engine.up_card_pass(base, up, params))
 
 
 def _outcomes(

@@ -20,7 +20,7 @@ The deck count of every shoe is checked in one place, :func:`check_decks`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Self
@@ -401,6 +401,43 @@ def rank_counts(cards: Sequence[Card]) -> tuple[int, ...]:
     return tuple(counts)
 
 
+def decks_holding(cards: int) -> int:
+    """The fewest decks (1 to 12) whose cards number at least ``cards``.
+
+    >>> decks_holding(52), decks_holding(53), decks_holding(10_000)
+    (1, 2, 12)
+    """
+    return min(12, max(1, -(-cards // 52)))
+
+
+def parse_counts(
+    text: str, symbols: Sequence[str], symbol_of: Callable[[str], str], noun: str,
+    every: str, example: str,
+) -> tuple[int, ...]:
+    """Counts per symbol from ``SYMBOL=COUNT,...`` (``--shoe``), every one of ``symbols``
+    given exactly once; ``symbol_of`` parses a token to its symbol (a ``CardError`` if
+    unknown). ``noun``, ``every``, ``example``: the wording of the errors."""
+    counts: dict[str, int] = {}
+    for part in (p.strip() for p in text.replace(" ", ",").split(",")):
+        if not part:
+            continue
+        head, sep, tail = part.partition("=")
+        try:
+            symbol, n = symbol_of(head), int(tail)
+        except (CardError, ValueError):
+            raise CardError(f"--shoe: {part!r} is not {noun.upper()}=COUNT (e.g. {example})"
+                            ) from None
+        if not sep or n < 0:
+            raise CardError(f"--shoe: {part!r}: a count is a whole number, 0 or more")
+        if symbol in counts:
+            raise CardError(f"--shoe: {noun} {symbol} given twice")
+        counts[symbol] = n
+    missing = [f for f in symbols if f not in counts]
+    if missing:
+        raise CardError(f"--shoe: give every {noun} {every} once; missing {', '.join(missing)}")
+    return tuple(counts[f] for f in symbols)
+
+
 def parse_shoe(text: str) -> Shoe:
     """A shoe given per rank, as the classic analyzers take it: ``A=4,2=4,...,T=16``.
 
@@ -414,25 +451,9 @@ def parse_shoe(text: str) -> Shoe:
     ...
     strategy_calc.cards.CardError: --shoe: give every rank A, 2..9, T once; missing 9
     """
-    counts: dict[Rank, int] = {}
-    for part in (p.strip() for p in text.replace(" ", ",").split(",")):
-        if not part:
-            continue
-        head, sep, tail = part.partition("=")
-        try:
-            rank, n = parse_rank(head), int(tail)
-        except (CardError, ValueError):
-            raise CardError(f"--shoe: {part!r} is not RANK=COUNT (e.g. A=4,...,T=16)") from None
-        if not sep or n < 0:
-            raise CardError(f"--shoe: {part!r}: a count is a whole number, 0 or more")
-        if rank in counts:
-            raise CardError(f"--shoe: rank {rank.symbol} given twice")
-        counts[rank] = n
-    missing = [r.symbol for r in RANKS if r not in counts]
-    if missing:
-        raise CardError(f"--shoe: give every rank A, 2..9, T once; missing {', '.join(missing)}")
-    total = sum(counts.values())
+    counts = parse_counts(text, [r.symbol for r in RANKS], lambda t: parse_rank(t).symbol,
+                          "rank", "A, 2..9, T", "A=4,...,T=16")
+    total = sum(counts)
     if total < 13:
         raise CardError(f"--shoe: {total} cards is too few for a round (13 at least)")
-    decks = min(12, max(1, -(-total // 52)))
-    return Shoe.from_counts([counts[r] for r in RANKS], decks)
+    return Shoe.from_counts(counts, decks_holding(total))

@@ -76,6 +76,9 @@ SetOpt = Annotated[
 DecksOpt = Annotated[
     int | None, typer.Option("--decks", help="Number of decks (short for --set decks=N).")
 ]
+PlotOpt = Annotated[Path | None, typer.Option(
+    "--plot", metavar="FILE.png", help="Also draw the result as a PNG (pip install"
+    " 'strategy_calc[plot]').")]
 ShoeOpt = Annotated[
     str | None,
     typer.Option("--shoe", metavar="A=N,2=N,...,T=N", help="The shoe per rank, every rank"
@@ -520,9 +523,7 @@ def risk(
     rounds: Annotated[
         int, typer.Option("--rounds", help="Rounds played flat (1 to 10000).")
     ] = 1000,
-    plot: Annotated[Path | None, typer.Option(
-        "--plot", metavar="FILE.png", help="Also draw it as a PNG (pip install"
-        " 'strategy_calc[plot]').")] = None,
+    plot: PlotOpt = None,
     split_strategy: SplitStrategyOpt = "cdp1",
     format_: FormatOpt = OutputFormat.text,
     as_json: JsonOpt = False,
@@ -558,9 +559,7 @@ def eor(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
-    plot: Annotated[Path | None, typer.Option(
-        "--plot", metavar="FILE.png", help="Also draw it as a PNG (pip install"
-        " 'strategy_calc[plot]').")] = None,
+    plot: PlotOpt = None,
     format_: FormatOpt = OutputFormat.text,
     as_json: JsonOpt = False,
 ) -> None:
@@ -849,9 +848,7 @@ def count(
     moment_every: Annotated[int | None, typer.Option(
         "--moment-every", help="Exact second moment on one round in N (blackjack; default"
         " 25; 1 = every round, slow: split rounds are enumerated jointly).")] = None,
-    plot: Annotated[Path | None, typer.Option(
-        "--plot", metavar="FILE.png", help="Plot EV and frequency by true count"
-        " (pip install 'strategy_calc[plot]').")] = None,
+    plot: PlotOpt = None,
     format_: Annotated[CountFormat, typer.Option(
             "--format", case_sensitive=False, help="Output format.")
                        ] = CountFormat.text,

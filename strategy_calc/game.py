@@ -389,23 +389,19 @@ def add_split_values(
     return found
 
 
-def apply_split_strategy(game: GamePass, ups: UpCardDeals, strategy: str) -> None:
+def apply_split_strategy(game: GamePass, ups: UpCardDeals, strategy: str) -> bytes | None:
     """Re-value every pair's ``split`` field (the optimal-play split) under ``strategy``.
 
     ``cdp1`` leaves :func:`add_split_values`' figures; ``cdz`` plays the pre-split
-    decisions (:func:`strategy_calc.splits.cdz_codes` of this pass); ``postsplit``
-    lets the second hand see the first hand's cards (one split only).
+    decisions (:func:`strategy_calc.blackjack.pre_split_codes` of this pass);
+    ``postsplit`` lets the second hand see the first hand's cards (one split only).
+    Returns the codes split hands played, for ``cdz`` (else None: their own optimum).
     """
-    from strategy_calc.blackjack import postsplit_ev, split_values
-    from strategy_calc.splits import cdz_codes
+    from strategy_calc.blackjack import postsplit_ev, pre_split_codes, split_values
 
     if strategy == "cdp1":
-        return
-    codes = None
-    if strategy == "cdz":
-        table = ups.table
-        codes = cdz_codes(table.column("stand"), table.column("hit"), table.column("double"),
-                          engine.node_table().ncards)
+        return None
+    codes = pre_split_codes(ups.table) if strategy == "cdz" else None
     for pair_rank in range(1, 11):
         hand = (pair_rank, pair_rank)
         if hand not in ups.deals or ups.deals[hand][0].split is None:
@@ -420,3 +416,4 @@ def apply_split_strategy(game: GamePass, ups: UpCardDeals, strategy: str) -> Non
         else:
             raw = postsplit_ev(ups.base, ups.up, Rank(pair_rank), game.rules, game.conditioning)
         ups.deals[hand] = [replace(d, split=raw + adj) for d in ups.deals[hand]]
+    return codes

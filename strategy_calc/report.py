@@ -927,13 +927,13 @@ def baccarat_report(
         rules = baccarat.baccarat_rules(spec, overrides, decks)
         odds = baccarat.analyse(rules, removed)
     else:
-        from strategy_calc.cards import parse_face_cards
+        from strategy_calc.cards import decks_holding, parse_face_cards
 
         if decks is not None:
             raise ValueError("give --shoe or --decks, not both")
         counts = list(baccarat.parse_shoe(shoe))
         rules = baccarat.baccarat_rules(
-            spec, [*overrides, f"decks={min(12, max(1, -(-sum(counts) // 52)))}"])
+            spec, [*overrides, f"decks={decks_holding(sum(counts))}"])
         gone = parse_face_cards(removed)
         for card in gone:
             i = baccarat.RANKS.index(card.face)

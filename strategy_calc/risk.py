@@ -102,11 +102,7 @@ def summarise(outcomes: Mapping[float, float], bankroll: float, rounds: int) -> 
             alive = alive[cut:]
             alive_low += cut
     # exact: the unabsorbed result after ``rounds`` (for quantiles and losses)
-    total = _power(probs, rounds)
-    offsets = (np.arange(total.size) + low * rounds) * step
-    cdf = np.cumsum(total)
-    quantiles = {f"{int(q * 100)}%": float(offsets[min(int(np.searchsorted(cdf, q)), cdf.size - 1)])
-                 for q in QUANTILES}
+    total, offsets, quantiles = _after(probs, low, step, rounds)
     loss = float(total[np.flatnonzero(offsets < -1e-12)].sum())
 
     n_mean, n_sd = mean * rounds, sd * math.sqrt(rounds)
@@ -182,11 +178,17 @@ def path_quantiles(
     ruin not absorbed)."""
     step, low, probs = _grid(outcomes)
     checkpoints = sorted({max(1, round(rounds * k / points)) for k in range(1, points + 1)})
-    out = []
-    for n in checkpoints:
-        total = _power(probs, n)
-        offsets = (np.arange(total.size) + low * n) * step
-        cdf = np.cumsum(total)
-        out.append((n, {f"{int(q * 100)}%": float(
-            offsets[min(int(np.searchsorted(cdf, q)), cdf.size - 1)]) for q in QUANTILES}))
-    return out
+    return [(n, _after(probs, low, step, n)[2]) for n in checkpoints]
+
+
+def _after(
+    probs: np.ndarray, low: int, step: float, n: int
+) -> tuple[np.ndarray, np.ndarray, dict[str, float]]:
+    """The result after ``n`` rounds on the lattice of :func:`_grid`: (probabilities,
+    results in units, the results at the :data:`QUANTILES`)."""
+    total = _power(probs, n)
+    offsets = (np.arange(total.size) + low * n) * step
+    cdf = np.cumsum(total)
+    quantiles = {f"{int(q * 100)}%": float(offsets[min(int(np.searchsorted(cdf, q)),
+                                                       cdf.size - 1)]) for q in QUANTILES}
+    return total, offsets, quantiles

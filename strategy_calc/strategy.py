@@ -134,12 +134,15 @@ def analyse_game(
     pairs: dict[str, dict[str, str]] = {}
     chart = charts.Chart(hard, soft, pairs)
     chart_codes: dict[Rank, array.array[int]] = {}
+    split_codes: dict[Rank, bytes] = {}  # per up card, what cdz split hands play
     deviations: list[Deviation] = []
     for step, up in enumerate(UP_ORDER):
         ups = game.ups[up]
         chart_codes[up] = split_hand_codes(ups, chart.split_hand_bits(up))
         splits = add_split_values(game, ups, chart_codes[up])
-        apply_split_strategy(game, ups, split_strategy)
+        played = apply_split_strategy(game, ups, split_strategy)
+        if played is not None:
+            split_codes[up] = played
         charts.add_pair_cells(game, cells, ups, splits, pairs)
         deviations += charts.two_card_deviations(ups, chart, game.conditioning)
         deviations += charts.three_card_deviations(ups, game.conditioning)
@@ -151,16 +154,8 @@ def analyse_game(
     if distribution:
         from strategy_calc.distributions import round_distributions
 
-        split_codes = None
-        if split_strategy == "cdz":
-            from strategy_calc.engine import node_table
-            from strategy_calc.splits import cdz_codes
-
-            split_codes = {up: cdz_codes(ups.table.column("stand"), ups.table.column("hit"),
-                                         ups.table.column("double"), node_table().ncards)
-                           for up, ups in game.ups.items()}
         outcomes_basic, outcomes_optimal = round_distributions(game, chart, chart_codes,
-                                                               split_codes)
+                                                               split_codes or None)
     return GameAnalysis(
         rules=rules, hard=hard, soft=soft, pairs=pairs,
         exceptions=tuple(sorted(deviations, key=lambda d: (len(d.hand), d.hand, d.suited,
