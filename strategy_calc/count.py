@@ -513,7 +513,8 @@ class BlackjackCounter:
         return Shoe.from_counts(self.full, self.rules.decks)
 
     def _first_action(self, hand: tuple[int, int], up: Rank, case: DealValues,
-                      tc: float) -> Action:
+                      tc: float, splits: bool = False) -> Action:
+        """The initial play; ``splits``: take a split as allowed before it is valued."""
         if self.strategy == "optimal":
             return case.best()
         action = self.chart.code(hand, up).action
@@ -521,7 +522,7 @@ class BlackjackCounter:
             insurance = play.total is None and play.pair is None
             if not insurance and play.applies(hand, int(up)) and action.value in play.actions:
                 chosen = Action(play.play(tc))
-                if case.chart_value(chosen) is not None:
+                if case.chart_value(chosen) is not None or (splits and chosen is Action.SPLIT):
                     action = chosen
         return action
 
@@ -563,14 +564,16 @@ class BlackjackCounter:
             codes = (optimal_codes(ups.table) if optimal
                      else split_hand_codes(ups, self.chart.split_hand_bits(up)))
             codes_by_up[int(up)] = codes.tobytes()
-            chosen = {(hand, i): self._first_action(hand, up, case, tc)
-                      for hand, cases in ups.deals.items() for i, case in enumerate(cases)}
-            pairs = None if optimal else {hand[0] for (hand, _), action in chosen.items()
-                                          if action is Action.SPLIT}
+            # the splits the play can take (the chart's, and an index's at this count)
+            # are valued first: the first action needs a split's value to choose it
+            pairs = None if optimal else {
+                p for p in range(1, 11) if (p, p) in ups.deals
+                and Action.SPLIT in {self._first_action((p, p), up, case, tc, splits=True)
+                                     for case in ups.deals[(p, p)]}}
             if pairs is None or pairs:  # the chart plays its splits: its column only
                 add_split_values(game, ups, codes, pairs, 7 if optimal else 2)
-                chosen = {(hand, i): self._first_action(hand, up, case, tc)
-                          for hand, cases in ups.deals.items() for i, case in enumerate(cases)}
+            chosen = {(hand, i): self._first_action(hand, up, case, tc)
+                      for hand, cases in ups.deals.items() for i, case in enumerate(cases)}
             insured = self._insures(up, tc)
             if insured:
                 insure.add(int(up))

@@ -18,6 +18,7 @@ from oracle_round import Chart, RoundOracle
 
 import strategy_calc as sc
 from strategy_calc import count
+from strategy_calc.actions import Action
 from strategy_calc.baccarat import BETS, RANKS, analyse, analyse_counts, baccarat_rules
 from strategy_calc.baccarat import effects_of_removal as baccarat_eor
 from strategy_calc.cards import Shoe
@@ -104,6 +105,19 @@ def test_insurance_index_adds_the_insurance_ev_to_every_deal_against_an_ace() ->
         p_hand = Fraction(ways, math.comb(51, 2))
         want += p_ace * p_hand * Fraction(1, 2) * (3 * Fraction(16 - tens, 49) - 1)
     assert abs(gain - float(want)) < TOL
+
+
+def test_the_ten_ten_split_index_is_taken_above_it() -> None:
+    """Illustrious 18: split T-T against a 5 or a 6 at or above the index, stand below. The
+    split had to be valued before it could be chosen (it once never was)."""
+    rules = sc.blackjack_rules("deluxe", ["decks=6", "surrender=none"])
+    counter = count.blackjack_counter(rules, strategy="basic+indices", cut_card=200)
+    for up in (5, 6):
+        play = next(p for p in counter.plays if p.pair == 10 and p.up == up)
+        above = counter.plan(Shoe.full(6), play.index + 0.5, moments=False)
+        below = counter.plan(Shoe.full(6), play.index - 0.5, moments=False)
+        assert above.actions[(up, 10, 10, False)] is Action.SPLIT
+        assert below.actions[(up, 10, 10, False)] is Action.STAND
 
 
 def test_index_play_applies_to_its_total_and_up_card_only() -> None:
