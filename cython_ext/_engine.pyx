@@ -1387,11 +1387,13 @@ cdef int check_pair(const int[:] base, int pair) except -1:
 
 
 cdef int split_rows(Ctx* c, const int* base, int p, const Params* P, int max_extra,
-                    const char* chart, char* frozen, double* res, int columns) except -1:
+                    const char* chart, char* frozen, double* res, int columns,
+                    int frozen_at) except -1:
     """Fill ``res`` (6 per row, rows 0..max_extra) for one loss setting; see split_tables.
 
     ``columns``: bit 1 the optimal pair, bit 2 the chart pair, bit 4 the chart without
-    double after split (the others stay NaN)."""
+    double after split (the others stay NaN). The optimal rows play the decisions that
+    are best with ``frozen_at`` extra pair cards gone (rows below it stay NaN)."""
     cdef int r, a
     cdef int b2[NR]
     for a in range(max_extra + 1):
@@ -1408,11 +1410,12 @@ cdef int split_rows(Ctx* c, const int* base, int p, const Params* P, int max_ext
         ctx_forget(c)
         c.codes = NULL
         with nogil:
-            if a == 0 and (columns & 1 or max_extra > 0):
-                res[0] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card, NULL, &res[1])
+            if a == frozen_at and (columns & 1 or max_extra > 0):
+                res[a * 6] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card, NULL,
+                                        &res[a * 6 + 1])
                 if max_extra > 0:
                     record_codes(c, p, P.double_ok, P.das, frozen)
-            elif a > 0 and columns & 1:
+            elif a > frozen_at and columns & 1:
                 c.codes = frozen
                 res[a * 6] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card, frozen,
                                         &res[a * 6 + 1])
@@ -1430,7 +1433,8 @@ cdef int split_rows(Ctx* c, const int* base, int p, const Params* P, int max_ext
 
 
 def split_tables(const int[:] base, int pair, int up, params, int max_extra,
-                 const char[:] chart_codes=None, DealerMemo memo=None, int columns=7):
+                 const char[:] chart_codes=None, DealerMemo memo=None, int columns=7,
+                 int frozen_at=0):
     """Split-hand values with 0..``max_extra`` further pair cards gone (for resplitting).
 
     ``base``: the shoe with both pair cards still in (up card and known cards
@@ -1450,7 +1454,10 @@ def split_tables(const int[:] base, int pair, int up, params, int max_extra,
     computed. Same scale as :func:`hand_values`. ``memo``: dealer distributions
     shared with other calls on the same origin (``base`` plus the up card).
     ``columns``: which pairs of columns to compute (bit 1 ``X, P``, bit 2 the
-    chart's, bit 4 the chart's without DAS); the rest are NaN.
+    chart's, bit 4 the chart's without DAS); the rest are NaN. ``frozen_at``:
+    the optimal rows play the decisions best with that many extra pair cards
+    gone (0: cdp1; each resplit count its own: cdp), frozen for the rows above
+    it; the optimal rows below it are NaN.
     """
     cdef Params P
     cdef Ctx c
@@ -1466,6 +1473,8 @@ def split_tables(const int[:] base, int pair, int up, params, int max_extra,
     check_codes(chart_codes, "chart_codes")
     if max_extra < 0 or max_extra > 4:
         raise ValueError("max_extra is 0..4 (up to four hands)")
+    if frozen_at < 0 or frozen_at > max_extra:
+        raise ValueError("frozen_at is 0..max_extra")
     if chart_codes is not None:
         chart = &chart_codes[0]
     for r in range(NR):
@@ -1482,7 +1491,7 @@ def split_tables(const int[:] base, int pair, int up, params, int max_extra,
             ctx_init(&c, b, up, &P, hand == 1, m)
             try:
                 memset(frozen, 0, n_nodes)
-                split_rows(&c, b, p, &P, max_extra, chart, frozen, res, columns)
+                split_rows(&c, b, p, &P, max_extra, chart, frozen, res, columns, frozen_at)
             finally:
                 ctx_free(&c)
             rows = []
@@ -2110,3 +2119,6 @@ def split_postsplit(const int[:] base, int pair, int up, params):
     if na < 0:
         raise MemoryError("too many terminal hands")
     return first, second
+
+
+include "_optimal_split.pxi"

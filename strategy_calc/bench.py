@@ -29,6 +29,8 @@ class Workload:
     name: str
     description: str
     run: Callable[[], object]
+    max_runs: int | None = None
+    """Heavy workloads: at most this many timed runs, and no warm-up run."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +120,18 @@ def _baccarat_shoe(decks: int) -> None:
     linear_counter(BaccaratRules(name="macau-baccarat", decks=decks), 14, 1).play_one(0)
 
 
+def _optimal_split(decks: int, max_hands: int) -> None:
+    """The fully optimal split of 8,8 vs T, deluxe at ``decks``, up to ``max_hands`` hands."""
+    from strategy_calc.blackjack import optimal_split_ev
+    from strategy_calc.cards import Card, Rank, Shoe
+    from strategy_calc.engine import Conditioning
+    from strategy_calc.rules import blackjack_rules
+
+    rules = blackjack_rules("deluxe", [f"max_split_hands={max_hands}"], decks=decks)
+    base = Shoe.full(decks).remove([Card(Rank.TEN)])
+    optimal_split_ev(base, Rank.TEN, Rank.EIGHT, rules, Conditioning.of(rules))
+
+
 def _process(*args: str) -> None:
     """A whole ``strategy-calc ARGS`` process (interpreter start, imports, work, output)."""
     subprocess.run([sys.executable, "-m", "strategy_calc", *args], check=True,
@@ -165,6 +179,17 @@ def workloads() -> list[Workload]:
                             " 2 workers (started once, outside the timing)",
                             lambda: _sweep_16(dask=True)))
     out += [
+        Workload("split-optimal-1d", "the fully optimal split of 8,8 vs T (one split; every"
+                 " decision sees every card and maximises the round), deluxe, 1 deck",
+                 lambda: _optimal_split(1, 2)),
+        Workload("split-optimal-8d", "the same at 8 decks", lambda: _optimal_split(8, 2)),
+        Workload("resplit-optimal-1d", "the fully optimal split of 8,8 vs T with resplits to 4"
+                 " hands, deluxe, 1 deck (one run, no warm-up)",
+                 lambda: _optimal_split(1, 4), max_runs=1),
+        Workload("game-optimal-8d", "edge --split-strategy optimal: the whole game with every"
+                 " pair's fully optimal split, deluxe, 8 decks (one run, no warm-up)",
+                 functools.partial(analyse_game, blackjack_rules("deluxe", decks=8),
+                                   split_strategy="optimal"), max_runs=1),
         Workload("count-6d", "count: one whole 6-deck shoe (seed 1, shoe 0: 42 rounds), deluxe,"
                  " basic, every round's EV exact, the second moment of 2 of them (the default"
                  " one in 25)", lambda: _counter(6, 25).play_one(0)),
@@ -213,10 +238,12 @@ def run(
     for w in chosen:
         if progress is not None:
             progress(w.name)
-        w.run()
-        times = time_ms(w.run, repeat)
+        runs = repeat if w.max_runs is None else min(repeat, w.max_runs)
+        if w.max_runs is None:
+            w.run()
+        times = time_ms(w.run, runs)
         timings.append(Timing(w.name, w.description, statistics.median(times), min(times),
-                              max(times), repeat))
+                              max(times), runs))
     return timings
 
 

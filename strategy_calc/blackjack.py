@@ -31,7 +31,7 @@ Two ways to compute that exist:
 from __future__ import annotations
 
 import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -209,6 +209,7 @@ def analyse_hand(
     outcomes: bool = False,
     shoe: Shoe | None = None,
     split_strategy: str = "cdp1",
+    progress: Callable[[int, int], None] | None = None,
 ) -> HandAnalysis:
     """Exact EV of every action for the initial hand ``cards`` against ``up``.
 
@@ -219,7 +220,8 @@ def analyse_hand(
     single split where the second hand uses the first hand's cards (slower).
     ``shoe``: the shoe before the deal (default: ``rules.decks`` full decks).
     ``split_strategy``: how split hands play and ``ev["split"]`` is valued, one of
-    :data:`strategy_calc.splits.SPLIT_STRATEGIES` (default ``cdp1``).
+    :data:`strategy_calc.splits.SPLIT_STRATEGIES` (default ``cdp1``); ``progress(done,
+    total)`` is called while the ``optimal`` split is computed (it can take seconds).
     ``outcomes``: also the win / push / loss probabilities of each action
     (:attr:`HandAnalysis.outcomes`; a split is enumerated jointly, slower).
 
@@ -251,6 +253,9 @@ def analyse_hand(
     raw = engine.hand_values(base, hand, upr, params, AUTOPLAY_POLICY)
     stand, hit, double, no_bj, one_card, autoplay = raw
     p_bj = 1.0 - no_bj
+    if conditioning.peek and no_bj <= 0.0:
+        raise CardError(f"every card left gives the dealer blackjack with {up_card} up:"
+                        " nothing to play once he has checked for one")
 
     def to_ev(value: float) -> float:
         return conditioning.ev(value, no_bj)
@@ -274,7 +279,8 @@ def analyse_hand(
         if strategy == "cdz":
             split_codes = _cdz_codes(base, upr, params)
         split = split_values(rules, base, upr, hand[0].rank, conditioning, pair_cards=hand,
-                             chart_codes=memoryview(split_codes).cast("b") if split_codes else None)
+                             chart_codes=memoryview(split_codes).cast("b") if split_codes else None,
+                             cdp=strategy == "cdp")
         if split is not None:
             played = split.chart if strategy == "cdz" and split.chart else split.optimal
             split_hands = (to_ev(played[0]), to_ev(played[1]))
@@ -284,6 +290,10 @@ def analyse_hand(
                                                       conditioning))
             if strategy == "postsplit":
                 ev["split"], split_hands = split_postsplit, None
+            elif strategy == "optimal":
+                ev["split"] = to_ev(optimal_split_ev(base, upr, hand[0].rank, rules,
+                                                     conditioning, progress).raw)
+                split_hands = None
     if two_cards and rules.may_surrender(int(upr)) and not (natural
                                                              and rules.hand_of_21_stands):
         ev["surrender"] = _surrender_ev(rules, p_bj, natural, conditioned=conditioning.peek)
@@ -379,7 +389,7 @@ def _outcomes(
             result = {k: (q if k == "win" else 0.0) + (1.0 - q) * v for k, v in result.items()}
         out[name] = result
     if (ev["split"] is not None and max_hands_for(rules, hand[0].rank is Rank.ACE) == 2
-            and split_strategy != "postsplit"):
+            and split_strategy not in ("postsplit", "optimal")):
         pair_cards = [hand[0], hand[1]]
         b777, b678, q_split, _known = bonus_terms(rules, base.remove(pair_cards),
                                                   pair_cards[:1], split_hand=True)
@@ -443,7 +453,7 @@ def split_values(
     rules: BlackjackRules, base: Shoe, up: Rank, pair: Rank, conditioning: engine.Conditioning,
     chart_codes: memoryview | None = None, memo: engine.DealerMemo | None = None,
     pair_cards: Sequence[Card] | None = None,
-    columns: int = 7,
+    columns: int = 7, cdp: bool = False,
 ) -> SplitValues | None:
     """Raw split EVs (the engine's scale) of the first hand and of the others, or None.
 
@@ -456,7 +466,8 @@ def split_values(
     the two pair cards as given (their suits); with one split, each hand's
     suited 6-7-8 chance is that of its own pair card (a pair card whose suit
     cannot complete a suited 6-7-8 gets none). Its play still decides with that
-    chance, not by the suits it draws.
+    chance, not by the suits it draws. ``columns``: the engine's. ``cdp``: the optimal
+    figures play ``cdp`` (the decisions best for the pair cards split off) not ``cdp1``.
     """
     if rules.max_split_hands < 2:
         return None
@@ -472,9 +483,15 @@ def split_values(
                                               columns)[1]
     after = base.remove([Card(pair), Card(pair)])
     n, n_pair = after.total, after.count(pair)
+    by_resplits = None
+    if cdp and max_hands > 2:  # each resplit count plays its own best decisions
+        by_resplits = [(rows_first, rows_others)] + [
+            engine.split_tables(base, pair, up, params, 2 * (max_hands - 2), None, memo, 1, k)
+            for k in range(1, min(max_hands - 2, after.count(pair)) + 1)]
 
     def total(column: int) -> tuple[float, float]:
-        return combine(rows_first, rows_others, column, n, n_pair, max_hands)
+        return combine(rows_first, rows_others, column, n, n_pair, max_hands,
+                       by_resplits if column == 0 else None)
 
     if chart_codes is None:
         return SplitValues(total(0))
@@ -488,6 +505,21 @@ def _split_params(
     b777, b678, q678, _known = bonus_terms(rules, base.remove(cards), cards[:1], split_hand=True)
     return engine.engine_params(rules, conditioning, pair=cards[0].rank).with_bonus(
         b777, b678, q678)
+
+
+def optimal_split_ev(
+    base: Shoe, up: Rank, pair: Rank, rules: BlackjackRules, conditioning: engine.Conditioning,
+    progress: Callable[[int, int], None] | None = None,
+) -> engine.OptimalSplitValue:
+    """The fully optimal split (raw, all hands; :func:`strategy_calc.engine.split_optimal`).
+
+    Every decision of every split hand, resplits included, uses everything seen in
+    the round and maximises the whole round. The suited 6-7-8 chance of every hand
+    is that of a pair card of unknown suit (as ``postsplit``).
+    """
+    params = _split_params(rules, base, [Card(pair), Card(pair)], conditioning)
+    return engine.split_optimal(base, pair, up, params, max_hands_for(rules, pair is Rank.ACE),
+                                progress)
 
 
 def postsplit_ev(

@@ -181,9 +181,10 @@ def hand(
 
     def run() -> str:
         ruleset, start = with_shoe(rules, set_, decks, shoe)
-        result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed),
-                                        postsplit=postsplit, outcomes=True, shoe=start,
-                                        split_strategy=split_strategy)
+        with progress_bar("the optimal split") as tick:
+            result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed),
+                                            postsplit=postsplit, outcomes=True, shoe=start,
+                                            split_strategy=split_strategy, progress=tick)
         fractions = None
         if exact:
             from strategy_calc.exact import hand_exact
@@ -274,7 +275,8 @@ def _game(rules: str | None, set_: list[str] | None, decks: int | None,
 SplitStrategyOpt = Annotated[str, typer.Option(
     "--split-strategy", help="How split hands play under optimal play: cdp1 (each hand"
     " optimal for its own cards), cdz (the pre-split decisions), postsplit (the second"
-    " hand sees the first's cards; slower).")]
+    " hand sees the first's cards; slower), optimal (every decision sees every card dealt"
+    " and maximises the round; slowest, resplits included).")]
 
 
 @contextmanager

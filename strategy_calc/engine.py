@@ -24,7 +24,7 @@ E[payoff * 1{no dealer blackjack}] (peek exact).
 from __future__ import annotations
 
 import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from functools import cache, lru_cache
@@ -45,6 +45,7 @@ __all__ = [
     "EngineParams",
     "HandValues",
     "NodeTable",
+    "OptimalSplitValue",
     "PassRow",
     "SplitRow",
     "UpCardPass",
@@ -56,6 +57,7 @@ __all__ = [
     "int_array",
     "node_table",
     "split_distribution",
+    "split_optimal",
     "split_postsplit",
     "split_tables",
     "up_card_pass",
@@ -260,13 +262,14 @@ class SplitRow(NamedTuple):
 def split_tables(
     base: Shoe, pair: Rank, up: Rank, params: EngineParams, max_extra: int,
     chart_codes: memoryview | None = None, memo: DealerMemo | None = None,
-    columns: int = 7,
+    columns: int = 7, frozen_at: int = 0,
 ) -> tuple[list[SplitRow], list[SplitRow]]:
     """Rows for the first split hand and for the others (``base``: both pair cards in).
 
-    ``columns``: bit 1 optimal, 2 chart, 4 chart without DAS (the rest NaN)."""
+    ``columns``: bit 1 optimal, 2 chart, 4 chart without DAS (the rest NaN);
+    ``frozen_at``: the extra pair cards gone whose best decisions the optimal rows play."""
     first, others = _engine.split_tables(int_array(base.counts), int(pair), int(up), params,
-                                         max_extra, chart_codes, memo, columns)
+                                         max_extra, chart_codes, memo, columns, frozen_at)
     rows_first = [SplitRow(*row) for row in first]
     return rows_first, rows_first if others is first else [SplitRow(*row) for row in others]
 
@@ -356,6 +359,45 @@ def split_postsplit(base: Shoe, pair: Rank, up: Rank, params: EngineParams) -> t
     """Raw values of one split where the second hand sees the first hand's cards."""
     one, two = _engine.split_postsplit(int_array(base.counts), int(pair), int(up), params)
     return float(one), float(two)
+
+
+class OptimalSplitValue(NamedTuple):
+    """The fully optimal split's raw value and what computing it took."""
+
+    raw: float
+    """Raw value of the split, all hands, per unit initial bet (the engine's scale)."""
+    states: int
+    """Between-hands states solved (the canonical memo's entries)."""
+    dealer_evaluations: int
+    """Distinct final shoes whose dealer distribution was computed."""
+    memo_bytes: int
+    """Memory the memos held at the end, in bytes."""
+
+
+def split_optimal(
+    base: Shoe, pair: Rank, up: Rank, params: EngineParams, max_hands: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> OptimalSplitValue:
+    """The fully optimal split (every decision uses every card seen; the whole round's EV).
+
+    ``base``: the shoe with both pair cards in (up card gone); ``max_hands``:
+    2 (one split) to 4. ``progress(done, 10)`` after each second card of hand 1.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> shoe = Shoe.full(1).remove([Card(Rank.ACE)])
+    >>> v = split_optimal(shoe, Rank.ACE, Rank.ACE, engine_params(blackjack_rules("deluxe"),
+    ...                   pair=Rank.ACE), 2)
+    >>> v.states > 0 and v.raw > 0
+    True
+    """
+    solver = _engine.OptimalSplit(int_array(base.counts), int(pair), int(up), params, max_hands)
+    raw = 0.0
+    for rank in range(1, 11):
+        raw += float(solver.card(rank))
+        if progress is not None:
+            progress(rank, 10)
+    return OptimalSplitValue(raw, int(solver.states), int(solver.dealer_evaluations),
+                             int(solver.bytes))
 
 
 @dataclass(frozen=True, slots=True)

@@ -389,15 +389,25 @@ def add_split_values(
     return found
 
 
-def apply_split_strategy(game: GamePass, ups: UpCardDeals, strategy: str) -> bytes | None:
+def apply_split_strategy(
+    game: GamePass, ups: UpCardDeals, strategy: str,
+    progress: Callable[[int, int], None] | None = None,
+) -> bytes | None:
     """Re-value every pair's ``split`` field (the optimal-play split) under ``strategy``.
 
     ``cdp1`` leaves :func:`add_split_values`' figures; ``cdz`` plays the pre-split
     decisions (:func:`strategy_calc.blackjack.pre_split_codes` of this pass);
-    ``postsplit`` lets the second hand see the first hand's cards (one split only).
+    ``postsplit`` lets the second hand see the first hand's cards (one split only);
+    ``cdp`` re-optimises the later hands for their extra pair cards; ``optimal`` is the
+    fully optimal split. ``progress(done, total)`` after each pair.
     Returns the codes split hands played, for ``cdz`` (else None: their own optimum).
     """
-    from strategy_calc.blackjack import postsplit_ev, pre_split_codes, split_values
+    from strategy_calc.blackjack import (
+        optimal_split_ev,
+        postsplit_ev,
+        pre_split_codes,
+        split_values,
+    )
 
     if strategy == "cdp1":
         return None
@@ -413,7 +423,18 @@ def apply_split_strategy(game: GamePass, ups: UpCardDeals, strategy: str) -> byt
             if values is None or values.chart is None:
                 continue
             raw = sum(values.chart)
+        elif strategy == "cdp":
+            values = split_values(game.rules, ups.base, ups.up, Rank(pair_rank),
+                                  game.conditioning, None, game.memo, columns=1, cdp=True)
+            if values is None:
+                continue
+            raw = sum(values.optimal)
+        elif strategy == "optimal":
+            raw = optimal_split_ev(ups.base, ups.up, Rank(pair_rank), game.rules,
+                                   game.conditioning).raw
         else:
             raw = postsplit_ev(ups.base, ups.up, Rank(pair_rank), game.rules, game.conditioning)
         ups.deals[hand] = [replace(d, split=raw + adj) for d in ups.deals[hand]]
+        if progress is not None:
+            progress(pair_rank, 10)
     return codes

@@ -77,7 +77,7 @@ def max_hands_for(rules: BlackjackRules, pair_is_ace: bool) -> int:
 
 def combine(
     first: Sequence[Row], others: Sequence[Row], column: int, n: int, n_pair: int,
-    max_hands: int,
+    max_hands: int, by_resplits: Sequence[tuple[Sequence[Row], Sequence[Row]]] | None = None,
 ) -> tuple[float, float]:
     """EV of the first split hand and of all the others together (engine scale).
 
@@ -85,7 +85,10 @@ def combine(
     the first hand and for the others (they differ only in what an ENHC dealer
     blackjack takes). ``column``: 0 optimal, 2 chart, 4 chart without double
     after split. ``n`` / ``n_pair``: cards and pair cards left once both pair
-    cards and the up card are gone.
+    cards and the up card are gone. ``by_resplits`` (``cdp``): for ``k``
+    resplits, the rows of the strategy the hands play when ``k`` extra pair cards
+    were split off (its decisions fixed, so the same removal identities value it
+    under every removal); entry 0 is ``(first, others)``.
     """
     if max_hands == 2:  # one split: each hand's row 0 (what the general sum reduces to)
         return first[0][column], others[0][column]
@@ -120,10 +123,10 @@ def combine(
 
         return x, non_pair
 
-    x1, n1 = table(first)
-    x2, n2 = table(others)
+    tables = [(table(f), table(o)) for f, o in (by_resplits or [(first, others)])]
     total_first = total_others = 0.0
     for kind, hands, pairs, non_pairs, count in arrangements(max_hands):
+        (x1, n1), (x2, n2) = tables[min(pairs, len(tables) - 1)]
         prob = float(count)
         for t in range(pairs):
             prob *= (n_pair - t) / (n - t)
@@ -161,8 +164,14 @@ SPLIT_STRATEGIES: dict[str, str] = {
     "cdz": "each split hand takes the decisions of the identical unsplit hand (the pre-split"
            " strategy: its cards and the up card, the other pair card still unseen), valued"
            " exactly with both pair cards gone (the field's CDZ-)",
+    "cdp": "as cdp1, but a split hand's decisions may vary with the number of extra pair"
+           " cards removed (each removal's own best composition-dependent play, the"
+           " second cards of all hands dealt first); equals cdp1 without resplits",
     "postsplit": "one split: the first hand as cdp1, the second plays the best strategy for"
                  " everything seen by then (the pair, the up card, all the first hand's cards)",
+    "optimal": "fully optimal: every decision of every split hand (resplits included) uses"
+               " everything seen in the round, dealt in casino order (hand 1 played out, then"
+               " hand 2, ...), and maximises the EV of the whole round",
 }
 """The named split strategies and what each means (``--split-strategy``)."""
 

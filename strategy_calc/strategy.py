@@ -113,16 +113,17 @@ def analyse_game(
     from strategy_calc.splits import check_split_strategy
 
     split_strategy = check_split_strategy(split_strategy)
-    if distribution and split_strategy == "postsplit":
+    if distribution and split_strategy in ("postsplit", "optimal"):
         from strategy_calc.rules import RulesError
 
         raise RulesError("outcome distributions are computed for the cdp1 and cdz split"
-                         " strategies, not postsplit")
+                         f" strategies, not {split_strategy}")
     if distribution:
         from strategy_calc.distributions import check_distribution_rules
 
         check_distribution_rules(rules)
-    steps = 2 * len(UP_ORDER)
+    per_up = 11 if split_strategy == "optimal" else 1  # the optimal split ticks per pair
+    steps = len(UP_ORDER) * (1 + per_up)
 
     def first_half(done: int, _total: int) -> None:
         if progress is not None:
@@ -140,14 +141,21 @@ def analyse_game(
         ups = game.ups[up]
         chart_codes[up] = split_hand_codes(ups, chart.split_hand_bits(up))
         splits = add_split_values(game, ups, chart_codes[up])
-        played = apply_split_strategy(game, ups, split_strategy)
+        done = len(UP_ORDER) + step * per_up
+
+        def pair_done(pairs: int, _total: int, done: int = done) -> None:
+            if progress is not None:
+                progress(done + pairs, steps)
+
+        played = apply_split_strategy(game, ups, split_strategy,
+                                      pair_done if per_up > 1 else None)
         if played is not None:
             split_codes[up] = played
         charts.add_pair_cells(game, cells, ups, splits, pairs)
         deviations += charts.two_card_deviations(ups, chart, game.conditioning)
         deviations += charts.three_card_deviations(ups, game.conditioning)
         if progress is not None:
-            progress(len(UP_ORDER) + step + 1, steps)
+            progress(len(UP_ORDER) + (step + 1) * per_up, steps)
     by_up = round_evs_by_up(game, chart)
     ev_basic, ev_optimal = round_evs(game, chart)
     outcomes_basic = outcomes_optimal = None

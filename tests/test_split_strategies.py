@@ -84,8 +84,8 @@ def test_cdz_at_most_cdp1_at_most_postsplit(decks: int, pair: str) -> None:
 
 
 def test_an_unknown_split_strategy_is_refused() -> None:
-    with pytest.raises(ValueError, match="unknown split strategy 'optimal'"):
-        sc.analyse_hand("8,8", "T", sc.blackjack_rules("deluxe"), split_strategy="optimal")
+    with pytest.raises(ValueError, match="unknown split strategy 'cdx'"):
+        sc.analyse_hand("8,8", "T", sc.blackjack_rules("deluxe"), split_strategy="cdx")
 
 
 def test_the_whole_game_orders_the_split_strategies_too() -> None:
@@ -123,3 +123,23 @@ def test_the_cdz_round_distribution_has_the_cdz_ev_as_its_mean(decks: int) -> No
     mean = sum(x * p for x, p in game.outcomes_optimal.items())
     assert abs(mean - game.ev_optimal) < 1e-12
     assert abs(sum(game.outcomes_optimal.values()) - 1) < 1e-12
+
+
+def _cdp_cases() -> list[object]:
+    from test_oracle_cdp_split import ONE_SPLIT, RESPLIT
+
+    return [pytest.param(*c[1:], id=c[0]) for c in [*ONE_SPLIT, *RESPLIT.values()]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules", "pair", "up", "shoe"), _cdp_cases())
+def test_cdp_reoptimises_each_hand_for_the_pair_cards_split_off_as_the_brute_force_does(
+        rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]) -> None:
+    """``bj_oracle.split_ev_cdp_bruteforce``: every hand's second card is dealt first
+    (resplitting), then each hand plays the best decisions for its own cards and the
+    2 + a pair cards split off, ignoring the other hands; with one split it is cdp1.
+    Like the resplit brute force, its peek values are given no dealer blackjack."""
+    brute = bj_oracle.split_ev_cdp_bruteforce(pair, up, shoe, rules)
+    assert brute is not None
+    got = _engine_split(rules, pair, up, shoe, "cdp")
+    assert abs(got - float(brute)) <= TOL, (got, float(brute))

@@ -167,6 +167,7 @@ from bj_oracle.basics import (
     remove,
     suited_shoe,
 )
+from bj_oracle.cdp import split_ev_cdp_bruteforce
 from bj_oracle.dealer import (
     _dealer_from,
     _dealer_two_step,
@@ -176,6 +177,7 @@ from bj_oracle.dealer import (
     dealer_distribution_no_blackjack,
 )
 from bj_oracle.hands import _hand_evs, _surrender, hand_evs, hand_evs_shortcut, hand_evs_suited
+from bj_oracle.optimal import split_ev_optimal_bruteforce
 from bj_oracle.postsplit import _HandAfter, split_ev_postsplit_bruteforce
 from bj_oracle.resplit import HandEnd, _play_split_hand, split_ev_resplit_bruteforce
 from bj_oracle.solver import (
@@ -262,7 +264,9 @@ __all__ = [  # every name, the private helpers too: some tests reach into them
     "split_ev",
     "split_ev_bruteforce",
     "split_ev_bruteforce_suited",
+    "split_ev_cdp_bruteforce",
     "split_ev_cdz_bruteforce",
+    "split_ev_optimal_bruteforce",
     "split_ev_postsplit_bruteforce",
     "split_ev_resplit_bruteforce",
     "split_ev_suited",

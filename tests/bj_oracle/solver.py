@@ -218,8 +218,13 @@ class _Hand:
             if self.cards_left(d) <= 0:
                 raise ShoeExhausted("a split hand needs a second card")
             opts["hit"] = self.hit(d)
-        elif (s.split_hand and s.one_card and n == 2) or self.total(d) == 21:
+        elif s.split_hand and s.one_card and n == 2:
             opts["stand"] = self.stand(d, 1)
+        elif self.total(d) == 21:  # never hit; a split 21 may double where double_on allows
+            opts["stand"] = self.stand(d, 1)
+            if (s.split_hand and n == 2 and 21 in s.split_double_totals
+                    and self.cards_left(d) > 0):
+                opts["double"] = self.double(d)
         else:
             opts["stand"] = self.stand(d, 1)
             if self.cards_left(d) > 0:

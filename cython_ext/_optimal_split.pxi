@@ -1,0 +1,693 @@
+# ------------------------------------------------------ the fully optimal split
+#
+# Included at the end of _engine.pyx (it uses the player table, the dealer
+# memo and the parameter struct).
+#
+# The round after a split is played in casino order: hand 1 takes its second
+# card and is played out, then hand 2, ..., then the dealer. Every decision
+# (hit, stand, double, resplit) may use everything seen so far and maximises
+# the whole round. The value of the rest of the round depends only on
+#
+#   * the shoe left (what every card dealt so far took out of it),
+#   * how many hands are still to play (each holds one pair card) and how
+#     many exist (the resplit limit),
+#   * the finished hands, only through what they still have at stake against
+#     the dealer: the bets standing on each total class (16 or less, 17, ...,
+#     21), and in ENHC games what a dealer blackjack would take from them.
+#
+# Busted and bonus-paid hands are settled when they end (a bust costs its bet
+# times P(no dealer blackjack | shoe then) in the peek model, which is
+# E[1{no blackjack}] because the hole card is exchangeable with the unseen
+# cards), so they leave no trace in the state. Finished hands are a multiset:
+# their order does not matter, which merges every arrangement of the same
+# outcomes. This canonical state is memoised; within one hand the node values
+# (by the player table's multiset nodes) are memoised per state.
+#
+# Proof of optimality: the state above is a sufficient statistic (the future
+# deal depends only on the shoe, and the terminal payoff only on the final
+# shoe and the stakes by class), so backward induction over it maximises the
+# round's expectation over all strategies that use the cards seen.
+
+cdef enum:
+    OPT_LEVELS = 12   # V-recursion depth: hands finished + resplits (at most 6)
+    NCLS = 6          # standing classes: 16 or less, 17, 18, 19, 20, 21
+
+
+cdef uint64_t node_key[MAXN]   # a node's counts packed 6 bits a rank (the removal key's layout)
+
+
+cdef void build_node_keys() noexcept nogil:
+    cdef int i, r
+    for i in range(n_nodes):
+        node_key[i] = 0
+        for r in range(NR):
+            node_key[i] += (<uint64_t>node_counts[i][r]) << (6 * r)
+
+
+build_node_keys()
+
+
+cdef struct StateMap:
+    uint64_t* k0       # removal (6 bits a rank) | hands left << 60
+    uint64_t* k1       # 1 << 63 (occupied) | hands made | stakes by class | blackjack losses
+    double* v
+    uint64_t mask
+    long long used
+
+
+cdef int smap_init(StateMap* m, int log2cap) noexcept nogil:
+    m.mask = (1ULL << log2cap) - 1
+    m.used = 0
+    m.k0 = <uint64_t*>malloc((m.mask + 1) * sizeof(uint64_t))
+    m.k1 = <uint64_t*>calloc(m.mask + 1, sizeof(uint64_t))
+    m.v = <double*>malloc((m.mask + 1) * sizeof(double))
+    return 0 if m.k0 != NULL and m.k1 != NULL and m.v != NULL else -1
+
+
+cdef void smap_free(StateMap* m) noexcept nogil:
+    free(m.k0)
+    free(m.k1)
+    free(m.v)
+    m.k0 = NULL
+    m.k1 = NULL
+    m.v = NULL
+
+
+cdef inline uint64_t smix(uint64_t a, uint64_t b) noexcept nogil:
+    cdef uint64_t h = a * 0x9E3779B97F4A7C15ULL ^ b * 0xC2B2AE3D27D4EB4FULL
+    return h ^ (h >> 31)
+
+
+cdef inline long long smap_find(StateMap* m, uint64_t a, uint64_t b) noexcept nogil:
+    cdef uint64_t slot = smix(a, b) & m.mask
+    while m.k1[slot] != 0:
+        if m.k1[slot] == b and m.k0[slot] == a:
+            return <long long>slot
+        slot = (slot + 1) & m.mask
+    return -1
+
+
+cdef int smap_grow(StateMap* m) noexcept nogil:
+    cdef StateMap n
+    cdef uint64_t i, slot
+    n.mask = (m.mask << 1) | 1
+    n.used = m.used
+    n.k0 = <uint64_t*>malloc((n.mask + 1) * sizeof(uint64_t))
+    n.k1 = <uint64_t*>calloc(n.mask + 1, sizeof(uint64_t))
+    n.v = <double*>malloc((n.mask + 1) * sizeof(double))
+    if n.k0 == NULL or n.k1 == NULL or n.v == NULL:
+        smap_free(&n)
+        return -1
+    for i in range(m.mask + 1):
+        if m.k1[i] != 0:
+            slot = smix(m.k0[i], m.k1[i]) & n.mask
+            while n.k1[slot] != 0:
+                slot = (slot + 1) & n.mask
+            n.k0[slot] = m.k0[i]
+            n.k1[slot] = m.k1[i]
+            n.v[slot] = m.v[i]
+    smap_free(m)
+    m[0] = n
+    return 0
+
+
+cdef int smap_put(StateMap* m, uint64_t a, uint64_t b, double v) noexcept nogil:
+    cdef uint64_t slot = smix(a, b) & m.mask
+    while m.k1[slot] != 0:
+        if m.k1[slot] == b and m.k0[slot] == a:
+            m.v[slot] = v
+            return 0
+        slot = (slot + 1) & m.mask
+    m.k0[slot] = a
+    m.k1[slot] = b
+    m.v[slot] = v
+    m.used += 1
+    if m.used * 2 > <long long>m.mask:
+        return smap_grow(m)
+    return 0
+
+
+cdef extern from "stdlib.h":
+    int posix_memalign(void** ptr, size_t alignment, size_t size) nogil
+
+
+cdef struct FSlot:
+    uint64_t key        # packed removal + 1; 0 = empty
+    double v[7]         # standing values of the classes 16 or less .. 21, then P(blackjack)
+
+
+cdef struct FinalMap:   # the dealer's side of each final shoe: one cache line a shoe
+    FSlot* s
+    uint64_t mask
+    long long used
+
+
+cdef int fmap_alloc(FinalMap* m, uint64_t mask) noexcept nogil:
+    cdef void* p = NULL
+    if posix_memalign(&p, 64, (mask + 1) * sizeof(FSlot)) != 0:
+        m.s = NULL
+        return -1
+    memset(p, 0, (mask + 1) * sizeof(FSlot))
+    m.s = <FSlot*>p
+    m.mask = mask
+    return 0
+
+
+cdef int fmap_grow(FinalMap* m) noexcept nogil:
+    cdef FinalMap n
+    cdef uint64_t i, slot
+    if fmap_alloc(&n, (m.mask << 1) | 1) != 0:
+        return -1
+    n.used = m.used
+    for i in range(m.mask + 1):
+        if m.s[i].key != 0:
+            slot = mix(m.s[i].key) & n.mask
+            while n.s[slot].key != 0:
+                slot = (slot + 1) & n.mask
+            n.s[slot] = m.s[i]
+    free(m.s)
+    m[0] = n
+    return 0
+
+
+cdef struct Opt:
+    int base[NR]        # the shoe with both pair cards in (up card gone)
+    int p               # the pair's rank index
+    uint64_t pkey       # node_key of the one-card node {pair}
+    int up
+    int mode
+    int max_hands
+    bint das
+    bint aces_one_card
+    bint first_apart    # ENHC: a dealer blackjack takes other amounts from the first hand
+    double bjl[4]       # blackjack takes: first hand bet 1, bet 2; later hands bet 1, bet 2
+    double b777
+    double b678
+    double q678
+    int double_ok[NTOTALS]
+    bint h17
+    FinalMap finals     # the dealer's side by final shoe (removal from base)
+    double* tbuf        # dealer-tree scratch
+    double rows[ROWS]
+    StateMap states
+    int* stamp[OPT_LEVELS]   # node values valid when stamp == cur (one hand per level)
+    double* val[OPT_LEVELS]
+    int cur[OPT_LEVELS]
+    int S[OPT_LEVELS][NR]    # the shoe when the level's hand starts (its pair card out)
+    int left[OPT_LEVELS]     # hands still to play, the level's included
+    int made[OPT_LEVELS]     # hands made so far
+    int W[OPT_LEVELS][NCLS]  # bets standing by class
+    int L[OPT_LEVELS][3]     # ENHC: first hand's standing bet (0 none), later bets 1 / 2 standing
+    uint64_t key[OPT_LEVELS]  # the final-shoe key of the level's start shoe (last hands)
+    int standing[OPT_LEVELS]  # bets standing (last hands)
+    double take[OPT_LEVELS]   # ENHC: what a dealer blackjack takes from them (last hands)
+    bint exhausted
+    bint failed
+    bint overflow
+    long long settled   # terminal settlements against the dealer
+
+
+cdef inline int opt_pack(Opt* o, const int* S, int left, int made, const int* W, const int* L,
+                         uint64_t* a, uint64_t* b) noexcept nogil:
+    cdef int r, g
+    cdef uint64_t x = 0, y = 1ULL << 63
+    for r in range(NR):
+        g = o.base[r] - S[r]
+        if g > 63:
+            o.overflow = True
+            return -1
+        x |= (<uint64_t>g) << (6 * r)
+    x |= (<uint64_t>left) << 60
+    y |= <uint64_t>made
+    for r in range(NCLS):
+        y |= (<uint64_t>W[r]) << (3 + 4 * r)
+    y |= (<uint64_t>L[0]) << 27
+    y |= (<uint64_t>L[1]) << 29
+    y |= (<uint64_t>L[2]) << 33
+    a[0] = x
+    b[0] = y
+    return 0
+
+
+cdef inline uint64_t opt_key(Opt* o, const int* S) noexcept nogil:
+    """The final-shoe key of ``S``: its removal from ``base``, 6 bits a rank, plus 1."""
+    cdef uint64_t key = 1
+    cdef int r
+    for r in range(NR):
+        key += (<uint64_t>(o.base[r] - S[r])) << (6 * r)
+    return key
+
+
+cdef const double* opt_final(Opt* o, uint64_t key, const int* S) noexcept nogil:
+    """The standing values by class and P(blackjack) of the dealer drawing from ``S``
+    (``key``: :func:`opt_key` of ``S``)."""
+    cdef uint64_t slot
+    cdef int r, c, n = 0
+    cdef int shoe[NR]
+    cdef double sn, mass = 0.0
+    cdef double* d
+    cdef double* v
+    slot = mix(key) & o.finals.mask
+    while o.finals.s[slot].key != 0:
+        if o.finals.s[slot].key == key:
+            return o.finals.s[slot].v
+        slot = (slot + 1) & o.finals.mask
+    for r in range(NR):
+        shoe[r] = S[r] + (r == o.up - 1)
+        n += shoe[r]
+    tree_eval(up_tree_for(o.h17, n, o.up - 1), shoe, o.tbuf, o.rows)
+    d = &o.rows[(o.up - 1) * NOUT]
+    for r in range(NOUT):
+        mass += d[r]
+    if mass < 1.0 - 1e-9:
+        o.exhausted = True
+    v = o.finals.s[slot].v
+    # standing on 16 or less wins only on a dealer bust; one total more (16 + c) turns
+    # the dealer's 16 + c from a loss into a push and his 15 + c from a push into a win
+    sn = d[OUT_BUST] - d[0] - d[1] - d[2] - d[3] - d[4]
+    for c in range(NCLS):
+        if c > 0:
+            sn += d[c - 1] + (d[c - 2] if c > 1 else 0.0)
+        v[c] = sn
+    v[NCLS] = d[OUT_BJ]
+    o.finals.s[slot].key = key
+    o.finals.used += 1
+    if o.finals.used * 2 > <long long>o.finals.mask:
+        if fmap_grow(&o.finals) != 0:
+            o.failed = True
+            return NULL
+        return opt_final(o, key, S)
+    return v
+
+
+cdef double opt_last(Opt* o, int lv, uint64_t key, const int* F, int bet, int cls) noexcept nogil:
+    """The round's value when the last hand ends leaving ``F`` (key ``key``) with ``bet``
+    standing on class ``cls`` (bet 0: bust or paid): every standing bet settles."""
+    cdef const double* v
+    cdef double tot, take
+    cdef int c
+    if o.standing[lv] + bet == 0:
+        return 0.0
+    v = opt_final(o, key, F)
+    if v == NULL:
+        return 0.0
+    o.settled += 1
+    tot = bet * v[cls] if bet else 0.0
+    for c in range(NCLS):
+        if o.W[lv][c] != 0:
+            tot += o.W[lv][c] * v[c]
+    if o.mode == 0:
+        take = o.take[lv]
+        if bet:
+            take += o.bjl[1 + bet]  # the last hand is never the first
+        return tot - take * v[NCLS]
+    if o.mode == 2:
+        return tot / (1.0 - v[NCLS])
+    return tot
+
+
+cdef double opt_terminal(Opt* o, const int* S, const int* W, const int* L) noexcept nogil:
+    """The finished hands' value against the dealer drawing from ``S`` (engine scale).
+
+    Nothing stands (every hand bust or paid a bonus): nothing is left to settle.
+    """
+    cdef const double* v
+    cdef double tot = 0.0, take
+    cdef int c, standing = 0
+    for c in range(NCLS):
+        standing += W[c]
+    if standing == 0:
+        return 0.0
+    v = opt_final(o, opt_key(o, S), S)
+    if v == NULL:
+        return 0.0
+    o.settled += 1
+    for c in range(NCLS):
+        if W[c] != 0:
+            tot += W[c] * v[c]
+    if o.mode == 0:
+        take = L[1] * o.bjl[2] + L[2] * o.bjl[3]
+        if L[0] == 1:
+            take += o.bjl[0]
+        elif L[0] == 2:
+            take += o.bjl[1]
+        tot -= take * v[NCLS]
+    elif o.mode == 2:
+        tot /= 1.0 - v[NCLS]
+    return tot
+
+
+cdef double opt_state(Opt* o, int lv, const int* S, int left, int made, const int* W,
+                      const int* L) noexcept nogil:
+    """Value of the rest of the round: ``left`` hands to play (one pair card each) from ``S``."""
+    cdef uint64_t a, b
+    cdef long long slot
+    cdef double v
+    cdef int r
+    if left == 0:
+        return opt_terminal(o, S, W, L)
+    if opt_pack(o, S, left, made, W, L, &a, &b) != 0:
+        return 0.0
+    slot = smap_find(&o.states, a, b)
+    if slot >= 0:
+        return o.states.v[slot]
+    if lv >= OPT_LEVELS or o.failed:
+        o.failed = True
+        return 0.0
+    for r in range(NR):
+        o.S[lv][r] = S[r]
+    for r in range(NCLS):
+        o.W[lv][r] = W[r]
+    for r in range(3):
+        o.L[lv][r] = L[r]
+    o.left[lv] = left
+    o.made[lv] = made
+    o.cur[lv] += 1
+    if left == 1:  # the last hand: its ends settle at once (opt_last)
+        o.key[lv] = opt_key(o, S)
+        o.standing[lv] = 0
+        for r in range(NCLS):
+            o.standing[lv] += W[r]
+        o.take[lv] = L[1] * o.bjl[2] + L[2] * o.bjl[3]
+        if L[0] == 1:
+            o.take[lv] += o.bjl[0]
+        elif L[0] == 2:
+            o.take[lv] += o.bjl[1]
+    v = 0.0
+    for r in range(NR):
+        v += opt_card(o, lv, r)
+    if smap_put(&o.states, a, b, v) != 0:
+        o.failed = True
+    return v
+
+
+cdef double opt_next(Opt* o, int lv, const int* shoe, int bet, int cls) noexcept nogil:
+    """The level's hand ends leaving ``shoe``: ``bet`` standing on class ``cls`` (bet 0:
+    bust or paid, nothing stands)."""
+    cdef int W[NCLS]
+    cdef int L[3]
+    cdef int r
+    for r in range(NCLS):
+        W[r] = o.W[lv][r]
+    for r in range(3):
+        L[r] = o.L[lv][r]
+    if bet > 0:
+        W[cls] += bet
+        if o.mode == 0:
+            if o.first_apart and o.made[lv] == o.left[lv]:  # no hand finished yet: hand 1
+                L[0] = bet
+            else:
+                L[bet] += 1
+    return opt_state(o, lv + 1, shoe, o.left[lv] - 1, o.made[lv], W, L)
+
+
+cdef inline int opt_shoe(Opt* o, int lv, int node, int* shoe) noexcept nogil:
+    """The shoe when the level's hand holds ``node`` (its pair card included); its size."""
+    cdef int r, N = 0
+    for r in range(NR):
+        shoe[r] = o.S[lv][r] - node_counts[node][r] + (r == o.p)
+        N += shoe[r]
+    return N
+
+
+cdef inline double opt_settle(Opt* o, const int* shoe, int N) noexcept nogil:
+    return no_bj(o.up, shoe, N) if o.mode == 1 else 1.0
+
+
+cdef inline double opt_end(Opt* o, int lv, int node, int extra, const int* shoe, int bet,
+                           int cls) noexcept nogil:
+    """The level's hand ends holding ``node`` (plus the bust card ``extra``, or -1), leaving
+    ``shoe``, with ``bet`` standing on class ``cls`` (bet 0: settled)."""
+    cdef uint64_t key
+    if o.left[lv] == 1:
+        key = o.key[lv] + node_key[node] - o.pkey
+        if extra >= 0:
+            key += 1ULL << (6 * extra)
+        return opt_last(o, lv, key, shoe, bet, cls)
+    return opt_next(o, lv, shoe, bet, cls)
+
+
+cdef double opt_bust(Opt* o, int lv, int node, int* shoe, int N, int r, int bet) noexcept nogil:
+    """The hand holding ``node`` busts on card ``r`` drawn from ``shoe`` (restored on return)."""
+    cdef double v
+    shoe[r] -= 1
+    v = -bet * opt_settle(o, shoe, N - 1) + opt_end(o, lv, node, r, shoe, 0, 0)
+    shoe[r] += 1
+    return v
+
+
+cdef inline double opt_stand(Opt* o, int lv, int node, const int* shoe, int bet) noexcept nogil:
+    cdef int t = node_best[node]
+    return opt_end(o, lv, node, -1, shoe, bet, 0 if t <= 16 else t - 16)
+
+
+cdef extern from *:
+    void __builtin_prefetch(const void* addr) nogil
+
+
+cdef inline void opt_prefetch(Opt* o, int lv, int node, const int* shoe) noexcept nogil:
+    """Ask for the final-shoe slots a last hand at ``node`` reads (standing, each bust card):
+    the misses overlap instead of coming one after another."""
+    cdef uint64_t key = o.key[lv] + node_key[node] - o.pkey
+    cdef int r
+    __builtin_prefetch(&o.finals.s[mix(key) & o.finals.mask])
+    if o.standing[lv] == 0 or node_best[node] >= 21:
+        return
+    for r in range(NR):
+        if shoe[r] > 0 and node_child[node][r] < 0:
+            __builtin_prefetch(&o.finals.s[mix(key + (1ULL << (6 * r))) & o.finals.mask])
+
+
+cdef double opt_node(Opt* o, int lv, int node) noexcept nogil:
+    """Best value of the round when the level's hand holds ``node`` (stand or hit)."""
+    cdef int shoe[NR]
+    cdef int r, ch, N
+    cdef double v, h, pr
+    if o.stamp[lv][node] == o.cur[lv]:
+        return o.val[lv][node]
+    N = opt_shoe(o, lv, node, shoe)
+    if o.left[lv] == 1:  # last hand: start fetching the dealer rows of its ends now
+        opt_prefetch(o, lv, node, shoe)
+    if node == id_777 and o.b777 > 0:
+        v = o.b777 * opt_settle(o, shoe, N) + opt_end(o, lv, node, -1, shoe, 0, 0)
+    else:
+        v = opt_stand(o, lv, node, shoe, 1)
+        if node_best[node] < 21 and N > 0:
+            h = 0.0
+            for r in range(NR):
+                if shoe[r] <= 0:
+                    continue
+                pr = <double>shoe[r] / N
+                ch = node_child[node][r]
+                if ch < 0:
+                    h += pr * opt_bust(o, lv, node, shoe, N, r, 1)
+                else:
+                    h += pr * opt_node(o, lv, ch)
+            if h > v:
+                v = h
+        if node == id_678 and o.b678 > 0 and o.q678 > 0:
+            v = o.q678 * (o.b678 * opt_settle(o, shoe, N) + opt_end(o, lv, node, -1, shoe, 0, 0)) \
+                + (1.0 - o.q678) * v
+    o.stamp[lv][node] = o.cur[lv]
+    o.val[lv][node] = v
+    return v
+
+
+cdef double opt_double(Opt* o, int lv, int node) noexcept nogil:
+    """Value of doubling at ``node``: bet 2, one card, stand (no bonus)."""
+    cdef int shoe[NR]
+    cdef int r, ch, N = opt_shoe(o, lv, node, shoe)
+    cdef double v = 0.0, pr
+    for r in range(NR):
+        if shoe[r] <= 0:
+            continue
+        pr = <double>shoe[r] / N
+        ch = node_child[node][r]
+        if ch < 0:
+            v += pr * opt_bust(o, lv, node, shoe, N, r, 2)
+        else:
+            shoe[r] -= 1
+            v += pr * opt_stand(o, lv, ch, shoe, 2)
+            shoe[r] += 1
+    return v
+
+
+cdef double opt_card(Opt* o, int lv, int r) noexcept nogil:
+    """P(second card r) times the best value of the round after it (the level's hand)."""
+    cdef const int* S = o.S[lv]
+    cdef int shoe[NR]
+    cdef int k, N = 0, ch
+    cdef double v, d
+    for k in range(NR):
+        N += S[k]
+    if N == 0:
+        o.exhausted = True
+        return 0.0
+    if S[r] <= 0:
+        return 0.0
+    ch = node_child[node_child[0][o.p]][r]
+    if o.p == 0 and o.aces_one_card:
+        opt_shoe(o, lv, ch, shoe)
+        v = opt_stand(o, lv, ch, shoe, 1)
+    else:
+        v = opt_node(o, lv, ch)
+        if o.das and o.double_ok[node_best[ch]]:
+            d = opt_double(o, lv, ch)
+            if d > v:
+                v = d
+    if r == o.p and o.made[lv] < o.max_hands:  # resplit: this card starts a waiting hand
+        for k in range(NR):
+            shoe[k] = S[k] - (k == r)
+        d = opt_state(o, lv + 1, shoe, o.left[lv] + 1, o.made[lv] + 1, o.W[lv], o.L[lv])
+        if d > v:
+            v = d
+    return <double>S[r] / N * v
+
+
+cdef class OptimalSplit:
+    """The fully optimal split of one pair against one up card (caller-owned state).
+
+    Casino order: hand 1 takes its second card and is played out, then hand
+    2, and so on, then the dealer. Every decision (hit, stand, double after
+    split, resplit while fewer than ``max_hands`` hands exist) uses everything
+    seen in the round so far (pair, up card, every card of the hands dealt
+    before and of this one) and maximises the EV of the whole round. Values
+    are raw, on the engine's scale (:func:`hand_values`: peek games give
+    E[result * 1{no dealer blackjack}]); summed over all hands, per unit
+    initial bet. ``base``: the shoe with both pair cards in (up card gone).
+    :meth:`card` values one second card of hand 1 at a time (for progress);
+    the memo of states carries over between calls, one call at a time.
+    """
+    cdef Opt o
+    cdef bint busy
+    cdef bint ready
+
+    def __cinit__(self, const int[:] base, int pair, int up, params, int max_hands):
+        cdef Params P
+        cdef Opt* o
+        cdef int r, lv
+        self.ready = False
+        self.busy = False
+        self.o.states.k0 = NULL
+        self.o.states.k1 = NULL
+        self.o.states.v = NULL
+        for lv in range(OPT_LEVELS):
+            self.o.stamp[lv] = NULL
+            self.o.val[lv] = NULL
+        read_params(params, &P)
+        check_pair(base, pair)
+        check_up(up)
+        if max_hands < 2 or max_hands > 4:
+            raise ValueError("max_hands is 2..4")
+        o = &self.o
+        for r in range(NR):
+            o.base[r] = base[r]
+        o.p = pair - 1
+        o.pkey = 1ULL << (6 * o.p)
+        for r in range(NR):  # the state keys hold 6 bits of each rank's removal
+            if min(base[r], max_hands * (21 // (r + 1) + 2)) > 63:
+                raise ValueError("the optimal split handles shoes with at most 63 cards of a"
+                                 " rank that a round could use up")
+        o.up = up
+        o.mode = P.mode
+        o.max_hands = max_hands
+        o.das = P.das
+        o.aces_one_card = P.aces_one_card
+        o.bjl[0] = P.bjl1
+        o.bjl[1] = P.bjl2
+        o.bjl[2] = P.bjl1_second
+        o.bjl[3] = P.bjl2_second
+        o.first_apart = P.mode == 0 and (P.bjl1 != P.bjl1_second or P.bjl2 != P.bjl2_second)
+        o.b777 = P.b777
+        o.b678 = P.b678
+        o.q678 = P.q678
+        for r in range(NTOTALS):
+            o.double_ok[r] = P.double_ok[r]
+        o.exhausted = False
+        o.failed = False
+        o.overflow = False
+        o.settled = 0
+        o.h17 = P.h17
+        o.finals.used = 0
+        o.tbuf = <double*>malloc(tree_scratch_size() * sizeof(double))
+        if o.tbuf == NULL or fmap_alloc(&o.finals, (1 << 12) - 1) != 0:
+            raise MemoryError()
+        if smap_init(&o.states, 12) != 0:
+            raise MemoryError()
+        for lv in range(OPT_LEVELS):
+            o.stamp[lv] = <int*>calloc(n_nodes, sizeof(int))
+            o.val[lv] = <double*>malloc(n_nodes * sizeof(double))
+            o.cur[lv] = 0
+            if o.stamp[lv] == NULL or o.val[lv] == NULL:
+                raise MemoryError()
+        # level 0: hand 1 starts; both pair cards are out of the shoe, none finished
+        for r in range(NR):
+            o.S[0][r] = base[r] - 2 * (r == o.p)
+        for r in range(NCLS):
+            o.W[0][r] = 0
+        for r in range(3):
+            o.L[0][r] = 0
+        o.left[0] = 2
+        o.made[0] = 2
+        o.cur[0] = 1
+        self.ready = True
+
+    def __dealloc__(self):
+        cdef int lv
+        smap_free(&self.o.states)
+        for lv in range(OPT_LEVELS):
+            free(self.o.stamp[lv])
+            free(self.o.val[lv])
+        free(self.o.finals.s)
+        free(self.o.tbuf)
+
+    def card(self, int rank):
+        """Raw contribution of hand 1's second card ``rank`` (1..10): P(it) times the
+        round's best value after it (0 if the shoe has none). The sum over ranks is
+        :meth:`value`."""
+        cdef double v
+        if rank < 1 or rank > 10:
+            raise ValueError("rank is 1..10")
+        if self.busy:
+            raise RuntimeError("this OptimalSplit is in use by another call")
+        self.busy = True
+        try:
+            with nogil:
+                v = opt_card(&self.o, 0, rank - 1)
+        finally:
+            self.busy = False
+        if self.o.failed:
+            raise MemoryError()
+        if self.o.overflow:
+            raise ValueError("too many cards of one rank dealt for the optimal split's state key")
+        if self.o.exhausted:
+            raise ValueError("too few cards left for an exact answer: the dealer could run out"
+                             " of cards")
+        return v
+
+    def value(self):
+        """Raw value of the split (all hands), the sum of :meth:`card` over ranks."""
+        return sum([self.card(r) for r in range(1, 11)])
+
+    @property
+    def states(self):
+        """Between-hands states solved and kept (the canonical memo's size)."""
+        return self.o.states.used
+
+    @property
+    def settlements(self):
+        """Terminal settlements against the dealer computed."""
+        return self.o.settled
+
+    @property
+    def dealer_evaluations(self):
+        """Distinct final shoes whose dealer distribution was computed."""
+        return self.o.finals.used
+
+    @property
+    def bytes(self):
+        """Memory held by the memos (states and dealer distributions), in bytes."""
+        cdef long long n = (self.o.states.mask + 1) * 24
+        n += (self.o.finals.mask + 1) * sizeof(FSlot)
+        n += OPT_LEVELS * n_nodes * 12
+        return n

@@ -1,0 +1,177 @@
+"""The fully optimal split (``--split-strategy optimal``): the engine against the oracle.
+
+``bj_oracle.split_ev_optimal_bruteforce`` plays the split in casino order (hand 1 to the
+end, then hand 2, ..., then the dealer; the peek game's hole card a real card dealt
+first) on tiny shoes and maximises the round's total at every decision, resplits
+included, in exact arithmetic, written from the rules text. The engine
+(``OptimalSplit``) works on canonical states (shoe left, hands waiting, bets standing by
+total class) with floats; the two agree to 1e-12 on every case.
+
+The orderings are the issue's: ``optimal >= postsplit >= cdp1`` and ``optimal >= cdz``
+(the optimum is the upper bound of every fixed strategy; postsplit gives the second hand
+more information than cdp1), with equality where the rules leave no choice.
+"""
+
+from __future__ import annotations
+
+import bj_oracle
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from test_oracle_optimal_split import NAIVE, NO_CHOICE, ONE_SPLIT, RESPLITS
+
+import strategy_calc as sc
+from strategy_calc.cards import Card, Rank, Shoe
+from strategy_calc.rules import BlackjackRules
+
+TOL = 1e-12
+
+
+def _rules(**fields: object) -> BlackjackRules:
+    return BlackjackRules(**{"decks": 1, "max_split_hands": 2, **fields})  # type: ignore[arg-type]
+
+
+ENHC = {"hole_card": "enhc", "enhc_loses": "all"}
+ORIGINAL = {"hole_card": "enhc", "enhc_loses": "original"}
+
+
+def _engine_split(rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...],
+                  strategy: str) -> float:
+    """``ev["split"]`` for the pair against ``up`` when ``shoe`` is left after them."""
+    start = [n + (i == pair - 1) * 2 + (i == up - 1) for i, n in enumerate(shoe)]
+    result = sc.analyse_hand([Card(Rank(pair)), Card(Rank(pair))], Card(Rank(up)), rules,
+                             shoe=Shoe.from_counts(start), split_strategy=strategy)
+    value = result.ev["split"]
+    assert value is not None
+    return value
+
+
+# Every case of the oracle's self-checks: one split (peek, ENHC all / original, H17, NDAS,
+# restricted doubles, one-card and hit split aces, 7-7-7), no choice left, resplits to 3
+# and 4 hands with and without aces, and the 4- to 7-card shoes of the plain enumeration.
+# (The plain enumeration's peek shoes of 4 to 6 cards are too small for the engine, whose
+# hole card is drawn last: see test_too_small_a_shoe_is_refused_not_guessed.)
+CASES = ([pytest.param(*c[1:5], id=c[0]) for c in ONE_SPLIT + NO_CHOICE + RESPLITS]
+         + [pytest.param(*c, id=f"naive-{i}") for i, c in enumerate(NAIVE)
+            if not c[0].peek or sum(c[3]) >= 8])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules", "pair", "up", "shoe"), CASES)
+def test_optimal_split_is_the_casino_order_optimum_of_the_brute_force(
+        rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]) -> None:
+    # both are per unit initial bet, given no dealer blackjack in a peek game
+    want = bj_oracle.split_ev_optimal_bruteforce(pair, up, shoe, rules)
+    assert want is not None
+    got = _engine_split(rules, pair, up, shoe, "optimal")
+    assert abs(got - float(want)) <= TOL, (got, float(want))
+
+
+def test_hand_calculation_resplit_tens_against_a_ten() -> None:
+    """The oracle's hand calculation (tests/test_oracle_optimal_split.py): ENHC, T,T vs T,
+    up to 3 hands, a hand of 21 stands, shoe {A, A, A, A, T}: the player declines the
+    resplit that would feed the dealer his ace: -6/5 when a blackjack takes every bet,
+    -2/5 when it takes the original bet only."""
+    tens = (4, 0, 0, 0, 0, 0, 0, 0, 0, 1)
+    for loses, want in (("all", -1.2), ("original", -0.4)):
+        rules = _rules(max_split_hands=3, hole_card="enhc", enhc_loses=loses,
+                       hand_of_21_stands=True)
+        assert _engine_split(rules, 10, 10, tens, "optimal") == pytest.approx(want, abs=TOL)
+
+
+def test_too_small_a_shoe_is_refused_not_guessed() -> None:
+    """Peek, 4,4 vs T with {8, 9, 9, 9} left: the engine draws the hole card last, so a
+    branch where the hands take every card leaves the dealer none: an error, not a value."""
+    with pytest.raises(ValueError, match="run out"):
+        _engine_split(_rules(double_on="none"), 4, 10, (0, 0, 0, 0, 0, 0, 0, 1, 3, 0),
+                      "optimal")
+
+
+RULES = [
+    _rules(),
+    _rules(double_after_split=False),
+    _rules(dealer_hits_soft_17=True, **ENHC),
+    _rules(**ORIGINAL),
+    _rules(double_on="10-11", surrender="none"),
+    _rules(split_aces_one_card=False),
+    _rules(bonus_777=3.0),
+]
+
+
+@st.composite
+def _deals(draw: st.DrawFn) -> tuple[BlackjackRules, int, int, tuple[int, ...]]:
+    """A rule set, a pair, an up card and a 1-deck shoe with 14 to 22 cards left."""
+    rules = draw(st.sampled_from(RULES))
+    pair = draw(st.integers(1, 10))
+    up = draw(st.integers(1, 10))
+    shoe = [4] * 9 + [16]
+    shoe[pair - 1] -= 2
+    shoe[up - 1] -= 1
+    for _ in range(draw(st.integers(27, 35))):
+        left = [r for r in range(10) if shoe[r] > 0]
+        shoe[draw(st.sampled_from(left))] -= 1
+    completes = {1: 9, 10: 0}.get(up)  # in a peek game some card must not complete a blackjack
+    assume(not rules.peek or completes is None or shoe[completes] < sum(shoe))
+    return rules, pair, up, tuple(shoe)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_deals())
+def test_optimal_at_least_postsplit_at_least_cdp1_and_at_least_cdz(
+        deal: tuple[BlackjackRules, int, int, tuple[int, ...]]) -> None:
+    rules, pair, up, shoe = deal
+    values = {s: _engine_split(rules, pair, up, shoe, s)
+              for s in ("optimal", "postsplit", "cdp1", "cdz")}
+    assert values["optimal"] >= values["postsplit"] - TOL
+    assert values["postsplit"] >= values["cdp1"] - TOL
+    assert values["optimal"] >= values["cdz"] - TOL
+    if pair == 1 and rules.split_aces_one_card:  # one card each: nothing to decide
+        assert abs(values["optimal"] - values["cdp1"]) <= TOL
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_deals(), st.sampled_from([3, 4]), st.booleans())
+def test_with_resplits_optimal_at_least_cdp1_and_cdz(
+        deal: tuple[BlackjackRules, int, int, tuple[int, ...]], hands: int,
+        aces: bool) -> None:
+    base, pair, up, shoe = deal
+    from dataclasses import replace
+
+    rules = replace(base, max_split_hands=hands, resplit_aces=aces)
+    optimal = _engine_split(rules, pair, up, shoe, "optimal")
+    assert optimal >= _engine_split(rules, pair, up, shoe, "cdp1") - TOL
+    assert optimal >= _engine_split(rules, pair, up, shoe, "cdz") - TOL
+
+
+def test_the_first_hand_plays_for_the_round_9_9_vs_2() -> None:
+    """The issue's example: 9,9 vs 2, one deck, no DAS. postsplit lets hand 2 see hand 1's
+    cards but hand 1 still plays for itself; the optimum lets hand 1 play for the round,
+    worth several 1e-5 here (the full-deck figures are the engine's; the ordering and a
+    gap far above rounding are what is checked)."""
+    rules = _rules(double_after_split=False)
+    shoe = Shoe.full(1)
+    cards = [Card(Rank.NINE), Card(Rank.NINE)]
+    optimal = sc.analyse_hand(cards, Card(Rank.TWO), rules, shoe=shoe,
+                              split_strategy="optimal").ev["split"]
+    postsplit = sc.analyse_hand(cards, Card(Rank.TWO), rules, shoe=shoe,
+                                split_strategy="postsplit").ev["split"]
+    assert optimal is not None and postsplit is not None
+    assert optimal - postsplit > 1e-5
+
+
+def test_a_shoe_that_can_only_give_the_dealer_blackjack_is_refused_in_a_peek_game() -> None:
+    """Only tens left against an ace: the dealer has blackjack for sure, so there is no
+    "given no dealer blackjack" to condition on: an error, not a division by zero."""
+    start = Shoe.from_counts([3, 0, 0, 0, 0, 0, 0, 0, 0, 10])
+    with pytest.raises(ValueError, match="every card left gives the dealer blackjack"):
+        sc.analyse_hand("A,A", "A", _rules(), shoe=start)
+
+
+def test_the_optimal_split_is_named_and_refused_where_it_cannot_apply() -> None:
+    from strategy_calc.rules import RulesError
+    from strategy_calc.strategy import analyse_game
+
+    result = sc.analyse_hand("8,8", "T", _rules(), split_strategy="Optimal")
+    assert result.split_strategy == "optimal"
+    with pytest.raises(RulesError, match="not optimal"):
+        analyse_game(_rules(), distribution=True, split_strategy="optimal")
