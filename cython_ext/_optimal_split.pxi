@@ -174,6 +174,7 @@ cdef struct Opt:
     int base[NR]        # the shoe with both pair cards in (up card gone)
     int p               # the pair's rank index
     uint64_t pkey       # node_key of the one-card node {pair}
+    int longest         # most cards in a final dealer hand (up card included)
     int up
     int mode
     int max_hands
@@ -192,6 +193,7 @@ cdef struct Opt:
     StateMap states
     int* stamp[OPT_LEVELS]   # node values valid when stamp == cur (one hand per level)
     double* val[OPT_LEVELS]
+    double* gv[OPT_LEVELS]   # last hands: the finished hands' value at the node's shoe
     int cur[OPT_LEVELS]
     int S[OPT_LEVELS][NR]    # the shoe when the level's hand starts (its pair card out)
     int left[OPT_LEVELS]     # hands still to play, the level's included
@@ -280,30 +282,40 @@ cdef const double* opt_final(Opt* o, uint64_t key, const int* S) noexcept nogil:
     return v
 
 
-cdef double opt_last(Opt* o, int lv, uint64_t key, const int* F, int bet, int cls) noexcept nogil:
+cdef double opt_last(Opt* o, int lv, uint64_t key, const int* F, int bet, int cls,
+                     double* g=NULL) noexcept nogil:
     """The round's value when the last hand ends leaving ``F`` (key ``key``) with ``bet``
-    standing on class ``cls`` (bet 0: bust or paid): every standing bet settles."""
+    standing on class ``cls`` (bet 0: bust or paid): every standing bet settles.
+
+    ``g``: if given, set to the finished hands' part of it (the bets standing before).
+    """
     cdef const double* v
-    cdef double tot, take
+    cdef double own, mine, take
     cdef int c
+    if g != NULL:
+        g[0] = 0.0
     if o.standing[lv] + bet == 0:
         return 0.0
     v = opt_final(o, key, F)
     if v == NULL:
         return 0.0
     o.settled += 1
-    tot = bet * v[cls] if bet else 0.0
-    for c in range(NCLS):
-        if o.W[lv][c] != 0:
-            tot += o.W[lv][c] * v[c]
+    own = bet * v[cls] if bet else 0.0
+    mine = 0.0
+    if o.standing[lv]:
+        for c in range(NCLS):
+            if o.W[lv][c] != 0:
+                mine += o.W[lv][c] * v[c]
     if o.mode == 0:
-        take = o.take[lv]
+        mine -= o.take[lv] * v[NCLS]
         if bet:
-            take += o.bjl[1 + bet]  # the last hand is never the first
-        return tot - take * v[NCLS]
-    if o.mode == 2:
-        return tot / (1.0 - v[NCLS])
-    return tot
+            own -= o.bjl[1 + bet] * v[NCLS]  # the last hand is never the first
+    elif o.mode == 2:
+        own /= 1.0 - v[NCLS]
+        mine /= 1.0 - v[NCLS]
+    if g != NULL:
+        g[0] = mine
+    return own + mine
 
 
 cdef double opt_terminal(Opt* o, const int* S, const int* W, const int* L) noexcept nogil:
@@ -466,8 +478,8 @@ cdef double opt_node(Opt* o, int lv, int node) noexcept nogil:
     if o.stamp[lv][node] == o.cur[lv]:
         return o.val[lv][node]
     N = opt_shoe(o, lv, node, shoe)
-    if o.left[lv] == 1:  # last hand: start fetching the dealer rows of its ends now
-        opt_prefetch(o, lv, node, shoe)
+    if o.left[lv] == 1:
+        return opt_last_node(o, lv, node, shoe, N)
     if node == id_777 and o.b777 > 0:
         v = o.b777 * opt_settle(o, shoe, N) + opt_end(o, lv, node, -1, shoe, 0, 0)
     else:
@@ -493,22 +505,92 @@ cdef double opt_node(Opt* o, int lv, int node) noexcept nogil:
     return v
 
 
+cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept nogil:
+    """:func:`opt_node` for the last hand, the busts settled without a dealer lookup.
+
+    With ``g(F)`` the finished hands' value when the dealer draws from ``F`` (linear
+    in the dealer's distribution: no renormalisation, so not in the peek shortcut),
+    removing one unseen card at random leaves it unchanged: ``sum_r F_r / |F| *
+    g(F - r) = g(F)`` whenever the dealer cannot run out of cards (``|F|`` at least
+    his longest hand). So the bust cards' share of a hit, ``sum over bust r of p_r
+    g(F - r)``, is ``g(F)`` less the non-bust children's ``p_r g(F - r)``, which their
+    own standing lookups give. Only the node's own shoe is looked up. (Otherwise
+    each bust's shoe is, prefetched.)
+    """
+    cdef int r, ch
+    cdef double v, h, pr, g, gsum
+    cdef uint64_t key = o.key[lv] + node_key[node] - o.pkey
+    cdef int t = node_best[node]
+    cdef bint identity = o.mode != 2 and N >= o.longest
+    if not identity:
+        opt_prefetch(o, lv, node, shoe)
+    if node == id_777 and o.b777 > 0:
+        v = o.b777 * opt_settle(o, shoe, N) + opt_last(o, lv, key, shoe, 0, 0, &g)
+    else:
+        v = opt_last(o, lv, key, shoe, 1, 0 if t <= 16 else t - 16, &g)
+        if t < 21 and N > 0:
+            h = 0.0
+            gsum = 0.0
+            for r in range(NR):
+                if shoe[r] <= 0:
+                    continue
+                pr = <double>shoe[r] / N
+                ch = node_child[node][r]
+                if ch < 0 and identity:
+                    shoe[r] -= 1
+                    h -= pr * opt_settle(o, shoe, N - 1)
+                    shoe[r] += 1
+                elif ch < 0:
+                    h += pr * opt_bust(o, lv, node, shoe, N, r, 1)
+                else:
+                    h += pr * opt_node(o, lv, ch)
+                    gsum += pr * o.gv[lv][ch]
+            if identity:
+                h += g - gsum
+            if h > v:
+                v = h
+        if node == id_678 and o.b678 > 0 and o.q678 > 0:
+            v = o.q678 * (o.b678 * opt_settle(o, shoe, N) + g) + (1.0 - o.q678) * v
+    o.stamp[lv][node] = o.cur[lv]
+    o.val[lv][node] = v
+    o.gv[lv][node] = g
+    return v
+
+
 cdef double opt_double(Opt* o, int lv, int node) noexcept nogil:
-    """Value of doubling at ``node``: bet 2, one card, stand (no bonus)."""
+    """Value of doubling at ``node``: bet 2, one card, stand (no bonus). (Last hand: the
+    busts settle as in :func:`opt_last_node`, from the node's own finished-hands value.)"""
     cdef int shoe[NR]
-    cdef int r, ch, N = opt_shoe(o, lv, node, shoe)
-    cdef double v = 0.0, pr
+    cdef int r, ch, t, N = opt_shoe(o, lv, node, shoe)
+    cdef double v = 0.0, pr, g, gsum = 0.0
+    cdef bint fast = o.left[lv] == 1 and o.mode != 2 and N >= o.longest
+    cdef uint64_t key = o.key[lv] + node_key[node] - o.pkey
+    if fast:
+        opt_node(o, lv, node)  # sets the node's finished-hands value
     for r in range(NR):
         if shoe[r] <= 0:
             continue
         pr = <double>shoe[r] / N
         ch = node_child[node][r]
         if ch < 0:
-            v += pr * opt_bust(o, lv, node, shoe, N, r, 2)
+            if fast:
+                shoe[r] -= 1
+                v -= 2 * pr * opt_settle(o, shoe, N - 1)
+                shoe[r] += 1
+            else:
+                v += pr * opt_bust(o, lv, node, shoe, N, r, 2)
         else:
             shoe[r] -= 1
-            v += pr * opt_stand(o, lv, ch, shoe, 2)
+            if fast:
+                t = node_best[ch]
+                v += pr * opt_last(o, lv, key + (1ULL << (6 * r)), shoe, 2,
+                                   0 if t <= 16 else t - 16, &g)
+                gsum += pr * g
+            else:
+                v += pr * opt_stand(o, lv, ch, shoe, 2)
             shoe[r] += 1
+    if fast:
+        v += o.gv[lv][node] - gsum
     return v
 
 
@@ -574,6 +656,7 @@ cdef class OptimalSplit:
         for lv in range(OPT_LEVELS):
             self.o.stamp[lv] = NULL
             self.o.val[lv] = NULL
+            self.o.gv[lv] = NULL
         read_params(params, &P)
         check_pair(base, pair)
         check_up(up)
@@ -608,6 +691,7 @@ cdef class OptimalSplit:
         o.overflow = False
         o.settled = 0
         o.h17 = P.h17
+        o.longest = longest_hand[1 if P.h17 else 0]
         o.finals.used = 0
         o.tbuf = <double*>malloc(tree_scratch_size() * sizeof(double))
         if o.tbuf == NULL or fmap_alloc(&o.finals, (1 << 12) - 1) != 0:
@@ -617,8 +701,9 @@ cdef class OptimalSplit:
         for lv in range(OPT_LEVELS):
             o.stamp[lv] = <int*>calloc(n_nodes, sizeof(int))
             o.val[lv] = <double*>malloc(n_nodes * sizeof(double))
+            o.gv[lv] = <double*>malloc(n_nodes * sizeof(double))
             o.cur[lv] = 0
-            if o.stamp[lv] == NULL or o.val[lv] == NULL:
+            if o.stamp[lv] == NULL or o.val[lv] == NULL or o.gv[lv] == NULL:
                 raise MemoryError()
         # level 0: hand 1 starts; both pair cards are out of the shoe, none finished
         for r in range(NR):
@@ -638,6 +723,7 @@ cdef class OptimalSplit:
         for lv in range(OPT_LEVELS):
             free(self.o.stamp[lv])
             free(self.o.val[lv])
+            free(self.o.gv[lv])
         free(self.o.finals.s)
         free(self.o.tbuf)
 

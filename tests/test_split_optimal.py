@@ -49,11 +49,22 @@ def _engine_split(rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ..
 # Every case of the oracle's self-checks: one split (peek, ENHC all / original, H17, NDAS,
 # restricted doubles, one-card and hit split aces, 7-7-7), no choice left, resplits to 3
 # and 4 hands with and without aces, and the 4- to 7-card shoes of the plain enumeration.
+# Shoes of 16 to 22 cards: the last hand's busts are settled by the removal identity there
+# (the dealer cannot run out), which the small shoes above do not reach.
+LARGER = [
+    pytest.param(_rules(), 8, 9, (2, 1, 1, 1, 2, 1, 1, 0, 2, 7), id="peek-88v9-18"),
+    pytest.param(_rules(max_split_hands=4), 8, 10, (1, 0, 0, 1, 1, 2, 1, 2, 2, 6),
+                 id="peek-4-hands-88vT-16"),
+    pytest.param(_rules(**ENHC), 6, 5, (2, 2, 2, 2, 1, 0, 2, 2, 2, 7), id="enhc-66v5-22"),
+    pytest.param(_rules(dealer_hits_soft_17=True), 3, 7, (2, 2, 1, 2, 2, 2, 1, 2, 2, 6),
+                 id="peek-H17-33v7-22"),
+]
+
 # (The plain enumeration's peek shoes of 4 to 6 cards are too small for the engine, whose
 # hole card is drawn last: see test_too_small_a_shoe_is_refused_not_guessed.)
 CASES = ([pytest.param(*c[1:5], id=c[0]) for c in ONE_SPLIT + NO_CHOICE + RESPLITS]
          + [pytest.param(*c, id=f"naive-{i}") for i, c in enumerate(NAIVE)
-            if not c[0].peek or sum(c[3]) >= 8])
+            if not c[0].peek or sum(c[3]) >= 8] + LARGER)
 
 
 @pytest.mark.slow
