@@ -263,6 +263,8 @@ def as_text(timings: Sequence[Timing]) -> str:
     lines = [f"wall clock, ms: median (min - max) of {timings[0].runs if timings else 0} runs"]
     for t in timings:
         head = f"{t.median_ms:10.3f} ({t.min_ms:.3f} - {t.max_ms:.3f})  {t.name}"
+        if timings and t.runs != timings[0].runs:
+            head += f"  ({t.runs} run{'s' if t.runs != 1 else ''})"
         lines.append(head)
         lines += textwrap.wrap(t.description, width - 6, initial_indent="      ",
                                subsequent_indent="      ")

@@ -91,7 +91,9 @@ completes the dealer's blackjack.
 Choices made here (the rules text does not settle them)
 -------------------------------------------------------
 * After a hit (and in split hands) a hand that reaches 21 stands; it is never
-  hit again. The top-level ``"hit"`` of :func:`hand_evs` is still reported for
+  hit again. A split hand's two-card 21 may still be doubled where ``double_on``
+  allows 21 and ``hand_of_21_stands`` is off (that field's docstring: only a game
+  with it "never doubles" a 21). The top-level ``"hit"`` of :func:`hand_evs` is still reported for
   any hand that is not bust (one card, then optimal play).
 * When the player would need a card and none is left, ``"hit"`` and
   ``"double"`` are unavailable (``None``); a dealer who needs a card from an
