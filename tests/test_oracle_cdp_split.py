@@ -30,16 +30,9 @@ from bj_oracle import (
     split_ev_resplit_bruteforce,
 )
 from bj_oracle.cdp import _cdp_bruteforce
+from test_resplit import ENHC, ORIGINAL, _rules
 
 from strategy_calc.rules import BlackjackRules
-
-
-def _rules(**fields: object) -> BlackjackRules:
-    return BlackjackRules(**{"decks": 1, **fields})  # type: ignore[arg-type]
-
-
-ENHC = {"hole_card": "enhc", "enhc_loses": "all"}
-ORIGINAL = {"hole_card": "enhc", "enhc_loses": "original"}
 
 # (id, rules, pair rank, up rank, shoe left = 1 deck - pair - pair - up - removed)
 ONE_SPLIT = [

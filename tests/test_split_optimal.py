@@ -18,32 +18,14 @@ import bj_oracle
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_oracle_optimal_split import NAIVE, NO_CHOICE, ONE_SPLIT, RESPLITS
+from test_oracle_optimal_split import ENHC, NAIVE, NO_CHOICE, ONE_SPLIT, ORIGINAL, RESPLITS, _rules
+from test_split_strategies import _engine_split
 
 import strategy_calc as sc
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.rules import BlackjackRules
 
 TOL = 1e-12
-
-
-def _rules(**fields: object) -> BlackjackRules:
-    return BlackjackRules(**{"decks": 1, "max_split_hands": 2, **fields})  # type: ignore[arg-type]
-
-
-ENHC = {"hole_card": "enhc", "enhc_loses": "all"}
-ORIGINAL = {"hole_card": "enhc", "enhc_loses": "original"}
-
-
-def _engine_split(rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...],
-                  strategy: str) -> float:
-    """``ev["split"]`` for the pair against ``up`` when ``shoe`` is left after them."""
-    start = [n + (i == pair - 1) * 2 + (i == up - 1) for i, n in enumerate(shoe)]
-    result = sc.analyse_hand([Card(Rank(pair)), Card(Rank(pair))], Card(Rank(up)), rules,
-                             shoe=Shoe.from_counts(start), split_strategy=strategy)
-    value = result.ev["split"]
-    assert value is not None
-    return value
 
 
 # Every case of the oracle's self-checks: one split (peek, ENHC all / original, H17, NDAS,
