@@ -2041,7 +2041,7 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
         raise MemoryError("too many terminal hands")
 
 
-def split_postsplit(const int[:] base, int pair, int up, params):
+def split_postsplit(const int[:] base, int pair, int up, params, second_params=None):
     """Raw values ``(first, second)`` of a single split where the second hand sees the first.
 
     The first hand plays as in :func:`split_tables` (its own cards, the pair,
@@ -2050,9 +2050,10 @@ def split_postsplit(const int[:] base, int pair, int up, params):
     first hand's cards ("post-split composition-dependent"). Exact: the
     second hand is valued afresh for every way the first hand can end.
     ``base``: the shoe with both pair cards in (up card gone). Same scale as
-    :func:`hand_values`.
+    :func:`hand_values`. ``second_params``: the second hand's parameters where they
+    differ (its pair card's suited 6-7-8 chance); default ``params``.
     """
-    cdef Params P
+    cdef Params P, P2
     cdef Ctx ca, cb
     cdef int b1[NR]
     cdef int r, i, j, na = 0, p = pair - 1, cap = 20000, n1
@@ -2064,6 +2065,9 @@ def split_postsplit(const int[:] base, int pair, int up, params):
     cdef DMemo* dm
     cdef bint made_a = False, made_b = False
     read_params(params, &P)
+    read_params(params if second_params is None else second_params, &P2)
+    if P2.h17 != P.h17 or P2.mode != P.mode:
+        raise ValueError("the two hands' parameters must share the game")
     check_pair(base, pair)
     check_up(up)
     for r in range(NR):
@@ -2079,7 +2083,7 @@ def split_postsplit(const int[:] base, int pair, int up, params):
             raise MemoryError()
         ctx_init(&ca, b1, up, &P, False, dm)
         made_a = True
-        ctx_init(&cb, b1, up, &P, True, dm)
+        ctx_init(&cb, b1, up, &P2, True, dm)
         made_b = True
         ca.offset[p] = 1
         ca.shift_rank = p

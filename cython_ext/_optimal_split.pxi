@@ -184,7 +184,7 @@ cdef struct Opt:
     double bjl[4]       # blackjack takes: first hand bet 1, bet 2; later hands bet 1, bet 2
     double b777
     double b678
-    double q678
+    double q678[3]      # suited 6-7-8 chance of hand 1, hand 2, the resplit hands
     int double_ok[NTOTALS]
     bint h17
     FinalMap finals     # the dealer's side by final shoe (removal from base)
@@ -470,11 +470,18 @@ cdef inline void opt_prefetch(Opt* o, int lv, int node, const int* shoe) noexcep
             __builtin_prefetch(&o.finals.s[mix(key + (1ULL << (6 * r))) & o.finals.mask])
 
 
+cdef inline double opt_q678(Opt* o, int lv) noexcept nogil:
+    """The suited 6-7-8 chance of the level's hand: hand 1 and 2 hold the pair cards as
+    given; resplit hands hold pair cards drawn from the shoe."""
+    cdef int index = o.made[lv] - o.left[lv]  # hands finished before this one
+    return o.q678[index if index < 2 else 2]
+
+
 cdef double opt_node(Opt* o, int lv, int node) noexcept nogil:
     """Best value of the round when the level's hand holds ``node`` (stand or hit)."""
     cdef int shoe[NR]
     cdef int r, ch, N
-    cdef double v, h, pr
+    cdef double v, h, pr, q
     if o.stamp[lv][node] == o.cur[lv]:
         return o.val[lv][node]
     N = opt_shoe(o, lv, node, shoe)
@@ -497,9 +504,10 @@ cdef double opt_node(Opt* o, int lv, int node) noexcept nogil:
                     h += pr * opt_node(o, lv, ch)
             if h > v:
                 v = h
-        if node == id_678 and o.b678 > 0 and o.q678 > 0:
-            v = o.q678 * (o.b678 * opt_settle(o, shoe, N) + opt_end(o, lv, node, -1, shoe, 0, 0)) \
-                + (1.0 - o.q678) * v
+        q = opt_q678(o, lv)
+        if node == id_678 and o.b678 > 0 and q > 0:
+            v = q * (o.b678 * opt_settle(o, shoe, N) + opt_end(o, lv, node, -1, shoe, 0, 0)) \
+                + (1.0 - q) * v
     o.stamp[lv][node] = o.cur[lv]
     o.val[lv][node] = v
     return v
@@ -518,7 +526,7 @@ cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept n
     each bust's shoe is, prefetched.)
     """
     cdef int r, ch
-    cdef double v, h, pr, g, gsum
+    cdef double v, h, pr, g, gsum, q
     cdef uint64_t key = o.key[lv] + node_key[node] - o.pkey
     cdef int t = node_best[node]
     cdef bint identity = o.mode != 2 and N >= o.longest
@@ -549,8 +557,9 @@ cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept n
                 h += g - gsum
             if h > v:
                 v = h
-        if node == id_678 and o.b678 > 0 and o.q678 > 0:
-            v = o.q678 * (o.b678 * opt_settle(o, shoe, N) + g) + (1.0 - o.q678) * v
+        q = opt_q678(o, lv)
+        if node == id_678 and o.b678 > 0 and q > 0:
+            v = q * (o.b678 * opt_settle(o, shoe, N) + g) + (1.0 - q) * v
     o.stamp[lv][node] = o.cur[lv]
     o.val[lv][node] = v
     o.gv[lv][node] = g
@@ -637,6 +646,8 @@ cdef class OptimalSplit:
     are raw, on the engine's scale (:func:`hand_values`: peek games give
     E[result * 1{no dealer blackjack}]); summed over all hands, per unit
     initial bet. ``base``: the shoe with both pair cards in (up card gone).
+    ``suited_678_by_hand``: the suited 6-7-8 chances of hand 1, hand 2 and the
+    resplit hands (default: ``params``' one chance for all).
     :meth:`card` values one second card of hand 1 at a time (for progress);
     the memo of states carries over between calls, one call at a time.
     """
@@ -644,7 +655,8 @@ cdef class OptimalSplit:
     cdef bint busy
     cdef bint ready
 
-    def __cinit__(self, const int[:] base, int pair, int up, params, int max_hands):
+    def __cinit__(self, const int[:] base, int pair, int up, params, int max_hands,
+                  suited_678_by_hand=None):
         cdef Params P
         cdef Opt* o
         cdef int r, lv
@@ -683,7 +695,12 @@ cdef class OptimalSplit:
         o.first_apart = P.mode == 0 and (P.bjl1 != P.bjl1_second or P.bjl2 != P.bjl2_second)
         o.b777 = P.b777
         o.b678 = P.b678
-        o.q678 = P.q678
+        if suited_678_by_hand is not None and len(suited_678_by_hand) != 3:
+            raise ValueError("suited_678_by_hand has 3 chances (hand 1, hand 2, resplits)")
+        for r in range(3):
+            o.q678[r] = P.q678 if suited_678_by_hand is None else suited_678_by_hand[r]
+            if not 0.0 <= o.q678[r] <= 1.0:
+                raise ValueError("suited_678_by_hand holds probabilities")
         for r in range(NTOTALS):
             o.double_ok[r] = P.double_ok[r]
         o.exhausted = False

@@ -14,7 +14,13 @@ class DealerMemo:
 
 class OptimalSplit:
     def __init__(
-        self, base: memoryview, pair: int, up: int, params: Any, max_hands: int
+        self,
+        base: memoryview,
+        pair: int,
+        up: int,
+        params: Any,
+        max_hands: int,
+        suited_678_by_hand: tuple[float, float, float] | None = None,
     ) -> None: ...
     def card(self, rank: int) -> float: ...
     def value(self) -> float: ...
@@ -82,5 +88,5 @@ def split_distribution(
     memo: DealerMemo | None = None,
 ) -> None: ...
 def split_postsplit(
-    base: memoryview, pair: int, up: int, params: Any
+    base: memoryview, pair: int, up: int, params: Any, second_params: Any = None
 ) -> tuple[float, float]: ...

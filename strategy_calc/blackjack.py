@@ -287,12 +287,12 @@ def analyse_hand(
             ev["split"] = split_hands[0] + split_hands[1]
             if postsplit or strategy == "postsplit":
                 split_postsplit = to_ev(postsplit_ev(base, upr, hand[0].rank, rules,
-                                                      conditioning))
+                                                      conditioning, hand))
             if strategy == "postsplit":
                 ev["split"], split_hands = split_postsplit, None
             elif strategy == "optimal":
                 ev["split"] = to_ev(optimal_split_ev(base, upr, hand[0].rank, rules,
-                                                     conditioning, progress).raw)
+                                                     conditioning, progress, hand).raw)
                 split_hands = None
     if two_cards and rules.may_surrender(int(upr)) and not (natural
                                                              and rules.hand_of_21_stands):
@@ -510,25 +510,39 @@ def _split_params(
 def optimal_split_ev(
     base: Shoe, up: Rank, pair: Rank, rules: BlackjackRules, conditioning: engine.Conditioning,
     progress: Callable[[int, int], None] | None = None,
+    pair_cards: Sequence[Card] | None = None,
 ) -> engine.OptimalSplitValue:
     """The fully optimal split (raw, all hands; :func:`strategy_calc.engine.split_optimal`).
 
     Every decision of every split hand, resplits included, uses everything seen in
-    the round and maximises the whole round. The suited 6-7-8 chance of every hand
-    is that of a pair card of unknown suit (as ``postsplit``).
+    the round and maximises the whole round. ``pair_cards``: the pair as given (its
+    suits): hands 1 and 2 take the suited 6-7-8 chance of their own pair card, a
+    resplit hand that of a pair card of unknown suit; every hand decides with that
+    chance (ranks only), not by the suits it draws.
     """
-    params = _split_params(rules, base, [Card(pair), Card(pair)], conditioning)
-    return engine.split_optimal(base, pair, up, params, max_hands_for(rules, pair is Rank.ACE),
-                                progress)
+    cards = list(pair_cards) if pair_cards is not None else [Card(pair), Card(pair)]
+    first = _split_params(rules, base, cards, conditioning)
+    chances = (first.suited_678_chance,
+               _split_params(rules, base, cards[::-1], conditioning).suited_678_chance,
+               _split_params(rules, base, [Card(pair), Card(pair)],
+                             conditioning).suited_678_chance)
+    return engine.split_optimal(base, pair, up, first, max_hands_for(rules, pair is Rank.ACE),
+                                progress, chances)
 
 
 def postsplit_ev(
-    base: Shoe, up: Rank, pair: Rank, rules: BlackjackRules, conditioning: engine.Conditioning
+    base: Shoe, up: Rank, pair: Rank, rules: BlackjackRules, conditioning: engine.Conditioning,
+    pair_cards: Sequence[Card] | None = None,
 ) -> float:
-    """Raw EV of one split where the second hand plays knowing the first hand's cards."""
+    """Raw EV of one split where the second hand plays knowing the first hand's cards.
+
+    ``pair_cards``: the pair as given; each hand takes its own pair card's suited 6-7-8
+    chance (see :func:`optimal_split_ev`)."""
     if max_hands_for(rules, pair is Rank.ACE) > 2:
         raise RulesError("the post-split composition-dependent split is computed for one split"
                          " only (max_split_hands = 2)")
-    one, two = engine.split_postsplit(base, pair, up, _split_params(
-        rules, base, [Card(pair), Card(pair)], conditioning))
+    cards = list(pair_cards) if pair_cards is not None else [Card(pair), Card(pair)]
+    one, two = engine.split_postsplit(base, pair, up, _split_params(rules, base, cards,
+                                                                    conditioning),
+                                      _split_params(rules, base, cards[::-1], conditioning))
     return one + two

@@ -355,9 +355,12 @@ def split_distribution(
                                memo)
 
 
-def split_postsplit(base: Shoe, pair: Rank, up: Rank, params: EngineParams) -> tuple[float, float]:
-    """Raw values of one split where the second hand sees the first hand's cards."""
-    one, two = _engine.split_postsplit(int_array(base.counts), int(pair), int(up), params)
+def split_postsplit(base: Shoe, pair: Rank, up: Rank, params: EngineParams,
+                    second: EngineParams | None = None) -> tuple[float, float]:
+    """Raw values of one split where the second hand sees the first hand's cards
+    (``second``: the second hand's parameters, if they differ)."""
+    one, two = _engine.split_postsplit(int_array(base.counts), int(pair), int(up), params,
+                                       second)
     return float(one), float(two)
 
 
@@ -377,11 +380,14 @@ class OptimalSplitValue(NamedTuple):
 def split_optimal(
     base: Shoe, pair: Rank, up: Rank, params: EngineParams, max_hands: int,
     progress: Callable[[int, int], None] | None = None,
+    suited_678_by_hand: tuple[float, float, float] | None = None,
 ) -> OptimalSplitValue:
     """The fully optimal split (every decision uses every card seen; the whole round's EV).
 
     ``base``: the shoe with both pair cards in (up card gone); ``max_hands``:
     2 (one split) to 4. ``progress(done, 10)`` after each second card of hand 1.
+    ``suited_678_by_hand``: the suited 6-7-8 chances of hand 1, hand 2 and the
+    resplit hands (default: ``params``' for all).
 
     >>> from strategy_calc.rules import blackjack_rules
     >>> shoe = Shoe.full(1).remove([Card(Rank.ACE)])
@@ -390,7 +396,8 @@ def split_optimal(
     >>> v.states > 0 and v.raw > 0
     True
     """
-    solver = _engine.OptimalSplit(int_array(base.counts), int(pair), int(up), params, max_hands)
+    solver = _engine.OptimalSplit(int_array(base.counts), int(pair), int(up), params, max_hands,
+                                  suited_678_by_hand)
     raw = 0.0
     for rank in range(1, 11):
         raw += float(solver.card(rank))

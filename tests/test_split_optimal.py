@@ -168,3 +168,20 @@ def test_the_optimal_split_is_named_and_refused_where_it_cannot_apply() -> None:
     assert result.split_strategy == "optimal"
     with pytest.raises(RulesError, match="not optimal"):
         analyse_game(_rules(), distribution=True, split_strategy="optimal")
+
+
+def test_postsplit_and_optimal_take_the_pair_cards_suits_as_cdp1_does() -> None:
+    """Issue 12's example: 7s,7h vs T, Macau, one deck, 6h and 8h gone. The 7h hand can
+    no longer make a suited 6-7-8, so every strategy's split is worth less than with
+    suits unknown (each hand's suited chance is its own pair card's), and with the suits
+    given the orderings still hold: cdp1 <= postsplit <= optimal."""
+    rules = sc.blackjack_rules("macau-1983", ["decks=1"])
+    values = {}
+    for cards in ("7s,7h", "7,7"):
+        values[cards] = {s: sc.analyse_hand(cards, "T", rules, removed="6h,8h",
+                                            split_strategy=s).ev["split"]
+                         for s in ("cdp1", "postsplit", "optimal")}
+    for s in ("cdp1", "postsplit", "optimal"):
+        assert values["7s,7h"][s] < values["7,7"][s] - 1e-5  # type: ignore[operator]
+    known = values["7s,7h"]
+    assert known["cdp1"] <= known["postsplit"] <= known["optimal"]  # type: ignore[operator]
