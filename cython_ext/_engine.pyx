@@ -913,11 +913,14 @@ cdef struct Params:
     bint das             # double after split (for this pair)
     bint aces_one_card   # split aces take one card each
     int double_ok[NTOTALS]
+    int nsuit            # split 6/7/8 hands that know their suits: cases of the pair card's suit
+    double suit_w[4]     # ... each case's probability
+    double suit_u[4][3]  # ... and the chance that a 6, 7, 8 drawn has that suit
 
 
 cdef int read_params(object p, Params* out) except -1:
     """Fill ``out`` from an :class:`strategy_calc.engine.EngineParams` (read by field name)."""
-    cdef int t
+    cdef int t, r
     out.mode = int(p.conditioning)
     if out.mode < 0 or out.mode > 2:
         raise ValueError("conditioning is 0, 1 or 2")
@@ -941,6 +944,16 @@ cdef int read_params(object p, Params* out) except -1:
         raise ValueError("double_totals has 22 flags")
     for t in range(NTOTALS):
         out.double_ok[t] = 1 if totals[t] else 0
+    cases = p.split_suits
+    if len(cases) > 4:
+        raise ValueError("split_suits has at most 4 cases (one a suit)")
+    out.nsuit = len(cases)
+    for t, case in enumerate(cases):
+        if len(case) != 4 or not all(0.0 <= x <= 1.0 for x in case):
+            raise ValueError("a split_suits case is (probability, chance 6, chance 7, chance 8)")
+        out.suit_w[t] = case[0]
+        for r in range(3):
+            out.suit_u[t][r] = case[1 + r]
     return 0
 
 
@@ -954,6 +967,9 @@ cdef struct Ctx:
     double b777
     double b678
     double q678
+    int nsuit           # the split hand's suit cases (see Params), 0: decide with q678
+    double suit_w[4]
+    double suit_u[4][3]
     bint h17
     DMemo* memo         # if set: dealer distributions by ``node + offset`` removed from its origin
     int offset[NR]      # cards gone from the memo's origin besides the up card and the node
@@ -969,6 +985,9 @@ cdef struct Ctx:
     double* valt        # value under ``policy``
     const char* policy  # per node class: 1 = hit, 0 = stand (total-dependent play)
     const char* codes   # per node, overrides ``policy`` when set: bit 2 = hit, else stand
+    int suit_play       # propagate at a split 6/7/8's two-card nodes: 0 by the codes, 1 its
+                        # suit-aware best for this shoe, 2 the ones suited_value recorded
+    char suit_code[3][4][2]  # suited_value's codes: [second card - 6][suit case][unsuited]
     bint exhausted      # some dealer hand could run out of cards (no exact answer)
     bint failed         # out of memory inside a nogil section
 
@@ -990,10 +1009,17 @@ cdef int ctx_init(Ctx* c, const int* base, int up, const Params* p, bint second_
     c.b777 = p.b777
     c.b678 = p.b678
     c.q678 = p.q678
+    c.nsuit = p.nsuit
+    for r in range(p.nsuit):
+        c.suit_w[r] = p.suit_w[r]
+        c.suit_u[r][0] = p.suit_u[r][0]
+        c.suit_u[r][1] = p.suit_u[r][1]
+        c.suit_u[r][2] = p.suit_u[r][2]
     c.h17 = p.h17
     c.memo = memo
     c.policy = NULL
     c.codes = NULL
+    c.suit_play = 0
     c.exhausted = False
     c.failed = False
     c.has_s = <char*>calloc(3 * n_nodes, sizeof(char))
@@ -1245,6 +1271,62 @@ cdef double double_value(Ctx* c, int node, double bet=2.0) noexcept nogil:
     return d
 
 
+cdef inline bint suited_start(Ctx* c, int pair, int r) noexcept nogil:
+    """A split 6, 7 or 8 whose second card ``r`` is another of them, suits known."""
+    return c.nsuit > 0 and c.b678 > 0 and 5 <= pair <= 7 and 5 <= r <= 7 and r != pair
+
+
+cdef inline void forget_678(Ctx* c, int node) noexcept nogil:
+    c.has_v[node] = 0
+    c.has_v[id_678] = 0
+
+
+cdef double suited_variant(Ctx* c, int node, bint may_double, double q, double d,
+                           int* code) noexcept nogil:
+    """Best value (and engine code) at the two-card ``node`` when a 6-7-8 it makes
+    next is suited with chance ``q``; ``d``: its double value (no bonus)."""
+    cdef double s, h, v
+    c.q678 = q
+    forget_678(c, node)
+    s = stand_value(c, node, 1.0)
+    h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
+    v = play_value(c, node)
+    code[0] = 2 if h > s else 4
+    if may_double and d > v:
+        v = d
+        code[0] |= 1
+    return v
+
+
+cdef double suited_value(Ctx* c, int pair, int r, int node, bint may_double) noexcept nogil:
+    """A split 6, 7 or 8 that drew ``r``, another of them (``node``): played knowing
+    whether ``r`` has the pair card's suit.
+
+    Suit case k (probability ``w_k``) gives the pair card a suit; ``r`` shares it
+    with chance ``u_k(r)``, and then the third rank completes a suited 6-7-8 with
+    chance ``u_k(t)`` (removing other ranks does not change a rank's suit mix);
+    otherwise no 6-7-8 it makes is suited. The hand decides in each case: the value
+    is sum_k w_k (u_k(r) V(u_k(t)) + (1 - u_k(r)) V(0)) with V(q) its best play
+    when the next 6-7-8 is suited with chance q (only the 6-7-8 node depends on q).
+    """
+    cdef int k, code, t = 18 - pair - r
+    cdef double saved = c.q678, acc = 0.0, u, d = -1e300
+    if may_double:
+        d = double_value(c, node)
+    for k in range(c.nsuit):
+        u = c.suit_u[k][r - 5]
+        if u > 0.0:
+            acc += c.suit_w[k] * u * suited_variant(c, node, may_double, c.suit_u[k][t - 5],
+                                                     d, &code)
+            c.suit_code[r - 5][k][0] = <char>code
+        if u < 1.0:
+            acc += c.suit_w[k] * (1.0 - u) * suited_variant(c, node, may_double, 0.0, d, &code)
+            c.suit_code[r - 5][k][1] = <char>code
+    c.q678 = saved
+    forget_678(c, node)
+    return acc
+
+
 cdef double split_hand(Ctx* c, int pair, const int* double_ok, bint das, bint aces_one_card,
                        const char* chart_two, double* pair_term=NULL) noexcept nogil:
     """Value of one split hand started from one card of rank index ``pair``.
@@ -1270,11 +1352,14 @@ cdef double split_hand(Ctx* c, int pair, const int* double_ok, bint das, bint ac
         if pair == 0 and aces_one_card:
             v = stand_value(c, ch, 1.0)
         elif chart_two == NULL:
-            v = play_value(c, ch)
-            if may_double:
-                d = double_value(c, ch)
-                if d > v:
-                    v = d
+            if suited_start(c, pair, r):
+                v = suited_value(c, pair, r, ch, may_double)
+            else:
+                v = play_value(c, ch)
+                if may_double:
+                    d = double_value(c, ch)
+                    if d > v:
+                        v = d
         else:
             code = chart_two[ch]
             if may_double and code & 1:
@@ -1685,6 +1770,76 @@ cdef bint wants_hit(Ctx* c, int node, const char* codes) noexcept nogil:
     return hit_value(c, node, False) > stand_value(c, node, 1.0)
 
 
+cdef inline int second_rank(int start, int node) noexcept nogil:
+    """The rank index ``node`` has one more of than ``start``."""
+    cdef int r
+    for r in range(NR):
+        if node_counts[node][r] != node_counts[start][r]:
+            return r
+    return -1
+
+
+cdef int suited_terms(Ctx* c, int node, double m, int pair, int r, bint may_double,
+                      Term* out, int n, int cap, double* mass) noexcept nogil:
+    """:func:`propagate` at a split 6/7/8's two-card ``node`` that knows its suits.
+
+    Each suit case plays its own best decision (as :func:`suited_value` values it);
+    a hit that makes a suited 6-7-8 settles here (the 6-7-8 node then gets only the
+    unsuited mass). Returns the new number of terms, -1 if more than ``cap``.
+    """
+    cdef int shoe[NR]
+    cdef int k, j, x, ch, code, N, t = 18 - pair - r
+    cdef double saved = c.q678, d = -1e300, u, q, w, p
+    if may_double:
+        d = double_value(c, node)
+    N = node_shoe(c, node, shoe)
+    for k in range(c.nsuit):
+        u = c.suit_u[k][r - 5]
+        for j in range(2):
+            w = m * c.suit_w[k] * (u if j == 0 else 1.0 - u)
+            if w == 0.0:
+                continue
+            q = c.suit_u[k][t - 5] if j == 0 else 0.0
+            if c.suit_play == 2:
+                code = c.suit_code[r - 5][k][j]
+            else:
+                suited_variant(c, node, may_double, q, d, &code)
+            if code == 4 or (code == 2 and node_best[node] >= 21):
+                if n >= cap:
+                    return -1
+                out[n].node = node; out[n].extra = -1; out[n].kind = T_STAND
+                out[n].bet = 1.0; out[n].value = 0.0; out[n].mass = w
+                n += 1
+                continue
+            for x in range(NR):
+                if shoe[x] <= 0:
+                    continue
+                p = w * shoe[x] / N
+                ch = node_child[node][x]
+                if code & 1 or ch < 0:
+                    if n >= cap:
+                        return -1
+                    out[n].node = node if ch < 0 else ch
+                    out[n].extra = x if ch < 0 else -1
+                    out[n].kind = T_BUST if ch < 0 else T_STAND
+                    out[n].bet = 2.0 if code & 1 else 1.0
+                    out[n].value = 0.0
+                    out[n].mass = p
+                    n += 1
+                elif ch == id_678 and q > 0.0:
+                    if n >= cap:
+                        return -1
+                    out[n].node = ch; out[n].extra = -1; out[n].kind = T_BONUS
+                    out[n].bet = 1.0; out[n].value = c.b678; out[n].mass = p * q
+                    n += 1
+                    mass[ch] += p * (1.0 - q)
+                else:
+                    mass[ch] += p
+    c.q678 = saved
+    forget_678(c, node)
+    return n
+
+
 cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_two,
                    const int* double_ok, bint das, bint aces_one_card, Term* out,
                    int cap, double* mass) noexcept nogil:
@@ -1701,12 +1856,26 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
     cdef int node, r, ch, N, n = 0, code
     cdef double m, p, d, s, h, v, q
     cdef bint doubled
+    cdef int pair = -1
+    cdef bint suited = False
+    if first_two and node_ncards[start] == 1:
+        for r in range(NR):
+            if node_counts[start][r]:
+                pair = r
+        suited = c.suit_play != 0 and suited_start(c, pair, 5 if pair != 5 else 6)
     for node in range(start, n_nodes):
         mass[node] = 0.0
     mass[start] = m0
     for node in range(start, n_nodes):
         m = mass[node]
         if m == 0.0:
+            continue
+        if suited and node_ncards[node] == 2 and node_child[start][second_rank(start, node)] \
+                == node and suited_start(c, pair, second_rank(start, node)):
+            n = suited_terms(c, node, m, pair, second_rank(start, node),
+                             das and double_ok[node_best[node]], out, n, cap, mass)
+            if n < 0:
+                return -1
             continue
         # the bonuses settle a three-card hand at once
         if node_ncards[node] == 3 and bonus_777(c, node):
@@ -1716,7 +1885,7 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
             out[n].bet = 1.0; out[n].value = c.b777; out[n].mass = m
             n += 1
             continue
-        if node == id_678 and c.b678 > 0 and c.q678 > 0:
+        if node == id_678 and c.b678 > 0 and c.q678 > 0 and not suited:  # (suited: settled)
             if n >= cap:
                 return -1
             out[n].node = node; out[n].extra = -1; out[n].kind = T_BONUS
@@ -1938,7 +2107,7 @@ def hand_distribution(const int[:] base, const int[:] hand, int up, params, int 
 
 
 def split_distribution(const int[:] base, int pair, int up, params, const char[:] codes,
-                       double[:] hist, DealerMemo memo=None):
+                       double[:] hist, DealerMemo memo=None, second_params=None):
     """Add the distribution of a split round's net result (both hands) to ``hist``.
 
     One split, no resplit. Each hand plays ``codes`` (per node: bit 1 double,
@@ -1948,8 +2117,11 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
     of the first hand, then every end of the second from what is left.
     ``base``: the shoe with both pair cards in it (up card gone). Peek: only
     outcomes with no dealer blackjack, as in :func:`hand_distribution`.
+    ``second_params``: the second hand's parameters where they differ (its pair
+    card's suit); default ``params``. Split 6s, 7s and 8s that know their suits
+    (``split_suits``) play their suit-aware best two-card decisions (codes None).
     """
-    cdef Params P
+    cdef Params P, P2
     cdef Ctx ca, cb, cs
     cdef int b1[NR]
     cdef int r, i, j, na = 0, nb, p = pair - 1, cap = 20000, n1
@@ -1964,6 +2136,9 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
     cdef DMemo* m
     cdef bint made_a = False, made_b = False, made_s = False
     read_params(params, &P)
+    read_params(params if second_params is None else second_params, &P2)
+    if P2.h17 != P.h17 or P2.mode != P.mode:
+        raise ValueError("the two hands' parameters must share the game")
     check_pair(base, pair)
     check_up(up)
     check_hist(hist)
@@ -1983,10 +2158,12 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
             raise MemoryError()
         ctx_init(&ca, b1, up, &P, False, m)
         made_a = True
-        ctx_init(&cb, b1, up, &P, True, m)
+        ctx_init(&cb, b1, up, &P2, True, m)
         made_b = True
         ctx_init(&cs, &base[0], up, &P, False, m)
         made_s = True
+        ca.suit_play = 2 if codes is None else 0  # the frozen own-cards decisions
+        cb.suit_play = 2 if codes is None else 0
         ca.offset[p] = 1
         cb.offset[p] = 1
         ca.shift_rank = p
@@ -2085,6 +2262,7 @@ def split_postsplit(const int[:] base, int pair, int up, params, second_params=N
         made_a = True
         ctx_init(&cb, b1, up, &P2, True, dm)
         made_b = True
+        ca.suit_play = 2
         ca.offset[p] = 1
         ca.shift_rank = p
         ca.shift_count = 1

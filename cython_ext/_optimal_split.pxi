@@ -185,6 +185,10 @@ cdef struct Opt:
     double b777
     double b678
     double q678[3]      # suited 6-7-8 chance of hand 1, hand 2, the resplit hands
+    double qover[OPT_LEVELS]  # >= 0: the level's hand's chance in force (one suit case)
+    int nsuit[3]        # hand 1, hand 2, resplit hands: suit cases of the pair card (0: none)
+    double suit_w[3][4]
+    double suit_u[3][4][3]
     int double_ok[NTOTALS]
     bint h17
     FinalMap finals     # the dealer's side by final shoe (removal from base)
@@ -375,6 +379,7 @@ cdef double opt_state(Opt* o, int lv, const int* S, int left, int made, const in
     o.left[lv] = left
     o.made[lv] = made
     o.cur[lv] += 1
+    o.qover[lv] = -1.0
     if left == 1:  # the last hand: its ends settle at once (opt_last)
         o.key[lv] = opt_key(o, S)
         o.standing[lv] = 0
@@ -474,7 +479,36 @@ cdef inline double opt_q678(Opt* o, int lv) noexcept nogil:
     """The suited 6-7-8 chance of the level's hand: hand 1 and 2 hold the pair cards as
     given; resplit hands hold pair cards drawn from the shoe."""
     cdef int index = o.made[lv] - o.left[lv]  # hands finished before this one
+    if o.qover[lv] >= 0.0:
+        return o.qover[lv]
     return o.q678[index if index < 2 else 2]
+
+
+cdef double opt_suited(Opt* o, int lv, int r, int ch, double d) noexcept nogil:
+    """:func:`opt_card`'s value of a split 6, 7 or 8 that drew ``r``, another of them
+    (``ch``), when the hand knows its suits: as ``suited_value`` in the engine, each
+    suit case of its pair card and each answer to "does ``r`` share it" plays its own
+    best round; ``d``: the double's value (no bonus, so the same in every case)."""
+    cdef int k, j, index = o.made[lv] - o.left[lv]
+    cdef int t = 18 - o.p - r
+    cdef double acc = 0.0, u, w, v
+    if index > 2:
+        index = 2
+    for k in range(o.nsuit[index]):
+        u = o.suit_u[index][k][r - 5]
+        for j in range(2):
+            w = o.suit_w[index][k] * (u if j == 0 else 1.0 - u)
+            if w == 0.0:
+                continue
+            o.qover[lv] = o.suit_u[index][k][t - 5] if j == 0 else 0.0
+            o.stamp[lv][ch] = 0
+            o.stamp[lv][id_678] = 0
+            v = opt_node(o, lv, ch)
+            acc += w * (v if v >= d else d)
+    o.qover[lv] = -1.0
+    o.stamp[lv][ch] = 0
+    o.stamp[lv][id_678] = 0
+    return acc
 
 
 cdef double opt_node(Opt* o, int lv, int node) noexcept nogil:
@@ -620,6 +654,10 @@ cdef double opt_card(Opt* o, int lv, int r) noexcept nogil:
     if o.p == 0 and o.aces_one_card:
         opt_shoe(o, lv, ch, shoe)
         v = opt_stand(o, lv, ch, shoe, 1)
+    elif o.b678 > 0 and 5 <= o.p <= 7 and 5 <= r <= 7 and r != o.p \
+            and o.nsuit[min(o.made[lv] - o.left[lv], 2)] > 0:
+        d = opt_double(o, lv, ch) if o.das and o.double_ok[node_best[ch]] else -1e300
+        v = opt_suited(o, lv, r, ch, d)
     else:
         v = opt_node(o, lv, ch)
         if o.das and o.double_ok[node_best[ch]]:
@@ -647,7 +685,9 @@ cdef class OptimalSplit:
     E[result * 1{no dealer blackjack}]); summed over all hands, per unit
     initial bet. ``base``: the shoe with both pair cards in (up card gone).
     ``suited_678_by_hand``: the suited 6-7-8 chances of hand 1, hand 2 and the
-    resplit hands (default: ``params``' one chance for all).
+    resplit hands (default: ``params``' one chance for all); ``suit_cases_by_hand``:
+    their suit cases (``EngineParams.split_suits``) when split 6s, 7s and 8s play
+    knowing the suits of their own cards.
     :meth:`card` values one second card of hand 1 at a time (for progress);
     the memo of states carries over between calls, one call at a time.
     """
@@ -656,7 +696,7 @@ cdef class OptimalSplit:
     cdef bint ready
 
     def __cinit__(self, const int[:] base, int pair, int up, params, int max_hands,
-                  suited_678_by_hand=None):
+                  suited_678_by_hand=None, suit_cases_by_hand=None):
         cdef Params P
         cdef Opt* o
         cdef int r, lv
@@ -701,6 +741,22 @@ cdef class OptimalSplit:
             o.q678[r] = P.q678 if suited_678_by_hand is None else suited_678_by_hand[r]
             if not 0.0 <= o.q678[r] <= 1.0:
                 raise ValueError("suited_678_by_hand holds probabilities")
+        for lv in range(OPT_LEVELS):
+            o.qover[lv] = -1.0
+        if suit_cases_by_hand is not None and len(suit_cases_by_hand) != 3:
+            raise ValueError("suit_cases_by_hand has the cases of hand 1, hand 2, resplits")
+        for r in range(3):
+            cases = () if suit_cases_by_hand is None else suit_cases_by_hand[r]
+            if len(cases) > 4:
+                raise ValueError("at most 4 suit cases a hand")
+            o.nsuit[r] = len(cases)
+            for lv, case in enumerate(cases):
+                if len(case) != 4 or not all(0.0 <= x <= 1.0 for x in case):
+                    raise ValueError("a suit case is (probability, chance 6, 7, 8)")
+                o.suit_w[r][lv] = case[0]
+                o.suit_u[r][lv][0] = case[1]
+                o.suit_u[r][lv][1] = case[2]
+                o.suit_u[r][lv][2] = case[3]
         for r in range(NTOTALS):
             o.double_ok[r] = P.double_ok[r]
         o.exhausted = False
@@ -792,5 +848,5 @@ cdef class OptimalSplit:
         """Memory held by the memos (states and dealer distributions), in bytes."""
         cdef long long n = (self.o.states.mask + 1) * 24
         n += (self.o.finals.mask + 1) * sizeof(FSlot)
-        n += OPT_LEVELS * n_nodes * 12
+        n += OPT_LEVELS * n_nodes * (sizeof(int) + 2 * sizeof(double))
         return n

@@ -21,6 +21,7 @@ class OptimalSplit:
         params: Any,
         max_hands: int,
         suited_678_by_hand: tuple[float, float, float] | None = None,
+        suit_cases_by_hand: Any = None,
     ) -> None: ...
     def card(self, rank: int) -> float: ...
     def value(self) -> float: ...
@@ -86,6 +87,7 @@ def split_distribution(
     codes: memoryview | None,
     hist: Any,
     memo: DealerMemo | None = None,
+    second_params: Any = None,
 ) -> None: ...
 def split_postsplit(
     base: memoryview, pair: int, up: int, params: Any, second_params: Any = None

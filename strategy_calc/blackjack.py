@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import array
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from strategy_calc import actions, engine
@@ -391,14 +391,12 @@ def _outcomes(
     if (ev["split"] is not None and max_hands_for(rules, hand[0].rank is Rank.ACE) == 2
             and split_strategy not in ("postsplit", "optimal")):
         pair_cards = [hand[0], hand[1]]
-        b777, b678, q_split, _known = bonus_terms(rules, base.remove(pair_cards),
-                                                  pair_cards[:1], split_hand=True)
-        split_params = engine.engine_params(rules, conditioning, pair=hand[0].rank).with_bonus(
-            b777, b678, q_split)
         hist = np.zeros(HIST_SIZE)
-        engine.split_distribution(base, hand[0].rank, up, split_params,
+        engine.split_distribution(base, hand[0].rank, up,
+                                  split_hand_params(rules, base, pair_cards, conditioning),
                                   memoryview(split_codes).cast("b") if split_codes else None,
-                                  hist)
+                                  hist, None,
+                                  split_hand_params(rules, base, pair_cards[::-1], conditioning))
         out["split"] = signs(hist)
     if ev["surrender"] is not None:
         out["surrender"] = {"win": 0.0, "push": 0.0, "lose": 1.0}
@@ -473,11 +471,12 @@ def split_values(
         return None
     max_hands = max_hands_for(rules, pair is Rank.ACE)
     cards = list(pair_cards) if pair_cards is not None else [Card(pair), Card(pair)]
-    params = _split_params(rules, base, cards, conditioning)
+    suits = max_hands == 2  # resplit rows reuse frozen decisions, which cannot see suits
+    params = split_hand_params(rules, base, cards, conditioning, suits)
     rows_first, rows_others = engine.split_tables(base, pair, up, params, 2 * (max_hands - 2),
                                                   chart_codes, memo, columns)
     if max_hands == 2 and cards[1].suit != cards[0].suit:
-        second = _split_params(rules, base, cards[::-1], conditioning)
+        second = split_hand_params(rules, base, cards[::-1], conditioning, suits)
         if second != params:
             rows_others = engine.split_tables(base, pair, up, second, 0, chart_codes, memo,
                                               columns)[1]
@@ -498,13 +497,45 @@ def split_values(
     return SplitValues(total(0), total(2), total(4))
 
 
-def _split_params(
-    rules: BlackjackRules, base: Shoe, cards: Sequence[Card], conditioning: engine.Conditioning
+def split_hand_params(
+    rules: BlackjackRules, base: Shoe, cards: Sequence[Card], conditioning: engine.Conditioning,
+    suits: bool = True, start: Card | None = None,
 ) -> engine.EngineParams:
-    """The engine parameters of a split hand started by ``cards[0]`` (both pair cards gone)."""
-    b777, b678, q678, _known = bonus_terms(rules, base.remove(cards), cards[:1], split_hand=True)
-    return engine.engine_params(rules, conditioning, pair=cards[0].rank).with_bonus(
+    """The engine parameters of a split hand started by ``cards[0]`` (both pair cards gone).
+
+    ``suits``: a split 6, 7 or 8 under the suited bonus plays knowing the suits of its
+    own cards (:func:`split_suit_cases`); else it decides with the suit-averaged chance.
+    ``start``: the hand's pair card if not ``cards[0]`` (a resplit hand: a pair card
+    drawn from the shoe less ``cards``, suit unknown).
+    """
+    left = base.remove(cards)
+    first = cards[0] if start is None else start
+    b777, b678, q678, _known = bonus_terms(rules, left, [first], split_hand=True)
+    params = engine.engine_params(rules, conditioning, pair=first.rank).with_bonus(
         b777, b678, q678)
+    if suits and b678 > 0 and first.rank in SUITED_RANKS:
+        return replace(params, split_suits=split_suit_cases(left, first))
+    return params
+
+
+def split_suit_cases(shoe: Shoe, card: Card) -> tuple[tuple[float, float, float, float], ...]:
+    """The suit cases of a split hand started by ``card`` (a 6, 7 or 8): per suit its pair
+    card may have, ``(probability, chance that a 6, 7, 8 drawn from shoe has it)``.
+
+    A pair card of unknown suit takes each suit with the shoe's proportion for its rank.
+
+    >>> from strategy_calc.cards import parse_cards
+    >>> split_suit_cases(Shoe.full(1).remove(parse_cards("7s,7h,6h")), parse_cards("7s")[0])
+    ((1.0, 0.3333333333333333, 0.0, 0.25),)
+    """
+    suits = [card.suit] if card.suit is not None else list(SUITS)
+    cases: list[tuple[float, float, float, float]] = []
+    for suit in suits:
+        weight = 1.0 if card.suit is not None else shoe.suit_fraction(card.rank, suit)
+        if weight > 0:
+            six, seven, eight = (shoe.suit_fraction(r, suit) for r in SUITED_RANKS)
+            cases.append((weight, six, seven, eight))
+    return tuple(cases)
 
 
 def optimal_split_ev(
@@ -516,18 +547,23 @@ def optimal_split_ev(
 
     Every decision of every split hand, resplits included, uses everything seen in
     the round and maximises the whole round. ``pair_cards``: the pair as given (its
-    suits): hands 1 and 2 take the suited 6-7-8 chance of their own pair card, a
-    resplit hand that of a pair card of unknown suit; every hand decides with that
-    chance (ranks only), not by the suits it draws.
+    suits): hands 1 and 2 start from their own pair card, a resplit hand from a pair
+    card of unknown suit; a split 6, 7 or 8 decides knowing the suits of its own
+    cards (not those of the other hands: a strategy that uses every card's rank).
     """
+    if conditioning is engine.Conditioning.PEEK_SHORTCUT:
+        raise RulesError("the optimal split is computed in the exact peek model (the"
+                         " shortcut renormalises each shoe, so hands seen together do not"
+                         " add up)")
     cards = list(pair_cards) if pair_cards is not None else [Card(pair), Card(pair)]
-    first = _split_params(rules, base, cards, conditioning)
-    chances = (first.suited_678_chance,
-               _split_params(rules, base, cards[::-1], conditioning).suited_678_chance,
-               _split_params(rules, base, [Card(pair), Card(pair)],
-                             conditioning).suited_678_chance)
-    return engine.split_optimal(base, pair, up, first, max_hands_for(rules, pair is Rank.ACE),
-                                progress, chances)
+    hands = [split_hand_params(rules, base, cards, conditioning),
+             split_hand_params(rules, base, cards[::-1], conditioning),
+             split_hand_params(rules, base, cards, conditioning, start=Card(pair))]
+    return engine.split_optimal(base, pair, up, hands[0],
+                                max_hands_for(rules, pair is Rank.ACE), progress,
+                                (hands[0].suited_678_chance, hands[1].suited_678_chance,
+                                 hands[2].suited_678_chance),
+                                tuple(h.split_suits for h in hands))
 
 
 def postsplit_ev(
@@ -542,7 +578,7 @@ def postsplit_ev(
         raise RulesError("the post-split composition-dependent split is computed for one split"
                          " only (max_split_hands = 2)")
     cards = list(pair_cards) if pair_cards is not None else [Card(pair), Card(pair)]
-    one, two = engine.split_postsplit(base, pair, up, _split_params(rules, base, cards,
+    one, two = engine.split_postsplit(base, pair, up, split_hand_params(rules, base, cards,
                                                                     conditioning),
-                                      _split_params(rules, base, cards[::-1], conditioning))
+                                      split_hand_params(rules, base, cards[::-1], conditioning))
     return one + two

@@ -274,7 +274,8 @@ def _game(rules: str | None, set_: list[str] | None, decks: int | None,
 
 SplitStrategyOpt = Annotated[str, typer.Option(
     "--split-strategy", help="How split hands play under optimal play: cdp1 (each hand"
-    " optimal for its own cards), cdz (the pre-split decisions), postsplit (the second"
+    " optimal for its own cards), cdz (the pre-split decisions), cdp (as cdp1, re-optimised"
+    " for the pair cards split off), postsplit (the second"
     " hand sees the first's cards; slower), optimal (every decision sees every card dealt"
     " and maximises the round; slowest, resplits included).")]
 

@@ -21,7 +21,7 @@ import array
 from typing import TYPE_CHECKING
 
 from strategy_calc import engine
-from strategy_calc.blackjack import bonus_terms
+from strategy_calc.blackjack import split_hand_params
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.chart import Chart
 from strategy_calc.engine import Conditioning, UpCardPass
@@ -147,11 +147,7 @@ def add_deal_distribution(
     part = np.zeros(HIST_SIZE)
     if action == "split":
         pair = Rank(hand[0])
-        pair_cards = [Card(pair), Card(pair)]
-        b777, b678, q_split, _known = bonus_terms(rules, base.remove(pair_cards),
-                                                  pair_cards[:1], split_hand=True)
-        params = engine.engine_params(rules, conditioning, pair=pair).with_bonus(
-            b777, b678, q_split)
+        params = split_hand_params(rules, base, [Card(pair), Card(pair)], conditioning)
         chosen = (memoryview(split_codes).cast("b") if split_codes is not None
                   else None if optimal else memoryview(codes))
         engine.split_distribution(base, pair, up, params, chosen, part)

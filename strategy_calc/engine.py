@@ -163,6 +163,10 @@ class EngineParams:
     """The pair is aces and each split ace takes exactly one card."""
     double_totals: tuple[int, ...]
     """22 flags: a first-two-card best total ``t`` may double when entry ``t`` is 1."""
+    split_suits: tuple[tuple[float, float, float, float], ...] = ()
+    """A split 6, 7 or 8 that plays knowing the suits of its cards: up to four cases of
+    its pair card's suit, ``(probability, chance a 6 / 7 / 8 drawn has that suit)``.
+    Empty: split hands decide with ``suited_678_chance`` alone."""
 
     def with_bonus(self, bonus_777: float, bonus_678: float, chance_678: float) -> EngineParams:
         """The same record with the Macau bonus terms of one hand."""
@@ -348,11 +352,12 @@ def hand_distribution(
 
 def split_distribution(
     base: Shoe, pair: Rank, up: Rank, params: EngineParams, codes: memoryview | None,
-    hist: np.ndarray, memo: DealerMemo | None = None,
+    hist: np.ndarray, memo: DealerMemo | None = None, second: EngineParams | None = None,
 ) -> None:
-    """Add a split round's net-result distribution to ``hist`` (see the engine)."""
+    """Add a split round's net-result distribution to ``hist`` (see the engine;
+    ``second``: the second hand's parameters, if they differ)."""
     _engine.split_distribution(int_array(base.counts), int(pair), int(up), params, codes, hist,
-                               memo)
+                               memo, second)
 
 
 def split_postsplit(base: Shoe, pair: Rank, up: Rank, params: EngineParams,
@@ -381,13 +386,15 @@ def split_optimal(
     base: Shoe, pair: Rank, up: Rank, params: EngineParams, max_hands: int,
     progress: Callable[[int, int], None] | None = None,
     suited_678_by_hand: tuple[float, float, float] | None = None,
+    suit_cases_by_hand: tuple[tuple[tuple[float, float, float, float], ...], ...] | None = None,
 ) -> OptimalSplitValue:
     """The fully optimal split (every decision uses every card seen; the whole round's EV).
 
     ``base``: the shoe with both pair cards in (up card gone); ``max_hands``:
     2 (one split) to 4. ``progress(done, 10)`` after each second card of hand 1.
     ``suited_678_by_hand``: the suited 6-7-8 chances of hand 1, hand 2 and the
-    resplit hands (default: ``params``' for all).
+    resplit hands (default: ``params``' for all); ``suit_cases_by_hand``: their
+    :attr:`EngineParams.split_suits` (split 6s, 7s, 8s that know their own suits).
 
     >>> from strategy_calc.rules import blackjack_rules
     >>> shoe = Shoe.full(1).remove([Card(Rank.ACE)])
@@ -397,7 +404,7 @@ def split_optimal(
     True
     """
     solver = _engine.OptimalSplit(int_array(base.counts), int(pair), int(up), params, max_hands,
-                                  suited_678_by_hand)
+                                  suited_678_by_hand, suit_cases_by_hand)
     raw = 0.0
     for rank in range(1, 11):
         raw += float(solver.card(rank))

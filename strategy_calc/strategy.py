@@ -27,7 +27,8 @@ Definitions (all exact for the strategy named):
   shoe, averaged over every initial deal (player's two cards and the up card),
   dealer blackjacks included, insurance and even money declined. Macau's
   bonuses count: for two-card 6-7, 6-8, 7-8 starts the suits are enumerated
-  exactly; split 6s/7s/8s decide with the suit-averaged bonus chance.
+  exactly, and split 6s/7s/8s play knowing the suits of their own cards (one
+  split; with resplits, the suit-averaged bonus chance).
 
 >>> from strategy_calc.rules import blackjack_rules
 >>> game = analyse_game(blackjack_rules("deluxe", ["decks=6"]))
@@ -116,8 +117,8 @@ def analyse_game(
     if distribution and split_strategy in ("postsplit", "optimal"):
         from strategy_calc.rules import RulesError
 
-        raise RulesError("outcome distributions are computed for the cdp1 and cdz split"
-                         f" strategies, not {split_strategy}")
+        raise RulesError("outcome distributions are computed for the cdp1, cdp and cdz"
+                         f" split strategies, not {split_strategy}")
     if distribution:
         from strategy_calc.distributions import check_distribution_rules
 

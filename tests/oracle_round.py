@@ -92,12 +92,14 @@ every deal.
 
 Suits (Macau's suited 6-7-8): an initial 6-7, 6-8 or 7-8 knows its suits and
 the up card's, so its chance that a third card completes a suited 6-7-8 is
-exact. Split 6s, 7s and 8s decide, as strategy.py's docstring says, "with the
-suit-averaged bonus chance": they play (and the split is valued) knowing ranks
-only (``split_suits="blind"``), so a 6-7-8 they make is suited with chance
-sum over suits s of P(a 6 is s) P(a 7 is s) P(an 8 is s) from the original
-shoe (1/16 on a shoe whose 6s, 7s and 8s are spread evenly). The brute force
-still pays the bonus only on real suited cards.
+exact. A split 6, 7 or 8 (``split_suits="aware"``, the default) draws its second
+card by suit and decides knowing whether the two share a suit, and with it the
+exact chance that a third card completes a suited 6-7-8 (it does not look at
+the other hand's cards). ``split_suits="blind"`` is the earlier reading: split
+hands play (and the split is valued) knowing ranks only, so a 6-7-8 they make
+is suited with chance sum over suits s of P(a 6 is s) P(a 7 is s) P(an 8 is s)
+from the original shoe (1/16 on a shoe whose 6s, 7s and 8s are spread evenly).
+Either way the brute force pays the bonus only on real suited cards.
 
 ``"chart"``: two-card decisions from the calculator's chart (the ``hard``,
 ``soft`` and ``pairs`` mappings taken as input; codes as in
@@ -126,7 +128,7 @@ import functools
 import math
 import operator
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from strategy_calc.rules import BlackjackRules
@@ -562,7 +564,8 @@ class RoundOracle:
     ``suits[j][k]`` = number of cards of rank 6 + j in suit ``"shdc"[k]`` (default:
     each of those ranks spread evenly over the four suits, which needs counts
     divisible by 4). ``hole_timing``: "before" / "after" (default from the rules,
-    module doc). ``split_suits``: only "blind" (split 6s/7s/8s decide on ranks).
+    module doc). ``split_suits``: "aware" (a split 6, 7 or 8 decides knowing the suits
+    of its own two cards) or "blind" (ranks only, the suit-averaged chance).
     ``td_weight``, ``td_peek_scale``, ``td_suited_bonus``: readings of the
     total-dependent play (module doc). ``tie_order``: how exact ties are broken.
     Creating an oracle clears the module's memos (they are keyed by shoe).
@@ -570,7 +573,7 @@ class RoundOracle:
 
     def __init__(self, rules: BlackjackRules, counts: Counts,
                  suits: tuple[tuple[int, ...], ...] | None = None,
-                 hole_timing: str | None = None, split_suits: str = "blind",
+                 hole_timing: str | None = None, split_suits: str = "aware",
                  td_weight: str = "multiset", td_peek_scale: str = "conditional",
                  td_suited_bonus: bool = True,
                  tie_order: tuple[str, ...] = ACTION_ORDER) -> None:
@@ -578,8 +581,9 @@ class RoundOracle:
             raise NotImplementedError("the round oracle handles one split (two hands) only")
         if rules.surrender == "early" and rules.peek:
             raise NotImplementedError("early surrender in a peek game")
-        if split_suits != "blind":
-            raise NotImplementedError("only suit-blind split hands are implemented")
+        if split_suits not in ("aware", "blind"):
+            raise ValueError("split_suits is 'aware' or 'blind'")
+        self.split_suits = split_suits
         clear_caches()
         self.rules = rules
         self.tie_order = tuple(tie_order)
@@ -951,6 +955,23 @@ class RoundOracle:
             return memo[cards]
         return policy
 
+    def _suit_aware_policy(self, info: tuple[int, int, int], pk: int, up: int,
+                           view_base: Counts, ctx: HandCtx
+                           ) -> Callable[[tuple[Kind, ...]], str]:
+        """:meth:`_optimal_policy` of a split 6, 7 or 8 whose two-card decision knows
+        whether its second card has the pair card's suit (later ones do not depend on it:
+        only a three-card 6-7-8 is paid, and it stands on 21)."""
+        by_q: dict[Fraction, Callable[[tuple[Kind, ...]], str]] = {}
+
+        def policy(cards: tuple[Kind, ...]) -> str:
+            q = Fraction(0)
+            if len(cards) == 2 and ctx.b678:
+                q = self._split_second_q(info, cards[0], cards[1])
+            if q not in by_q:
+                by_q[q] = self._optimal_policy(up, view_base, replace(ctx, q678=q))
+            return by_q[q](cards)
+        return policy
+
     def _chart_policy(self, up: int, chart: Chart, split: bool, one_card: bool
                       ) -> Callable[[tuple[Kind, ...]], str]:
         td = self.td_play(up)
@@ -1118,10 +1139,49 @@ class RoundOracle:
         r = self.rank_of[p1]
         if r == self.rank_of[p2] and self.max_hands >= 2:
             values["split"] = sum(
-                (to_ev(_node(self.rank_counts((self.kinds[pk],)), view, c)[0], view, c)
+                (to_ev(self._split_hand_value(info, pk, c), view, c)
                  for pk, c in self._split_ctxs(info)), Fraction(0))
         self._values_memo[info] = values
         return values
+
+    def _suit_aware(self, rank: int) -> bool:
+        return self.suited and self.split_suits == "aware" and rank in (6, 7, 8)
+
+    def _split_second_q(self, info: tuple[int, int, int], one: Kind, two: Kind) -> Fraction:
+        """A split hand holding the cards ``one`` and ``two`` (its pair card and its second
+        card): the chance that the third card completing 6-7-8 shares their suit (0 if
+        they do not share one, or a suit was forgotten because it could no longer
+        matter)."""
+        p1, up_k, p2 = info
+        (r1, s1), (r2, s2) = one, two
+        if {r1, r2} not in ({6, 7}, {6, 8}, {7, 8}) or s1 is None or s1 != s2:
+            return Fraction(0)
+        third = ({6, 7, 8} - {r1, r2}).pop()
+        view = _minus(_minus(_minus(self.shoe0, p1), up_k), p2)  # the other pair card seen
+        n_third = sum(view[k] for k in range(len(self.kinds)) if self.rank_of[k] == third)
+        return Fraction(view[self.kinds.index((third, s1))], n_third) if n_third else Fraction(0)
+
+    def _split_hand_value(self, info: tuple[int, int, int], pk: int, ctx: HandCtx
+                          ) -> int | Fraction:
+        """A split hand's value (recursion scale) from its pair card ``pk``: suit-aware, the
+        second card is drawn by kind, and a 6-7 / 6-8 / 7-8 plays knowing whether its two
+        cards share a suit; blind, by rank with ``ctx.q678``."""
+        _up, view, _, _ = self._info_view(info)
+        c10 = self.rank_counts((self.kinds[pk],))
+        if not self._suit_aware(self.rank_of[pk]):
+            return _node(c10, view, ctx)[0]
+        if sum(view) < 2:
+            raise ShoeExhausted("a split hand needs its second card")
+        p1, up_k, p2 = info
+        suited_view = _minus(_minus(_minus(self.shoe0, p1), up_k), p2)
+        out: int | Fraction = 0
+        for k, count in enumerate(suited_view):
+            if count:
+                i = self.rank_of[k] - 1
+                q = self._split_second_q(info, self.kinds[pk], self.kinds[k])
+                ctx_k = replace(ctx, q678=q if ctx.b678 else Fraction(0))
+                out += count * _arrive(_plus(c10, i), _minus(view, i), ctx_k)
+        return out
 
     def _split_ctxs(self, info: tuple[int, int, int]) -> list[tuple[int, HandCtx]]:
         p1, up_k, p2 = info
@@ -1151,7 +1211,11 @@ class RoundOracle:
         if action == "split":
             out = []
             for index, (pk, ctx) in enumerate(self._split_ctxs(info)):
-                if strategy == "optimal":
+                if strategy == "optimal" and self._suit_aware(self.rank_of[pk]):
+                    base = _plus_all(view, self.rank_counts((self.kinds[pk],)))
+                    out.append((("opt-split-suits", index, ctx, base, info),
+                                self._suit_aware_policy(info, pk, up, base, ctx)))
+                elif strategy == "optimal":
                     base = _plus_all(view, self.rank_counts((self.kinds[pk],)))
                     out.append((("opt-split", index, ctx, base),
                                 self._optimal_policy(up, base, ctx)))
@@ -1200,7 +1264,8 @@ class RoundOracle:
             if natural:
                 action = "stand"
             elif strategy == "optimal":
-                blind = ranks[0] == ranks[2] and ranks[0] in (6, 7, 8) and self.suited
+                blind = (ranks[0] == ranks[2] and ranks[0] in (6, 7, 8) and self.suited
+                         and self.split_suits == "blind")
                 vals = group_values[ranks] if blind else self.optimal_values(info)
                 action = _best(vals, self.tie_order)
                 top = vals[action]

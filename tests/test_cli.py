@@ -610,7 +610,7 @@ def test_risk_refuses_the_optimal_split_in_one_line(capsys: pytest.CaptureFixtur
 
     assert run(["risk", "--decks", "1", "--split-strategy", "optimal"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: outcome distributions are computed for the cdp1 and cdz")
+    assert err.startswith("error: outcome distributions are computed for the cdp1, cdp and cdz")
     assert err.count("\n") == 1
 
 

@@ -180,8 +180,8 @@ def test_round_distribution_equals_the_brute_force(case: Case) -> None:
 @pytest.mark.parametrize("case", _param(MACAU_SUITED))
 def test_macau_suit_enumeration_equals_the_brute_force(case: Case) -> None:
     """Macau rule 9 with suits: suited 6-7-8 / 7-7-7 pay 3 at once; two-card 6-7, 6-8,
-    7-8 starts know their suits and the up card's; split 6s/7s/8s decide with the
-    suit-averaged bonus chance. The brute force deals real suited cards."""
+    7-8 starts know their suits and the up card's; split 6s/7s/8s decide knowing the
+    suits of their own two cards. The brute force deals real suited cards."""
     result = _brute(case, "optimal")
     assert_consistent(result)
     assert abs(float(result.ev) - engine(case).ev_optimal) < TOL
