@@ -181,6 +181,7 @@ def hand(
 
     def run() -> str:
         ruleset, start = with_shoe(rules, set_, decks, shoe)
+        warn_slow_split(ruleset, split_strategy, "this pair")
         with progress_bar("the optimal split") as tick:
             result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed),
                                             postsplit=postsplit, outcomes=True, shoe=start,
@@ -267,9 +268,20 @@ def _game(rules: str | None, set_: list[str] | None, decks: int | None,
     from strategy_calc.strategy import analyse_game
 
     ruleset, cards = guarded(lambda: with_shoe(rules, set_, decks, shoe))
+    warn_slow_split(ruleset, split_strategy, "every pair")
     with progress_bar("analysing every hand") as tick:
         return guarded(lambda: analyse_game(ruleset, tick, shoe=cards,
                                             split_strategy=split_strategy))
+
+
+def warn_slow_split(ruleset: BlackjackRules, split_strategy: str, what: str) -> None:
+    """Say so before an optimal split with resplits on more than one deck (hours of work:
+    the fully optimal solver's states grow with the shoe and the hands)."""
+    if (split_strategy.strip().lower() == "optimal" and ruleset.max_split_hands > 2
+            and ruleset.decks > 1):
+        print(f"warning: the fully optimal split with resplits ({ruleset.max_split_hands}"
+              f" hands) at {ruleset.decks} decks can take hours for {what} (8,8 vs T to 4"
+              " hands at one deck: 40 s)", file=sys.stderr)
 
 
 SplitStrategyOpt = Annotated[str, typer.Option(

@@ -654,3 +654,17 @@ def test_every_json_result_names_its_rules_decks_and_ruleset(command: list[str])
                                      ["chart"]], ids=lambda c: c[0])
 def test_a_full_deck_given_per_rank_is_one_deck(command: list[str]) -> None:
     assert run_json(*command, "--shoe", FULL_DECK) == run_json(*command, "--decks", "1")
+
+
+def test_an_optimal_split_with_resplits_on_several_decks_warns_first(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from strategy_calc import cli
+    from strategy_calc.rules import blackjack_rules
+
+    four = blackjack_rules("deluxe", ["max_split_hands=4"])
+    cli.warn_slow_split(four, "optimal", "this pair")
+    assert capsys.readouterr().err.startswith("warning: the fully optimal split with resplits")
+    cli.warn_slow_split(blackjack_rules("deluxe", ["max_split_hands=4"], decks=1), "optimal",
+                        "this pair")
+    cli.warn_slow_split(four, "cdp1", "this pair")
+    assert capsys.readouterr().err == ""
