@@ -1752,6 +1752,29 @@ cdef struct Term:
     double mass    # probability of ending here (given the start)
 
 
+cdef inline int add_term(Term* out, int n, int cap, int node, int extra, int kind, double bet,
+                         double value, double mass) noexcept nogil:
+    """Append one terminal to ``out``: the new count, or -1 once ``cap`` is reached."""
+    if n < 0 or n >= cap:
+        return -1
+    out[n].node = node
+    out[n].extra = extra
+    out[n].kind = kind
+    out[n].bet = bet
+    out[n].value = value
+    out[n].mass = mass
+    return n + 1
+
+
+cdef inline int add_last_card(Term* out, int n, int cap, int node, int r, double bet,
+                              double mass) noexcept nogil:
+    """The hand at ``node`` takes its last card ``r`` (it doubled, or ``r`` busts it)."""
+    cdef int ch = node_child[node][r]
+    if ch < 0:
+        return add_term(out, n, cap, node, r, T_BUST, bet, 0.0, mass)
+    return add_term(out, n, cap, ch, -1, T_STAND, bet, 0.0, mass)
+
+
 cdef inline int hist_bin(double x) noexcept nogil:
     cdef int b = <int>(x * 100.0 + (0.5 if x >= 0 else -0.5)) + HIST_OFFSET
     if b < 0:
@@ -1785,7 +1808,8 @@ cdef int suited_terms(Ctx* c, int node, double m, int pair, int r, bint may_doub
 
     Each suit case plays its own best decision (as :func:`suited_value` values it);
     a hit that makes a suited 6-7-8 settles here (the 6-7-8 node then gets only the
-    unsuited mass). Returns the new number of terms, -1 if more than ``cap``.
+    unsuited mass). Returns the new number of terms, -1 if more than ``cap`` (a count
+    of -1 stays -1 through :func:`add_term`).
     """
     cdef int shoe[NR]
     cdef int k, j, x, ch, code, N, t = 18 - pair - r
@@ -1804,12 +1828,8 @@ cdef int suited_terms(Ctx* c, int node, double m, int pair, int r, bint may_doub
                 code = c.suit_code[r - 5][k][j]
             else:
                 suited_variant(c, node, may_double, q, d, &code)
-            if code == 4 or (code == 2 and node_best[node] >= 21):
-                if n >= cap:
-                    return -1
-                out[n].node = node; out[n].extra = -1; out[n].kind = T_STAND
-                out[n].bet = 1.0; out[n].value = 0.0; out[n].mass = w
-                n += 1
+            if code == 4:  # (a two-card 6-7, 6-8 or 7-8 is never 21)
+                n = add_term(out, n, cap, node, -1, T_STAND, 1.0, 0.0, w)
                 continue
             for x in range(NR):
                 if shoe[x] <= 0:
@@ -1817,21 +1837,9 @@ cdef int suited_terms(Ctx* c, int node, double m, int pair, int r, bint may_doub
                 p = w * shoe[x] / N
                 ch = node_child[node][x]
                 if code & 1 or ch < 0:
-                    if n >= cap:
-                        return -1
-                    out[n].node = node if ch < 0 else ch
-                    out[n].extra = x if ch < 0 else -1
-                    out[n].kind = T_BUST if ch < 0 else T_STAND
-                    out[n].bet = 2.0 if code & 1 else 1.0
-                    out[n].value = 0.0
-                    out[n].mass = p
-                    n += 1
+                    n = add_last_card(out, n, cap, node, x, 2.0 if code & 1 else 1.0, p)
                 elif ch == id_678 and q > 0.0:
-                    if n >= cap:
-                        return -1
-                    out[n].node = ch; out[n].extra = -1; out[n].kind = T_BONUS
-                    out[n].bet = 1.0; out[n].value = c.b678; out[n].mass = p * q
-                    n += 1
+                    n = add_term(out, n, cap, ch, -1, T_BONUS, 1.0, c.b678, p * q)
                     mass[ch] += p * (1.0 - q)
                 else:
                     mass[ch] += p
@@ -1879,18 +1887,14 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
             continue
         # the bonuses settle a three-card hand at once
         if node_ncards[node] == 3 and bonus_777(c, node):
-            if n >= cap:
+            n = add_term(out, n, cap, node, -1, T_BONUS, 1.0, c.b777, m)
+            if n < 0:
                 return -1
-            out[n].node = node; out[n].extra = -1; out[n].kind = T_BONUS
-            out[n].bet = 1.0; out[n].value = c.b777; out[n].mass = m
-            n += 1
             continue
         if node == id_678 and c.b678 > 0 and c.q678 > 0 and not suited:  # (suited: settled)
-            if n >= cap:
+            n = add_term(out, n, cap, node, -1, T_BONUS, 1.0, c.b678, m * c.q678)
+            if n < 0:
                 return -1
-            out[n].node = node; out[n].extra = -1; out[n].kind = T_BONUS
-            out[n].bet = 1.0; out[n].value = c.b678; out[n].mass = m * c.q678
-            n += 1
             m *= 1.0 - c.q678
         doubled = False
         if first_two and node_ncards[node] == 2 and node_ncards[start] == 1:
@@ -1913,11 +1917,9 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
         else:
             code = 2 if wants_hit(c, node, codes) else 4
         if code == 4 and not doubled:
-            if n >= cap:
+            n = add_term(out, n, cap, node, -1, T_STAND, 1.0, 0.0, m)
+            if n < 0:
                 return -1
-            out[n].node = node; out[n].extra = -1; out[n].kind = T_STAND
-            out[n].bet = 1.0; out[n].value = 0.0; out[n].mass = m
-            n += 1
             continue
         N = node_shoe(c, node, shoe)
         for r in range(NR):
@@ -1926,17 +1928,11 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
             p = m * shoe[r] / N
             ch = node_child[node][r]
             if doubled or ch < 0:
-                if n >= cap:
-                    return -1
-                out[n].node = node if ch < 0 else ch
-                out[n].extra = r if ch < 0 else -1
-                out[n].kind = T_BUST if ch < 0 else T_STAND
-                out[n].bet = 2.0 if doubled else 1.0
-                out[n].value = 0.0
-                out[n].mass = p
-                n += 1
+                n = add_last_card(out, n, cap, node, r, 2.0 if doubled else 1.0, p)
             else:
                 mass[ch] += p
+        if n < 0:
+            return -1
     return n
 
 
@@ -2000,21 +1996,11 @@ cdef void settle(Ctx* c, const Term* ta, const Term* tb, double w, double bja1, 
 cdef int double_terms(Ctx* c, int node, Term* out, int cap) noexcept nogil:
     """The terminals of doubling ``node``: one card, bet 2, then stand (or bust)."""
     cdef int shoe[NR]
-    cdef int r, ch, n = 0
+    cdef int r, n = 0
     cdef int N = node_shoe(c, node, shoe)
     for r in range(NR):
-        if shoe[r] <= 0:
-            continue
-        if n >= cap:
-            return -1
-        ch = node_child[node][r]
-        out[n].node = node if ch < 0 else ch
-        out[n].extra = r if ch < 0 else -1
-        out[n].kind = T_BUST if ch < 0 else T_STAND
-        out[n].bet = 2.0
-        out[n].value = 0.0
-        out[n].mass = <double>shoe[r] / N
-        n += 1
+        if shoe[r] > 0:
+            n = add_last_card(out, n, cap, node, r, 2.0, <double>shoe[r] / N)
     return n
 
 

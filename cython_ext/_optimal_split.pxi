@@ -322,46 +322,16 @@ cdef double opt_last(Opt* o, int lv, uint64_t key, const int* F, int bet, int cl
     return own + mine
 
 
-cdef double opt_terminal(Opt* o, const int* S, const int* W, const int* L) noexcept nogil:
-    """The finished hands' value against the dealer drawing from ``S`` (engine scale).
-
-    Nothing stands (every hand bust or paid a bonus): nothing is left to settle.
-    """
-    cdef const double* v
-    cdef double tot = 0.0, take
-    cdef int c, standing = 0
-    for c in range(NCLS):
-        standing += W[c]
-    if standing == 0:
-        return 0.0
-    v = opt_final(o, opt_key(o, S), S)
-    if v == NULL:
-        return 0.0
-    o.settled += 1
-    for c in range(NCLS):
-        if W[c] != 0:
-            tot += W[c] * v[c]
-    if o.mode == 0:
-        take = L[1] * o.bjl[2] + L[2] * o.bjl[3]
-        if L[0] == 1:
-            take += o.bjl[0]
-        elif L[0] == 2:
-            take += o.bjl[1]
-        tot -= take * v[NCLS]
-    elif o.mode == 2:
-        tot /= 1.0 - v[NCLS]
-    return tot
-
-
 cdef double opt_state(Opt* o, int lv, const int* S, int left, int made, const int* W,
                       const int* L) noexcept nogil:
-    """Value of the rest of the round: ``left`` hands to play (one pair card each) from ``S``."""
+    """Value of the rest of the round: ``left`` hands to play (one pair card each) from ``S``.
+
+    ``left`` is at least 1: the last hand's ends settle at once (:func:`opt_last`).
+    """
     cdef uint64_t a, b
     cdef long long slot
     cdef double v
     cdef int r
-    if left == 0:
-        return opt_terminal(o, S, W, L)
     if opt_pack(o, S, left, made, W, L, &a, &b) != 0:
         return 0.0
     slot = smap_find(&o.states, a, b)
@@ -547,6 +517,12 @@ cdef double opt_node(Opt* o, int lv, int node) noexcept nogil:
     return v
 
 
+cdef inline bint opt_identity(Opt* o, int lv, int N) noexcept nogil:
+    """Whether the level's hand, with ``N`` cards left at its node, is the last to play
+    and may settle its busts by the removal identity (see :func:`opt_last_node`)."""
+    return o.left[lv] == 1 and o.mode != 2 and N >= o.longest
+
+
 cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept nogil:
     """:func:`opt_node` for the last hand, the busts settled without a dealer lookup.
 
@@ -563,7 +539,7 @@ cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept n
     cdef double v, h, pr, g, gsum, q
     cdef uint64_t key = o.key[lv] + node_key[node] - o.pkey
     cdef int t = node_best[node]
-    cdef bint identity = o.mode != 2 and N >= o.longest
+    cdef bint identity = opt_identity(o, lv, N)
     if not identity:
         opt_prefetch(o, lv, node, shoe)
     if node == id_777 and o.b777 > 0:
@@ -606,7 +582,7 @@ cdef double opt_double(Opt* o, int lv, int node) noexcept nogil:
     cdef int shoe[NR]
     cdef int r, ch, t, N = opt_shoe(o, lv, node, shoe)
     cdef double v = 0.0, pr, g, gsum = 0.0
-    cdef bint fast = o.left[lv] == 1 and o.mode != 2 and N >= o.longest
+    cdef bint fast = opt_identity(o, lv, N)
     cdef uint64_t key = o.key[lv] + node_key[node] - o.pkey
     if fast:
         opt_node(o, lv, node)  # sets the node's finished-hands value
@@ -684,10 +660,9 @@ cdef class OptimalSplit:
     are raw, on the engine's scale (:func:`hand_values`: peek games give
     E[result * 1{no dealer blackjack}]); summed over all hands, per unit
     initial bet. ``base``: the shoe with both pair cards in (up card gone).
-    ``suited_678_by_hand``: the suited 6-7-8 chances of hand 1, hand 2 and the
-    resplit hands (default: ``params``' one chance for all); ``suit_cases_by_hand``:
-    their suit cases (``EngineParams.split_suits``) when split 6s, 7s and 8s play
-    knowing the suits of their own cards.
+    ``params``: hand 1's :class:`~strategy_calc.engine.EngineParams`; ``second`` and
+    ``resplit``: those of hand 2 and of the resplit hands where they differ (only
+    their suited 6-7-8 chance and ``split_suits`` are read; default ``params``).
     :meth:`card` values one second card of hand 1 at a time (for progress);
     the memo of states carries over between calls, one call at a time.
     """
@@ -696,10 +671,11 @@ cdef class OptimalSplit:
     cdef bint ready
 
     def __cinit__(self, const int[:] base, int pair, int up, params, int max_hands,
-                  suited_678_by_hand=None, suit_cases_by_hand=None):
+                  second=None, resplit=None):
         cdef Params P
+        cdef Params hands[3]
         cdef Opt* o
-        cdef int r, lv
+        cdef int r, k, lv
         self.ready = False
         self.busy = False
         self.o.states.k0 = NULL
@@ -710,6 +686,10 @@ cdef class OptimalSplit:
             self.o.val[lv] = NULL
             self.o.gv[lv] = NULL
         read_params(params, &P)
+        for r, given in enumerate((params, second, resplit)):
+            read_params(params if given is None else given, &hands[r])
+            if hands[r].h17 != P.h17 or hands[r].mode != P.mode:
+                raise ValueError("the hands' parameters must share the game")
         check_pair(base, pair)
         check_up(up)
         if max_hands < 2 or max_hands > 4:
@@ -735,28 +715,16 @@ cdef class OptimalSplit:
         o.first_apart = P.mode == 0 and (P.bjl1 != P.bjl1_second or P.bjl2 != P.bjl2_second)
         o.b777 = P.b777
         o.b678 = P.b678
-        if suited_678_by_hand is not None and len(suited_678_by_hand) != 3:
-            raise ValueError("suited_678_by_hand has 3 chances (hand 1, hand 2, resplits)")
-        for r in range(3):
-            o.q678[r] = P.q678 if suited_678_by_hand is None else suited_678_by_hand[r]
-            if not 0.0 <= o.q678[r] <= 1.0:
-                raise ValueError("suited_678_by_hand holds probabilities")
+        for r in range(3):  # hand 1, hand 2, the resplit hands
+            o.q678[r] = hands[r].q678
+            o.nsuit[r] = hands[r].nsuit
+            for k in range(hands[r].nsuit):
+                o.suit_w[r][k] = hands[r].suit_w[k]
+                o.suit_u[r][k][0] = hands[r].suit_u[k][0]
+                o.suit_u[r][k][1] = hands[r].suit_u[k][1]
+                o.suit_u[r][k][2] = hands[r].suit_u[k][2]
         for lv in range(OPT_LEVELS):
             o.qover[lv] = -1.0
-        if suit_cases_by_hand is not None and len(suit_cases_by_hand) != 3:
-            raise ValueError("suit_cases_by_hand has the cases of hand 1, hand 2, resplits")
-        for r in range(3):
-            cases = () if suit_cases_by_hand is None else suit_cases_by_hand[r]
-            if len(cases) > 4:
-                raise ValueError("at most 4 suit cases a hand")
-            o.nsuit[r] = len(cases)
-            for lv, case in enumerate(cases):
-                if len(case) != 4 or not all(0.0 <= x <= 1.0 for x in case):
-                    raise ValueError("a suit case is (probability, chance 6, 7, 8)")
-                o.suit_w[r][lv] = case[0]
-                o.suit_u[r][lv][0] = case[1]
-                o.suit_u[r][lv][1] = case[2]
-                o.suit_u[r][lv][2] = case[3]
         for r in range(NTOTALS):
             o.double_ok[r] = P.double_ok[r]
         o.exhausted = False

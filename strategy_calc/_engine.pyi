@@ -20,8 +20,8 @@ class OptimalSplit:
         up: int,
         params: Any,
         max_hands: int,
-        suited_678_by_hand: tuple[float, float, float] | None = None,
-        suit_cases_by_hand: Any = None,
+        second: Any = None,
+        resplit: Any = None,
     ) -> None: ...
     def card(self, rank: int) -> float: ...
     def value(self) -> float: ...

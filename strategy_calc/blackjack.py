@@ -556,14 +556,11 @@ def optimal_split_ev(
                          " shortcut renormalises each shoe, so hands seen together do not"
                          " add up)")
     cards = list(pair_cards) if pair_cards is not None else [Card(pair), Card(pair)]
-    hands = [split_hand_params(rules, base, cards, conditioning),
-             split_hand_params(rules, base, cards[::-1], conditioning),
-             split_hand_params(rules, base, cards, conditioning, start=Card(pair))]
-    return engine.split_optimal(base, pair, up, hands[0],
-                                max_hands_for(rules, pair is Rank.ACE), progress,
-                                (hands[0].suited_678_chance, hands[1].suited_678_chance,
-                                 hands[2].suited_678_chance),
-                                tuple(h.split_suits for h in hands))
+    return engine.split_optimal(
+        base, pair, up, split_hand_params(rules, base, cards, conditioning),
+        max_hands_for(rules, pair is Rank.ACE), progress,
+        split_hand_params(rules, base, cards[::-1], conditioning),
+        split_hand_params(rules, base, cards, conditioning, start=Card(pair)))
 
 
 def postsplit_ev(

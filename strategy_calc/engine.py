@@ -385,16 +385,14 @@ class OptimalSplitValue(NamedTuple):
 def split_optimal(
     base: Shoe, pair: Rank, up: Rank, params: EngineParams, max_hands: int,
     progress: Callable[[int, int], None] | None = None,
-    suited_678_by_hand: tuple[float, float, float] | None = None,
-    suit_cases_by_hand: tuple[tuple[tuple[float, float, float, float], ...], ...] | None = None,
+    second: EngineParams | None = None, resplit: EngineParams | None = None,
 ) -> OptimalSplitValue:
     """The fully optimal split (every decision uses every card seen; the whole round's EV).
 
     ``base``: the shoe with both pair cards in (up card gone); ``max_hands``:
     2 (one split) to 4. ``progress(done, 10)`` after each second card of hand 1.
-    ``suited_678_by_hand``: the suited 6-7-8 chances of hand 1, hand 2 and the
-    resplit hands (default: ``params``' for all); ``suit_cases_by_hand``: their
-    :attr:`EngineParams.split_suits` (split 6s, 7s, 8s that know their own suits).
+    ``params``: hand 1's; ``second`` / ``resplit``: hand 2's and the resplit hands'
+    where their suited 6-7-8 terms differ (default ``params``).
 
     >>> from strategy_calc.rules import blackjack_rules
     >>> shoe = Shoe.full(1).remove([Card(Rank.ACE)])
@@ -404,7 +402,7 @@ def split_optimal(
     True
     """
     solver = _engine.OptimalSplit(int_array(base.counts), int(pair), int(up), params, max_hands,
-                                  suited_678_by_hand, suit_cases_by_hand)
+                                  second, resplit)
     raw = 0.0
     for rank in range(1, 11):
         raw += float(solver.card(rank))

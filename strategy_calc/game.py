@@ -31,6 +31,7 @@ from strategy_calc.actions import PLAY_ACTIONS, Action
 from strategy_calc.cards import RANKS, Card, CardError, Rank, Shoe
 from strategy_calc.engine import Conditioning, PassRow, UpCardPass
 from strategy_calc.rules import BlackjackRules
+from strategy_calc.splits import max_hands_for
 
 UP_ORDER: tuple[Rank, ...] = (*RANKS[1:], Rank.ACE)
 """Chart columns: 2..9, T, A."""
@@ -416,6 +417,8 @@ def apply_split_strategy(
         hand = (pair_rank, pair_rank)
         if hand not in ups.deals or ups.deals[hand][0].split is None:
             continue
+        if strategy == "cdp" and max_hands_for(game.rules, pair_rank == 1) == 2:
+            continue  # one split: cdp is cdp1, already valued by add_split_values
         adj = game.conditioning.blackjack_adjustment(ups.no_blackjack(hand))
         if codes is not None:
             values = split_values(game.rules, ups.base, ups.up, Rank(pair_rank),
