@@ -6,8 +6,9 @@ from dataclasses import replace
 from fractions import Fraction
 
 from bj_oracle.basics import RANK_LAYOUT, Shoe, _take
+from bj_oracle.resplit import _tally_value
 from bj_oracle.solver import _Hand, _hand_solver, _Setup
-from bj_oracle.split_bruteforce import Outcome, _dealer_law, _draws, _settle, _walk_hand
+from bj_oracle.split_bruteforce import Outcome, _draws, _walk_hand
 from bj_oracle.splits import _split_hand_setups
 from strategy_calc.rules import BlackjackRules
 
@@ -114,13 +115,7 @@ def _cdp_bruteforce(
             states = following
             cls = 2
         for left, tally in finished.items():
-            for k, p_dealer in enumerate(_dealer_law(root, left, hole)):
-                if p_dealer:
-                    result = sum(
-                        (n * _settle(out, k, losses[c]) for (c, out), n in tally.items()),
-                        Fraction(0),
-                    )
-                    ev += p_hole * p_dealer * result
+            ev += p_hole * _tally_value(root, left, hole, tally, losses)
     return ev
 
 

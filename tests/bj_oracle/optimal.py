@@ -237,9 +237,14 @@ class _OptimalSplit:
             opts["hit"] = sum(self.after_card(_add(d, c), hand, c, waiting, created, fin)
                               for c in range(10) if self.shoe[c] > d[c])
             if cards == 2 and total in self.double_totals:
-                opts["double"] = sum(self.doubled(_add(d, c), hand, c, waiting, created, fin)
-                                     for c in range(10) if self.shoe[c] > d[c])
+                opts["double"] = self.double(d, hand, waiting, created, fin)
         return opts
+
+    def double(self, d: Counts, hand: HandState, waiting: int, created: int,
+               fin: Finished) -> int:
+        """Doubling the current two-card hand: one more card of each kind left."""
+        return sum(self.doubled(_add(d, c), hand, c, waiting, created, fin)
+                   for c in range(10) if self.shoe[c] > d[c])
 
     def after_card(self, d: Counts, hand: HandState, c: int, waiting: int, created: int,
                    fin: Finished) -> int:
@@ -263,8 +268,7 @@ class _OptimalSplit:
             state = self.hand_state(hard, ace, cards, sevens, first)
             stand = self.between(d, waiting, created, self.finish(fin, total, 1, first))
             if cards == 2 and 21 in self.double_totals and self.cards_left(d) > 0:
-                return max(stand, sum(self.doubled(_add(d, k), state, k, waiting, created, fin)
-                                      for k in range(10) if self.shoe[k] > d[k]))
+                return max(stand, self.double(d, state, waiting, created, fin))
             return stand
         return self.play(d, self.hand_state(hard, ace, cards, sevens, first), waiting, created,
                          fin)

@@ -47,6 +47,23 @@ def _play_split_hand(
     return out
 
 
+def _tally_value(
+    solver: _Hand, left: tuple[int, ...], hole: int | None,
+    tally: dict[tuple[int, Outcome], Fraction], losses: dict[int, tuple[Fraction, Fraction]],
+) -> Fraction:
+    """The finished hands' results against the dealer drawing from ``left``: ``tally``
+    holds, per (hand class, outcome), its weight; ``losses`` what a dealer blackjack takes
+    from each class (1: the first hand, 2: the later ones)."""
+    value = Fraction(0)
+    for k, p_dealer in enumerate(_dealer_law(solver, left, hole)):
+        if p_dealer:
+            value += p_dealer * sum(
+                (n * _settle(out, k, losses[cls]) for (cls, out), n in tally.items()),
+                Fraction(0),
+            )
+    return value
+
+
 def split_ev_resplit_bruteforce(
     pair_rank: int, up: int, shoe: Shoe, rules: BlackjackRules
 ) -> Fraction | None:
@@ -122,11 +139,5 @@ def split_ev_resplit_bruteforce(
             played += 1
         losses = {1: first.loss_vs_bj, 2: later.loss_vs_bj}
         for (left, _), (_, tally) in finished.items():
-            for k, p_dealer in enumerate(_dealer_law(solver1, left, hole)):
-                if p_dealer:
-                    result = sum(
-                        (n * _settle(out, k, losses[cls]) for (cls, out), n in tally.items()),
-                        Fraction(0),
-                    )
-                    ev += p_hole * p_dealer * result
+            ev += p_hole * _tally_value(solver1, left, hole, tally, losses)
     return ev
