@@ -334,13 +334,24 @@ class Shoe:
         """A shoe of the given rank counts (ace first) whose suits are unknown, all equally
         likely (e.g. a tiny shoe for a test, or one from a simulation).
 
+        Its cards are those of a full ``decks``-deck shoe less cards of unknown suit (the
+        suit rows of :meth:`full`), or, for a rank with more cards than that holds, of the
+        fewest cards spread evenly over the suits that hold them. So the counts of a full
+        shoe give :meth:`full`, and a shoe dealt from one is that shoe with its suits
+        forgotten (which matters only where two hands' suits are seen together).
+
         >>> Shoe.from_counts((1,) * 9 + (4,)).total
         13
+        >>> Shoe.from_counts([4] * 9 + [16]) == Shoe.full(1)
+        True
         """
         check_decks(decks)
         if len(counts) != len(RANKS) or any(c < 0 for c in counts):
             raise CardError(f"a shoe needs {len(RANKS)} non-negative rank counts")
-        return cls(decks, tuple(counts), tuple((c,) * len(SUITS) for c in counts))
+        full = cls.full(decks)
+        rows = tuple((max(f[0], -(-c // len(SUITS))),) * len(SUITS)
+                     for c, f in zip(counts, full.suits, strict=True))
+        return cls(decks, tuple(counts), rows)
 
     @property
     def total(self) -> int:
