@@ -988,6 +988,14 @@ cdef struct Ctx:
     int suit_play       # propagate at a split 6/7/8's two-card nodes: 0 by the codes, 1 its
                         # suit-aware best for this shoe, 2 the ones suited_value recorded
     char suit_code[3][4][2]  # suited_value's codes: [second card - 6][suit case][unsuited]
+                             # (0: not recorded)
+    double* mom         # if set, :func:`propagate` tracks per node 3 moments of the hand's
+                        # cards of ranks mom_r with the other split hand's suit (mass times
+                        # E[k_a], E[k_b], E[k_a k_b]; see split_suited_rounds)
+    int mom_r[2]        # ... those ranks (the two a split 6, 7 or 8 needs)
+    double mom_t[2]     # ... cards of known suit among them in the hand's first shoe
+    double mom_s2[2]    # ... of which have the other hand's suit
+    bint mom_same       # the two hands' pair cards share one suit
     bint exhausted      # some dealer hand could run out of cards (no exact answer)
     bint failed         # out of memory inside a nogil section
 
@@ -1020,6 +1028,10 @@ cdef int ctx_init(Ctx* c, const int* base, int up, const Params* p, bint second_
     c.policy = NULL
     c.codes = NULL
     c.suit_play = 0
+    memset(c.suit_code, 0, sizeof(c.suit_code))
+    c.mom = NULL
+    c.mom_r[0] = -1
+    c.mom_r[1] = -1
     c.exhausted = False
     c.failed = False
     c.has_s = <char*>calloc(3 * n_nodes, sizeof(char))
@@ -1750,6 +1762,9 @@ cdef struct Term:
     double bet     # 1, or 2 when doubled
     double value   # a bonus's payout
     double mass    # probability of ending here (given the start)
+    double ka      # with moments tracked (Ctx.mom): mass times E[k_a], E[k_b], E[k_a k_b]
+    double kb      # (k_x: the hand's cards of rank Ctx.mom_r[x] with the other hand's
+    double kab     # suit); split_suited_rounds then keeps hand 2's suit weights here
 
 
 cdef inline int add_term(Term* out, int n, int cap, int node, int extra, int kind, double bet,
@@ -1763,6 +1778,9 @@ cdef inline int add_term(Term* out, int n, int cap, int node, int extra, int kin
     out[n].bet = bet
     out[n].value = value
     out[n].mass = mass
+    out[n].ka = 0.0
+    out[n].kb = 0.0
+    out[n].kab = 0.0
     return n + 1
 
 
@@ -1802,6 +1820,61 @@ cdef inline int second_rank(int start, int node) noexcept nogil:
     return -1
 
 
+cdef inline void draw_moments(Ctx* c, int node, int x, double f, double m, const double* M,
+                              double* out) noexcept nogil:
+    """The moments (see ``Ctx.mom``) after the hand at ``node`` (mass ``m``, moments ``M``)
+    draws a card of rank ``x``, times ``f`` (the draw's probability).
+
+    A card of a tracked rank comes uniformly from that rank's cards of known suit not in
+    the hand: R = mom_t - (the hand's cards of the rank), of which mom_s2 - k have the
+    other hand's suit (cards taken out without a suit are, by exchangeability, cards
+    not yet seen: they leave the law of the suits the hands see as it was). So E[k'] = E[k] (1 - 1/R) + mom_s2 / R, and E[k' k_o] for the other
+    tracked rank's count k_o is E[k k_o] (1 - 1/R) + E[k_o] mom_s2 / R: linear in the
+    moments, exact whatever earlier conditioning made k and k_o depend on each other.
+    """
+    cdef int i
+    cdef double R, s
+    out[0] = f * M[0]
+    out[1] = f * M[1]
+    out[2] = f * M[2]
+    for i in range(2):
+        if x == c.mom_r[i]:
+            R = c.mom_t[i] - node_counts[node][x]
+            if R > 0.0:
+                s = c.mom_s2[i] / R
+                out[i] = f * (M[i] * (1.0 - 1.0 / R) + m * s)
+                out[2] = f * (M[2] * (1.0 - 1.0 / R) + M[1 - i] * s)
+
+
+cdef inline void add_moments(double* dst, const double* src) noexcept nogil:
+    dst[0] += src[0]
+    dst[1] += src[1]
+    dst[2] += src[2]
+
+
+cdef inline void term_moments(Ctx* c, Term* out, int n, const double* M) noexcept nogil:
+    """Give the term just written (``out[n - 1]``) the moments ``M`` (if tracked)."""
+    if c.mom != NULL and n > 0:
+        out[n - 1].ka = M[0]
+        out[n - 1].kb = M[1]
+        out[n - 1].kab = M[2]
+
+
+cdef inline void bonus_moments(Ctx* c, Term* out, int n, double mass, double* rest) noexcept nogil:
+    """The suited 6-7-8 just written (``out[n - 1]``, probability ``mass``) takes its
+    share of the moments ``rest`` (what reaches the 6-7-8 node): its 6, 7, 8 have the
+    pair card's suit, so the other hand's exactly when the two share one."""
+    cdef double b = mass if c.mom_same else 0.0
+    cdef double bm[3]
+    bm[0] = b
+    bm[1] = b
+    bm[2] = b
+    term_moments(c, out, n, bm)
+    rest[0] -= b
+    rest[1] -= b
+    rest[2] -= b
+
+
 cdef int suited_terms(Ctx* c, int node, double m, int pair, int r, bint may_double,
                       Term* out, int n, int cap, double* mass) noexcept nogil:
     """:func:`propagate` at a split 6/7/8's two-card ``node`` that knows its suits.
@@ -1810,13 +1883,24 @@ cdef int suited_terms(Ctx* c, int node, double m, int pair, int r, bint may_doub
     a hit that makes a suited 6-7-8 settles here (the 6-7-8 node then gets only the
     unsuited mass). Returns the new number of terms, -1 if more than ``cap`` (a count
     of -1 stays -1 through :func:`add_term`).
+
+    Moments (``c.mom``, one suit case): ``r`` is the hand's first card of its rank, so
+    its share of the node's moment splits by whether it has the pair card's suit: with
+    it, it has the other hand's suit exactly when the two share one. A suited 6-7-8
+    (third card ``t`` of the pair card's suit) carries moments 1 each when they do.
     """
     cdef int shoe[NR]
-    cdef int k, j, x, ch, code, N, t = 18 - pair - r
-    cdef double saved = c.q678, d = -1e300, u, q, w, p
+    cdef int k, j, x, ch, code, N, ir, t = 18 - pair - r
+    cdef double saved = c.q678, d = -1e300, u, q, w, p, b
+    cdef double Mb[3]
+    cdef double tmp[3]
+    cdef double* M = NULL
     if may_double:
         d = double_value(c, node)
     N = node_shoe(c, node, shoe)
+    if c.mom != NULL:
+        M = &c.mom[3 * node]
+    ir = 0 if r == c.mom_r[0] else 1
     for k in range(c.nsuit):
         u = c.suit_u[k][r - 5]
         for j in range(2):
@@ -1824,25 +1908,40 @@ cdef int suited_terms(Ctx* c, int node, double m, int pair, int r, bint may_doub
             if w == 0.0:
                 continue
             q = c.suit_u[k][t - 5] if j == 0 else 0.0
+            if M != NULL:
+                Mb[0] = M[0] if j == 1 else 0.0
+                Mb[1] = M[1] if j == 1 else 0.0
+                Mb[2] = M[2] if j == 1 else 0.0
+                b = m * c.suit_w[k] * u if c.mom_same else 0.0
+                Mb[ir] = b if j == 0 else M[ir] - b
             if c.suit_play == 2:
                 code = c.suit_code[r - 5][k][j]
             else:
                 suited_variant(c, node, may_double, q, d, &code)
             if code == 4:  # (a two-card 6-7, 6-8 or 7-8 is never 21)
                 n = add_term(out, n, cap, node, -1, T_STAND, 1.0, 0.0, w)
+                term_moments(c, out, n, Mb)
                 continue
             for x in range(NR):
                 if shoe[x] <= 0:
                     continue
                 p = w * shoe[x] / N
                 ch = node_child[node][x]
+                if M != NULL:
+                    draw_moments(c, node, x, <double>shoe[x] / N, w, Mb, tmp)
                 if code & 1 or ch < 0:
                     n = add_last_card(out, n, cap, node, x, 2.0 if code & 1 else 1.0, p)
+                    term_moments(c, out, n, tmp)
                 elif ch == id_678 and q > 0.0:
                     n = add_term(out, n, cap, ch, -1, T_BONUS, 1.0, c.b678, p * q)
                     mass[ch] += p * (1.0 - q)
+                    if M != NULL:
+                        bonus_moments(c, out, n, p * q, tmp)
+                        add_moments(&c.mom[3 * ch], tmp)
                 else:
                     mass[ch] += p
+                    if M != NULL:
+                        add_moments(&c.mom[3 * ch], tmp)
     c.q678 = saved
     forget_678(c, node)
     return n
@@ -1859,6 +1958,7 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
     ``first_two`` (``start`` is a one-card split hand) the two-card decision
     follows ``codes`` (bit 1 double, 2 hit, 4 stand) or the optimal choice.
     Returns the number of terminals written (-1 if more than ``cap``).
+    With ``c.mom`` set, each terminal also gets its moments (see ``Ctx.mom``).
     """
     cdef int shoe[NR]
     cdef int node, r, ch, N, n = 0, code
@@ -1866,6 +1966,8 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
     cdef bint doubled
     cdef int pair = -1
     cdef bint suited = False
+    cdef double* M = NULL
+    cdef double tmp[3]
     if first_two and node_ncards[start] == 1:
         for r in range(NR):
             if node_counts[start][r]:
@@ -1873,11 +1975,15 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
         suited = c.suit_play != 0 and suited_start(c, pair, 5 if pair != 5 else 6)
     for node in range(start, n_nodes):
         mass[node] = 0.0
+    if c.mom != NULL:
+        memset(&c.mom[3 * start], 0, 3 * (n_nodes - start) * sizeof(double))
     mass[start] = m0
     for node in range(start, n_nodes):
         m = mass[node]
         if m == 0.0:
             continue
+        if c.mom != NULL:
+            M = &c.mom[3 * node]
         if suited and node_ncards[node] == 2 and node_child[start][second_rank(start, node)] \
                 == node and suited_start(c, pair, second_rank(start, node)):
             n = suited_terms(c, node, m, pair, second_rank(start, node),
@@ -1890,11 +1996,14 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
             n = add_term(out, n, cap, node, -1, T_BONUS, 1.0, c.b777, m)
             if n < 0:
                 return -1
+            term_moments(c, out, n, M)
             continue
         if node == id_678 and c.b678 > 0 and c.q678 > 0 and not suited:  # (suited: settled)
             n = add_term(out, n, cap, node, -1, T_BONUS, 1.0, c.b678, m * c.q678)
             if n < 0:
                 return -1
+            if M != NULL:
+                bonus_moments(c, out, n, m * c.q678, M)
             m *= 1.0 - c.q678
         doubled = False
         if first_two and node_ncards[node] == 2 and node_ncards[start] == 1:
@@ -1920,6 +2029,7 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
             n = add_term(out, n, cap, node, -1, T_STAND, 1.0, 0.0, m)
             if n < 0:
                 return -1
+            term_moments(c, out, n, M)
             continue
         N = node_shoe(c, node, shoe)
         for r in range(NR):
@@ -1927,10 +2037,15 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
                 continue
             p = m * shoe[r] / N
             ch = node_child[node][r]
+            if M != NULL:
+                draw_moments(c, node, r, <double>shoe[r] / N, m, M, tmp)
             if doubled or ch < 0:
                 n = add_last_card(out, n, cap, node, r, 2.0 if doubled else 1.0, p)
+                term_moments(c, out, n, tmp)
             else:
                 mass[ch] += p
+                if M != NULL:
+                    add_moments(&c.mom[3 * ch], tmp)
         if n < 0:
             return -1
     return n
@@ -1991,6 +2106,200 @@ cdef void settle(Ctx* c, const Term* ta, const Term* tb, double w, double bja1, 
         if tb != NULL:
             x += term_result(tb, o, bjb1, bjb2)
         hist[hist_bin(x)] += w * d[o]
+
+
+cdef int cmp_term(const void* a, const void* b) noexcept nogil:
+    """Order terms by what settles them: node, busting card, kind, bet."""
+    cdef const Term* x = <const Term*>a
+    cdef const Term* y = <const Term*>b
+    if x.node != y.node:
+        return -1 if x.node < y.node else 1
+    if x.extra != y.extra:
+        return -1 if x.extra < y.extra else 1
+    if x.kind != y.kind:
+        return -1 if x.kind < y.kind else 1
+    if x.bet != y.bet:
+        return -1 if x.bet < y.bet else 1
+    return 0
+
+
+cdef int merge_terms(Term* t, int n) noexcept nogil:
+    """Sort ``t[:n]`` and add up the terms that settle alike (masses and moments);
+    return how many are left."""
+    cdef int i, k = 0
+    if n <= 1:
+        return n
+    qsort(t, n, sizeof(Term), cmp_term)
+    for i in range(1, n):
+        if cmp_term(&t[k], &t[i]) == 0:
+            t[k].mass += t[i].mass
+            t[k].ka += t[i].ka
+            t[k].kb += t[i].kb
+            t[k].kab += t[i].kab
+        else:
+            k += 1
+            t[k] = t[i]
+    return k + 1
+
+
+cdef inline double suit_mean(double u2, double s2, double k, double n) noexcept nogil:
+    """E[U] for hand 2: U = (s2 - k) / n, the chance its next card of a rank has its suit
+    (``u2`` that chance before hand 1 drew; pinned at 0 or 1 when it was)."""
+    cdef double x
+    if u2 <= 0.0:
+        return 0.0
+    if u2 >= 1.0:
+        return 1.0
+    if n <= 0.0:
+        return 0.0
+    x = (s2 - k) / n
+    return 0.0 if x < 0.0 else (1.0 if x > 1.0 else x)
+
+
+cdef inline bint memcmp_codes(char sb[3][4][2], int j, int k) noexcept nogil:
+    """Hand 2 decides alike in suit cases ``j`` and ``k``."""
+    cdef int x, y
+    for x in range(3):
+        for y in range(2):
+            if sb[x][j][y] != sb[x][k][y]:
+                return False
+    return True
+
+
+cdef int split_suited_rounds(Ctx* ca, Ctx* cb, Ctx* cs, const int* base, int p,
+                             const Params* P, const Params* P2, const char* code_a,
+                             const char* code_b, const double* pool, int npairs,
+                             const double* pw, const int* pi, const int* pj, const int* psame,
+                             Term* ta, int cap_a, Term* tb, int cap, double* mass,
+                             double* mom, double* hist) noexcept nogil:
+    """:func:`split_distribution`'s rounds when split 6s, 7s or 8s know their suits.
+
+    Hand 2 (pair card suit s2) makes a suited 6-7-8 from the two other ranks a, b:
+    a card of rank x it draws has suit s2 with chance U_x = (S_x - k_x) / n_x, where
+    S_x of the n0_x = ``pool`` cards of known suit have s2, k_x of them went to hand 1
+    and n_x = n0_x - (hand 1's cards of rank x). Its end masses are affine in each of
+    U_a, U_b (its second card has s2 with chance U, then the third completes with
+    chance U of the other rank), so hand 2's part of the histogram given hand 1's end
+    is f(U_a, U_b) = c0 + c1 U_a + c2 U_b + c3 U_a U_b, and its mean over hand 1's
+    suits is E f = the sum over the corners (0/1, 0/1) of f times the weights
+    E[U_a U_b], E[U_a] - E[U_a U_b], E[U_b] - E[U_a U_b] and the rest: hand 2 played
+    with each corner's chances, weighted. The means need E[k_a], E[k_b], E[k_a k_b]
+    per hand-1 end, which :func:`propagate` tracks (``Ctx.mom``).
+
+    Each pair of suit cases (probability ``pw``, hand 1's case ``pi``, hand 2's ``pj``,
+    one suit or two ``psame``) plays hand 1 by its own case's decisions; hand 1's ends
+    that settle alike are added up over the cases whose hand 2 decides alike (every
+    case under fixed codes), so hand 2 is played once per end and corner. Returns -1
+    when ``cap`` is too small.
+    """
+    cdef int ra = 5 if p != 5 else 6
+    cdef int rb = 7 if p != 7 else 6
+    cdef int n1 = node_child[0][p]
+    cdef int g, e, x, i, j, r, na, nb, n, k
+    cdef double s2a, s2b, u2a, u2b, ea, eb, eab, na_left, nb_left, ka, kb, kab, w
+    cdef double wc[4]
+    cdef char sa[3][4][2]
+    cdef char sb[3][4][2]
+    cdef int same_codes
+    memcpy(sa, ca.suit_code, sizeof(sa))
+    memcpy(sb, cb.suit_code, sizeof(sb))
+    ca.mom = mom
+    ca.mom_r[0] = ra
+    ca.mom_r[1] = rb
+    ca.mom_t[0] = pool[ra - 5]
+    ca.mom_t[1] = pool[rb - 5]
+    ca.nsuit = 1
+    ca.suit_w[0] = 1.0
+    cb.nsuit = 1
+    cb.suit_w[0] = 1.0
+    for g in range(npairs):  # g: the first pair of its group (hand 2 decides alike)
+        same_codes = 0
+        for e in range(g):
+            if cb.suit_play == 0 or memcmp_codes(sb, pj[e], pj[g]):
+                same_codes = 1
+                break
+        if same_codes:
+            continue
+        na = 0
+        for e in range(g, npairs):
+            if e > g and not (cb.suit_play == 0 or memcmp_codes(sb, pj[e], pj[g])):
+                continue
+            i = pi[e]
+            j = pj[e]
+            for x in range(3):
+                ca.suit_u[0][x] = P.suit_u[i][x]
+                for k in range(2):
+                    ca.suit_code[x][0][k] = sa[x][i][k]
+            ca.q678 = P.suit_u[i][ra - 5] * P.suit_u[i][rb - 5]
+            ca.mom_same = psame[e]
+            u2a = P2.suit_u[j][ra - 5]
+            u2b = P2.suit_u[j][rb - 5]
+            s2a = u2a * pool[ra - 5]
+            s2b = u2b * pool[rb - 5]
+            ca.mom_s2[0] = s2a
+            ca.mom_s2[1] = s2b
+            if na + cap > cap_a:
+                return -1
+            n = propagate(ca, n1, pw[e], code_a, True, P.double_ok, P.das, P.aces_one_card,
+                          &ta[na], cap, mass)
+            if n < 0:
+                return -1
+            for k in range(na, na + n):  # hand 2's suit weights: mass times E[U_a] ...
+                w = ta[k].mass
+                na_left = pool[ra - 5] - node_counts[ta[k].node][ra] - (ta[k].extra == ra)
+                nb_left = pool[rb - 5] - node_counts[ta[k].node][rb] - (ta[k].extra == rb)
+                ka = ta[k].ka / w
+                kb = ta[k].kb / w
+                kab = ta[k].kab / w
+                ea = suit_mean(u2a, s2a, ka, na_left)
+                eb = suit_mean(u2b, s2b, kb, nb_left)
+                if 0.0 < u2a < 1.0 and 0.0 < u2b < 1.0 and na_left > 0.0 and nb_left > 0.0:
+                    eab = (s2a * s2b - s2a * kb - s2b * ka + kab) / (na_left * nb_left)
+                    if eab > ea or eab > eb:
+                        eab = ea if ea < eb else eb
+                    if eab < ea + eb - 1.0:
+                        eab = ea + eb - 1.0
+                    if eab < 0.0:
+                        eab = 0.0
+                else:
+                    eab = ea * eb
+                ta[k].ka = w * ea
+                ta[k].kb = w * eb
+                ta[k].kab = w * eab
+            na = merge_terms(ta, na + n)
+        j = pj[g]
+        for x in range(3):
+            for k in range(2):
+                cb.suit_code[x][0][k] = sb[x][j][k]
+            cb.suit_u[0][x] = P2.suit_u[j][x]
+        for i in range(na):
+            for r in range(NR):
+                cb.base[r] = base[r] - node_counts[ta[i].node][r] - (ta[i].extra == r)
+                cb.offset[r] = node_counts[ta[i].node][r] + (ta[i].extra == r)
+            cb.shift_count = -1
+            ctx_forget(cb)
+            wc[3] = ta[i].kab                      # (1, 1)
+            wc[2] = ta[i].ka - ta[i].kab           # (1, 0)
+            wc[1] = ta[i].kb - ta[i].kab           # (0, 1)
+            wc[0] = (ta[i].mass - ta[i].ka) - wc[1]  # (0, 0)
+            nb = 0
+            for x in range(4):
+                if wc[x] <= 0.0:
+                    continue
+                cb.suit_u[0][ra - 5] = 1.0 if x & 2 else 0.0
+                cb.suit_u[0][rb - 5] = 1.0 if x & 1 else 0.0
+                cb.q678 = cb.suit_u[0][ra - 5] * cb.suit_u[0][rb - 5]
+                n = propagate(cb, n1, wc[x], code_b, True, P2.double_ok, P2.das,
+                              P2.aces_one_card, &tb[nb], cap, mass)
+                if n < 0:
+                    return -1
+                nb += n
+            nb = merge_terms(tb, nb)
+            for k in range(nb):
+                settle(cs, &ta[i], &tb[k], tb[k].mass, ca.bjl1, ca.bjl2, cb.bjl1, cb.bjl2,
+                       hist)
+    ca.mom = NULL
+    return 0
 
 
 cdef int double_terms(Ctx* c, int node, Term* out, int cap) noexcept nogil:
@@ -2093,7 +2402,7 @@ def hand_distribution(const int[:] base, const int[:] hand, int up, params, int 
 
 
 def split_distribution(const int[:] base, int pair, int up, params, const char[:] codes,
-                       double[:] hist, DealerMemo memo=None, second_params=None):
+                       double[:] hist, DealerMemo memo=None, second_params=None, suits=None):
     """Add the distribution of a split round's net result (both hands) to ``hist``.
 
     One split, no resplit. Each hand plays ``codes`` (per node: bit 1 double,
@@ -2106,6 +2415,9 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
     ``second_params``: the second hand's parameters where they differ (its pair
     card's suit); default ``params``. Split 6s, 7s and 8s that know their suits
     (``split_suits``) play their suit-aware best two-card decisions (codes None).
+    ``suits`` (an :class:`strategy_calc.engine.SplitSuits`, needed when the hands know
+    their suits): how the two pair cards' suits go together; the two hands' suited
+    bonuses then come from one shoe (:func:`split_suited_rounds`).
     """
     cdef Params P, P2
     cdef Ctx ca, cb, cs
@@ -2120,11 +2432,41 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
     cdef const char* code_b
     cdef DMemo local
     cdef DMemo* m
-    cdef bint made_a = False, made_b = False, made_s = False
+    cdef bint made_a = False, made_b = False, made_s = False, suited
+    cdef double* mom = NULL
+    cdef double pool[3]
+    cdef double pw[16]
+    cdef int pi[16]
+    cdef int pj[16]
+    cdef int psame[16]
+    cdef int npairs = 0
     read_params(params, &P)
     read_params(params if second_params is None else second_params, &P2)
     if P2.h17 != P.h17 or P2.mode != P.mode:
         raise ValueError("the two hands' parameters must share the game")
+    suited = P.nsuit > 0 or P2.nsuit > 0
+    if suited:
+        if P.nsuit == 0 or P2.nsuit == 0:
+            raise ValueError("both split hands know their suits, or neither does")
+        if suits is None:
+            raise ValueError("split hands that know their suits need the pair cards' joint"
+                             " suits (suits)")
+        if len(suits.pool) != 3 or not all(0.0 <= x and isfinite(x) for x in suits.pool):
+            raise ValueError("suits.pool has the cards of known suit of ranks 6, 7, 8")
+        for r in range(3):
+            pool[r] = suits.pool[r]
+        if not 0 < len(suits.pairs) <= 16:
+            raise ValueError("suits.pairs has 1 to 16 cases")
+        for case in suits.pairs:
+            w_, i_, j_, same_ = case
+            if not (0.0 <= w_ <= 1.0 and 0 <= i_ < P.nsuit and 0 <= j_ < P2.nsuit):
+                raise ValueError("a suits.pairs case is (probability, hand 1's suit case,"
+                                 " hand 2's, one suit)")
+            pw[npairs] = w_
+            pi[npairs] = i_
+            pj[npairs] = j_
+            psame[npairs] = 1 if same_ else 0
+            npairs += 1
     check_pair(base, pair)
     check_up(up)
     check_hist(hist)
@@ -2135,12 +2477,15 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
     local.keys = NULL
     m = own_or_given(memo, &local, &base[0], up, P.h17)
     try:
-        ta = <Term*>malloc(cap * sizeof(Term))
-        tb = <Term*>malloc(cap * sizeof(Term))
+        ta = <Term*>malloc((3 if suited else 1) * cap * sizeof(Term))
+        tb = <Term*>malloc((4 if suited else 1) * cap * sizeof(Term))
         mass = <double*>malloc(n_nodes * sizeof(double))
         frozen_a = <char*>calloc(n_nodes, sizeof(char))
         frozen_b = <char*>calloc(n_nodes, sizeof(char))
-        if ta == NULL or tb == NULL or mass == NULL or frozen_a == NULL or frozen_b == NULL:
+        if suited:
+            mom = <double*>malloc(3 * n_nodes * sizeof(double))
+        if ta == NULL or tb == NULL or mass == NULL or frozen_a == NULL or frozen_b == NULL \
+                or (suited and mom == NULL):
             raise MemoryError()
         ctx_init(&ca, b1, up, &P, False, m)
         made_a = True
@@ -2167,9 +2512,14 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
             else:
                 code_a = &codes[0]
                 code_b = &codes[0]
-            na = propagate(&ca, n1, 1.0, code_a, True, P.double_ok, P.das, P.aces_one_card,
-                           ta, cap, mass)
-            for i in range(na if na > 0 else 0):
+            if suited:
+                na = split_suited_rounds(&ca, &cb, &cs, &base[0], p, &P, &P2, code_a, code_b,
+                                         pool, npairs, pw, pi, pj, psame, ta, 3 * cap, tb,
+                                         cap, mass, mom, &hist[0])
+            else:
+                na = propagate(&ca, n1, 1.0, code_a, True, P.double_ok, P.das,
+                               P.aces_one_card, ta, cap, mass)
+            for i in range(na if na > 0 and not suited else 0):
                 for r in range(NR):
                     cb.base[r] = base[r] - node_counts[ta[i].node][r] - (ta[i].extra == r)
                     cb.offset[r] = node_counts[ta[i].node][r] + (ta[i].extra == r)
@@ -2200,6 +2550,7 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
         free(mass)
         free(frozen_a)
         free(frozen_b)
+        free(mom)
     if na < 0:
         raise MemoryError("too many terminal hands")
 

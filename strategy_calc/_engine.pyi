@@ -88,6 +88,7 @@ def split_distribution(
     hist: Any,
     memo: DealerMemo | None = None,
     second_params: Any = None,
+    suits: Any = None,
 ) -> None: ...
 def split_postsplit(
     base: memoryview, pair: int, up: int, params: Any, second_params: Any = None

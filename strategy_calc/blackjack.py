@@ -390,13 +390,12 @@ def _outcomes(
         out[name] = result
     if (ev["split"] is not None and max_hands_for(rules, hand[0].rank is Rank.ACE) == 2
             and split_strategy not in ("postsplit", "optimal")):
-        pair_cards = [hand[0], hand[1]]
+        first, second, suits = split_round_params(rules, base, [hand[0], hand[1]],
+                                                  conditioning)
         hist = np.zeros(HIST_SIZE)
-        engine.split_distribution(base, hand[0].rank, up,
-                                  split_hand_params(rules, base, pair_cards, conditioning),
+        engine.split_distribution(base, hand[0].rank, up, first,
                                   memoryview(split_codes).cast("b") if split_codes else None,
-                                  hist, None,
-                                  split_hand_params(rules, base, pair_cards[::-1], conditioning))
+                                  hist, None, second, suits)
         out["split"] = signs(hist)
     if ev["surrender"] is not None:
         out["surrender"] = {"win": 0.0, "push": 0.0, "lose": 1.0}
@@ -528,14 +527,63 @@ def split_suit_cases(shoe: Shoe, card: Card) -> tuple[tuple[float, float, float,
     >>> split_suit_cases(Shoe.full(1).remove(parse_cards("7s,7h,6h")), parse_cards("7s")[0])
     ((1.0, 0.3333333333333333, 0.0, 0.25),)
     """
-    suits = [card.suit] if card.suit is not None else list(SUITS)
     cases: list[tuple[float, float, float, float]] = []
-    for suit in suits:
+    for suit in _case_suits(shoe, card):
         weight = 1.0 if card.suit is not None else shoe.suit_fraction(card.rank, suit)
-        if weight > 0:
-            six, seven, eight = (shoe.suit_fraction(r, suit) for r in SUITED_RANKS)
-            cases.append((weight, six, seven, eight))
+        six, seven, eight = (shoe.suit_fraction(r, suit) for r in SUITED_RANKS)
+        cases.append((weight, six, seven, eight))
     return tuple(cases)
+
+
+def _case_suits(shoe: Shoe, card: Card) -> list[str]:
+    """The suits of :func:`split_suit_cases`, in its order."""
+    if card.suit is not None:
+        return [card.suit]
+    return [s for s in SUITS if shoe.suit_fraction(card.rank, s) > 0]
+
+
+def split_suit_joint(base: Shoe, cards: Sequence[Card]) -> engine.SplitSuits:
+    """How the suits of the two pair cards ``cards`` (a split 6, 7 or 8) go together.
+
+    ``base`` holds both pair cards. A pair card of unknown suit is one drawn from the
+    shoe's suit rows less the cards of known suit (and less the other pair card when
+    that one is drawn first): the two unknown suits are two draws without replacement.
+    The cases index :func:`split_suit_cases` of each hand (``cards`` and ``cards[::-1]``,
+    in the shoe less both).
+
+    >>> from strategy_calc.cards import parse_cards
+    >>> two = Shoe.full(1).remove(parse_cards("7h,7d"))  # a 7 of spades and one of clubs
+    >>> [(round(w, 3), i, j, same) for w, i, j, same in
+    ...  split_suit_joint(two, parse_cards("7,7")).pairs]
+    [(0.5, 0, 1, False), (0.5, 1, 0, False)]
+    """
+    rank = cards[0].rank
+    left = base.remove(cards)
+    known = base.remove([c for c in cards if c.suit is not None])
+    first, second = _case_suits(left, cards[0]), _case_suits(left, cards[1])
+    pairs: list[tuple[float, int, int, bool]] = []
+    for i, s1 in enumerate(first):
+        p1 = 1.0 if cards[0].suit is not None else known.suit_fraction(rank, s1)
+        if p1 <= 0:
+            continue
+        rest = known if cards[0].suit is not None else known.remove([Card(rank, s1)])
+        for j, s2 in enumerate(second):
+            p2 = 1.0 if cards[1].suit is not None else rest.suit_fraction(rank, s2)
+            if p1 * p2 > 0:
+                pairs.append((p1 * p2, i, j, s1 == s2))
+    pool = tuple(float(sum(left.suits[r - 1])) for r in SUITED_RANKS)
+    return engine.SplitSuits((pool[0], pool[1], pool[2]), tuple(pairs))
+
+
+def split_round_params(
+    rules: BlackjackRules, base: Shoe, cards: Sequence[Card], conditioning: engine.Conditioning,
+) -> tuple[engine.EngineParams, engine.EngineParams, engine.SplitSuits | None]:
+    """Both split hands' engine parameters (:func:`split_hand_params`) and, when they play
+    knowing their suits, their pair cards' joint suits: what
+    :func:`strategy_calc.engine.split_distribution` takes for the round of ``cards``."""
+    first = split_hand_params(rules, base, cards, conditioning)
+    second = split_hand_params(rules, base, cards[::-1], conditioning)
+    return first, second, split_suit_joint(base, cards) if first.split_suits else None
 
 
 def optimal_split_ev(

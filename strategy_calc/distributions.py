@@ -21,7 +21,7 @@ import array
 from typing import TYPE_CHECKING
 
 from strategy_calc import engine
-from strategy_calc.blackjack import split_hand_params
+from strategy_calc.blackjack import split_round_params
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.chart import Chart
 from strategy_calc.engine import Conditioning, UpCardPass
@@ -147,10 +147,11 @@ def add_deal_distribution(
     part = np.zeros(HIST_SIZE)
     if action == "split":
         pair = Rank(hand[0])
-        params = split_hand_params(rules, base, [Card(pair), Card(pair)], conditioning)
+        params, second, suits = split_round_params(rules, base, [Card(pair), Card(pair)],
+                                                   conditioning)
         chosen = (memoryview(split_codes).cast("b") if split_codes is not None
                   else None if optimal else memoryview(codes))
-        engine.split_distribution(base, pair, up, params, chosen, part)
+        engine.split_distribution(base, pair, up, params, chosen, part, None, second, suits)
     else:
         params = engine.engine_params(rules, conditioning).with_bonus(
             rules.bonus_777, rules.bonus_suited_678, q678)

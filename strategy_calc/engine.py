@@ -48,6 +48,7 @@ __all__ = [
     "OptimalSplitValue",
     "PassRow",
     "SplitRow",
+    "SplitSuits",
     "UpCardPass",
     "dealer_memo",
     "dealer_probs",
@@ -172,6 +173,23 @@ class EngineParams:
         """The same record with the Macau bonus terms of one hand."""
         return replace(self, bonus_777=bonus_777, bonus_suited_678=bonus_678,
                        suited_678_chance=chance_678)
+
+
+@dataclass(frozen=True, slots=True)
+class SplitSuits:
+    """How the suits of a split 6, 7 or 8's two pair cards go together, for the engine's
+    joint distribution of the round (:func:`split_distribution`).
+
+    Build it with :func:`strategy_calc.blackjack.split_suit_joint`.
+    """
+
+    pool: tuple[float, float, float]
+    """Cards of known suit among the 6s, 7s and 8s left once both pair cards are gone
+    (a card of unknown suit taken out leaves the suit mix as it was: these are the
+    shoe's suit rows)."""
+    pairs: tuple[tuple[float, int, int, bool], ...]
+    """``(probability, hand 1's suit case, hand 2's suit case, one suit)``: the cases
+    index each hand's :attr:`EngineParams.split_suits`; the probabilities add up to 1."""
 
 
 @lru_cache(maxsize=256)
@@ -353,11 +371,13 @@ def hand_distribution(
 def split_distribution(
     base: Shoe, pair: Rank, up: Rank, params: EngineParams, codes: memoryview | None,
     hist: np.ndarray, memo: DealerMemo | None = None, second: EngineParams | None = None,
+    suits: SplitSuits | None = None,
 ) -> None:
     """Add a split round's net-result distribution to ``hist`` (see the engine;
-    ``second``: the second hand's parameters, if they differ)."""
+    ``second``: the second hand's parameters, if they differ; ``suits``: the pair
+    cards' joint suits, needed when the hands know their suits)."""
     _engine.split_distribution(int_array(base.counts), int(pair), int(up), params, codes, hist,
-                               memo, second)
+                               memo, second, suits)
 
 
 def split_postsplit(base: Shoe, pair: Rank, up: Rank, params: EngineParams,

@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from strategy_calc import engine
 from strategy_calc.actions import PLAY_ACTIONS, Action
-from strategy_calc.cards import RANKS, Card, CardError, Rank, Shoe
+from strategy_calc.cards import RANKS, SUITED_RANKS, Card, CardError, Rank, Shoe
 from strategy_calc.engine import Conditioning, PassRow, UpCardPass
 from strategy_calc.rules import BlackjackRules
 from strategy_calc.splits import max_hands_for
@@ -204,6 +204,10 @@ def whole_game_pass(
     full = shoe if shoe is not None else Shoe.full(rules.decks)
     if min(full.counts) < 1 and policies is None and not partial:
         raise CardError("every rank must be left in the shoe to analyse a whole round")
+    if rules.bonus_suited_678 > 0 and any(len(set(full.suits[r - 1])) > 1 for r in SUITED_RANKS):
+        # the two-card 6-7 / 6-8 / 7-8 starts take each rank spread evenly (suit_cases)
+        raise CardError("a whole round takes the suits of removed cards as unknown: give"
+                        " the shoe by rank (its 6s, 7s and 8s spread evenly over the suits)")
     conditioning = Conditioning.of(rules)
     params = engine.engine_params(rules)
     memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)

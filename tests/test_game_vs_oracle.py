@@ -82,11 +82,6 @@ MACAU_SUITED = [
 ]
 # Where the calculator's total-dependent play leaves the suited 6-7-8 out (see below).
 
-SPLIT_SUITS_REASON = (
-    "split 6s/7s/8s: the two hands' suited 6-7-8 bonuses come from one shoe (with one "
-    "6, 7, 8 of each suit, both suited has chance 1/144 given the ranks), but the "
-    "calculator's joint distribution treats them as independent 1/16 each (1/256): "
-    "P(+6) is 16/9 times too small; the EV (marginals) agrees")
 PEEK_SCALE_REASON = (
     "total-dependent play, peek game, up A or T: the calculator sums E[result * "
     "1{no blackjack}] (each composition weighted by its draw probability times "
@@ -188,8 +183,12 @@ def test_macau_suit_enumeration_equals_the_brute_force(case: Case) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", _param(MACAU_SUITED, set(MACAU_SUITED), SPLIT_SUITS_REASON))
+@pytest.mark.parametrize("case", _param(MACAU_SUITED))
 def test_macau_split_hands_draw_their_suited_bonuses_from_one_shoe(case: Case) -> None:
+    """Both split hands' suited 6-7-8 come from one shoe: with one 6, 7, 8 of each suit,
+    both hands of a split 7 are suited with chance 1/144 given the ranks, not the 1/256
+    of two independent 1/16 chances; the round's whole distribution (P(+6) included)
+    equals the brute force's (pair cards sharing a suit: tests/test_split_suit_joint.py)."""
     game = engine(case)
     assert game.outcomes_optimal is not None
     assert_same_distribution(_brute(case, "optimal"), game.outcomes_optimal)
@@ -223,7 +222,7 @@ def test_chart_round_ev_equals_the_brute_force(case: Case) -> None:
 
 @pytest.mark.parametrize(
     "case", _param(DELUXE + MACAU_RANKS)
-    + _param(MACAU_SUITED, set(MACAU_SUITED), SPLIT_SUITS_REASON, slow=True))
+    + _param(MACAU_SUITED, slow=True))
 def test_chart_round_distribution_equals_the_brute_force(case: Case) -> None:
     game = engine(case)
     assert game.outcomes_basic is not None

@@ -19,7 +19,7 @@ import pytest
 
 import strategy_calc as sc
 from strategy_calc import engine
-from strategy_calc.blackjack import split_hand_params
+from strategy_calc.blackjack import split_hand_params, split_round_params
 from strategy_calc.cards import Shoe, parse_cards
 from strategy_calc.distributions import HIST_OFFSET, HIST_SIZE
 from strategy_calc.rules import BlackjackRules, blackjack_rules
@@ -118,9 +118,9 @@ def test_the_split_distributions_mean_is_the_suit_aware_split_ev() -> None:
         up = parse_cards("2")[0]
         base = Shoe.full(rules.decks).remove([up])
         hist = np.zeros(HIST_SIZE)
-        engine.split_distribution(base, pair[0].rank, up.rank,
-                                  split_hand_params(rules, base, pair, conditioning), None, hist,
-                                  None, split_hand_params(rules, base, pair[::-1], conditioning))
+        first, second, suits = split_round_params(rules, base, pair, conditioning)
+        engine.split_distribution(base, pair[0].rank, up.rank, first, None, hist, None, second,
+                                  suits)
         mean = float(np.dot(hist, (np.arange(HIST_SIZE) - HIST_OFFSET) / 100.0))
         ev = sc.analyse_hand(cards, "2", rules).ev["split"]
         assert ev is not None and abs(mean - ev) <= TOL, (cards, mean, ev)
