@@ -2068,19 +2068,20 @@ cdef inline double term_result(const Term* t, int outcome, double bjl1, double b
 
 
 cdef void settle(Ctx* c, const Term* ta, const Term* tb, double w, double bja1, double bja2,
-                 double bjb1, double bjb2, double* hist) noexcept nogil:
+                 double bjb1, double bjb2, double* hist, double* bj_hist=NULL) noexcept nogil:
     """Add ``w`` times the distribution of the round's net result to ``hist``.
 
     ``ta`` (and ``tb``, a second split hand, or NULL) are terminal hands whose
     cards are gone from ``c.base``. Mode 1: only outcomes with no dealer
-    blackjack (the caller adds the rest). The dealer distribution comes from
-    the context's memo, and is not needed at all when no hand stands.
+    blackjack (the caller adds the rest). Mode 0 with ``bj_hist``: the outcomes
+    in which the dealer has blackjack go there instead. The dealer distribution
+    comes from the context's memo, and is not needed at all when no hand stands.
     """
     cdef int shoe[NR]
     cdef int removed[NR]
     cdef double d[NOUT]
     cdef int r, o, N = 0
-    cdef double x
+    cdef double x, nb
     for r in range(NR):
         removed[r] = node_counts[ta.node][r] + (ta.extra == r)
         if tb != NULL:
@@ -2091,7 +2092,13 @@ cdef void settle(Ctx* c, const Term* ta, const Term* tb, double w, double bja1, 
         x = term_result(ta, 0, bja1, bja2)
         if tb != NULL:
             x += term_result(tb, 0, bjb1, bjb2)
-        hist[hist_bin(x)] += w * (no_bj(c.up, shoe, N) if c.mode != 0 else 1.0)
+        if c.mode == 0 and bj_hist == NULL:
+            hist[hist_bin(x)] += w
+            return
+        nb = no_bj(c.up, shoe, N)
+        hist[hist_bin(x)] += w * nb
+        if c.mode == 0:
+            bj_hist[hist_bin(x)] += w * (1.0 - nb)
         return
     dealer_for(c, -1, removed, d)
     x = 0.0
@@ -2105,7 +2112,10 @@ cdef void settle(Ctx* c, const Term* ta, const Term* tb, double w, double bja1, 
         x = term_result(ta, o, bja1, bja2)
         if tb != NULL:
             x += term_result(tb, o, bjb1, bjb2)
-        hist[hist_bin(x)] += w * d[o]
+        if o == OUT_BJ and bj_hist != NULL:
+            bj_hist[hist_bin(x)] += w * d[o]
+        else:
+            hist[hist_bin(x)] += w * d[o]
 
 
 cdef int cmp_term(const void* a, const void* b) noexcept nogil:
@@ -2171,7 +2181,7 @@ cdef int split_suited_rounds(Ctx* ca, Ctx* cb, Ctx* cs, const int* base, int p,
                              const char* code_b, const double* pool, int npairs,
                              const double* pw, const int* pi, const int* pj, const int* psame,
                              Term* ta, int cap_a, Term* tb, int cap, double* mass,
-                             double* mom, double* hist) noexcept nogil:
+                             double* mom, double* hist, double* bj_hist) noexcept nogil:
     """:func:`split_distribution`'s rounds when split 6s, 7s or 8s know their suits.
 
     Hand 2 (pair card suit s2) makes a suited 6-7-8 from the two other ranks a, b:
@@ -2297,7 +2307,7 @@ cdef int split_suited_rounds(Ctx* ca, Ctx* cb, Ctx* cs, const int* base, int p,
             nb = merge_terms(tb, nb)
             for k in range(nb):
                 settle(cs, &ta[i], &tb[k], tb[k].mass, ca.bjl1, ca.bjl2, cb.bjl1, cb.bjl2,
-                       hist)
+                       hist, bj_hist)
     ca.mom = NULL
     return 0
 
@@ -2328,6 +2338,16 @@ cdef DMemo* own_or_given(DealerMemo memo, DMemo* local, const int* base, int up,
     return local
 
 
+cdef double* blackjack_hist(double[:] bj_hist, const Params* P) except? NULL:
+    """The histogram for outcomes with a dealer blackjack (ENHC only), or NULL."""
+    if bj_hist is None:
+        return NULL
+    if P.mode != 0:
+        raise ValueError("bj_hist is for a game without a hole-card check (ENHC)")
+    check_hist(bj_hist)
+    return &bj_hist[0]
+
+
 cdef int check_hist(double[:] hist) except -1:
     if hist is None or hist.shape[0] != HIST_SIZE:
         raise ValueError("hist needs 2600 bins")
@@ -2335,15 +2355,17 @@ cdef int check_hist(double[:] hist) except -1:
 
 
 def hand_distribution(const int[:] base, const int[:] hand, int up, params, int action,
-                      const char[:] codes, double[:] hist, DealerMemo memo=None):
+                      const char[:] codes, double[:] hist, DealerMemo memo=None,
+                      double[:] bj_hist=None):
     """Add the distribution of one unsplit hand's net result to ``hist`` (bins of 0.01).
 
     ``base``: the shoe with the hand's cards in it (up card gone); ``action``:
     0 stand, 1 hit, 2 double; later hits follow ``codes`` (per node, bit 2 =
     hit) or, if None, the optimal play. Peek (conditioning 1): only the
     outcomes with no dealer blackjack (their probabilities, not conditioned);
-    ENHC: all. A natural's payout is the caller's. ``memo``: dealer
-    distributions shared with other calls on the same origin.
+    ENHC: all, or with ``bj_hist`` those in which the dealer has blackjack
+    there and the others in ``hist``. A natural's payout is the caller's.
+    ``memo``: dealer distributions shared with other calls on the same origin.
     """
     cdef Params P
     cdef Ctx c
@@ -2351,6 +2373,7 @@ def hand_distribution(const int[:] base, const int[:] hand, int up, params, int 
     cdef double* mass = NULL
     cdef int node, i, n = 0, cap = 20000
     cdef const char* cd = NULL
+    cdef double* bjh = NULL
     cdef DMemo local
     cdef DMemo* m
     read_params(params, &P)
@@ -2358,6 +2381,7 @@ def hand_distribution(const int[:] base, const int[:] hand, int up, params, int 
     check_up(up)
     check_hand(hand, base)
     check_hist(hist)
+    bjh = blackjack_hist(bj_hist, &P)
     check_codes(codes, "codes")
     if action < 0 or action > 2:
         raise ValueError("action is 0 (stand), 1 (hit) or 2 (double)")
@@ -2377,16 +2401,14 @@ def hand_distribution(const int[:] base, const int[:] hand, int up, params, int 
         try:
             with nogil:
                 if action == 0:
-                    terms[0].node = node; terms[0].extra = -1; terms[0].kind = T_STAND
-                    terms[0].bet = 1.0; terms[0].value = 0.0; terms[0].mass = 1.0
-                    n = 1
+                    n = add_term(terms, 0, cap, node, -1, T_STAND, 1.0, 0.0, 1.0)
                 elif action == 2:
                     n = double_terms(&c, node, terms, cap)
                 else:
                     n = propagate(&c, node, 1.0, cd, False, NULL, False, False, terms, cap, mass)
                 for i in range(n):
                     settle(&c, &terms[i], NULL, terms[i].mass, c.bjl1, c.bjl2, 0.0, 0.0,
-                           &hist[0])
+                           &hist[0], bjh)
             check_cards(&c)
         finally:
             ctx_free(&c)
@@ -2402,7 +2424,8 @@ def hand_distribution(const int[:] base, const int[:] hand, int up, params, int 
 
 
 def split_distribution(const int[:] base, int pair, int up, params, const char[:] codes,
-                       double[:] hist, DealerMemo memo=None, second_params=None, suits=None):
+                       double[:] hist, DealerMemo memo=None, second_params=None, suits=None,
+                       double[:] bj_hist=None):
     """Add the distribution of a split round's net result (both hands) to ``hist``.
 
     One split, no resplit. Each hand plays ``codes`` (per node: bit 1 double,
@@ -2417,7 +2440,8 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
     (``split_suits``) play their suit-aware best two-card decisions (codes None).
     ``suits`` (an :class:`strategy_calc.engine.SplitSuits`, needed when the hands know
     their suits): how the two pair cards' suits go together; the two hands' suited
-    bonuses then come from one shoe (:func:`split_suited_rounds`).
+    bonuses then come from one shoe (:func:`split_suited_rounds`). ``bj_hist`` (ENHC):
+    as in :func:`hand_distribution`.
     """
     cdef Params P, P2
     cdef Ctx ca, cb, cs
@@ -2440,10 +2464,12 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
     cdef int pj[16]
     cdef int psame[16]
     cdef int npairs = 0
+    cdef double* bjh = NULL
     read_params(params, &P)
     read_params(params if second_params is None else second_params, &P2)
     if P2.h17 != P.h17 or P2.mode != P.mode:
         raise ValueError("the two hands' parameters must share the game")
+    bjh = blackjack_hist(bj_hist, &P)
     suited = P.nsuit > 0 or P2.nsuit > 0
     if suited:
         if P.nsuit == 0 or P2.nsuit == 0:
@@ -2515,7 +2541,7 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
             if suited:
                 na = split_suited_rounds(&ca, &cb, &cs, &base[0], p, &P, &P2, code_a, code_b,
                                          pool, npairs, pw, pi, pj, psame, ta, 3 * cap, tb,
-                                         cap, mass, mom, &hist[0])
+                                         cap, mass, mom, &hist[0], bjh)
             else:
                 na = propagate(&ca, n1, 1.0, code_a, True, P.double_ok, P.das,
                                P.aces_one_card, ta, cap, mass)
@@ -2532,7 +2558,7 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
                     break
                 for j in range(nb):
                     settle(&cs, &ta[i], &tb[j], tb[j].mass, ca.bjl1, ca.bjl2, cb.bjl1,
-                           cb.bjl2, &hist[0])
+                           cb.bjl2, &hist[0], bjh)
         check_cards(&cs)
     finally:
         if made_a:

@@ -78,6 +78,7 @@ def hand_distribution(
     codes: memoryview | None,
     hist: Any,
     memo: DealerMemo | None = None,
+    bj_hist: Any = None,
 ) -> None: ...
 def split_distribution(
     base: memoryview,
@@ -89,6 +90,7 @@ def split_distribution(
     memo: DealerMemo | None = None,
     second_params: Any = None,
     suits: Any = None,
+    bj_hist: Any = None,
 ) -> None: ...
 def split_postsplit(
     base: memoryview, pair: int, up: int, params: Any, second_params: Any = None

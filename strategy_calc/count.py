@@ -527,7 +527,7 @@ class BlackjackCounter:
         return action
 
     def _insures(self, up: Rank, tc: float) -> bool:
-        if not (self.rules.insurance and self.rules.peek and up is Rank.ACE):
+        if not (self.rules.insurance and up is Rank.ACE):
             return False
         return any(p.total is None and p.pair is None and p.up == 1 and
                    p.play(tc) == "insurance" for p in self.plays)
@@ -599,10 +599,14 @@ class BlackjackCounter:
                     if hist is None:
                         continue
                     part = np.zeros(HIST_SIZE)
+                    # no hole card: the insurance settles on the outcomes with a blackjack
+                    with_bj = np.zeros(HIST_SIZE) if insured and not rules.peek else None
                     add_deal_distribution(part, 1.0, rules, hand, up, ups.base,
                                           game.conditioning, action.value, case.q678, nb,
-                                          codes, game.memo, optimal)
-                    if insured:  # peek: a dealer blackjack ends the round, the insurance wins 1
+                                          codes, game.memo, optimal, bj_hist=with_bj)
+                    if with_bj is not None:  # the insurance: +1 on a blackjack, else -0.5
+                        part = np.roll(part, -50) + np.roll(with_bj, 100)
+                    elif insured:  # peek: a dealer blackjack ends the round, the insurance wins 1
                         lost = (-0.5 if action is Action.SURRENDER
                                 and not rules.surrender_loses_to_blackjack else -1.0)
                         at = HIST_OFFSET + round(100 * lost)
@@ -726,11 +730,13 @@ class BlackjackCounter:
             held = [*start, cards[pos]]
             pos += 1
             live = play_out(held, False)
-        if not live:
+        if not live and not (hole < 0 and up in plan.insure):
             return pos
-        if hole < 0:
+        if hole < 0:  # (an insurance bet is settled on it even when no hand is left)
             hole = int(cards[pos].rank)
             pos += 1
+        if not live:
+            return pos
         if {up, hole} != {1, 10}:
             dealer = [up, hole]
             while _dealer_draws(dealer, rules.dealer_hits_soft_17):

@@ -123,9 +123,12 @@ def add_deal_distribution(
     hist: np.ndarray, weight: float, rules: BlackjackRules, hand: tuple[int, int], up: Rank,
     base: Shoe, conditioning: Conditioning, action: str, q678: float, no_bj: float,
     codes: array.array[int], memo: engine.DealerMemo, optimal: bool,
-    split_codes: bytes | None = None,
+    split_codes: bytes | None = None, bj_hist: np.ndarray | None = None,
 ) -> None:
     """Add ``weight`` times the distribution of one deal's net result under ``action``.
+
+    ``bj_hist`` (no hole-card check only): the outcomes in which the dealer has
+    blackjack go there instead of ``hist`` (an insurance bet settles on them).
 
     Later decisions follow ``codes`` (per engine node: 2 hit, 4 stand; the
     chart's also carry its two-card codes); split hands play the chart's codes
@@ -135,29 +138,36 @@ def add_deal_distribution(
     outcomes and the dealer's blackjack (``1 - no_bj``) is added here.
     """
     p_bj = 1.0 - no_bj
+    if bj_hist is not None and conditioning is not Conditioning.ENHC:
+        raise ValueError("bj_hist is for a game without a hole-card check")
     if action == "surrender":
+        with_bj = hist if bj_hist is None else bj_hist
         if rules.surrender_loses_to_blackjack:
-            hist[HIST_OFFSET - 100] += weight * p_bj
-            hist[HIST_OFFSET - 50] += weight * no_bj
+            with_bj[HIST_OFFSET - 100] += weight * p_bj
         else:
-            hist[HIST_OFFSET - 50] += weight
+            with_bj[HIST_OFFSET - 50] += weight * p_bj
+        hist[HIST_OFFSET - 50] += weight * no_bj
         return
     import numpy as np
 
     part = np.zeros(HIST_SIZE)
+    part_bj = None if bj_hist is None else np.zeros(HIST_SIZE)
     if action == "split":
         pair = Rank(hand[0])
         params, second, suits = split_round_params(rules, base, [Card(pair), Card(pair)],
                                                    conditioning)
         chosen = (memoryview(split_codes).cast("b") if split_codes is not None
                   else None if optimal else memoryview(codes))
-        engine.split_distribution(base, pair, up, params, chosen, part, None, second, suits)
+        engine.split_distribution(base, pair, up, params, chosen, part, None, second, suits,
+                                  part_bj)
     else:
         params = engine.engine_params(rules, conditioning).with_bonus(
             rules.bonus_777, rules.bonus_suited_678, q678)
         act = {"stand": 0, "hit": 1, "hit_chart": 1, "double": 2}[action]
         engine.hand_distribution(base, [Card(Rank(r)) for r in hand], up, params, act,
-                                 memoryview(codes), part, memo)
+                                 memoryview(codes), part, memo, part_bj)
     if conditioning is Conditioning.PEEK_EXACT:
         part[HIST_OFFSET - 100] += p_bj
     hist += weight * part
+    if bj_hist is not None and part_bj is not None:
+        bj_hist += weight * part_bj

@@ -362,22 +362,25 @@ def up_card_pass(
 def hand_distribution(
     base: Shoe, hand: Sequence[Card], up: Rank, params: EngineParams, action: int,
     codes: memoryview | None, hist: np.ndarray, memo: DealerMemo | None = None,
+    bj_hist: np.ndarray | None = None,
 ) -> None:
-    """Add one unsplit hand's net-result distribution to ``hist`` (see the engine)."""
+    """Add one unsplit hand's net-result distribution to ``hist`` (see the engine;
+    ``bj_hist``, ENHC only: the outcomes with a dealer blackjack go there instead)."""
     _engine.hand_distribution(int_array(base.counts), int_array(rank_counts(hand)), int(up),
-                              params, action, codes, hist, memo)
+                              params, action, codes, hist, memo, bj_hist)
 
 
 def split_distribution(
     base: Shoe, pair: Rank, up: Rank, params: EngineParams, codes: memoryview | None,
     hist: np.ndarray, memo: DealerMemo | None = None, second: EngineParams | None = None,
-    suits: SplitSuits | None = None,
+    suits: SplitSuits | None = None, bj_hist: np.ndarray | None = None,
 ) -> None:
     """Add a split round's net-result distribution to ``hist`` (see the engine;
     ``second``: the second hand's parameters, if they differ; ``suits``: the pair
-    cards' joint suits, needed when the hands know their suits)."""
+    cards' joint suits, needed when the hands know their suits; ``bj_hist``: as in
+    :func:`hand_distribution`)."""
     _engine.split_distribution(int_array(base.counts), int(pair), int(up), params, codes, hist,
-                               memo, second, suits)
+                               memo, second, suits, bj_hist)
 
 
 def split_postsplit(base: Shoe, pair: Rank, up: Rank, params: EngineParams,

@@ -44,9 +44,12 @@ the same values by exchangeability, and a test checks that. "before" enumerates
 19 hole kinds in a suited game and is slow there.)
 
 A player blackjack (A + ten as the first two cards) is paid ``blackjack_pays``
-unless the dealer has blackjack too (push); insurance and even money are
-always declined. Otherwise the player takes an initial action (stand, hit,
-double, split, surrender) and plays on; the hole card, when dealt, really is
+unless the dealer has blackjack too (push); even money is always declined,
+and so is insurance unless ``insure_vs_ace`` (then every deal against an ace
+takes it: half the bet, paid 2:1 when the dealer's two cards are a blackjack,
+else lost, whatever the player's hands do; RULES.md "Insurance"). Otherwise
+the player takes an initial action (stand, hit, double, split, surrender) and
+plays on; the hole card, when dealt, really is
 missing from the cards he draws. Hands and the dealer then settle:
 
 * a hand over 21 loses its bet (2 if doubled) at once, whatever the dealer does;
@@ -576,7 +579,8 @@ class RoundOracle:
                  hole_timing: str | None = None, split_suits: str = "aware",
                  td_weight: str = "multiset", td_peek_scale: str = "conditional",
                  td_suited_bonus: bool = True,
-                 tie_order: tuple[str, ...] = ACTION_ORDER) -> None:
+                 tie_order: tuple[str, ...] = ACTION_ORDER,
+                 insure_vs_ace: bool = False) -> None:
         if rules.max_split_hands > 2:
             raise NotImplementedError("the round oracle handles one split (two hands) only")
         if rules.surrender == "early" and rules.peek:
@@ -584,6 +588,9 @@ class RoundOracle:
         if split_suits not in ("aware", "blind"):
             raise ValueError("split_suits is 'aware' or 'blind'")
         self.split_suits = split_suits
+        if insure_vs_ace and not rules.insurance:
+            raise ValueError("the rules offer no insurance")
+        self.insure = insure_vs_ace
         clear_caches()
         self.rules = rules
         self.tie_order = tuple(tie_order)
@@ -776,6 +783,12 @@ class RoundOracle:
         dealer = 17 + k
         return bet * ((total > dealer) - (total < dealer)) * self.scale
 
+    def insurance(self, up: int, blackjack: bool) -> int:
+        """The insurance bet's result times ``scale`` (0 when none is taken)."""
+        if not (self.insure and up == 1):
+            return 0
+        return self.scale if blackjack else -self.scale // 2
+
     def needs_dealer(self, out: Outcome) -> bool:
         return out[0] == "total" or (out[0] == "surrender" and self.rules.surrender == "late"
                                      and not self.peek)
@@ -845,10 +858,13 @@ class RoundOracle:
             return hit
         nets = self._nets(outs)
         out: dict[int, int] = {}
+        if self.insure and up == 1 and not isinstance(nets, tuple):
+            nets = (nets,) * 7  # the insurance needs the dealer's hand
         if isinstance(nets, tuple):
             law = self.dealer_perm(shoe, up, hole)
-            for net, cnt in zip(nets, law, strict=True):
+            for k, (net, cnt) in enumerate(zip(nets, law, strict=True)):
                 if cnt:
+                    net += self.insurance(up, k == 6)
                     out[net] = out.get(net, 0) + cnt
         else:
             out[nets] = self.fact[sum(shoe)]
@@ -1045,9 +1061,11 @@ class RoundOracle:
                 # stands (even money declined); only a dealer blackjack matters
                 law = self.dealer_perm(real, up, hole) if hole is None else None
                 bj = law[6] if law else (self.fact[n] if _completes_bj(up, hole) else 0)
-                sub = {0: bj, int(self.bj_pays * self.scale): self.fact[n] - bj}
+                sub = {self.insurance(up, True): bj}
+                paid = int(self.bj_pays * self.scale) + self.insurance(up, False)
+                sub[paid] = sub.get(paid, 0) + self.fact[n] - bj  # (3:2 insured: both +1)
             elif self.peek and _completes_bj(up, hole):
-                sub = {-self.scale: self.fact[n]}
+                sub = {-self.scale + self.insurance(up, True): self.fact[n]}
             elif action == "stand":
                 sub = self.finish((("total", _total(self.rank_counts(hand))[0], 1),), real, up,
                                   hole)

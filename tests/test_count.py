@@ -31,15 +31,17 @@ TOL = 1e-12
 
 
 def _fixed_chart_oracle(rules: sc.BlackjackRules, full: tuple[int, ...],
-                        now: tuple[int, ...]) -> tuple[Fraction, Fraction]:
+                        now: tuple[int, ...], insure: bool = False
+                        ) -> tuple[Fraction, Fraction]:
     """(EV, E[X^2]) of a round from ``now`` played by the chart and total-dependent play
     made off the top of ``full``: the oracle's chart strategy with its total-dependent
-    play taken from an oracle of the full shoe."""
+    play taken from an oracle of the full shoe; ``insure``: insurance taken against
+    every ace."""
     top = RoundOracle(rules, full)
     td = {up: top.td_play(up) for up in range(1, 11) if full[up - 1] > 0}
     game = sc.analyse_game(rules, shoe=Shoe.from_counts(full, rules.decks))
     chart = Chart(game.hard, game.soft, game.pairs)
-    oracle = RoundOracle(rules, now)
+    oracle = RoundOracle(rules, now, insure_vs_ace=insure)
     oracle._td.update(td)
     result = oracle.analyse("chart", chart)
     second = sum((x * x * p for x, p in result.distribution.items()), Fraction(0))
@@ -70,6 +72,74 @@ def test_round_ev_and_second_moment_under_the_off_the_top_chart_equal_the_brute_
     assert abs(plan.ev - float(ev)) < TOL
     assert plan.second_moment is not None
     assert abs(plan.second_moment - float(second)) < TOL
+
+
+# No hole-card check, where a dealer blackjack does not always leave the round at -1:
+# a 7-7-7 hit against the ace is paid whatever the dealer holds; under "original" a
+# split second hand gets its stake back unless it busted (8,8 vs A splits there).
+INSURED = [
+    *DEPLETED,
+    ("macau-1983", ("bonus_suited_678=0",), (1, 1, 1, 1, 2, 1, 3, 1, 2, 6),
+     (0, 1, 0, 0, 0, 0, 0, 0, 0, 1)),
+    ("macau-1983", ("bonus_suited_678=0", "double_after_split=true", "enhc_loses=original"),
+     (2, 1, 1, 1, 2, 1, 3, 2, 2, 6), (0, 1, 0, 0, 0, 0, 0, 0, 0, 1)),
+]
+
+
+@pytest.mark.parametrize(("name", "sets", "full", "gone"), INSURED,
+                         ids=[f"{d[0]}-{i}" for i, d in enumerate(INSURED)])
+def test_an_insured_rounds_ev_and_second_moment_equal_the_brute_force(
+        name: str, sets: tuple[str, ...], full: tuple[int, ...], gone: tuple[int, ...]
+) -> None:
+    """Insurance against an ace (half the bet, 2:1 on a dealer blackjack) as an index
+    play takes it: in a peek game a dealer blackjack ends the round; without a hole-card
+    check (Macau) the player's hands are still played and settled, and the insurance is
+    settled on the same dealer hand, so the round's E[X^2] needs each hand's results
+    jointly with the dealer's blackjack. Both equal the brute force that bets it."""
+    rules = sc.blackjack_rules(name, ["decks=1", *sets])
+    now = tuple(f - g for f, g in zip(full, gone, strict=True))
+    counter = count.blackjack_counter(rules, shoe=Shoe.from_counts(full), cut_card=sum(full) - 1)
+    play = count.IndexPlay(1, None, None, ("insurance", "decline"), -100.0, "insurance")
+    plan = replace(counter, plays=(play,)).plan(Shoe.from_counts(now), 0.0, moments=True)
+    ev, second = _fixed_chart_oracle(rules, full, now, insure=True)
+    assert plan.insure == {1}
+    assert abs(plan.ev - float(ev)) < TOL
+    assert plan.second_moment is not None
+    assert abs(plan.second_moment - float(second)) < TOL
+
+
+def test_without_a_hole_card_check_a_dealer_blackjack_takes_every_bet_on_the_box() -> None:
+    """The engine's outcomes with a dealer blackjack, kept apart (``bj_hist``), by hand:
+    macau-1983 (ENHC, ``enhc_loses = "all"``), 1 deck, up A. A blackjack comes with the
+    dealer's second card, drawn after the player: by exchangeability with chance
+    16/49 for any play (16 tens in the 49 cards left after the A and the two player
+    cards, none of them a ten). A doubled 5,6 then loses 2; a split 9,9 loses 1 per hand
+    (busted or beaten; a 9 makes no bonus): every such outcome is -2, and the two
+    histograms add up to 1."""
+    import numpy as np
+
+    from strategy_calc import engine
+    from strategy_calc.blackjack import split_round_params
+    from strategy_calc.cards import Card, Rank
+    from strategy_calc.distributions import HIST_OFFSET, HIST_SIZE
+
+    rules = sc.blackjack_rules("macau-1983", ["decks=1"])
+    cond = engine.Conditioning.of(rules)
+    params = engine.engine_params(rules, cond)
+    for cards in ((Rank.FIVE, Rank.SIX), (Rank.NINE, Rank.NINE)):
+        base = Shoe.full(1).remove([Card(Rank.ACE)])
+        hist, bj = np.zeros(HIST_SIZE), np.zeros(HIST_SIZE)
+        if cards[0] == cards[1]:
+            first, second, suits = split_round_params(rules, base, [Card(r) for r in cards],
+                                                      cond)
+            engine.split_distribution(base, cards[0], Rank.ACE, first, None, hist, None, second,
+                                      suits, bj)
+        else:
+            engine.hand_distribution(base, [Card(r) for r in cards], Rank.ACE, params, 2, None,
+                                     hist, None, bj)
+        assert abs(bj.sum() - 16 / 49) < TOL
+        assert abs(bj[HIST_OFFSET - 200] - 16 / 49) < TOL
+        assert abs(hist.sum() + bj.sum() - 1.0) < TOL
 
 
 def test_a_shoe_dealt_one_round_deep_has_no_cut_card_effect() -> None:
