@@ -1646,7 +1646,8 @@ def node_table():
 
 
 def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] policy,
-                 bint fixed_policy=False, DealerMemo memo=None):
+                 bint fixed_policy=False, DealerMemo memo=None, const char[:] wanted=None,
+                 bint optimal=True):
     """Every player hand against one up card, in one pass.
 
     ``base``: the shoe minus the up card (and known cards). For every node with
@@ -1663,10 +1664,17 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
     ``weight`` (the total-dependent strategy); with ``fixed_policy`` the given
     ``policy`` is used as it is (e.g. auto-play). ``memo``: dealer
     distributions shared with other calls on the same origin.
+
+    ``wanted`` (per node, nonzero = fill its row): only those rows are filled, the
+    others stay NaN; with ``fixed_policy`` only what they need is computed (a node the
+    policy never reaches from them costs nothing, not even its dealer distribution).
+    ``optimal`` False: the columns ``optimal`` and ``hit`` are left NaN (the
+    composition-dependent play, which needs every node's stand value, is not computed).
     """
     cdef Params P
     cdef Ctx c
     cdef int i, j, k, q, node, r, N
+    cdef const char* want = NULL
     cdef int shoe[NR]
     cdef double w, fall, sum_s, sum_h, s, h
     cdef double nan = float("nan")
@@ -1679,6 +1687,10 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
         raise ValueError(f"out needs {n_nodes} x 8")
     if policy.shape[0] != NCLASS:
         raise ValueError("policy needs 64 entries")
+    if wanted is not None:
+        if wanted.shape[0] != n_nodes:
+            raise ValueError(f"wanted needs one flag per player node ({n_nodes})")
+        want = &wanted[0]
     pol = &policy[0]
     m = memo_acquire(memo, &base[0], up, P.h17)
     try:
@@ -1697,6 +1709,8 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                     sum_h = 0.0
                     for q in range(class_start[k], class_start[k + 1]):
                         node = class_nodes[q]
+                        if fixed_policy and want != NULL and not want[node]:
+                            continue
                         if not node_possible(&c, node):
                             continue
                         N = node_shoe(&c, node, shoe)
@@ -1712,6 +1726,8 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                         h = hit_value(&c, node, True) if node_best[node] < 21 else s
                         sum_s += w * s
                         sum_h += w * h
+                        if want != NULL and not want[node]:
+                            continue
                         out[node, 0] = s
                         out[node, 7] = h
                         out[node, 4] = w
@@ -1724,10 +1740,11 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                             out[node, 3] = policy_value(&c, node)
                 for node in range(n_nodes):
                     if out[node, 4] == out[node, 4]:
-                        out[node, 1] = play_value(&c, node)
                         out[node, 2] = double_value(&c, node)
-                        out[node, 6] = hit_value(&c, node, False) if node_best[node] < 21 \
-                            else -1e300
+                        if optimal:
+                            out[node, 1] = play_value(&c, node)
+                            out[node, 6] = hit_value(&c, node, False) \
+                                if node_best[node] < 21 else -1e300
             check_cards(&c)
         finally:
             ctx_free(&c)

@@ -552,7 +552,7 @@ class BlackjackCounter:
         rules = self.rules
         optimal = self.strategy == "optimal"
         game = whole_game_pass(rules, shoe, policies=None if optimal else self.policies,
-                               partial=True)
+                               partial=True, chart_only=not optimal)
         hist = np.zeros(HIST_SIZE) if moments else None
         exact: dict[float, float] = {}  # naturals' results, keyed exactly
         ev = 0.0

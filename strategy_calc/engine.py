@@ -325,19 +325,24 @@ class UpCardPass:
 
 def up_card_pass(
     base: Shoe, up: Rank, params: EngineParams, policy: memoryview | None = None,
-    memo: DealerMemo | None = None,
+    memo: DealerMemo | None = None, rows: bytes | None = None, optimal: bool = True,
 ) -> UpCardPass:
     """Every player hand against ``up`` (``base``: the shoe less the up card).
 
     ``policy``: a fixed hit/stand policy per node class (e.g. auto-play); by
-    default the total-dependent policy is derived and returned.
+    default the total-dependent policy is derived and returned. ``rows``: one
+    flag per node (nonzero: fill its row; the others stay NaN), default every
+    row; with a fixed ``policy`` only what those rows need is computed.
+    ``optimal`` False: the ``optimal`` and ``hit`` columns stay NaN (not computed).
     """
     n = node_table().n_nodes
     values = array.array("d", bytes(8 * 8 * n))
     fixed = policy is not None
     classes = array.array("b", bytes(policy) if policy is not None else bytes(64))
     table = memoryview(values).cast("B").cast("d", [n, 8])
-    _engine.up_card_pass(int_array(base.counts), int(up), params, table, classes, fixed, memo)
+    wanted = memoryview(rows).cast("b") if rows is not None else None
+    _engine.up_card_pass(int_array(base.counts), int(up), params, table, classes, fixed, memo,
+                         wanted, optimal)
     return UpCardPass(values, classes)
 
 

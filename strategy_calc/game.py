@@ -183,11 +183,27 @@ def _read_nodes() -> tuple[int, ...]:
     return tuple(sorted({*two, table.index[ID_678], *(n for _c, n in three_card_nodes())}))
 
 
+@lru_cache(maxsize=1)
+def _chart_nodes() -> tuple[int, ...]:
+    """The nodes a chart's play reads: every two-card start and the 6-7-8 node."""
+    return tuple(sorted({*_two_card_nodes(), engine.node_table().index[ID_678]}))
+
+
+@lru_cache(maxsize=1)
+def _chart_rows() -> bytes:
+    """:func:`_chart_nodes` as the engine's per-node flags."""
+    flags = bytearray(engine.node_table().n_nodes)
+    for node in _chart_nodes():
+        flags[node] = 1
+    return bytes(flags)
+
+
 def whole_game_pass(
     rules: BlackjackRules, shoe: Shoe | None = None,
     progress: Callable[[int, int], None] | None = None,
     policies: Mapping[Rank, bytes] | None = None,
     partial: bool = False,
+    chart_only: bool = False,
 ) -> GamePass:
     """Every initial deal's action values against every up card (splits not yet valued).
 
@@ -200,10 +216,17 @@ def whole_game_pass(
     ``policies``: per up card, a fixed total-dependent hit/stand policy
     (:attr:`UpCardDeals.policy` of another pass, e.g. off the top) that the
     ``*_chart`` values then follow instead of the one derived from ``shoe``.
+    ``chart_only`` (with ``policies``): only what playing the chart needs, the
+    two-card rows (and the 6-7-8 node's) without the composition-dependent play:
+    :attr:`DealValues.hit` is NaN, and the three-card rows are not read.
     """
     full = shoe if shoe is not None else Shoe.full(rules.decks)
     if min(full.counts) < 1 and policies is None and not partial:
         raise CardError("every rank must be left in the shoe to analyse a whole round")
+    if chart_only and policies is None:
+        raise ValueError("chart_only plays given policies")
+    wanted = _chart_rows() if chart_only else None
+    read = _chart_nodes() if chart_only else _read_nodes()
     conditioning = Conditioning.of(rules)
     params = engine.engine_params(rules)
     memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)
@@ -215,8 +238,9 @@ def whole_game_pass(
         q_avg = _suited_chance(rules, base)
         policy = memoryview(policies[up]) if policies is not None else None
         table = engine.up_card_pass(base, up, params.with_bonus(
-            rules.bonus_777, rules.bonus_suited_678, q_avg), policy, memo=memo)
-        rows = {node: table.row(node) for node in _read_nodes()}
+            rules.bonus_777, rules.bonus_suited_678, q_avg), policy, memo=memo, rows=wanted,
+            optimal=not chart_only)
+        rows = {node: table.row(node) for node in read}
         ups = UpCardDeals(up, full.count(up) / full.total, base, table, rows, q_avg)
         may_surrender = rules.may_surrender(int(up))
         for hand in HANDS:
