@@ -355,19 +355,32 @@ def split_hand_codes(
     """The engine's per-node codes for split hands playing a chart against ``ups.up``.
 
     Every node hits or stands by the total-dependent policy (2 hit, 4 stand);
-    two-card nodes take ``bits[(total, soft)]`` when it is there and not 0
-    (the chart's cell for that two-card total: see
+    two-card nodes the shoe can deal take ``bits[(total, soft)]`` when it is there
+    and not 0 (the chart's cell for that two-card total: see
     :attr:`~strategy_calc.actions.ChartCode.split_hand_bits`).
     """
+    return chart_codes(ups.policy, bits,
+                       [n for n in _two_card_nodes() if ups.rows[n].weight > 0])
+
+
+def chart_codes(
+    policy: Sequence[int], bits: Mapping[tuple[int, bool], int],
+    starts: Sequence[int] | None = None,
+) -> array.array[int]:
+    """:func:`split_hand_codes` from a policy per node class, for the two-card nodes
+    ``starts`` (default every one).
+
+    A split hand reaches a two-card node only when the shoe can deal it, so codes
+    made for every two-card node play every split exactly as
+    :func:`split_hand_codes` of any shoe with the same policy does.
+    """
     table = engine.node_table()
-    policy = ups.policy
     codes = array.array("b", _klass_bytes().translate(
         bytes(2 if hits else 4 for hits in policy) + bytes(256 - len(policy))))
-    for node in _two_card_nodes():
-        if ups.rows[node].weight > 0:
-            code = bits.get((table.best_total[node], table.klass[node] >= 32), 0)
-            if code:
-                codes[node] = code
+    for node in _two_card_nodes() if starts is None else starts:
+        code = bits.get((table.best_total[node], table.klass[node] >= 32), 0)
+        if code:
+            codes[node] = code
     return codes
 
 
