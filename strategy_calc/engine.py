@@ -170,6 +170,9 @@ class EngineParams:
 
     def with_bonus(self, bonus_777: float, bonus_678: float, chance_678: float) -> EngineParams:
         """The same record with the Macau bonus terms of one hand."""
+        if (bonus_777, bonus_678, chance_678) == (
+                self.bonus_777, self.bonus_suited_678, self.suited_678_chance):
+            return self  # (most games have no bonus: nothing to copy)
         return replace(self, bonus_777=bonus_777, bonus_suited_678=bonus_678,
                        suited_678_chance=chance_678)
 

@@ -257,24 +257,26 @@ def deal_values(
     may_surrender: bool,
 ) -> list[DealValues]:
     """The suit cases of one initial deal with the EV of each action (splits not included)."""
-    row = ups.rows[node_id(hand)]
+    raw_stand, _optimal, raw_double, _policy, _weight, nb, raw_hit, raw_chart = ups.rows[
+        node_id(hand)]
     total = row_total(hand)
-    nb = row.no_blackjack
     p_bj = 1.0 - nb
     adj = conditioning.blackjack_adjustment(nb)
-    natural = sorted(hand) == [1, 10]
-    stand = rules.blackjack_pays * nb if natural else row.stand + adj
+    natural = hand in ((1, 10), (10, 1))
+    stand = rules.blackjack_pays * nb if natural else raw_stand + adj
     if total < 21:
-        hit, hit_chart = row.hit + adj, row.policy_hit + adj
+        hit, hit_chart = raw_hit + adj, raw_chart + adj
     else:
         hit = hit_chart = -math.inf
-    double = row.double + adj if rules.may_double(total) else None
+    double = raw_double + adj if rules.may_double(total) else None
     surrender = None
     if may_surrender and not (natural and rules.hand_of_21_stands):
         surrender = -p_bj - 0.5 * nb if rules.surrender_loses_to_blackjack else -0.5
     plain = DealValues(1.0, 0.0, stand, hit, hit_chart, double, surrender)
+    if rules.bonus_suited_678 <= 0:
+        return [plain]
     ranks = set(hand)
-    if not (rules.bonus_suited_678 > 0 and ranks <= {6, 7, 8} and len(ranks) == 2):
+    if not (ranks <= {6, 7, 8} and len(ranks) == 2):
         return [plain]
     # hitting this hand reaches 6-7-8 with the missing card. The engine counted the
     # bonus there with the suit-averaged chance; each suit case has its own chance q:
