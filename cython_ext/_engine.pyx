@@ -62,10 +62,15 @@ cdef enum:
     ROWS = 70   # NR * NOUT: a dealer distribution for every up card
 
 # --------------------------------------------------------------- dealer trees
+cdef struct TStep:
+    int parent          # a tree node's parent ...
+    int comb            # ... and the factor it multiplies in (an index into the tree's combs)
+
 cdef struct UTree:
     int n               # nodes; node 0 is the empty multiset
     int* parent
     int* fidx           # rank * KMAX + k: the falling-count factor a node multiplies in
+    int* didx           # (cards of the parent) * (KMAX + 1) + k: the falling-total factor
     int nfin            # final multisets kept
     int* fin_node
     int* fin_out
@@ -75,6 +80,11 @@ cdef struct UTree:
     double* ent_w       # orders of the multiset that start with that up card
     int grp_start[ROWS + 1]  # the same entries grouped by (up card, outcome): offsets
     int* grp_fin        # ... the final of each grouped entry
+    int* grp_node       # ... its tree node
+    TStep* steps        # per node: parent and factor, read together by tree_eval
+    int ncomb           # distinct (fidx, didx) factors of the tree ...
+    int* comb_f         # ... their fidx
+    int* comb_d         # ... and didx
     double* grp_w       # ... and its weight
     int kmax[NR]
     int ncards_max
@@ -305,7 +315,8 @@ cdef int build_tree(UTree* t, KeyMap* finals, bint with_bust) noexcept nogil:
     A node is a multiset restricted to ranks <= its last rank ``L``; its parent
     drops every card of rank ``L``. Packed with rank 0 most significant, the
     numeric order of the keys is the lexicographic order of the count tuples,
-    in which every parent precedes its children. Returns -1 if out of memory.
+    in which every parent precedes its children; :func:`order_by_depth` then
+    renumbers them (parents still first). Returns -1 if out of memory.
     """
     cdef KeyMap prefixes
     cdef int up, r, i, j, e, n, last, k, nc
@@ -333,13 +344,15 @@ cdef int build_tree(UTree* t, KeyMap* finals, bint with_bust) noexcept nogil:
     nodes = <uint64_t*>malloc(n * sizeof(uint64_t))
     t.parent = <int*>malloc(n * sizeof(int))
     t.fidx = <int*>malloc(n * sizeof(int))
+    t.didx = <int*>malloc(n * sizeof(int))
     t.fin_node = <int*>malloc(n * sizeof(int))
     t.fin_out = <int*>malloc(n * sizeof(int))
     t.fin_ncards = <int*>malloc(n * sizeof(int))
     t.fin_start = <int*>malloc((n + 1) * sizeof(int))
     t.ent_up = <int*>malloc(n * NR * sizeof(int))
     t.ent_w = <double*>malloc(n * NR * sizeof(double))
-    if (nodes == NULL or t.parent == NULL or t.fidx == NULL or t.fin_node == NULL
+    if (nodes == NULL or t.parent == NULL or t.fidx == NULL or t.didx == NULL
+            or t.fin_node == NULL
             or t.fin_out == NULL or t.fin_ncards == NULL or t.fin_start == NULL
             or t.ent_up == NULL or t.ent_w == NULL):
         free(nodes)
@@ -355,6 +368,7 @@ cdef int build_tree(UTree* t, KeyMap* finals, bint with_bust) noexcept nogil:
     t.n = n
     t.parent[0] = 0
     t.fidx[0] = 0
+    t.didx[0] = 0
     j = 0
     e = 0
     for i in range(1, n):
@@ -370,6 +384,7 @@ cdef int build_tree(UTree* t, KeyMap* finals, bint with_bust) noexcept nogil:
         pkey = key & ~((<uint64_t>31) << group_shift(last))
         t.parent[i] = find_sorted(nodes, i, pkey)
         t.fidx[i] = last * KMAX + k
+        t.didx[i] = (nc - k) * (KMAX + 1) + k
         if k > t.kmax[last]:
             t.kmax[last] = k
         slot = keymap_find(finals, key)
@@ -390,8 +405,9 @@ cdef int build_tree(UTree* t, KeyMap* finals, bint with_bust) noexcept nogil:
     t.fin_start[j] = e
     # group the entries by (up card, outcome) so each output is one independent sum
     t.grp_fin = <int*>malloc((e + 1) * sizeof(int))
+    t.grp_node = <int*>malloc((e + 1) * sizeof(int))
     t.grp_w = <double*>malloc((e + 1) * sizeof(double))
-    if t.grp_fin == NULL or t.grp_w == NULL:
+    if t.grp_fin == NULL or t.grp_node == NULL or t.grp_w == NULL:
         free(nodes)
         keymap_free(&prefixes)
         return -1
@@ -406,10 +422,86 @@ cdef int build_tree(UTree* t, KeyMap* finals, bint with_bust) noexcept nogil:
         for k in range(t.fin_start[j], t.fin_start[j + 1]):
             last = t.ent_up[k] * NOUT + t.fin_out[j]
             t.grp_fin[fill[last]] = j
+            t.grp_node[fill[last]] = t.fin_node[j]
             t.grp_w[fill[last]] = t.ent_w[k]
             fill[last] += 1
     free(nodes)
     keymap_free(&prefixes)
+    if order_by_depth(t) != 0:
+        return -1
+    return tree_steps(t)
+
+
+cdef int order_by_depth(UTree* t) noexcept nogil:
+    """Renumber the nodes by depth (ranks present), keeping the key order within a depth.
+
+    Parents still precede children, and no node's parent is the node just before it:
+    :func:`tree_eval` then never waits on the product it has just stored. Returns -1
+    if out of memory.
+    """
+    cdef int* depth = <int*>malloc(t.n * sizeof(int))
+    cdef int* perm = <int*>malloc(t.n * sizeof(int))
+    cdef int* tmp = <int*>malloc(t.n * sizeof(int))
+    cdef int start[NR + 2]
+    cdef int i, j
+    if depth == NULL or perm == NULL or tmp == NULL:
+        free(depth)
+        free(perm)
+        free(tmp)
+        return -1
+    memset(start, 0, sizeof(start))
+    depth[0] = 0
+    for i in range(1, t.n):
+        depth[i] = depth[t.parent[i]] + 1
+    for i in range(t.n):
+        start[depth[i] + 1] += 1
+    for j in range(NR + 1):
+        start[j + 1] += start[j]
+    for i in range(t.n):
+        perm[i] = start[depth[i]]
+        start[depth[i]] += 1
+    for i in range(t.n):
+        tmp[perm[i]] = perm[t.parent[i]]
+    memcpy(t.parent, tmp, t.n * sizeof(int))
+    for i in range(t.n):
+        tmp[perm[i]] = t.fidx[i]
+    memcpy(t.fidx, tmp, t.n * sizeof(int))
+    for i in range(t.n):
+        tmp[perm[i]] = t.didx[i]
+    memcpy(t.didx, tmp, t.n * sizeof(int))
+    for j in range(t.nfin):
+        t.fin_node[j] = perm[t.fin_node[j]]
+    for j in range(t.grp_start[ROWS]):
+        t.grp_node[j] = perm[t.grp_node[j]]
+    free(depth)
+    free(perm)
+    free(tmp)
+    return 0
+
+
+cdef int tree_steps(UTree* t) noexcept nogil:
+    """Fill ``t.steps`` and the distinct factors. Returns -1 if out of memory."""
+    cdef int* seen = <int*>malloc(NR * KMAX * (KMAX + 1) * (KMAX + 1) * sizeof(int))
+    cdef int i, key
+    t.steps = <TStep*>malloc(t.n * sizeof(TStep))
+    t.comb_f = <int*>malloc(t.n * sizeof(int))
+    t.comb_d = <int*>malloc(t.n * sizeof(int))
+    if seen == NULL or t.steps == NULL or t.comb_f == NULL or t.comb_d == NULL:
+        free(seen)
+        return -1
+    for i in range(NR * KMAX * (KMAX + 1) * (KMAX + 1)):
+        seen[i] = -1
+    t.ncomb = 0
+    for i in range(t.n):
+        key = t.fidx[i] * (KMAX + 1) * (KMAX + 1) + t.didx[i]
+        if seen[key] < 0:
+            seen[key] = t.ncomb
+            t.comb_f[t.ncomb] = t.fidx[i]
+            t.comb_d[t.ncomb] = t.didx[i]
+            t.ncomb += 1
+        t.steps[i].parent = t.parent[i]
+        t.steps[i].comb = seen[key]
+    free(seen)
     return 0
 
 
@@ -436,6 +528,7 @@ cdef int derive_up_tree(const UTree* t, const int* mask, int u, UTree* out) noex
     out.n = n
     out.parent = <int*>malloc(n * sizeof(int))
     out.fidx = <int*>malloc(n * sizeof(int))
+    out.didx = <int*>malloc(n * sizeof(int))
     out.fin_node = <int*>malloc((t.nfin + 1) * sizeof(int))
     out.fin_out = <int*>malloc((t.nfin + 1) * sizeof(int))
     out.fin_ncards = <int*>malloc((t.nfin + 1) * sizeof(int))
@@ -443,8 +536,10 @@ cdef int derive_up_tree(const UTree* t, const int* mask, int u, UTree* out) noex
     out.ent_up = <int*>malloc((t.nfin + 1) * sizeof(int))
     out.ent_w = <double*>malloc((t.nfin + 1) * sizeof(double))
     out.grp_fin = <int*>malloc((t.nfin + 1) * sizeof(int))
+    out.grp_node = <int*>malloc((t.nfin + 1) * sizeof(int))
     out.grp_w = <double*>malloc((t.nfin + 1) * sizeof(double))
-    if (out.parent == NULL or out.fidx == NULL or out.fin_node == NULL or out.fin_out == NULL
+    if (out.parent == NULL or out.fidx == NULL or out.didx == NULL or out.fin_node == NULL
+            or out.grp_node == NULL or out.fin_out == NULL
             or out.fin_ncards == NULL or out.fin_start == NULL or out.ent_up == NULL
             or out.ent_w == NULL or out.grp_fin == NULL or out.grp_w == NULL):
         free(idx)
@@ -454,6 +549,7 @@ cdef int derive_up_tree(const UTree* t, const int* mask, int u, UTree* out) noex
         if idx[i] >= 0:
             out.parent[idx[i]] = idx[t.parent[i]]
             out.fidx[idx[i]] = t.fidx[i]
+            out.didx[idx[i]] = t.didx[i]
     for r in range(NR):
         out.kmax[r] = t.kmax[r]
     # finals that start with u, each with its one entry
@@ -481,12 +577,13 @@ cdef int derive_up_tree(const UTree* t, const int* mask, int u, UTree* out) noex
         if g // NOUT == u:
             for k in range(t.grp_start[g], t.grp_start[g + 1]):
                 out.grp_fin[e] = fin_map[t.grp_fin[k]]
+                out.grp_node[e] = idx[t.grp_node[k]]
                 out.grp_w[e] = t.grp_w[k]
                 e += 1
     out.grp_start[ROWS] = e
     free(idx)
     free(fin_map)
-    return 0
+    return tree_steps(out)
 
 
 cdef int build_trees() except -1:
@@ -526,6 +623,8 @@ cdef int build_trees() except -1:
                     raise MemoryError("building the dealer tables")
             free(mask)
         longest_hand[h] = trees[h][1].ncards_max
+        if longest_hand[h] > KMAX:
+            raise RuntimeError("a dealer hand is longer than the factor tables (KMAX)")
     return 0
 
 
@@ -547,60 +646,69 @@ cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) 
     """``rows[u * 7 + o]``: P(dealer outcome o | up card u) from ``shoe`` (up card still in it).
 
     Outcomes 0..4 are 17..21, 5 bust, 6 blackjack (unconditioned). Rows of
-    ranks the shoe lacks are 0. ``buf``: caller-owned scratch of ``t.n + t.nfin`` doubles.
+    ranks the shoe lacks are 0. ``buf``: caller-owned scratch of ``t.n + t.ncomb`` doubles
+    (:func:`tree_scratch_size`).
+
+    A node's value is P(its cards are the first ones drawn, in a given order): each
+    tree step multiplies in the falling count of its rank, ``f``, over the falling
+    count of the cards left, ``d`` (the latter by the cards its parent holds).
     """
     cdef double f[NR * KMAX]
+    cdef double d[(KMAX + 1) * (KMAX + 1)]
     cdef double inv[KMAX + 1]
-    cdef double prod, p, scale, rest
-    cdef int r, k, i, j, e, o, n, nfin, N = 0
-    cdef const int* parent
-    cdef const int* fidx
-    cdef const int* fin_node
-    cdef const int* fin_ncards
-    cdef const int* grp_fin
+    cdef double scale, rest
+    cdef int r, k, a, i, j, e, o, n, N = 0, top = t.ncards_max
+    cdef const TStep* steps
+    cdef const int* comb_f
+    cdef const int* comb_d
+    cdef double* cf
+    cdef const int* grp_node
     cdef const double* grp_w
-    cdef double* pf
-    cdef double s0, s1
+    cdef double s0, s1, s2, s3
     for r in range(NR):
         N += shoe[r]
         f[r * KMAX] = 1.0
         for k in range(1, t.kmax[r] + 1):
             f[r * KMAX + k] = f[r * KMAX + k - 1] * (shoe[r] - k + 1) if shoe[r] - k + 1 > 0 \
                 else 0.0
-    prod = 1.0
-    inv[0] = 1.0
-    for k in range(1, t.ncards_max + 1):
-        prod *= N - k + 1
-        inv[k] = 1.0 / prod if prod > 0 else 0.0
+    for k in range(top):
+        inv[k] = 1.0 / (N - k) if N - k > 0 else 0.0
+    for a in range(top):
+        d[a * (KMAX + 1)] = 1.0
+        for k in range(1, top - a + 1):
+            d[a * (KMAX + 1) + k] = d[a * (KMAX + 1) + k - 1] * inv[a + k - 1]
     # locals: extensions build with -fno-strict-aliasing, so stores to buf/rows would
     # otherwise force the table pointers to be reloaded every iteration
-    parent = t.parent
-    fidx = t.fidx
     n = t.n
+    cf = buf + n
+    comb_f = t.comb_f
+    comb_d = t.comb_d
+    for i in range(t.ncomb):
+        cf[i] = f[comb_f[i]] * d[comb_d[i]]
+    steps = t.steps
     buf[0] = 1.0
     for i in range(1, n):
-        buf[i] = buf[parent[i]] * f[fidx[i]]
-    # the probability of every final multiset, then one sum per (up card, outcome)
-    fin_node = t.fin_node
-    fin_ncards = t.fin_ncards
-    nfin = t.nfin
-    pf = buf + n
-    for j in range(nfin):
-        pf[j] = buf[fin_node[j]] * inv[fin_ncards[j]]
-    grp_fin = t.grp_fin
+        buf[i] = buf[steps[i].parent] * cf[steps[i].comb]
+    # one sum of the finals' probabilities per (up card, outcome)
+    grp_node = t.grp_node
     grp_w = t.grp_w
     for j in range(ROWS):
         s0 = 0.0
         s1 = 0.0
+        s2 = 0.0
+        s3 = 0.0
         e = t.grp_start[j]
         k = t.grp_start[j + 1]
-        while e + 1 < k:
-            s0 += grp_w[e] * pf[grp_fin[e]]
-            s1 += grp_w[e + 1] * pf[grp_fin[e + 1]]
-            e += 2
-        if e < k:
-            s0 += grp_w[e] * pf[grp_fin[e]]
-        rows[j] = s0 + s1
+        while e + 3 < k:
+            s0 += grp_w[e] * buf[grp_node[e]]
+            s1 += grp_w[e + 1] * buf[grp_node[e + 1]]
+            s2 += grp_w[e + 2] * buf[grp_node[e + 2]]
+            s3 += grp_w[e + 3] * buf[grp_node[e + 3]]
+            e += 4
+        while e < k:
+            s0 += grp_w[e] * buf[grp_node[e]]
+            e += 1
+        rows[j] = (s0 + s1) + (s2 + s3)
     for r in range(NR):
         if shoe[r] <= 0:
             continue
@@ -615,11 +723,13 @@ cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) 
 
 
 cdef int tree_scratch_size() noexcept nogil:
+    """Doubles of scratch :func:`tree_eval` needs for any tree (an up card's is a part of
+    the all-up-cards tree's, its factors too)."""
     cdef int h, b, n = 0
     for h in range(2):
         for b in range(2):
-            if trees[h][b].n + trees[h][b].nfin > n:
-                n = trees[h][b].n + trees[h][b].nfin
+            if trees[h][b].n + trees[h][b].ncomb > n:
+                n = trees[h][b].n + trees[h][b].ncomb
     return n
 
 
@@ -1658,7 +1768,8 @@ def node_table():
 
 
 def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] policy,
-                 bint fixed_policy=False, DealerMemo memo=None):
+                 bint fixed_policy=False, DealerMemo memo=None, const char[:] wanted=None,
+                 bint optimal=True):
     """Every player hand against one up card, in one pass.
 
     ``base``: the shoe minus the up card (and known cards). For every node with
@@ -1675,10 +1786,17 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
     ``weight`` (the total-dependent strategy); with ``fixed_policy`` the given
     ``policy`` is used as it is (e.g. auto-play). ``memo``: dealer
     distributions shared with other calls on the same origin.
+
+    ``wanted`` (per node, nonzero = fill its row): only those rows are filled, the
+    others stay NaN; with ``fixed_policy`` only what they need is computed (a node the
+    policy never reaches from them costs nothing, not even its dealer distribution).
+    ``optimal`` False: the columns ``optimal`` and ``hit`` are left NaN (the
+    composition-dependent play, which needs every node's stand value, is not computed).
     """
     cdef Params P
     cdef Ctx c
     cdef int i, j, k, q, node, r, N
+    cdef const char* want = NULL
     cdef int shoe[NR]
     cdef double w, fall, sum_s, sum_h, s, h
     cdef double nan = float("nan")
@@ -1691,6 +1809,10 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
         raise ValueError(f"out needs {n_nodes} x 8")
     if policy.shape[0] != NCLASS:
         raise ValueError("policy needs 64 entries")
+    if wanted is not None:
+        if wanted.shape[0] != n_nodes:
+            raise ValueError(f"wanted needs one flag per player node ({n_nodes})")
+        want = &wanted[0]
     pol = &policy[0]
     m = memo_acquire(memo, &base[0], up, P.h17)
     try:
@@ -1709,6 +1831,8 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                     sum_h = 0.0
                     for q in range(class_start[k], class_start[k + 1]):
                         node = class_nodes[q]
+                        if fixed_policy and want != NULL and not want[node]:
+                            continue
                         if not node_possible(&c, node):
                             continue
                         N = node_shoe(&c, node, shoe)
@@ -1724,6 +1848,8 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                         h = hit_value(&c, node, True) if node_best[node] < 21 else s
                         sum_s += w * s
                         sum_h += w * h
+                        if want != NULL and not want[node]:
+                            continue
                         out[node, 0] = s
                         out[node, 7] = h
                         out[node, 4] = w
@@ -1736,10 +1862,11 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                             out[node, 3] = policy_value(&c, node)
                 for node in range(n_nodes):
                     if out[node, 4] == out[node, 4]:
-                        out[node, 1] = play_value(&c, node)
                         out[node, 2] = double_value(&c, node)
-                        out[node, 6] = hit_value(&c, node, False) if node_best[node] < 21 \
-                            else -1e300
+                        if optimal:
+                            out[node, 1] = play_value(&c, node)
+                            out[node, 6] = hit_value(&c, node, False) \
+                                if node_best[node] < 21 else -1e300
             check_cards(&c)
         finally:
             ctx_free(&c)

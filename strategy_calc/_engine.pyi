@@ -67,6 +67,8 @@ def up_card_pass(
     policy: Any,
     fixed_policy: bool = False,
     memo: DealerMemo | None = None,
+    wanted: memoryview | None = None,
+    optimal: bool = True,
 ) -> None: ...
 def baccarat_deal_counts(counts: Sequence[int]) -> tuple[int, int, tuple[int, ...]]: ...
 def hand_distribution(

@@ -32,11 +32,13 @@ equals the EV for the physical shoe averaged over what the burnt cards were.
 
 from __future__ import annotations
 
+import array
+import contextlib
 import math
 import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from strategy_calc.actions import Action
 from strategy_calc.baccarat import BETS, POINTS, RANKS, BaccaratRules, analyse_counts
@@ -505,6 +507,26 @@ class BlackjackCounter:
     moment_every == 0``: a systematic sample over every depth of the shoe."""
     full: tuple[int, ...] = ()
     """Rank counts (ace first) of the shoe every deal starts from (default: full decks)."""
+    _chart_actions: dict[tuple[int, tuple[int, int]], Action] = field(
+        init=False, repr=False, compare=False)
+    """The chart's action per (up card, two-card start): fixed for the run."""
+    _split_codes: dict[Rank, array.array[int]] = field(init=False, repr=False, compare=False)
+    """Per up card, the engine codes split hands play under the chart (the policies are
+    fixed, so they are the same every round: :func:`strategy_calc.game.chart_codes`)."""
+
+    def __post_init__(self) -> None:
+        from strategy_calc.game import HANDS, UP_ORDER, chart_codes
+
+        actions, codes = {}, {}
+        if self.strategy != "optimal":
+            for up in UP_ORDER:
+                for hand in HANDS:
+                    with contextlib.suppress(KeyError):  # no cell: its shoe cannot deal it
+                        actions[(int(up), hand)] = self.chart.code(hand, up).action
+            codes = {up: chart_codes(self.policies[up], self.chart.split_hand_bits(up))
+                     for up in UP_ORDER if up in self.policies}
+        object.__setattr__(self, "_chart_actions", actions)
+        object.__setattr__(self, "_split_codes", codes)
 
     def start(self) -> Shoe:
         """The shoe before the first card."""
@@ -517,7 +539,7 @@ class BlackjackCounter:
         """The initial play; ``splits``: take a split as allowed before it is valued."""
         if self.strategy == "optimal":
             return case.best()
-        action = self.chart.code(hand, up).action
+        action = self._chart_actions.get((int(up), hand)) or self.chart.code(hand, up).action
         for play in self.plays:
             insurance = play.total is None and play.pair is None
             if not insurance and play.applies(hand, int(up)) and action.value in play.actions:
@@ -547,12 +569,12 @@ class BlackjackCounter:
             add_deal_distribution,
             optimal_codes,
         )
-        from strategy_calc.game import add_split_values, split_hand_codes, whole_game_pass
+        from strategy_calc.game import add_split_values, whole_game_pass
 
         rules = self.rules
         optimal = self.strategy == "optimal"
         game = whole_game_pass(rules, shoe, policies=None if optimal else self.policies,
-                               partial=True)
+                               partial=True, chart_only=not optimal)
         hist = np.zeros(HIST_SIZE) if moments else None
         exact: dict[float, float] = {}  # naturals' results, keyed exactly
         ev = 0.0
@@ -561,8 +583,7 @@ class BlackjackCounter:
         insure: set[int] = set()
         bj = rules.blackjack_pays
         for up, ups in game.ups.items():
-            codes = (optimal_codes(ups.table) if optimal
-                     else split_hand_codes(ups, self.chart.split_hand_bits(up)))
+            codes = optimal_codes(ups.table) if optimal else self._split_codes[up]
             codes_by_up[int(up)] = codes.tobytes()
             # the splits the play can take (the chart's, and an index's at this count)
             # are valued first: the first action needs a split's value to choose it

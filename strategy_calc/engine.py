@@ -171,6 +171,9 @@ class EngineParams:
 
     def with_bonus(self, bonus_777: float, bonus_678: float, chance_678: float) -> EngineParams:
         """The same record with the Macau bonus terms of one hand."""
+        if (bonus_777, bonus_678, chance_678) == (
+                self.bonus_777, self.bonus_suited_678, self.suited_678_chance):
+            return self  # (most games have no bonus: nothing to copy)
         return replace(self, bonus_777=bonus_777, bonus_suited_678=bonus_678,
                        suited_678_chance=chance_678)
 
@@ -343,19 +346,24 @@ class UpCardPass:
 
 def up_card_pass(
     base: Shoe, up: Rank, params: EngineParams, policy: memoryview | None = None,
-    memo: DealerMemo | None = None,
+    memo: DealerMemo | None = None, rows: bytes | None = None, optimal: bool = True,
 ) -> UpCardPass:
     """Every player hand against ``up`` (``base``: the shoe less the up card).
 
     ``policy``: a fixed hit/stand policy per node class (e.g. auto-play); by
-    default the total-dependent policy is derived and returned.
+    default the total-dependent policy is derived and returned. ``rows``: one
+    flag per node (nonzero: fill its row; the others stay NaN), default every
+    row; with a fixed ``policy`` only what those rows need is computed.
+    ``optimal`` False: the ``optimal`` and ``hit`` columns stay NaN (not computed).
     """
     n = node_table().n_nodes
     values = array.array("d", bytes(8 * 8 * n))
     fixed = policy is not None
     classes = array.array("b", bytes(policy) if policy is not None else bytes(64))
     table = memoryview(values).cast("B").cast("d", [n, 8])
-    _engine.up_card_pass(int_array(base.counts), int(up), params, table, classes, fixed, memo)
+    wanted = memoryview(rows).cast("b") if rows is not None else None
+    _engine.up_card_pass(int_array(base.counts), int(up), params, table, classes, fixed, memo,
+                         wanted, optimal)
     return UpCardPass(values, classes)
 
 

@@ -183,11 +183,27 @@ def _read_nodes() -> tuple[int, ...]:
     return tuple(sorted({*two, table.index[ID_678], *(n for _c, n in three_card_nodes())}))
 
 
+@lru_cache(maxsize=1)
+def _chart_nodes() -> tuple[int, ...]:
+    """The nodes a chart's play reads: every two-card start and the 6-7-8 node."""
+    return tuple(sorted({*_two_card_nodes(), engine.node_table().index[ID_678]}))
+
+
+@lru_cache(maxsize=1)
+def _chart_rows() -> bytes:
+    """:func:`_chart_nodes` as the engine's per-node flags."""
+    flags = bytearray(engine.node_table().n_nodes)
+    for node in _chart_nodes():
+        flags[node] = 1
+    return bytes(flags)
+
+
 def whole_game_pass(
     rules: BlackjackRules, shoe: Shoe | None = None,
     progress: Callable[[int, int], None] | None = None,
     policies: Mapping[Rank, bytes] | None = None,
     partial: bool = False,
+    chart_only: bool = False,
 ) -> GamePass:
     """Every initial deal's action values against every up card (splits not yet valued).
 
@@ -200,6 +216,9 @@ def whole_game_pass(
     ``policies``: per up card, a fixed total-dependent hit/stand policy
     (:attr:`UpCardDeals.policy` of another pass, e.g. off the top) that the
     ``*_chart`` values then follow instead of the one derived from ``shoe``.
+    ``chart_only`` (with ``policies``): only what playing the chart needs, the
+    two-card rows (and the 6-7-8 node's) without the composition-dependent play:
+    :attr:`DealValues.hit` is NaN, and the three-card rows are not read.
     """
     full = shoe if shoe is not None else Shoe.full(rules.decks)
     if min(full.counts) < 1 and policies is None and not partial:
@@ -208,6 +227,10 @@ def whole_game_pass(
         # the two-card 6-7 / 6-8 / 7-8 starts take each rank spread evenly (suit_cases)
         raise CardError("a whole round takes the suits of removed cards as unknown: give"
                         " the shoe by rank (its 6s, 7s and 8s spread evenly over the suits)")
+    if chart_only and policies is None:
+        raise ValueError("chart_only plays given policies")
+    wanted = _chart_rows() if chart_only else None
+    read = _chart_nodes() if chart_only else _read_nodes()
     conditioning = Conditioning.of(rules)
     params = engine.engine_params(rules)
     memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)
@@ -219,8 +242,9 @@ def whole_game_pass(
         q_avg = _suited_chance(rules, base)
         policy = memoryview(policies[up]) if policies is not None else None
         table = engine.up_card_pass(base, up, params.with_bonus(
-            rules.bonus_777, rules.bonus_suited_678, q_avg), policy, memo=memo)
-        rows = {node: table.row(node) for node in _read_nodes()}
+            rules.bonus_777, rules.bonus_suited_678, q_avg), policy, memo=memo, rows=wanted,
+            optimal=not chart_only)
+        rows = {node: table.row(node) for node in read}
         ups = UpCardDeals(up, full.count(up) / full.total, base, table, rows, q_avg)
         may_surrender = rules.may_surrender(int(up))
         for hand in HANDS:
@@ -237,24 +261,26 @@ def deal_values(
     may_surrender: bool,
 ) -> list[DealValues]:
     """The suit cases of one initial deal with the EV of each action (splits not included)."""
-    row = ups.rows[node_id(hand)]
+    raw_stand, _optimal, raw_double, _policy, _weight, nb, raw_hit, raw_chart = ups.rows[
+        node_id(hand)]
     total = row_total(hand)
-    nb = row.no_blackjack
     p_bj = 1.0 - nb
     adj = conditioning.blackjack_adjustment(nb)
-    natural = sorted(hand) == [1, 10]
-    stand = rules.blackjack_pays * nb if natural else row.stand + adj
+    natural = hand in ((1, 10), (10, 1))
+    stand = rules.blackjack_pays * nb if natural else raw_stand + adj
     if total < 21:
-        hit, hit_chart = row.hit + adj, row.policy_hit + adj
+        hit, hit_chart = raw_hit + adj, raw_chart + adj
     else:
         hit = hit_chart = -math.inf
-    double = row.double + adj if rules.may_double(total) else None
+    double = raw_double + adj if rules.may_double(total) else None
     surrender = None
     if may_surrender and not (natural and rules.hand_of_21_stands):
         surrender = -p_bj - 0.5 * nb if rules.surrender_loses_to_blackjack else -0.5
     plain = DealValues(1.0, 0.0, stand, hit, hit_chart, double, surrender)
+    if rules.bonus_suited_678 <= 0:
+        return [plain]
     ranks = set(hand)
-    if not (rules.bonus_suited_678 > 0 and ranks <= {6, 7, 8} and len(ranks) == 2):
+    if not (ranks <= {6, 7, 8} and len(ranks) == 2):
         return [plain]
     # hitting this hand reaches 6-7-8 with the missing card. The engine counted the
     # bonus there with the suit-averaged chance; each suit case has its own chance q:
@@ -335,19 +361,32 @@ def split_hand_codes(
     """The engine's per-node codes for split hands playing a chart against ``ups.up``.
 
     Every node hits or stands by the total-dependent policy (2 hit, 4 stand);
-    two-card nodes take ``bits[(total, soft)]`` when it is there and not 0
-    (the chart's cell for that two-card total: see
+    two-card nodes the shoe can deal take ``bits[(total, soft)]`` when it is there
+    and not 0 (the chart's cell for that two-card total: see
     :attr:`~strategy_calc.actions.ChartCode.split_hand_bits`).
     """
+    return chart_codes(ups.policy, bits,
+                       [n for n in _two_card_nodes() if ups.rows[n].weight > 0])
+
+
+def chart_codes(
+    policy: Sequence[int], bits: Mapping[tuple[int, bool], int],
+    starts: Sequence[int] | None = None,
+) -> array.array[int]:
+    """:func:`split_hand_codes` from a policy per node class, for the two-card nodes
+    ``starts`` (default every one).
+
+    A split hand reaches a two-card node only when the shoe can deal it, so codes
+    made for every two-card node play every split exactly as
+    :func:`split_hand_codes` of any shoe with the same policy does.
+    """
     table = engine.node_table()
-    policy = ups.policy
     codes = array.array("b", _klass_bytes().translate(
         bytes(2 if hits else 4 for hits in policy) + bytes(256 - len(policy))))
-    for node in _two_card_nodes():
-        if ups.rows[node].weight > 0:
-            code = bits.get((table.best_total[node], table.klass[node] >= 32), 0)
-            if code:
-                codes[node] = code
+    for node in _two_card_nodes() if starts is None else starts:
+        code = bits.get((table.best_total[node], table.klass[node] >= 32), 0)
+        if code:
+            codes[node] = code
     return codes
 
 

@@ -108,6 +108,38 @@ def test_a_memo_changes_no_value_and_is_refused_for_another_shoe() -> None:
                             0, memo=memo)
 
 
+def test_a_pass_of_some_rows_gives_those_rows_bit_for_bit_and_computes_less() -> None:
+    rules = blackjack_rules("macau-1983", ["decks=2"])  # the bonus nodes too
+    shoe = Shoe.full(2).remove([Card(Rank.TEN), Card(Rank.FIVE), Card(Rank.SEVEN)])
+    params = engine.engine_params(rules).with_bonus(rules.bonus_777, rules.bonus_suited_678,
+                                                    0.0625)
+    table = engine.node_table()
+    rows = bytes(1 if n == 2 or i == table.index[(0,) * 5 + (1, 1, 1, 0, 0)] else 0
+                 for i, n in enumerate(table.ncards))
+    with pytest.raises(ValueError, match="one flag per player node"):
+        engine.up_card_pass(shoe, Rank.SIX, params, rows=b"\x01")
+    for up in (Rank.SIX, Rank.TEN):
+        base = shoe.remove([Card(up)])
+        full_memo, part_memo = engine.dealer_memo(shoe, False), engine.dealer_memo(shoe, False)
+        full = engine.up_card_pass(base, up, params, memo=full_memo)
+        policy = memoryview(full.policy_classes.tobytes())
+        fixed = engine.up_card_pass(base, up, params, policy, memo=engine.dealer_memo(shoe, False))
+        part = engine.up_card_pass(base, up, params, policy, memo=part_memo, rows=rows,
+                                   optimal=False)
+        assert repr(fixed.values) == repr(full.values)
+        assert part_memo.entries < full_memo.entries  # dealer evaluations saved
+        for node, wanted in enumerate(rows):
+            got, want = part.row(node), full.row(node)
+            if not wanted:
+                assert all(x != x for x in got)
+                continue
+            assert got.optimal != got.optimal and got.hit != got.hit  # not computed
+            assert repr(got._replace(optimal=0.0, hit=0.0)) == repr(
+                want._replace(optimal=0.0, hit=0.0))
+        derived = engine.up_card_pass(base, up, params, rows=rows, optimal=False)
+        assert derived.policy_classes == full.policy_classes  # derived from every node
+
+
 @pytest.mark.parametrize("h17", [False, True])
 def test_dealer_tables_agree_with_the_oracle_around_the_bust_threshold(h17: bool) -> None:
     """Shoes of 12-40 cards: the tree without bust leaves (13+ cards) and the full one."""
