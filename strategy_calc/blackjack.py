@@ -275,24 +275,30 @@ def analyse_hand(
     split_postsplit = None
     strategy = check_split_strategy(split_strategy)
     split_codes = None
+    # an up card whose suit is not given: a split 6, 7 or 8 sees it (up_card_suits)
+    up_cases = (up_card_suits(rules, base, upr, hand[0].rank)
+                if up_card.suit is None and two_cards and ranks[0] == ranks[1] else [(1.0, base)])
     if two_cards and ranks[0] == ranks[1]:
         if strategy == "cdz":
             split_codes = _cdz_codes(base, upr, params)
-        split = split_values(rules, base, upr, hand[0].rank, conditioning, pair_cards=hand,
-                             chart_codes=memoryview(split_codes).cast("b") if split_codes else None,
-                             cdp=strategy == "cdp")
+        split = _mean_split_values([
+            (p, split_values(rules, b, upr, hand[0].rank, conditioning, pair_cards=hand,
+                             chart_codes=memoryview(split_codes).cast("b") if split_codes
+                             else None, cdp=strategy == "cdp")) for p, b in up_cases])
         if split is not None:
             played = split.chart if strategy == "cdz" and split.chart else split.optimal
             split_hands = (to_ev(played[0]), to_ev(played[1]))
             ev["split"] = split_hands[0] + split_hands[1]
             if postsplit or strategy == "postsplit":
-                split_postsplit = to_ev(postsplit_ev(base, upr, hand[0].rank, rules,
-                                                      conditioning, hand))
+                split_postsplit = to_ev(sum(
+                    p * postsplit_ev(b, upr, hand[0].rank, rules, conditioning, hand)
+                    for p, b in up_cases))
             if strategy == "postsplit":
                 ev["split"], split_hands = split_postsplit, None
             elif strategy == "optimal":
-                ev["split"] = to_ev(optimal_split_ev(base, upr, hand[0].rank, rules,
-                                                     conditioning, progress, hand).raw)
+                ev["split"] = to_ev(sum(
+                    p * optimal_split_ev(b, upr, hand[0].rank, rules, conditioning, progress,
+                                         hand).raw for p, b in up_cases))
                 split_hands = None
     if two_cards and rules.may_surrender(int(upr)) and not (natural
                                                              and rules.hand_of_21_stands):
@@ -310,7 +316,7 @@ def analyse_hand(
     won_lost = None
     if outcomes:
         won_lost = _outcomes(rules, base, hand, upr, params, conditioning, ev, no_bj, q678,
-                             natural, split_codes, strategy)
+                             natural, split_codes, strategy, up_cases)
     notes = [bonus_note] if bonus_note else []
     if not suits_known:
         notes.append("suits not given: the 6-7-8 bonus is averaged over the possible suits")
@@ -351,8 +357,12 @@ def _outcomes(
     params: engine.EngineParams, conditioning: engine.Conditioning,
     ev: Mapping[str, float | None], no_bj: float, q678: float, natural: bool,
     split_codes: bytes | None = None, split_strategy: str = "cdp1",
+    up_cases: Sequence[tuple[float, Shoe]] | None = None,
 ) -> dict[str, dict[str, float] | None]:
     """Win / push / loss probabilities of each allowed playing action (see HandAnalysis).
+
+    ``up_cases``: the shoes a split is dealt from, by the up card's suit
+    (:func:`up_card_suits`; default ``base`` alone).
 
     The engine's distribution of the round's net result (optimal play after
     the first decision, both split hands jointly) split by sign; in a peek game
@@ -390,12 +400,15 @@ def _outcomes(
         out[name] = result
     if (ev["split"] is not None and max_hands_for(rules, hand[0].rank is Rank.ACE) == 2
             and split_strategy not in ("postsplit", "optimal")):
-        first, second, suits = split_round_params(rules, base, [hand[0], hand[1]],
-                                                  conditioning)
         hist = np.zeros(HIST_SIZE)
-        engine.split_distribution(base, hand[0].rank, up, first,
-                                  memoryview(split_codes).cast("b") if split_codes else None,
-                                  hist, None, second, suits)
+        for p, shoe in up_cases or [(1.0, base)]:
+            first, second, suits = split_round_params(rules, shoe, [hand[0], hand[1]],
+                                                      conditioning)
+            one = np.zeros(HIST_SIZE)
+            engine.split_distribution(shoe, hand[0].rank, up, first,
+                                      memoryview(split_codes).cast("b") if split_codes
+                                      else None, one, None, second, suits)
+            hist += p * one
         out["split"] = signs(hist)
     if ev["surrender"] is not None:
         out["surrender"] = {"win": 0.0, "push": 0.0, "lose": 1.0}
@@ -573,6 +586,55 @@ def split_suit_joint(base: Shoe, cards: Sequence[Card]) -> engine.SplitSuits:
                 pairs.append((p1 * p2, i, j, s1 == s2))
     pool = tuple(float(sum(left.suits[r - 1])) for r in SUITED_RANKS)
     return engine.SplitSuits((pool[0], pool[1], pool[2]), tuple(pairs))
+
+
+def _mean_split_values(cases: Sequence[tuple[float, SplitValues | None]]) -> SplitValues | None:
+    """The split values of :func:`up_card_suits`' shoes, weighted (None if any is None)."""
+    if any(v is None for _p, v in cases):
+        return None
+
+    def mean(pick: Callable[[SplitValues], tuple[float, float] | None]
+             ) -> tuple[float, float] | None:
+        parts = [(p, pick(v)) for p, v in cases if v is not None]
+        if any(x is None for _p, x in parts):
+            return None
+        return (sum(p * x[0] for p, x in parts if x is not None),
+                sum(p * x[1] for p, x in parts if x is not None))
+
+    optimal = mean(lambda v: v.optimal)
+    assert optimal is not None
+    return SplitValues(optimal, mean(lambda v: v.chart), mean(lambda v: v.chart_no_das))
+
+
+def up_card_suits(
+    rules: BlackjackRules, base: Shoe, up: Rank, pair: Rank,
+) -> list[tuple[float, Shoe]]:
+    """The shoes a split of ``pair`` against an up card of unknown suit is valued from.
+
+    ``base``: the shoe less the up card, its suit not given (the suit rows still hold
+    it). A split 6, 7 or 8 under the suited bonus draws the two other ranks of its
+    pair card's suit; an up card of one of those ranks is such a card gone, and the
+    player sees its suit. So then each suit the up card can have gives a shoe, with
+    its chance from the suit rows; else ``[(1.0, base)]``.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> macau = blackjack_rules("macau-1983", ["decks=1"])
+    >>> base = Shoe.full(1).remove([Card(Rank.EIGHT)])
+    >>> [(p, shoe.suits[7]) for p, shoe in up_card_suits(macau, base, Rank.EIGHT, Rank.SEVEN)]
+    [(0.25, (0, 1, 1, 1)), (0.25, (1, 0, 1, 1)), (0.25, (1, 1, 0, 1)), (0.25, (1, 1, 1, 0))]
+    >>> len(up_card_suits(macau, base, Rank.EIGHT, Rank.EIGHT))
+    1
+    """
+    if not (rules.bonus_suited_678 > 0 and rules.bonus_on_split_hands and pair != up
+            and pair in SUITED_RANKS and up in SUITED_RANKS):
+        return [(1.0, base)]
+    row = base.suits[up - 1]
+    counts = list(base.counts)
+    counts[up - 1] += 1
+    with_up = Shoe(base.decks, tuple(counts), base.suits)
+    total = sum(row)
+    return [(row[k] / total, with_up.remove([Card(up, suit)]))
+            for k, suit in enumerate(SUITS) if row[k] > 0]
 
 
 def split_round_params(

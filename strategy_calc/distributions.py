@@ -21,7 +21,7 @@ import array
 from typing import TYPE_CHECKING
 
 from strategy_calc import engine
-from strategy_calc.blackjack import split_round_params
+from strategy_calc.blackjack import split_round_params, up_card_suits
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.chart import Chart
 from strategy_calc.engine import Conditioning, UpCardPass
@@ -154,12 +154,18 @@ def add_deal_distribution(
     part_bj = None if bj_hist is None else np.zeros(HIST_SIZE)
     if action == "split":
         pair = Rank(hand[0])
-        params, second, suits = split_round_params(rules, base, [Card(pair), Card(pair)],
-                                                   conditioning)
         chosen = (memoryview(split_codes).cast("b") if split_codes is not None
                   else None if optimal else memoryview(codes))
-        engine.split_distribution(base, pair, up, params, chosen, part, None, second, suits,
-                                  part_bj)
+        for p, shoe in up_card_suits(rules, base, up, pair):
+            params, second, suits = split_round_params(rules, shoe, [Card(pair), Card(pair)],
+                                                       conditioning)
+            one = np.zeros(HIST_SIZE)
+            one_bj = None if part_bj is None else np.zeros(HIST_SIZE)
+            engine.split_distribution(shoe, pair, up, params, chosen, one, None, second, suits,
+                                      one_bj)
+            part += p * one
+            if part_bj is not None and one_bj is not None:
+                part_bj += p * one_bj
     else:
         params = engine.engine_params(rules, conditioning).with_bonus(
             rules.bonus_777, rules.bonus_suited_678, q678)

@@ -293,8 +293,7 @@ def deal_values(
     paid = conditioning.paid_at_once(rules.bonus_suited_678, r678.no_blackjack)
     gain = paid - r678.stand  # a suited 6-7-8 against the plain 21 it would stand on
     cases = []
-    shoe_counts = [n + (i + 1 == ups.up) for i, n in enumerate(base.counts)]
-    for prob, q in suit_cases((hand[0], hand[1]), int(ups.up), shoe_counts):
+    for prob, q in suit_cases((hand[0], hand[1]), int(ups.up), base.suits):
         shift = p_missing * (q - ups.suited_chance) * gain
         cases.append(replace(plain, probability=prob, q678=q, hit=hit + shift,
                              hit_chart=hit_chart + shift))
@@ -322,18 +321,22 @@ def row_total(hand: tuple[int, int]) -> int:
 
 
 def suit_cases(
-    pair: tuple[int, int], up: int, counts: Sequence[int]
+    pair: tuple[int, int], up: int, rows: Sequence[Sequence[int]]
 ) -> list[tuple[float, float]]:
     """(probability, q) over the suits of a two-card start from {6,7,8} of two ranks.
 
     q is the chance that a card of the third rank drawn next completes a
-    suited 6-7-8. ``counts``: the shoe's rank counts before the deal, each
-    rank's cards spread evenly over the four suits (a full shoe, or one whose
-    removed cards' suits are unknown). Suits are enumerated exactly, the up
-    card's included.
+    suited 6-7-8. ``rows``: the shoe's suit rows before the deal (per rank, the
+    cards of each suit; cards taken out without a suit leave them as they were,
+    :class:`~strategy_calc.cards.Shoe`), so by exchangeability each card dealt
+    is one drawn from them: a card of rank r has suit s with chance (rows[r][s]
+    less the cards of r and s already dealt) / (the rank's row less the cards of
+    r dealt). Suits are enumerated exactly, the up card's included.
 
-    >>> suit_cases((6, 7), 2, [24] * 9 + [96])  # suited with chance 1/4, then q = 1/4
+    >>> suit_cases((6, 7), 2, [(6,) * 4] * 9 + [(24,) * 4])  # suited: 1/4, then q = 1/4
     [(0.75, 0.0), (0.25, 0.25)]
+    >>> suit_cases((6, 7), 8, [(1,) * 4] * 10)  # one deck: the up 8's suit has no 8 left
+    [(0.8125, 0.0), (0.1875, 0.3333333333333333)]
     """
     missing = ({6, 7, 8} - set(pair)).pop()
     cases: dict[float, float] = {}
@@ -341,18 +344,19 @@ def suit_cases(
 
     def share(rank: int, suit: int, up_suit: int | None) -> float:
         taken = rank == up
-        n = counts[rank - 1]
-        if n - taken <= 0:  # none of this rank left to draw
+        row = rows[rank - 1]
+        n = sum(row) - taken
+        if n <= 0:  # none of this rank left to draw
             return 0.0
-        return (n / 4 - (taken and up_suit == suit)) / (n - taken)
+        return (row[suit] - (taken and up_suit == suit)) / n
 
     for su in up_suits:
-        p_up = 0.25 if su is not None else 1.0
+        p_up = rows[up - 1][su] / sum(rows[up - 1]) if su is not None else 1.0
         for sa, sb in itertools.product(range(4), repeat=2):
             prob = p_up * share(pair[0], sa, su) * share(pair[1], sb, su)
             q = share(missing, sa, su) if sa == sb else 0.0
             cases[q] = cases.get(q, 0.0) + prob
-    return [(prob, q) for q, prob in sorted(cases.items())]
+    return [(prob, q) for q, prob in sorted(cases.items()) if prob > 0]
 
 
 def split_hand_codes(
@@ -412,24 +416,27 @@ def add_split_values(
     ``pairs``: only these pair ranks (1..10); default all. ``columns``: which of the
     three the engine computes (bit 1 optimal, 2 chart, 4 chart without DAS; NaN else).
     """
-    from strategy_calc.blackjack import split_values
+    from strategy_calc.blackjack import split_values, up_card_suits
 
     found: dict[int, tuple[float, float, float]] = {}
     for pair_rank in range(1, 11):
         hand = (pair_rank, pair_rank)
         if hand not in ups.deals or (pairs is not None and pair_rank not in pairs):
             continue
-        values = split_values(game.rules, ups.base, ups.up, Rank(pair_rank), game.conditioning,
-                              memoryview(chart_codes), game.memo, columns=columns)
-        if values is None or values.chart is None or values.chart_no_das is None:
-            continue
-        adj = game.conditioning.blackjack_adjustment(ups.no_blackjack(hand))
-        split = sum(values.optimal) + adj
-        chart = sum(values.chart) + adj
-        no_das = sum(values.chart_no_das) + adj
-        ups.deals[hand] = [replace(d, split=split, split_chart=chart, split_no_das=no_das)
-                           for d in ups.deals[hand]]
-        found[pair_rank] = (split, chart, no_das)
+        raw = [0.0, 0.0, 0.0]
+        for p, base in up_card_suits(game.rules, ups.base, ups.up, Rank(pair_rank)):
+            values = split_values(game.rules, base, ups.up, Rank(pair_rank), game.conditioning,
+                                  memoryview(chart_codes), game.memo, columns=columns)
+            if values is None or values.chart is None or values.chart_no_das is None:
+                break
+            for i, v in enumerate((values.optimal, values.chart, values.chart_no_das)):
+                raw[i] += p * sum(v)
+        else:
+            adj = game.conditioning.blackjack_adjustment(ups.no_blackjack(hand))
+            split, chart, no_das = (x + adj for x in raw)
+            ups.deals[hand] = [replace(d, split=split, split_chart=chart, split_no_das=no_das)
+                               for d in ups.deals[hand]]
+            found[pair_rank] = (split, chart, no_das)
     return found
 
 
@@ -446,12 +453,7 @@ def apply_split_strategy(
     fully optimal split. ``progress(done, total)`` after each pair.
     Returns the codes split hands played, for ``cdz`` (else None: their own optimum).
     """
-    from strategy_calc.blackjack import (
-        optimal_split_ev,
-        postsplit_ev,
-        pre_split_codes,
-        split_values,
-    )
+    from strategy_calc.blackjack import pre_split_codes, up_card_suits
 
     if strategy == "cdp1":
         return None
@@ -463,24 +465,33 @@ def apply_split_strategy(
         if strategy == "cdp" and max_hands_for(game.rules, pair_rank == 1) == 2:
             continue  # one split: cdp is cdp1, already valued by add_split_values
         adj = game.conditioning.blackjack_adjustment(ups.no_blackjack(hand))
-        if codes is not None:
-            values = split_values(game.rules, ups.base, ups.up, Rank(pair_rank),
-                                  game.conditioning, memoryview(codes).cast("b"), game.memo)
-            if values is None or values.chart is None:
-                continue
-            raw = sum(values.chart)
-        elif strategy == "cdp":
-            values = split_values(game.rules, ups.base, ups.up, Rank(pair_rank),
-                                  game.conditioning, None, game.memo, columns=1, cdp=True)
-            if values is None:
-                continue
-            raw = sum(values.optimal)
-        elif strategy == "optimal":
-            raw = optimal_split_ev(ups.base, ups.up, Rank(pair_rank), game.rules,
-                                   game.conditioning).raw
+        raw = 0.0
+        for p, base in up_card_suits(game.rules, ups.base, ups.up, Rank(pair_rank)):
+            part = _split_raw(game, base, ups.up, Rank(pair_rank), strategy, codes)
+            if part is None:
+                break
+            raw += p * part
         else:
-            raw = postsplit_ev(ups.base, ups.up, Rank(pair_rank), game.rules, game.conditioning)
-        ups.deals[hand] = [replace(d, split=raw + adj) for d in ups.deals[hand]]
+            ups.deals[hand] = [replace(d, split=raw + adj) for d in ups.deals[hand]]
         if progress is not None:
             progress(pair_rank, 10)
     return codes
+
+
+def _split_raw(game: GamePass, base: Shoe, up: Rank, pair: Rank, strategy: str,
+               codes: bytes | None) -> float | None:
+    """One split's raw EV from ``base`` under ``strategy`` (not ``cdp1``) for
+    :func:`apply_split_strategy` (``codes``: the pre-split decisions of ``cdz``), or None."""
+    from strategy_calc.blackjack import optimal_split_ev, postsplit_ev, split_values
+
+    if codes is not None:
+        values = split_values(game.rules, base, up, pair, game.conditioning,
+                              memoryview(codes).cast("b"), game.memo)
+        return None if values is None or values.chart is None else sum(values.chart)
+    if strategy == "cdp":
+        values = split_values(game.rules, base, up, pair, game.conditioning, None, game.memo,
+                              columns=1, cdp=True)
+        return None if values is None else sum(values.optimal)
+    if strategy == "optimal":
+        return optimal_split_ev(base, up, pair, game.rules, game.conditioning).raw
+    return postsplit_ev(base, up, pair, game.rules, game.conditioning)

@@ -142,6 +142,25 @@ def test_without_a_hole_card_check_a_dealer_blackjack_takes_every_bet_on_the_box
         assert abs(hist.sum() + bj.sum() - 1.0) < TOL
 
 
+def test_a_nearly_used_up_ranks_suit_chances_stay_probabilities() -> None:
+    """Regression (the count found it): a 6-7 start's suit cases against an 8 up, deep in
+    a one-deck shoe (suits of the cards dealt unknown: the suit rows stay the full deck's).
+    The chances came from each rank's count spread over four suits, and with two 8s left
+    an up 8 of the start's suit gave q = (2/4 - 1) / 1 < 0. By hand, as off the top: the
+    start is suited with chance 1/4 and the up 8 has its suit with chance 1/4, so q is 0
+    with chance 1/16 and 1/3 (one 8 of that suit among the three others) with 3/16."""
+    from strategy_calc.game import suit_cases
+
+    shoe = Shoe.from_counts((4, 4, 4, 4, 4, 3, 3, 2, 4, 16), 1)
+    cases = suit_cases((6, 7), 8, shoe.suits)
+    assert all(0.0 <= p <= 1.0 and 0.0 <= q <= 1.0 for p, q in cases)
+    assert cases == [(13 / 16, 0.0), (3 / 16, 1 / 3)]
+    rules = sc.blackjack_rules("macau-1983", ["decks=1"])
+    counter = count.blackjack_counter(rules, cut_card=20, seed=5, moment_every=1)
+    for record in counter.play_one(0):  # every round to the cut card, moments included
+        assert record.second_moment is not None and record.second_moment >= record.ev ** 2
+
+
 def test_a_shoe_dealt_one_round_deep_has_no_cut_card_effect() -> None:
     """Penetration -> 0: with the cut card one card in, every round is off the top, so
     the EV per round is the exact off-the-top EV of the chart (analyse_game's, which the

@@ -79,6 +79,8 @@ MACAU_RANKS = [
 MACAU_SUITED = [
     Case("macau-1983", (1, 1, 1, 1, 1, 4, 4, 4, 1, 5), ("decks=2",)),
     Case("macau-1983", (1, 1, 1, 1, 1, 4, 4, 4, 2, 5), ("decks=2",)),
+    # split 7s and 8s against a 6 decide differently by the up card's suit
+    Case("macau-1983", (1, 1, 2, 2, 1, 4, 4, 4, 1, 4), ("decks=2",)),
 ]
 # Where the calculator's total-dependent play leaves the suited 6-7-8 out (see below).
 
@@ -176,7 +178,9 @@ def test_round_distribution_equals_the_brute_force(case: Case) -> None:
 def test_macau_suit_enumeration_equals_the_brute_force(case: Case) -> None:
     """Macau rule 9 with suits: suited 6-7-8 / 7-7-7 pay 3 at once; two-card 6-7, 6-8,
     7-8 starts know their suits and the up card's; split 6s/7s/8s decide knowing the
-    suits of their own two cards. The brute force deals real suited cards."""
+    suits of their own two cards and the up card's (a 6, 7 or 8 up card of another rank
+    is one card of their suited 6-7-8 gone, or not). The brute force deals real suited
+    cards."""
     result = _brute(case, "optimal")
     assert_consistent(result)
     assert abs(float(result.ev) - engine(case).ev_optimal) < TOL
