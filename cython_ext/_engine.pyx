@@ -2708,6 +2708,59 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
         raise MemoryError("too many terminal hands")
 
 
+def split_play(const int[:] base, int pair, int up, params, DealerMemo memo=None):
+    """The decisions of one split hand that plays for its own cards, the pair and the up
+    card (cdp1: as :func:`split_distribution` plays them without codes).
+
+    ``base``: the shoe with both pair cards in it (up card gone). Returns ``(codes,
+    suited)``: per node, bit 1 double (its first two cards), 2 hit, 4 stand, for every
+    node the hand can reach; and for a split 6, 7 or 8 that knows its suits
+    (``split_suits``), its two-card code when its second card is another of them:
+    ``suited[8 * (second card - 6) + 2 * suit case + (0 if it has the pair card's suit
+    else 1)]`` (0 where not reached).
+    """
+    cdef Params P
+    cdef Ctx c
+    cdef int b1[NR]
+    cdef int r, p = pair - 1
+    cdef char* frozen = NULL
+    cdef DMemo local
+    cdef DMemo* m
+    cdef bint made = False
+    read_params(params, &P)
+    check_pair(base, pair)
+    check_up(up)
+    for r in range(NR):
+        b1[r] = base[r] - (r == p)
+    local.keys = NULL
+    m = own_or_given(memo, &local, &base[0], up, P.h17)
+    try:
+        frozen = <char*>calloc(n_nodes, sizeof(char))
+        if frozen == NULL:
+            raise MemoryError()
+        ctx_init(&c, b1, up, &P, False, m)
+        made = True
+        c.offset[p] = 1
+        c.shift_rank = p
+        c.shift_count = 1
+        with nogil:
+            split_hand(&c, p, P.double_ok, P.das, P.aces_one_card, NULL)
+            record_codes(&c, p, P.double_ok, P.das, frozen)
+        check_cards(&c)
+        codes = bytes(frozen[:n_nodes])
+        suited = bytes([c.suit_code[x][k][j] for x in range(3) for k in range(4)
+                        for j in range(2)])
+    finally:
+        if made:
+            ctx_free(&c)
+        if m == &local:
+            dmemo_free(&local)
+        else:
+            memo_release(m)
+        free(frozen)
+    return codes, suited
+
+
 def split_postsplit(const int[:] base, int pair, int up, params, second_params=None):
     """Raw values ``(first, second)`` of a single split where the second hand sees the first.
 

@@ -94,6 +94,9 @@ def split_distribution(
     suits: Any = None,
     bj_hist: Any = None,
 ) -> None: ...
+def split_play(
+    base: memoryview, pair: int, up: int, params: Any, memo: DealerMemo | None = None
+) -> tuple[bytes, bytes]: ...
 def split_postsplit(
     base: memoryview, pair: int, up: int, params: Any, second_params: Any = None
 ) -> tuple[float, float]: ...

@@ -662,7 +662,7 @@ class BlackjackCounter:
             rounds.append(RoundRecord(tc, plan.ev, plan.second_moment))
             start = pos
             try:
-                pos = self._deal(cards, pos, plan)
+                pos = self._deal(cards, pos, plan, Shoe.from_counts(counts, rules.decks))
             except IndexError:  # the shoe ran out mid-round: it is the last
                 break
             for card in cards[start:pos]:
@@ -670,7 +670,8 @@ class BlackjackCounter:
                 running += self.system.tag(card.rank)
         return tuple(rounds)
 
-    def _deal(self, cards: Sequence[Card], pos: int, plan: RoundPlan) -> int:
+    def _deal(self, cards: Sequence[Card], pos: int, plan: RoundPlan,
+              shoe: Shoe | None = None) -> int:
         """Play one round from ``cards[pos:]`` as the plan says; the next position.
 
         Casino order: player, up card, player; the dealer's second card now in
@@ -678,6 +679,8 @@ class BlackjackCounter:
         checked), else after the player has finished, and only if a hand is
         left to settle (or the player's blackjack faces an ace or a ten). A
         bust, surrendered or bonus-paid hand (7-7-7, suited 6-7-8) is settled.
+        ``shoe``: the cards unseen before the round (``optimal``: split hands play
+        their own best decisions for it, :func:`strategy_calc.engine.split_play`).
         """
         rules = self.rules
         p1, up, p2 = (int(cards[pos + i].rank) for i in range(3))
@@ -709,8 +712,10 @@ class BlackjackCounter:
             return (ranks == [6, 7, 8] and rules.bonus_suited_678 > 0
                     and len({c.suit for c in held}) == 1)
 
-        def play_out(held: list[Card], split: bool) -> bool:
-            """Play a hand on by the codes; whether it is left for the dealer to settle."""
+        def play_out(held: list[Card], split: bool,
+                     own: tuple[bytes, bytes] | None = None) -> bool:
+            """Play a hand on by the codes (``own``: a split hand's, see split_play); whether
+            it is left for the dealer to settle."""
             nonlocal pos
             while True:
                 ranks = [int(c.rank) for c in held]
@@ -719,7 +724,12 @@ class BlackjackCounter:
                     return False
                 if total == 21:
                     return True
-                code = codes[table.node(ranks)]
+                code = codes[table.node(ranks)] if own is None else own[0][table.node(ranks)]
+                if own is not None and len(held) == 2 and 6 <= ranks[1] <= 8:
+                    # a split 6, 7 or 8 that drew another of them decides by its suits
+                    # (its own pair card's suit: suit case 0)
+                    by_suit = own[1][8 * (ranks[1] - 6) + (held[1].suit != held[0].suit)]
+                    code = by_suit or code
                 if (split and len(ranks) == 2 and code & 1
                         and rules.split_hands_may_double(p1 == 1) and rules.may_double(total)):
                     held.append(cards[pos])
@@ -738,13 +748,17 @@ class BlackjackCounter:
             pos += 1
             live = _best_total(ranks) <= 21
         elif action is Action.SPLIT:
+            up_card = cards[pos - 2 - (hole >= 0)]
             for k in range(2):
+                own = None
+                if self.strategy == "optimal" and shoe is not None:
+                    own = _split_play_of(rules, shoe, up_card, start[k], start[1 - k])
                 held = [start[k], cards[pos]]
                 pos += 1
                 if rules.split_aces_take_one_card(p1 == 1):
                     live = True
                     continue
-                live = play_out(held, True) or live
+                live = play_out(held, True, own) or live
         elif action is Action.STAND:
             live = True
         else:  # hit, then play on by the codes
@@ -764,6 +778,18 @@ class BlackjackCounter:
                 dealer.append(int(cards[pos].rank))
                 pos += 1
         return pos
+
+
+def _split_play_of(rules: BlackjackRules, shoe: Shoe, up: Card, own: Card, other: Card
+                   ) -> tuple[bytes, bytes]:
+    """The decisions of the split hand started by ``own`` (``other``: the other pair card)
+    against ``up``, for the cards unseen before the round: as the round's EV plays it."""
+    from strategy_calc import engine
+    from strategy_calc.blackjack import split_hand_params
+
+    base = shoe.remove([up])
+    params = split_hand_params(rules, base, [own, other], engine.Conditioning.of(rules))
+    return engine.split_play(base, own.rank, up.rank, params)
 
 
 def _best_total(ranks: Sequence[int]) -> int:

@@ -59,6 +59,7 @@ __all__ = [
     "node_table",
     "split_distribution",
     "split_optimal",
+    "split_play",
     "split_postsplit",
     "split_tables",
     "up_card_pass",
@@ -389,6 +390,14 @@ def split_distribution(
     :func:`hand_distribution`)."""
     _engine.split_distribution(int_array(base.counts), int(pair), int(up), params, codes, hist,
                                memo, second, suits, bj_hist)
+
+
+def split_play(base: Shoe, pair: Rank, up: Rank, params: EngineParams,
+               memo: DealerMemo | None = None) -> tuple[bytes, bytes]:
+    """The decisions one split hand plays for its own cards (cdp1; see the engine):
+    per-node codes, and a split 6, 7 or 8's two-card codes by suit."""
+    codes, suited = _engine.split_play(int_array(base.counts), int(pair), int(up), params, memo)
+    return codes, suited
 
 
 def split_postsplit(base: Shoe, pair: Rank, up: Rank, params: EngineParams,

@@ -267,6 +267,21 @@ def test_a_round_is_dealt_in_casino_order_and_played_by_the_chart() -> None:
     assert counter._deal(_stacked("9 A 7 T 2 2"), 0, plan) == 4
 
 
+def test_optimal_split_hands_are_played_out_by_their_own_decisions() -> None:
+    """``--strategy optimal`` values a split by each hand's own best play (cdp1: it may
+    double after the split); its play-out must take the same decisions. Deluxe, 1 deck,
+    off the top: 3-3 vs 7 splits; the first hand draws an 8 (11 vs 7: doubled) and gets
+    one card, a 5 (16, doubled: it stops); the second draws an 8, doubles and gets a T;
+    the dealer's 7-9 draws a 2 and stands on 18: 9 cards. Played by the unsplit hit/stand
+    codes (no double) the first hand would hit 16 vs 7 again."""
+    rules = sc.blackjack_rules("deluxe", ["decks=1"])
+    counter = count.blackjack_counter(rules, strategy="optimal", cut_card=51)
+    plan = counter.plan(Shoe.full(1), 0.0, moments=False)
+    assert plan.actions[(7, 3, 3, False)] is Action.SPLIT
+    cards = _stacked("3h 7s 3d 9c 8h 5h 8d Td 2c 2h 2d")
+    assert counter._deal(cards, 0, plan, Shoe.full(1)) == 9
+
+
 def test_a_no_hole_card_shoe_deals_the_dealer_s_second_card_only_when_needed() -> None:
     """Macau 1983 (6 decks): the dealer's second card comes after the players, and only
     for a hand left to settle. T-5 vs 9 hits and busts: 4 cards. T-6 vs T surrenders

@@ -140,3 +140,18 @@ def test_suit_aware_play_is_worth_the_issues_5e_4_on_7_7_vs_2() -> None:
     assert aware is not None
     assert abs(first[0][0] + others[0][0] - (-0.2012552)) < 1e-7  # the issue's figure
     assert 5.3e-4 < aware - (first[0][0] + others[0][0]) < 5.5e-4
+
+
+def test_a_split_seven_that_draws_the_six_of_its_suit_hits_against_a_two() -> None:
+    """The issue's figures (an independent exact calculator, macau-1983, 6 decks): a split
+    7 that draws the 6 of its own suit against a 2 hits (-0.2726 against standing's
+    -0.2866); with a 6 of another suit it stands (plain hit -0.3139). ``split_play``
+    gives the decisions the count's play-out follows: the suited codes by second card
+    and suit, hit (2) and stand (4)."""
+    rules = blackjack_rules("macau-1983")
+    conditioning = engine.Conditioning.of(rules)
+    pair = list(parse_cards("7s,7h"))
+    base = Shoe.full(rules.decks).remove(parse_cards("2"))
+    params = split_hand_params(rules, base, pair, conditioning)
+    _codes, suited = engine.split_play(base, pair[0].rank, parse_cards("2")[0].rank, params)
+    assert suited[0] == 2 and suited[1] == 4  # second card 6: its suit, another suit
