@@ -44,7 +44,7 @@ without the GIL, so calls from many threads do not interfere.
 """
 
 from libc.stdlib cimport malloc, free, calloc, realloc, qsort
-from libc.string cimport memset, memcpy
+from libc.string cimport memset, memcpy, memcmp
 from libc.stdint cimport uint64_t
 from libc.math cimport isfinite
 
@@ -2706,6 +2706,246 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
         free(mom)
     if na < 0:
         raise MemoryError("too many terminal hands")
+
+
+cdef inline double dealer_dot(Ctx* c, const int* removed, const Term* t, double bjl1,
+                              double bjl2, double shift, double* vec) noexcept nogil:
+    """Fill ``vec`` with the dealer distribution when ``removed`` leaves ``c.base`` (peek:
+    its blackjack entry 0) and return sum_o vec_o (result of ``t`` against o + ``shift``)."""
+    cdef int o
+    cdef double acc = 0.0
+    dealer_for(c, -1, removed, vec)
+    if c.mode != 0:
+        vec[OUT_BJ] = 0.0
+    for o in range(NOUT):
+        if vec[o] != 0.0:
+            acc += vec[o] * (term_result(t, o, bjl1, bjl2) + shift)
+    return acc
+
+
+cdef inline void end_removed(const Term* t, int other, int* removed) noexcept nogil:
+    """The cards gone once the hand ``t`` ended, with the other hand's pair card ``other``."""
+    cdef int r
+    for r in range(NR):
+        removed[r] = node_counts[t.node][r] + (t.extra == r) + (r == other)
+
+
+cdef inline bint plain_bust(const Term* t) noexcept nogil:
+    """A bust on the original bet: -1 whatever the dealer holds."""
+    return t.kind == T_BUST and t.bet == 1.0
+
+
+cdef int one_hand_moments(Ctx* cs, const Term* t, int n, int other, double bjl1, double bjl2,
+                          double* out) noexcept nogil:
+    """out[0..3] += E[r], E[r^2], E[r 1{dealer blackjack}] and the outcomes' mass (1, or
+    P(no blackjack) in peek) of one split hand's ends ``t[:n]`` (``other``: the other
+    hand's pair card, still unseen by the dealer)."""
+    cdef int i, o
+    cdef int removed[NR]
+    cdef double d[NOUT]
+    cdef double x
+    for i in range(n):
+        end_removed(&t[i], other, removed)
+        dealer_for(cs, -1, removed, d)
+        if cs.mode != 0:
+            d[OUT_BJ] = 0.0
+        for o in range(NOUT):
+            if d[o] == 0.0:
+                continue
+            x = term_result(&t[i], o, bjl1, bjl2)
+            out[0] += t[i].mass * d[o] * x
+            out[1] += t[i].mass * d[o] * x * x
+            out[3] += t[i].mass * d[o]
+            if o == OUT_BJ:
+                out[2] += t[i].mass * d[o] * x
+    return 0
+
+
+cdef bint same_hands(const Params* a, const Params* b, const Ctx* ca, const Ctx* cb,
+                     const char* code_a, const char* code_b) noexcept nogil:
+    """The two split hands play alike and settle alike (then their ends' joint law and
+    the round's result are symmetric in them)."""
+    cdef int t
+    if ca.bjl1 != cb.bjl1 or ca.bjl2 != cb.bjl2 or a.das != b.das \
+            or a.aces_one_card != b.aces_one_card or a.b777 != b.b777 or a.b678 != b.b678 \
+            or a.q678 != b.q678:
+        return False
+    for t in range(NTOTALS):
+        if a.double_ok[t] != b.double_ok[t]:
+            return False
+    return code_a == code_b or memcmp(code_a, code_b, n_nodes) == 0
+
+
+def split_moments(const int[:] base, int pair, int up, params, const char[:] codes,
+                  DealerMemo memo=None, second_params=None):
+    """``(E[X], E[X^2], E[X 1{dealer blackjack}])`` of a split round's net result X, raw
+    (peek: only the outcomes with no dealer blackjack, as :func:`split_distribution`).
+
+    The same round as :func:`split_distribution` (its arguments; split hands that know
+    their suits are not taken), with far fewer dealer look-ups. X = X1 + X2, and:
+
+    * E[X1^2] and E[X2^2] need each hand alone: whatever hand 2 does, the dealer's law
+      given hand 1's end t1 is D(shoe - t1 - hand 2's pair card) (the hands' and the
+      dealer's cards are blocks of one exchangeable deal; any order of them gives the
+      same joint law), and likewise for hand 2 dealt as if first.
+    * E[X1 X2]: write r1 r2 = (r1 + 1)(r2 + 1) - (r1 + 1) - (r2 + 1) + 1 against each
+      dealer outcome. By the same exchangeability, summing D(t1 + t2) over hand 2's ends
+      gives D(t1 + pair card 2), and over both hands' ends the dealer's whole law, so
+      the last three terms add up to -(E[X1] + M) - (E[X2] + M) + M, M the outcomes'
+      mass (1, or P(no blackjack) in peek), and E[X1 X2] = S - E[X1] - E[X2] - M with
+      S = sum_t1,t2 P(t1, t2) <D(t1 + t2), (r1 + 1)(r2 + 1)>. A hand end that busts on its
+      original bet (r = -1 against every dealer hand) adds nothing to S: hand 1's need
+      no hand-2 pass, hand 2's no look-up. When the hands play and settle alike the
+      joint law is symmetric, P(t1, t2) = P(t2, t1), and S is twice the pairs with
+      t2 before t1 (in the order of ``cmp_term``) plus the pairs of equal ends.
+
+    Exact when the dealer cannot run out of cards; for a shoe so small that he could,
+    None (use :func:`split_distribution`).
+    """
+    cdef Params P, P2
+    cdef Ctx ca, cb, cs
+    cdef int b1[NR]
+    cdef int removed[NR]
+    cdef int r, i, j, o, n, na = 0, nb = 0, p = pair - 1, cap = 20000, n1, most = 0
+    cdef Term* ta = NULL
+    cdef Term* tb = NULL
+    cdef double* mass = NULL
+    cdef char* frozen_a = NULL
+    cdef char* frozen_b = NULL
+    cdef const char* code_a
+    cdef const char* code_b
+    cdef DMemo local
+    cdef DMemo* m
+    cdef bint made_a = False, made_b = False, made_s = False
+    cdef double one[4]
+    cdef double two[4]
+    cdef double r1[NOUT]
+    cdef double d[NOUT]
+    cdef double S = 0.0, x, w
+    cdef bint symmetric = False
+    cdef int c
+    read_params(params, &P)
+    read_params(params if second_params is None else second_params, &P2)
+    if P2.h17 != P.h17 or P2.mode != P.mode:
+        raise ValueError("the two hands' parameters must share the game")
+    if P.nsuit > 0 or P2.nsuit > 0:
+        raise ValueError("split hands that know their suits: use split_distribution")
+    check_pair(base, pair)
+    check_up(up)
+    check_codes(codes, "codes")
+    for r in range(n_nodes):
+        if node_ncards[r] > most:
+            most = node_ncards[r]
+    n = 0
+    for r in range(NR):
+        n += base[r]
+    if n - 2 * (most + 1) < longest_hand[P.h17]:
+        return None
+    for r in range(NR):
+        b1[r] = base[r] - (r == p)
+    n1 = node_child[0][p]
+    one[0] = one[1] = one[2] = one[3] = 0.0
+    two[0] = two[1] = two[2] = two[3] = 0.0
+    local.keys = NULL
+    m = own_or_given(memo, &local, &base[0], up, P.h17)
+    try:
+        ta = <Term*>malloc(cap * sizeof(Term))
+        tb = <Term*>malloc(cap * sizeof(Term))
+        mass = <double*>malloc(n_nodes * sizeof(double))
+        frozen_a = <char*>calloc(n_nodes, sizeof(char))
+        frozen_b = <char*>calloc(n_nodes, sizeof(char))
+        if ta == NULL or tb == NULL or mass == NULL or frozen_a == NULL or frozen_b == NULL:
+            raise MemoryError()
+        ctx_init(&ca, b1, up, &P, False, m)
+        made_a = True
+        ctx_init(&cb, b1, up, &P2, True, m)
+        made_b = True
+        ctx_init(&cs, &base[0], up, &P, False, m)
+        made_s = True
+        ca.offset[p] = 1
+        cb.offset[p] = 1
+        ca.shift_rank = p
+        ca.shift_count = 1
+        cb.shift_rank = p
+        cb.shift_count = 1
+        with nogil:
+            if codes is None:
+                split_hand(&ca, p, P.double_ok, P.das, P.aces_one_card, NULL)
+                record_codes(&ca, p, P.double_ok, P.das, frozen_a)
+                split_hand(&cb, p, P2.double_ok, P2.das, P2.aces_one_card, NULL)
+                record_codes(&cb, p, P2.double_ok, P2.das, frozen_b)
+                code_a = frozen_a
+                code_b = frozen_b
+            else:
+                code_a = &codes[0]
+                code_b = &codes[0]
+            # hand 2 alone (dealt as if first: the same law): E[X2], E[X2^2], its blackjack part
+            nb = propagate(&cb, n1, 1.0, code_b, True, P2.double_ok, P2.das, P2.aces_one_card,
+                           tb, cap, mass)
+            if nb >= 0:
+                one_hand_moments(&cs, tb, nb, p, cb.bjl1, cb.bjl2, two)
+            na = propagate(&ca, n1, 1.0, code_a, True, P.double_ok, P.das, P.aces_one_card,
+                           ta, cap, mass)
+            if na >= 0 and nb >= 0:
+                one_hand_moments(&cs, ta, na, p, ca.bjl1, ca.bjl2, one)
+            symmetric = same_hands(&P, &P2, &ca, &cb, code_a, code_b)
+            for i in range(na if na > 0 and nb >= 0 else 0):
+                if plain_bust(&ta[i]):
+                    continue
+                for r in range(NR):
+                    cb.base[r] = base[r] - node_counts[ta[i].node][r] - (ta[i].extra == r)
+                    cb.offset[r] = node_counts[ta[i].node][r] + (ta[i].extra == r)
+                cb.shift_count = -1
+                ctx_forget(&cb)
+                nb = propagate(&cb, n1, 1.0, code_b, True, P2.double_ok, P2.das,
+                               P2.aces_one_card, tb, cap, mass)
+                if nb < 0:
+                    break
+                for o in range(NOUT):
+                    r1[o] = term_result(&ta[i], o, ca.bjl1, ca.bjl2) + 1.0
+                if cs.mode != 0:
+                    r1[OUT_BJ] = 0.0
+                for j in range(nb):
+                    if plain_bust(&tb[j]):
+                        continue
+                    w = ta[i].mass * tb[j].mass
+                    if symmetric:
+                        c = cmp_term(&tb[j], &ta[i])
+                        if c > 0:
+                            continue
+                        if c < 0:
+                            w *= 2.0
+                    for r in range(NR):
+                        removed[r] = node_counts[ta[i].node][r] + (ta[i].extra == r) \
+                            + node_counts[tb[j].node][r] + (tb[j].extra == r)
+                    dealer_for(&cs, -1, removed, d)
+                    x = 0.0
+                    for o in range(NOUT):
+                        if d[o] != 0.0 and r1[o] != 0.0:
+                            x += d[o] * r1[o] * (term_result(&tb[j], o, cb.bjl1, cb.bjl2)
+                                                 + 1.0)
+                    S += w * x
+        check_cards(&cs)
+    finally:
+        if made_a:
+            ctx_free(&ca)
+        if made_b:
+            ctx_free(&cb)
+        if made_s:
+            ctx_free(&cs)
+        if m == &local:
+            dmemo_free(&local)
+        else:
+            memo_release(m)
+        free(ta)
+        free(tb)
+        free(mass)
+        free(frozen_a)
+        free(frozen_b)
+    if na < 0 or nb < 0:
+        raise MemoryError("too many terminal hands")
+    x = S - one[0] - two[0] - one[3]
+    return one[0] + two[0], one[1] + two[1] + 2.0 * x, one[2] + two[2]
 
 
 def split_play(const int[:] base, int pair, int up, params, DealerMemo memo=None):

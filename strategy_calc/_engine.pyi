@@ -94,6 +94,15 @@ def split_distribution(
     suits: Any = None,
     bj_hist: Any = None,
 ) -> None: ...
+def split_moments(
+    base: memoryview,
+    pair: int,
+    up: int,
+    params: Any,
+    codes: memoryview | None,
+    memo: DealerMemo | None = None,
+    second_params: Any = None,
+) -> tuple[float, float, float] | None: ...
 def split_play(
     base: memoryview, pair: int, up: int, params: Any, memo: DealerMemo | None = None
 ) -> tuple[bytes, bytes]: ...

@@ -568,6 +568,7 @@ class BlackjackCounter:
             HIST_SIZE,
             add_deal_distribution,
             optimal_codes,
+            split_moments,
         )
         from strategy_calc.game import add_split_values, whole_game_pass
 
@@ -576,6 +577,7 @@ class BlackjackCounter:
         game = whole_game_pass(rules, shoe, policies=None if optimal else self.policies,
                                partial=True, chart_only=not optimal)
         hist = np.zeros(HIST_SIZE) if moments else None
+        extra = 0.0  # second moments of split rounds taken without their distribution
         exact: dict[float, float] = {}  # naturals' results, keyed exactly
         ev = 0.0
         actions: dict[tuple[int, int, int, bool], Action] = {}
@@ -619,6 +621,13 @@ class BlackjackCounter:
                     ev += w * value
                     if hist is None:
                         continue
+                    if action is Action.SPLIT:  # its moments without its distribution
+                        got = split_moments(rules, Rank(hand[0]), up, ups.base,
+                                            game.conditioning,
+                                            None if optimal else memoryview(codes))
+                        if got is not None:
+                            extra += w * _split_second_moment(got, rules.peek, insured, nb)
+                            continue
                     part = np.zeros(HIST_SIZE)
                     # no hole card: the insurance settles on the outcomes with a blackjack
                     with_bj = np.zeros(HIST_SIZE) if insured and not rules.peek else None
@@ -638,7 +647,7 @@ class BlackjackCounter:
         second = None
         if hist is not None:
             xs = (np.arange(HIST_SIZE) - HIST_OFFSET) / 100.0
-            second = (float(np.dot(hist, xs * xs))
+            second = (float(np.dot(hist, xs * xs)) + extra
                       + math.fsum(x * x * p for x, p in exact.items()))
         return RoundPlan(ev, second, actions, codes_by_up, frozenset(insure))
 
@@ -778,6 +787,25 @@ class BlackjackCounter:
                 dealer.append(int(cards[pos].rank))
                 pos += 1
         return pos
+
+
+def _split_second_moment(moments: tuple[float, float, float], peek: bool, insured: bool,
+                         no_bj: float) -> float:
+    """E[X^2] of a split deal, from the raw moments of its split round
+    (:func:`strategy_calc.distributions.split_moments`), insurance included.
+
+    Peek: the raw moments hold the outcomes with no dealer blackjack, which takes the
+    original bet (-1) with chance 1 - ``no_bj``; insured, that blackjack pays the
+    insurance 1 (the round is 0) and every other outcome is 0.5 lower:
+    E[(X - 1/2)^2 1{no blackjack}] = E[X^2 ...] - E[X ...] + no_bj / 4. No hole card:
+    X + I with I = 1 on a blackjack, else -1/2: E[(X + I)^2] = E[X^2] + 2 E[X I] + E[I^2],
+    E[X I] = 3/2 E[X 1{blackjack}] - 1/2 E[X], E[I^2] = 1/4 + 3/4 P(blackjack).
+    """
+    m1, m2, with_bj = moments
+    p_bj = 1.0 - no_bj
+    if peek:
+        return m2 - m1 + 0.25 * no_bj if insured else m2 + p_bj
+    return m2 + (3.0 * with_bj - m1 + 0.25 + 0.75 * p_bj if insured else 0.0)
 
 
 def _split_play_of(rules: BlackjackRules, shoe: Shoe, up: Card, own: Card, other: Card

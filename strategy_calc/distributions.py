@@ -27,6 +27,7 @@ from strategy_calc.chart import Chart
 from strategy_calc.engine import Conditioning, UpCardPass
 from strategy_calc.game import UP_ORDER, GamePass
 from strategy_calc.rules import BlackjackRules, RulesError
+from strategy_calc.splits import max_hands_for
 
 if TYPE_CHECKING:
     import numpy as np
@@ -117,6 +118,25 @@ def _histogram_dict(hist: np.ndarray) -> dict[float, float]:
     """{net result: probability} from an engine histogram (bins of 0.01 units)."""
     return {round((i - HIST_OFFSET) / 100.0, 2): float(hist[i])
             for i in range(len(hist)) if hist[i] > 0.0}
+
+
+def split_moments(
+    rules: BlackjackRules, pair: Rank, up: Rank, base: Shoe, conditioning: Conditioning,
+    codes: memoryview | None,
+) -> tuple[float, float, float] | None:
+    """Raw ``(E[X], E[X^2], E[X 1{dealer blackjack}])`` of one split round, as
+    :func:`add_deal_distribution`'s split plays it (``codes``: its split hands' codes, None
+    for their own optimum), without the round's distribution: far fewer dealer look-ups
+    (:func:`strategy_calc.engine.split_moments`). None where that does not apply: the peek
+    shortcut, resplits, split hands that see their suits, a shoe the dealer could run out
+    of; the distribution then gives the moments."""
+    if conditioning is Conditioning.PEEK_SHORTCUT or max_hands_for(rules, pair is Rank.ACE) > 2:
+        return None
+    first, second, suits = split_round_params(rules, base, [Card(pair), Card(pair)],
+                                              conditioning)
+    if suits is not None or first.split_suits or second.split_suits:
+        return None
+    return engine.split_moments(base, pair, up, first, codes, second)
 
 
 def add_deal_distribution(

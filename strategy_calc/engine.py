@@ -58,6 +58,7 @@ __all__ = [
     "int_array",
     "node_table",
     "split_distribution",
+    "split_moments",
     "split_optimal",
     "split_play",
     "split_postsplit",
@@ -390,6 +391,18 @@ def split_distribution(
     :func:`hand_distribution`)."""
     _engine.split_distribution(int_array(base.counts), int(pair), int(up), params, codes, hist,
                                memo, second, suits, bj_hist)
+
+
+def split_moments(
+    base: Shoe, pair: Rank, up: Rank, params: EngineParams, codes: memoryview | None,
+    second: EngineParams | None = None,
+) -> tuple[float, float, float] | None:
+    """Raw ``(E[X], E[X^2], E[X 1{dealer blackjack}])`` of a split round (the round of
+    :func:`split_distribution`, hands that do not see their suits), or None for a shoe the
+    dealer could run out of (see the engine)."""
+    got = _engine.split_moments(int_array(base.counts), int(pair), int(up), params, codes,
+                                None, second)
+    return None if got is None else (float(got[0]), float(got[1]), float(got[2]))
 
 
 def split_play(base: Shoe, pair: Rank, up: Rank, params: EngineParams,

@@ -1,0 +1,116 @@
+"""A split round's moments without its distribution (``engine.split_moments``).
+
+The count needs E[X] and E[X^2] of every split round, not its histogram. The engine gets
+them from each hand alone plus S = sum P(t1, t2) <D(t1 + t2), (r1 + 1)(r2 + 1)>, which
+leaves out every end that busts on its original bet (the exchangeability argument is in
+its docstring). Checked here against the joint enumeration of ``split_distribution``
+(every end of hand 1, every end of hand 2 from what is left, the dealer against both),
+which the whole-round brute force proves on tiny shoes (tests/test_game_vs_oracle.py):
+two derivations, one answer. The shoes are 2-deck ones, where the dealer cannot run out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import strategy_calc as sc
+import strategy_calc.distributions as distributions
+from strategy_calc import count, engine
+from strategy_calc.blackjack import split_round_params, split_values
+from strategy_calc.cards import Card, Rank, Shoe
+from strategy_calc.distributions import HIST_OFFSET, HIST_SIZE
+
+TOL = 1e-12
+# the histogram sums up to millions of terms for 2-2 against a 7: its own rounding
+# (its mean is 4.5e-13 from the split tables' EV there, the moments' 1.3e-16)
+HIST_TOL = 1e-11
+XS = (np.arange(HIST_SIZE) - HIST_OFFSET) / 100.0
+
+RULES = [
+    ("deluxe", ("decks=2",)),                                          # peek, DAS
+    ("deluxe", ("decks=2", "dealer_hits_soft_17=true", "double_on=9-11")),
+    ("macau-1983", ("decks=2", "bonus_suited_678=0")),                 # ENHC all, NDAS, 7-7-7
+    ("macau-1983", ("decks=2", "bonus_suited_678=0", "enhc_loses=original",
+                    "double_after_split=true")),                       # the hands settle apart
+]
+PAIRS = [(2, 7), (8, 10), (1, 6), (7, 7), (9, 1), (3, 2)]
+
+
+def _round(name: str, sets: tuple[str, ...], pair: int, up: int
+           ) -> tuple[sc.BlackjackRules, Shoe, list[Card], engine.Conditioning]:
+    rules = sc.blackjack_rules(name, list(sets))
+    counts = list(Shoe.full(2).counts)
+    counts[9] -= 3  # a shoe dealt from: three tens and a five gone
+    counts[4] -= 1
+    base = Shoe.from_counts(counts, 2).remove([Card(Rank(up))])
+    return rules, base, [Card(Rank(pair)), Card(Rank(pair))], engine.Conditioning.of(rules)
+
+
+@pytest.mark.parametrize(("name", "sets"), RULES, ids=[f"{n}{i}" for i, (n, _) in enumerate(RULES)])
+@pytest.mark.parametrize("chart", [False, True], ids=["own-play", "chart"])
+def test_a_split_rounds_moments_equal_those_of_its_joint_distribution(
+        name: str, sets: tuple[str, ...], chart: bool) -> None:
+    for pair, up in PAIRS:
+        rules, base, cards, cond = _round(name, sets, pair, up)
+        first, second, suits = split_round_params(rules, base, cards, cond)
+        assert suits is None
+        codes = None
+        if chart:  # the chart's split-hand codes, as the count plays them
+            counter = count.blackjack_counter(rules, cut_card=60)
+            codes = memoryview(counter._split_codes[Rank(up)])
+        hist = np.zeros(HIST_SIZE)
+        with_bj = np.zeros(HIST_SIZE) if cond is engine.Conditioning.ENHC else None
+        engine.split_distribution(base, Rank(pair), Rank(up), first, codes, hist, None, second,
+                                  None, with_bj)
+        total = hist + (with_bj if with_bj is not None else 0.0)
+        got = engine.split_moments(base, Rank(pair), Rank(up), first, codes, second)
+        assert got is not None
+        assert abs(got[0] - float(total @ XS)) < HIST_TOL, (pair, up)
+        assert abs(got[1] - float(total @ (XS * XS))) < HIST_TOL, (pair, up)
+        want_bj = float(with_bj @ XS) if with_bj is not None else 0.0
+        assert abs(got[2] - want_bj) < HIST_TOL, (pair, up)
+        if codes is None:  # the mean is also the split EV of the split tables' recursion
+            values = split_values(rules, base, Rank(up), Rank(pair), cond)
+            assert values is not None
+            assert abs(got[0] - sum(values.optimal)) < TOL, (pair, up)
+
+
+def test_split_moments_leave_suits_and_small_shoes_to_the_distribution() -> None:
+    """Split 6s/7s/8s that see their suits are refused; a shoe the dealer could run out of
+    gives None (the identities need every dealer hand complete)."""
+    rules = sc.blackjack_rules("macau-1983", ["decks=2"])
+    base = Shoe.full(2).remove([Card(Rank.TEN)])
+    cond = engine.Conditioning.of(rules)
+    first, second, _suits = split_round_params(rules, base, [Card(Rank.SEVEN)] * 2, cond)
+    with pytest.raises(ValueError, match="suits"):
+        engine.split_moments(base, Rank.SEVEN, Rank.TEN, first, None, second)
+    deluxe = sc.blackjack_rules("deluxe", ["decks=1"])
+    tiny = Shoe.from_counts((1, 1, 1, 1, 1, 1, 1, 2, 2, 6)).remove([Card(Rank.TEN)])
+    params = engine.engine_params(deluxe, engine.Conditioning.of(deluxe), Rank.EIGHT)
+    assert engine.split_moments(tiny, Rank.EIGHT, Rank.TEN, params, None) is None
+
+
+@pytest.mark.parametrize("name", ["deluxe", "macau-1983"])
+def test_an_insured_rounds_second_moment_from_split_moments_equals_the_distributions(
+        name: str) -> None:
+    """The count's E[X^2] of a round with split moments (and their insurance algebra)
+    equals the one from every deal's distribution, insured against an ace or not."""
+    rules = sc.blackjack_rules(name, ["decks=2", "bonus_suited_678=0"])
+    counts = list(Shoe.full(2).counts)
+    counts[9] -= 4
+    shoe = Shoe.from_counts(counts, 2)
+    play = count.IndexPlay(1, None, None, ("insurance", "decline"), -100.0, "insurance")
+    plain = count.blackjack_counter(rules, cut_card=60)
+    for counter in (plain, replace(plain, plays=(play,))):
+        fast = counter.plan(shoe, 0.0, moments=True).second_moment
+        original = distributions.split_moments
+        distributions.split_moments = lambda *args, **kwargs: None  # type: ignore[assignment]
+        try:
+            slow = counter.plan(shoe, 0.0, moments=True).second_moment
+        finally:
+            distributions.split_moments = original
+        assert fast is not None and slow is not None
+        assert abs(fast - slow) < HIST_TOL
