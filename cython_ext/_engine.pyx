@@ -2948,9 +2948,11 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
     return one[0] + two[0], one[1] + two[1] + 2.0 * x, one[2] + two[2]
 
 
-def split_play(const int[:] base, int pair, int up, params, DealerMemo memo=None):
+def split_play(const int[:] base, int pair, int up, params, DealerMemo memo=None,
+               bint second_hand=False):
     """The decisions of one split hand that plays for its own cards, the pair and the up
-    card (cdp1: as :func:`split_distribution` plays them without codes).
+    card (cdp1: as :func:`split_distribution` plays them without codes). ``second_hand``:
+    the hand after the first, which takes the second hand's blackjack losses.
 
     ``base``: the shoe with both pair cards in it (up card gone). Returns ``(codes,
     suited)``: per node, bit 1 double (its first two cards), 2 hit, 4 stand, for every
@@ -2978,7 +2980,7 @@ def split_play(const int[:] base, int pair, int up, params, DealerMemo memo=None
         frozen = <char*>calloc(n_nodes, sizeof(char))
         if frozen == NULL:
             raise MemoryError()
-        ctx_init(&c, b1, up, &P, False, m)
+        ctx_init(&c, b1, up, &P, second_hand, m)
         made = True
         c.offset[p] = 1
         c.shift_rank = p

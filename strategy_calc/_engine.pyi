@@ -104,7 +104,12 @@ def split_moments(
     second_params: Any = None,
 ) -> tuple[float, float, float] | None: ...
 def split_play(
-    base: memoryview, pair: int, up: int, params: Any, memo: DealerMemo | None = None
+    base: memoryview,
+    pair: int,
+    up: int,
+    params: Any,
+    memo: DealerMemo | None = None,
+    second_hand: bool = False,
 ) -> tuple[bytes, bytes]: ...
 def split_postsplit(
     base: memoryview, pair: int, up: int, params: Any, second_params: Any = None

@@ -633,6 +633,9 @@ def up_card_suits(
     counts[up - 1] += 1
     with_up = Shoe(base.decks, tuple(counts), base.suits)
     total = sum(row)
+    if total < counts[up - 1]:
+        raise CardError(f"the shoe's suit row for {up.symbol}s holds fewer cards than its"
+                        " count")
     return [(row[k] / total, with_up.remove([Card(up, suit)]))
             for k, suit in enumerate(SUITS) if row[k] > 0]
 

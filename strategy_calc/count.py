@@ -750,8 +750,8 @@ class BlackjackCounter:
                 pos += 1
 
         start = [cards[pos - 3 - (hole >= 0)], cards[pos - 1 - (hole >= 0)]]
-        if action is Action.SURRENDER:
-            return pos
+        if action is Action.SURRENDER:  # (an insurance bet still needs the dealer's card)
+            return pos + (hole < 0 and up in plan.insure)
         if action is Action.DOUBLE:
             ranks = [p1, p2, int(cards[pos].rank)]
             pos += 1
@@ -761,7 +761,7 @@ class BlackjackCounter:
             for k in range(2):
                 own = None
                 if self.strategy == "optimal" and shoe is not None:
-                    own = _split_play_of(rules, shoe, up_card, start[k], start[1 - k])
+                    own = _split_play_of(rules, shoe, up_card, start[k], start[1 - k], k == 1)
                 held = [start[k], cards[pos]]
                 pos += 1
                 if rules.split_aces_take_one_card(p1 == 1):
@@ -808,16 +808,17 @@ def _split_second_moment(moments: tuple[float, float, float], peek: bool, insure
     return m2 + (3.0 * with_bj - m1 + 0.25 + 0.75 * p_bj if insured else 0.0)
 
 
-def _split_play_of(rules: BlackjackRules, shoe: Shoe, up: Card, own: Card, other: Card
-                   ) -> tuple[bytes, bytes]:
-    """The decisions of the split hand started by ``own`` (``other``: the other pair card)
-    against ``up``, for the cards unseen before the round: as the round's EV plays it."""
+def _split_play_of(rules: BlackjackRules, shoe: Shoe, up: Card, own: Card, other: Card,
+                   second: bool = False) -> tuple[bytes, bytes]:
+    """The decisions of the split hand started by ``own`` (``other``: the other pair card;
+    ``second``: it plays after the first) against ``up``, for the cards unseen before the
+    round: as the round's EV plays it."""
     from strategy_calc import engine
     from strategy_calc.blackjack import split_hand_params
 
     base = shoe.remove([up])
     params = split_hand_params(rules, base, [own, other], engine.Conditioning.of(rules))
-    return engine.split_play(base, own.rank, up.rank, params)
+    return engine.split_play(base, own.rank, up.rank, params, None, second)
 
 
 def _best_total(ranks: Sequence[int]) -> int:

@@ -406,10 +406,13 @@ def split_moments(
 
 
 def split_play(base: Shoe, pair: Rank, up: Rank, params: EngineParams,
-               memo: DealerMemo | None = None) -> tuple[bytes, bytes]:
+               memo: DealerMemo | None = None, second_hand: bool = False
+               ) -> tuple[bytes, bytes]:
     """The decisions one split hand plays for its own cards (cdp1; see the engine):
-    per-node codes, and a split 6, 7 or 8's two-card codes by suit."""
-    codes, suited = _engine.split_play(int_array(base.counts), int(pair), int(up), params, memo)
+    per-node codes, and a split 6, 7 or 8's two-card codes by suit (``second_hand``: the
+    hand after the first, with its own blackjack losses)."""
+    codes, suited = _engine.split_play(int_array(base.counts), int(pair), int(up), params, memo,
+                                       second_hand)
     return codes, suited
 
 

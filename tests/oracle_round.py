@@ -1298,7 +1298,9 @@ class RoundOracle:
                 other = self.action_distribution(info, a, self._policies(info, a, strategy, chart))
                 if other != dist:
                     result.ties.append((tuple(self.kinds[k] for k in info), (action, a)))
-            if check and strategy == "optimal" and not natural:
+            # (the recursion's values do not hold an insurance bet: no check with one)
+            if check and strategy == "optimal" and not natural and not (
+                    self.insure and self.rank_of[info[1]] == 1):
                 got, want = self._check_values(info, action, dist)
                 if blind and action == "split":
                     # suit-blind split hands: their value is exact on average over suits

@@ -282,6 +282,38 @@ def test_optimal_split_hands_are_played_out_by_their_own_decisions() -> None:
     assert counter._deal(cards, 0, plan, Shoe.full(1)) == 9
 
 
+def test_a_second_split_hand_is_played_out_with_its_own_blackjack_losses() -> None:
+    """Macau with ``enhc_loses = "original"``: a dealer blackjack takes the first split
+    hand's bet but gives the second hand its stake back, so the two play differently:
+    8-8 vs A, 6 decks, optimal play, the first hand hits its 16 and the second stands on
+    it. Stacked: the first draws an 8 (16), hits a 2 (18); the second draws an 8 (16)
+    and stands; the dealer's A-9 stands: 7 cards (8 if the second hand hit its 16)."""
+    rules = sc.blackjack_rules("macau-1983", ["decks=6", "enhc_loses=original"])
+    counter = count.blackjack_counter(rules, strategy="optimal")
+    plan = counter.plan(Shoe.full(6), 0.0, moments=False)
+    assert plan.actions[(1, 8, 8, False)] is Action.SPLIT
+    cards = _stacked("8s Ah 8h 8d 2c 8c 9d Tc 5d 5c")
+    sixteen = sc.engine.node_table().node([8, 8])
+    first = count._split_play_of(rules, Shoe.full(6), cards[1], cards[0], cards[2])
+    second = count._split_play_of(rules, Shoe.full(6), cards[1], cards[2], cards[0], True)
+    assert first[0][sixteen] & 2 and not second[0][sixteen] & 2
+    assert counter._deal(cards, 0, plan, Shoe.full(6)) == 7
+
+
+def test_a_split_seven_is_played_out_by_its_suits() -> None:
+    """Macau (6 decks, optimal): 7-7 vs 2 splits; the first hand draws the 6 of its own
+    suit, a suited 6-7 that hits (the issue's figures), and makes the suited 6-7-8 with
+    the 8 of hearts (paid at once); the second draws a 6 of another suit and stands on
+    13; the dealer's 2-T draws a 9: 8 cards. (Standing on the suited 13 instead, the
+    second hand would take the 8 and the dealer's 2-6 the T: 7 cards.)"""
+    rules = sc.blackjack_rules("macau-1983")
+    counter = count.blackjack_counter(rules, strategy="optimal")
+    plan = counter.plan(Shoe.full(6), 0.0, moments=False)
+    assert plan.actions[(2, 7, 7, False)] is Action.SPLIT
+    assert counter._deal(_stacked("7h 2s 7d 6h 8h 6c Ts 9d 5d 5c"), 0, plan,
+                         Shoe.full(6)) == 8
+
+
 def test_a_no_hole_card_shoe_deals_the_dealer_s_second_card_only_when_needed() -> None:
     """Macau 1983 (6 decks): the dealer's second card comes after the players, and only
     for a hand left to settle. T-5 vs 9 hits and busts: 4 cards. T-6 vs T surrenders

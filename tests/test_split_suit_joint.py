@@ -17,6 +17,9 @@ suit may lack a rank.
 
 from __future__ import annotations
 
+import itertools
+import math
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
@@ -148,3 +151,128 @@ def test_a_split_six_seven_or_eight_sees_the_up_cards_suit() -> None:
                 ways += w
         got = sc.analyse_hand(f"{pair},{pair}", str(up), rules, shoe=shoe).ev["split"]
         assert got is not None and abs(got - float(total / ways)) < TOL, (pair, up)
+
+
+def test_a_shoe_whose_suit_row_is_short_of_its_count_is_refused() -> None:
+    """Found in review: a hand-built shoe with four 6s but no 6 of any suit in its suit
+    row valued 7,7 vs 6 at 0 (no suit for the up card to take); it is an error now."""
+    import strategy_calc as sc
+    from strategy_calc.cards import CardError
+
+    rows = list(Shoe.full(1).suits)
+    rows[5] = (0, 0, 0, 0)
+    shoe = Shoe(1, Shoe.full(1).counts, tuple(rows))
+    with pytest.raises(CardError, match="suit row"):
+        sc.analyse_hand("7,7", "6", sc.blackjack_rules("macau-1983", ["decks=1"]), shoe=shoe)
+
+
+def _removal_scenarios(removed: tuple[int, int, int]
+                       ) -> list[tuple[Fraction, tuple[int, ...], tuple[tuple[int, ...], ...]]]:
+    """The real shoes behind COUNTS/ROWS less ``removed[j]`` cards of rank 6 + j taken out
+    without a suit (uniformly from that rank's cards), with their chances."""
+    per_rank = []
+    for j in range(3):
+        row, k = ROWS[j], removed[j]
+        options = []
+        for take in itertools.product(*(range(min(r, k) + 1) for r in row)):
+            if sum(take) == k:
+                p = Fraction(math.prod(math.comb(r, t) for r, t in zip(row, take, strict=True)),
+                             math.comb(sum(row), k))
+                options.append((p, tuple(r - t for r, t in zip(row, take, strict=True))))
+        per_rank.append(options)
+    out = []
+    for combo in itertools.product(*per_rank):
+        counts = list(COUNTS)
+        for j in range(3):
+            counts[5 + j] = sum(combo[j][1])
+        out.append((math.prod(c[0] for c in combo), tuple(counts),
+                    tuple(c[1] for c in combo)))
+    return out
+
+
+def _engine_policy(rules: BlackjackRules, base: Shoe, cards: list[Card], up: Card
+                   ) -> Callable[[tuple[tuple[int, str | None], ...]], str]:
+    """A split hand's decisions as the engine plays them (engine.split_play), for the
+    oracle: its node codes, and at a split 6/7/8's two-card node the code of its suits."""
+    from strategy_calc.blackjack import split_hand_params
+
+    table = engine.node_table()
+    left = base.remove(cards)
+    params = split_hand_params(rules, base, cards, engine.Conditioning.of(rules))
+    codes, suited = engine.split_play(base, cards[0].rank, up.rank, params)
+    suits = [s for s in SUITS if left.suit_fraction(cards[0].rank, s) > 0]
+
+    def policy(held: tuple[tuple[int, str | None], ...]) -> str:
+        ranks = [r for r, _ in held]
+        hard = sum(ranks)
+        total = hard + 10 if 1 in ranks and hard <= 11 else hard
+        if len(ranks) == 1:
+            return "hit"
+        if total >= 21:
+            return "stand"
+        code = codes[table.node(ranks)]
+        start = int(cards[0].rank)
+        if len(ranks) == 2 and params.split_suits and sorted(ranks) != [start, start] \
+                and all(6 <= r <= 8 for r in ranks):
+            # (the oracle keeps a hand's cards sorted: find the pair card)
+            pair = next(c for c in held if c[0] == start)
+            other = next(c for c in held if c is not pair)
+            if pair[1] is None or other[1] is None:  # suits forgotten: the brute force
+                # saw that they cannot matter, and the engine's cases then decide alike
+                found = {suited[8 * (other[0] - 6) + 2 * k + j]
+                         for k in range(len(suits)) for j in (0, 1)} - {0}
+                assert len(found) == 1
+                code = found.pop()
+            else:
+                k = suits.index(pair[1]) if cards[0].suit is None else 0
+                code = suited[8 * (other[0] - 6) + 2 * k + (other[1] != pair[1])]
+        if len(ranks) == 2 and code & 1 and rules.double_after_split and rules.may_double(total):
+            return "double"
+        return "hit" if code & 2 else "stand"
+    return policy
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("removed", "one", "two", "up"),
+                         [((0, 0, 2), "7", "7", "T"), ((3, 0, 0), "8h", "8", "7")])
+def test_cards_taken_out_without_a_suit_leave_the_suits_averaged_exactly(
+        removed: tuple[int, int, int], one: str, two: str, up: str) -> None:
+    """A shoe whose 6s, 7s or 8s lost cards of unknown suit: the engine takes the suit rows
+    as the pool (Shoe.from_counts, the split round's moments). The brute force averages
+    over every real shoe those removals can leave, with its chance, each played by the
+    engine's own decisions (the player does not know which suits went, so the decisions
+    are the same in every one of them); bin by bin, the distributions agree."""
+    rules = _rules()
+    pair, dealer = (_card(one), _card(two)), _card(up)
+    counts = list(COUNTS)
+    for j in range(3):
+        counts[5 + j] -= removed[j]
+    rows = list(_shoe().suits)
+    shoe = Shoe(2, tuple(counts), tuple(rows)).remove([dealer])
+    want: dict[int, Fraction] = {}
+    weight = Fraction(0)
+    for prob, real, real_rows in _removal_scenarios(removed):
+        oracle = RoundOracle(rules, real, suits=real_rows)
+        policies = (("e1", _engine_policy(rules, shoe, [pair[0], pair[1]], dealer)),
+                    ("e2", _engine_policy(rules, shoe, [pair[1], pair[0]], dealer)))
+        n = sum(oracle.shoe0) - 3
+        deals = math.perm(sum(oracle.shoe0), 3)
+        for info, ways in oracle.initial_infos().items():
+            cards = [oracle.kinds[k] for k in info]
+            wanted = (pair[0], dealer, pair[1])
+            if all(c[0] == int(w.rank) and (w.suit is None or c[1] == w.suit)
+                   for c, w in zip(cards, wanted, strict=True)):
+                dist = oracle.action_distribution(info, "split", policies)
+                w = prob * Fraction(ways, deals)
+                weight += w
+                for net, count_ in dist.items():
+                    key = round(Fraction(net, oracle.scale) * 100)
+                    want[key] = want.get(key, Fraction(0)) + w * Fraction(count_, oracle.fact[n])
+    want = {k: v / weight for k, v in want.items()}
+    first, second, suits = split_round_params(rules, shoe, list(pair),
+                                              engine.Conditioning.of(rules))
+    hist = np.zeros(HIST_SIZE)
+    engine.split_distribution(shoe, pair[0].rank, dealer.rank, first, None, hist, None, second,
+                              suits)
+    assert_same({i - HIST_OFFSET: float(hist[i]) for i in range(HIST_SIZE) if hist[i] > 0},
+                want)
