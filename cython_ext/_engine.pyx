@@ -2245,6 +2245,59 @@ cdef void settle(Ctx* c, const Term* ta, const Term* tb, double w, double bja1, 
             hist[hist_bin(x)] += w * d[o]
 
 
+cdef inline void hand_two_after(Ctx* cb, const int* base, const Term* t) noexcept nogil:
+    """Set ``cb`` (the second split hand's context) to draw from ``base`` (the shoe with
+    both pair cards) less the first hand's end ``t``; its values are forgotten."""
+    cdef int r
+    for r in range(NR):
+        cb.base[r] = base[r] - node_counts[t.node][r] - (t.extra == r)
+        cb.offset[r] = node_counts[t.node][r] + (t.extra == r)
+    cb.shift_count = -1
+    ctx_forget(cb)
+
+
+cdef int split_contexts(Ctx* ca, Ctx* cb, Ctx* cs, const int* base, int p, int up,
+                        const Params* P, const Params* P2, DMemo* m) except -1:
+    """The contexts of a split round: ``ca`` and ``cb`` for the two hands (each from the
+    shoe less the other pair card, its own pair card counted as its node's), ``cs`` (if
+    not NULL) to settle from ``base``. Either all are made (free them with ctx_free) or
+    none is, and the error is raised."""
+    cdef int r
+    cdef int b1[NR]
+    for r in range(NR):
+        b1[r] = base[r] - (r == p)
+    ctx_init(ca, b1, up, P, False, m)
+    try:
+        ctx_init(cb, b1, up, P2, True, m)
+    except BaseException:
+        ctx_free(ca)
+        raise
+    if cs != NULL:
+        try:
+            ctx_init(cs, base, up, P, False, m)
+        except BaseException:
+            ctx_free(ca)
+            ctx_free(cb)
+            raise
+    ca.offset[p] = 1
+    cb.offset[p] = 1
+    ca.shift_rank = p
+    ca.shift_count = 1
+    cb.shift_rank = p
+    cb.shift_count = 1
+    return 0
+
+
+cdef void freeze_own_play(Ctx* ca, Ctx* cb, int p, const Params* P, const Params* P2,
+                          char* frozen_a, char* frozen_b) noexcept nogil:
+    """Each split hand's best play for its own cards, the up card and the pair (cdp1),
+    frozen as per-node codes (:func:`record_codes`)."""
+    split_hand(ca, p, P.double_ok, P.das, P.aces_one_card, NULL)
+    record_codes(ca, p, P.double_ok, P.das, frozen_a)
+    split_hand(cb, p, P2.double_ok, P2.das, P2.aces_one_card, NULL)
+    record_codes(cb, p, P2.double_ok, P2.das, frozen_b)
+
+
 cdef int cmp_term(const void* a, const void* b) noexcept nogil:
     """Order terms by what settles them: node, busting card, kind, bet."""
     cdef const Term* x = <const Term*>a
@@ -2410,11 +2463,7 @@ cdef int split_suited_rounds(Ctx* ca, Ctx* cb, Ctx* cs, const int* base, int p,
                 cb.suit_code[x][0][k] = sb[x][j][k]
             cb.suit_u[0][x] = P2.suit_u[j][x]
         for i in range(na):
-            for r in range(NR):
-                cb.base[r] = base[r] - node_counts[ta[i].node][r] - (ta[i].extra == r)
-                cb.offset[r] = node_counts[ta[i].node][r] + (ta[i].extra == r)
-            cb.shift_count = -1
-            ctx_forget(cb)
+            hand_two_after(cb, base, &ta[i])
             wc[3] = ta[i].kab                      # (1, 1)
             wc[2] = ta[i].ka - ta[i].kab           # (1, 0)
             wc[1] = ta[i].kb - ta[i].kab           # (0, 1)
@@ -2572,7 +2621,6 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
     """
     cdef Params P, P2
     cdef Ctx ca, cb, cs
-    cdef int b1[NR]
     cdef int r, i, j, na = 0, nb, p = pair - 1, cap = 20000, n1
     cdef Term* ta = NULL
     cdef Term* tb = NULL
@@ -2583,7 +2631,7 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
     cdef const char* code_b
     cdef DMemo local
     cdef DMemo* m
-    cdef bint made_a = False, made_b = False, made_s = False, suited
+    cdef bint made = False, suited
     cdef double* mom = NULL
     cdef double pool[3]
     cdef double pw[16]
@@ -2624,8 +2672,6 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
     check_up(up)
     check_hist(hist)
     check_codes(codes, "codes")
-    for r in range(NR):
-        b1[r] = base[r] - (r == p)
     n1 = node_child[0][p]
     local.keys = NULL
     m = own_or_given(memo, &local, &base[0], up, P.h17)
@@ -2640,26 +2686,13 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
         if ta == NULL or tb == NULL or mass == NULL or frozen_a == NULL or frozen_b == NULL \
                 or (suited and mom == NULL):
             raise MemoryError()
-        ctx_init(&ca, b1, up, &P, False, m)
-        made_a = True
-        ctx_init(&cb, b1, up, &P2, True, m)
-        made_b = True
-        ctx_init(&cs, &base[0], up, &P, False, m)
-        made_s = True
+        split_contexts(&ca, &cb, &cs, &base[0], p, up, &P, &P2, m)
+        made = True
         ca.suit_play = 2 if codes is None else 0  # the frozen own-cards decisions
         cb.suit_play = 2 if codes is None else 0
-        ca.offset[p] = 1
-        cb.offset[p] = 1
-        ca.shift_rank = p
-        ca.shift_count = 1
-        cb.shift_rank = p
-        cb.shift_count = 1
         with nogil:
             if codes is None:
-                split_hand(&ca, p, P.double_ok, P.das, P.aces_one_card, NULL)
-                record_codes(&ca, p, P.double_ok, P.das, frozen_a)
-                split_hand(&cb, p, P.double_ok, P.das, P.aces_one_card, NULL)
-                record_codes(&cb, p, P.double_ok, P.das, frozen_b)
+                freeze_own_play(&ca, &cb, p, &P, &P2, frozen_a, frozen_b)
                 code_a = frozen_a
                 code_b = frozen_b
             else:
@@ -2673,11 +2706,7 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
                 na = propagate(&ca, n1, 1.0, code_a, True, P.double_ok, P.das,
                                P.aces_one_card, ta, cap, mass)
             for i in range(na if na > 0 and not suited else 0):
-                for r in range(NR):
-                    cb.base[r] = base[r] - node_counts[ta[i].node][r] - (ta[i].extra == r)
-                    cb.offset[r] = node_counts[ta[i].node][r] + (ta[i].extra == r)
-                cb.shift_count = -1
-                ctx_forget(&cb)
+                hand_two_after(&cb, &base[0], &ta[i])
                 nb = propagate(&cb, n1, ta[i].mass, code_b, True, P.double_ok, P.das,
                                P.aces_one_card, tb, cap, mass)
                 if nb < 0:
@@ -2688,11 +2717,9 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
                            cb.bjl2, &hist[0], bjh)
         check_cards(&cs)
     finally:
-        if made_a:
+        if made:
             ctx_free(&ca)
-        if made_b:
             ctx_free(&cb)
-        if made_s:
             ctx_free(&cs)
         if m == &local:
             dmemo_free(&local)
@@ -2804,7 +2831,6 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
     """
     cdef Params P, P2
     cdef Ctx ca, cb, cs
-    cdef int b1[NR]
     cdef int removed[NR]
     cdef int r, i, j, o, n, na = 0, nb = 0, p = pair - 1, cap = 20000, n1, most = 0
     cdef Term* ta = NULL
@@ -2816,7 +2842,7 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
     cdef const char* code_b
     cdef DMemo local
     cdef DMemo* m
-    cdef bint made_a = False, made_b = False, made_s = False
+    cdef bint made = False
     cdef double one[4]
     cdef double two[4]
     cdef double r1[NOUT]
@@ -2841,8 +2867,6 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
         n += base[r]
     if n - 2 * (most + 1) < longest_hand[P.h17]:
         return None
-    for r in range(NR):
-        b1[r] = base[r] - (r == p)
     n1 = node_child[0][p]
     one[0] = one[1] = one[2] = one[3] = 0.0
     two[0] = two[1] = two[2] = two[3] = 0.0
@@ -2856,24 +2880,11 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
         frozen_b = <char*>calloc(n_nodes, sizeof(char))
         if ta == NULL or tb == NULL or mass == NULL or frozen_a == NULL or frozen_b == NULL:
             raise MemoryError()
-        ctx_init(&ca, b1, up, &P, False, m)
-        made_a = True
-        ctx_init(&cb, b1, up, &P2, True, m)
-        made_b = True
-        ctx_init(&cs, &base[0], up, &P, False, m)
-        made_s = True
-        ca.offset[p] = 1
-        cb.offset[p] = 1
-        ca.shift_rank = p
-        ca.shift_count = 1
-        cb.shift_rank = p
-        cb.shift_count = 1
+        split_contexts(&ca, &cb, &cs, &base[0], p, up, &P, &P2, m)
+        made = True
         with nogil:
             if codes is None:
-                split_hand(&ca, p, P.double_ok, P.das, P.aces_one_card, NULL)
-                record_codes(&ca, p, P.double_ok, P.das, frozen_a)
-                split_hand(&cb, p, P2.double_ok, P2.das, P2.aces_one_card, NULL)
-                record_codes(&cb, p, P2.double_ok, P2.das, frozen_b)
+                freeze_own_play(&ca, &cb, p, &P, &P2, frozen_a, frozen_b)
                 code_a = frozen_a
                 code_b = frozen_b
             else:
@@ -2892,11 +2903,7 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
             for i in range(na if na > 0 and nb >= 0 else 0):
                 if plain_bust(&ta[i]):
                     continue
-                for r in range(NR):
-                    cb.base[r] = base[r] - node_counts[ta[i].node][r] - (ta[i].extra == r)
-                    cb.offset[r] = node_counts[ta[i].node][r] + (ta[i].extra == r)
-                cb.shift_count = -1
-                ctx_forget(&cb)
+                hand_two_after(&cb, &base[0], &ta[i])
                 nb = propagate(&cb, n1, 1.0, code_b, True, P2.double_ok, P2.das,
                                P2.aces_one_card, tb, cap, mass)
                 if nb < 0:
@@ -2927,11 +2934,9 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
                     S += w * x
         check_cards(&cs)
     finally:
-        if made_a:
+        if made:
             ctx_free(&ca)
-        if made_b:
             ctx_free(&cb)
-        if made_s:
             ctx_free(&cs)
         if m == &local:
             dmemo_free(&local)
@@ -3067,10 +3072,7 @@ def split_postsplit(const int[:] base, int pair, int up, params, second_params=N
                             and ta[j].extra == ta[i].extra:
                         m += ta[j].mass
                         ta[j].mass = 0.0
-                for r in range(NR):
-                    cb.base[r] = base[r] - node_counts[ta[i].node][r] - (ta[i].extra == r)
-                    cb.offset[r] = node_counts[ta[i].node][r] + (ta[i].extra == r)
-                ctx_forget(&cb)
+                hand_two_after(&cb, &base[0], &ta[i])
                 second += m * split_hand(&cb, p, P.double_ok, P.das, P.aces_one_card, NULL)
         check_cards(&ca)
         check_cards(&cb)

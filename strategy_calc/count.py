@@ -667,11 +667,12 @@ class BlackjackCounter:
             unseen = len(cards) - pos
             tc = running * 52 / unseen
             moments = (len(rounds) + index) % self.moment_every == 0
-            plan = self.plan(Shoe.from_counts(counts, rules.decks), tc, moments)
+            shoe = Shoe.from_counts(counts, rules.decks)
+            plan = self.plan(shoe, tc, moments)
             rounds.append(RoundRecord(tc, plan.ev, plan.second_moment))
             start = pos
             try:
-                pos = self._deal(cards, pos, plan, Shoe.from_counts(counts, rules.decks))
+                pos = self._deal(cards, pos, plan, shoe)
             except IndexError:  # the shoe ran out mid-round: it is the last
                 break
             for card in cards[start:pos]:

@@ -134,7 +134,7 @@ def split_moments(
         return None
     first, second, suits = split_round_params(rules, base, [Card(pair), Card(pair)],
                                               conditioning)
-    if suits is not None or first.split_suits or second.split_suits:
+    if suits is not None:  # (the hands know their suits)
         return None
     return engine.split_moments(base, pair, up, first, codes, second)
 
