@@ -722,6 +722,109 @@ cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) 
             rows[r * NOUT + OUT_BUST] = 1.0 - rest
 
 
+cdef enum:
+    LANES = 4   # shoes :func:`tree_eval_lanes` evaluates at once
+
+
+cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,
+                          double* out) noexcept nogil:
+    """:func:`tree_eval` of up card ``u``'s row for LANES shoes at once (its sums, in its
+    order): ``shoes[l * NR + r]`` (up card still in each), ``out[l * NOUT + o]`` P(dealer
+    outcome o | up card u) from shoe ``l`` (``t``: a tree with that up card's hands). The shoes
+    share the tree's walk, so its index loads are made once for all of them, and the
+    products of one node are independent. ``buf``: caller-owned scratch of LANES *
+    (``t.n`` + ``t.ncomb``) doubles.
+    """
+    cdef double f[LANES][NR * KMAX]
+    cdef double d[LANES][(KMAX + 1) * (KMAX + 1)]
+    cdef double inv[KMAX + 1]
+    cdef double w, rest, scale, x0, x1, x2, x3
+    cdef double acc[4][LANES]
+    cdef int l, q, r, k, a, i, j, e, o, n, N, g, top = t.ncards_max
+    cdef const double* src
+    cdef const double* fac
+    cdef double* dst
+    cdef const TStep* steps = t.steps
+    cdef const int* comb_f = t.comb_f
+    cdef const int* comb_d = t.comb_d
+    cdef const int* grp_node = t.grp_node
+    cdef const double* grp_w = t.grp_w
+    cdef double* cf
+    cdef const int* shoe
+    for l in range(LANES):
+        shoe = &shoes[l * NR]
+        N = 0
+        for r in range(NR):
+            N += shoe[r]
+            f[l][r * KMAX] = 1.0
+            for k in range(1, t.kmax[r] + 1):
+                f[l][r * KMAX + k] = f[l][r * KMAX + k - 1] * (shoe[r] - k + 1) \
+                    if shoe[r] - k + 1 > 0 else 0.0
+        for k in range(top):
+            inv[k] = 1.0 / (N - k) if N - k > 0 else 0.0
+        for a in range(top):
+            d[l][a * (KMAX + 1)] = 1.0
+            for k in range(1, top - a + 1):
+                d[l][a * (KMAX + 1) + k] = d[l][a * (KMAX + 1) + k - 1] * inv[a + k - 1]
+    n = t.n
+    cf = buf + LANES * n
+    for i in range(t.ncomb):
+        for l in range(LANES):
+            cf[i * LANES + l] = f[l][comb_f[i]] * d[l][comb_d[i]]
+    for l in range(LANES):
+        buf[l] = 1.0
+    for i in range(1, n):  # (four loads, then four stores: nothing to re-read)
+        src = buf + steps[i].parent * LANES
+        fac = cf + steps[i].comb * LANES
+        x0 = src[0] * fac[0]
+        x1 = src[1] * fac[1]
+        x2 = src[2] * fac[2]
+        x3 = src[3] * fac[3]
+        dst = buf + i * LANES
+        dst[0] = x0
+        dst[1] = x1
+        dst[2] = x2
+        dst[3] = x3
+    for j in range(NOUT):
+        g = u * NOUT + j
+        # per shoe, the sums of tree_eval in its order (bit for bit the same rows):
+        # acc[q][l] takes the entries e = q mod 4 of the group, the rest go to acc[0][l]
+        for q in range(4):
+            for l in range(LANES):
+                acc[q][l] = 0.0
+        e = t.grp_start[g]
+        k = t.grp_start[g + 1]
+        while e + 3 < k:
+            for q in range(4):
+                w = grp_w[e + q]
+                src = buf + grp_node[e + q] * LANES
+                for l in range(LANES):
+                    acc[q][l] += w * src[l]
+            e += 4
+        while e < k:
+            w = grp_w[e]
+            src = buf + grp_node[e] * LANES
+            for l in range(LANES):
+                acc[0][l] += w * src[l]
+            e += 1
+        for l in range(LANES):
+            out[l * NOUT + j] = (acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l])
+    for l in range(LANES):
+        shoe = &shoes[l * NR]
+        N = 0
+        for r in range(NR):
+            N += shoe[r]
+        j = l * NOUT
+        scale = <double>N / shoe[u] if shoe[u] > 0 else 0.0
+        rest = 0.0
+        for o in range(NOUT):
+            out[j + o] *= scale
+            if o != OUT_BUST:
+                rest += out[j + o]
+        if not t.with_bust:
+            out[j + OUT_BUST] = 1.0 - rest if scale != 0.0 else 0.0
+
+
 cdef int tree_scratch_size() noexcept nogil:
     """Doubles of scratch :func:`tree_eval` needs for any tree (an up card's is a part of
     the all-up-cards tree's, its factors too)."""
@@ -1617,7 +1720,7 @@ cdef int split_rows(Ctx* c, const int* base, int p, const Params* P, int max_ext
         ctx_forget(c)
         c.codes = NULL
         with nogil:
-            if a == frozen_at and (columns & 1 or max_extra > 0):
+            if a == frozen_at and columns & 1:  # (the chart's rows need no optimal play)
                 res[a * 6] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card, NULL,
                                         &res[a * 6 + 1])
                 if max_extra > 0:
@@ -2803,8 +2906,433 @@ cdef bint same_hands(const Params* a, const Params* b, const Ctx* ca, const Ctx*
     return code_a == code_b or memcmp(code_a, code_b, n_nodes) == 0
 
 
+cdef struct UnionSum:   # sums kept per distinct union of both split hands' cards
+    uint64_t* keys      # packed union + 1; 0 = empty slot
+    int* slot_of        # slot -> union index
+    uint64_t mask
+    int n               # unions kept
+    int cap
+    unsigned char* cards  # n * NR: both hands' cards, pair cards included
+    double* h           # n * NOUT
+
+
+cdef int usum_init(UnionSum* u) noexcept nogil:
+    """Returns -1 if out of memory (free it with :func:`usum_free` either way)."""
+    u.mask = (1ULL << 14) - 1
+    u.n = 0
+    u.cap = 4096
+    u.keys = <uint64_t*>calloc(u.mask + 1, sizeof(uint64_t))
+    u.slot_of = <int*>malloc((u.mask + 1) * sizeof(int))
+    u.cards = <unsigned char*>malloc(u.cap * NR)
+    u.h = <double*>malloc(u.cap * NOUT * sizeof(double))
+    return 0 if u.keys != NULL and u.slot_of != NULL and u.cards != NULL and u.h != NULL \
+        else -1
+
+
+cdef void usum_free(UnionSum* u) noexcept nogil:
+    free(u.keys)
+    free(u.slot_of)
+    free(u.cards)
+    free(u.h)
+    u.keys = NULL
+    u.slot_of = NULL
+    u.cards = NULL
+    u.h = NULL
+
+
+cdef double* usum_row(UnionSum* u, const int* removed) noexcept nogil:
+    """The sums of the union ``removed`` (zeros when new), or NULL if out of memory or
+    a rank count is above 63 (never for two player hands)."""
+    cdef uint64_t key = 1, slot, i, newmask
+    cdef uint64_t* keys
+    cdef int* slot_of
+    cdef unsigned char* cards
+    cdef double* h
+    cdef int r, k
+    for r in range(NR):
+        if removed[r] > 63:
+            return NULL
+        key += (<uint64_t>removed[r]) << (6 * r)
+    slot = mix(key) & u.mask
+    while u.keys[slot] != 0:
+        if u.keys[slot] == key:
+            return &u.h[u.slot_of[slot] * NOUT]
+        slot = (slot + 1) & u.mask
+    if u.n == u.cap:
+        cards = <unsigned char*>realloc(u.cards, 2 * u.cap * NR)
+        if cards == NULL:
+            return NULL
+        u.cards = cards
+        h = <double*>realloc(u.h, 2 * u.cap * NOUT * sizeof(double))
+        if h == NULL:
+            return NULL
+        u.h = h
+        u.cap *= 2
+    k = u.n
+    u.n += 1
+    u.keys[slot] = key
+    u.slot_of[slot] = k
+    for r in range(NR):
+        u.cards[k * NR + r] = <unsigned char>removed[r]
+    for r in range(NOUT):
+        u.h[k * NOUT + r] = 0.0
+    if 2 * <uint64_t>u.n > u.mask:  # rehash into twice the slots
+        newmask = (u.mask << 1) | 1
+        keys = <uint64_t*>calloc(newmask + 1, sizeof(uint64_t))
+        slot_of = <int*>malloc((newmask + 1) * sizeof(int))
+        if keys == NULL or slot_of == NULL:
+            free(keys)
+            free(slot_of)
+            return NULL
+        for i in range(u.mask + 1):
+            if u.keys[i] != 0:
+                slot = mix(u.keys[i]) & newmask
+                while keys[slot] != 0:
+                    slot = (slot + 1) & newmask
+                keys[slot] = u.keys[i]
+                slot_of[slot] = u.slot_of[i]
+        free(u.keys)
+        free(u.slot_of)
+        u.keys = keys
+        u.slot_of = slot_of
+        u.mask = newmask
+    return &u.h[k * NOUT]
+
+
+cdef int split_cross(Ctx* ca, Ctx* cb, Ctx* cs, const int* base, int n1, const Params* P2,
+                     const char* code_b, bint symmetric, const Term* ta, int na, Term* tb,
+                     int cap, double* mass, UnionSum* acc, double* S) noexcept nogil:
+    """The cross sum of :func:`split_moments` over hand 1's ends ``ta[:na]``: with ``acc``
+    NULL, ``S[0] +=`` sum P(t1, t2) <D(t1 + t2), (r1 + 1)(r2 + 1)>; else, per union u of the
+    two hands' cards, ``acc``'s row of u ``+=`` sum over its (t1, t2) of P(t1, t2) (r1 + 1)
+    (r2 + 1) per dealer outcome (peek: blackjack entry 0). Returns -1 if hand 2 has too many
+    ends, -2 if out of memory."""
+    cdef int i, j, o, r, c, nb
+    cdef int removed[NR]
+    cdef double r1[NOUT]
+    cdef double d[NOUT]
+    cdef double w, x
+    cdef double* row
+    for i in range(na):
+        if plain_bust(&ta[i]):
+            continue
+        hand_two_after(cb, base, &ta[i])
+        nb = propagate(cb, n1, 1.0, code_b, True, P2.double_ok, P2.das, P2.aces_one_card,
+                       tb, cap, mass)
+        if nb < 0:
+            return -1
+        for o in range(NOUT):
+            r1[o] = term_result(&ta[i], o, ca.bjl1, ca.bjl2) + 1.0
+        if cs.mode != 0:
+            r1[OUT_BJ] = 0.0
+        for j in range(nb):
+            if plain_bust(&tb[j]):
+                continue
+            w = ta[i].mass * tb[j].mass
+            if symmetric:
+                c = cmp_term(&tb[j], &ta[i])
+                if c > 0:
+                    continue
+                if c < 0:
+                    w *= 2.0
+            for r in range(NR):
+                removed[r] = node_counts[ta[i].node][r] + (ta[i].extra == r) \
+                    + node_counts[tb[j].node][r] + (tb[j].extra == r)
+            if acc != NULL:
+                row = usum_row(acc, removed)
+                if row == NULL:
+                    return -2
+                for o in range(NOUT):
+                    if r1[o] != 0.0:
+                        row[o] += w * r1[o] * (term_result(&tb[j], o, cb.bjl1, cb.bjl2) + 1.0)
+                continue
+            dealer_for(cs, -1, removed, d)
+            x = 0.0
+            for o in range(NOUT):
+                if d[o] != 0.0 and r1[o] != 0.0:
+                    x += d[o] * r1[o] * (term_result(&tb[j], o, cb.bjl1, cb.bjl2) + 1.0)
+            S[0] += w * x
+    return 0
+
+
+cdef double drawn_chance(const unsigned char* cards, int p, const double* fall_b,
+                         const double* inv_fall_n, int* drawn) noexcept nogil:
+    """P(the cards of a union but the two pair cards come first, in a given order) from
+    the shoe whose falling counts are ``fall_b[r * (KMAX + 1) + k]`` (0 past a rank's
+    table) and ``inv_fall_n[k]`` = 1 / (N)_k; ``drawn``: their number, set."""
+    cdef int r, k, n = 0
+    cdef double f = 1.0
+    for r in range(NR):
+        k = cards[r] - 2 * (r == p)
+        n += k
+        f *= fall_b[r * (KMAX + 1) + k]
+    drawn[0] = n
+    return f * inv_fall_n[n]
+
+
+cdef int falling_tables(const int* shoe, int p, const int* kmax, int nmax, double* fall_b,
+                        double* inv_fall_n) noexcept nogil:
+    """The tables of :func:`drawn_chance` for ``shoe`` less both pair cards (rank index
+    ``p``), up to ``kmax[r]`` cards of each rank and ``nmax`` in all (at most KMAX)."""
+    cdef int r, k, N = 0, b
+    for r in range(NR):
+        b = shoe[r] - 2 * (r == p)
+        N += b
+        fall_b[r * (KMAX + 1)] = 1.0
+        for k in range(1, KMAX + 1):
+            fall_b[r * (KMAX + 1) + k] = fall_b[r * (KMAX + 1) + k - 1] * (b - k + 1) \
+                if k <= kmax[r] and b - k + 1 > 0 else 0.0
+    inv_fall_n[0] = 1.0
+    for k in range(1, KMAX + 1):
+        inv_fall_n[k] = inv_fall_n[k - 1] / (N - k + 1) if k <= nmax and N - k + 1 > 0 \
+            else 0.0
+    return 0
+
+
+cdef struct MomentTab:
+    int n               # unions
+    unsigned char* cards  # n * NR: both hands' cards, pair cards included
+    double* h           # n * NOUT: orders(t1) orders(t2) (r1 + 1)(r2 + 1), summed per union
+    int ref[NR]         # the reference shoe less both pair cards
+    int kmax[NR]        # most cards of each rank drawn (pair cards aside) in a union
+    int nmax            # most cards drawn in a union
+    bint h17
+
+
+cdef class SplitMomentTable:
+    """The cross sums of one split round's second moment, once for every shoe (read-only
+    once made; see :func:`split_moment_table`).
+
+    With the split hands' codes fixed, P(t1, t2) = orders(t1) orders(t2) F(drawn), F(d)
+    the chance that the cards ``d`` come first in a given order: which draw orders lead to
+    an end depends on the codes only, and every order of the same cards is as likely
+    (exchangeability). So per union u of the two hands' cards the table keeps h(u) =
+    sum over its (t1, t2) of orders(t1) orders(t2) (r1 + 1)(r2 + 1) per dealer outcome,
+    and for a shoe S, S = sum_u F_S(u) <D_S(u), h(u)>: one dealer evaluation per union
+    and no look-up. It is made on a reference shoe and holds for every shoe with no
+    more cards of any rank (no union they can deal is missing).
+    """
+    cdef MomentTab t
+    cdef object params
+    cdef object second
+    cdef bytes codes
+
+    cdef int pair
+    cdef int up
+
+    def __cinit__(self):
+        self.t.n = 0
+        self.t.cards = NULL
+        self.t.h = NULL
+
+    def __dealloc__(self):
+        free(self.t.cards)
+        free(self.t.h)
+
+    @property
+    def unions(self):
+        """Distinct unions of both hands' cards kept (each one dealer evaluation a use)."""
+        return self.t.n
+
+    @property
+    def nbytes(self):
+        """Bytes the table holds."""
+        return self.t.n * (NR + NOUT * sizeof(double))
+
+    def unions_cards(self):
+        """The unions' rank counts (both hands' cards, pair cards included), in table order."""
+        return [tuple([self.t.cards[i * NR + r] for r in range(NR)]) for i in range(self.t.n)]
+
+    def fits(self, const int[:] base, int pair, int up, params, const char[:] codes,
+             second_params=None):
+        """Whether :func:`split_moments` may use this table for these arguments."""
+        cdef int r
+        if codes is None or pair != self.pair or up != self.up or base is None \
+                or base.shape[0] != NR:
+            return False
+        for r in range(NR):
+            if base[r] - 2 * (r == pair - 1) > self.t.ref[r]:
+                return False
+        return params == self.params and (params if second_params is None
+                                          else second_params) == self.second \
+            and bytes(codes) == self.codes
+
+
+def split_moment_table(const int[:] base, int pair, int up, params, const char[:] codes,
+                       second_params=None):
+    """The :class:`SplitMomentTable` of a split round whose hands play ``codes`` (fixed:
+    the table is for every shoe), made on ``base`` (the shoe with both pair cards in it,
+    up card gone; later shoes must have no more of any rank). The other arguments as
+    :func:`split_moments`; None where it would return None (a shoe the dealer could run
+    out of)."""
+    cdef Params P, P2
+    cdef Ctx ca, cb, cs
+    cdef int r, i, k, na = 0, got = 0, p = pair - 1, cap = 20000, n1, most = 0, n = 0
+    cdef Term* ta = NULL
+    cdef Term* tb = NULL
+    cdef double* mass = NULL
+    cdef DMemo local
+    cdef DMemo* m
+    cdef bint made = False, symmetric
+    cdef UnionSum acc
+    cdef SplitMomentTable table
+    cdef MomentTab* t
+    cdef double fall_b[NR * (KMAX + 1)]
+    cdef double inv_fall_n[KMAX + 1]
+    cdef double f
+    cdef int full[NR]
+    read_params(params, &P)
+    read_params(params if second_params is None else second_params, &P2)
+    if P2.h17 != P.h17 or P2.mode != P.mode:
+        raise ValueError("the two hands' parameters must share the game")
+    if P.nsuit > 0 or P2.nsuit > 0:
+        raise ValueError("split hands that know their suits: use split_distribution")
+    check_pair(base, pair)
+    check_up(up)
+    check_codes(codes, "codes")
+    if codes is None:
+        raise ValueError("a split moment table is for fixed codes")
+    for r in range(n_nodes):
+        if node_ncards[r] > most:
+            most = node_ncards[r]
+    for r in range(NR):
+        n += base[r]
+    if n - 2 * (most + 1) < longest_hand[P.h17]:
+        return None
+    n1 = node_child[0][p]
+    acc.keys = NULL
+    acc.slot_of = NULL
+    acc.cards = NULL
+    acc.h = NULL
+    local.keys = NULL
+    m = own_or_given(None, &local, &base[0], up, P.h17)
+    try:
+        ta = <Term*>malloc(cap * sizeof(Term))
+        tb = <Term*>malloc(cap * sizeof(Term))
+        mass = <double*>malloc(n_nodes * sizeof(double))
+        if ta == NULL or tb == NULL or mass == NULL or usum_init(&acc) != 0:
+            raise MemoryError()
+        split_contexts(&ca, &cb, &cs, &base[0], p, up, &P, &P2, m)
+        made = True
+        symmetric = same_hands(&P, &P2, &ca, &cb, &codes[0], &codes[0])
+        with nogil:
+            na = propagate(&ca, n1, 1.0, &codes[0], True, P.double_ok, P.das,
+                           P.aces_one_card, ta, cap, mass)
+            if na >= 0:
+                got = split_cross(&ca, &cb, &cs, &base[0], n1, &P2, &codes[0], symmetric,
+                                  ta, na, tb, cap, mass, &acc, NULL)
+        check_cards(&cs)
+        if na < 0 or got == -1:
+            raise MemoryError("too many terminal hands")
+        if got != 0:
+            raise MemoryError()
+        table = SplitMomentTable()
+        table.pair = pair
+        table.up = up
+        table.params = params
+        table.second = params if second_params is None else second_params
+        table.codes = bytes(codes)
+        t = &table.t
+        t.h17 = P.h17
+        t.nmax = 0
+        for r in range(NR):
+            t.ref[r] = base[r] - 2 * (r == p)
+            t.kmax[r] = 0
+        for i in range(acc.n):
+            k = 0
+            for r in range(NR):
+                full[r] = acc.cards[i * NR + r] - 2 * (r == p)
+                k += full[r]
+                if full[r] > t.kmax[r]:
+                    t.kmax[r] = full[r]
+            if k > t.nmax:
+                t.nmax = k
+        if t.nmax > KMAX:
+            raise RuntimeError("two split hands hold more cards than the factor tables")
+        falling_tables(&base[0], p, t.kmax, t.nmax, fall_b, inv_fall_n)
+        for i in range(acc.n):  # to orders(t1) orders(t2) (r1 + 1)(r2 + 1): shoe-free
+            f = drawn_chance(&acc.cards[i * NR], p, fall_b, inv_fall_n, &k)
+            for r in range(NOUT):
+                acc.h[i * NOUT + r] /= f
+        t.n = acc.n
+        t.cards = acc.cards
+        t.h = acc.h
+        acc.cards = NULL
+        acc.h = NULL
+    finally:
+        if made:
+            ctx_free(&ca)
+            ctx_free(&cb)
+            ctx_free(&cs)
+        dmemo_free(&local)
+        usum_free(&acc)
+        free(ta)
+        free(tb)
+        free(mass)
+    return table
+
+
+cdef double table_cross(const MomentTab* table, const int* base, int p, int up,
+                        double* buf) noexcept nogil:
+    """S of :func:`split_moments` from ``table`` for the shoe ``base`` (both pair cards
+    in it, up card gone): sum_u F(u) <D(u), h(u)>, one dealer evaluation per union the
+    shoe can deal, LANES at a time. ``buf``: LANES * :func:`tree_scratch_size` doubles."""
+    cdef double fall_b[NR * (KMAX + 1)]
+    cdef double inv_fall_n[KMAX + 1]
+    cdef double rows[LANES * NOUT]
+    cdef double fw[LANES]
+    cdef int which[LANES]
+    cdef int shoes[LANES * NR]
+    cdef int i, r, o, k, l, n, m = 0, kept = 0
+    cdef double f, x, S = 0.0
+    cdef const unsigned char* cards
+    cdef const double* h
+    cdef const UTree* t = NULL
+    falling_tables(base, p, table.kmax, table.nmax, fall_b, inv_fall_n)
+    # every shoe here is at least the one checked by the caller less two hands: one tree
+    n = 0
+    for r in range(NR):
+        n += base[r]
+    for i in range(table.n + LANES):
+        if i < table.n:
+            cards = &table.cards[i * NR]
+            f = drawn_chance(cards, p, fall_b, inv_fall_n, &k)
+            if f == 0.0:
+                continue
+            for r in range(NR):
+                shoes[m * NR + r] = base[r] - cards[r] + (r == up - 1)
+            fw[m] = f
+            which[m] = i
+            m += 1
+            kept = m
+            if m < LANES:
+                continue
+        elif m == 0:
+            break
+        else:  # the last, part-filled batch: pad with its first shoe
+            for l in range(m, LANES):
+                memcpy(&shoes[l * NR], shoes, NR * sizeof(int))
+                fw[l] = 0.0
+                which[l] = which[0]
+            kept = m
+            m = LANES
+        if t == NULL:
+            t = up_tree_for(table.h17, n + 1 - (table.nmax + 2), up - 1)
+        tree_eval_lanes(t, shoes, up - 1, buf, rows)
+        for l in range(kept):
+            h = &table.h[which[l] * NOUT]
+            x = 0.0
+            for o in range(NOUT):
+                x += rows[l * NOUT + o] * h[o]
+            S += fw[l] * x
+        m = 0
+        if i >= table.n:
+            break
+    return S
+
+
 def split_moments(const int[:] base, int pair, int up, params, const char[:] codes,
-                  DealerMemo memo=None, second_params=None):
+                  DealerMemo memo=None, second_params=None, SplitMomentTable table=None):
     """``(E[X], E[X^2], E[X 1{dealer blackjack}])`` of a split round's net result X, raw
     (peek: only the outcomes with no dealer blackjack, as :func:`split_distribution`).
 
@@ -2826,13 +3354,14 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
       joint law is symmetric, P(t1, t2) = P(t2, t1), and S is twice the pairs with
       t2 before t1 (in the order of ``cmp_term``) plus the pairs of equal ends.
 
-    Exact when the dealer cannot run out of cards; for a shoe so small that he could,
-    None (use :func:`split_distribution`).
+    ``table`` (a :class:`SplitMomentTable` made for these arguments and a shoe with
+    at least these cards): S from it, one dealer evaluation per union of the hands'
+    cards instead of the pairs of ends. Exact when the dealer cannot run out of cards;
+    for a shoe so small that he could, None (use :func:`split_distribution`).
     """
     cdef Params P, P2
     cdef Ctx ca, cb, cs
-    cdef int removed[NR]
-    cdef int r, i, j, o, n, na = 0, nb = 0, p = pair - 1, cap = 20000, n1, most = 0
+    cdef int r, n, na = 0, nb = 0, p = pair - 1, cap = 20000, n1, most = 0, got = 0
     cdef Term* ta = NULL
     cdef Term* tb = NULL
     cdef double* mass = NULL
@@ -2842,14 +3371,13 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
     cdef const char* code_b
     cdef DMemo local
     cdef DMemo* m
+    cdef const MomentTab* tab = NULL
+    cdef double* lanes = NULL
     cdef bint made = False
     cdef double one[4]
     cdef double two[4]
-    cdef double r1[NOUT]
-    cdef double d[NOUT]
-    cdef double S = 0.0, x, w
+    cdef double S = 0.0, x
     cdef bint symmetric = False
-    cdef int c
     read_params(params, &P)
     read_params(params if second_params is None else second_params, &P2)
     if P2.h17 != P.h17 or P2.mode != P.mode:
@@ -2859,6 +3387,11 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
     check_pair(base, pair)
     check_up(up)
     check_codes(codes, "codes")
+    if table is not None and not table.fits(base, pair, up, params, codes, second_params):
+        raise ValueError("the split moment table was made for another round or a shoe with"
+                         " fewer cards")
+    if table is not None:
+        tab = &table.t
     for r in range(n_nodes):
         if node_ncards[r] > most:
             most = node_ncards[r]
@@ -2899,39 +3432,17 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
                            ta, cap, mass)
             if na >= 0 and nb >= 0:
                 one_hand_moments(&cs, ta, na, p, ca.bjl1, ca.bjl2, one)
-            symmetric = same_hands(&P, &P2, &ca, &cb, code_a, code_b)
-            for i in range(na if na > 0 and nb >= 0 else 0):
-                if plain_bust(&ta[i]):
-                    continue
-                hand_two_after(&cb, &base[0], &ta[i])
-                nb = propagate(&cb, n1, 1.0, code_b, True, P2.double_ok, P2.das,
-                               P2.aces_one_card, tb, cap, mass)
-                if nb < 0:
-                    break
-                for o in range(NOUT):
-                    r1[o] = term_result(&ta[i], o, ca.bjl1, ca.bjl2) + 1.0
-                if cs.mode != 0:
-                    r1[OUT_BJ] = 0.0
-                for j in range(nb):
-                    if plain_bust(&tb[j]):
-                        continue
-                    w = ta[i].mass * tb[j].mass
-                    if symmetric:
-                        c = cmp_term(&tb[j], &ta[i])
-                        if c > 0:
-                            continue
-                        if c < 0:
-                            w *= 2.0
-                    for r in range(NR):
-                        removed[r] = node_counts[ta[i].node][r] + (ta[i].extra == r) \
-                            + node_counts[tb[j].node][r] + (tb[j].extra == r)
-                    dealer_for(&cs, -1, removed, d)
-                    x = 0.0
-                    for o in range(NOUT):
-                        if d[o] != 0.0 and r1[o] != 0.0:
-                            x += d[o] * r1[o] * (term_result(&tb[j], o, cb.bjl1, cb.bjl2)
-                                                 + 1.0)
-                    S += w * x
+            if tab != NULL:
+                lanes = <double*>malloc(LANES * tree_scratch_size() * sizeof(double))
+                if lanes == NULL:
+                    cs.failed = True
+                else:
+                    S = table_cross(tab, &base[0], p, up, lanes)
+                    free(lanes)
+            elif na >= 0 and nb >= 0:
+                symmetric = same_hands(&P, &P2, &ca, &cb, code_a, code_b)
+                got = split_cross(&ca, &cb, &cs, &base[0], n1, &P2, code_b, symmetric, ta, na,
+                                  tb, cap, mass, NULL, &S)
         check_cards(&cs)
     finally:
         if made:
@@ -2947,7 +3458,7 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
         free(mass)
         free(frozen_a)
         free(frozen_b)
-    if na < 0 or nb < 0:
+    if na < 0 or nb < 0 or got != 0:
         raise MemoryError("too many terminal hands")
     x = S - one[0] - two[0] - one[3]
     return one[0] + two[0], one[1] + two[1] + 2.0 * x, one[2] + two[2]

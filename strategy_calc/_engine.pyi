@@ -12,6 +12,21 @@ class DealerMemo:
     @property
     def origin(self) -> tuple[int, ...]: ...
 
+class SplitMomentTable:
+    @property
+    def unions(self) -> int: ...
+    @property
+    def nbytes(self) -> int: ...
+    def fits(
+        self,
+        base: memoryview,
+        pair: int,
+        up: int,
+        params: Any,
+        codes: memoryview | None,
+        second_params: Any = None,
+    ) -> bool: ...
+
 class OptimalSplit:
     def __init__(
         self,
@@ -102,7 +117,16 @@ def split_moments(
     codes: memoryview | None,
     memo: DealerMemo | None = None,
     second_params: Any = None,
+    table: SplitMomentTable | None = None,
 ) -> tuple[float, float, float] | None: ...
+def split_moment_table(
+    base: memoryview,
+    pair: int,
+    up: int,
+    params: Any,
+    codes: memoryview,
+    second_params: Any = None,
+) -> SplitMomentTable | None: ...
 def split_play(
     base: memoryview,
     pair: int,

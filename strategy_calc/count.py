@@ -46,6 +46,7 @@ from strategy_calc.baccarat import effects_of_removal as baccarat_eor
 from strategy_calc.cards import SUITS, Card, FaceShoe, Rank, Shoe
 from strategy_calc.chart import Chart
 from strategy_calc.counting import CountSystem
+from strategy_calc.distributions import SplitTables
 from strategy_calc.engine import node_table
 from strategy_calc.game import DealValues
 from strategy_calc.rules import BlackjackRules
@@ -513,6 +514,9 @@ class BlackjackCounter:
     _split_codes: dict[Rank, array.array[int]] = field(init=False, repr=False, compare=False)
     """Per up card, the engine codes split hands play under the chart (the policies are
     fixed, so they are the same every round: :func:`strategy_calc.game.chart_codes`)."""
+    _split_tables: SplitTables = field(init=False, repr=False, compare=False)
+    """The split rounds' moment tables, made on first use (they hold for every shoe of the
+    run: :class:`strategy_calc.distributions.SplitTables`)."""
 
     def __post_init__(self) -> None:
         from strategy_calc.game import HANDS, UP_ORDER, chart_codes
@@ -527,6 +531,7 @@ class BlackjackCounter:
                      for up in UP_ORDER if up in self.policies}
         object.__setattr__(self, "_chart_actions", actions)
         object.__setattr__(self, "_split_codes", codes)
+        object.__setattr__(self, "_split_tables", SplitTables(self.start().counts))
 
     def start(self) -> Shoe:
         """The shoe before the first card."""
@@ -624,7 +629,8 @@ class BlackjackCounter:
                     if action is Action.SPLIT:  # its moments without its distribution
                         got = split_moments(rules, Rank(hand[0]), up, ups.base,
                                             game.conditioning,
-                                            None if optimal else memoryview(codes))
+                                            None if optimal else memoryview(codes),
+                                            self._split_tables)
                         if got is not None:
                             extra += w * _split_second_moment(got, rules.peek, insured, nb)
                             continue

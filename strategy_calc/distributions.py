@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import array
+import threading
 from typing import TYPE_CHECKING
 
 from strategy_calc import engine
@@ -120,23 +121,72 @@ def _histogram_dict(hist: np.ndarray) -> dict[float, float]:
             for i in range(len(hist)) if hist[i] > 0.0}
 
 
+class SplitTables:
+    """The split moment tables of a run (:func:`strategy_calc.engine.split_moment_table`),
+    each made the first time its round is asked for; caller-owned and safe to share
+    between threads. ``reference``: the rank counts every deal of the run starts from
+    (every later shoe has no more of any rank). A pickled copy travels empty (another
+    process makes its own) and at most ``limit_bytes`` are kept (the oldest go first).
+    """
+
+    def __init__(self, reference: tuple[int, ...], limit_bytes: int = 256 << 20) -> None:
+        self.reference = tuple(reference)
+        self.limit_bytes = limit_bytes
+        self._tables: dict[tuple[object, ...], engine.SplitMomentTable | None] = {}
+        self._lock = threading.Lock()
+
+    def __reduce__(self) -> tuple[type[SplitTables], tuple[tuple[int, ...], int]]:
+        return SplitTables, (self.reference, self.limit_bytes)  # (no tables, no lock)
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def table(self, pair: Rank, up: Rank, first: engine.EngineParams,
+              second: engine.EngineParams, codes: memoryview,
+              ) -> engine.SplitMomentTable | None:
+        """The table of this split round (None if the reference shoe is too small)."""
+        key = (pair, up, first, second, bytes(codes))
+        with self._lock:
+            if key in self._tables:
+                return self._tables[key]
+        counts = list(self.reference)
+        counts[int(up) - 1] -= 1
+        got = engine.split_moment_table(Shoe.from_counts(counts), pair, up, first, codes,
+                                        second)
+        with self._lock:
+            self._tables[key] = got
+            held = sum(t.nbytes for t in self._tables.values() if t is not None)
+            while held > self.limit_bytes and len(self._tables) > 1:
+                old = self._tables.pop(next(iter(self._tables)))
+                held -= old.nbytes if old is not None else 0
+        return got
+
+
 def split_moments(
     rules: BlackjackRules, pair: Rank, up: Rank, base: Shoe, conditioning: Conditioning,
-    codes: memoryview | None,
+    codes: memoryview | None, tables: SplitTables | None = None,
 ) -> tuple[float, float, float] | None:
     """Raw ``(E[X], E[X^2], E[X 1{dealer blackjack}])`` of one split round, as
     :func:`add_deal_distribution`'s split plays it (``codes``: its split hands' codes, None
     for their own optimum), without the round's distribution: far fewer dealer look-ups
     (:func:`strategy_calc.engine.split_moments`). None where that does not apply: the peek
     shortcut, resplits, split hands that see their suits, a shoe the dealer could run out
-    of; the distribution then gives the moments."""
+    of; the distribution then gives the moments. ``tables``: the run's split moment
+    tables, used (and made) for fixed codes whose bonuses do not depend on the shoe."""
     if conditioning is Conditioning.PEEK_SHORTCUT or max_hands_for(rules, pair is Rank.ACE) > 2:
         return None
     first, second, suits = split_round_params(rules, base, [Card(pair), Card(pair)],
                                               conditioning)
     if suits is not None:  # (the hands know their suits)
         return None
-    return engine.split_moments(base, pair, up, first, codes, second)
+    table = None
+    if tables is not None and codes is not None and first.suited_678_chance == 0 \
+            and second.suited_678_chance == 0:
+        table = tables.table(pair, up, first, second, codes)
+        if table is not None and not table.fits(engine.int_array(base.counts), int(pair),
+                                                int(up), first, codes, second):
+            table = None  # (a shoe with more of some rank than the run's reference)
+    return engine.split_moments(base, pair, up, first, codes, second, table)
 
 
 def add_deal_distribution(

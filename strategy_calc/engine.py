@@ -31,7 +31,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from strategy_calc import _engine
-from strategy_calc._engine import DealerMemo
+from strategy_calc._engine import DealerMemo, SplitMomentTable
 from strategy_calc.cards import Card, Rank, Shoe, rank_counts
 from strategy_calc.rules import BlackjackRules, double_allowed_totals
 
@@ -47,6 +47,7 @@ __all__ = [
     "NodeTable",
     "OptimalSplitValue",
     "PassRow",
+    "SplitMomentTable",
     "SplitRow",
     "SplitSuits",
     "UpCardPass",
@@ -58,6 +59,7 @@ __all__ = [
     "int_array",
     "node_table",
     "split_distribution",
+    "split_moment_table",
     "split_moments",
     "split_optimal",
     "split_play",
@@ -395,14 +397,27 @@ def split_distribution(
 
 def split_moments(
     base: Shoe, pair: Rank, up: Rank, params: EngineParams, codes: memoryview | None,
-    second: EngineParams | None = None,
+    second: EngineParams | None = None, table: SplitMomentTable | None = None,
 ) -> tuple[float, float, float] | None:
     """Raw ``(E[X], E[X^2], E[X 1{dealer blackjack}])`` of a split round (the round of
     :func:`split_distribution`, hands that do not see their suits), or None for a shoe the
-    dealer could run out of (see the engine)."""
+    dealer could run out of (see the engine). ``table``: the round's
+    :func:`split_moment_table` (its cross sums from one dealer evaluation per union of the
+    hands' cards)."""
     got = _engine.split_moments(int_array(base.counts), int(pair), int(up), params, codes,
-                                None, second)
+                                None, second, table)
     return None if got is None else (float(got[0]), float(got[1]), float(got[2]))
+
+
+def split_moment_table(
+    reference: Shoe, pair: Rank, up: Rank, params: EngineParams, codes: memoryview,
+    second: EngineParams | None = None,
+) -> SplitMomentTable | None:
+    """The shoe-free cross sums of a split round whose hands play ``codes``, for
+    :func:`split_moments` on ``reference`` (both pair cards in it, up card gone) and on
+    every shoe with no more cards of any rank; None for a shoe the dealer could run out of."""
+    return _engine.split_moment_table(int_array(reference.counts), int(pair), int(up), params,
+                                      codes, second)
 
 
 def split_play(base: Shoe, pair: Rank, up: Rank, params: EngineParams,

@@ -114,3 +114,68 @@ def test_an_insured_rounds_second_moment_from_split_moments_equals_the_distribut
             distributions.split_moments = original
         assert fast is not None and slow is not None
         assert abs(fast - slow) < HIST_TOL
+
+
+@pytest.mark.parametrize(("name", "sets"), RULES, ids=[f"{n}{i}" for i, (n, _) in enumerate(RULES)])
+def test_a_split_moment_table_made_on_the_full_shoe_holds_for_a_shoe_dealt_from_it(
+        name: str, sets: tuple[str, ...]) -> None:
+    """With the chart's codes fixed, P(t1, t2) = orders(t1) orders(t2) F(cards drawn), so
+    the table of per-union sums made once on the full shoe gives S on any shoe dealt
+    from it. Checked on a dealt shoe against the joint distribution (as above)."""
+    for pair, up in PAIRS:
+        rules, base, cards, cond = _round(name, sets, pair, up)
+        first, second, _suits = split_round_params(rules, base, cards, cond)
+        counter = count.blackjack_counter(rules, cut_card=60)
+        codes = memoryview(counter._split_codes[Rank(up)])
+        reference = Shoe.full(2).remove([Card(Rank(up))])
+        table = engine.split_moment_table(reference, Rank(pair), Rank(up), first, codes, second)
+        assert table is not None and table.unions > 0
+        hist = np.zeros(HIST_SIZE)
+        with_bj = np.zeros(HIST_SIZE) if cond is engine.Conditioning.ENHC else None
+        engine.split_distribution(base, Rank(pair), Rank(up), first, codes, hist, None, second,
+                                  None, with_bj)
+        total = hist + (with_bj if with_bj is not None else 0.0)
+        got = engine.split_moments(base, Rank(pair), Rank(up), first, codes, second, table)
+        assert got is not None
+        assert abs(got[0] - float(total @ XS)) < HIST_TOL, (pair, up)
+        assert abs(got[1] - float(total @ (XS * XS))) < HIST_TOL, (pair, up)
+        want_bj = float(with_bj @ XS) if with_bj is not None else 0.0
+        assert abs(got[2] - want_bj) < HIST_TOL, (pair, up)
+
+
+def test_a_split_moment_table_refuses_what_it_was_not_made_for() -> None:
+    """A table holds only for its round and for shoes with no more of any rank than its
+    reference (a union such a shoe could deal may be missing); free play has no table."""
+    rules = sc.blackjack_rules("deluxe", ["decks=2"])
+    cond = engine.Conditioning.of(rules)
+    counter = count.blackjack_counter(rules, cut_card=60)
+    codes = memoryview(counter._split_codes[Rank.SEVEN])
+    small = Shoe.full(2).remove([Card(Rank.SEVEN), Card(Rank.TEN)])
+    first, second, _ = split_round_params(rules, small, [Card(Rank.TWO)] * 2, cond)
+    table = engine.split_moment_table(small, Rank.TWO, Rank.SEVEN, first, codes, second)
+    assert table is not None
+    full = Shoe.full(2).remove([Card(Rank.SEVEN)])  # one ten more than the table's reference
+    with pytest.raises(ValueError, match="split moment table"):
+        engine.split_moments(full, Rank.TWO, Rank.SEVEN, first, codes, second, table)
+    with pytest.raises(ValueError, match="split moment table"):  # another pair
+        engine.split_moments(small, Rank.THREE, Rank.SEVEN, first, codes, second, table)
+    with pytest.raises(ValueError, match="fixed codes"):
+        engine.split_moment_table(small, Rank.TWO, Rank.SEVEN, first, None, second)  # type: ignore[arg-type]
+
+
+def test_a_runs_split_tables_travel_empty_and_are_made_once() -> None:
+    """A pickled counter (a process pool's copy) carries no tables; its moments are the
+    same, and asking twice for one round's table makes it once."""
+    import pickle
+
+    rules = sc.blackjack_rules("deluxe", ["decks=2"])
+    counter = count.blackjack_counter(rules, cut_card=60)
+    shoe = counter.start()
+    first = counter.plan(shoe, 0.0, moments=True).second_moment
+    made = len(counter._split_tables)
+    assert made > 0
+    again = counter.plan(shoe, 0.0, moments=True).second_moment
+    assert len(counter._split_tables) == made and again == first
+    copy = pickle.loads(pickle.dumps(counter))
+    assert len(copy._split_tables) == 0
+    assert copy.plan(shoe, 0.0, moments=True).second_moment == first
