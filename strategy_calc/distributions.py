@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import array
 import threading
+import uuid
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from strategy_calc import engine
@@ -125,18 +127,22 @@ class SplitTables:
     """The split moment tables of a run (:func:`strategy_calc.engine.split_moment_table`),
     each made the first time its round is asked for; caller-owned and safe to share
     between threads. ``reference``: the rank counts every deal of the run starts from
-    (every later shoe has no more of any rank). A pickled copy travels empty (another
-    process makes its own) and at most ``limit_bytes`` are kept (the oldest go first).
+    (every later shoe has no more of any rank). A pickled copy travels without its
+    tables: unpickled in another process, every copy of one run's tables there is one
+    object, so a worker makes each table once for all the batches it is given. At most
+    ``limit_bytes`` are kept (the oldest go first).
     """
 
-    def __init__(self, reference: tuple[int, ...], limit_bytes: int = 256 << 20) -> None:
+    def __init__(self, reference: tuple[int, ...], limit_bytes: int = 256 << 20,
+                 token: str | None = None) -> None:
         self.reference = tuple(reference)
         self.limit_bytes = limit_bytes
+        self.token = token if token is not None else uuid.uuid4().hex
         self._tables: dict[tuple[object, ...], engine.SplitMomentTable | None] = {}
         self._lock = threading.Lock()
 
-    def __reduce__(self) -> tuple[type[SplitTables], tuple[tuple[int, ...], int]]:
-        return SplitTables, (self.reference, self.limit_bytes)  # (no tables, no lock)
+    def __reduce__(self) -> tuple[Callable[..., SplitTables], tuple[object, ...]]:
+        return _shared_tables, (self.reference, self.limit_bytes, self.token)
 
     def __len__(self) -> int:
         return len(self._tables)
@@ -159,6 +165,23 @@ class SplitTables:
             while held > self.limit_bytes and len(self._tables) > 1:
                 old = self._tables.pop(next(iter(self._tables)))
                 held -= old.nbytes if old is not None else 0
+        return got
+
+
+_SHARED: dict[str, SplitTables] = {}
+_SHARED_LOCK = threading.Lock()
+_SHARED_RUNS = 4
+"""Runs whose tables an unpickling process keeps (the oldest go first)."""
+
+
+def _shared_tables(reference: tuple[int, ...], limit_bytes: int, token: str) -> SplitTables:
+    """This process's one :class:`SplitTables` of the run ``token`` (made when first seen)."""
+    with _SHARED_LOCK:
+        got = _SHARED.get(token)
+        if got is None:
+            got = _SHARED[token] = SplitTables(reference, limit_bytes, token)
+            while len(_SHARED) > _SHARED_RUNS:
+                del _SHARED[next(iter(_SHARED))]
         return got
 
 

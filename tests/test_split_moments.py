@@ -165,7 +165,8 @@ def test_a_split_moment_table_refuses_what_it_was_not_made_for() -> None:
 
 def test_a_runs_split_tables_travel_empty_and_are_made_once() -> None:
     """A pickled counter (a process pool's copy) carries no tables; its moments are the
-    same, and asking twice for one round's table makes it once."""
+    same, asking twice for one round's table makes it once, and the copies one process
+    unpickles of one run (its batches) share their tables."""
     import pickle
 
     rules = sc.blackjack_rules("deluxe", ["decks=2"])
@@ -179,3 +180,5 @@ def test_a_runs_split_tables_travel_empty_and_are_made_once() -> None:
     copy = pickle.loads(pickle.dumps(counter))
     assert len(copy._split_tables) == 0
     assert copy.plan(shoe, 0.0, moments=True).second_moment == first
+    later = pickle.loads(pickle.dumps(counter))  # the run's next batch
+    assert later._split_tables is copy._split_tables and len(later._split_tables) == made
