@@ -3057,9 +3057,10 @@ cdef int split_cross(Ctx* ca, Ctx* cb, Ctx* cs, const int* base, int n1, const P
 
 cdef double drawn_chance(const unsigned char* cards, int p, const double* fall_b,
                          const double* inv_fall_n, int* drawn) noexcept nogil:
-    """P(the cards of a union but the two pair cards come first, in a given order) from
-    the shoe whose falling counts are ``fall_b[r * (KMAX + 1) + k]`` (0 past a rank's
-    table) and ``inv_fall_n[k]`` = 1 / (N)_k; ``drawn``: their number, set."""
+    """P(the cards of a union but the two pair cards (rank index ``p``; -1: all the cards)
+    come first, in a given order) from the shoe whose falling counts are ``fall_b[r *
+    (KMAX + 1) + k]`` (0 past a rank's table) and ``inv_fall_n[k]`` = 1 / (N)_k;
+    ``drawn``: their number, set."""
     cdef int r, k, n = 0
     cdef double f = 1.0
     for r in range(NR):
@@ -3073,7 +3074,8 @@ cdef double drawn_chance(const unsigned char* cards, int p, const double* fall_b
 cdef int falling_tables(const int* shoe, int p, const int* kmax, int nmax, double* fall_b,
                         double* inv_fall_n) noexcept nogil:
     """The tables of :func:`drawn_chance` for ``shoe`` less both pair cards (rank index
-    ``p``), up to ``kmax[r]`` cards of each rank and ``nmax`` in all (at most KMAX)."""
+    ``p``; -1: the shoe as it is), up to ``kmax[r]`` cards of each rank and ``nmax`` in all
+    (at most KMAX)."""
     cdef int r, k, N = 0, b
     for r in range(NR):
         b = shoe[r] - 2 * (r == p)
@@ -3331,8 +3333,228 @@ cdef double table_cross(const MomentTab* table, const int* base, int p, int up,
     return S
 
 
+cdef class SplitMomentGroup:
+    """The tables of several split rounds against one up card with their unions merged
+    (:func:`split_moment_group`): one dealer evaluation per distinct union serves every
+    round that deals it (:func:`split_cross_sums`). Read-only once made."""
+    cdef int n               # distinct unions
+    cdef int m               # (table, union) entries
+    cdef int ntab
+    cdef int up
+    cdef bint h17
+    cdef int kmax[NR]        # most cards of each rank in a union (pair cards included)
+    cdef int nmax            # most cards in a union
+    cdef unsigned char* cards  # n * NR
+    cdef int* start          # n + 1: each union's entries
+    cdef int* which          # m: the entry's table
+    cdef double* h           # m * NOUT: the entry's sums (as its table keeps them)
+    cdef object tables       # (SplitMomentTable, ...), in the order of the sums
+
+    def __cinit__(self):
+        self.n = self.m = self.ntab = 0
+        self.cards = NULL
+        self.start = NULL
+        self.which = NULL
+        self.h = NULL
+
+    def __dealloc__(self):
+        free(self.cards)
+        free(self.start)
+        free(self.which)
+        free(self.h)
+
+    @property
+    def unions(self):
+        """Distinct unions over the tables (dealer evaluations a use)."""
+        return self.n
+
+    @property
+    def nbytes(self):
+        """Bytes the group holds besides its tables."""
+        return self.n * (NR + sizeof(int)) + self.m * (sizeof(int) + NOUT * sizeof(double))
+
+
+def split_moment_group(tables):
+    """A :class:`SplitMomentGroup` of ``tables`` (:class:`SplitMomentTable`, one up card
+    and one soft-17 rule, at most one per pair and split hands' parameters)."""
+    cdef SplitMomentGroup g = SplitMomentGroup()
+    cdef SplitMomentTable t
+    cdef KeyMap map
+    cdef uint64_t key
+    cdef long long slot
+    cdef int i, k, r, e, total = 0, log2cap = 10, tot
+    cdef int* fill = NULL
+    cdef int* idx = NULL
+    cdef int pos
+    tables = tuple(tables)
+    if not tables:
+        raise ValueError("a split moment group needs at least one table")
+    for x in tables:
+        if not isinstance(x, SplitMomentTable):
+            raise TypeError("a split moment group is made of SplitMomentTable objects")
+        t = x
+        if t.up != (<SplitMomentTable>tables[0]).up or t.t.h17 != (<SplitMomentTable>tables[0]).t.h17:
+            raise ValueError("the tables of a split moment group share the up card and the game")
+        total += t.t.n
+    t = tables[0]
+    g.up = t.up
+    g.h17 = t.t.h17
+    g.ntab = len(tables)
+    g.tables = tables
+    while (1 << log2cap) < 2 * total + 2:
+        log2cap += 1
+    if keymap_init(&map, log2cap, 1) != 0:
+        keymap_free(&map)
+        raise MemoryError()
+    try:
+        idx = <int*>malloc((total + 1) * sizeof(int))
+        g.cards = <unsigned char*>malloc((total + 1) * NR)
+        if idx == NULL or g.cards == NULL:
+            raise MemoryError()
+        # merged index of every (table, union), first seen first
+        e = 0
+        for x in tables:
+            t = x
+            for i in range(t.t.n):
+                key = 1
+                for r in range(NR):
+                    key += (<uint64_t>t.t.cards[i * NR + r]) << (6 * r)
+                slot = keymap_slot(&map, key)
+                if map.out[slot] == 0:
+                    g.n += 1
+                    map.out[slot] = g.n
+                    memcpy(&g.cards[(g.n - 1) * NR], &t.t.cards[i * NR], NR)
+                idx[e] = map.out[slot] - 1
+                e += 1
+        g.m = e
+        g.start = <int*>calloc(g.n + 1, sizeof(int))
+        fill = <int*>malloc((g.n + 1) * sizeof(int))
+        g.which = <int*>malloc((g.m + 1) * sizeof(int))
+        g.h = <double*>malloc((g.m + 1) * NOUT * sizeof(double))
+        if g.start == NULL or fill == NULL or g.which == NULL or g.h == NULL:
+            raise MemoryError()
+        for e in range(g.m):
+            g.start[idx[e] + 1] += 1
+        for i in range(g.n):
+            g.start[i + 1] += g.start[i]
+        memcpy(fill, g.start, g.n * sizeof(int))
+        e = 0
+        for k, x in enumerate(tables):
+            t = x
+            for i in range(t.t.n):
+                pos = fill[idx[e]]
+                fill[idx[e]] += 1
+                g.which[pos] = k
+                memcpy(&g.h[pos * NOUT], &t.t.h[i * NOUT], NOUT * sizeof(double))
+                e += 1
+        g.nmax = 0
+        for r in range(NR):
+            g.kmax[r] = 0
+        for i in range(g.n):
+            tot = 0
+            for r in range(NR):
+                tot += g.cards[i * NR + r]
+                if g.cards[i * NR + r] > g.kmax[r]:
+                    g.kmax[r] = g.cards[i * NR + r]
+            if tot > g.nmax:
+                g.nmax = tot
+        if g.nmax > KMAX:
+            raise RuntimeError("two split hands hold more cards than the factor tables")
+    finally:
+        keymap_free(&map)
+        free(idx)
+        free(fill)
+    return g
+
+
+def split_cross_sums(SplitMomentGroup group, const int[:] base):
+    """Each table's cross sum S (as :func:`split_moments` takes it, ``cross``) for the shoe
+    ``base`` (up card gone; every table's pair cards in it, no more of any rank than its
+    reference). With G(u) = P(the cards u come first, in a given order) from ``base``,
+    F(u less the pair cards) from ``base`` less both pair cards is G(u) N (N - 1) /
+    (n_p (n_p - 1)), N the cards of ``base`` and n_p its cards of the pair's rank: so one
+    G and one dealer evaluation per union serve every table that holds it. None for a
+    shoe so small that the dealer could run out of cards."""
+    cdef double fall_b[NR * (KMAX + 1)]
+    cdef double inv_fall_n[KMAX + 1]
+    cdef double rows[LANES * NOUT]
+    cdef double gw[LANES]
+    cdef int which[LANES]
+    cdef int shoes[LANES * NR]
+    cdef int i, r, o, e, l, k, n = 0, m = 0, kept = 0, p, up = group.up
+    cdef double x, nb
+    cdef double* S = NULL
+    cdef double* lanes = NULL
+    cdef const unsigned char* cards
+    cdef const UTree* tree
+    cdef SplitMomentTable t
+    check_shoe(base)
+    for x_ in group.tables:
+        t = x_
+        p = t.pair - 1
+        for r in range(NR):
+            if base[r] - 2 * (r == p) > t.t.ref[r] or (r == p and base[r] < 2):
+                raise ValueError("a split moment table was made for a shoe with fewer cards")
+    for r in range(NR):
+        n += base[r]
+    if n - (group.nmax - 1) < longest_hand[group.h17]:
+        return None  # (the dealer could run out of cards: split_moments' None too)
+    S = <double*>calloc(group.ntab, sizeof(double))
+    lanes = <double*>malloc(LANES * tree_scratch_size() * sizeof(double))
+    if S == NULL or lanes == NULL:
+        free(S)
+        free(lanes)
+        raise MemoryError()
+    try:
+        with nogil:
+            # G(u): the falling tables of base itself (pair cards counted, p = -1)
+            falling_tables(&base[0], -1, group.kmax, group.nmax, fall_b, inv_fall_n)
+            tree = up_tree_for(group.h17, n + 1 - group.nmax, up - 1)
+            for i in range(group.n + LANES):
+                if i < group.n:
+                    cards = &group.cards[i * NR]
+                    x = drawn_chance(cards, -1, fall_b, inv_fall_n, &k)
+                    if x == 0.0:
+                        continue
+                    for r in range(NR):
+                        shoes[m * NR + r] = base[r] - cards[r] + (r == up - 1)
+                    gw[m] = x
+                    which[m] = i
+                    m += 1
+                    kept = m
+                    if m < LANES:
+                        continue
+                elif m == 0:
+                    break
+                else:  # the last, part-filled batch: pad with its first shoe
+                    for l in range(m, LANES):
+                        memcpy(&shoes[l * NR], shoes, NR * sizeof(int))
+                    kept = m
+                tree_eval_lanes(tree, shoes, up - 1, lanes, rows)
+                for l in range(kept):
+                    for e in range(group.start[which[l]], group.start[which[l] + 1]):
+                        x = 0.0
+                        for o in range(NOUT):
+                            x += rows[l * NOUT + o] * group.h[e * NOUT + o]
+                        S[group.which[e]] += gw[l] * x
+                m = 0
+                if i >= group.n:
+                    break
+        out = []
+        for k, x_ in enumerate(group.tables):
+            t = x_
+            p = t.pair - 1
+            nb = <double>base[p]
+            out.append(S[k] * (<double>n * (n - 1)) / (nb * (nb - 1.0)))
+        return tuple(out)
+    finally:
+        free(S)
+        free(lanes)
+
+
 def split_moments(const int[:] base, int pair, int up, params, const char[:] codes,
-                  DealerMemo memo=None, second_params=None, SplitMomentTable table=None):
+                  DealerMemo memo=None, second_params=None, SplitMomentTable table=None,
+                  cross=None):
     """``(E[X], E[X^2], E[X 1{dealer blackjack}])`` of a split round's net result X, raw
     (peek: only the outcomes with no dealer blackjack, as :func:`split_distribution`).
 
@@ -3356,7 +3578,8 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
 
     ``table`` (a :class:`SplitMomentTable` made for these arguments and a shoe with
     at least these cards): S from it, one dealer evaluation per union of the hands'
-    cards instead of the pairs of ends. Exact when the dealer cannot run out of cards;
+    cards instead of the pairs of ends; ``cross``: S itself, already summed for this shoe
+    (:func:`split_cross_sums`; the caller vouches that it is this round's). Exact when the dealer cannot run out of cards;
     for a shoe so small that he could, None (use :func:`split_distribution`).
     """
     cdef Params P, P2
@@ -3373,7 +3596,7 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
     cdef DMemo* m
     cdef const MomentTab* tab = NULL
     cdef double* lanes = NULL
-    cdef bint made = False
+    cdef bint made = False, given = False
     cdef double one[4]
     cdef double two[4]
     cdef double S = 0.0, x
@@ -3392,6 +3615,12 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
                          " fewer cards")
     if table is not None:
         tab = &table.t
+    if cross is not None:
+        if table is not None or codes is None or not isfinite(cross):
+            raise ValueError("cross is the finite S of a round with fixed codes, given"
+                             " instead of its table")
+        S = cross
+        given = True
     for r in range(n_nodes):
         if node_ncards[r] > most:
             most = node_ncards[r]
@@ -3432,7 +3661,9 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
                            ta, cap, mass)
             if na >= 0 and nb >= 0:
                 one_hand_moments(&cs, ta, na, p, ca.bjl1, ca.bjl2, one)
-            if tab != NULL:
+            if given:
+                pass
+            elif tab != NULL:
                 lanes = <double*>malloc(LANES * tree_scratch_size() * sizeof(double))
                 if lanes == NULL:
                     cs.failed = True

@@ -27,6 +27,12 @@ class SplitMomentTable:
         second_params: Any = None,
     ) -> bool: ...
 
+class SplitMomentGroup:
+    @property
+    def unions(self) -> int: ...
+    @property
+    def nbytes(self) -> int: ...
+
 class OptimalSplit:
     def __init__(
         self,
@@ -118,7 +124,10 @@ def split_moments(
     memo: DealerMemo | None = None,
     second_params: Any = None,
     table: SplitMomentTable | None = None,
+    cross: float | None = None,
 ) -> tuple[float, float, float] | None: ...
+def split_moment_group(tables: tuple[SplitMomentTable, ...]) -> SplitMomentGroup: ...
+def split_cross_sums(group: SplitMomentGroup, base: memoryview) -> tuple[float, ...] | None: ...
 def split_moment_table(
     base: memoryview,
     pair: int,

@@ -573,6 +573,7 @@ class BlackjackCounter:
             HIST_SIZE,
             add_deal_distribution,
             optimal_codes,
+            split_cross_sums,
             split_moments,
         )
         from strategy_calc.game import add_split_values, whole_game_pass
@@ -605,6 +606,10 @@ class BlackjackCounter:
             insured = self._insures(up, tc)
             if insured:
                 insure.add(int(up))
+            cross = {} if hist is None or optimal else split_cross_sums(
+                rules, up, ups.base, game.conditioning,
+                {Rank(hand[0]) for (hand, _i), a in chosen.items() if a is Action.SPLIT},
+                memoryview(codes), self._split_tables)  # the split rounds' sums, made together
             for hand, cases in ups.deals.items():
                 nb = ups.no_blackjack(hand)
                 p_bj = 1.0 - nb
@@ -630,7 +635,7 @@ class BlackjackCounter:
                         got = split_moments(rules, Rank(hand[0]), up, ups.base,
                                             game.conditioning,
                                             None if optimal else memoryview(codes),
-                                            self._split_tables)
+                                            self._split_tables, cross.get(Rank(hand[0])))
                         if got is not None:
                             extra += w * _split_second_moment(got, rules.peek, insured, nb)
                             continue

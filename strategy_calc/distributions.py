@@ -20,7 +20,7 @@ from __future__ import annotations
 import array
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
 from strategy_calc import engine
@@ -138,7 +138,8 @@ class SplitTables:
         self.reference = tuple(reference)
         self.limit_bytes = limit_bytes
         self.token = token if token is not None else uuid.uuid4().hex
-        self._tables: dict[tuple[object, ...], engine.SplitMomentTable | None] = {}
+        self._tables: dict[tuple[object, ...],
+                           engine.SplitMomentTable | engine.SplitMomentGroup | None] = {}
         self._lock = threading.Lock()
 
     def __reduce__(self) -> tuple[Callable[..., SplitTables], tuple[object, ...]]:
@@ -154,18 +155,51 @@ class SplitTables:
         key = (pair, up, first, second, bytes(codes))
         with self._lock:
             if key in self._tables:
-                return self._tables[key]
+                kept = self._tables[key]
+                return kept if isinstance(kept, engine.SplitMomentTable) else None
         counts = list(self.reference)
         counts[int(up) - 1] -= 1
         got = engine.split_moment_table(Shoe.from_counts(counts), pair, up, first, codes,
                                         second)
+        self._keep(key, got)
+        return got
+
+    def cross_sums(self, up: Rank, base: Shoe,
+                   rounds: Sequence[tuple[Rank, engine.EngineParams, engine.EngineParams]],
+                   codes: memoryview) -> dict[Rank, float]:
+        """The cross sums of the split rounds ``rounds`` (pair, both hands' parameters)
+        against ``up`` for ``base`` (up card gone), by pair: their tables merged into one
+        group, so each distinct union takes one dealer evaluation for all of them. Rounds
+        without a table (or whose table does not hold for ``base``) are left out."""
+        code = bytes(codes)
+        counts = engine.int_array(base.counts)
+        keys, tables, pairs = [], [], []
+        for pair, first, second in rounds:
+            table = self.table(pair, up, first, second, codes)
+            if table is not None and table.fits(counts, int(pair), int(up), first, codes,
+                                                second):
+                keys.append((pair, up, first, second, code))
+                tables.append(table)
+                pairs.append(pair)
+        if not tables:
+            return {}
+        key = ("group", up, tuple(keys))
         with self._lock:
-            self._tables[key] = got
+            group = self._tables.get(key)
+        if not isinstance(group, engine.SplitMomentGroup):
+            group = engine.split_moment_group(tables)
+            self._keep(key, group)
+        sums = engine.split_cross_sums(group, base)
+        return {} if sums is None else dict(zip(pairs, sums, strict=True))
+
+    def _keep(self, key: tuple[object, ...],
+              value: engine.SplitMomentTable | engine.SplitMomentGroup | None) -> None:
+        with self._lock:
+            self._tables[key] = value
             held = sum(t.nbytes for t in self._tables.values() if t is not None)
             while held > self.limit_bytes and len(self._tables) > 1:
                 old = self._tables.pop(next(iter(self._tables)))
                 held -= old.nbytes if old is not None else 0
-        return got
 
 
 _SHARED: dict[str, SplitTables] = {}
@@ -185,9 +219,37 @@ def _shared_tables(reference: tuple[int, ...], limit_bytes: int, token: str) -> 
         return got
 
 
+def tabled(first: engine.EngineParams, second: engine.EngineParams) -> bool:
+    """Whether a split round with fixed codes can have a moment table: its bonuses do not
+    depend on the shoe (a suited 6-7-8 chance does)."""
+    return first.suited_678_chance == 0 and second.suited_678_chance == 0
+
+
+def split_cross_sums(
+    rules: BlackjackRules, up: Rank, base: Shoe, conditioning: Conditioning,
+    pairs: Collection[Rank], codes: memoryview, tables: SplitTables,
+) -> dict[Rank, float]:
+    """The cross sums :func:`split_moments` takes as ``cross`` for the split rounds of
+    ``pairs`` against ``up`` whose hands play ``codes``, made together (one dealer
+    evaluation per distinct union of every round's tables); by pair, for those rounds
+    that have a table."""
+    if conditioning is Conditioning.PEEK_SHORTCUT:
+        return {}
+    rounds = []
+    for pair in sorted(pairs):
+        if max_hands_for(rules, pair is Rank.ACE) > 2:
+            continue
+        first, second, suits = split_round_params(rules, base, [Card(pair), Card(pair)],
+                                                  conditioning)
+        if suits is None and tabled(first, second):
+            rounds.append((pair, first, second))
+    return tables.cross_sums(up, base, rounds, codes) if rounds else {}
+
+
 def split_moments(
     rules: BlackjackRules, pair: Rank, up: Rank, base: Shoe, conditioning: Conditioning,
     codes: memoryview | None, tables: SplitTables | None = None,
+    cross: float | None = None,
 ) -> tuple[float, float, float] | None:
     """Raw ``(E[X], E[X^2], E[X 1{dealer blackjack}])`` of one split round, as
     :func:`add_deal_distribution`'s split plays it (``codes``: its split hands' codes, None
@@ -195,16 +257,19 @@ def split_moments(
     (:func:`strategy_calc.engine.split_moments`). None where that does not apply: the peek
     shortcut, resplits, split hands that see their suits, a shoe the dealer could run out
     of; the distribution then gives the moments. ``tables``: the run's split moment
-    tables, used (and made) for fixed codes whose bonuses do not depend on the shoe."""
+    tables, used (and made) for fixed codes whose bonuses do not depend on the shoe;
+    ``cross``: this round's cross sum from them, if already made
+    (:meth:`SplitTables.cross_sums`)."""
     if conditioning is Conditioning.PEEK_SHORTCUT or max_hands_for(rules, pair is Rank.ACE) > 2:
         return None
     first, second, suits = split_round_params(rules, base, [Card(pair), Card(pair)],
                                               conditioning)
     if suits is not None:  # (the hands know their suits)
         return None
+    if cross is not None:
+        return engine.split_moments(base, pair, up, first, codes, second, cross=cross)
     table = None
-    if tables is not None and codes is not None and first.suited_678_chance == 0 \
-            and second.suited_678_chance == 0:
+    if tables is not None and codes is not None and tabled(first, second):
         table = tables.table(pair, up, first, second, codes)
         if table is not None and not table.fits(engine.int_array(base.counts), int(pair),
                                                 int(up), first, codes, second):

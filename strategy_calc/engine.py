@@ -31,7 +31,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from strategy_calc import _engine
-from strategy_calc._engine import DealerMemo, SplitMomentTable
+from strategy_calc._engine import DealerMemo, SplitMomentGroup, SplitMomentTable
 from strategy_calc.cards import Card, Rank, Shoe, rank_counts
 from strategy_calc.rules import BlackjackRules, double_allowed_totals
 
@@ -47,6 +47,7 @@ __all__ = [
     "NodeTable",
     "OptimalSplitValue",
     "PassRow",
+    "SplitMomentGroup",
     "SplitMomentTable",
     "SplitRow",
     "SplitSuits",
@@ -58,7 +59,9 @@ __all__ = [
     "hand_values",
     "int_array",
     "node_table",
+    "split_cross_sums",
     "split_distribution",
+    "split_moment_group",
     "split_moment_table",
     "split_moments",
     "split_optimal",
@@ -398,15 +401,31 @@ def split_distribution(
 def split_moments(
     base: Shoe, pair: Rank, up: Rank, params: EngineParams, codes: memoryview | None,
     second: EngineParams | None = None, table: SplitMomentTable | None = None,
+    cross: float | None = None,
 ) -> tuple[float, float, float] | None:
     """Raw ``(E[X], E[X^2], E[X 1{dealer blackjack}])`` of a split round (the round of
     :func:`split_distribution`, hands that do not see their suits), or None for a shoe the
     dealer could run out of (see the engine). ``table``: the round's
     :func:`split_moment_table` (its cross sums from one dealer evaluation per union of the
-    hands' cards)."""
+    hands' cards); or ``cross``: those sums already made for this shoe
+    (:func:`split_cross_sums`)."""
     got = _engine.split_moments(int_array(base.counts), int(pair), int(up), params, codes,
-                                None, second, table)
+                                None, second, table, cross)
     return None if got is None else (float(got[0]), float(got[1]), float(got[2]))
+
+
+def split_moment_group(tables: Sequence[SplitMomentTable]) -> SplitMomentGroup:
+    """Split moment tables of one up card with their unions merged, so that
+    :func:`split_cross_sums` evaluates the dealer once per distinct union."""
+    return _engine.split_moment_group(tuple(tables))
+
+
+def split_cross_sums(group: SplitMomentGroup, base: Shoe) -> tuple[float, ...] | None:
+    """Each of ``group``'s tables' cross sums for ``base`` (up card gone), in its order:
+    what :func:`split_moments` takes as ``cross``; None for a shoe the dealer could run
+    out of."""
+    got = _engine.split_cross_sums(group, int_array(base.counts))
+    return None if got is None else tuple(float(x) for x in got)
 
 
 def split_moment_table(

@@ -182,3 +182,43 @@ def test_a_runs_split_tables_travel_empty_and_are_made_once() -> None:
     assert copy.plan(shoe, 0.0, moments=True).second_moment == first
     later = pickle.loads(pickle.dumps(counter))  # the run's next batch
     assert later._split_tables is copy._split_tables and len(later._split_tables) == made
+
+
+@pytest.mark.parametrize(("name", "sets"), RULES, ids=[f"{n}{i}" for i, (n, _) in enumerate(RULES)])
+def test_a_groups_cross_sums_give_each_split_round_its_own_moments(
+        name: str, sets: tuple[str, ...]) -> None:
+    """Merged over the pairs split against one up card, the tables give each round the
+    same moments as its joint distribution: one dealer law per distinct union, and each
+    round's chance of it G(u) N (N - 1) / (n_p (n_p - 1)), the pair cards counted in u."""
+    for up in (7, 2):
+        pairs = [1, 2, 3, 7, 8]
+        rules, base, _cards, cond = _round(name, sets, pairs[0], up)
+        counter = count.blackjack_counter(rules, cut_card=60)
+        codes = memoryview(counter._split_codes[Rank(up)])
+        reference = Shoe.full(2).remove([Card(Rank(up))])
+        rounds, tables = [], []
+        for pair in pairs:
+            first, second, _ = split_round_params(rules, base, [Card(Rank(pair))] * 2, cond)
+            table = engine.split_moment_table(reference, Rank(pair), Rank(up), first, codes,
+                                              second)
+            assert table is not None
+            rounds.append((pair, first, second))
+            tables.append(table)
+        group = engine.split_moment_group(tables)
+        assert group.unions < sum(t.unions for t in tables)  # some unions shared
+        sums = engine.split_cross_sums(group, base)
+        assert sums is not None
+        for (pair, first, second), cross in zip(rounds, sums, strict=True):
+            hist = np.zeros(HIST_SIZE)
+            with_bj = np.zeros(HIST_SIZE) if cond is engine.Conditioning.ENHC else None
+            engine.split_distribution(base, Rank(pair), Rank(up), first, codes, hist, None,
+                                      second, None, with_bj)
+            total = hist + (with_bj if with_bj is not None else 0.0)
+            got = engine.split_moments(base, Rank(pair), Rank(up), first, codes, second,
+                                       cross=cross)
+            assert got is not None
+            assert abs(got[1] - float(total @ (XS * XS))) < HIST_TOL, (pair, up)
+            assert abs(got[0] - float(total @ XS)) < HIST_TOL, (pair, up)
+        with pytest.raises(ValueError, match="cross"):
+            engine.split_moments(base, Rank(pairs[0]), Rank(up), rounds[0][1], codes,
+                                 rounds[0][2], tables[0], sums[0])
