@@ -24,7 +24,8 @@ E[payoff * 1{no dealer blackjack}] (peek exact).
 from __future__ import annotations
 
 import array
-from collections.abc import Callable, Sequence
+import struct
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from functools import cache, lru_cache
@@ -306,6 +307,9 @@ def split_tables(
     return rows_first, rows_first if others is first else [SplitRow(*row) for row in others]
 
 
+_ROW = struct.Struct("8d")
+"""One row of :class:`UpCardPass` (its 8 doubles, native order)."""
+
 PASS_COLUMNS = ("stand", "optimal", "double", "policy", "weight", "no_blackjack", "hit",
                 "policy_hit")
 """The columns :func:`up_card_pass` fills, per player node (raw values)."""
@@ -344,7 +348,12 @@ class UpCardPass:
 
     def row(self, node: int) -> PassRow:
         """The named values of one node."""
-        return PassRow(*self.values[8 * node:8 * node + 8])
+        return PassRow._make(_ROW.unpack_from(self.values, 64 * node))
+
+    def rows(self, nodes: Iterable[int]) -> dict[int, PassRow]:
+        """:meth:`row` of each of ``nodes``, by node."""
+        values, unpack, make = self.values, _ROW.unpack_from, PassRow._make
+        return {node: make(unpack(values, 64 * node)) for node in nodes}
 
     def column(self, name: str) -> list[float]:
         """One named column, every node."""

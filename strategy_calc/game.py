@@ -69,6 +69,12 @@ class DealValues:
     split_chart: float | None = None
     split_no_das: float | None = None
 
+    def with_splits(self, split: float | None, chart: float | None,
+                    no_das: float | None) -> DealValues:
+        """These values with the three split values set (``dataclasses.replace``, faster)."""
+        return DealValues(self.probability, self.q678, self.stand, self.hit, self.hit_chart,
+                          self.double, self.surrender, split, chart, no_das)
+
     def value(self, action: Action) -> float | None:
         """The optimal-strategy value of ``action`` (None if not allowed)."""
         value: float | None = getattr(self, _FIELD[action], None)
@@ -244,7 +250,7 @@ def whole_game_pass(
         table = engine.up_card_pass(base, up, params.with_bonus(
             rules.bonus_777, rules.bonus_suited_678, q_avg), policy, memo=memo, rows=wanted,
             optimal=not chart_only)
-        rows = {node: table.row(node) for node in read}
+        rows = table.rows(read)
         ups = UpCardDeals(up, full.count(up) / full.total, base, table, rows, q_avg)
         may_surrender = rules.may_surrender(int(up))
         for hand in HANDS:
@@ -434,8 +440,7 @@ def add_split_values(
         else:
             adj = game.conditioning.blackjack_adjustment(ups.no_blackjack(hand))
             split, chart, no_das = (x + adj for x in raw)
-            ups.deals[hand] = [replace(d, split=split, split_chart=chart, split_no_das=no_das)
-                               for d in ups.deals[hand]]
+            ups.deals[hand] = [d.with_splits(split, chart, no_das) for d in ups.deals[hand]]
             found[pair_rank] = (split, chart, no_das)
     return found
 

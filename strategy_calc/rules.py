@@ -39,6 +39,9 @@ class RulesError(ValueError):
 HoleCard = Literal["peek", "enhc"]
 EnhcLoses = Literal["all", "original"]
 DoubleOn = Literal["any", "9-11", "10-11", "11", "none"]
+_DOUBLE_TOTALS: dict[str, tuple[int, int]] = {
+    "any": (0, 21), "9-11": (9, 11), "10-11": (10, 11), "11": (11, 11), "none": (1, 0)}
+"""The best two-card totals each ``double_on`` allows (low, high): :meth:`may_double`."""
 Surrender = Literal["none", "late", "early", "not_vs_ace", "2-9"]
 PairTable = Literal["none", "any", "perfect"]
 
@@ -197,8 +200,7 @@ class BlackjackRules:
         """
         if total == 21 and self.hand_of_21_stands:
             return False
-        low, high = {"any": (0, 21), "9-11": (9, 11), "10-11": (10, 11), "11": (11, 11),
-                     "none": (1, 0)}[self.double_on]
+        low, high = _DOUBLE_TOTALS[self.double_on]
         return low <= total <= high
 
     def may_surrender(self, up: int) -> bool:
