@@ -943,28 +943,34 @@ cdef void dmemo_free(DMemo* m) noexcept nogil:
     m.node_entry = NULL
 
 
+cdef int rehash_double(uint64_t** keys, int** kept, uint64_t* mask) noexcept nogil:
+    """Double an open-addressing table of packed keys (0: empty slot) and the int kept
+    per slot, in place. Returns -1 if out of memory (the table is left as it was)."""
+    cdef uint64_t newmask = (mask[0] << 1) | 1, slot, i
+    cdef uint64_t* new_keys = <uint64_t*>calloc(newmask + 1, sizeof(uint64_t))
+    cdef int* new_kept = <int*>malloc((newmask + 1) * sizeof(int))
+    if new_keys == NULL or new_kept == NULL:
+        free(new_keys)
+        free(new_kept)
+        return -1
+    for i in range(mask[0] + 1):
+        if keys[0][i] != 0:
+            slot = mix(keys[0][i]) & newmask
+            while new_keys[slot] != 0:
+                slot = (slot + 1) & newmask
+            new_keys[slot] = keys[0][i]
+            new_kept[slot] = kept[0][i]
+    free(keys[0])
+    free(kept[0])
+    keys[0] = new_keys
+    kept[0] = new_kept
+    mask[0] = newmask
+    return 0
+
+
 cdef int dmemo_grow(DMemo* m) noexcept nogil:
     """Double the slot table (rehash). Returns -1 if out of memory."""
-    cdef uint64_t newmask = (m.mask << 1) | 1, slot, i
-    cdef uint64_t* keys = <uint64_t*>calloc(newmask + 1, sizeof(uint64_t))
-    cdef int* entry = <int*>malloc((newmask + 1) * sizeof(int))
-    if keys == NULL or entry == NULL:
-        free(keys)
-        free(entry)
-        return -1
-    for i in range(m.mask + 1):
-        if m.keys[i] != 0:
-            slot = mix(m.keys[i]) & newmask
-            while keys[slot] != 0:
-                slot = (slot + 1) & newmask
-            keys[slot] = m.keys[i]
-            entry[slot] = m.entry[i]
-    free(m.keys)
-    free(m.entry)
-    m.keys = keys
-    m.entry = entry
-    m.mask = newmask
-    return 0
+    return rehash_double(&m.keys, &m.entry, &m.mask)
 
 
 cdef long long dmemo_index(DMemo* m, const int* removed) noexcept nogil:
@@ -2943,9 +2949,7 @@ cdef void usum_free(UnionSum* u) noexcept nogil:
 cdef double* usum_row(UnionSum* u, const int* removed) noexcept nogil:
     """The sums of the union ``removed`` (zeros when new), or NULL if out of memory or
     a rank count is above 63 (never for two player hands)."""
-    cdef uint64_t key = 1, slot, i, newmask
-    cdef uint64_t* keys
-    cdef int* slot_of
+    cdef uint64_t key = 1, slot
     cdef unsigned char* cards
     cdef double* h
     cdef int r, k
@@ -2976,26 +2980,8 @@ cdef double* usum_row(UnionSum* u, const int* removed) noexcept nogil:
         u.cards[k * NR + r] = <unsigned char>removed[r]
     for r in range(NOUT):
         u.h[k * NOUT + r] = 0.0
-    if 2 * <uint64_t>u.n > u.mask:  # rehash into twice the slots
-        newmask = (u.mask << 1) | 1
-        keys = <uint64_t*>calloc(newmask + 1, sizeof(uint64_t))
-        slot_of = <int*>malloc((newmask + 1) * sizeof(int))
-        if keys == NULL or slot_of == NULL:
-            free(keys)
-            free(slot_of)
-            return NULL
-        for i in range(u.mask + 1):
-            if u.keys[i] != 0:
-                slot = mix(u.keys[i]) & newmask
-                while keys[slot] != 0:
-                    slot = (slot + 1) & newmask
-                keys[slot] = u.keys[i]
-                slot_of[slot] = u.slot_of[i]
-        free(u.keys)
-        free(u.slot_of)
-        u.keys = keys
-        u.slot_of = slot_of
-        u.mask = newmask
+    if 2 * <uint64_t>u.n > u.mask and rehash_double(&u.keys, &u.slot_of, &u.mask) != 0:
+        return NULL
     return &u.h[k * NOUT]
 
 
@@ -3160,6 +3146,29 @@ cdef class SplitMomentTable:
             and bytes(codes) == self.codes
 
 
+cdef int read_split_round(const int[:] base, int pair, int up, params, second_params,
+                          const char[:] codes, Params* P, Params* P2) except -1:
+    """Read and check the arguments of one split round's moments (:func:`split_moments`,
+    :func:`split_moment_table`): 1 when the dealer cannot run out of cards whatever both
+    hands draw, else 0 (no exact moments from the identities)."""
+    cdef int r, n = 0, most = 0
+    read_params(params, P)
+    read_params(params if second_params is None else second_params, P2)
+    if P2.h17 != P.h17 or P2.mode != P.mode:
+        raise ValueError("the two hands' parameters must share the game")
+    if P.nsuit > 0 or P2.nsuit > 0:
+        raise ValueError("split hands that know their suits: use split_distribution")
+    check_pair(base, pair)
+    check_up(up)
+    check_codes(codes, "codes")
+    for r in range(n_nodes):
+        if node_ncards[r] > most:
+            most = node_ncards[r]
+    for r in range(NR):
+        n += base[r]
+    return 1 if n - 2 * (most + 1) >= longest_hand[P.h17] else 0
+
+
 def split_moment_table(const int[:] base, int pair, int up, params, const char[:] codes,
                        second_params=None):
     """The :class:`SplitMomentTable` of a split round whose hands play ``codes`` (fixed:
@@ -3169,7 +3178,7 @@ def split_moment_table(const int[:] base, int pair, int up, params, const char[:
     out of)."""
     cdef Params P, P2
     cdef Ctx ca, cb, cs
-    cdef int r, i, k, na = 0, got = 0, p = pair - 1, cap = 20000, n1, most = 0, n = 0
+    cdef int r, i, k, na = 0, got = 0, p = pair - 1, cap = 20000, n1
     cdef Term* ta = NULL
     cdef Term* tb = NULL
     cdef double* mass = NULL
@@ -3183,23 +3192,9 @@ def split_moment_table(const int[:] base, int pair, int up, params, const char[:
     cdef double inv_fall_n[KMAX + 1]
     cdef double f
     cdef int full[NR]
-    read_params(params, &P)
-    read_params(params if second_params is None else second_params, &P2)
-    if P2.h17 != P.h17 or P2.mode != P.mode:
-        raise ValueError("the two hands' parameters must share the game")
-    if P.nsuit > 0 or P2.nsuit > 0:
-        raise ValueError("split hands that know their suits: use split_distribution")
-    check_pair(base, pair)
-    check_up(up)
-    check_codes(codes, "codes")
     if codes is None:
         raise ValueError("a split moment table is for fixed codes")
-    for r in range(n_nodes):
-        if node_ncards[r] > most:
-            most = node_ncards[r]
-    for r in range(NR):
-        n += base[r]
-    if n - 2 * (most + 1) < longest_hand[P.h17]:
+    if not read_split_round(base, pair, up, params, second_params, codes, &P, &P2):
         return None
     n1 = node_child[0][p]
     acc.keys = NULL
@@ -3274,63 +3269,60 @@ def split_moment_table(const int[:] base, int pair, int up, params, const char[:
     return table
 
 
-cdef double table_cross(const MomentTab* table, const int* base, int p, int up,
-                        double* buf) noexcept nogil:
-    """S of :func:`split_moments` from ``table`` for the shoe ``base`` (both pair cards
-    in it, up card gone): sum_u F(u) <D(u), h(u)>, one dealer evaluation per union the
-    shoe can deal, LANES at a time. ``buf``: LANES * :func:`tree_scratch_size` doubles."""
+cdef void union_sums(const unsigned char* cards, int n, const int* start, const int* which,
+                     const double* h, const int* kmax, int nmax, int p, const int* base,
+                     int up, bint h17, double* lanes, double* S) noexcept nogil:
+    """``S[which[e]] +=`` chance(u) <D(u), h[e]> for every union u (``cards[i * NR ..]``,
+    ``i < n``) and each of its entries e (``start[i] <= e < start[i + 1]``; ``start``
+    NULL: entry i of table 0), D(u) the dealer's law (up card ``up``) from ``base`` (up
+    card gone) less u, one evaluation per union the shoe can deal, LANES at a time.
+    chance(u): P(u's cards but two of rank index ``p`` come first, in a given order) from
+    ``base`` less those two (p -1: all of u's cards, from ``base``); ``kmax``, ``nmax``:
+    the most cards of each rank and in all that it counts. ``lanes``: LANES *
+    :func:`tree_scratch_size` doubles."""
     cdef double fall_b[NR * (KMAX + 1)]
     cdef double inv_fall_n[KMAX + 1]
     cdef double rows[LANES * NOUT]
     cdef double fw[LANES]
-    cdef int which[LANES]
+    cdef int pick[LANES]
     cdef int shoes[LANES * NR]
-    cdef int i, r, o, k, l, n, m = 0, kept = 0
-    cdef double f, x, S = 0.0
-    cdef const unsigned char* cards
-    cdef const double* h
-    cdef const UTree* t = NULL
-    falling_tables(base, p, table.kmax, table.nmax, fall_b, inv_fall_n)
-    # every shoe here is at least the one checked by the caller less two hands: one tree
-    n = 0
+    cdef int i, r, o, e, k, l, total = 0, m = 0, kept = 0
+    cdef double f, x
+    cdef const unsigned char* u
+    cdef const UTree* tree
+    falling_tables(base, p, kmax, nmax, fall_b, inv_fall_n)
     for r in range(NR):
-        n += base[r]
-    for i in range(table.n + LANES):
-        if i < table.n:
-            cards = &table.cards[i * NR]
-            f = drawn_chance(cards, p, fall_b, inv_fall_n, &k)
+        total += base[r]
+    # the fewest cards any of these shoes holds picks the tree (the caller has checked
+    # that the dealer cannot run out of them)
+    tree = up_tree_for(h17, total + 1 - (nmax + (2 if p >= 0 else 0)), up - 1)
+    for i in range(n + 1):
+        if i < n:
+            u = &cards[i * NR]
+            f = drawn_chance(u, p, fall_b, inv_fall_n, &k)
             if f == 0.0:
                 continue
             for r in range(NR):
-                shoes[m * NR + r] = base[r] - cards[r] + (r == up - 1)
+                shoes[m * NR + r] = base[r] - u[r] + (r == up - 1)
             fw[m] = f
-            which[m] = i
+            pick[m] = i
             m += 1
-            kept = m
             if m < LANES:
                 continue
-        elif m == 0:
+        if m == 0:
             break
-        else:  # the last, part-filled batch: pad with its first shoe
-            for l in range(m, LANES):
-                memcpy(&shoes[l * NR], shoes, NR * sizeof(int))
-                fw[l] = 0.0
-                which[l] = which[0]
-            kept = m
-            m = LANES
-        if t == NULL:
-            t = up_tree_for(table.h17, n + 1 - (table.nmax + 2), up - 1)
-        tree_eval_lanes(t, shoes, up - 1, buf, rows)
+        kept = m
+        for l in range(m, LANES):  # a part-filled last batch: pad with its first shoe
+            memcpy(&shoes[l * NR], shoes, NR * sizeof(int))
+        tree_eval_lanes(tree, shoes, up - 1, lanes, rows)
         for l in range(kept):
-            h = &table.h[which[l] * NOUT]
-            x = 0.0
-            for o in range(NOUT):
-                x += rows[l * NOUT + o] * h[o]
-            S += fw[l] * x
+            for e in range(start[pick[l]] if start != NULL else pick[l],
+                           start[pick[l] + 1] if start != NULL else pick[l] + 1):
+                x = 0.0
+                for o in range(NOUT):
+                    x += rows[l * NOUT + o] * h[e * NOUT + o]
+                S[which[e] if which != NULL else 0] += fw[l] * x
         m = 0
-        if i >= table.n:
-            break
-    return S
 
 
 cdef class SplitMomentGroup:
@@ -3475,18 +3467,10 @@ def split_cross_sums(SplitMomentGroup group, const int[:] base):
     (n_p (n_p - 1)), N the cards of ``base`` and n_p its cards of the pair's rank: so one
     G and one dealer evaluation per union serve every table that holds it. None for a
     shoe so small that the dealer could run out of cards."""
-    cdef double fall_b[NR * (KMAX + 1)]
-    cdef double inv_fall_n[KMAX + 1]
-    cdef double rows[LANES * NOUT]
-    cdef double gw[LANES]
-    cdef int which[LANES]
-    cdef int shoes[LANES * NR]
-    cdef int i, r, o, e, l, k, n = 0, m = 0, kept = 0, p, up = group.up
-    cdef double x, nb
+    cdef int r, k, n = 0, p, up = group.up
+    cdef double nb
     cdef double* S = NULL
     cdef double* lanes = NULL
-    cdef const unsigned char* cards
-    cdef const UTree* tree
     cdef SplitMomentTable t
     check_shoe(base)
     for x_ in group.tables:
@@ -3507,39 +3491,9 @@ def split_cross_sums(SplitMomentGroup group, const int[:] base):
         raise MemoryError()
     try:
         with nogil:
-            # G(u): the falling tables of base itself (pair cards counted, p = -1)
-            falling_tables(&base[0], -1, group.kmax, group.nmax, fall_b, inv_fall_n)
-            tree = up_tree_for(group.h17, n + 1 - group.nmax, up - 1)
-            for i in range(group.n + LANES):
-                if i < group.n:
-                    cards = &group.cards[i * NR]
-                    x = drawn_chance(cards, -1, fall_b, inv_fall_n, &k)
-                    if x == 0.0:
-                        continue
-                    for r in range(NR):
-                        shoes[m * NR + r] = base[r] - cards[r] + (r == up - 1)
-                    gw[m] = x
-                    which[m] = i
-                    m += 1
-                    kept = m
-                    if m < LANES:
-                        continue
-                elif m == 0:
-                    break
-                else:  # the last, part-filled batch: pad with its first shoe
-                    for l in range(m, LANES):
-                        memcpy(&shoes[l * NR], shoes, NR * sizeof(int))
-                    kept = m
-                tree_eval_lanes(tree, shoes, up - 1, lanes, rows)
-                for l in range(kept):
-                    for e in range(group.start[which[l]], group.start[which[l] + 1]):
-                        x = 0.0
-                        for o in range(NOUT):
-                            x += rows[l * NOUT + o] * group.h[e * NOUT + o]
-                        S[group.which[e]] += gw[l] * x
-                m = 0
-                if i >= group.n:
-                    break
+            # G(u): the chance of all of u's cards (pair cards counted, p = -1)
+            union_sums(group.cards, group.n, group.start, group.which, group.h, group.kmax,
+                       group.nmax, -1, &base[0], up, group.h17, lanes, S)
         out = []
         for k, x_ in enumerate(group.tables):
             t = x_
@@ -3584,7 +3538,7 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
     """
     cdef Params P, P2
     cdef Ctx ca, cb, cs
-    cdef int r, n, na = 0, nb = 0, p = pair - 1, cap = 20000, n1, most = 0, got = 0
+    cdef int na = 0, nb = 0, p = pair - 1, cap = 20000, n1, got = 0, big
     cdef Term* ta = NULL
     cdef Term* tb = NULL
     cdef double* mass = NULL
@@ -3601,15 +3555,7 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
     cdef double two[4]
     cdef double S = 0.0, x
     cdef bint symmetric = False
-    read_params(params, &P)
-    read_params(params if second_params is None else second_params, &P2)
-    if P2.h17 != P.h17 or P2.mode != P.mode:
-        raise ValueError("the two hands' parameters must share the game")
-    if P.nsuit > 0 or P2.nsuit > 0:
-        raise ValueError("split hands that know their suits: use split_distribution")
-    check_pair(base, pair)
-    check_up(up)
-    check_codes(codes, "codes")
+    big = read_split_round(base, pair, up, params, second_params, codes, &P, &P2)
     if table is not None and not table.fits(base, pair, up, params, codes, second_params):
         raise ValueError("the split moment table was made for another round or a shoe with"
                          " fewer cards")
@@ -3621,13 +3567,7 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
                              " instead of its table")
         S = cross
         given = True
-    for r in range(n_nodes):
-        if node_ncards[r] > most:
-            most = node_ncards[r]
-    n = 0
-    for r in range(NR):
-        n += base[r]
-    if n - 2 * (most + 1) < longest_hand[P.h17]:
+    if not big:
         return None
     n1 = node_child[0][p]
     one[0] = one[1] = one[2] = one[3] = 0.0
@@ -3668,7 +3608,8 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
                 if lanes == NULL:
                     cs.failed = True
                 else:
-                    S = table_cross(tab, &base[0], p, up, lanes)
+                    union_sums(tab.cards, tab.n, NULL, NULL, tab.h, tab.kmax, tab.nmax, p,
+                               &base[0], up, tab.h17, lanes, &S)
                     free(lanes)
             elif na >= 0 and nb >= 0:
                 symmetric = same_hands(&P, &P2, &ca, &cb, code_a, code_b)
