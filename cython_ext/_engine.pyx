@@ -2912,6 +2912,11 @@ cdef bint same_hands(const Params* a, const Params* b, const Ctx* ca, const Ctx*
     return code_a == code_b or memcmp(code_a, code_b, n_nodes) == 0
 
 
+cdef enum:
+    UMAX = 48   # most cards of both split hands together (2 x 22, a bust's last card
+                # counted) that the union factor tables hold, with room
+
+
 cdef struct UnionSum:   # sums kept per distinct union of both split hands' cards
     uint64_t* keys      # packed union + 1; 0 = empty slot
     int* slot_of        # slot -> union index
@@ -3045,14 +3050,14 @@ cdef double drawn_chance(const unsigned char* cards, int p, const double* fall_b
                          const double* inv_fall_n, int* drawn) noexcept nogil:
     """P(the cards of a union but the two pair cards (rank index ``p``; -1: all the cards)
     come first, in a given order) from the shoe whose falling counts are ``fall_b[r *
-    (KMAX + 1) + k]`` (0 past a rank's table) and ``inv_fall_n[k]`` = 1 / (N)_k;
+    (UMAX + 1) + k]`` (0 past a rank's table) and ``inv_fall_n[k]`` = 1 / (N)_k;
     ``drawn``: their number, set."""
     cdef int r, k, n = 0
     cdef double f = 1.0
     for r in range(NR):
         k = cards[r] - 2 * (r == p)
         n += k
-        f *= fall_b[r * (KMAX + 1) + k]
+        f *= fall_b[r * (UMAX + 1) + k]
     drawn[0] = n
     return f * inv_fall_n[n]
 
@@ -3061,17 +3066,17 @@ cdef int falling_tables(const int* shoe, int p, const int* kmax, int nmax, doubl
                         double* inv_fall_n) noexcept nogil:
     """The tables of :func:`drawn_chance` for ``shoe`` less both pair cards (rank index
     ``p``; -1: the shoe as it is), up to ``kmax[r]`` cards of each rank and ``nmax`` in all
-    (at most KMAX)."""
+    (at most UMAX)."""
     cdef int r, k, N = 0, b
     for r in range(NR):
         b = shoe[r] - 2 * (r == p)
         N += b
-        fall_b[r * (KMAX + 1)] = 1.0
-        for k in range(1, KMAX + 1):
-            fall_b[r * (KMAX + 1) + k] = fall_b[r * (KMAX + 1) + k - 1] * (b - k + 1) \
+        fall_b[r * (UMAX + 1)] = 1.0
+        for k in range(1, UMAX + 1):
+            fall_b[r * (UMAX + 1) + k] = fall_b[r * (UMAX + 1) + k - 1] * (b - k + 1) \
                 if k <= kmax[r] and b - k + 1 > 0 else 0.0
     inv_fall_n[0] = 1.0
-    for k in range(1, KMAX + 1):
+    for k in range(1, UMAX + 1):
         inv_fall_n[k] = inv_fall_n[k - 1] / (N - k + 1) if k <= nmax and N - k + 1 > 0 \
             else 0.0
     return 0
@@ -3188,8 +3193,8 @@ def split_moment_table(const int[:] base, int pair, int up, params, const char[:
     cdef UnionSum acc
     cdef SplitMomentTable table
     cdef MomentTab* t
-    cdef double fall_b[NR * (KMAX + 1)]
-    cdef double inv_fall_n[KMAX + 1]
+    cdef double fall_b[NR * (UMAX + 1)]
+    cdef double inv_fall_n[UMAX + 1]
     cdef double f
     cdef int full[NR]
     if codes is None:
@@ -3244,7 +3249,7 @@ def split_moment_table(const int[:] base, int pair, int up, params, const char[:
                     t.kmax[r] = full[r]
             if k > t.nmax:
                 t.nmax = k
-        if t.nmax > KMAX:
+        if t.nmax > UMAX:  # (cannot happen: UMAX holds two longest hands)
             raise RuntimeError("two split hands hold more cards than the factor tables")
         falling_tables(&base[0], p, t.kmax, t.nmax, fall_b, inv_fall_n)
         for i in range(acc.n):  # to orders(t1) orders(t2) (r1 + 1)(r2 + 1): shoe-free
@@ -3280,8 +3285,8 @@ cdef void union_sums(const unsigned char* cards, int n, const int* start, const 
     ``base`` less those two (p -1: all of u's cards, from ``base``); ``kmax``, ``nmax``:
     the most cards of each rank and in all that it counts. ``lanes``: LANES *
     :func:`tree_scratch_size` doubles."""
-    cdef double fall_b[NR * (KMAX + 1)]
-    cdef double inv_fall_n[KMAX + 1]
+    cdef double fall_b[NR * (UMAX + 1)]
+    cdef double inv_fall_n[UMAX + 1]
     cdef double rows[LANES * NOUT]
     cdef double fw[LANES]
     cdef int pick[LANES]
@@ -3325,6 +3330,10 @@ cdef void union_sums(const unsigned char* cards, int n, const int* start, const 
         m = 0
 
 
+cdef enum:
+    GROUP_MAX = 32  # tables in one SplitMomentGroup
+
+
 cdef class SplitMomentGroup:
     """The tables of several split rounds against one up card with their unions merged
     (:func:`split_moment_group`): one dealer evaluation per distinct union serves every
@@ -3340,7 +3349,8 @@ cdef class SplitMomentGroup:
     cdef int* start          # n + 1: each union's entries
     cdef int* which          # m: the entry's table
     cdef double* h           # m * NOUT: the entry's sums (as its table keeps them)
-    cdef object tables       # (SplitMomentTable, ...), in the order of the sums
+    cdef int pair[GROUP_MAX]  # each table's pair rank (1..10), in the order of the sums
+    cdef int ref[GROUP_MAX][NR]  # ... and its reference shoe less both pair cards
 
     def __cinit__(self):
         self.n = self.m = self.ntab = 0
@@ -3361,14 +3371,20 @@ cdef class SplitMomentGroup:
         return self.n
 
     @property
+    def pairs(self):
+        """Each table's pair rank (1..10), in the order of :func:`split_cross_sums`."""
+        return tuple([self.pair[k] for k in range(self.ntab)])
+
+    @property
     def nbytes(self):
-        """Bytes the group holds besides its tables."""
+        """Bytes the group holds (it keeps no reference to its tables)."""
         return self.n * (NR + sizeof(int)) + self.m * (sizeof(int) + NOUT * sizeof(double))
 
 
 def split_moment_group(tables):
     """A :class:`SplitMomentGroup` of ``tables`` (:class:`SplitMomentTable`, one up card
-    and one soft-17 rule, at most one per pair and split hands' parameters)."""
+    and one soft-17 rule, at most one per pair and split hands' parameters). It copies
+    what it needs: the tables may be dropped afterwards."""
     cdef SplitMomentGroup g = SplitMomentGroup()
     cdef SplitMomentTable t
     cdef KeyMap map
@@ -3379,8 +3395,8 @@ def split_moment_group(tables):
     cdef int* idx = NULL
     cdef int pos
     tables = tuple(tables)
-    if not tables:
-        raise ValueError("a split moment group needs at least one table")
+    if not 0 < len(tables) <= GROUP_MAX:
+        raise ValueError(f"a split moment group has 1 to {GROUP_MAX} tables")
     for x in tables:
         if not isinstance(x, SplitMomentTable):
             raise TypeError("a split moment group is made of SplitMomentTable objects")
@@ -3392,7 +3408,10 @@ def split_moment_group(tables):
     g.up = t.up
     g.h17 = t.t.h17
     g.ntab = len(tables)
-    g.tables = tables
+    for k, x in enumerate(tables):
+        t = x
+        g.pair[k] = t.pair
+        memcpy(g.ref[k], t.t.ref, NR * sizeof(int))
     while (1 << log2cap) < 2 * total + 2:
         log2cap += 1
     if keymap_init(&map, log2cap, 1) != 0:
@@ -3450,7 +3469,7 @@ def split_moment_group(tables):
                     g.kmax[r] = g.cards[i * NR + r]
             if tot > g.nmax:
                 g.nmax = tot
-        if g.nmax > KMAX:
+        if g.nmax > UMAX:  # (cannot happen: UMAX holds two longest hands)
             raise RuntimeError("two split hands hold more cards than the factor tables")
     finally:
         keymap_free(&map)
@@ -3466,19 +3485,18 @@ def split_cross_sums(SplitMomentGroup group, const int[:] base):
     F(u less the pair cards) from ``base`` less both pair cards is G(u) N (N - 1) /
     (n_p (n_p - 1)), N the cards of ``base`` and n_p its cards of the pair's rank: so one
     G and one dealer evaluation per union serve every table that holds it. None for a
-    shoe so small that the dealer could run out of cards."""
+    shoe so small that the dealer could run out of cards, or with more cards of some rank
+    than a table was made for (then each round on its own: :func:`split_moments`)."""
     cdef int r, k, n = 0, p, up = group.up
     cdef double nb
     cdef double* S = NULL
     cdef double* lanes = NULL
-    cdef SplitMomentTable t
     check_shoe(base)
-    for x_ in group.tables:
-        t = x_
-        p = t.pair - 1
+    for k in range(group.ntab):
+        p = group.pair[k] - 1
         for r in range(NR):
-            if base[r] - 2 * (r == p) > t.t.ref[r] or (r == p and base[r] < 2):
-                raise ValueError("a split moment table was made for a shoe with fewer cards")
+            if base[r] - 2 * (r == p) > group.ref[k][r] or (r == p and base[r] < 2):
+                return None  # (a shoe with more of some rank than a table was made for)
     for r in range(NR):
         n += base[r]
     if n - (group.nmax - 1) < longest_hand[group.h17]:
@@ -3495,9 +3513,8 @@ def split_cross_sums(SplitMomentGroup group, const int[:] base):
             union_sums(group.cards, group.n, group.start, group.which, group.h, group.kmax,
                        group.nmax, -1, &base[0], up, group.h17, lanes, S)
         out = []
-        for k, x_ in enumerate(group.tables):
-            t = x_
-            p = t.pair - 1
+        for k in range(group.ntab):
+            p = group.pair[k] - 1
             nb = <double>base[p]
             out.append(S[k] * (<double>n * (n - 1)) / (nb * (nb - 1.0)))
         return tuple(out)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import array
 import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
@@ -124,13 +125,14 @@ def _histogram_dict(hist: np.ndarray) -> dict[float, float]:
 
 
 class SplitTables:
-    """The split moment tables of a run (:func:`strategy_calc.engine.split_moment_table`),
-    each made the first time its round is asked for; caller-owned and safe to share
-    between threads. ``reference``: the rank counts every deal of the run starts from
-    (every later shoe has no more of any rank). A pickled copy travels without its
-    tables: unpickled in another process, every copy of one run's tables there is one
-    object, so a worker makes each table once for all the batches it is given. At most
-    ``limit_bytes`` are kept (the oldest go first).
+    """The split moment tables of a run (:func:`strategy_calc.engine.split_moment_table`)
+    and their groups per up card, each made the first time it is asked for;
+    caller-owned and safe to share between threads (two threads asking at once may both
+    make one, with the same values). ``reference``: the rank counts every deal of the
+    run starts from (every later shoe has no more of any rank). A pickled copy travels
+    without its tables: unpickled in another process, every copy of one run's tables
+    there is one object, so a worker makes each table once for all the batches it is
+    given. At most ``limit_bytes`` are kept (the least recently used go first).
     """
 
     def __init__(self, reference: tuple[int, ...], limit_bytes: int = 256 << 20,
@@ -138,25 +140,31 @@ class SplitTables:
         self.reference = tuple(reference)
         self.limit_bytes = limit_bytes
         self.token = token if token is not None else uuid.uuid4().hex
-        self._tables: dict[tuple[object, ...],
-                           engine.SplitMomentTable | engine.SplitMomentGroup | None] = {}
+        self._kept: OrderedDict[tuple[object, ...],
+                                engine.SplitMomentTable | engine.SplitMomentGroup | None] = (
+            OrderedDict())
         self._lock = threading.Lock()
 
     def __reduce__(self) -> tuple[Callable[..., SplitTables], tuple[object, ...]]:
         return _shared_tables, (self.reference, self.limit_bytes, self.token)
 
     def __len__(self) -> int:
-        return len(self._tables)
+        return len(self._kept)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes the tables and groups kept hold."""
+        with self._lock:
+            return sum(x.nbytes for x in self._kept.values() if x is not None)
 
     def table(self, pair: Rank, up: Rank, first: engine.EngineParams,
               second: engine.EngineParams, codes: memoryview,
               ) -> engine.SplitMomentTable | None:
         """The table of this split round (None if the reference shoe is too small)."""
         key = (pair, up, first, second, bytes(codes))
-        with self._lock:
-            if key in self._tables:
-                kept = self._tables[key]
-                return kept if isinstance(kept, engine.SplitMomentTable) else None
+        found, kept = self._get(key)
+        if found:
+            return kept if isinstance(kept, engine.SplitMomentTable) else None
         counts = list(self.reference)
         counts[int(up) - 1] -= 1
         got = engine.split_moment_table(Shoe.from_counts(counts), pair, up, first, codes,
@@ -170,35 +178,41 @@ class SplitTables:
         """The cross sums of the split rounds ``rounds`` (pair, both hands' parameters)
         against ``up`` for ``base`` (up card gone), by pair: their tables merged into one
         group, so each distinct union takes one dealer evaluation for all of them. Rounds
-        without a table (or whose table does not hold for ``base``) are left out."""
+        without a table are left out, and all of them where a table does not hold for
+        ``base`` (a shoe with more of some rank than the reference)."""
         code = bytes(codes)
-        counts = engine.int_array(base.counts)
-        keys, tables, pairs = [], [], []
-        for pair, first, second in rounds:
-            table = self.table(pair, up, first, second, codes)
-            if table is not None and table.fits(counts, int(pair), int(up), first, codes,
-                                                second):
-                keys.append((pair, up, first, second, code))
-                tables.append(table)
-                pairs.append(pair)
-        if not tables:
-            return {}
-        key = ("group", up, tuple(keys))
-        with self._lock:
-            group = self._tables.get(key)
-        if not isinstance(group, engine.SplitMomentGroup):
-            group = engine.split_moment_group(tables)
+        key = ("group", up, tuple((pair, up, first, second, code)
+                                  for pair, first, second in rounds))
+        found, group = self._get(key)
+        if not found:
+            tables, pairs = [], []
+            for pair, first, second in rounds:
+                table = self.table(pair, up, first, second, codes)
+                if table is not None:
+                    tables.append(table)
+                    pairs.append(pair)
+            group = engine.split_moment_group(tables) if tables else None
             self._keep(key, group)
+        if not isinstance(group, engine.SplitMomentGroup):
+            return {}
         sums = engine.split_cross_sums(group, base)
-        return {} if sums is None else dict(zip(pairs, sums, strict=True))
+        return {} if sums is None else {Rank(p): x for p, x in zip(group.pairs, sums, strict=True)}
+
+    def _get(self, key: tuple[object, ...]
+             ) -> tuple[bool, engine.SplitMomentTable | engine.SplitMomentGroup | None]:
+        with self._lock:
+            if key not in self._kept:
+                return False, None
+            self._kept.move_to_end(key)
+            return True, self._kept[key]
 
     def _keep(self, key: tuple[object, ...],
               value: engine.SplitMomentTable | engine.SplitMomentGroup | None) -> None:
         with self._lock:
-            self._tables[key] = value
-            held = sum(t.nbytes for t in self._tables.values() if t is not None)
-            while held > self.limit_bytes and len(self._tables) > 1:
-                old = self._tables.pop(next(iter(self._tables)))
+            self._kept[key] = value
+            held = sum(x.nbytes for x in self._kept.values() if x is not None)
+            while held > self.limit_bytes and len(self._kept) > 1:
+                _old_key, old = self._kept.popitem(last=False)
                 held -= old.nbytes if old is not None else 0
 
 

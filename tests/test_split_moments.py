@@ -222,3 +222,79 @@ def test_a_groups_cross_sums_give_each_split_round_its_own_moments(
         with pytest.raises(ValueError, match="cross"):
             engine.split_moments(base, Rank(pairs[0]), Rank(up), rounds[0][1], codes,
                                  rounds[0][2], tables[0], sums[0])
+
+
+def test_split_moment_tables_hold_when_the_pair_rank_is_depleted_too() -> None:
+    """The table (made on the full 2-deck shoe) and the group of pairs against one up card
+    on a shoe short of many cards, the pair's rank among them, so that F and the group's
+    factor N (N - 1) / (n_p (n_p - 1)) see other counts than the reference's."""
+    rules = sc.blackjack_rules("deluxe", ["decks=2"])
+    cond = engine.Conditioning.of(rules)
+    counter = count.blackjack_counter(rules, cut_card=60)
+    counts = [8, 5, 6, 8, 3, 8, 6, 4, 8, 25]  # a 2-deck shoe dealt from: 23 cards gone
+    for up in (7, 10):
+        codes = memoryview(counter._split_codes[Rank(up)])
+        base = Shoe.from_counts(counts, 2).remove([Card(Rank(up))])
+        reference = Shoe.full(2).remove([Card(Rank(up))])
+        rounds, tables = [], []
+        for pair in (2, 5, 8, 10):
+            first, second, _ = split_round_params(rules, base, [Card(Rank(pair))] * 2, cond)
+            table = engine.split_moment_table(reference, Rank(pair), Rank(up), first, codes,
+                                              second)
+            assert table is not None
+            rounds.append((pair, first, second))
+            tables.append(table)
+        sums = engine.split_cross_sums(engine.split_moment_group(tables), base)
+        assert sums is not None
+        for (pair, first, second), table, cross in zip(rounds, tables, sums, strict=True):
+            hist = np.zeros(HIST_SIZE)
+            engine.split_distribution(base, Rank(pair), Rank(up), first, codes, hist, None,
+                                      second)
+            for got in (engine.split_moments(base, Rank(pair), Rank(up), first, codes,
+                                             second, table),
+                        engine.split_moments(base, Rank(pair), Rank(up), first, codes,
+                                             second, cross=cross)):
+                assert got is not None
+                assert abs(got[0] - float(hist @ XS)) < HIST_TOL, (pair, up)
+                assert abs(got[1] - float(hist @ (XS * XS))) < HIST_TOL, (pair, up)
+
+
+def test_split_moment_tables_take_two_hands_of_more_than_24_cards() -> None:
+    """A shoe short of tens deals split 2s long hands: unions of more cards than a dealer
+    hand holds (the dealer tree's factor tables) are kept and summed all the same, equal to
+    the pairs of ends enumerated one by one."""
+    rules = sc.blackjack_rules("deluxe", ["decks=4"])
+    cond = engine.Conditioning.of(rules)
+    shoe = Shoe.from_counts((16,) * 9 + (8,), 4)
+    counter = count.blackjack_counter(rules, cut_card=60, shoe=shoe)
+    codes = memoryview(counter._split_codes[Rank.NINE])
+    base = shoe.remove([Card(Rank.NINE)])
+    first, second, _ = split_round_params(rules, base, [Card(Rank.TWO)] * 2, cond)
+    table = engine.split_moment_table(base, Rank.TWO, Rank.NINE, first, codes, second)
+    assert table is not None
+    assert max(sum(u) for u in table.unions_cards()) > 24
+    want = engine.split_moments(base, Rank.TWO, Rank.NINE, first, codes, second)
+    got = engine.split_moments(base, Rank.TWO, Rank.NINE, first, codes, second, table)
+    sums = engine.split_cross_sums(engine.split_moment_group([table]), base)
+    assert sums is not None
+    grouped = engine.split_moments(base, Rank.TWO, Rank.NINE, first, codes, second,
+                                   cross=sums[0])
+    assert want is not None and got is not None and grouped is not None
+    for moments in (got, grouped):
+        assert abs(moments[0] - want[0]) < TOL and abs(moments[1] - want[1]) < 1e-11
+    assert counter.plan(counter.start(), 0.0, moments=True).second_moment is not None
+
+
+def test_split_tables_over_their_byte_limit_keep_only_the_latest_and_the_same_moments() -> None:
+    """Past ``limit_bytes`` the least recently used tables go (made again when asked);
+    the moments do not change."""
+    from strategy_calc.distributions import SplitTables
+
+    rules = sc.blackjack_rules("deluxe", ["decks=2"])
+    counter = count.blackjack_counter(rules, cut_card=60)
+    shoe = counter.start()
+    want = counter.plan(shoe, 0.0, moments=True).second_moment
+    tight = SplitTables(counter.start().counts, limit_bytes=1)
+    object.__setattr__(counter, "_split_tables", tight)
+    assert counter.plan(shoe, 0.0, moments=True).second_moment == want
+    assert len(tight) == 1
