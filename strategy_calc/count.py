@@ -97,6 +97,33 @@ def ratio_estimate(sums: Sequence[float], counts: Sequence[float]) -> Estimate:
     return Estimate(ratio, math.sqrt(var / n) / mean_n)
 
 
+def sd_estimate(second: Sequence[float], sampled: Sequence[float], first: Sequence[float],
+                counts: Sequence[float]) -> Estimate:
+    """SD = sqrt(m2 - m1^2) of a round's result and its delta-method standard error over
+    independent shoes: per shoe ``i``, ``second[i]`` sums E[X^2] over its ``sampled[i]``
+    rounds with a second moment, ``first[i]`` sums E[X] over all its ``counts[i]``.
+
+    m2 = sum(second) / sum(sampled) and m1 = sum(first) / sum(counts), ratio estimates;
+    SD^2 = m2 - m1^2 moves, to first order, by the mean over shoes of psi_i =
+    (second_i - m2 sampled_i) / mean(sampled) - 2 m1 (first_i - m1 counts_i) / mean(counts),
+    so Var(SD^2) = sum psi_i^2 / (n (n - 1)) and se(SD) = se(SD^2) / (2 SD).
+
+    >>> sd_estimate([4.0, 4.0], [1.0, 1.0], [0.0, 0.0], [1.0, 1.0])  # every shoe alike
+    Estimate(value=2.0, se=0.0)
+    """
+    n = len(second)
+    m2 = math.fsum(second) / math.fsum(sampled)
+    m1 = math.fsum(first) / math.fsum(counts)
+    var = m2 - m1 * m1
+    sd = math.sqrt(max(var, 0.0))
+    if n < 2 or sd == 0.0:
+        return Estimate(sd, math.nan)
+    k_bar, c_bar = math.fsum(sampled) / n, math.fsum(counts) / n
+    psi = [(a - m2 * k) / k_bar - 2.0 * m1 * (b - m1 * c) / c_bar
+           for a, k, b, c in zip(second, sampled, first, counts, strict=True)]
+    return Estimate(sd, math.sqrt(math.fsum(x * x for x in psi) / (n * (n - 1))) / (2.0 * sd))
+
+
 def shoe_rng(seed: int, index: int) -> random.Random:
     """The random source of shoe ``index`` of a run seeded with ``seed``."""
     return random.Random(f"{seed}/{index}")
@@ -937,6 +964,9 @@ class BlackjackCount:
     risk_of_ruin: float | None
     moment_rounds: int
     """Rounds whose exact second moment was computed (the SD comes from them)."""
+    sd_per_round_se: float | None = None
+    """Standard error of :attr:`sd_per_round` over the shoes (:func:`sd_estimate`): the
+    rounds are random, and their second moments a sample of them."""
 
 
 def blackjack_count(
@@ -1024,11 +1054,14 @@ def summarise(
 
     sampled = [r for s in shoes for r in s if r.second_moment is not None]
     win = ratio_estimate([math.fsum(bet(r) * r.ev for r in s) for s in shoes], counts)
-    sd = None
+    sd = sd_se = None
     if sampled:
-        m2 = math.fsum(bet(r) ** 2 * r.second_moment for r in sampled  # type: ignore[operator]
-                       ) / len(sampled)
-        sd = math.sqrt(max(m2 - win.value ** 2, 0.0))
+        sd_got = sd_estimate(
+            [math.fsum(bet(r) ** 2 * r.second_moment for r in s
+                       if r.second_moment is not None) for s in shoes],
+            [float(sum(1 for r in s if r.second_moment is not None)) for s in shoes],
+            [math.fsum(bet(r) * r.ev for r in s) for s in shoes], counts)
+        sd, sd_se = sd_got.value, sd_got.se
     n0 = score = di = ror = None
     win_rate = None
     if spread is not None:
@@ -1047,4 +1080,5 @@ def summarise(
         shoes=len(shoes), spread=spread, bankroll=bankroll, ev_per_round=ev,
         ev_off_the_top=top, cut_card_effect=Estimate(ev.value - top, ev.se),
         by_true_count=table, sd_per_round=sd, win_rate_per_round=win_rate, n0=n0,
-        score=score, di=di, risk_of_ruin=ror, moment_rounds=len(sampled))
+        score=score, di=di, risk_of_ruin=ror, moment_rounds=len(sampled),
+        sd_per_round_se=sd_se if sd_se is not None and math.isfinite(sd_se) else None)

@@ -1064,6 +1064,7 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
         "win_rate_per_100": _estimate(Estimate(100 * win.value, 100 * win.se))
         if win is not None else None,
         "sd_per_round": _finite(result.sd_per_round),
+        "sd_per_round_se": _finite(result.sd_per_round_se),
         "n0": _finite(result.n0), "score": _finite(result.score), "di": _finite(result.di),
         "bankroll": result.bankroll, "risk_of_ruin": _finite(result.risk_of_ruin),
         "moment_every": c.moment_every, "moment_rounds": result.moment_rounds,
@@ -1098,9 +1099,10 @@ def count_text(result: BlackjackCount) -> str:
         figures.add_row(f"ramp {result.spread}: win per round", _pm(win, 1.0, ""))
         if win is not None:
             figures.add_row("win per 100 rounds", _pm(win, 100.0, ""))
-    sd = result.sd_per_round
+    sd, sd_se = result.sd_per_round, result.sd_per_round_se
     figures.add_row("SD per round" + (" (ramp)" if result.spread is not None else ""),
-                    f"{sd:.4f}" if sd is not None else "-")
+                    "-" if sd is None else f"{sd:.4f}" + (
+                        f" +- {sd_se:.4f}" if sd_se is not None else ""))
     for name, value in (("N0 (rounds)", result.n0), ("SCORE", result.score),
                         ("DI", result.di), (f"risk of ruin, bankroll {result.bankroll:g}"
                                             if result.bankroll else "risk of ruin",

@@ -448,3 +448,18 @@ def test_a_losing_ramp_has_no_score_and_no_n0() -> None:
     assert result.win_rate_per_round is not None and result.win_rate_per_round.value < 0
     assert result.score is None and result.n0 is None
     assert result.di is not None and result.di < 0
+
+
+def test_the_sds_standard_error_is_the_delta_method_over_shoes_worked_by_hand() -> None:
+    """Two shoes of two rounds, one second moment each: E[X^2] 3 and 5, EVs summing to
+    +0.2 and -0.2. m2 = 8 / 2 = 4, m1 = 0 / 4 = 0, SD = 2. Per shoe psi = (a - m2 k) /
+    mean(k) - 2 m1 (...) = -1 and +1, so Var(SD^2) = (1 + 1) / (2 * 1) = 1 and
+    se(SD) = 1 / (2 * 2) = 0.25. With m1 = 0.5 (EV sums 1.2 and 0.8): SD^2 = 4 - 0.25,
+    psi = -1 - 2 (0.5)(0.2) / 2 = -1.1 and +1.1, Var = 1.21, se = 1.1 / (2 sqrt(3.75))."""
+    got = count.sd_estimate([3.0, 5.0], [1.0, 1.0], [0.2, -0.2], [2.0, 2.0])
+    assert got.value == pytest.approx(2.0, abs=1e-15) and got.se == pytest.approx(0.25)
+    got = count.sd_estimate([3.0, 5.0], [1.0, 1.0], [1.2, 0.8], [2.0, 2.0])
+    assert got.value == pytest.approx(math.sqrt(3.75))
+    assert got.se == pytest.approx(1.1 / (2 * math.sqrt(3.75)))
+    one = count.sd_estimate([3.0], [1.0], [0.2], [2.0])  # one shoe: no spread to measure
+    assert one.value == pytest.approx(math.sqrt(3.0 - 0.01)) and math.isnan(one.se)
