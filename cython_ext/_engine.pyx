@@ -2397,6 +2397,72 @@ cdef int split_contexts(Ctx* ca, Ctx* cb, Ctx* cs, const int* base, int p, int u
     return 0
 
 
+cdef struct SplitRound:  # what one split round's enumeration holds (split_round_open)
+    Ctx ca              # the first hand's context
+    Ctx cb              # the second hand's
+    Ctx cs              # the settling one, from the shoe with both pair cards
+    bint made           # the three contexts are made
+    DMemo local         # the dealer memo when the caller gives none ...
+    DMemo* m            # ... and the one in use (NULL until taken)
+    Term* ta            # the first hand's ends
+    Term* tb            # the second hand's
+    double* mass        # propagate's scratch
+    char* frozen_a      # each hand's frozen own-play codes (freeze_own_play)
+    char* frozen_b
+
+
+cdef int split_round_open(SplitRound* w, DealerMemo memo, const int* base, int p, int up,
+                          const Params* P, const Params* P2, int cap_a, int cap_b) except -1:
+    """Take what a split round's enumeration needs: the dealer memo (``memo``, or one made
+    for the call), ``cap_a`` and ``cap_b`` terms for the two hands' ends, the scratch, the
+    frozen-code buffers and the three contexts (:func:`split_contexts`). Call
+    :func:`split_round_close` afterwards in every case, also when this raises."""
+    w.made = False
+    w.m = NULL
+    w.local.keys = NULL
+    w.ta = NULL
+    w.tb = NULL
+    w.mass = NULL
+    w.frozen_a = NULL
+    w.frozen_b = NULL
+    w.m = own_or_given(memo, &w.local, base, up, P.h17)
+    w.ta = <Term*>malloc(cap_a * sizeof(Term))
+    w.tb = <Term*>malloc(cap_b * sizeof(Term))
+    w.mass = <double*>malloc(n_nodes * sizeof(double))
+    w.frozen_a = <char*>calloc(n_nodes, sizeof(char))
+    w.frozen_b = <char*>calloc(n_nodes, sizeof(char))
+    if w.ta == NULL or w.tb == NULL or w.mass == NULL or w.frozen_a == NULL \
+            or w.frozen_b == NULL:
+        raise MemoryError()
+    split_contexts(&w.ca, &w.cb, &w.cs, base, p, up, P, P2, w.m)
+    w.made = True
+    return 0
+
+
+cdef void split_round_close(SplitRound* w) noexcept:
+    """Give back all that :func:`split_round_open` took (whatever it got to)."""
+    if w.made:
+        ctx_free(&w.ca)
+        ctx_free(&w.cb)
+        ctx_free(&w.cs)
+        w.made = False
+    if w.m == &w.local:
+        dmemo_free(&w.local)
+    elif w.m != NULL:
+        memo_release(w.m)
+    w.m = NULL
+    free(w.ta)
+    free(w.tb)
+    free(w.mass)
+    free(w.frozen_a)
+    free(w.frozen_b)
+    w.ta = NULL
+    w.tb = NULL
+    w.mass = NULL
+    w.frozen_a = NULL
+    w.frozen_b = NULL
+
+
 cdef void freeze_own_play(Ctx* ca, Ctx* cb, int p, const Params* P, const Params* P2,
                           char* frozen_a, char* frozen_b) noexcept nogil:
     """Each split hand's best play for its own cards, the up card and the pair (cdp1),
@@ -2729,18 +2795,17 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
     as in :func:`hand_distribution`.
     """
     cdef Params P, P2
-    cdef Ctx ca, cb, cs
+    cdef SplitRound w
+    cdef Ctx* ca
+    cdef Ctx* cb
+    cdef Ctx* cs
     cdef int r, i, j, na = 0, nb, p = pair - 1, cap = 20000, n1
-    cdef Term* ta = NULL
-    cdef Term* tb = NULL
-    cdef double* mass = NULL
-    cdef char* frozen_a = NULL
-    cdef char* frozen_b = NULL
+    cdef Term* ta
+    cdef Term* tb
+    cdef double* mass
     cdef const char* code_a
     cdef const char* code_b
-    cdef DMemo local
-    cdef DMemo* m
-    cdef bint made = False, suited
+    cdef bint suited
     cdef double* mom = NULL
     cdef double pool[3]
     cdef double pw[16]
@@ -2782,63 +2847,49 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
     check_hist(hist)
     check_codes(codes, "codes")
     n1 = node_child[0][p]
-    local.keys = NULL
-    m = own_or_given(memo, &local, &base[0], up, P.h17)
     try:
-        ta = <Term*>malloc((3 if suited else 1) * cap * sizeof(Term))
-        tb = <Term*>malloc((4 if suited else 1) * cap * sizeof(Term))
-        mass = <double*>malloc(n_nodes * sizeof(double))
-        frozen_a = <char*>calloc(n_nodes, sizeof(char))
-        frozen_b = <char*>calloc(n_nodes, sizeof(char))
+        split_round_open(&w, memo, &base[0], p, up, &P, &P2, (3 if suited else 1) * cap,
+                         (4 if suited else 1) * cap)
+        ca = &w.ca
+        cb = &w.cb
+        cs = &w.cs
+        ta = w.ta
+        tb = w.tb
+        mass = w.mass
         if suited:
             mom = <double*>malloc(3 * n_nodes * sizeof(double))
-        if ta == NULL or tb == NULL or mass == NULL or frozen_a == NULL or frozen_b == NULL \
-                or (suited and mom == NULL):
-            raise MemoryError()
-        split_contexts(&ca, &cb, &cs, &base[0], p, up, &P, &P2, m)
-        made = True
+            if mom == NULL:
+                raise MemoryError()
         ca.suit_play = 2 if codes is None else 0  # the frozen own-cards decisions
         cb.suit_play = 2 if codes is None else 0
         with nogil:
             if codes is None:
-                freeze_own_play(&ca, &cb, p, &P, &P2, frozen_a, frozen_b)
-                code_a = frozen_a
-                code_b = frozen_b
+                freeze_own_play(ca, cb, p, &P, &P2, w.frozen_a, w.frozen_b)
+                code_a = w.frozen_a
+                code_b = w.frozen_b
             else:
                 code_a = &codes[0]
                 code_b = &codes[0]
             if suited:
-                na = split_suited_rounds(&ca, &cb, &cs, &base[0], p, &P, &P2, code_a, code_b,
+                na = split_suited_rounds(ca, cb, cs, &base[0], p, &P, &P2, code_a, code_b,
                                          pool, npairs, pw, pi, pj, psame, ta, 3 * cap, tb,
                                          cap, mass, mom, &hist[0], bjh)
             else:
-                na = propagate(&ca, n1, 1.0, code_a, True, P.double_ok, P.das,
+                na = propagate(ca, n1, 1.0, code_a, True, P.double_ok, P.das,
                                P.aces_one_card, ta, cap, mass)
             for i in range(na if na > 0 and not suited else 0):
-                hand_two_after(&cb, &base[0], &ta[i])
-                nb = propagate(&cb, n1, ta[i].mass, code_b, True, P.double_ok, P.das,
+                hand_two_after(cb, &base[0], &ta[i])
+                nb = propagate(cb, n1, ta[i].mass, code_b, True, P.double_ok, P.das,
                                P.aces_one_card, tb, cap, mass)
                 if nb < 0:
                     na = -1
                     break
                 for j in range(nb):
-                    settle(&cs, &ta[i], &tb[j], tb[j].mass, ca.bjl1, ca.bjl2, cb.bjl1,
+                    settle(cs, &ta[i], &tb[j], tb[j].mass, ca.bjl1, ca.bjl2, cb.bjl1,
                            cb.bjl2, &hist[0], bjh)
-        check_cards(&cs)
+        check_cards(cs)
     finally:
-        if made:
-            ctx_free(&ca)
-            ctx_free(&cb)
-            ctx_free(&cs)
-        if m == &local:
-            dmemo_free(&local)
-        else:
-            memo_release(m)
-        free(ta)
-        free(tb)
-        free(mass)
-        free(frozen_a)
-        free(frozen_b)
+        split_round_close(&w)
         free(mom)
     if na < 0:
         raise MemoryError("too many terminal hands")
@@ -3182,14 +3233,12 @@ def split_moment_table(const int[:] base, int pair, int up, params, const char[:
     :func:`split_moments`; None where it would return None (a shoe the dealer could run
     out of)."""
     cdef Params P, P2
-    cdef Ctx ca, cb, cs
+    cdef SplitRound w
+    cdef Ctx* ca
+    cdef Ctx* cb
+    cdef Ctx* cs
     cdef int r, i, k, na = 0, got = 0, p = pair - 1, cap = 20000, n1
-    cdef Term* ta = NULL
-    cdef Term* tb = NULL
-    cdef double* mass = NULL
-    cdef DMemo local
-    cdef DMemo* m
-    cdef bint made = False, symmetric
+    cdef bint symmetric
     cdef UnionSum acc
     cdef SplitMomentTable table
     cdef MomentTab* t
@@ -3206,24 +3255,21 @@ def split_moment_table(const int[:] base, int pair, int up, params, const char[:
     acc.slot_of = NULL
     acc.cards = NULL
     acc.h = NULL
-    local.keys = NULL
-    m = own_or_given(None, &local, &base[0], up, P.h17)
     try:
-        ta = <Term*>malloc(cap * sizeof(Term))
-        tb = <Term*>malloc(cap * sizeof(Term))
-        mass = <double*>malloc(n_nodes * sizeof(double))
-        if ta == NULL or tb == NULL or mass == NULL or usum_init(&acc) != 0:
+        split_round_open(&w, None, &base[0], p, up, &P, &P2, cap, cap)
+        if usum_init(&acc) != 0:
             raise MemoryError()
-        split_contexts(&ca, &cb, &cs, &base[0], p, up, &P, &P2, m)
-        made = True
-        symmetric = same_hands(&P, &P2, &ca, &cb, &codes[0], &codes[0])
+        ca = &w.ca
+        cb = &w.cb
+        cs = &w.cs
+        symmetric = same_hands(&P, &P2, ca, cb, &codes[0], &codes[0])
         with nogil:
-            na = propagate(&ca, n1, 1.0, &codes[0], True, P.double_ok, P.das,
-                           P.aces_one_card, ta, cap, mass)
+            na = propagate(ca, n1, 1.0, &codes[0], True, P.double_ok, P.das,
+                           P.aces_one_card, w.ta, cap, w.mass)
             if na >= 0:
-                got = split_cross(&ca, &cb, &cs, &base[0], n1, &P2, &codes[0], symmetric,
-                                  ta, na, tb, cap, mass, &acc, NULL)
-        check_cards(&cs)
+                got = split_cross(ca, cb, cs, &base[0], n1, &P2, &codes[0], symmetric,
+                                  w.ta, na, w.tb, cap, w.mass, &acc, NULL)
+        check_cards(cs)
         if na < 0 or got == -1:
             raise MemoryError("too many terminal hands")
         if got != 0:
@@ -3262,15 +3308,8 @@ def split_moment_table(const int[:] base, int pair, int up, params, const char[:
         acc.cards = NULL
         acc.h = NULL
     finally:
-        if made:
-            ctx_free(&ca)
-            ctx_free(&cb)
-            ctx_free(&cs)
-        dmemo_free(&local)
+        split_round_close(&w)
         usum_free(&acc)
-        free(ta)
-        free(tb)
-        free(mass)
     return table
 
 
@@ -3554,20 +3593,19 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
     for a shoe so small that he could, None (use :func:`split_distribution`).
     """
     cdef Params P, P2
-    cdef Ctx ca, cb, cs
+    cdef SplitRound w
+    cdef Ctx* ca
+    cdef Ctx* cb
+    cdef Ctx* cs
     cdef int na = 0, nb = 0, p = pair - 1, cap = 20000, n1, got = 0, big
-    cdef Term* ta = NULL
-    cdef Term* tb = NULL
-    cdef double* mass = NULL
-    cdef char* frozen_a = NULL
-    cdef char* frozen_b = NULL
+    cdef Term* ta
+    cdef Term* tb
+    cdef double* mass
     cdef const char* code_a
     cdef const char* code_b
-    cdef DMemo local
-    cdef DMemo* m
     cdef const MomentTab* tab = NULL
     cdef double* lanes = NULL
-    cdef bint made = False, given = False
+    cdef bint given = False
     cdef double one[4]
     cdef double two[4]
     cdef double S = 0.0, x
@@ -3589,35 +3627,31 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
     n1 = node_child[0][p]
     one[0] = one[1] = one[2] = one[3] = 0.0
     two[0] = two[1] = two[2] = two[3] = 0.0
-    local.keys = NULL
-    m = own_or_given(memo, &local, &base[0], up, P.h17)
     try:
-        ta = <Term*>malloc(cap * sizeof(Term))
-        tb = <Term*>malloc(cap * sizeof(Term))
-        mass = <double*>malloc(n_nodes * sizeof(double))
-        frozen_a = <char*>calloc(n_nodes, sizeof(char))
-        frozen_b = <char*>calloc(n_nodes, sizeof(char))
-        if ta == NULL or tb == NULL or mass == NULL or frozen_a == NULL or frozen_b == NULL:
-            raise MemoryError()
-        split_contexts(&ca, &cb, &cs, &base[0], p, up, &P, &P2, m)
-        made = True
+        split_round_open(&w, memo, &base[0], p, up, &P, &P2, cap, cap)
+        ca = &w.ca
+        cb = &w.cb
+        cs = &w.cs
+        ta = w.ta
+        tb = w.tb
+        mass = w.mass
         with nogil:
             if codes is None:
-                freeze_own_play(&ca, &cb, p, &P, &P2, frozen_a, frozen_b)
-                code_a = frozen_a
-                code_b = frozen_b
+                freeze_own_play(ca, cb, p, &P, &P2, w.frozen_a, w.frozen_b)
+                code_a = w.frozen_a
+                code_b = w.frozen_b
             else:
                 code_a = &codes[0]
                 code_b = &codes[0]
             # hand 2 alone (dealt as if first: the same law): E[X2], E[X2^2], its blackjack part
-            nb = propagate(&cb, n1, 1.0, code_b, True, P2.double_ok, P2.das, P2.aces_one_card,
+            nb = propagate(cb, n1, 1.0, code_b, True, P2.double_ok, P2.das, P2.aces_one_card,
                            tb, cap, mass)
             if nb >= 0:
-                one_hand_moments(&cs, tb, nb, p, cb.bjl1, cb.bjl2, two)
-            na = propagate(&ca, n1, 1.0, code_a, True, P.double_ok, P.das, P.aces_one_card,
+                one_hand_moments(cs, tb, nb, p, cb.bjl1, cb.bjl2, two)
+            na = propagate(ca, n1, 1.0, code_a, True, P.double_ok, P.das, P.aces_one_card,
                            ta, cap, mass)
             if na >= 0 and nb >= 0:
-                one_hand_moments(&cs, ta, na, p, ca.bjl1, ca.bjl2, one)
+                one_hand_moments(cs, ta, na, p, ca.bjl1, ca.bjl2, one)
             if given:
                 pass
             elif tab != NULL:
@@ -3629,24 +3663,12 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
                                &base[0], up, tab.h17, lanes, &S)
                     free(lanes)
             elif na >= 0 and nb >= 0:
-                symmetric = same_hands(&P, &P2, &ca, &cb, code_a, code_b)
-                got = split_cross(&ca, &cb, &cs, &base[0], n1, &P2, code_b, symmetric, ta, na,
+                symmetric = same_hands(&P, &P2, ca, cb, code_a, code_b)
+                got = split_cross(ca, cb, cs, &base[0], n1, &P2, code_b, symmetric, ta, na,
                                   tb, cap, mass, NULL, &S)
-        check_cards(&cs)
+        check_cards(cs)
     finally:
-        if made:
-            ctx_free(&ca)
-            ctx_free(&cb)
-            ctx_free(&cs)
-        if m == &local:
-            dmemo_free(&local)
-        else:
-            memo_release(m)
-        free(ta)
-        free(tb)
-        free(mass)
-        free(frozen_a)
-        free(frozen_b)
+        split_round_close(&w)
     if na < 0 or nb < 0 or got != 0:
         raise MemoryError("too many terminal hands")
     x = S - one[0] - two[0] - one[3]
