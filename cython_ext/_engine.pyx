@@ -93,6 +93,8 @@ cdef struct UTree:
 cdef UTree trees[2][2]  # [h17][with bust leaves]: every up card at once
 cdef UTree up_trees[2][2][NR]  # [h17][with bust leaves][up card]: one up card's hands only
 cdef int longest_hand[2]  # most cards in a final dealer hand (up card included), S17 / H17
+cdef int tree_cost[2][2][NR + 1]  # [h17][with bust leaves][0: all up cards, u + 1: one]: the
+                                  # steps and summed entries of one tree_eval (its work)
 
 
 cdef inline int final_outcome(int total, bint soft, int ncards, bint h17) noexcept nogil:
@@ -623,6 +625,11 @@ cdef int build_trees() except -1:
                     raise MemoryError("building the dealer tables")
             free(mask)
         longest_hand[h] = trees[h][1].ncards_max
+        for b in range(2):
+            tree_cost[h][b][0] = trees[h][b].n + trees[h][b].grp_start[ROWS]
+            for up in range(NR):
+                t = &up_trees[h][b][up]
+                tree_cost[h][b][up + 1] = t.n + t.grp_start[ROWS]
         if longest_hand[h] > KMAX:
             raise RuntimeError("a dealer hand is longer than the factor tables (KMAX)")
     return 0
@@ -898,6 +905,7 @@ cdef struct DMemo:
     uint64_t mask
     long long used
     double* vals        # entries * stride
+    unsigned short* have  # per entry: bit u, up card u's row is in vals; ALL_UPS: every row
     long long cap
     double* buf         # tree scratch
     double rows[ROWS]   # ... and its output (single-up memos)
@@ -920,10 +928,11 @@ cdef int dmemo_init(DMemo* m, const int* origin, bint h17, int up) noexcept nogi
     m.keys = <uint64_t*>calloc(m.mask + 1, sizeof(uint64_t))
     m.entry = <int*>malloc((m.mask + 1) * sizeof(int))
     m.vals = <double*>malloc(m.cap * m.stride * sizeof(double))
+    m.have = <unsigned short*>malloc(m.cap * sizeof(unsigned short))
     m.buf = <double*>malloc(tree_scratch_size() * sizeof(double))
     m.node_entry = <int*>malloc(n_nodes * sizeof(int))
     if m.keys == NULL or m.entry == NULL or m.vals == NULL or m.buf == NULL \
-            or m.node_entry == NULL:
+            or m.node_entry == NULL or m.have == NULL:
         return -1
     for r in range(n_nodes):
         m.node_entry[r] = -1
@@ -934,11 +943,13 @@ cdef void dmemo_free(DMemo* m) noexcept nogil:
     free(m.keys)
     free(m.entry)
     free(m.vals)
+    free(m.have)
     free(m.buf)
     free(m.node_entry)
     m.keys = NULL
     m.entry = NULL
     m.vals = NULL
+    m.have = NULL
     m.buf = NULL
     m.node_entry = NULL
 
@@ -973,8 +984,47 @@ cdef int dmemo_grow(DMemo* m) noexcept nogil:
     return rehash_double(&m.keys, &m.entry, &m.mask)
 
 
-cdef long long dmemo_index(DMemo* m, const int* removed) noexcept nogil:
-    """Entry of the dealer distributions from ``origin - removed``, computed on first use.
+cdef enum:
+    ALL_UPS = (1 << NR) - 1   # DMemo.have: every up card's row
+
+
+cdef void dmemo_fill(DMemo* m, long long idx, const int* removed, int up_index,
+                     bint lazy) noexcept nogil:
+    """Compute up card ``up_index``'s row of entry ``idx`` (an every-up-card memo).
+
+    Eager: every row at once (one walk of the all-up-cards tree). ``lazy``: that
+    up card's tree alone while the walks spent on the entry, this one included,
+    cost no more than the all-up-cards walk, then every row: a rent-or-buy rule
+    that never spends more than twice the cheaper of the two (a split hand's
+    cards are often wanted against one or two up cards; an up-card pass's
+    against five or ten). Both walks give the same doubles: an up card's tree
+    is the all-up-cards tree's nodes and sums for that card, in the same order.
+    """
+    cdef int r, u, n = 0, b
+    cdef int shoe[NR]
+    cdef int spent = 0
+    for r in range(NR):
+        shoe[r] = m.origin[r] - removed[r]
+        n += shoe[r]
+    b = 0 if n >= longest_hand[m.h17] else 1
+    if lazy:
+        for u in range(NR):
+            if m.have[idx] & (1 << u):
+                spent += tree_cost[m.h17][b][u + 1]
+        if spent + tree_cost[m.h17][b][up_index + 1] <= tree_cost[m.h17][b][0]:
+            tree_eval(&up_trees[m.h17][b][up_index], shoe, m.buf, m.rows)
+            memcpy(&m.vals[idx * ROWS + up_index * NOUT], &m.rows[up_index * NOUT],
+                   NOUT * sizeof(double))
+            m.have[idx] |= 1 << up_index
+            return
+    tree_eval(&trees[m.h17][b], shoe, m.buf, &m.vals[idx * ROWS])
+    m.have[idx] = ALL_UPS
+
+
+cdef long long dmemo_index(DMemo* m, const int* removed, int up_index,
+                           bint lazy) noexcept nogil:
+    """Entry of the dealer distributions from ``origin - removed``, with up card
+    ``up_index``'s row computed on first use (every row, unless ``lazy``: :func:`dmemo_fill`).
 
     Returns -1 if out of memory, -2 if ``removed`` cannot be packed (a rank
     count above 63; never for player hands).
@@ -983,6 +1033,7 @@ cdef long long dmemo_index(DMemo* m, const int* removed) noexcept nogil:
     cdef int r, n = 0
     cdef int shoe[NR]
     cdef double* grown
+    cdef unsigned short* grown_have
     cdef long long idx
     for r in range(NR):
         if removed[r] > 63:
@@ -991,21 +1042,29 @@ cdef long long dmemo_index(DMemo* m, const int* removed) noexcept nogil:
     slot = mix(key) & m.mask
     while m.keys[slot] != 0:
         if m.keys[slot] == key:
-            return m.entry[slot]
+            idx = m.entry[slot]
+            if m.up < 0 and not (m.have[idx] & (1 << up_index)):
+                dmemo_fill(m, idx, removed, up_index, lazy)
+            return idx
         slot = (slot + 1) & m.mask
     if m.used == m.cap:
         grown = <double*>realloc(m.vals, 2 * m.cap * m.stride * sizeof(double))
         if grown == NULL:
             return -1
         m.vals = grown
+        grown_have = <unsigned short*>realloc(m.have, 2 * m.cap * sizeof(unsigned short))
+        if grown_have == NULL:
+            return -1
+        m.have = grown_have
         m.cap *= 2
-    for r in range(NR):
-        shoe[r] = m.origin[r] - removed[r]
-        n += shoe[r]
     idx = m.used
     if m.up < 0:
-        tree_eval(tree_for(m.h17, n), shoe, m.buf, &m.vals[idx * ROWS])
+        m.have[idx] = 0
+        dmemo_fill(m, idx, removed, up_index, lazy)
     else:
+        for r in range(NR):
+            shoe[r] = m.origin[r] - removed[r]
+            n += shoe[r]
         tree_eval(up_tree_for(m.h17, n, m.up), shoe, m.buf, m.rows)
         memcpy(&m.vals[idx * NOUT], &m.rows[m.up * NOUT], NOUT * sizeof(double))
     m.keys[slot] = key
@@ -1023,15 +1082,16 @@ cdef inline void dmemo_copy(DMemo* m, long long idx, int up_index, double* d) no
         memcpy(d, &m.vals[idx * NOUT], NOUT * sizeof(double))
 
 
-cdef int dmemo_row(DMemo* m, const int* removed, int up_index, double* d) noexcept nogil:
+cdef int dmemo_row(DMemo* m, const int* removed, int up_index, bint lazy,
+                   double* d) noexcept nogil:
     """Copy into ``d`` the dealer distribution for up card ``up_index`` from ``origin - removed``.
 
     Computed once per removal (every up card at once when the memo keeps all
-    rows). Returns -1 if out of memory.
+    rows, unless ``lazy``: :func:`dmemo_fill`). Returns -1 if out of memory.
     """
     cdef int r, n = 0
     cdef int shoe[NR]
-    cdef long long idx = dmemo_index(m, removed)
+    cdef long long idx = dmemo_index(m, removed, up_index, lazy)
     if idx >= 0:
         dmemo_copy(m, idx, up_index, d)
         return 0
@@ -1045,15 +1105,17 @@ cdef int dmemo_row(DMemo* m, const int* removed, int up_index, double* d) noexce
     return 0
 
 
-cdef int dmemo_row_node(DMemo* m, int node, const int* removed, int up_index,
+cdef int dmemo_row_node(DMemo* m, int node, const int* removed, int up_index, bint lazy,
                         double* d) noexcept nogil:
     """:func:`dmemo_row` for a removal that is the player node ``node`` (no hashing)."""
     cdef long long idx = m.node_entry[node]
     if idx < 0:
-        idx = dmemo_index(m, removed)
+        idx = dmemo_index(m, removed, up_index, lazy)
         if idx < 0:
             return -1
         m.node_entry[node] = <int>idx
+    elif m.up < 0 and not (m.have[idx] & (1 << up_index)):
+        dmemo_fill(m, idx, removed, up_index, lazy)
     dmemo_copy(m, idx, up_index, d)
     return 0
 
@@ -1191,6 +1253,7 @@ cdef struct Ctx:
     double suit_u[4][3]
     bint h17
     DMemo* memo         # if set: dealer distributions by ``node + offset`` removed from its origin
+    bint lazy           # ... filled one up card at a time first (dmemo_fill; split hands)
     int offset[NR]      # cards gone from the memo's origin besides the up card and the node
     int shift_rank      # offset = shift_count cards of shift_rank (-1 count: not of that form)
     int shift_count
@@ -1244,6 +1307,7 @@ cdef int ctx_init(Ctx* c, const int* base, int up, const Params* p, bint second_
         c.suit_u[r][2] = p.suit_u[r][2]
     c.h17 = p.h17
     c.memo = memo
+    c.lazy = False
     c.policy = NULL
     c.codes = NULL
     c.suit_play = 0
@@ -1291,9 +1355,9 @@ cdef void dealer_for(Ctx* c, int node, const int* gone, double* d) noexcept nogi
         else:
             wide = -1
         if wide >= 0:
-            if dmemo_row_node(c.memo, wide, removed, c.up - 1, d) != 0:
+            if dmemo_row_node(c.memo, wide, removed, c.up - 1, c.lazy, d) != 0:
                 c.failed = True
-        elif dmemo_row(c.memo, removed, c.up - 1, d) != 0:
+        elif dmemo_row(c.memo, removed, c.up - 1, c.lazy, d) != 0:
             c.failed = True
         return
     for r in range(NR):
@@ -1805,6 +1869,7 @@ def split_tables(const int[:] base, int pair, int up, params, int max_extra,
             raise MemoryError()
         for hand in range(hands):
             ctx_init(&c, b, up, &P, hand == 1, m)
+            c.lazy = True  # a pair is split against a few up cards (dmemo_fill)
             try:
                 memset(frozen, 0, n_nodes)
                 split_rows(&c, b, p, &P, max_extra, chart, frozen, res, columns, frozen_at)

@@ -108,6 +108,25 @@ def test_a_memo_changes_no_value_and_is_refused_for_another_shoe() -> None:
                             0, memo=memo)
 
 
+def test_a_memo_filled_one_up_card_at_a_time_then_wholly_changes_no_value() -> None:
+    """Split hands fill a shared memo up card by up card (rent, then buy every row at once
+    when the single-card walks would cost more): the values, the split hands' and a later
+    up-card pass's on the same memo, are bit for bit those without a memo."""
+    rules = blackjack_rules("deluxe", ["decks=2"])
+    full = Shoe.full(2)
+    memo = engine.dealer_memo(full, False)
+    params = engine.engine_params(rules)
+    for up in (Rank.TEN, Rank.SIX, Rank.SEVEN, Rank.TWO, Rank.ACE, Rank.NINE):
+        base = full.remove([Card(up)])
+        for pair in (Rank.EIGHT, Rank.TWO, Rank.NINE):
+            pair_params = engine.engine_params(rules, pair=pair)
+            with_memo = engine.split_tables(base, pair, up, pair_params, 0, memo=memo)
+            assert repr(with_memo) == repr(engine.split_tables(base, pair, up, pair_params, 0))
+        shared = engine.up_card_pass(base, up, params, memo=memo)
+        alone = engine.up_card_pass(base, up, params)
+        assert repr(shared.values) == repr(alone.values)
+
+
 def test_a_pass_of_some_rows_gives_those_rows_bit_for_bit_and_computes_less() -> None:
     rules = blackjack_rules("macau-1983", ["decks=2"])  # the bonus nodes too
     shoe = Shoe.full(2).remove([Card(Rank.TEN), Card(Rank.FIVE), Card(Rank.SEVEN)])
