@@ -492,13 +492,13 @@ def split_values(
         if second != params:
             rows_others = engine.split_tables(base, pair, up, second, 0, chart_codes, memo,
                                               columns)[1]
-    after = base.remove([Card(pair), Card(pair)])
-    n, n_pair = after.total, after.count(pair)
+    n, n_pair = base.total - 2, base.count(pair) - 2  # both pair cards gone (the engine
+    # checked the shoe holds them)
     by_resplits = None
     if cdp and max_hands > 2:  # each resplit count plays its own best decisions
         by_resplits = [(rows_first, rows_others)] + [
             engine.split_tables(base, pair, up, params, 2 * (max_hands - 2), None, memo, 1, k)
-            for k in range(1, min(max_hands - 2, after.count(pair)) + 1)]
+            for k in range(1, min(max_hands - 2, n_pair) + 1)]
 
     def total(column: int) -> tuple[float, float]:
         return combine(rows_first, rows_others, column, n, n_pair, max_hands,

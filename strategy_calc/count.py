@@ -571,7 +571,7 @@ class BlackjackCounter:
         """The initial play; ``splits``: take a split as allowed before it is valued."""
         if self.strategy == "optimal":
             return case.best()
-        action = self._chart_actions.get((int(up), hand)) or self.chart.code(hand, up).action
+        action = self._chart_action(hand, up)
         for play in self.plays:
             insurance = play.total is None and play.pair is None
             if not insurance and play.applies(hand, int(up)) and action.value in play.actions:
@@ -579,6 +579,10 @@ class BlackjackCounter:
                 if case.chart_value(chosen) is not None or (splits and chosen is Action.SPLIT):
                     action = chosen
         return action
+
+    def _chart_action(self, hand: tuple[int, int], up: Rank) -> Action:
+        """The chart's initial play."""
+        return self._chart_actions.get((int(up), hand)) or self.chart.code(hand, up).action
 
     def _insures(self, up: Rank, tc: float) -> bool:
         if not (self.rules.insurance and up is Rank.ACE):
@@ -607,6 +611,7 @@ class BlackjackCounter:
 
         rules = self.rules
         optimal = self.strategy == "optimal"
+        fixed = not optimal and not self.plays
         game = whole_game_pass(rules, shoe, policies=None if optimal else self.policies,
                                partial=True, chart_only=not optimal)
         hist = np.zeros(HIST_SIZE) if moments else None
@@ -622,14 +627,23 @@ class BlackjackCounter:
             codes_by_up[int(up)] = codes.tobytes()
             # the splits the play can take (the chart's, and an index's at this count)
             # are valued first: the first action needs a split's value to choose it
-            pairs = None if optimal else {
-                p for p in range(1, 11) if (p, p) in ups.deals
-                and Action.SPLIT in {self._first_action((p, p), up, case, tc, splits=True)
-                                     for case in ups.deals[(p, p)]}}
+            pairs: set[int] | None
+            if fixed:  # the chart alone: each first play is the chart's, whatever the values
+                pairs = {p for p in range(1, 11) if (p, p) in ups.deals
+                         and self._chart_action((p, p), up) is Action.SPLIT}
+            else:
+                pairs = None if optimal else {
+                    p for p in range(1, 11) if (p, p) in ups.deals
+                    and Action.SPLIT in {self._first_action((p, p), up, case, tc, splits=True)
+                                         for case in ups.deals[(p, p)]}}
             if pairs is None or pairs:  # the chart plays its splits: its column only
                 add_split_values(game, ups, codes, pairs, 7 if optimal else 2)
-            chosen = {(hand, i): self._first_action(hand, up, case, tc)
-                      for hand, cases in ups.deals.items() for i, case in enumerate(cases)}
+            if fixed:
+                chosen = {(hand, i): self._chart_action(hand, up)
+                          for hand, cases in ups.deals.items() for i in range(len(cases))}
+            else:
+                chosen = {(hand, i): self._first_action(hand, up, case, tc)
+                          for hand, cases in ups.deals.items() for i, case in enumerate(cases)}
             insured = self._insures(up, tc)
             if insured:
                 insure.add(int(up))
