@@ -48,6 +48,8 @@ from libc.string cimport memset, memcpy, memcmp
 from libc.stdint cimport uint64_t
 from libc.math cimport isfinite
 
+import array
+
 include "_baccarat.pxi"
 
 cdef enum:
@@ -93,6 +95,11 @@ cdef struct UTree:
 cdef UTree trees[2][2]  # [h17][with bust leaves]: every up card at once
 cdef UTree up_trees[2][2][NR]  # [h17][with bust leaves][up card]: one up card's hands only
 cdef int longest_hand[2]  # most cards in a final dealer hand (up card included), S17 / H17
+cdef enum:
+    ALL_UPS = (1 << NR) - 1   # every up card, as bits (DMemo.have, set_tree)
+
+cdef int* node_mask[2][2]  # per node of trees[h17][b]: bit u, a final under it starts with u
+cdef UTree* set_trees[2][2][1 << NR]  # trees of several up cards, made on first use (set_tree)
 cdef int tree_cost[2][2][NR + 1]  # [h17][with bust leaves][0: all up cards, u + 1: one]: the
                                   # steps and summed entries of one tree_eval (its work)
 
@@ -507,16 +514,20 @@ cdef int tree_steps(UTree* t) noexcept nogil:
     return 0
 
 
-cdef int derive_up_tree(const UTree* t, const int* mask, int u, UTree* out) noexcept nogil:
-    """The part of the all-up-cards tree ``t`` that up card ``u`` reaches, in the same order.
+cdef int derive_up_tree(const UTree* t, const int* mask, int bits, UTree* out) noexcept nogil:
+    """The part of the all-up-cards tree ``t`` that the up cards ``bits`` (bit ``u``: up
+    card ``u``) reach, in the same order: their groups keep the same entries in the same
+    order, so :func:`tree_eval` gives their rows bit for bit as ``t`` does.
 
     ``mask[i]``: bit ``r`` set when some final under node ``i`` starts with up
     card ``r``. Parents still precede children, so no sorting is needed.
     Returns -1 if out of memory.
     """
+    cdef int ne = t.fin_start[t.nfin]
     cdef int* idx = <int*>malloc(t.n * sizeof(int))
     cdef int* fin_map = <int*>malloc((t.nfin + 1) * sizeof(int))
-    cdef int i, j, k, g, n = 0, nf = 0, e = 0, bit = 1 << u
+    cdef int i, j, k, g, r, n = 0, nf = 0, e = 0, ent = 0
+    cdef bint kept
     memset(out, 0, sizeof(UTree))
     out.with_bust = t.with_bust
     if idx == NULL or fin_map == NULL:
@@ -524,7 +535,7 @@ cdef int derive_up_tree(const UTree* t, const int* mask, int u, UTree* out) noex
         free(fin_map)
         return -1
     for i in range(t.n):
-        idx[i] = n if (i == 0 or mask[i] & bit) else -1
+        idx[i] = n if (i == 0 or mask[i] & bits) else -1
         if idx[i] >= 0:
             n += 1
     out.n = n
@@ -535,11 +546,11 @@ cdef int derive_up_tree(const UTree* t, const int* mask, int u, UTree* out) noex
     out.fin_out = <int*>malloc((t.nfin + 1) * sizeof(int))
     out.fin_ncards = <int*>malloc((t.nfin + 1) * sizeof(int))
     out.fin_start = <int*>malloc((t.nfin + 2) * sizeof(int))
-    out.ent_up = <int*>malloc((t.nfin + 1) * sizeof(int))
-    out.ent_w = <double*>malloc((t.nfin + 1) * sizeof(double))
-    out.grp_fin = <int*>malloc((t.nfin + 1) * sizeof(int))
-    out.grp_node = <int*>malloc((t.nfin + 1) * sizeof(int))
-    out.grp_w = <double*>malloc((t.nfin + 1) * sizeof(double))
+    out.ent_up = <int*>malloc((ne + 1) * sizeof(int))
+    out.ent_w = <double*>malloc((ne + 1) * sizeof(double))
+    out.grp_fin = <int*>malloc((ne + 1) * sizeof(int))
+    out.grp_node = <int*>malloc((ne + 1) * sizeof(int))
+    out.grp_w = <double*>malloc((ne + 1) * sizeof(double))
     if (out.parent == NULL or out.fidx == NULL or out.didx == NULL or out.fin_node == NULL
             or out.grp_node == NULL or out.fin_out == NULL
             or out.fin_ncards == NULL or out.fin_start == NULL or out.ent_up == NULL
@@ -554,29 +565,34 @@ cdef int derive_up_tree(const UTree* t, const int* mask, int u, UTree* out) noex
             out.didx[idx[i]] = t.didx[i]
     for r in range(NR):
         out.kmax[r] = t.kmax[r]
-    # finals that start with u, each with its one entry
+    # finals that start with one of the up cards, with those entries
     for j in range(t.nfin):
         fin_map[j] = -1
+        kept = False
         for k in range(t.fin_start[j], t.fin_start[j + 1]):
-            if t.ent_up[k] == u:
+            if not (bits & (1 << t.ent_up[k])):
+                continue
+            if not kept:
+                kept = True
                 fin_map[j] = nf
                 out.fin_node[nf] = idx[t.fin_node[j]]
                 out.fin_out[nf] = t.fin_out[j]
                 out.fin_ncards[nf] = t.fin_ncards[j]
-                out.fin_start[nf] = nf
-                out.ent_up[nf] = u
-                out.ent_w[nf] = t.ent_w[k]
+                out.fin_start[nf] = ent
                 if t.fin_ncards[j] > out.ncards_max:
                     out.ncards_max = t.fin_ncards[j]
                 nf += 1
+            out.ent_up[ent] = t.ent_up[k]
+            out.ent_w[ent] = t.ent_w[k]
+            ent += 1
     out.nfin = nf
-    out.fin_start[nf] = nf
-    # the grouped sums: only the seven groups of u, the rest empty
+    out.fin_start[nf] = ent
+    # the grouped sums: only the groups of these up cards, the rest empty
     for g in range(ROWS + 1):
         out.grp_start[g] = 0
     for g in range(ROWS):
         out.grp_start[g] = e
-        if g // NOUT == u:
+        if bits & (1 << (g // NOUT)):
             for k in range(t.grp_start[g], t.grp_start[g + 1]):
                 out.grp_fin[e] = fin_map[t.grp_fin[k]]
                 out.grp_node[e] = idx[t.grp_node[k]]
@@ -620,10 +636,10 @@ cdef int build_trees() except -1:
             for i in range(t.n - 1, 0, -1):
                 mask[t.parent[i]] |= mask[i]
             for up in range(NR):
-                if derive_up_tree(t, mask, up, &up_trees[h][b][up]) != 0:
+                if derive_up_tree(t, mask, 1 << up, &up_trees[h][b][up]) != 0:
                     free(mask)
                     raise MemoryError("building the dealer tables")
-            free(mask)
+            node_mask[h][b] = mask  # kept for set_tree
         longest_hand[h] = trees[h][1].ncards_max
         for b in range(2):
             tree_cost[h][b][0] = trees[h][b].n + trees[h][b].grp_start[ROWS]
@@ -636,6 +652,34 @@ cdef int build_trees() except -1:
 
 
 build_trees()
+
+
+cdef inline const UTree* made_set_tree(bint h17, int b, int bits) noexcept nogil:
+    """:func:`set_tree` once it has been made (for sections without the GIL)."""
+    cdef int u
+    if bits == ALL_UPS:
+        return &trees[h17][b]
+    if bits & (bits - 1) == 0:
+        for u in range(NR):
+            if bits == 1 << u:
+                return &up_trees[h17][b][u]
+    return set_trees[h17][b][bits]
+
+
+cdef const UTree* set_tree(bint h17, int b, int bits) except NULL:
+    """The tree of the up cards ``bits`` (bit ``u``: up card ``u``; ``b``: with bust leaves):
+    :func:`derive_up_tree`'s, made on first use and kept. Called with the GIL held, which
+    makes the first use one at a time; a tree is published only once made, and never
+    changes after, so sections without the GIL read it freely."""
+    cdef UTree* t
+    if bits == ALL_UPS or bits & (bits - 1) == 0:
+        return made_set_tree(h17, b, bits)
+    if set_trees[h17][b][bits] == NULL:
+        t = <UTree*>calloc(1, sizeof(UTree))
+        if t == NULL or derive_up_tree(&trees[h17][b], node_mask[h17][b], bits, t) != 0:
+            raise MemoryError("building a dealer tree")
+        set_trees[h17][b][bits] = t
+    return set_trees[h17][b][bits]
 
 
 cdef inline const UTree* tree_for(bint h17, int n_cards) noexcept nogil:
@@ -906,6 +950,11 @@ cdef struct DMemo:
     long long used
     double* vals        # entries * stride
     unsigned short* have  # per entry: bit u, up card u's row is in vals; ALL_UPS: every row
+    unsigned short* want  # per entry: rows asked for while deferring (dmemo_resolve)
+    unsigned short* rent  # per entry: rows dmemo_fill computed one up card at a time
+    bint deferring      # rows asked for are noted, not computed (a placeholder is copied)
+    long long walks[3]  # tree walks made: of every up card, of one, of several (hints)
+    const unsigned short* hint  # per player node: the up cards its rows are wanted against
     long long cap
     double* buf         # tree scratch
     double rows[ROWS]   # ... and its output (single-up memos)
@@ -929,10 +978,16 @@ cdef int dmemo_init(DMemo* m, const int* origin, bint h17, int up) noexcept nogi
     m.entry = <int*>malloc((m.mask + 1) * sizeof(int))
     m.vals = <double*>malloc(m.cap * m.stride * sizeof(double))
     m.have = <unsigned short*>malloc(m.cap * sizeof(unsigned short))
+    m.want = <unsigned short*>malloc(m.cap * sizeof(unsigned short))
+    m.rent = <unsigned short*>malloc(m.cap * sizeof(unsigned short))
+    m.deferring = False
+    m.walks[0] = m.walks[1] = m.walks[2] = 0
+    m.hint = NULL
     m.buf = <double*>malloc(tree_scratch_size() * sizeof(double))
     m.node_entry = <int*>malloc(n_nodes * sizeof(int))
     if m.keys == NULL or m.entry == NULL or m.vals == NULL or m.buf == NULL \
-            or m.node_entry == NULL or m.have == NULL:
+            or m.node_entry == NULL or m.have == NULL or m.want == NULL \
+            or m.rent == NULL:
         return -1
     for r in range(n_nodes):
         m.node_entry[r] = -1
@@ -944,12 +999,16 @@ cdef void dmemo_free(DMemo* m) noexcept nogil:
     free(m.entry)
     free(m.vals)
     free(m.have)
+    free(m.want)
+    free(m.rent)
     free(m.buf)
     free(m.node_entry)
     m.keys = NULL
     m.entry = NULL
     m.vals = NULL
     m.have = NULL
+    m.want = NULL
+    m.rent = NULL
     m.buf = NULL
     m.node_entry = NULL
 
@@ -984,45 +1043,74 @@ cdef int dmemo_grow(DMemo* m) noexcept nogil:
     return rehash_double(&m.keys, &m.entry, &m.mask)
 
 
-cdef enum:
-    ALL_UPS = (1 << NR) - 1   # DMemo.have: every up card's row
-
-
 cdef void dmemo_fill(DMemo* m, long long idx, const int* removed, int up_index,
-                     bint lazy) noexcept nogil:
+                     bint lazy, int node) noexcept nogil:
     """Compute up card ``up_index``'s row of entry ``idx`` (an every-up-card memo).
 
-    Eager: every row at once (one walk of the all-up-cards tree). ``lazy``: that
-    up card's tree alone while the walks spent on the entry, this one included,
-    cost no more than the all-up-cards walk, then every row: a rent-or-buy rule
+    ``node``: the player node whose cards ``removed`` are, or -1. With a hint
+    (:meth:`DealerMemo.hint`) that wants this node against this up card and others,
+    one walk of the tree of the hinted up cards (:func:`set_tree`) gives all their rows.
+    Else eager: every row at once (one walk of the all-up-cards tree). ``lazy``: that
+    up card's tree alone while the single-card walks spent on the entry, this one
+    included, cost no more than the all-up-cards walk, then every row: a rent-or-buy rule
     that never spends more than twice the cheaper of the two (a split hand's
     cards are often wanted against one or two up cards; an up-card pass's
     against five or ten). Both walks give the same doubles: an up card's tree
     is the all-up-cards tree's nodes and sums for that card, in the same order.
     """
-    cdef int r, u, n = 0, b
+    cdef int r, u, n = 0, b, bits
     cdef int shoe[NR]
     cdef int spent = 0
+    cdef const UTree* t
     for r in range(NR):
         shoe[r] = m.origin[r] - removed[r]
         n += shoe[r]
     b = 0 if n >= longest_hand[m.h17] else 1
+    if node >= 0 and m.hint != NULL:
+        bits = m.hint[node] & ALL_UPS
+        if bits & (1 << up_index) and bits != ALL_UPS:
+            t = made_set_tree(m.h17, b, bits)
+            if t != NULL:  # (made by DealerMemo.hint)
+                tree_eval(t, shoe, m.buf, m.rows)
+                for u in range(NR):
+                    if bits & (1 << u):
+                        memcpy(&m.vals[idx * ROWS + u * NOUT], &m.rows[u * NOUT],
+                               NOUT * sizeof(double))
+                m.have[idx] |= bits
+                m.walks[1 if bits & (bits - 1) == 0 else 2] += 1
+                return
+        lazy = lazy and not bits & (1 << up_index)  # (hinted every up card: walk them all)
     if lazy:
         for u in range(NR):
-            if m.have[idx] & (1 << u):
+            if m.rent[idx] & (1 << u):
                 spent += tree_cost[m.h17][b][u + 1]
         if spent + tree_cost[m.h17][b][up_index + 1] <= tree_cost[m.h17][b][0]:
             tree_eval(&up_trees[m.h17][b][up_index], shoe, m.buf, m.rows)
             memcpy(&m.vals[idx * ROWS + up_index * NOUT], &m.rows[up_index * NOUT],
                    NOUT * sizeof(double))
             m.have[idx] |= 1 << up_index
+            m.rent[idx] |= 1 << up_index
+            m.walks[1] += 1
             return
     tree_eval(&trees[m.h17][b], shoe, m.buf, &m.vals[idx * ROWS])
+    m.walks[0] += 1
     m.have[idx] = ALL_UPS
 
 
+cdef inline void dmemo_need(DMemo* m, long long idx, const int* removed, int up_index,
+                            bint lazy, int node) noexcept nogil:
+    """Make up card ``up_index``'s row of entry ``idx`` readable (an every-up-card memo):
+    computed (:func:`dmemo_fill`), or while deferring noted and left a placeholder."""
+    if m.have[idx] & (1 << up_index):
+        return
+    if m.deferring:
+        m.want[idx] |= 1 << up_index
+    else:
+        dmemo_fill(m, idx, removed, up_index, lazy, node)
+
+
 cdef long long dmemo_index(DMemo* m, const int* removed, int up_index,
-                           bint lazy) noexcept nogil:
+                           bint lazy, int node) noexcept nogil:
     """Entry of the dealer distributions from ``origin - removed``, with up card
     ``up_index``'s row computed on first use (every row, unless ``lazy``: :func:`dmemo_fill`).
 
@@ -1043,8 +1131,8 @@ cdef long long dmemo_index(DMemo* m, const int* removed, int up_index,
     while m.keys[slot] != 0:
         if m.keys[slot] == key:
             idx = m.entry[slot]
-            if m.up < 0 and not (m.have[idx] & (1 << up_index)):
-                dmemo_fill(m, idx, removed, up_index, lazy)
+            if m.up < 0:
+                dmemo_need(m, idx, removed, up_index, lazy, node)
             return idx
         slot = (slot + 1) & m.mask
     if m.used == m.cap:
@@ -1056,17 +1144,32 @@ cdef long long dmemo_index(DMemo* m, const int* removed, int up_index,
         if grown_have == NULL:
             return -1
         m.have = grown_have
+        grown_have = <unsigned short*>realloc(m.want, 2 * m.cap * sizeof(unsigned short))
+        if grown_have == NULL:
+            return -1
+        m.want = grown_have
+        grown_have = <unsigned short*>realloc(m.rent, 2 * m.cap * sizeof(unsigned short))
+        if grown_have == NULL:
+            return -1
+        m.rent = grown_have
         m.cap *= 2
     idx = m.used
     if m.up < 0:
         m.have[idx] = 0
-        dmemo_fill(m, idx, removed, up_index, lazy)
+        m.want[idx] = 0
+        m.rent[idx] = 0
+        if m.deferring:  # a placeholder (the dealer always busts) until dmemo_resolve
+            memset(&m.vals[idx * ROWS], 0, ROWS * sizeof(double))
+            for r in range(NR):
+                m.vals[idx * ROWS + r * NOUT + OUT_BUST] = 1.0
+        dmemo_need(m, idx, removed, up_index, lazy, node)
     else:
         for r in range(NR):
             shoe[r] = m.origin[r] - removed[r]
             n += shoe[r]
         tree_eval(up_tree_for(m.h17, n, m.up), shoe, m.buf, m.rows)
         memcpy(&m.vals[idx * NOUT], &m.rows[m.up * NOUT], NOUT * sizeof(double))
+        m.walks[1] += 1
     m.keys[slot] = key
     m.entry[slot] = <int>idx
     m.used += 1
@@ -1091,7 +1194,7 @@ cdef int dmemo_row(DMemo* m, const int* removed, int up_index, bint lazy,
     """
     cdef int r, n = 0
     cdef int shoe[NR]
-    cdef long long idx = dmemo_index(m, removed, up_index, lazy)
+    cdef long long idx = dmemo_index(m, removed, up_index, lazy, -1)
     if idx >= 0:
         dmemo_copy(m, idx, up_index, d)
         return 0
@@ -1110,12 +1213,12 @@ cdef int dmemo_row_node(DMemo* m, int node, const int* removed, int up_index, bi
     """:func:`dmemo_row` for a removal that is the player node ``node`` (no hashing)."""
     cdef long long idx = m.node_entry[node]
     if idx < 0:
-        idx = dmemo_index(m, removed, up_index, lazy)
+        idx = dmemo_index(m, removed, up_index, lazy, node)
         if idx < 0:
             return -1
         m.node_entry[node] = <int>idx
-    elif m.up < 0 and not (m.have[idx] & (1 << up_index)):
-        dmemo_fill(m, idx, removed, up_index, lazy)
+    elif m.up < 0:
+        dmemo_need(m, idx, removed, up_index, lazy, node)
     dmemo_copy(m, idx, up_index, d)
     return 0
 
@@ -1130,6 +1233,7 @@ cdef class DealerMemo:
     one call at a time (a second concurrent call raises ``RuntimeError``).
     """
     cdef DMemo m
+    cdef object _hints  # keeps the buffer m.hint points into
 
     def __cinit__(self, const int[:] origin, bint h17, int up=0):
         cdef int o[NR]
@@ -1150,6 +1254,62 @@ cdef class DealerMemo:
     def entries(self):
         """Dealer evaluations stored (distinct removals seen)."""
         return self.m.used
+
+    @property
+    def walks(self):
+        """Dealer-tree walks made so far: ``(every up card, one up card, several)``."""
+        return self.m.walks[0], self.m.walks[1], self.m.walks[2]
+
+    def defer(self):
+        """Note the dealer distributions calls ask for, without computing them, until
+        :meth:`node_wants`. Meanwhile the values calls return are meaningless (a
+        placeholder dealer who always busts): a dry run that finds which up cards each
+        removal is wanted against. (A fixed-policy up-card pass, or a split played by
+        fixed codes, asks the same whatever the values.)"""
+        if self.m.up >= 0:
+            raise ValueError("only a memo of every up card defers")
+        if self.m.busy:
+            raise RuntimeError("this DealerMemo is in use by another call (use one per thread)")
+        self.m.deferring = True
+
+    def node_wants(self):
+        """Stop deferring; per player node (``array('H')``), the up cards (bit ``u``: up
+        card ``u``) its removal was asked for against since :meth:`defer`: the hints
+        (:meth:`hint`) of memos for shoes like this one. Rows asked for stay uncomputed:
+        the memo computes them when next asked."""
+        cdef int node
+        cdef long long idx
+        if self.m.busy:
+            raise RuntimeError("this DealerMemo is in use by another call (use one per thread)")
+        out = array.array("H", bytes(2 * n_nodes))
+        for node in range(n_nodes):
+            idx = self.m.node_entry[node]
+            if idx >= 0:
+                out[node] = self.m.want[idx]
+        self.m.deferring = False
+        return out
+
+    def hint(self, const unsigned short[:] wants):
+        """Walk a player node's removal, on first use, in the tree of the up cards
+        ``wants[node]`` (bits as :meth:`node_wants`) when it is asked for against one of
+        them: one walk for the rows the calls will want (e.g. a shoe's up-card passes and
+        splits, noted in a dry run on a like shoe). Only the time depends on the hints: a
+        row they leave out is computed when asked for, and every tree gives the same
+        doubles. ``wants`` is kept (not copied)."""
+        cdef int node, bits
+        if wants.shape[0] != n_nodes:
+            raise ValueError(f"wants needs one entry per player node ({n_nodes})")
+        if self.m.up >= 0:
+            raise ValueError("only a memo of every up card takes hints")
+        if self.m.busy:
+            raise RuntimeError("this DealerMemo is in use by another call (use one per thread)")
+        for node in range(n_nodes):  # the trees, made with the GIL held
+            bits = wants[node] & ALL_UPS
+            if bits & (bits - 1):
+                set_tree(self.m.h17, 0, bits)
+                set_tree(self.m.h17, 1, bits)
+        self._hints = wants
+        self.m.hint = &wants[0]
 
     @property
     def origin(self):

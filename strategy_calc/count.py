@@ -40,6 +40,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
+from strategy_calc import engine
 from strategy_calc.actions import Action
 from strategy_calc.baccarat import BETS, POINTS, RANKS, BaccaratRules, analyse_counts
 from strategy_calc.baccarat import effects_of_removal as baccarat_eor
@@ -541,6 +542,10 @@ class BlackjackCounter:
     _split_codes: dict[Rank, array.array[int]] = field(init=False, repr=False, compare=False)
     """Per up card, the engine codes split hands play under the chart (the policies are
     fixed, so they are the same every round: :func:`strategy_calc.game.chart_codes`)."""
+    _memo_hints: array.array[int] | None = field(default=None, init=False, repr=False,
+                                                 compare=False)
+    """Per player node, the up cards a round wants its dealer distributions against: made
+    on first use from the start of the shoe (:func:`strategy_calc.game.memo_hints`)."""
     _split_tables: SplitTables = field(init=False, repr=False, compare=False)
     """The split rounds' moment tables, made on first use (they hold for every shoe of the
     run: :class:`strategy_calc.distributions.SplitTables`)."""
@@ -584,6 +589,23 @@ class BlackjackCounter:
         """The chart's initial play."""
         return self._chart_actions.get((int(up), hand)) or self.chart.code(hand, up).action
 
+    def _hints(self) -> array.array[int]:
+        """:attr:`_memo_hints`, made on first use (a dry run of a round off the top, its
+        splits the chart's and those an index play may take)."""
+        if self._memo_hints is None:
+            from strategy_calc.game import memo_hints
+
+            splits = {up: (codes, {p for p in range(1, 11)
+                                   if self._chart_actions.get((int(up), (p, p))) is Action.SPLIT
+                                   or any(play.applies((p, p), int(up))
+                                          and Action.SPLIT.value in play.actions
+                                          for play in self.plays)})
+                      for up, codes in self._split_codes.items()}
+            object.__setattr__(self, "_memo_hints",
+                               memo_hints(self.rules, self.start(), self.policies, splits))
+        assert self._memo_hints is not None
+        return self._memo_hints
+
     def _insures(self, up: Rank, tc: float) -> bool:
         if not (self.rules.insurance and up is Rank.ACE):
             return False
@@ -612,8 +634,10 @@ class BlackjackCounter:
         rules = self.rules
         optimal = self.strategy == "optimal"
         fixed = not optimal and not self.plays
+        memo = None if optimal else engine.dealer_memo(shoe, rules.dealer_hits_soft_17,
+                                                       hints=self._hints())
         game = whole_game_pass(rules, shoe, policies=None if optimal else self.policies,
-                               partial=True, chart_only=not optimal)
+                               partial=True, chart_only=not optimal, memo=memo)
         hist = np.zeros(HIST_SIZE) if moments else None
         extra = 0.0  # second moments of split rounds taken without their distribution
         exact: dict[float, float] = {}  # naturals' results, keyed exactly

@@ -239,13 +239,19 @@ def int_array(values: Sequence[int]) -> memoryview:
     return memoryview(array.array("i", values))
 
 
-def dealer_memo(origin: Shoe, h17: bool, up: Rank | None = None) -> DealerMemo:
+def dealer_memo(origin: Shoe, h17: bool, up: Rank | None = None,
+                hints: array.array[int] | None = None) -> DealerMemo:
     """A caller-owned memo of dealer distributions for shoes ``origin`` less some cards.
 
     ``origin`` holds the up card (e.g. the full shoe of a whole-game pass);
-    ``up``: keep only that up card's rows (default: all ten).
+    ``up``: keep only that up card's rows (default: all ten). ``hints``: per player
+    node, the up cards its rows will be wanted against (:meth:`DealerMemo.hint`; a
+    speed-up only, e.g. :func:`strategy_calc.game.memo_hints`).
     """
-    return DealerMemo(int_array(origin.counts), h17, 0 if up is None else int(up))
+    memo = DealerMemo(int_array(origin.counts), h17, 0 if up is None else int(up))
+    if hints is not None:
+        memo.hint(memoryview(hints))
+    return memo
 
 
 def dealer_probs(shoe: Shoe, up: Rank, h17: bool) -> tuple[float, ...]:

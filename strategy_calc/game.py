@@ -210,6 +210,7 @@ def whole_game_pass(
     policies: Mapping[Rank, bytes] | None = None,
     partial: bool = False,
     chart_only: bool = False,
+    memo: engine.DealerMemo | None = None,
 ) -> GamePass:
     """Every initial deal's action values against every up card (splits not yet valued).
 
@@ -225,6 +226,8 @@ def whole_game_pass(
     ``chart_only`` (with ``policies``): only what playing the chart needs, the
     two-card rows (and the 6-7-8 node's) without the composition-dependent play:
     :attr:`DealValues.hit` is NaN, and the three-card rows are not read.
+    ``memo``: the dealer memo to fill (its origin ``shoe``; default a new one), e.g. one
+    with :func:`memo_hints`.
     """
     full = shoe if shoe is not None else Shoe.full(rules.decks)
     if min(full.counts) < 1 and policies is None and not partial:
@@ -239,7 +242,8 @@ def whole_game_pass(
     read = _chart_nodes() if chart_only else _read_nodes()
     conditioning = Conditioning.of(rules)
     params = engine.engine_params(rules)
-    memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)
+    if memo is None:
+        memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)
     game = GamePass(rules, full, conditioning, memo, {})
     for step, up in enumerate(UP_ORDER):
         if full.count(up) == 0:
@@ -443,6 +447,33 @@ def add_split_values(
             ups.deals[hand] = [d.with_splits(split, chart, no_das) for d in ups.deals[hand]]
             found[pair_rank] = (split, chart, no_das)
     return found
+
+
+def memo_hints(
+    rules: BlackjackRules, shoe: Shoe, policies: Mapping[Rank, bytes],
+    splits: Mapping[Rank, tuple[array.array[int], Collection[int]]],
+) -> array.array[int]:
+    """Per player node, the up cards a chart's round wants its dealer distributions
+    against (:meth:`strategy_calc.engine.DealerMemo.node_wants`), from a dry run on
+    ``shoe``: :func:`whole_game_pass` with ``policies`` (``chart_only``) and the chart
+    column of :func:`add_split_values` for ``splits`` (per up card: the split hands'
+    codes, the pair ranks). Rounds from shoes like ``shoe`` want about the same, so a memo
+    hinted with them (:func:`strategy_calc.engine.dealer_memo`) walks each removal's
+    dealer tree once, for those up cards only. A speed-up only: the values do not depend
+    on the hints.
+    """
+    memo = engine.dealer_memo(shoe, rules.dealer_hits_soft_17)
+    memo.defer()
+    try:
+        game = whole_game_pass(rules, shoe, policies=policies, partial=True, chart_only=True,
+                               memo=memo)
+        for up, ups in game.ups.items():
+            if up in splits:
+                codes, pairs = splits[up]
+                add_split_values(game, ups, codes, pairs, 2)
+    finally:
+        wants = memo.node_wants()
+    return wants
 
 
 def apply_split_strategy(

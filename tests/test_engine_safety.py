@@ -127,6 +127,48 @@ def test_a_memo_filled_one_up_card_at_a_time_then_wholly_changes_no_value() -> N
         assert repr(shared.values) == repr(alone.values)
 
 
+def test_hints_and_a_dry_run_change_no_value() -> None:
+    """A memo hinted with the up cards each removal is wanted against (noted in a dry run
+    on the full shoe, :func:`strategy_calc.game.memo_hints`) walks several up cards' tree
+    at once; hints that are wrong, and a memo that took a dry run itself, still give every
+    value bit for bit as no memo does."""
+    import random as _random
+
+    from strategy_calc.count import blackjack_counter
+
+    rules = blackjack_rules("deluxe", ["decks=2"])
+    counter = blackjack_counter(rules)
+    hints = counter._hints()
+    assert any(h & (h - 1) and h != 1023 for h in hints)  # several up cards, not all
+    rng = _random.Random(11)
+    wrong = array.array("H", [rng.randrange(1024) for _ in hints])
+    counts = list(Shoe.full(2).counts)
+    for _ in range(30):
+        counts[rng.randrange(10)] -= 1
+    shoe = Shoe.from_counts([max(c, 2) for c in counts], 2)
+    params = engine.engine_params(rules)
+    memos = [engine.dealer_memo(shoe, False, hints=hints),
+             engine.dealer_memo(shoe, False, hints=wrong), engine.dealer_memo(shoe, False)]
+    dry = memos[2]
+    dry.defer()  # placeholders while deferring; real values once node_wants ends it
+    engine.up_card_pass(shoe.remove([Card(Rank.SEVEN)]), Rank.SEVEN, params, memo=dry)
+    assert len(dry.node_wants()) == len(hints)
+    for up in (Rank.SEVEN, Rank.TWO, Rank.TEN, Rank.ACE):
+        base = shoe.remove([Card(up)])
+        policy = memoryview(counter.policies[up])
+        alone = engine.up_card_pass(base, up, params, policy)
+        for memo in memos:
+            got = engine.up_card_pass(base, up, params, policy, memo=memo)
+            assert repr(got.values) == repr(alone.values)
+        for pair in (Rank.EIGHT, Rank.TWO):
+            pair_params = engine.engine_params(rules, pair=pair)
+            want = repr(engine.split_tables(base, pair, up, pair_params, 0))
+            for memo in memos:
+                assert repr(engine.split_tables(base, pair, up, pair_params, 0,
+                                                memo=memo)) == want
+    assert memos[0].walks[2] > 0  # the hinted trees were walked
+
+
 def test_a_pass_of_some_rows_gives_those_rows_bit_for_bit_and_computes_less() -> None:
     rules = blackjack_rules("macau-1983", ["decks=2"])  # the bonus nodes too
     shoe = Shoe.full(2).remove([Card(Rank.TEN), Card(Rank.FIVE), Card(Rank.SEVEN)])
