@@ -693,6 +693,28 @@ cdef inline const UTree* up_tree_for(bint h17, int n_cards, int up_index) noexce
         else &up_trees[h17][1][up_index]
 
 
+cdef inline void falling_row(int count, int kmax, double* row) noexcept nogil:
+    """``row[k]`` = count (count - 1) ... (count - k + 1), k <= ``kmax``, 0 once a factor is
+    not positive: :func:`tree_eval`'s per-rank factors, by the same products."""
+    cdef int k
+    row[0] = 1.0
+    for k in range(1, kmax + 1):
+        row[k] = row[k - 1] * (count - k + 1) if count - k + 1 > 0 else 0.0
+
+
+cdef inline void total_table(int N, int top, double* d) noexcept nogil:
+    """``d[a * (KMAX + 1) + k]`` = 1 / ((N - a) (N - a - 1) ... (N - a - k + 1)), a < ``top``,
+    k <= top - a: :func:`tree_eval`'s falling-total factors, by the same products."""
+    cdef double inv[KMAX + 1]
+    cdef int a, k
+    for k in range(top):
+        inv[k] = 1.0 / (N - k) if N - k > 0 else 0.0
+    for a in range(top):
+        d[a * (KMAX + 1)] = 1.0
+        for k in range(1, top - a + 1):
+            d[a * (KMAX + 1) + k] = d[a * (KMAX + 1) + k - 1] * inv[a + k - 1]
+
+
 cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) noexcept nogil:
     """``rows[u * 7 + o]``: P(dealer outcome o | up card u) from ``shoe`` (up card still in it).
 
@@ -706,9 +728,8 @@ cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) 
     """
     cdef double f[NR * KMAX]
     cdef double d[(KMAX + 1) * (KMAX + 1)]
-    cdef double inv[KMAX + 1]
     cdef double scale, rest
-    cdef int r, k, a, i, j, e, o, n, N = 0, top = t.ncards_max
+    cdef int r, k, i, j, e, o, n, N = 0, top = t.ncards_max
     cdef const TStep* steps
     cdef const int* comb_f
     cdef const int* comb_d
@@ -718,16 +739,8 @@ cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) 
     cdef double s0, s1, s2, s3
     for r in range(NR):
         N += shoe[r]
-        f[r * KMAX] = 1.0
-        for k in range(1, t.kmax[r] + 1):
-            f[r * KMAX + k] = f[r * KMAX + k - 1] * (shoe[r] - k + 1) if shoe[r] - k + 1 > 0 \
-                else 0.0
-    for k in range(top):
-        inv[k] = 1.0 / (N - k) if N - k > 0 else 0.0
-    for a in range(top):
-        d[a * (KMAX + 1)] = 1.0
-        for k in range(1, top - a + 1):
-            d[a * (KMAX + 1) + k] = d[a * (KMAX + 1) + k - 1] * inv[a + k - 1]
+        falling_row(shoe[r], t.kmax[r], &f[r * KMAX])
+    total_table(N, top, d)
     # locals: extensions build with -fno-strict-aliasing, so stores to buf/rows would
     # otherwise force the table pointers to be reloaded every iteration
     n = t.n
@@ -778,17 +791,20 @@ cdef enum:
 
 
 cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,
-                          double* out) noexcept nogil:
+                          double* out, const double* const* frows,
+                          const double* const* dtabs) noexcept nogil:
     """:func:`tree_eval` of up card ``u``'s row for LANES shoes at once (its sums, in its
     order): ``shoes[l * NR + r]`` (up card still in each), ``out[l * NOUT + o]`` P(dealer
     outcome o | up card u) from shoe ``l`` (``t``: a tree with that up card's hands). The shoes
     share the tree's walk, so its index loads are made once for all of them, and the
     products of one node are independent. ``buf``: caller-owned scratch of LANES *
-    (``t.n`` + ``t.ncomb``) doubles.
+    (``t.n`` + ``t.ncomb``) doubles. The factors :func:`tree_eval` makes from each shoe
+    come made (:func:`lane_tables`, the same products): ``frows[l * NR + r][k]`` the
+    falling count of rank ``r`` in shoe ``l`` (k <= ``t.kmax[r]``), ``dtabs[l]`` its
+    falling-total table.
     """
     cdef double f[LANES][NR * KMAX]
-    cdef double d[LANES][(KMAX + 1) * (KMAX + 1)]
-    cdef double inv[KMAX + 1]
+    cdef const double* d[LANES]
     cdef double w, rest, scale, x0, x1, x2, x3
     cdef double acc[4][LANES]
     cdef int l, q, r, k, a, i, j, e, o, n, N, g, top = t.ncards_max
@@ -803,20 +819,9 @@ cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,
     cdef double* cf
     cdef const int* shoe
     for l in range(LANES):
-        shoe = &shoes[l * NR]
-        N = 0
         for r in range(NR):
-            N += shoe[r]
-            f[l][r * KMAX] = 1.0
-            for k in range(1, t.kmax[r] + 1):
-                f[l][r * KMAX + k] = f[l][r * KMAX + k - 1] * (shoe[r] - k + 1) \
-                    if shoe[r] - k + 1 > 0 else 0.0
-        for k in range(top):
-            inv[k] = 1.0 / (N - k) if N - k > 0 else 0.0
-        for a in range(top):
-            d[l][a * (KMAX + 1)] = 1.0
-            for k in range(1, top - a + 1):
-                d[l][a * (KMAX + 1) + k] = d[l][a * (KMAX + 1) + k - 1] * inv[a + k - 1]
+            memcpy(&f[l][r * KMAX], frows[l * NR + r], (t.kmax[r] + 1) * sizeof(double))
+        d[l] = dtabs[l]
     n = t.n
     cf = buf + LANES * n
     for i in range(t.ncomb):
@@ -3538,9 +3543,9 @@ def split_moment_table(const int[:] base, int pair, int up, params, const char[:
     return table
 
 
-cdef void union_sums(const unsigned char* cards, int n, const int* start, const int* which,
-                     const double* h, const int* kmax, int nmax, int p, const int* base,
-                     int up, bint h17, double* lanes, double* S) noexcept nogil:
+cdef int union_sums(const unsigned char* cards, int n, const int* start, const int* which,
+                    const double* h, const int* kmax, int nmax, int p, const int* base,
+                    int up, bint h17, double* lanes, double* S) noexcept nogil:
     """``S[which[e]] +=`` chance(u) <D(u), h[e]> for every union u (``cards[i * NR ..]``,
     ``i < n``) and each of its entries e (``start[i] <= e < start[i + 1]``; ``start``
     NULL: entry i of table 0), D(u) the dealer's law (up card ``up``) from ``base`` (up
@@ -3548,31 +3553,56 @@ cdef void union_sums(const unsigned char* cards, int n, const int* start, const 
     chance(u): P(u's cards but two of rank index ``p`` come first, in a given order) from
     ``base`` less those two (p -1: all of u's cards, from ``base``); ``kmax``, ``nmax``:
     the most cards of each rank and in all that it counts. ``lanes``: LANES *
-    :func:`tree_scratch_size` doubles."""
+    :func:`tree_scratch_size` doubles. Returns -1 if out of memory.
+
+    The dealer's factors of a union's shoe (:func:`tree_eval_lanes`) depend on its count
+    of each rank and its number of cards only, so they are made once per count (``ftab``)
+    and per number (``dtab``) for all the unions."""
     cdef double fall_b[NR * (UMAX + 1)]
     cdef double inv_fall_n[UMAX + 1]
     cdef double rows[LANES * NOUT]
     cdef double fw[LANES]
     cdef int pick[LANES]
     cdef int shoes[LANES * NR]
-    cdef int i, r, o, e, k, l, total = 0, m = 0, kept = 0
+    cdef const double* frows[LANES * NR]
+    cdef const double* dtabs[LANES]
+    cdef int i, r, o, e, k, l, c, total = 0, m = 0, kept = 0
     cdef double f, x
     cdef const unsigned char* u
     cdef const UTree* tree
+    cdef double* ftab = NULL
+    cdef double* dtab = NULL
     falling_tables(base, p, kmax, nmax, fall_b, inv_fall_n)
     for r in range(NR):
         total += base[r]
     # the fewest cards any of these shoes holds picks the tree (the caller has checked
     # that the dealer cannot run out of them)
     tree = up_tree_for(h17, total + 1 - (nmax + (2 if p >= 0 else 0)), up - 1)
+    # (kmax and nmax leave out the two pair cards when p >= 0; a union holds them)
+    ftab = <double*>malloc(NR * (UMAX + 3) * KMAX * sizeof(double))
+    dtab = <double*>malloc((nmax + 3) * (KMAX + 1) * (KMAX + 1) * sizeof(double))
+    if ftab == NULL or dtab == NULL:
+        free(ftab)
+        free(dtab)
+        return -1
+    for r in range(NR):  # ftab[(r, c)]: rank r's factors with c of them in the union
+        for c in range(kmax[r] + 2 * (r == p) + 1):
+            falling_row(base[r] + (r == up - 1) - c, tree.kmax[r],
+                        &ftab[(r * (UMAX + 3) + c) * KMAX])
+    for c in range(nmax + (2 if p >= 0 else 0) + 1):  # dtab[c]: with c cards in the union
+        total_table(total + 1 - c, tree.ncards_max, &dtab[c * (KMAX + 1) * (KMAX + 1)])
     for i in range(n + 1):
         if i < n:
             u = &cards[i * NR]
             f = drawn_chance(u, p, fall_b, inv_fall_n, &k)
             if f == 0.0:
                 continue
+            c = 0
             for r in range(NR):
                 shoes[m * NR + r] = base[r] - u[r] + (r == up - 1)
+                frows[m * NR + r] = &ftab[(r * (UMAX + 3) + u[r]) * KMAX]
+                c += u[r]
+            dtabs[m] = &dtab[c * (KMAX + 1) * (KMAX + 1)]
             fw[m] = f
             pick[m] = i
             m += 1
@@ -3583,7 +3613,9 @@ cdef void union_sums(const unsigned char* cards, int n, const int* start, const 
         kept = m
         for l in range(m, LANES):  # a part-filled last batch: pad with its first shoe
             memcpy(&shoes[l * NR], shoes, NR * sizeof(int))
-        tree_eval_lanes(tree, shoes, up - 1, lanes, rows)
+            memcpy(&frows[l * NR], frows, NR * sizeof(double*))
+            dtabs[l] = dtabs[0]
+        tree_eval_lanes(tree, shoes, up - 1, lanes, rows, frows, dtabs)
         for l in range(kept):
             for e in range(start[pick[l]] if start != NULL else pick[l],
                            start[pick[l] + 1] if start != NULL else pick[l] + 1):
@@ -3592,6 +3624,9 @@ cdef void union_sums(const unsigned char* cards, int n, const int* start, const 
                     x += rows[l * NOUT + o] * h[e * NOUT + o]
                 S[which[e] if which != NULL else 0] += fw[l] * x
         m = 0
+    free(ftab)
+    free(dtab)
+    return 0
 
 
 cdef enum:
@@ -3752,6 +3787,7 @@ def split_cross_sums(SplitMomentGroup group, const int[:] base):
     shoe so small that the dealer could run out of cards, or with more cards of some rank
     than a table was made for (then each round on its own: :func:`split_moments`)."""
     cdef int r, k, n = 0, p, up = group.up
+    cdef int got = 0
     cdef double nb
     cdef double* S = NULL
     cdef double* lanes = NULL
@@ -3774,8 +3810,10 @@ def split_cross_sums(SplitMomentGroup group, const int[:] base):
     try:
         with nogil:
             # G(u): the chance of all of u's cards (pair cards counted, p = -1)
-            union_sums(group.cards, group.n, group.start, group.which, group.h, group.kmax,
-                       group.nmax, -1, &base[0], up, group.h17, lanes, S)
+            got = union_sums(group.cards, group.n, group.start, group.which, group.h,
+                             group.kmax, group.nmax, -1, &base[0], up, group.h17, lanes, S)
+        if got != 0:
+            raise MemoryError()
         out = []
         for k in range(group.ntab):
             p = group.pair[k] - 1
@@ -3884,8 +3922,9 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
                 if lanes == NULL:
                     cs.failed = True
                 else:
-                    union_sums(tab.cards, tab.n, NULL, NULL, tab.h, tab.kmax, tab.nmax, p,
-                               &base[0], up, tab.h17, lanes, &S)
+                    if union_sums(tab.cards, tab.n, NULL, NULL, tab.h, tab.kmax, tab.nmax, p,
+                                  &base[0], up, tab.h17, lanes, &S) != 0:
+                        cs.failed = True
                     free(lanes)
             elif na >= 0 and nb >= 0:
                 symmetric = same_hands(&P, &P2, ca, cb, code_a, code_b)
