@@ -1979,7 +1979,7 @@ cdef int split_rows(Ctx* c, const int* base, int p, const Params* P, int max_ext
 
 def split_tables(const int[:] base, int pair, int up, params, int max_extra,
                  const char[:] chart_codes=None, DealerMemo memo=None, int columns=7,
-                 int frozen_at=0):
+                 int frozen_at=0, bint lazy=False):
     """Split-hand values with 0..``max_extra`` further pair cards gone (for resplitting).
 
     ``base``: the shoe with both pair cards still in (up card and known cards
@@ -2002,7 +2002,9 @@ def split_tables(const int[:] base, int pair, int up, params, int max_extra,
     chart's, bit 4 the chart's without DAS); the rest are NaN. ``frozen_at``:
     the optimal rows play the decisions best with that many extra pair cards
     gone (0: cdp1; each resplit count its own: cdp), frozen for the rows above
-    it; the optimal rows below it are NaN.
+    it; the optimal rows below it are NaN. ``lazy``: the pair is split against a few up
+    cards only (a chart's round), so ``memo`` fills the hands' dealer rows one up card
+    at a time first (:func:`dmemo_fill`); a speed-up only.
     """
     cdef Params P
     cdef Ctx c
@@ -2034,7 +2036,7 @@ def split_tables(const int[:] base, int pair, int up, params, int max_extra,
             raise MemoryError()
         for hand in range(hands):
             ctx_init(&c, b, up, &P, hand == 1, m)
-            c.lazy = True  # a pair is split against a few up cards (dmemo_fill)
+            c.lazy = lazy
             try:
                 memset(frozen, 0, n_nodes)
                 split_rows(&c, b, p, &P, max_extra, chart, frozen, res, columns, frozen_at)

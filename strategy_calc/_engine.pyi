@@ -85,6 +85,7 @@ def split_tables(
     memo: DealerMemo | None = None,
     columns: int = 7,
     frozen_at: int = 0,
+    lazy: bool = False,
 ) -> tuple[list[Row], list[Row]]: ...
 def node_table() -> tuple[
     list[list[int]], list[int], list[int], list[int], list[list[int]]

@@ -463,7 +463,7 @@ def split_values(
     rules: BlackjackRules, base: Shoe, up: Rank, pair: Rank, conditioning: engine.Conditioning,
     chart_codes: memoryview | None = None, memo: engine.DealerMemo | None = None,
     pair_cards: Sequence[Card] | None = None,
-    columns: int = 7, cdp: bool = False,
+    columns: int = 7, cdp: bool = False, lazy: bool = False,
 ) -> SplitValues | None:
     """Raw split EVs (the engine's scale) of the first hand and of the others, or None.
 
@@ -478,6 +478,7 @@ def split_values(
     cannot complete a suited 6-7-8 gets none). Its play still decides with that
     chance, not by the suits it draws. ``columns``: the engine's. ``cdp``: the optimal
     figures play ``cdp`` (the decisions best for the pair cards split off) not ``cdp1``.
+    ``lazy``: :func:`strategy_calc.engine.split_tables`' (a speed-up only).
     """
     if rules.max_split_hands < 2:
         return None
@@ -486,12 +487,12 @@ def split_values(
     suits = max_hands == 2  # resplit rows reuse frozen decisions, which cannot see suits
     params = split_hand_params(rules, base, cards, conditioning, suits)
     rows_first, rows_others = engine.split_tables(base, pair, up, params, 2 * (max_hands - 2),
-                                                  chart_codes, memo, columns)
+                                                  chart_codes, memo, columns, lazy=lazy)
     if max_hands == 2 and cards[1].suit != cards[0].suit:
         second = split_hand_params(rules, base, cards[::-1], conditioning, suits)
         if second != params:
             rows_others = engine.split_tables(base, pair, up, second, 0, chart_codes, memo,
-                                              columns)[1]
+                                              columns, lazy=lazy)[1]
     n, n_pair = base.total - 2, base.count(pair) - 2  # both pair cards gone (the engine
     # checked the shoe holds them)
     by_resplits = None

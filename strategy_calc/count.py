@@ -661,7 +661,8 @@ class BlackjackCounter:
                     and Action.SPLIT in {self._first_action((p, p), up, case, tc, splits=True)
                                          for case in ups.deals[(p, p)]}}
             if pairs is None or pairs:  # the chart plays its splits: its column only
-                add_split_values(game, ups, codes, pairs, 7 if optimal else 2)
+                add_split_values(game, ups, codes, pairs, 7 if optimal else 2,
+                                 lazy=not optimal)
             if fixed:
                 chosen = {(hand, i): self._chart_action(hand, up)
                           for hand, cases in ups.deals.items() for i in range(len(cases))}

@@ -301,14 +301,17 @@ class SplitRow(NamedTuple):
 def split_tables(
     base: Shoe, pair: Rank, up: Rank, params: EngineParams, max_extra: int,
     chart_codes: memoryview | None = None, memo: DealerMemo | None = None,
-    columns: int = 7, frozen_at: int = 0,
+    columns: int = 7, frozen_at: int = 0, lazy: bool = False,
 ) -> tuple[list[SplitRow], list[SplitRow]]:
     """Rows for the first split hand and for the others (``base``: both pair cards in).
 
     ``columns``: bit 1 optimal, 2 chart, 4 chart without DAS (the rest NaN);
-    ``frozen_at``: the extra pair cards gone whose best decisions the optimal rows play."""
+    ``frozen_at``: the extra pair cards gone whose best decisions the optimal rows play;
+    ``lazy``: the memo fills rows one up card at a time first (a pair split against a few
+    up cards only; a speed-up only)."""
     first, others = _engine.split_tables(int_array(base.counts), int(pair), int(up), params,
-                                         max_extra, chart_codes, memo, columns, frozen_at)
+                                         max_extra, chart_codes, memo, columns, frozen_at,
+                                         lazy)
     rows_first = [SplitRow(*row) for row in first]
     return rows_first, rows_first if others is first else [SplitRow(*row) for row in others]
 

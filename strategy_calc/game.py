@@ -417,7 +417,7 @@ def _two_card_nodes() -> tuple[int, ...]:
 
 def add_split_values(
     game: GamePass, ups: UpCardDeals, chart_codes: array.array[int],
-    pairs: Collection[int] | None = None, columns: int = 7,
+    pairs: Collection[int] | None = None, columns: int = 7, lazy: bool = False,
 ) -> dict[int, tuple[float, float, float]]:
     """Value every pair's split against ``ups.up`` (optimal, by the chart, chart without DAS).
 
@@ -425,6 +425,8 @@ def add_split_values(
     pair rank, the three round values (the chart's pair cells sum them).
     ``pairs``: only these pair ranks (1..10); default all. ``columns``: which of the
     three the engine computes (bit 1 optimal, 2 chart, 4 chart without DAS; NaN else).
+    ``lazy``: the pairs are split against a few up cards only (a chart's round: the
+    dealer memo fills their rows one up card at a time first; a speed-up only).
     """
     from strategy_calc.blackjack import split_values, up_card_suits
 
@@ -436,7 +438,8 @@ def add_split_values(
         raw = [0.0, 0.0, 0.0]
         for p, base in up_card_suits(game.rules, ups.base, ups.up, Rank(pair_rank)):
             values = split_values(game.rules, base, ups.up, Rank(pair_rank), game.conditioning,
-                                  memoryview(chart_codes), game.memo, columns=columns)
+                                  memoryview(chart_codes), game.memo, columns=columns,
+                                  lazy=lazy)
             if values is None or values.chart is None or values.chart_no_das is None:
                 break
             for i, v in enumerate((values.optimal, values.chart, values.chart_no_das)):
@@ -470,7 +473,7 @@ def memo_hints(
         for up, ups in game.ups.items():
             if up in splits:
                 codes, pairs = splits[up]
-                add_split_values(game, ups, codes, pairs, 2)
+                add_split_values(game, ups, codes, pairs, 2, lazy=True)
     finally:
         wants = memo.node_wants()
     return wants
