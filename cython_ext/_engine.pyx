@@ -96,10 +96,12 @@ cdef UTree trees[2][2]  # [h17][with bust leaves]: every up card at once
 cdef UTree up_trees[2][2][NR]  # [h17][with bust leaves][up card]: one up card's hands only
 cdef int longest_hand[2]  # most cards in a final dealer hand (up card included), S17 / H17
 cdef enum:
-    ALL_UPS = (1 << NR) - 1   # every up card, as bits (DMemo.have, set_tree)
+    ALL_UPS = (1 << NR) - 1   # every up card, as bits (EntryRows, set_tree)
+    SET_TREES_MAX = 192       # set trees kept (a chart's hints use 15-25 sets, two trees each)
 
 cdef int* node_mask[2][2]  # per node of trees[h17][b]: bit u, a final under it starts with u
 cdef UTree* set_trees[2][2][1 << NR]  # trees of several up cards, made on first use (set_tree)
+cdef int n_set_trees = 0  # ... how many (at most SET_TREES_MAX, about 290 KB each)
 cdef int tree_cost[2][2][NR + 1]  # [h17][with bust leaves][0: all up cards, u + 1: one]: the
                                   # steps and summed entries of one tree_eval (its work)
 
@@ -667,6 +669,7 @@ cdef inline const UTree* made_set_tree(bint h17, int b, int bits) noexcept nogil
 
 
 cdef const UTree* set_tree(bint h17, int b, int bits) except NULL:
+    global n_set_trees
     """The tree of the up cards ``bits`` (bit ``u``: up card ``u``; ``b``: with bust leaves):
     :func:`derive_up_tree`'s, made on first use and kept. Called with the GIL held, which
     makes the first use one at a time; a tree is published only once made, and never
@@ -679,6 +682,7 @@ cdef const UTree* set_tree(bint h17, int b, int bits) except NULL:
         if t == NULL or derive_up_tree(&trees[h17][b], node_mask[h17][b], bits, t) != 0:
             raise MemoryError("building a dealer tree")
         set_trees[h17][b][bits] = t
+        n_set_trees += 1
     return set_trees[h17][b][bits]
 
 
@@ -944,6 +948,12 @@ cdef int check_up(int up) except -1:
 
 
 # ------------------------------------------------------------- dealer memo
+cdef struct EntryRows:  # a DMemo entry's rows, as bits (bit u: up card u)
+    unsigned short have   # computed (ALL_UPS: every row)
+    unsigned short want   # asked for while deferring (DealerMemo.node_wants)
+    unsigned short rent   # computed one up card at a time (dmemo_fill)
+
+
 cdef struct DMemo:
     int origin[NR]      # the shoe the removals are counted from (up card(s) in it)
     bint h17
@@ -954,9 +964,7 @@ cdef struct DMemo:
     uint64_t mask
     long long used
     double* vals        # entries * stride
-    unsigned short* have  # per entry: bit u, up card u's row is in vals; ALL_UPS: every row
-    unsigned short* want  # per entry: rows asked for while deferring (dmemo_resolve)
-    unsigned short* rent  # per entry: rows dmemo_fill computed one up card at a time
+    EntryRows* rows_of  # per entry: which of its rows are computed, wanted, rented
     bint deferring      # rows asked for are noted, not computed (a placeholder is copied)
     long long walks[3]  # tree walks made: of every up card, of one, of several (hints)
     const unsigned short* hint  # per player node: the up cards its rows are wanted against
@@ -982,17 +990,14 @@ cdef int dmemo_init(DMemo* m, const int* origin, bint h17, int up) noexcept nogi
     m.keys = <uint64_t*>calloc(m.mask + 1, sizeof(uint64_t))
     m.entry = <int*>malloc((m.mask + 1) * sizeof(int))
     m.vals = <double*>malloc(m.cap * m.stride * sizeof(double))
-    m.have = <unsigned short*>malloc(m.cap * sizeof(unsigned short))
-    m.want = <unsigned short*>malloc(m.cap * sizeof(unsigned short))
-    m.rent = <unsigned short*>malloc(m.cap * sizeof(unsigned short))
+    m.rows_of = <EntryRows*>malloc(m.cap * sizeof(EntryRows))
     m.deferring = False
     m.walks[0] = m.walks[1] = m.walks[2] = 0
     m.hint = NULL
     m.buf = <double*>malloc(tree_scratch_size() * sizeof(double))
     m.node_entry = <int*>malloc(n_nodes * sizeof(int))
     if m.keys == NULL or m.entry == NULL or m.vals == NULL or m.buf == NULL \
-            or m.node_entry == NULL or m.have == NULL or m.want == NULL \
-            or m.rent == NULL:
+            or m.node_entry == NULL or m.rows_of == NULL:
         return -1
     for r in range(n_nodes):
         m.node_entry[r] = -1
@@ -1003,17 +1008,13 @@ cdef void dmemo_free(DMemo* m) noexcept nogil:
     free(m.keys)
     free(m.entry)
     free(m.vals)
-    free(m.have)
-    free(m.want)
-    free(m.rent)
+    free(m.rows_of)
     free(m.buf)
     free(m.node_entry)
     m.keys = NULL
     m.entry = NULL
     m.vals = NULL
-    m.have = NULL
-    m.want = NULL
-    m.rent = NULL
+    m.rows_of = NULL
     m.buf = NULL
     m.node_entry = NULL
 
@@ -1081,35 +1082,35 @@ cdef void dmemo_fill(DMemo* m, long long idx, const int* removed, int up_index,
                     if bits & (1 << u):
                         memcpy(&m.vals[idx * ROWS + u * NOUT], &m.rows[u * NOUT],
                                NOUT * sizeof(double))
-                m.have[idx] |= bits
+                m.rows_of[idx].have |= bits
                 m.walks[1 if bits & (bits - 1) == 0 else 2] += 1
                 return
         lazy = lazy and not bits & (1 << up_index)  # (hinted every up card: walk them all)
     if lazy:
         for u in range(NR):
-            if m.rent[idx] & (1 << u):
+            if m.rows_of[idx].rent & (1 << u):
                 spent += tree_cost[m.h17][b][u + 1]
         if spent + tree_cost[m.h17][b][up_index + 1] <= tree_cost[m.h17][b][0]:
             tree_eval(&up_trees[m.h17][b][up_index], shoe, m.buf, m.rows)
             memcpy(&m.vals[idx * ROWS + up_index * NOUT], &m.rows[up_index * NOUT],
                    NOUT * sizeof(double))
-            m.have[idx] |= 1 << up_index
-            m.rent[idx] |= 1 << up_index
+            m.rows_of[idx].have |= 1 << up_index
+            m.rows_of[idx].rent |= 1 << up_index
             m.walks[1] += 1
             return
     tree_eval(&trees[m.h17][b], shoe, m.buf, &m.vals[idx * ROWS])
     m.walks[0] += 1
-    m.have[idx] = ALL_UPS
+    m.rows_of[idx].have = ALL_UPS
 
 
 cdef inline void dmemo_need(DMemo* m, long long idx, const int* removed, int up_index,
                             bint lazy, int node) noexcept nogil:
     """Make up card ``up_index``'s row of entry ``idx`` readable (an every-up-card memo):
     computed (:func:`dmemo_fill`), or while deferring noted and left a placeholder."""
-    if m.have[idx] & (1 << up_index):
+    if m.rows_of[idx].have & (1 << up_index):
         return
     if m.deferring:
-        m.want[idx] |= 1 << up_index
+        m.rows_of[idx].want |= 1 << up_index
     else:
         dmemo_fill(m, idx, removed, up_index, lazy, node)
 
@@ -1126,7 +1127,7 @@ cdef long long dmemo_index(DMemo* m, const int* removed, int up_index,
     cdef int r, n = 0
     cdef int shoe[NR]
     cdef double* grown
-    cdef unsigned short* grown_have
+    cdef EntryRows* grown_rows
     cdef long long idx
     for r in range(NR):
         if removed[r] > 63:
@@ -1145,24 +1146,16 @@ cdef long long dmemo_index(DMemo* m, const int* removed, int up_index,
         if grown == NULL:
             return -1
         m.vals = grown
-        grown_have = <unsigned short*>realloc(m.have, 2 * m.cap * sizeof(unsigned short))
-        if grown_have == NULL:
+        grown_rows = <EntryRows*>realloc(m.rows_of, 2 * m.cap * sizeof(EntryRows))
+        if grown_rows == NULL:
             return -1
-        m.have = grown_have
-        grown_have = <unsigned short*>realloc(m.want, 2 * m.cap * sizeof(unsigned short))
-        if grown_have == NULL:
-            return -1
-        m.want = grown_have
-        grown_have = <unsigned short*>realloc(m.rent, 2 * m.cap * sizeof(unsigned short))
-        if grown_have == NULL:
-            return -1
-        m.rent = grown_have
+        m.rows_of = grown_rows
         m.cap *= 2
     idx = m.used
     if m.up < 0:
-        m.have[idx] = 0
-        m.want[idx] = 0
-        m.rent[idx] = 0
+        m.rows_of[idx].have = 0
+        m.rows_of[idx].want = 0
+        m.rows_of[idx].rent = 0
         if m.deferring:  # a placeholder (the dealer always busts) until dmemo_resolve
             memset(&m.vals[idx * ROWS], 0, ROWS * sizeof(double))
             for r in range(NR):
@@ -1290,17 +1283,19 @@ cdef class DealerMemo:
         for node in range(n_nodes):
             idx = self.m.node_entry[node]
             if idx >= 0:
-                out[node] = self.m.want[idx]
+                out[node] = self.m.rows_of[idx].want
         self.m.deferring = False
         return out
 
-    def hint(self, const unsigned short[:] wants):
+    def hint(self, const unsigned short[::1] wants):
         """Walk a player node's removal, on first use, in the tree of the up cards
         ``wants[node]`` (bits as :meth:`node_wants`) when it is asked for against one of
         them: one walk for the rows the calls will want (e.g. a shoe's up-card passes and
         splits, noted in a dry run on a like shoe). Only the time depends on the hints: a
         row they leave out is computed when asked for, and every tree gives the same
-        doubles. ``wants`` is kept (not copied)."""
+        doubles. ``wants`` is kept (not copied). The trees are kept for the process, at
+        most SET_TREES_MAX (192) of them: a set of up cards without one is walked as
+        without hints."""
         cdef int node, bits
         if wants.shape[0] != n_nodes:
             raise ValueError(f"wants needs one entry per player node ({n_nodes})")
@@ -1310,7 +1305,8 @@ cdef class DealerMemo:
             raise RuntimeError("this DealerMemo is in use by another call (use one per thread)")
         for node in range(n_nodes):  # the trees, made with the GIL held
             bits = wants[node] & ALL_UPS
-            if bits & (bits - 1):
+            if bits & (bits - 1) and bits != ALL_UPS and (
+                    set_trees[self.m.h17][1][bits] != NULL or n_set_trees + 2 <= SET_TREES_MAX):
                 set_tree(self.m.h17, 0, bits)
                 set_tree(self.m.h17, 1, bits)
         self._hints = wants

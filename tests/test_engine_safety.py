@@ -148,7 +148,8 @@ def test_hints_and_a_dry_run_change_no_value() -> None:
     hints = counter._hints()
     assert any(h & (h - 1) and h != 1023 for h in hints)  # several up cards, not all
     rng = _random.Random(11)
-    wrong = array.array("H", [rng.randrange(1024) for _ in hints])
+    masks = [rng.randrange(1024) for _ in range(12)]  # (each set of up cards: a tree kept)
+    wrong = array.array("H", [rng.choice(masks) for _ in hints])
     counts = list(Shoe.full(2).counts)
     for _ in range(30):
         counts[rng.randrange(10)] -= 1
@@ -174,6 +175,9 @@ def test_hints_and_a_dry_run_change_no_value() -> None:
                 assert repr(engine.split_tables(base, pair, up, pair_params, 0,
                                                 memo=memo)) == want
     assert memos[0].walks[2] > 0  # the hinted trees were walked
+    spread = memoryview(array.array("H", bytes(4 * len(hints))))[::2]  # right length, strided
+    with pytest.raises((ValueError, BufferError), match="contiguous"):  # (it is read as one)
+        engine.dealer_memo(shoe, False).hint(spread)
 
 
 def test_a_pass_of_some_rows_gives_those_rows_bit_for_bit_and_computes_less() -> None:
