@@ -669,11 +669,11 @@ cdef inline const UTree* made_set_tree(bint h17, int b, int bits) noexcept nogil
 
 
 cdef const UTree* set_tree(bint h17, int b, int bits) except NULL:
-    global n_set_trees
     """The tree of the up cards ``bits`` (bit ``u``: up card ``u``; ``b``: with bust leaves):
     :func:`derive_up_tree`'s, made on first use and kept. Called with the GIL held, which
     makes the first use one at a time; a tree is published only once made, and never
     changes after, so sections without the GIL read it freely."""
+    global n_set_trees
     cdef UTree* t
     if bits == ALL_UPS or bits & (bits - 1) == 0:
         return made_set_tree(h17, b, bits)
@@ -803,7 +803,8 @@ cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,
     share the tree's walk, so its index loads are made once for all of them, and the
     products of one node are independent. ``buf``: caller-owned scratch of LANES *
     (``t.n`` + ``t.ncomb``) doubles. The factors :func:`tree_eval` makes from each shoe
-    come made (:func:`lane_tables`, the same products): ``frows[l * NR + r][k]`` the
+    come made (:func:`union_sums`, by :func:`falling_row` and :func:`total_table`, the same
+    products): ``frows[l * NR + r][k]`` the
     falling count of rank ``r`` in shoe ``l`` (k <= ``t.kmax[r]``), ``dtabs[l]`` its
     falling-total table.
     """
@@ -811,7 +812,7 @@ cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,
     cdef const double* d[LANES]
     cdef double w, rest, scale, x0, x1, x2, x3
     cdef double acc[4][LANES]
-    cdef int l, q, r, k, a, i, j, e, o, n, N, g, top = t.ncards_max
+    cdef int l, q, r, k, i, j, e, o, n, N, g
     cdef const double* src
     cdef const double* fac
     cdef double* dst
@@ -1049,6 +1050,19 @@ cdef int dmemo_grow(DMemo* m) noexcept nogil:
     return rehash_double(&m.keys, &m.entry, &m.mask)
 
 
+cdef inline void dmemo_walk(DMemo* m, long long idx, const int* shoe, const UTree* t,
+                            int bits) noexcept nogil:
+    """Walk ``t`` (a tree of the up cards ``bits`` or more) and keep entry ``idx``'s rows of
+    the up cards ``bits``."""
+    cdef int u
+    tree_eval(t, shoe, m.buf, m.rows)
+    for u in range(NR):
+        if bits & (1 << u):
+            memcpy(&m.vals[idx * ROWS + u * NOUT], &m.rows[u * NOUT], NOUT * sizeof(double))
+    m.rows_of[idx].have |= bits
+    m.walks[1 if bits & (bits - 1) == 0 else 2] += 1
+
+
 cdef void dmemo_fill(DMemo* m, long long idx, const int* removed, int up_index,
                      bint lazy, int node) noexcept nogil:
     """Compute up card ``up_index``'s row of entry ``idx`` (an every-up-card memo).
@@ -1077,13 +1091,7 @@ cdef void dmemo_fill(DMemo* m, long long idx, const int* removed, int up_index,
         if bits & (1 << up_index) and bits != ALL_UPS:
             t = made_set_tree(m.h17, b, bits)
             if t != NULL:  # (made by DealerMemo.hint)
-                tree_eval(t, shoe, m.buf, m.rows)
-                for u in range(NR):
-                    if bits & (1 << u):
-                        memcpy(&m.vals[idx * ROWS + u * NOUT], &m.rows[u * NOUT],
-                               NOUT * sizeof(double))
-                m.rows_of[idx].have |= bits
-                m.walks[1 if bits & (bits - 1) == 0 else 2] += 1
+                dmemo_walk(m, idx, shoe, t, bits)
                 return
         lazy = lazy and not bits & (1 << up_index)  # (hinted every up card: walk them all)
     if lazy:
@@ -1091,12 +1099,8 @@ cdef void dmemo_fill(DMemo* m, long long idx, const int* removed, int up_index,
             if m.rows_of[idx].rent & (1 << u):
                 spent += tree_cost[m.h17][b][u + 1]
         if spent + tree_cost[m.h17][b][up_index + 1] <= tree_cost[m.h17][b][0]:
-            tree_eval(&up_trees[m.h17][b][up_index], shoe, m.buf, m.rows)
-            memcpy(&m.vals[idx * ROWS + up_index * NOUT], &m.rows[up_index * NOUT],
-                   NOUT * sizeof(double))
-            m.rows_of[idx].have |= 1 << up_index
+            dmemo_walk(m, idx, shoe, &up_trees[m.h17][b][up_index], 1 << up_index)
             m.rows_of[idx].rent |= 1 << up_index
-            m.walks[1] += 1
             return
     tree_eval(&trees[m.h17][b], shoe, m.buf, &m.vals[idx * ROWS])
     m.walks[0] += 1
@@ -1156,7 +1160,7 @@ cdef long long dmemo_index(DMemo* m, const int* removed, int up_index,
         m.rows_of[idx].have = 0
         m.rows_of[idx].want = 0
         m.rows_of[idx].rent = 0
-        if m.deferring:  # a placeholder (the dealer always busts) until dmemo_resolve
+        if m.deferring:  # a placeholder (the dealer always busts), never marked computed
             memset(&m.vals[idx * ROWS], 0, ROWS * sizeof(double))
             for r in range(NR):
                 m.vals[idx * ROWS + r * NOUT + OUT_BUST] = 1.0
