@@ -2108,6 +2108,13 @@ def node_table():
             [[node_child[i][r] for r in range(NR)] for i in range(n_nodes)])
 
 
+cdef enum:   # up_card_pass's ``wanted`` flags
+    ROW_ALL = 1
+    ROW_STAND = 2
+    ROW_POLICY_HIT = 4
+    ROW_DOUBLE = 8
+
+
 def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] policy,
                  bint fixed_policy=False, DealerMemo memo=None, const char[:] wanted=None,
                  bint optimal=True):
@@ -2131,6 +2138,10 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
     ``wanted`` (per node, nonzero = fill its row): only those rows are filled, the
     others stay NaN; with ``fixed_policy`` only what they need is computed (a node the
     policy never reaches from them costs nothing, not even its dealer distribution).
+    A flag of 1 (any odd flag) fills the whole row; else, with ``fixed_policy``, its bits
+    name the columns: 2 ``stand``, 4 ``policy_hit``, 8 ``double`` (``weight`` and
+    ``no_blackjack`` always; ``policy`` only in whole rows): a chart's round values the
+    chart's play of each start only, and a play it does not take costs nothing.
     ``optimal`` False: the columns ``optimal`` and ``hit`` are left NaN (the
     composition-dependent play, which needs every node's stand value, is not computed).
     """
@@ -2142,6 +2153,7 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
     cdef double w, fall, sum_s, sum_h, s, h
     cdef double nan = float("nan")
     cdef char* pol
+    cdef int cols
     cdef DMemo* m = NULL
     read_params(params, &P)
     check_shoe(base)
@@ -2185,8 +2197,14 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                         for j in range(node_ncards[node]):
                             fall *= (N + node_ncards[node]) - j
                         w /= fall
-                        s = stand_value(&c, node, 1.0)
-                        h = hit_value(&c, node, True) if node_best[node] < 21 else s
+                        cols = ROW_ALL if want == NULL or not fixed_policy \
+                            or want[node] & ROW_ALL else want[node]
+                        s = h = nan
+                        if cols & (ROW_ALL | ROW_STAND) or (
+                                cols & ROW_POLICY_HIT and node_best[node] >= 21):
+                            s = stand_value(&c, node, 1.0)
+                        if cols & (ROW_ALL | ROW_POLICY_HIT):
+                            h = hit_value(&c, node, True) if node_best[node] < 21 else s
                         sum_s += w * s
                         sum_h += w * h
                         if want != NULL and not want[node]:
@@ -2199,10 +2217,12 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                         pol[k] = 1 if sum_h > sum_s else 0
                     for q in range(class_start[k], class_start[k + 1]):
                         node = class_nodes[q]
-                        if out[node, 4] == out[node, 4]:
+                        if out[node, 4] == out[node, 4] and (
+                                want == NULL or not fixed_policy or want[node] & ROW_ALL):
                             out[node, 3] = policy_value(&c, node)
                 for node in range(n_nodes):
-                    if out[node, 4] == out[node, 4]:
+                    if out[node, 4] == out[node, 4] and (
+                            want == NULL or not fixed_policy or want[node] & (ROW_ALL | ROW_DOUBLE)):
                         out[node, 2] = double_value(&c, node)
                         if optimal:
                             out[node, 1] = play_value(&c, node)

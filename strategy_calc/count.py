@@ -549,9 +549,12 @@ class BlackjackCounter:
     _split_tables: SplitTables = field(init=False, repr=False, compare=False)
     """The split rounds' moment tables, made on first use (they hold for every shoe of the
     run: :class:`strategy_calc.distributions.SplitTables`)."""
+    _chart_wants: dict[Rank, bytes] | None = field(init=False, repr=False, compare=False)
+    """With the chart alone (no index plays), per up card the engine rows that value its
+    first plays only (:func:`strategy_calc.game.chart_play_rows`); else None."""
 
     def __post_init__(self) -> None:
-        from strategy_calc.game import HANDS, UP_ORDER, chart_codes
+        from strategy_calc.game import HANDS, UP_ORDER, chart_codes, chart_play_rows
 
         actions, codes = {}, {}
         if self.strategy != "optimal":
@@ -563,6 +566,11 @@ class BlackjackCounter:
                      for up in UP_ORDER if up in self.policies}
         object.__setattr__(self, "_chart_actions", actions)
         object.__setattr__(self, "_split_codes", codes)
+        wants = None
+        if self.strategy != "optimal" and not self.plays:  # each first play is the chart's
+            wants = {up: chart_play_rows({hand: a for (u, hand), a in actions.items()
+                                          if u == int(up)}) for up in UP_ORDER}
+        object.__setattr__(self, "_chart_wants", wants)
         object.__setattr__(self, "_split_tables", SplitTables(self.start().counts))
 
     def start(self) -> Shoe:
@@ -602,7 +610,8 @@ class BlackjackCounter:
                                           for play in self.plays)})
                       for up, codes in self._split_codes.items()}
             object.__setattr__(self, "_memo_hints",
-                               memo_hints(self.rules, self.start(), self.policies, splits))
+                               memo_hints(self.rules, self.start(), self.policies, splits,
+                                          self._chart_wants))
         assert self._memo_hints is not None
         return self._memo_hints
 
@@ -637,7 +646,8 @@ class BlackjackCounter:
         memo = None if optimal else engine.dealer_memo(shoe, rules.dealer_hits_soft_17,
                                                        hints=self._hints())
         game = whole_game_pass(rules, shoe, policies=None if optimal else self.policies,
-                               partial=True, chart_only=not optimal, memo=memo)
+                               partial=True, chart_only=not optimal, memo=memo,
+                               wants=self._chart_wants)
         hist = np.zeros(HIST_SIZE) if moments else None
         extra = 0.0  # second moments of split rounds taken without their distribution
         exact: dict[float, float] = {}  # naturals' results, keyed exactly
@@ -691,7 +701,7 @@ class BlackjackCounter:
                     action = chosen[(hand, i)]
                     actions.setdefault((int(up), *hand, case.q678 > 0), action)
                     value = case.value(action) if optimal else case.chart_value(action)
-                    assert value is not None
+                    assert value is not None and not math.isnan(value)
                     if insured:
                         value += 0.5 * (3.0 * p_bj - 1.0)
                     ev += w * value

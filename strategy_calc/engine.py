@@ -41,6 +41,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PASS_COLUMNS",
+    "ROW_ALL",
+    "ROW_DOUBLE",
+    "ROW_POLICY_HIT",
+    "ROW_PRESENT",
+    "ROW_STAND",
     "Conditioning",
     "DealerMemo",
     "EngineParams",
@@ -322,6 +327,9 @@ _ROW = struct.Struct("8d")
 PASS_COLUMNS = ("stand", "optimal", "double", "policy", "weight", "no_blackjack", "hit",
                 "policy_hit")
 """The columns :func:`up_card_pass` fills, per player node (raw values)."""
+ROW_ALL, ROW_STAND, ROW_POLICY_HIT, ROW_DOUBLE, ROW_PRESENT = 1, 2, 4, 8, 16
+"""Flags of :func:`up_card_pass`'s ``rows``: the whole row, or (a fixed policy) only the
+named columns; ``ROW_PRESENT`` alone: just ``weight`` and ``no_blackjack``."""
 
 
 class PassRow(NamedTuple):
@@ -378,7 +386,9 @@ def up_card_pass(
     ``policy``: a fixed hit/stand policy per node class (e.g. auto-play); by
     default the total-dependent policy is derived and returned. ``rows``: one
     flag per node (nonzero: fill its row; the others stay NaN), default every
-    row; with a fixed ``policy`` only what those rows need is computed.
+    row; with a fixed ``policy`` only what those rows need is computed, and a flag
+    without :data:`ROW_ALL` fills only the columns it names (:data:`ROW_STAND`,
+    :data:`ROW_POLICY_HIT`, :data:`ROW_DOUBLE`; ``weight`` and ``no_blackjack`` always).
     ``optimal`` False: the ``optimal`` and ``hit`` columns stay NaN (not computed).
     """
     n = node_table().n_nodes

@@ -204,6 +204,36 @@ def _chart_rows() -> bytes:
     return bytes(flags)
 
 
+def chart_play_rows(actions: Mapping[tuple[int, int], Action]) -> bytes:
+    """:func:`whole_game_pass`'s ``wants`` against one up card for a chart's round: per
+    two-card start, the value of ``actions[start]`` (its first play; a start left out
+    is valued whole), and the 6-7-8 node whole (its suit cases read it).
+
+    A play the chart does not take there costs nothing: standing needs the start's
+    dealer distribution, hitting the ones of the totals the policy stands on, doubling
+    those of the three-card hands; a split is valued on its own (:func:`add_split_values`)
+    and a surrender needs none.
+
+    >>> from strategy_calc.engine import ROW_PRESENT, ROW_STAND
+    >>> flags = chart_play_rows({(10, 10): Action.STAND, (8, 8): Action.SPLIT})
+    >>> flags[node_id((10, 10))] == ROW_STAND, flags[node_id((8, 8))] == ROW_PRESENT
+    (True, True)
+    >>> flags[node_id((2, 3))] == engine.ROW_ALL
+    True
+    """
+    play = {Action.STAND: engine.ROW_STAND, Action.HIT: engine.ROW_POLICY_HIT,
+            Action.DOUBLE: engine.ROW_DOUBLE, Action.SPLIT: engine.ROW_PRESENT,
+            Action.SURRENDER: engine.ROW_PRESENT}
+    flags = bytearray(_chart_rows())
+    for hand in HANDS:
+        action = actions.get(hand)
+        if hand in ((1, 10), (10, 1)):  # a natural stands, paid at once
+            flags[node_id(hand)] = engine.ROW_PRESENT
+        elif action is not None:
+            flags[node_id(hand)] = play[action]
+    return bytes(flags)
+
+
 def whole_game_pass(
     rules: BlackjackRules, shoe: Shoe | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -211,6 +241,7 @@ def whole_game_pass(
     partial: bool = False,
     chart_only: bool = False,
     memo: engine.DealerMemo | None = None,
+    wants: Mapping[Rank, bytes] | None = None,
 ) -> GamePass:
     """Every initial deal's action values against every up card (splits not yet valued).
 
@@ -228,6 +259,9 @@ def whole_game_pass(
     :attr:`DealValues.hit` is NaN, and the three-card rows are not read.
     ``memo``: the dealer memo to fill (its origin ``shoe``; default a new one), e.g. one
     with :func:`memo_hints`.
+    ``wants`` (with ``chart_only``): per up card, the engine's flags of the rows and
+    columns to value (:func:`chart_play_rows`: the chart's play of each start); the
+    actions it leaves out are NaN in :attr:`UpCardDeals.deals`.
     """
     full = shoe if shoe is not None else Shoe.full(rules.decks)
     if min(full.counts) < 1 and policies is None and not partial:
@@ -238,6 +272,8 @@ def whole_game_pass(
                         " the shoe by rank (its 6s, 7s and 8s spread evenly over the suits)")
     if chart_only and policies is None:
         raise ValueError("chart_only plays given policies")
+    if wants is not None and not chart_only:
+        raise ValueError("wants values a chart's play only (chart_only)")
     wanted = _chart_rows() if chart_only else None
     read = _chart_nodes() if chart_only else _read_nodes()
     conditioning = Conditioning.of(rules)
@@ -252,8 +288,8 @@ def whole_game_pass(
         q_avg = _suited_chance(rules, base)
         policy = memoryview(policies[up]) if policies is not None else None
         table = engine.up_card_pass(base, up, params.with_bonus(
-            rules.bonus_777, rules.bonus_suited_678, q_avg), policy, memo=memo, rows=wanted,
-            optimal=not chart_only)
+            rules.bonus_777, rules.bonus_suited_678, q_avg), policy, memo=memo,
+            rows=wants[up] if wants is not None else wanted, optimal=not chart_only)
         rows = table.rows(read)
         ups = UpCardDeals(up, full.count(up) / full.total, base, table, rows, q_avg)
         may_surrender = rules.may_surrender(int(up))
@@ -455,28 +491,29 @@ def add_split_values(
 def memo_hints(
     rules: BlackjackRules, shoe: Shoe, policies: Mapping[Rank, bytes],
     splits: Mapping[Rank, tuple[array.array[int], Collection[int]]],
+    wants: Mapping[Rank, bytes] | None = None,
 ) -> array.array[int]:
     """Per player node, the up cards a chart's round wants its dealer distributions
     against (:meth:`strategy_calc.engine.DealerMemo.node_wants`), from a dry run on
     ``shoe``: :func:`whole_game_pass` with ``policies`` (``chart_only``) and the chart
     column of :func:`add_split_values` for ``splits`` (per up card: the split hands'
-    codes, the pair ranks). Rounds from shoes like ``shoe`` want about the same, so a memo
-    hinted with them (:func:`strategy_calc.engine.dealer_memo`) walks each removal's
-    dealer tree once, for those up cards only. A speed-up only: the values do not depend
-    on the hints.
+    codes, the pair ranks), and ``wants`` as the rounds take it. Rounds from shoes like
+    ``shoe`` want about the same, so a memo hinted with them
+    (:func:`strategy_calc.engine.dealer_memo`) walks each removal's dealer tree once, for
+    those up cards only. A speed-up only: the values do not depend on the hints.
     """
     memo = engine.dealer_memo(shoe, rules.dealer_hits_soft_17)
     memo.defer()
     try:
         game = whole_game_pass(rules, shoe, policies=policies, partial=True, chart_only=True,
-                               memo=memo)
+                               memo=memo, wants=wants)
         for up, ups in game.ups.items():
             if up in splits:
                 codes, pairs = splits[up]
                 add_split_values(game, ups, codes, pairs, 2, lazy=True)
     finally:
-        wants = memo.node_wants()
-    return wants
+        wanted = memo.node_wants()
+    return wanted
 
 
 def apply_split_strategy(

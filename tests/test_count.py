@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 from dataclasses import replace
 from fractions import Fraction
 
@@ -55,6 +56,28 @@ DEPLETED = [
     ("macau-1983", ("bonus_suited_678=0",), (1, 1, 1, 1, 2, 1, 3, 1, 2, 6),
      (0, 1, 0, 0, 0, 0, 1, 0, 0, 1)),
 ]
+
+
+@pytest.mark.parametrize("name", ["deluxe", "macau-1983"])
+def test_a_charts_round_valuing_only_the_charts_plays_has_the_same_moments(name: str) -> None:
+    """With the chart alone each first play is the chart's, so the round values only
+    that play of each start (``chart_play_rows``): the same EV and E[X^2], bit for bit,
+    as valuing every play, on depleted shoes (macau-1983: the suited 6-7-8 cases too)."""
+    rules = sc.blackjack_rules(name, ["decks=2"])
+    counter = count.blackjack_counter(rules, seed=3)
+    assert counter._chart_wants is not None
+    whole = replace(counter)
+    object.__setattr__(whole, "_chart_wants", None)
+    rng = random.Random(11)
+    for _ in range(3):
+        counts = list(counter.start().counts)
+        for _ in range(rng.randrange(10, 40)):
+            counts[rng.choices(range(10), weights=counts)[0]] -= 1
+        shoe = Shoe.from_counts(counts, 2)
+        got, want = counter.plan(shoe, 0.0, True), whole.plan(shoe, 0.0, True)
+        assert (repr(got.ev), repr(got.second_moment)) == (repr(want.ev),
+                                                           repr(want.second_moment))
+        assert got.actions == want.actions
 
 
 @pytest.mark.parametrize(("name", "sets", "full", "gone"), DEPLETED,

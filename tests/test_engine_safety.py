@@ -212,6 +212,48 @@ def test_a_pass_of_some_rows_gives_those_rows_bit_for_bit_and_computes_less() ->
         assert derived.policy_classes == full.policy_classes  # derived from every node
 
 
+def test_a_pass_of_some_columns_gives_those_columns_bit_for_bit_and_computes_less() -> None:
+    """A chart's round values each start's chart play only: a row flag naming columns
+    fills those (as the whole row would) and its weight and no-blackjack chance, and
+    leaves the others NaN."""
+    rules = blackjack_rules("macau-1983", ["decks=2"])
+    shoe = Shoe.full(2).remove([Card(Rank.TEN), Card(Rank.FIVE), Card(Rank.SEVEN)])
+    params = engine.engine_params(rules).with_bonus(rules.bonus_777, rules.bonus_suited_678,
+                                                    0.0625)
+    table = engine.node_table()
+    named = {engine.ROW_STAND: ("stand",), engine.ROW_POLICY_HIT: ("policy_hit",),
+             engine.ROW_DOUBLE: ("double",), engine.ROW_PRESENT: (),
+             engine.ROW_STAND | engine.ROW_DOUBLE: ("stand", "double")}
+    cycle = list(named)
+    flags = bytearray(table.n_nodes)
+    for node, n in enumerate(table.ncards):
+        if n == 2:
+            flags[node] = cycle[node % len(cycle)]
+    for up in (Rank.SIX, Rank.TEN):
+        base = shoe.remove([Card(up)])
+        whole_rows = bytes(1 if f else 0 for f in flags)
+        whole_memo, part_memo = engine.dealer_memo(shoe, False), engine.dealer_memo(shoe, False)
+        full = engine.up_card_pass(base, up, params)
+        policy = memoryview(full.policy_classes.tobytes())
+        engine.up_card_pass(base, up, params, policy, memo=whole_memo, rows=whole_rows,
+                            optimal=False)  # the same rows whole: more dealer evaluations
+        part = engine.up_card_pass(base, up, params, policy, memo=part_memo, rows=bytes(flags),
+                                   optimal=False)
+        assert part_memo.entries < whole_memo.entries  # dealer evaluations saved
+        for node, flag in enumerate(flags):
+            got, want = part.row(node), full.row(node)
+            if not flag or want.weight != want.weight:
+                assert all(x != x for x in got)
+                continue
+            keep = ("weight", "no_blackjack", *named[flag])
+            for column in engine.PASS_COLUMNS:
+                value = getattr(got, column)
+                if column in keep:
+                    assert repr(value) == repr(getattr(want, column)), (node, column)
+                else:
+                    assert value != value, (node, column)  # not computed
+
+
 @pytest.mark.parametrize("h17", [False, True])
 def test_dealer_tables_agree_with_the_oracle_around_the_bust_threshold(h17: bool) -> None:
     """Shoes of 12-40 cards: the tree without bust leaves (13+ cards) and the full one."""
