@@ -638,7 +638,7 @@ class BlackjackCounter:
             split_cross_sums,
             split_moments,
         )
-        from strategy_calc.game import add_split_values, whole_game_pass
+        from strategy_calc.game import add_split_values, node_id, whole_game_pass
 
         rules = self.rules
         optimal = self.strategy == "optimal"
@@ -673,10 +673,8 @@ class BlackjackCounter:
             if pairs is None or pairs:  # the chart plays its splits: its column only
                 add_split_values(game, ups, codes, pairs, 7 if optimal else 2,
                                  lazy=not optimal)
-            if fixed:
-                chosen = {(hand, i): self._chart_action(hand, up)
-                          for hand, cases in ups.deals.items() for i in range(len(cases))}
-            else:
+            chosen: dict[tuple[tuple[int, int], int], Action] = {}
+            if not fixed:  # (fixed: the chart's action, read below)
                 chosen = {(hand, i): self._first_action(hand, up, case, tc)
                           for hand, cases in ups.deals.items() for i, case in enumerate(cases)}
             insured = self._insures(up, tc)
@@ -684,12 +682,15 @@ class BlackjackCounter:
                 insure.add(int(up))
             cross = {} if hist is None or optimal else split_cross_sums(
                 rules, up, ups.base, game.conditioning,
-                {Rank(hand[0]) for (hand, _i), a in chosen.items() if a is Action.SPLIT},
+                {Rank(hand[0]) for (hand, _i), a in chosen.items() if a is Action.SPLIT}
+                if not fixed else {Rank(p) for p in pairs or ()},
                 memoryview(codes), self._split_tables)  # the split rounds' sums, made together
             for hand, cases in ups.deals.items():
-                nb = ups.no_blackjack(hand)
+                row = ups.rows[node_id(hand)]
+                nb = row.no_blackjack
                 p_bj = 1.0 - nb
-                w_hand = ups.p_up * ups.weight(hand)
+                w_hand = ups.p_up * row.weight
+                by_chart = self._chart_action(hand, up) if fixed else None
                 if hand == (1, 10):  # always stood: paid unless the dealer has one too
                     results = ((bj - 0.5, nb), (1.0, p_bj)) if insured else ((bj, nb), (0.0, p_bj))
                     for x, p in results:
@@ -698,7 +699,7 @@ class BlackjackCounter:
                     continue
                 for i, case in enumerate(cases):
                     w = w_hand * case.probability
-                    action = chosen[(hand, i)]
+                    action = by_chart or chosen[(hand, i)]
                     actions.setdefault((int(up), *hand, case.q678 > 0), action)
                     value = case.value(action) if optimal else case.chart_value(action)
                     assert value is not None and not math.isnan(value)

@@ -176,6 +176,12 @@ def node_id(ranks: tuple[int, ...]) -> int:
 
 
 @lru_cache(maxsize=1)
+def _hand_nodes() -> tuple[tuple[tuple[int, int], int], ...]:
+    """(start, node) of every two-card start, in :data:`HANDS` order."""
+    return tuple((hand, node_id(hand)) for hand in HANDS)
+
+
+@lru_cache(maxsize=1)
 def three_card_nodes() -> tuple[tuple[tuple[int, ...], int], ...]:
     """(rank counts, node) of every three-card hand but the bonus hands 7-7-7 and 6-7-8."""
     return tuple((counts, node) for counts, node in engine.node_table().index.items()
@@ -293,8 +299,8 @@ def whole_game_pass(
         rows = table.rows(read)
         ups = UpCardDeals(up, full.count(up) / full.total, base, table, rows, q_avg)
         may_surrender = rules.may_surrender(int(up))
-        for hand in HANDS:
-            if rows[node_id(hand)].weight > 0:
+        for hand, node in _hand_nodes():
+            if rows[node].weight > 0:
                 ups.deals[hand] = deal_values(rules, hand, ups, conditioning, may_surrender)
         game.ups[up] = ups
         if progress is not None:
