@@ -31,6 +31,8 @@ class Workload:
     run: Callable[[], object]
     max_runs: int | None = None
     """Heavy workloads: at most this many timed runs, and no warm-up run."""
+    items: tuple[int, str] | None = None
+    """What one run does, counted (e.g. ``(42, "rounds")``): the report adds the rate."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +45,17 @@ class Timing:
     min_ms: float
     max_ms: float
     runs: int
+    items: tuple[int, str] | None = None
+    """As :attr:`Workload.items`."""
+
+    @property
+    def per_second(self) -> float | None:
+        """Items a second at the median time (None without :attr:`items`).
+
+        >>> Timing("count-6d", "", 840.0, 800.0, 900.0, 7, (42, "rounds")).per_second
+        50.0
+        """
+        return None if self.items is None else self.items[0] * 1000.0 / self.median_ms
 
 
 def time_ms(func: Callable[[], object], repeat: int) -> list[float]:
@@ -192,12 +205,12 @@ def workloads() -> list[Workload]:
                                    split_strategy="optimal"), max_runs=1),
         Workload("count-6d", "count: one whole 6-deck shoe (seed 1, shoe 0: 42 rounds), deluxe,"
                  " basic, every round's EV exact, the second moment of 2 of them (the default"
-                 " one in 25)", lambda: _counter(6, 25).play_one(0)),
+                 " one in 25)", lambda: _counter(6, 25).play_one(0), items=(42, "rounds")),
         Workload("count-6d-ev", "count: shoe 1 of the same run (43 rounds), EVs only",
-                 lambda: _counter(6, 10**9).play_one(1)),
+                 lambda: _counter(6, 10**9).play_one(1), items=(43, "rounds")),
         Workload("baccarat-shoe-8d", "count: one whole 8-deck baccarat shoe, cut card 14, five"
                  " exact EVs and the linear count before every hand",
-                 lambda: _baccarat_shoe(8)),
+                 lambda: _baccarat_shoe(8), items=(1, "shoes")),
     ]
     six = BaccaratRules(name="macau-baccarat", decks=6)
     eight = BaccaratRules(name="macau-baccarat", decks=8)
@@ -243,15 +256,21 @@ def run(
             w.run()
         times = time_ms(w.run, runs)
         timings.append(Timing(w.name, w.description, statistics.median(times), min(times),
-                              max(times), runs))
+                              max(times), runs, w.items))
     return timings
 
 
 def as_json(timings: Sequence[Timing]) -> dict[str, Any]:
-    """The ``bench --json`` object: ``{"workloads": {NAME: {"median_ms", "min_ms", ...}}}``."""
-    return {"workloads": {t.name: {"median_ms": t.median_ms, "min_ms": t.min_ms,
-                                   "max_ms": t.max_ms, "runs": t.runs,
-                                   "description": t.description} for t in timings}}
+    """The ``bench --json`` object: ``{"workloads": {NAME: {"median_ms", "min_ms", ...}}}``;
+    a workload that counts what it does adds ``"per_second"`` (at the median) and
+    ``"unit"`` (e.g. ``rounds``)."""
+    out: dict[str, Any] = {}
+    for t in timings:
+        out[t.name] = {"median_ms": t.median_ms, "min_ms": t.min_ms, "max_ms": t.max_ms,
+                       "runs": t.runs, "description": t.description}
+        if t.items is not None:
+            out[t.name].update(per_second=t.per_second, unit=t.items[1])
+    return {"workloads": out}
 
 
 def as_text(timings: Sequence[Timing]) -> str:
@@ -265,6 +284,8 @@ def as_text(timings: Sequence[Timing]) -> str:
         head = f"{t.median_ms:10.3f} ({t.min_ms:.3f} - {t.max_ms:.3f})  {t.name}"
         if timings and t.runs != timings[0].runs:
             head += f"  ({t.runs} run{'s' if t.runs != 1 else ''})"
+        if t.per_second is not None and t.items is not None:
+            head += f"  = {t.per_second:.1f} {t.items[1]}/s"
         lines.append(head)
         lines += textwrap.wrap(t.description, width - 6, initial_indent="      ",
                                subsequent_indent="      ")

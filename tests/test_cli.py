@@ -155,6 +155,20 @@ def test_bench_json_names_the_workloads_and_times_them() -> None:
         assert timing["runs"] == 2
 
 
+def test_bench_rates_count_what_the_workload_does() -> None:
+    """A counted workload reports its rate at the median (``per_second``, ``unit``): the
+    counts are the rounds the count's shoes hold, and a whole shoe for baccarat."""
+    from strategy_calc import bench
+
+    items = {w.name: w.items for w in bench.workloads()}
+    assert items["count-6d"] == (len(bench._counter(6, 25).play_one(0)), "rounds")
+    assert items["count-6d-ev"] == (len(bench._counter(6, 10**9).play_one(1)), "rounds")
+    data = run_json("bench", "--repeat", "1", "--only", "baccarat-shoe-8d")
+    timing = data["workloads"]["baccarat-shoe-8d"]
+    assert timing["unit"] == "shoes"
+    assert timing["per_second"] == pytest.approx(1000.0 / timing["median_ms"], rel=1e-12)
+
+
 def test_bench_lists_the_contract_workloads() -> None:
     from strategy_calc import bench
 
