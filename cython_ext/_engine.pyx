@@ -2140,8 +2140,9 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
     policy never reaches from them costs nothing, not even its dealer distribution).
     A flag of 1 (any odd flag) fills the whole row; else, with ``fixed_policy``, its bits
     name the columns: 2 ``stand``, 4 ``policy_hit``, 8 ``double`` (``weight`` and
-    ``no_blackjack`` always; ``policy`` only in whole rows): a chart's round values the
-    chart's play of each start only, and a play it does not take costs nothing.
+    ``no_blackjack`` always; ``policy``, ``optimal`` and ``hit`` only in whole rows): a
+    chart's round values the chart's play of each start only, and a play it does not
+    take costs nothing.
     ``optimal`` False: the columns ``optimal`` and ``hit`` are left NaN (the
     composition-dependent play, which needs every node's stand value, is not computed).
     """
@@ -2209,7 +2210,8 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                         sum_h += w * h
                         if want != NULL and not want[node]:
                             continue
-                        out[node, 0] = s
+                        if cols & (ROW_ALL | ROW_STAND):  # (else a 21's stand, only for h)
+                            out[node, 0] = s
                         out[node, 7] = h
                         out[node, 4] = w
                         out[node, 5] = no_bj(up, shoe, N)
@@ -2221,13 +2223,16 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                                 want == NULL or not fixed_policy or want[node] & ROW_ALL):
                             out[node, 3] = policy_value(&c, node)
                 for node in range(n_nodes):
-                    if out[node, 4] == out[node, 4] and (
-                            want == NULL or not fixed_policy or want[node] & (ROW_ALL | ROW_DOUBLE)):
+                    if out[node, 4] != out[node, 4]:
+                        continue
+                    cols = ROW_ALL if want == NULL or not fixed_policy \
+                        or want[node] & ROW_ALL else want[node]
+                    if cols & (ROW_ALL | ROW_DOUBLE):
                         out[node, 2] = double_value(&c, node)
-                        if optimal:
-                            out[node, 1] = play_value(&c, node)
-                            out[node, 6] = hit_value(&c, node, False) \
-                                if node_best[node] < 21 else -1e300
+                    if optimal and cols & ROW_ALL:
+                        out[node, 1] = play_value(&c, node)
+                        out[node, 6] = hit_value(&c, node, False) \
+                            if node_best[node] < 21 else -1e300
             check_cards(&c)
         finally:
             ctx_free(&c)

@@ -138,6 +138,20 @@ def load_rules(
     return ruleset
 
 
+def dump_json(data: object) -> str:
+    """``data`` as JSON, refusing NaN and infinities: JSON has neither, and a figure that
+    came out so is a bug, reported as one error line (exit 2) rather than written.
+
+    >>> dump_json({"ev": -0.5, "n0": None})
+    '{"ev": -0.5, "n0": null}'
+    """
+    try:
+        return json.dumps(data, allow_nan=False)
+    except ValueError:
+        raise fail("a figure came out NaN or infinite, so no JSON was written (a bug:"
+                   " please report the command)") from None
+
+
 def guarded(call: Callable[[], T]) -> T:
     """Run ``call``, turning any input error (a ``ValueError``) or a file that cannot be
     written (an ``OSError``) into one error line."""
@@ -363,7 +377,7 @@ def chart(
         if format_ is ChartFormat.text:
             text = report.chart_text(game) + "\n"
         elif format_ is ChartFormat.json:
-            text = json.dumps(report.chart_dict(game)) + "\n"
+            text = dump_json(report.chart_dict(game)) + "\n"
         else:
             render_to = {ChartFormat.markdown: report.chart_markdown,
                          ChartFormat.csv: report.chart_csv, ChartFormat.html: report.chart_html}
@@ -376,7 +390,7 @@ def chart(
         Console(highlight=False).print(*report.chart_renderables(game), sep="\n")
         return
     if format_ is ChartFormat.json:
-        print(json.dumps(report.chart_dict(game)))
+        print(dump_json(report.chart_dict(game)))
         return
     render = {ChartFormat.markdown: report.chart_markdown, ChartFormat.csv: report.chart_csv,
               ChartFormat.html: report.chart_html}[format_]
@@ -413,7 +427,7 @@ def edge(
         column = 1 if strategy is Strategy.OPTIMAL else 0
         result["by_up_card"] = {up: values[column] for up, values in game.ev_by_up.items()}
     if as_json:
-        print(json.dumps(result))
+        print(dump_json(result))
     else:
         print(report.edge_text(game.rules, strategy.value, ev))
         if "by_up_card" in result:
@@ -443,7 +457,7 @@ def bonus(
         ruleset, start = with_shoe(rules, set_, decks, shoe)
         with progress_bar("with and without each bonus") as tick:
             value = bonus_value(ruleset, tick, start)
-        return json.dumps(report.bonus_dict(value)) if as_json else report.bonus_text(value)
+        return dump_json(report.bonus_dict(value)) if as_json else report.bonus_text(value)
 
     print(guarded(run))
 
@@ -469,7 +483,7 @@ def behind(
         result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed), shoe=start)
         choices = report.behind_dict(result)
         if as_json:
-            return json.dumps(choices)
+            return dump_json(choices)
         return report.behind_text(result, choices)
 
     print(guarded(run))
@@ -564,7 +578,7 @@ def risk(
             from strategy_calc.risk import path_quantiles
 
             report.risk_plot(data, path_quantiles(outcomes, rounds), str(plot))
-        return json.dumps(data) if as_json else report.risk_text(data)
+        return dump_json(data) if as_json else report.risk_text(data)
 
     print(guarded(run))
 
@@ -685,7 +699,7 @@ def bench(
 
         timings = guarded(lambda: bench_module.run(repeat, only or (), note))
     if as_json:
-        print(json.dumps(bench_module.as_json(timings)))
+        print(dump_json(bench_module.as_json(timings)))
     else:
         print(bench_module.as_text(timings))
 
@@ -758,7 +772,7 @@ def sweep(
             result = sweeps.sweep(base_rules, base_sets, variants, sweep_mode,  # type: ignore[arg-type]
                                   Strategy(strategy.value), pool, cache, tick, preset)
         if format_ is SweepFormat.json or as_json:
-            return json.dumps(report.sweep_dict(result))
+            return dump_json(report.sweep_dict(result))
         render = {SweepFormat.text: report.sweep_text, SweepFormat.csv: report.sweep_csv,
                   SweepFormat.markdown: report.sweep_markdown}[format_]
         return render(result).rstrip("\n")
@@ -803,7 +817,7 @@ def rules(
         print(report.rulesets_list(as_json))
         return
     info = guarded(lambda: describe_ruleset(name))
-    print(json.dumps(report.rules_dict(info)) if as_json else report.rules_text(info))
+    print(dump_json(report.rules_dict(info)) if as_json else report.rules_text(info))
 
 
 class CountStrategy(StrEnum):
@@ -901,7 +915,7 @@ def count(
             result = counting.blackjack_count(counter, n, ramp, bankroll, pool, tick)
         if plot is not None:
             report.count_plot(result, str(plot))
-        return json.dumps(report.count_dict(result)) if json_out else report.count_text(result)
+        return dump_json(report.count_dict(result)) if json_out else report.count_text(result)
 
     def run_baccarat(spec: str, json_out: bool) -> str:
         from strategy_calc.baccarat import BETS as BACCARAT_BETS
@@ -924,7 +938,7 @@ def count(
         with progress_bar(f"{n} shoes") as tick, parallel.executor(jobs, scheduler) as pool:
             result = counting.baccarat_count(ruleset, n, seed, cut, chosen, pool, tick)
         if json_out:
-            return json.dumps(report.baccarat_count_dict(result))
+            return dump_json(report.baccarat_count_dict(result))
         return report.baccarat_count_text(result)
 
     print(guarded(run))

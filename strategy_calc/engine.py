@@ -388,7 +388,8 @@ def up_card_pass(
     flag per node (nonzero: fill its row; the others stay NaN), default every
     row; with a fixed ``policy`` only what those rows need is computed, and a flag
     without :data:`ROW_ALL` fills only the columns it names (:data:`ROW_STAND`,
-    :data:`ROW_POLICY_HIT`, :data:`ROW_DOUBLE`; ``weight`` and ``no_blackjack`` always).
+    :data:`ROW_POLICY_HIT`, :data:`ROW_DOUBLE`; ``weight`` and ``no_blackjack`` always;
+    ``policy``, ``optimal`` and ``hit`` only in whole rows).
     ``optimal`` False: the ``optimal`` and ``hit`` columns stay NaN (not computed).
     """
     n = node_table().n_nodes

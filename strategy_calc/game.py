@@ -337,13 +337,16 @@ def deal_values(
     # hitting this hand reaches 6-7-8 with the missing card. The engine counted the
     # bonus there with the suit-averaged chance; each suit case has its own chance q:
     # the hit value moves by P(missing card) * (q - average) * (bonus - plain 21)
+    # (none of the missing rank left: no 6-7-8 to reach, and its row is NaN; no shift)
     missing = ({6, 7, 8} - ranks).pop()
     base = ups.base
-    left = base.counts[missing - 1] - sum(1 for r in hand if r == missing)
+    left = base.counts[missing - 1]
     p_missing = left / (base.total - 2)
-    r678 = ups.rows[engine.node_table().index[ID_678]]
-    paid = conditioning.paid_at_once(rules.bonus_suited_678, r678.no_blackjack)
-    gain = paid - r678.stand  # a suited 6-7-8 against the plain 21 it would stand on
+    gain = 0.0
+    if left > 0:
+        r678 = ups.rows[engine.node_table().index[ID_678]]
+        paid = conditioning.paid_at_once(rules.bonus_suited_678, r678.no_blackjack)
+        gain = paid - r678.stand  # a suited 6-7-8 against the plain 21 it would stand on
     cases = []
     for prob, q in suit_cases((hand[0], hand[1]), int(ups.up), base.suits):
         shift = p_missing * (q - ups.suited_chance) * gain

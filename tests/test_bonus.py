@@ -95,3 +95,29 @@ def test_the_chart_lists_the_plays_the_suited_bonus_changes() -> None:
                for hand, up, _without, with_bonus in bonus_value(MACAU_6).changed
                if hand != "7,7"}
     assert in_chart == changed and changed
+
+
+def test_a_start_whose_third_card_is_gone_hits_as_if_there_were_no_bonus() -> None:
+    """6-8 against a 7 when the shoe's only 7 is the up card: no card can complete a
+    6-7-8, so each suit case hits for what hitting 6-8 is worth with no bonus to
+    reach (``analyse_hand``, its own path through the engine); before, the suit
+    shift read the unreachable 6-7-8 node's NaN row and every case came out NaN,
+    and a count from such shoes printed NaN EVs."""
+    import math
+
+    from strategy_calc.cards import Rank, Shoe
+    from strategy_calc.count import blackjack_counter
+    from strategy_calc.game import whole_game_pass
+
+    rules = blackjack_rules("macau-1983", decks=2)
+    shoe = Shoe.from_counts([8, 8, 8, 8, 8, 8, 1, 8, 8, 32], 2)  # one 7 left
+    want = analyse_hand("6,8", "7", rules, shoe=shoe).ev["hit"]
+    assert want is not None
+    cases = whole_game_pass(rules, shoe, partial=True).ups[Rank.SEVEN].deals[(6, 8)]
+    assert len(cases) > 1  # the suit cases are still made
+    for case in cases:
+        assert case.hit == pytest.approx(want, abs=1e-15)
+        assert case.hit_chart == case.hit_chart  # (not NaN)
+    plan = blackjack_counter(rules).plan(shoe, 0.0, moments=True)
+    assert math.isfinite(plan.ev) and plan.second_moment is not None
+    assert math.isfinite(plan.second_moment)

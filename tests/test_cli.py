@@ -25,6 +25,21 @@ def run_json(*args: str) -> dict[str, object]:
     return data
 
 
+def test_json_output_refuses_a_figure_that_is_not_finite(capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    """JSON has no NaN or Infinity: a figure that came out so is one error line, exit 2."""
+    import typer
+
+    from strategy_calc.cli import dump_json
+
+    for bad in (float("nan"), float("inf")):
+        with pytest.raises(typer.Exit) as exit_info:
+            dump_json({"by_true_count": [{"ev": bad}]})
+        assert exit_info.value.exit_code == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and err.count("\n") == 1
+
+
 def test_hand_json_has_the_contract_keys() -> None:
     data = run_json("hand", "T,6", "--vs", "T")
     assert data["rules"] == "macau-1983"

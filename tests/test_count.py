@@ -61,13 +61,17 @@ DEPLETED = [
 @pytest.mark.parametrize("name", ["deluxe", "macau-1983"])
 def test_a_charts_round_valuing_only_the_charts_plays_has_the_same_moments(name: str) -> None:
     """With the chart alone each first play is the chart's, so the round values only
-    that play of each start (``chart_play_rows``): the same EV and E[X^2], bit for bit,
-    as valuing every play, on depleted shoes (macau-1983: the suited 6-7-8 cases too)."""
+    that play of each start (``chart_play_rows``) and reads it from the chart: the same
+    EV and E[X^2], bit for bit, as the general path that values every play and chooses
+    per case (taken here with an index play that never changes a play), on depleted
+    shoes (macau-1983: the suited 6-7-8 cases too)."""
     rules = sc.blackjack_rules(name, ["decks=2"])
     counter = count.blackjack_counter(rules, seed=3)
     assert counter._chart_wants is not None
-    whole = replace(counter)
-    object.__setattr__(whole, "_chart_wants", None)
+    inert = count.IndexPlay(up=10, total=16, pair=None, actions=("stand", "hit"),
+                            index=1e9, above="stand")  # below its index: the chart's hit
+    whole = replace(counter, plays=(inert,))
+    assert whole._chart_wants is None
     rng = random.Random(11)
     for _ in range(3):
         counts = list(counter.start().counts)

@@ -229,6 +229,8 @@ def test_a_pass_of_some_columns_gives_those_columns_bit_for_bit_and_computes_les
     for node, n in enumerate(table.ncards):
         if n == 2:
             flags[node] = cycle[node % len(cycle)]
+    for counts in ((0, 0, 0, 0, 1, 1, 0, 0, 0, 1), (2, 0, 0, 0, 0, 0, 0, 0, 1, 0)):
+        flags[table.index[counts]] = engine.ROW_POLICY_HIT  # a 21 (hard, soft): its stand
     for up in (Rank.SIX, Rank.TEN):
         base = shoe.remove([Card(up)])
         whole_rows = bytes(1 if f else 0 for f in flags)
@@ -240,6 +242,8 @@ def test_a_pass_of_some_columns_gives_those_columns_bit_for_bit_and_computes_les
         part = engine.up_card_pass(base, up, params, policy, memo=part_memo, rows=bytes(flags),
                                    optimal=False)
         assert part_memo.entries < whole_memo.entries  # dealer evaluations saved
+        with_optimal = engine.up_card_pass(base, up, params, policy, rows=bytes(flags))
+        assert repr(with_optimal.values) == repr(part.values)  # (optimal: whole rows only)
         for node, flag in enumerate(flags):
             got, want = part.row(node), full.row(node)
             if not flag or want.weight != want.weight:
