@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from strategy_calc.actions import Action, ChartCode
 from strategy_calc.cards import Rank
@@ -172,14 +172,13 @@ def add_pair_cells(
         if pair_rank in splits:
             split, chart, no_das = splits[pair_rank]
             weight = ups.weight(hand)
-            cell = replace(
-                cell,
+            cell = cell._replace(
                 split=(cell.split or 0.0) + weight * split,
                 split_chart=(cell.split_chart or 0.0) + weight * chart,
                 split_no_das=(cell.split_no_das or 0.0) + weight * no_das,
             )
             row[ups.up] = cell
-        code = cell_code(replace(cell, split=cell.split_chart),
+        code = cell_code(cell._replace(split=cell.split_chart),
                          rules.split_hands_may_double(pair_rank == 1))
         pairs.setdefault(Rank(pair_rank).symbol, {})[ups.up.symbol] = str(code)
 

@@ -23,8 +23,9 @@ import array
 import itertools
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from strategy_calc import engine
 from strategy_calc.actions import PLAY_ACTIONS, Action
@@ -44,8 +45,7 @@ HANDS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 11) for b in
 """Every two-card start, as ranks (low first)."""
 
 
-@dataclass(frozen=True, slots=True)
-class DealValues:
+class DealValues(NamedTuple):
     """The EV of each action for one initial deal (or one suit case of it).
 
     EV per unit initial bet of the whole round, dealer blackjacks included.
@@ -53,6 +53,7 @@ class DealValues:
     ``hit`` hits then plays the best composition-dependent strategy; the
     ``*_chart`` values follow the total-dependent chart after the first
     decision (``split_no_das``: the chart without doubling after the split).
+    An immutable record (a named tuple: a count's round makes some 550 of them).
     """
 
     probability: float
@@ -71,7 +72,7 @@ class DealValues:
 
     def with_splits(self, split: float | None, chart: float | None,
                     no_das: float | None) -> DealValues:
-        """These values with the three split values set (``dataclasses.replace``, faster)."""
+        """These values with the three split values set (``_replace``, faster)."""
         return DealValues(self.probability, self.q678, self.stand, self.hit, self.hit_chart,
                           self.double, self.surrender, split, chart, no_das)
 
@@ -122,7 +123,7 @@ def accumulate(total: DealValues | None, deal: DealValues, weight: float) -> Dea
 
 _FIELD = {a: a.value for a in Action}
 """Action -> the DealValues field holding its optimal-strategy value."""
-_SUMMED = tuple(f.name for f in fields(DealValues) if f.name not in ("probability", "q678"))
+_SUMMED = tuple(f for f in DealValues._fields if f not in ("probability", "q678"))
 
 
 @dataclass(slots=True)
@@ -350,8 +351,8 @@ def deal_values(
     cases = []
     for prob, q in suit_cases((hand[0], hand[1]), int(ups.up), base.suits):
         shift = p_missing * (q - ups.suited_chance) * gain
-        cases.append(replace(plain, probability=prob, q678=q, hit=hit + shift,
-                             hit_chart=hit_chart + shift))
+        cases.append(plain._replace(probability=prob, q678=q, hit=hit + shift,
+                                    hit_chart=hit_chart + shift))
     return cases
 
 
@@ -557,7 +558,7 @@ def apply_split_strategy(
                 break
             raw += p * part
         else:
-            ups.deals[hand] = [replace(d, split=raw + adj) for d in ups.deals[hand]]
+            ups.deals[hand] = [d._replace(split=raw + adj) for d in ups.deals[hand]]
         if progress is not None:
             progress(pair_rank, 10)
     return codes
