@@ -2115,6 +2115,14 @@ cdef enum:   # up_card_pass's ``wanted`` flags
     ROW_DOUBLE = 8
 
 
+cdef inline int row_columns(const char* want, bint fixed_policy, int node) noexcept nogil:
+    """The columns :func:`up_card_pass` fills for ``node``: ROW_ALL unless a fixed policy's
+    ``wanted`` flag names some (the caller has checked that the row is wanted)."""
+    if want == NULL or not fixed_policy or want[node] & ROW_ALL:
+        return ROW_ALL
+    return want[node]
+
+
 def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] policy,
                  bint fixed_policy=False, DealerMemo memo=None, const char[:] wanted=None,
                  bint optimal=True):
@@ -2198,8 +2206,7 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                         for j in range(node_ncards[node]):
                             fall *= (N + node_ncards[node]) - j
                         w /= fall
-                        cols = ROW_ALL if want == NULL or not fixed_policy \
-                            or want[node] & ROW_ALL else want[node]
+                        cols = row_columns(want, fixed_policy, node)
                         s = h = nan
                         if cols & (ROW_ALL | ROW_STAND) or (
                                 cols & ROW_POLICY_HIT and node_best[node] >= 21):
@@ -2219,14 +2226,13 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                         pol[k] = 1 if sum_h > sum_s else 0
                     for q in range(class_start[k], class_start[k + 1]):
                         node = class_nodes[q]
-                        if out[node, 4] == out[node, 4] and (
-                                want == NULL or not fixed_policy or want[node] & ROW_ALL):
+                        if out[node, 4] == out[node, 4] and \
+                                row_columns(want, fixed_policy, node) & ROW_ALL:
                             out[node, 3] = policy_value(&c, node)
                 for node in range(n_nodes):
                     if out[node, 4] != out[node, 4]:
                         continue
-                    cols = ROW_ALL if want == NULL or not fixed_policy \
-                        or want[node] & ROW_ALL else want[node]
+                    cols = row_columns(want, fixed_policy, node)
                     if cols & (ROW_ALL | ROW_DOUBLE):
                         out[node, 2] = double_value(&c, node)
                     if optimal and cols & ROW_ALL:

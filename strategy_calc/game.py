@@ -232,12 +232,12 @@ def chart_play_rows(actions: Mapping[tuple[int, int], Action]) -> bytes:
             Action.DOUBLE: engine.ROW_DOUBLE, Action.SPLIT: engine.ROW_PRESENT,
             Action.SURRENDER: engine.ROW_PRESENT}
     flags = bytearray(_chart_rows())
-    for hand in HANDS:
+    for hand, node in _hand_nodes():
         action = actions.get(hand)
-        if hand in ((1, 10), (10, 1)):  # a natural stands, paid at once
-            flags[node_id(hand)] = engine.ROW_PRESENT
+        if hand == (1, 10):  # a natural stands, paid at once
+            flags[node] = engine.ROW_PRESENT
         elif action is not None:
-            flags[node_id(hand)] = play[action]
+            flags[node] = play[action]
     return bytes(flags)
 
 
