@@ -49,7 +49,7 @@ from strategy_calc.chart import Chart
 from strategy_calc.counting import CountSystem
 from strategy_calc.distributions import SplitTables
 from strategy_calc.engine import node_table
-from strategy_calc.game import DealValues
+from strategy_calc.game import DealValues, GamePass, node_id
 from strategy_calc.rules import BlackjackRules
 
 Progress = Callable[[int, int], None] | None
@@ -552,9 +552,22 @@ class BlackjackCounter:
     _chart_wants: dict[Rank, bytes] | None = field(init=False, repr=False, compare=False)
     """With the chart alone (no index plays), per up card the engine rows that value its
     first plays only (:func:`strategy_calc.game.chart_play_rows`); else None."""
+    _chart_cases: dict[Rank, tuple[tuple[tuple[int, int], int, int, Action | None], ...]] \
+        = field(init=False, repr=False, compare=False)
+    """With the chart alone, per up card every start's (cards, engine node, total, the
+    chart's play or None where it has no cell), in the order of the pass's deals."""
+    _chart_splits: dict[Rank, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    """With the chart alone, per up card the pair ranks it splits (ascending)."""
 
     def __post_init__(self) -> None:
-        from strategy_calc.game import HANDS, UP_ORDER, chart_codes, chart_play_rows
+        from strategy_calc.game import (
+            HANDS,
+            UP_ORDER,
+            chart_codes,
+            chart_play_rows,
+            hand_nodes,
+            row_total,
+        )
 
         actions, codes = {}, {}
         if self.strategy != "optimal":
@@ -571,6 +584,12 @@ class BlackjackCounter:
             wants = {up: chart_play_rows({hand: a for (u, hand), a in actions.items()
                                           if u == int(up)}) for up in UP_ORDER}
         object.__setattr__(self, "_chart_wants", wants)
+        object.__setattr__(self, "_chart_cases", {} if wants is None else {
+            up: tuple((hand, node, row_total(hand), actions.get((int(up), hand)))
+                      for hand, node in hand_nodes()) for up in UP_ORDER})
+        object.__setattr__(self, "_chart_splits", {} if wants is None else {
+            up: tuple(p for p in range(1, 11) if actions.get((int(up), (p, p))) is Action.SPLIT)
+            for up in UP_ORDER})
         object.__setattr__(self, "_split_tables", SplitTables(self.start().counts))
 
     def start(self) -> Shoe:
@@ -638,16 +657,19 @@ class BlackjackCounter:
             split_cross_sums,
             split_moments,
         )
-        from strategy_calc.game import add_split_values, node_id, whole_game_pass
+        from strategy_calc.game import add_split_values, whole_game_pass
 
         rules = self.rules
         optimal = self.strategy == "optimal"
         fixed = not optimal and not self.plays
         memo = None if optimal else engine.dealer_memo(shoe, rules.dealer_hits_soft_17,
                                                        hints=self._hints())
+        quick = fixed and not moments and rules.bonus_suited_678 <= 0
         game = whole_game_pass(rules, shoe, policies=None if optimal else self.policies,
                                partial=True, chart_only=not optimal, memo=memo,
-                               wants=self._chart_wants)
+                               wants=self._chart_wants, deals=not quick)
+        if quick:
+            return self._chart_round(game)
         hist = np.zeros(HIST_SIZE) if moments else None
         extra = 0.0  # second moments of split rounds taken without their distribution
         exact: dict[float, float] = {}  # naturals' results, keyed exactly
@@ -738,6 +760,64 @@ class BlackjackCounter:
             second = (float(np.dot(hist, xs * xs)) + extra
                       + math.fsum(x * x * p for x, p in exact.items()))
         return RoundPlan(ev, second, actions, codes_by_up, frozenset(insure))
+
+    def _chart_round(self, game: GamePass) -> RoundPlan:
+        """:meth:`plan` of a round without its second moment, every first play the chart's
+        (no index plays) and no suit case (no suited 6-7-8 bonus): the EV read straight off
+        the pass's rows (``game``: made with ``deals=False``).
+
+        The same sums in the same order as :meth:`plan` over
+        :func:`~strategy_calc.game.deal_values`' records, each value the same expression of
+        the same row (a start has one case, of probability 1.0, and ``w * 1.0`` is ``w``),
+        so the same doubles; but no record is made (a round of the general path makes some
+        550).
+        """
+        from strategy_calc.game import split_round_values
+
+        rules, conditioning = self.rules, game.conditioning
+        bj, lose_bj = rules.blackjack_pays, rules.surrender_loses_to_blackjack
+        ev = 0.0
+        actions: dict[tuple[int, int, int, bool], Action] = {}
+        codes_by_up: dict[int, bytes] = {}
+        for up, ups in game.ups.items():
+            codes = self._split_codes[up]
+            codes_by_up[int(up)] = codes.tobytes()
+            rows = ups.rows
+            splits: dict[int, float] = {}
+            for p in self._chart_splits[up]:
+                if rows[node_id((p, p))].weight > 0:
+                    got = split_round_values(game, ups, codes, p, 2, lazy=True)
+                    if got is not None:
+                        splits[p] = got[1]
+            may_surrender = rules.may_surrender(int(up))
+            for hand, node, total, action in self._chart_cases[up]:
+                row = rows[node]
+                if not row.weight > 0:  # (NaN: the shoe cannot deal it)
+                    continue
+                nb = row.no_blackjack
+                w_hand = ups.p_up * row.weight
+                if hand == (1, 10):  # always stood: paid unless the dealer has one too
+                    for x, p_x in ((bj, nb), (0.0, 1.0 - nb)):
+                        ev += w_hand * p_x * x
+                    continue
+                if action is None:
+                    action = self._chart_action(hand, up)  # (no cell: raises, as plan does)
+                actions[(int(up), *hand, False)] = action
+                adj = conditioning.blackjack_adjustment(nb)
+                value: float | None = None
+                if action is Action.STAND:
+                    value = row.stand + adj
+                elif action is Action.HIT:
+                    value = row.policy_hit + adj if total < 21 else -math.inf
+                elif action is Action.DOUBLE:
+                    value = row.double + adj if rules.may_double(total) else None
+                elif action is Action.SPLIT:
+                    value = splits.get(hand[0])
+                elif action is Action.SURRENDER and may_surrender:
+                    value = -(1.0 - nb) - 0.5 * nb if lose_bj else -0.5
+                assert value is not None and not math.isnan(value)
+                ev += w_hand * value
+        return RoundPlan(ev, None, actions, codes_by_up, frozenset())
 
     def play(self, indices: Sequence[int]) -> list[tuple[RoundRecord, ...]]:
         """Deal the shoes ``indices`` of the run."""

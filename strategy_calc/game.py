@@ -177,7 +177,7 @@ def node_id(ranks: tuple[int, ...]) -> int:
 
 
 @lru_cache(maxsize=1)
-def _hand_nodes() -> tuple[tuple[tuple[int, int], int], ...]:
+def hand_nodes() -> tuple[tuple[tuple[int, int], int], ...]:
     """(start, node) of every two-card start, in :data:`HANDS` order."""
     return tuple((hand, node_id(hand)) for hand in HANDS)
 
@@ -232,7 +232,7 @@ def chart_play_rows(actions: Mapping[tuple[int, int], Action]) -> bytes:
             Action.DOUBLE: engine.ROW_DOUBLE, Action.SPLIT: engine.ROW_PRESENT,
             Action.SURRENDER: engine.ROW_PRESENT}
     flags = bytearray(_chart_rows())
-    for hand, node in _hand_nodes():
+    for hand, node in hand_nodes():
         action = actions.get(hand)
         if hand == (1, 10):  # a natural stands, paid at once
             flags[node] = engine.ROW_PRESENT
@@ -249,6 +249,7 @@ def whole_game_pass(
     chart_only: bool = False,
     memo: engine.DealerMemo | None = None,
     wants: Mapping[Rank, bytes] | None = None,
+    deals: bool = True,
 ) -> GamePass:
     """Every initial deal's action values against every up card (splits not yet valued).
 
@@ -269,6 +270,8 @@ def whole_game_pass(
     ``wants`` (with ``chart_only``): per up card, the engine's flags of the rows and
     columns to value (:func:`chart_play_rows`: the chart's play of each start); the
     actions it leaves out are NaN in :attr:`UpCardDeals.deals`.
+    ``deals``: False leaves :attr:`UpCardDeals.deals` empty, for a caller that reads the
+    rows itself (a chart's EV round: :meth:`strategy_calc.count.BlackjackCounter.plan`).
     """
     full = shoe if shoe is not None else Shoe.full(rules.decks)
     if min(full.counts) < 1 and policies is None and not partial:
@@ -300,7 +303,7 @@ def whole_game_pass(
         rows = table.rows(read)
         ups = UpCardDeals(up, full.count(up) / full.total, base, table, rows, q_avg)
         may_surrender = rules.may_surrender(int(up))
-        for hand, node in _hand_nodes():
+        for hand, node in hand_nodes() if deals else ():
             if rows[node].weight > 0:
                 ups.deals[hand] = deal_values(rules, hand, ups, conditioning, may_surrender)
         game.ups[up] = ups
@@ -474,28 +477,40 @@ def add_split_values(
     ``lazy``: the pairs are split against a few up cards only (a chart's round: the
     dealer memo fills their rows one up card at a time first; a speed-up only).
     """
-    from strategy_calc.blackjack import split_values, up_card_suits
-
     found: dict[int, tuple[float, float, float]] = {}
     for pair_rank in range(1, 11):
         hand = (pair_rank, pair_rank)
         if hand not in ups.deals or (pairs is not None and pair_rank not in pairs):
             continue
-        raw = [0.0, 0.0, 0.0]
-        for p, base in up_card_suits(game.rules, ups.base, ups.up, Rank(pair_rank)):
-            values = split_values(game.rules, base, ups.up, Rank(pair_rank), game.conditioning,
-                                  memoryview(chart_codes), game.memo, columns=columns,
-                                  lazy=lazy)
-            if values is None or values.chart is None or values.chart_no_das is None:
-                break
-            for i, v in enumerate((values.optimal, values.chart, values.chart_no_das)):
-                raw[i] += p * sum(v)
-        else:
-            adj = game.conditioning.blackjack_adjustment(ups.no_blackjack(hand))
-            split, chart, no_das = (x + adj for x in raw)
-            ups.deals[hand] = [d.with_splits(split, chart, no_das) for d in ups.deals[hand]]
-            found[pair_rank] = (split, chart, no_das)
+        values = split_round_values(game, ups, chart_codes, pair_rank, columns, lazy)
+        if values is not None:
+            ups.deals[hand] = [d.with_splits(*values) for d in ups.deals[hand]]
+            found[pair_rank] = values
     return found
+
+
+def split_round_values(
+    game: GamePass, ups: UpCardDeals, chart_codes: array.array[int], pair_rank: int,
+    columns: int = 7, lazy: bool = False,
+) -> tuple[float, float, float] | None:
+    """The round values of splitting the pair ``pair_rank`` against ``ups.up`` (optimal, by
+    the chart, chart without DAS: EV per unit initial bet of the whole round, dealer
+    blackjacks included), or None if the rules allow no split. The shoe must hold the pair
+    (``ups.rows`` gives it a positive weight). Arguments as :func:`add_split_values`'."""
+    from strategy_calc.blackjack import split_values, up_card_suits
+
+    raw = [0.0, 0.0, 0.0]
+    for p, base in up_card_suits(game.rules, ups.base, ups.up, Rank(pair_rank)):
+        values = split_values(game.rules, base, ups.up, Rank(pair_rank), game.conditioning,
+                              memoryview(chart_codes), game.memo, columns=columns,
+                              lazy=lazy)
+        if values is None or values.chart is None or values.chart_no_das is None:
+            return None
+        for i, v in enumerate((values.optimal, values.chart, values.chart_no_das)):
+            raw[i] += p * sum(v)
+    adj = game.conditioning.blackjack_adjustment(ups.no_blackjack((pair_rank, pair_rank)))
+    split, chart, no_das = (x + adj for x in raw)
+    return split, chart, no_das
 
 
 def memo_hints(

@@ -84,6 +84,37 @@ def test_a_charts_round_valuing_only_the_charts_plays_has_the_same_moments(name:
         assert got.actions == want.actions
 
 
+@pytest.mark.parametrize(("name", "sets"), [
+    ("deluxe", ()),
+    ("deluxe", ("dealer_hits_soft_17=true", "double_after_split=false",
+                "double_on=9-11", "surrender=late")),
+    ("macau-1983", ("bonus_suited_678=0",)),  # no hole card: every value is unconditioned
+])
+def test_a_charts_ev_round_read_off_the_pass_rows_equals_the_per_deal_records(
+        name: str, sets: tuple[str, ...]) -> None:
+    """A round without its second moment, every first play the chart's and no suit case,
+    reads each start's value straight off the pass's rows: bit for bit the EV and the
+    plays of the general path, which makes a record per deal and chooses per case (taken
+    with an index play that never changes a play), on depleted shoes."""
+    rules = sc.blackjack_rules(name, ["decks=2", *sets])
+    counter = count.blackjack_counter(rules, seed=5)
+    inert = count.IndexPlay(up=10, total=16, pair=None, actions=("stand", "hit"),
+                            index=1e9, above="stand")  # below its index: the chart's hit
+    whole = replace(counter, plays=(inert,))
+    rng = random.Random(7)
+    for _ in range(4):
+        counts = list(counter.start().counts)
+        for _ in range(rng.randrange(5, 60)):
+            counts[rng.choices(range(10), weights=counts)[0]] -= 1
+        shoe = Shoe.from_counts(counts, 2)
+        got, want = counter.plan(shoe, 0.0, False), whole.plan(shoe, 0.0, False)
+        assert repr(got.ev) == repr(want.ev)
+        assert (got.second_moment, want.second_moment) == (None, None)
+        assert got.actions == want.actions
+        assert got.codes == want.codes
+        assert got.insure == want.insure == frozenset()
+
+
 @pytest.mark.parametrize(("name", "sets", "full", "gone"), DEPLETED,
                          ids=[f"{d[0]}-{i}" for i, d in enumerate(DEPLETED)])
 def test_round_ev_and_second_moment_under_the_off_the_top_chart_equal_the_brute_force(
@@ -99,6 +130,9 @@ def test_round_ev_and_second_moment_under_the_off_the_top_chart_equal_the_brute_
     assert abs(plan.ev - float(ev)) < TOL
     assert plan.second_moment is not None
     assert abs(plan.second_moment - float(second)) < TOL
+    ev_only = counter.plan(Shoe.from_counts(now), 0.0, moments=False)  # (read off the rows)
+    assert abs(ev_only.ev - float(ev)) < TOL
+    assert ev_only.second_moment is None
 
 
 # No hole-card check, where a dealer blackjack does not always leave the round at -1:
