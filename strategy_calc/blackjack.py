@@ -464,6 +464,7 @@ def split_values(
     chart_codes: memoryview | None = None, memo: engine.DealerMemo | None = None,
     pair_cards: Sequence[Card] | None = None,
     columns: int = 7, cdp: bool = False, lazy: bool = False,
+    params: engine.EngineParams | None = None,
 ) -> SplitValues | None:
     """Raw split EVs (the engine's scale) of the first hand and of the others, or None.
 
@@ -479,13 +480,16 @@ def split_values(
     chance, not by the suits it draws. ``columns``: the engine's. ``cdp``: the optimal
     figures play ``cdp`` (the decisions best for the pair cards split off) not ``cdp1``.
     ``lazy``: :func:`strategy_calc.engine.split_tables`' (a speed-up only).
+    ``params``: the first hand's :func:`split_hand_params` when the caller has them (without
+    the suited bonus they do not depend on the shoe; a speed-up only).
     """
     if rules.max_split_hands < 2:
         return None
     max_hands = max_hands_for(rules, pair is Rank.ACE)
     cards = list(pair_cards) if pair_cards is not None else [Card(pair), Card(pair)]
     suits = max_hands == 2  # resplit rows reuse frozen decisions, which cannot see suits
-    params = split_hand_params(rules, base, cards, conditioning, suits)
+    if params is None:
+        params = split_hand_params(rules, base, cards, conditioning, suits)
     rows_first, rows_others = engine.split_tables(base, pair, up, params, 2 * (max_hands - 2),
                                                   chart_codes, memo, columns, lazy=lazy)
     if max_hands == 2 and cards[1].suit != cards[0].suit:

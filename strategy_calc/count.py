@@ -558,6 +558,10 @@ class BlackjackCounter:
     chart's play or None where it has no cell), in the order of the pass's deals."""
     _chart_splits: dict[Rank, tuple[int, ...]] = field(init=False, repr=False, compare=False)
     """With the chart alone, per up card the pair ranks it splits (ascending)."""
+    _split_params: dict[int, engine.EngineParams] = field(init=False, repr=False,
+                                                          compare=False)
+    """Per pair rank, its split hands' engine parameters, made on first use by a round
+    without the suited bonus (then they do not depend on the shoe)."""
 
     def __post_init__(self) -> None:
         from strategy_calc.game import (
@@ -587,6 +591,7 @@ class BlackjackCounter:
         object.__setattr__(self, "_chart_cases", {} if wants is None else {
             up: tuple((hand, node, row_total(hand), actions.get((int(up), hand)))
                       for hand, node in hand_nodes()) for up in UP_ORDER})
+        object.__setattr__(self, "_split_params", {})
         object.__setattr__(self, "_chart_splits", {} if wants is None else {
             up: tuple(p for p in range(1, 11) if actions.get((int(up), (p, p))) is Action.SPLIT)
             for up in UP_ORDER})
@@ -764,38 +769,46 @@ class BlackjackCounter:
     def _chart_round(self, game: GamePass) -> RoundPlan:
         """:meth:`plan` of a round without its second moment, every first play the chart's
         (no index plays) and no suit case (no suited 6-7-8 bonus): the EV read straight off
-        the pass's rows (``game``: made with ``deals=False``).
+        the pass's table (``game``: made with ``deals=False``).
 
         The same sums in the same order as :meth:`plan` over
         :func:`~strategy_calc.game.deal_values`' records, each value the same expression of
-        the same row (a start has one case, of probability 1.0, and ``w * 1.0`` is ``w``),
-        so the same doubles; but no record is made (a round of the general path makes some
-        550).
+        the same doubles of the table (a start has one case, of probability 1.0, and
+        ``w * 1.0`` is ``w``; the blackjack adjustment is
+        :meth:`~strategy_calc.engine.Conditioning.blackjack_adjustment`'s), so the same
+        EV; but no record is made (a round of the general path makes some 550).
         """
+        from strategy_calc.blackjack import split_hand_params
         from strategy_calc.game import split_round_values
 
-        rules, conditioning = self.rules, game.conditioning
+        rules = self.rules
         bj, lose_bj = rules.blackjack_pays, rules.surrender_loses_to_blackjack
+        peek_exact = game.conditioning is engine.Conditioning.PEEK_EXACT
         ev = 0.0
         actions: dict[tuple[int, int, int, bool], Action] = {}
         codes_by_up: dict[int, bytes] = {}
         for up, ups in game.ups.items():
             codes = self._split_codes[up]
             codes_by_up[int(up)] = codes.tobytes()
-            rows = ups.rows
+            values, p_up = ups.table.values, ups.p_up  # 8 doubles a node: PASS_COLUMNS
             splits: dict[int, float] = {}
             for p in self._chart_splits[up]:
-                if rows[node_id((p, p))].weight > 0:
-                    got = split_round_values(game, ups, codes, p, 2, lazy=True)
+                if ups.rows[node_id((p, p))].weight > 0:
+                    params = self._split_params.get(p)
+                    if params is None:
+                        params = self._split_params[p] = split_hand_params(
+                            rules, ups.base, [Card(Rank(p))] * 2, game.conditioning)
+                    got = split_round_values(game, ups, codes, p, 2, lazy=True, params=params)
                     if got is not None:
                         splits[p] = got[1]
             may_surrender = rules.may_surrender(int(up))
             for hand, node, total, action in self._chart_cases[up]:
-                row = rows[node]
-                if not row.weight > 0:  # (NaN: the shoe cannot deal it)
+                at = 8 * node
+                weight = values[at + 4]
+                if not weight > 0:  # (NaN: the shoe cannot deal it)
                     continue
-                nb = row.no_blackjack
-                w_hand = ups.p_up * row.weight
+                nb = values[at + 5]
+                w_hand = p_up * weight
                 if hand == (1, 10):  # always stood: paid unless the dealer has one too
                     for x, p_x in ((bj, nb), (0.0, 1.0 - nb)):
                         ev += w_hand * p_x * x
@@ -803,14 +816,14 @@ class BlackjackCounter:
                 if action is None:
                     action = self._chart_action(hand, up)  # (no cell: raises, as plan does)
                 actions[(int(up), *hand, False)] = action
-                adj = conditioning.blackjack_adjustment(nb)
+                adj = -(1.0 - nb) if peek_exact else 0.0
                 value: float | None = None
                 if action is Action.STAND:
-                    value = row.stand + adj
+                    value = values[at] + adj
                 elif action is Action.HIT:
-                    value = row.policy_hit + adj if total < 21 else -math.inf
+                    value = values[at + 7] + adj if total < 21 else -math.inf
                 elif action is Action.DOUBLE:
-                    value = row.double + adj if rules.may_double(total) else None
+                    value = values[at + 2] + adj if rules.may_double(total) else None
                 elif action is Action.SPLIT:
                     value = splits.get(hand[0])
                 elif action is Action.SURRENDER and may_surrender:

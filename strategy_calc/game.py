@@ -203,6 +203,12 @@ def _chart_nodes() -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=1)
+def _pair_nodes() -> tuple[int, ...]:
+    """The nodes of the ten pairs."""
+    return tuple(node_id((p, p)) for p in range(1, 11))
+
+
+@lru_cache(maxsize=1)
 def _chart_rows() -> bytes:
     """:func:`_chart_nodes` as the engine's per-node flags."""
     flags = bytearray(engine.node_table().n_nodes)
@@ -270,8 +276,10 @@ def whole_game_pass(
     ``wants`` (with ``chart_only``): per up card, the engine's flags of the rows and
     columns to value (:func:`chart_play_rows`: the chart's play of each start); the
     actions it leaves out are NaN in :attr:`UpCardDeals.deals`.
-    ``deals``: False leaves :attr:`UpCardDeals.deals` empty, for a caller that reads the
-    rows itself (a chart's EV round: :meth:`strategy_calc.count.BlackjackCounter.plan`).
+    ``deals``: False leaves :attr:`UpCardDeals.deals` empty and reads only the pairs'
+    rows into :attr:`UpCardDeals.rows` (what :func:`split_round_values` needs), for a caller
+    that reads the pass's table itself (a chart's EV round:
+    :meth:`strategy_calc.count.BlackjackCounter.plan`).
     """
     full = shoe if shoe is not None else Shoe.full(rules.decks)
     if min(full.counts) < 1 and policies is None and not partial:
@@ -286,6 +294,8 @@ def whole_game_pass(
         raise ValueError("wants values a chart's play only (chart_only)")
     wanted = _chart_rows() if chart_only else None
     read = _chart_nodes() if chart_only else _read_nodes()
+    if not deals:
+        read = _pair_nodes()
     conditioning = Conditioning.of(rules)
     params = engine.engine_params(rules)
     if memo is None:
@@ -491,19 +501,20 @@ def add_split_values(
 
 def split_round_values(
     game: GamePass, ups: UpCardDeals, chart_codes: array.array[int], pair_rank: int,
-    columns: int = 7, lazy: bool = False,
+    columns: int = 7, lazy: bool = False, params: engine.EngineParams | None = None,
 ) -> tuple[float, float, float] | None:
     """The round values of splitting the pair ``pair_rank`` against ``ups.up`` (optimal, by
     the chart, chart without DAS: EV per unit initial bet of the whole round, dealer
     blackjacks included), or None if the rules allow no split. The shoe must hold the pair
-    (``ups.rows`` gives it a positive weight). Arguments as :func:`add_split_values`'."""
+    (``ups.rows`` gives it a positive weight). Arguments as :func:`add_split_values`';
+    ``params``: :func:`~strategy_calc.blackjack.split_values`'."""
     from strategy_calc.blackjack import split_values, up_card_suits
 
     raw = [0.0, 0.0, 0.0]
     for p, base in up_card_suits(game.rules, ups.base, ups.up, Rank(pair_rank)):
         values = split_values(game.rules, base, ups.up, Rank(pair_rank), game.conditioning,
                               memoryview(chart_codes), game.memo, columns=columns,
-                              lazy=lazy)
+                              lazy=lazy, params=params)
         if values is None or values.chart is None or values.chart_no_das is None:
             return None
         for i, v in enumerate((values.optimal, values.chart, values.chart_no_das)):
