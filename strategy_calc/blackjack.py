@@ -481,7 +481,8 @@ def split_values(
     figures play ``cdp`` (the decisions best for the pair cards split off) not ``cdp1``.
     ``lazy``: :func:`strategy_calc.engine.split_tables`' (a speed-up only).
     ``params``: the first hand's :func:`split_hand_params` when the caller has them (without
-    the suited bonus they do not depend on the shoe; a speed-up only).
+    the suited bonus they do not depend on the shoe, nor on its ``suits`` flag; a speed-up
+    only).
     """
     if rules.max_split_hands < 2:
         return None

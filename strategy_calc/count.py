@@ -48,7 +48,14 @@ from strategy_calc.cards import SUITS, Card, FaceShoe, Rank, Shoe
 from strategy_calc.chart import Chart
 from strategy_calc.counting import CountSystem
 from strategy_calc.distributions import SplitTables
-from strategy_calc.engine import node_table
+from strategy_calc.engine import (
+    COL_DOUBLE,
+    COL_NO_BLACKJACK,
+    COL_POLICY_HIT,
+    COL_STAND,
+    COL_WEIGHT,
+    node_table,
+)
 from strategy_calc.game import DealValues, GamePass, node_id
 from strategy_calc.rules import BlackjackRules
 
@@ -776,7 +783,9 @@ class BlackjackCounter:
         the same doubles of the table (a start has one case, of probability 1.0, and
         ``w * 1.0`` is ``w``; the blackjack adjustment is
         :meth:`~strategy_calc.engine.Conditioning.blackjack_adjustment`'s), so the same
-        EV; but no record is made (a round of the general path makes some 550).
+        EV; but no record is made (a round of the general path makes some 550). (The
+        natural is settled without reading its chart cell, which the general path looks up
+        first; a chart of :func:`blackjack_counter` has every cell.)
         """
         from strategy_calc.blackjack import split_hand_params
         from strategy_calc.game import split_round_values
@@ -804,26 +813,26 @@ class BlackjackCounter:
             may_surrender = rules.may_surrender(int(up))
             for hand, node, total, action in self._chart_cases[up]:
                 at = 8 * node
-                weight = values[at + 4]
+                weight = values[at + COL_WEIGHT]
                 if not weight > 0:  # (NaN: the shoe cannot deal it)
                     continue
-                nb = values[at + 5]
+                nb = values[at + COL_NO_BLACKJACK]
                 w_hand = p_up * weight
                 if hand == (1, 10):  # always stood: paid unless the dealer has one too
                     for x, p_x in ((bj, nb), (0.0, 1.0 - nb)):
                         ev += w_hand * p_x * x
                     continue
-                if action is None:
-                    action = self._chart_action(hand, up)  # (no cell: raises, as plan does)
+                if action is None:  # no cell (a chart of blackjack_counter has them all)
+                    action = self._chart_action(hand, up)  # raises, as plan does
                 actions[(int(up), *hand, False)] = action
-                adj = -(1.0 - nb) if peek_exact else 0.0
+                adj = -(1.0 - nb) if peek_exact else 0.0  # Conditioning.blackjack_adjustment
                 value: float | None = None
                 if action is Action.STAND:
-                    value = values[at] + adj
+                    value = values[at + COL_STAND] + adj
                 elif action is Action.HIT:
-                    value = values[at + 7] + adj if total < 21 else -math.inf
+                    value = values[at + COL_POLICY_HIT] + adj if total < 21 else -math.inf
                 elif action is Action.DOUBLE:
-                    value = values[at + 2] + adj if rules.may_double(total) else None
+                    value = values[at + COL_DOUBLE] + adj if rules.may_double(total) else None
                 elif action is Action.SPLIT:
                     value = splits.get(hand[0])
                 elif action is Action.SURRENDER and may_surrender:

@@ -327,6 +327,10 @@ _ROW = struct.Struct("8d")
 PASS_COLUMNS = ("stand", "optimal", "double", "policy", "weight", "no_blackjack", "hit",
                 "policy_hit")
 """The columns :func:`up_card_pass` fills, per player node (raw values)."""
+COL_STAND, COL_DOUBLE, COL_WEIGHT, COL_NO_BLACKJACK, COL_POLICY_HIT = (
+    PASS_COLUMNS.index(name) for name in ("stand", "double", "weight", "no_blackjack",
+                                          "policy_hit"))
+"""Offsets of some :data:`PASS_COLUMNS` in a node's row (``UpCardPass.values[8 * node + c]``)."""
 ROW_ALL, ROW_STAND, ROW_POLICY_HIT, ROW_DOUBLE, ROW_PRESENT = 1, 2, 4, 8, 16
 """Flags of :func:`up_card_pass`'s ``rows``: the whole row, or (a fixed policy) only the
 named columns; ``ROW_PRESENT`` alone: just ``weight`` and ``no_blackjack``."""

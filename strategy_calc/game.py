@@ -137,7 +137,8 @@ class UpCardDeals:
     """The shoe less the up card."""
     table: UpCardPass
     rows: dict[int, PassRow]
-    """The rows read one by one (two- and three-card hands, the 6-7-8 node)."""
+    """The rows read one by one (two- and three-card hands, the 6-7-8 node; only the
+    pairs' from a pass made with ``deals=False``)."""
     suited_chance: float = 0.0
     """The chance a 6-7-8 made from this shoe is suited, suits unknown: the engine values
     (and so the total-dependent play) count the suited bonus with it."""
@@ -326,7 +327,12 @@ def deal_values(
     rules: BlackjackRules, hand: tuple[int, int], ups: UpCardDeals, conditioning: Conditioning,
     may_surrender: bool,
 ) -> list[DealValues]:
-    """The suit cases of one initial deal with the EV of each action (splits not included)."""
+    """The suit cases of one initial deal with the EV of each action (splits not included).
+
+    (:meth:`strategy_calc.count.BlackjackCounter._chart_round` reads a chart's play of a
+    start without a suit case straight off the row by these same expressions: keep the
+    two in step; ``tests/test_count.py`` compares them bit for bit.)
+    """
     raw_stand, _optimal, raw_double, _policy, _weight, nb, raw_hit, raw_chart = ups.rows[
         node_id(hand)]
     total = row_total(hand)

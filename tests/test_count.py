@@ -84,35 +84,57 @@ def test_a_charts_round_valuing_only_the_charts_plays_has_the_same_moments(name:
         assert got.actions == want.actions
 
 
-@pytest.mark.parametrize(("name", "sets"), [
-    ("deluxe", ()),
+@pytest.mark.parametrize(("name", "sets", "decks", "gone"), [
+    ("deluxe", (), 2, (5, 60)),
     ("deluxe", ("dealer_hits_soft_17=true", "double_after_split=false",
-                "double_on=9-11", "surrender=late")),
-    ("macau-1983", ("bonus_suited_678=0",)),  # no hole card: every value is unconditioned
+                "double_on=9-11", "surrender=late"), 2, (5, 60)),
+    ("deluxe", ("max_split_hands=1", "hand_of_21_stands=false"), 1, (20, 40)),  # ranks run out
+    ("macau-1983", ("bonus_suited_678=0",), 2, (5, 60)),  # no hole card: values unconditioned
+    ("macau-1983", ("bonus_suited_678=0", "surrender=late", "bonus_777=3"), 1, (20, 40)),
 ])
-def test_a_charts_ev_round_read_off_the_pass_rows_equals_the_per_deal_records(
-        name: str, sets: tuple[str, ...]) -> None:
+def test_a_charts_ev_round_read_off_the_pass_table_equals_the_per_deal_records(
+        name: str, sets: tuple[str, ...], decks: int, gone: tuple[int, int],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """A round without its second moment, every first play the chart's and no suit case,
-    reads each start's value straight off the pass's rows: bit for bit the EV and the
+    reads each start's value straight off the pass's table: bit for bit the EV and the
     plays of the general path, which makes a record per deal and chooses per case (taken
     with an index play that never changes a play), on depleted shoes."""
-    rules = sc.blackjack_rules(name, ["decks=2", *sets])
+    rules = sc.blackjack_rules(name, [f"decks={decks}", *sets])
     counter = count.blackjack_counter(rules, seed=5)
     inert = count.IndexPlay(up=10, total=16, pair=None, actions=("stand", "hit"),
                             index=1e9, above="stand")  # below its index: the chart's hit
     whole = replace(counter, plays=(inert,))
+    calls = []
+    read_off = count.BlackjackCounter._chart_round
+    monkeypatch.setattr(count.BlackjackCounter, "_chart_round",
+                        lambda self, game: calls.append(1) or read_off(self, game))
     rng = random.Random(7)
-    for _ in range(4):
+    for k in range(4):
         counts = list(counter.start().counts)
-        for _ in range(rng.randrange(5, 60)):
+        for _ in range(rng.randrange(*gone)):
             counts[rng.choices(range(10), weights=counts)[0]] -= 1
-        shoe = Shoe.from_counts(counts, 2)
+        shoe = Shoe.from_counts(counts, decks)
         got, want = counter.plan(shoe, 0.0, False), whole.plan(shoe, 0.0, False)
+        assert len(calls) == k + 1  # the counter read the table; the general path did not
         assert repr(got.ev) == repr(want.ev)
         assert (got.second_moment, want.second_moment) == (None, None)
         assert got.actions == want.actions
         assert got.codes == want.codes
         assert got.insure == want.insure == frozenset()
+
+
+def test_a_round_with_the_suited_bonus_keeps_its_suit_cases_without_its_second_moment(
+) -> None:
+    """The suited 6-7-8 bonus splits a 6-7, 6-8 or 7-8 start into suit cases (played
+    apart: the suited ones are keyed apart), so an EV round keeps them: the same EV and
+    plays as the round with its second moment, suited keys included."""
+    rules = sc.blackjack_rules("macau-1983", ["decks=2"])
+    counter = count.blackjack_counter(rules, seed=5)
+    shoe = counter.start()
+    got, want = counter.plan(shoe, 0.0, False), counter.plan(shoe, 0.0, True)
+    assert repr(got.ev) == repr(want.ev)
+    assert got.actions == want.actions
+    assert any(suited for (_up, _a, _b, suited) in got.actions)
 
 
 @pytest.mark.parametrize(("name", "sets", "full", "gone"), DEPLETED,
