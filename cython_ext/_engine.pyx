@@ -48,6 +48,11 @@ from libc.string cimport memset, memcpy, memcmp
 from libc.stdint cimport uint64_t
 from libc.math cimport isfinite
 
+cdef extern from "lanes.h" nogil:  # tree_eval_lanes' hot loops, built for AVX2 too
+    void sc_lanes_nodes(const int* steps, int n, const double* cf, double* buf)
+    void sc_lanes_group(const int* node, const double* w, int e, int k, const double* buf,
+                        double* out)
+
 import array
 
 include "_baccarat.pxi"
@@ -64,7 +69,7 @@ cdef enum:
     ROWS = 70   # NR * NOUT: a dealer distribution for every up card
 
 # --------------------------------------------------------------- dealer trees
-cdef struct TStep:
+cdef struct TStep:  # (two ints: lanes.h reads the steps as such)
     int parent          # a tree node's parent ...
     int comb            # ... and the factor it multiplies in (an index into the tree's combs)
 
@@ -791,7 +796,7 @@ cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) 
 
 
 cdef enum:
-    LANES = 4   # shoes :func:`tree_eval_lanes` evaluates at once
+    LANES = 4   # shoes :func:`tree_eval_lanes` evaluates at once (lanes.h is written for 4)
 
 
 cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,
@@ -810,12 +815,9 @@ cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,
     """
     cdef double f[LANES][NR * KMAX]
     cdef const double* d[LANES]
-    cdef double w, rest, scale, x0, x1, x2, x3
-    cdef double acc[4][LANES]
-    cdef int l, q, r, k, i, j, e, o, n, N, g
-    cdef const double* src
-    cdef const double* fac
-    cdef double* dst
+    cdef double rest, scale
+    cdef double lane_sum[LANES]
+    cdef int l, r, i, j, o, n, N, g
     cdef const TStep* steps = t.steps
     cdef const int* comb_f = t.comb_f
     cdef const int* comb_d = t.comb_d
@@ -834,42 +836,16 @@ cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,
             cf[i * LANES + l] = f[l][comb_f[i]] * d[l][comb_d[i]]
     for l in range(LANES):
         buf[l] = 1.0
-    for i in range(1, n):  # (four loads, then four stores: nothing to re-read)
-        src = buf + steps[i].parent * LANES
-        fac = cf + steps[i].comb * LANES
-        x0 = src[0] * fac[0]
-        x1 = src[1] * fac[1]
-        x2 = src[2] * fac[2]
-        x3 = src[3] * fac[3]
-        dst = buf + i * LANES
-        dst[0] = x0
-        dst[1] = x1
-        dst[2] = x2
-        dst[3] = x3
+    # each node's product, four lanes at once (lanes.h: the loop is the one tree_eval
+    # makes per shoe; four loads, then four stores, so nothing to re-read)
+    sc_lanes_nodes(<const int*>steps, n, cf, buf)
     for j in range(NOUT):
         g = u * NOUT + j
         # per shoe, the sums of tree_eval in its order (bit for bit the same rows):
-        # acc[q][l] takes the entries e = q mod 4 of the group, the rest go to acc[0][l]
-        for q in range(4):
-            for l in range(LANES):
-                acc[q][l] = 0.0
-        e = t.grp_start[g]
-        k = t.grp_start[g + 1]
-        while e + 3 < k:
-            for q in range(4):
-                w = grp_w[e + q]
-                src = buf + grp_node[e + q] * LANES
-                for l in range(LANES):
-                    acc[q][l] += w * src[l]
-            e += 4
-        while e < k:
-            w = grp_w[e]
-            src = buf + grp_node[e] * LANES
-            for l in range(LANES):
-                acc[0][l] += w * src[l]
-            e += 1
+        # accumulator q takes the entries e = q mod 4 of the group, the rest go to the first
+        sc_lanes_group(grp_node, grp_w, t.grp_start[g], t.grp_start[g + 1], buf, lane_sum)
         for l in range(LANES):
-            out[l * NOUT + j] = (acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l])
+            out[l * NOUT + j] = lane_sum[l]
     for l in range(LANES):
         shoe = &shoes[l * NR]
         N = 0

@@ -1,0 +1,69 @@
+/* The two hot loops of tree_eval_lanes (_engine.pyx), in C so that they can be built
+ * twice: for the baseline instruction set and for AVX2, the better one picked when the
+ * module loads (GCC's target_clones, x86-64 Linux only; elsewhere one plain build).
+ *
+ * Both clones do the same IEEE multiplications and additions in the same order: AVX2
+ * only does four lanes in one instruction where the baseline takes two, and it has no
+ * fused multiply-add (that is FMA, not enabled here), so the doubles are the same.
+ */
+#ifndef STRATEGY_CALC_LANES_H
+#define STRATEGY_CALC_LANES_H
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) \
+    && !defined(SC_NO_CLONES)  /* (CFLAGS=-DSC_NO_CLONES: the plain build alone) */
+#define SC_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SC_CLONES
+#endif
+
+/* buf[4 i + l] = buf[4 parent(i) + l] * cf[4 comb(i) + l] for nodes 1 <= i < n, four
+ * lanes l; steps: per node (parent, comb), two ints (tree_eval_lanes' TStep). */
+SC_CLONES
+static void sc_lanes_nodes(const int *steps, int n, const double *cf, double *buf)
+{
+    int i;
+    for (i = 1; i < n; i++) {
+        const double *src = buf + 4 * (long)steps[2 * i];
+        const double *fac = cf + 4 * (long)steps[2 * i + 1];
+        double x0 = src[0] * fac[0];
+        double x1 = src[1] * fac[1];
+        double x2 = src[2] * fac[2];
+        double x3 = src[3] * fac[3];
+        double *dst = buf + 4 * (long)i;
+        dst[0] = x0;
+        dst[1] = x1;
+        dst[2] = x2;
+        dst[3] = x3;
+    }
+}
+
+/* out[l] = sum over entries e <= j < k of w[j] buf[4 node[j] + l], four lanes l, summed
+ * as tree_eval sums one lane: entry j into accumulator (j - e) mod 4 while four are left,
+ * the rest into accumulator 0, then (a0 + a1) + (a2 + a3). */
+SC_CLONES
+static void sc_lanes_group(const int *node, const double *w, int e, int k,
+                           const double *buf, double *out)
+{
+    double acc[4][4] = {{0.0}};
+    int q, l;
+    while (e + 3 < k) {
+        for (q = 0; q < 4; q++) {
+            const double *src = buf + 4 * (long)node[e + q];
+            double wq = w[e + q];
+            for (l = 0; l < 4; l++)
+                acc[q][l] += wq * src[l];
+        }
+        e += 4;
+    }
+    while (e < k) {
+        const double *src = buf + 4 * (long)node[e];
+        double we = w[e];
+        for (l = 0; l < 4; l++)
+            acc[0][l] += we * src[l];
+        e += 1;
+    }
+    for (l = 0; l < 4; l++)
+        out[l] = (acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l]);
+}
+
+#endif
