@@ -1,7 +1,7 @@
 /* The two hot loops of tree_eval_lanes (_engine.pyx), in C so that they can be built
  * twice: for the baseline instruction set and for AVX2, the better one picked when the
- * module loads (GCC's target_clones, which needs glibc's ifunc: x86-64 Linux with glibc
- * only; elsewhere one plain build).
+ * module loads (GCC 8 or later's target_clones, which needs glibc's ifunc: x86-64 Linux
+ * with glibc only; elsewhere one plain build).
  *
  * Both clones do the same IEEE multiplications and additions in the same order: AVX2
  * only does four lanes in one instruction where the baseline takes two, and it has no
@@ -12,8 +12,9 @@
 
 #include <stdlib.h>  /* (defines __GLIBC__ under glibc: its loader picks the clone) */
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) \
-    && defined(__GLIBC__) && !defined(SC_NO_CLONES)  /* (-DSC_NO_CLONES: plain only) */
+#if defined(__GNUC__) && __GNUC__ >= 8 && !defined(__clang__) && defined(__x86_64__) \
+    && defined(__linux__) && defined(__GLIBC__) \
+    && !defined(SC_NO_CLONES)  /* (-DSC_NO_CLONES: plain only) */
 #define SC_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define SC_CLONES
