@@ -5,7 +5,9 @@
  *
  * Both clones do the same IEEE multiplications and additions in the same order: AVX2
  * only does four lanes in one instruction where the baseline takes two, and it has no
- * fused multiply-add (that is FMA, not enabled here), so the doubles are the same.
+ * fused multiply-add (that is FMA, not enabled here), so the doubles are the same. The
+ * module is built with -ffp-contract=off (pyproject.toml), so that holds even where the
+ * compiler may fuse (CFLAGS=-march=haswell, or aarch64, whose baseline has FMA).
  */
 #ifndef STRATEGY_CALC_LANES_H
 #define STRATEGY_CALC_LANES_H
@@ -13,6 +15,7 @@
 #include <stdlib.h>  /* (defines __GLIBC__ under glibc: its loader picks the clone) */
 
 #if defined(__GNUC__) && __GNUC__ >= 8 && !defined(__clang__) && defined(__x86_64__) \
+    && !defined(__INTEL_COMPILER) && !defined(__NVCOMPILER) /* (GCC-alikes, not GCC) */ \
     && defined(__linux__) && defined(__GLIBC__) \
     && !defined(SC_NO_CLONES)  /* (-DSC_NO_CLONES: plain only) */
 #define SC_CLONES __attribute__((target_clones("avx2", "default")))
