@@ -23,6 +23,7 @@ from strategy_calc.actions import Action
 from strategy_calc.baccarat import BETS, RANKS, analyse, analyse_counts, baccarat_rules
 from strategy_calc.baccarat import effects_of_removal as baccarat_eor
 from strategy_calc.cards import Shoe
+from strategy_calc.engine import node_table
 from strategy_calc.parallel import executor
 
 TOL = 1e-12
@@ -348,6 +349,134 @@ def test_a_round_is_dealt_in_casino_order_and_played_by_the_chart() -> None:
     assert counter._deal(_stacked("8 6 8 T 3 9 T 5 2 2"), 0, plan) == 8
     # a dealer blackjack in a peek game ends the round after the deal
     assert counter._deal(_stacked("9 A 7 T 2 2"), 0, plan) == 4
+
+
+class _WantsACard(Exception):
+    """The round reads a card past the ordered cards being enumerated."""
+
+
+def _best(hand: list[int]) -> int:
+    hard = sum(hand)
+    return hard + 10 if 1 in hand and hard <= 11 else hard
+
+
+def _peek_round_by_the_rules(ranks: list[int], rules: sc.BlackjackRules,
+                             plan: count.RoundPlan) -> tuple[Fraction, int]:
+    """The net result (units of the initial bet) and the number of cards used of one
+    round of a peek game dealt from ``ranks`` in order, played as ``plan`` decides,
+    written from RULES.md (Deluxe) without the counter's deal: player, up card, player,
+    hole card; a dealer blackjack takes the original bet and pushes a player's
+    blackjack; a player's blackjack is paid ``blackjack_pays``; a surrender loses
+    half; a double draws one card for twice the bet; a split pair makes two hands, each
+    dealt its second card and played out before the next (split aces one card only;
+    a split hand may double if the rules let it); a hand stands on 21, and otherwise
+    hits while its code says hit; the dealer draws (to 17, a soft 17 too under H17)
+    only if a hand is left to settle. No insurance (a basic counter takes none)."""
+    pos = 0
+
+    def card() -> int:
+        nonlocal pos
+        if pos == len(ranks):
+            raise _WantsACard
+        pos += 1
+        return ranks[pos - 1]
+
+    p1, up, p2, hole = card(), card(), card(), card()
+    if {up, hole} == {1, 10}:
+        return Fraction(0 if {p1, p2} == {1, 10} else -1), pos
+    if {p1, p2} == {1, 10}:
+        return Fraction(rules.blackjack_pays), pos
+    action = plan.actions[(up, min(p1, p2), max(p1, p2), False)]
+    codes, node = plan.codes[up], node_table().node
+
+    def hit_on(hand: list[int]) -> list[int]:
+        while _best(hand) < 21 and codes[node(hand)] & 2:
+            hand.append(card())
+        return hand
+
+    if action is Action.SURRENDER:
+        return Fraction(-1, 2), pos
+    hands: list[tuple[list[int], int]] = []  # (cards, bet)
+    if action is Action.STAND:
+        hands = [([p1, p2], 1)]
+    elif action is Action.DOUBLE:
+        hands = [([p1, p2, card()], 2)]
+    elif action is Action.HIT:
+        hands = [(hit_on([p1, p2, card()]), 1)]
+    else:
+        assert action is Action.SPLIT and p1 == p2
+        for _ in range(2):
+            hand = [p1, card()]
+            if p1 == 1 and rules.split_aces_one_card:
+                hands.append((hand, 1))
+            elif (_best(hand) < 21 and codes[node(hand)] & 1 and rules.double_after_split
+                  and rules.may_double(_best(hand))):
+                hands.append(([*hand, card()], 2))
+            else:
+                hands.append((hit_on(hand), 1))
+    net = Fraction(-sum(bet for hand, bet in hands if _best(hand) > 21))
+    left = [(hand, bet) for hand, bet in hands if _best(hand) <= 21]
+    if not left:
+        return net, pos
+    dealer = [up, hole]
+    while _best(dealer) < 17 or (rules.dealer_hits_soft_17 and _best(dealer) == 17
+                                 and sum(dealer) == 7):
+        dealer.append(card())
+    d = _best(dealer)
+    for hand, bet in left:
+        t = _best(hand)
+        net += bet if d > 21 or t > d else -bet if t < d else 0
+    return net, pos
+
+
+PLAYED_OUT = [
+    # (sets, full tiny shoe, cards gone by the round): every action taken somewhere
+    ((), (2, 1, 1, 1, 1, 1, 1, 2, 2, 6), (0, 1, 1, 1, 0, 0, 1, 0, 0, 0)),
+    ((), (2, 1, 1, 1, 1, 1, 1, 2, 2, 6), (0, 1, 0, 1, 0, 1, 0, 0, 1, 1)),
+    (("dealer_hits_soft_17=true", "double_on=9-11"), (2, 1, 1, 1, 1, 1, 1, 2, 2, 6),
+     (0, 1, 0, 1, 0, 1, 0, 0, 1, 1)),
+]
+
+
+@pytest.mark.parametrize(("sets", "full", "gone"), PLAYED_OUT,
+                         ids=[f"deluxe-{i}" for i in range(len(PLAYED_OUT))])
+def test_a_round_played_out_card_by_card_wins_its_exact_ev_and_uses_the_cards_dealt(
+        sets: tuple[str, ...], full: tuple[int, ...], gone: tuple[int, ...]) -> None:
+    """What makes the cut-card effect come out right: the round the counter deals is the
+    round whose EV it adds. Every ordering of the cards a round can use (each extended one
+    card at a time, with its chance count / cards left) is played out by the rules above:
+    the results average to the plan's exact EV (so the deal plays the strategy the EV
+    values), and the counter's deal (``_deal``) uses exactly as many cards on every one
+    (so the cut card is reached when it would be). By optional stopping, the sum of the
+    rounds' exact EVs over a shoe then has the expectation of the sum of their results,
+    whatever the cut card does."""
+    rules = sc.blackjack_rules("deluxe", ["decks=1", *sets])
+    now = tuple(f - g for f, g in zip(full, gone, strict=True))
+    counter = count.blackjack_counter(rules, shoe=Shoe.from_counts(full), cut_card=sum(full) - 1)
+    plan = counter.plan(Shoe.from_counts(now), 0.0, moments=False)
+    assert not plan.insure
+    ev, chance, actions = Fraction(0), Fraction(0), set()
+    stack: list[tuple[list[int], Fraction]] = [([], Fraction(1))]
+    while stack:
+        ranks, p = stack.pop()
+        try:
+            result, used = _peek_round_by_the_rules(ranks, rules, plan)
+        except _WantsACard:
+            left = [n - ranks.count(r) for r, n in enumerate(now, 1)]
+            assert sum(left) > 0, "the shoe ran out within the round"
+            stack += [([*ranks, r], p * Fraction(k, sum(left)))
+                      for r, k in enumerate(left, 1) if k]
+            continue
+        ev += p * result
+        chance += p
+        cards = list(sc.cards.parse_cards(" ".join("A23456789T"[r - 1] for r in ranks)))
+        assert counter._deal(cards, 0, plan) == used, ranks
+        if {ranks[1], ranks[3]} != {1, 10} and {ranks[0], ranks[2]} != {1, 10}:
+            actions.add(plan.actions[(ranks[1], min(ranks[0], ranks[2]),
+                                      max(ranks[0], ranks[2]), False)])
+    assert chance == 1
+    assert abs(float(ev) - plan.ev) < TOL
+    assert actions == {Action.STAND, Action.HIT, Action.DOUBLE, Action.SPLIT, Action.SURRENDER}
 
 
 def test_optimal_split_hands_are_played_out_by_their_own_decisions() -> None:
