@@ -479,6 +479,66 @@ def test_a_round_played_out_card_by_card_wins_its_exact_ev_and_uses_the_cards_de
     assert actions == {Action.STAND, Action.HIT, Action.DOUBLE, Action.SPLIT, Action.SURRENDER}
 
 
+def test_a_cut_card_behind_the_fourth_card_costs_what_the_published_exact_analysis_says(
+) -> None:
+    """k_c's exact combinatorial example of the cut-card effect (Blackjack Info forum,
+    "Example of cut card effect using combinatorial analysis"): one deck, H17, double any
+    two, no double after a split, split once, one card to split aces, peek, no
+    surrender, 3:2, one player, total-dependent basic strategy; the cut card lies behind
+    the fourth card, so a second round is dealt only when neither the player nor the
+    dealer drew a card in the first (rounds are dealt while more than 47 cards are
+    left). Published (per unit bet): the full deck's EV -0.2051%; both pat without a
+    blackjack 7.535815%; the second round adds -0.2494087% a deck; in all
+    -0.4544837% a deck (his pat and non-pat parts of the first round, 2.499459% and
+    -2.704534%, sum to -0.205075%).
+
+    Total-dependent: 7-7 against a ten hits as a hard 14, where the chart's pair row
+    stands (a composition-dependent play), so that pair gets an index play that always
+    hits. The first rounds are enumerated (every four-card deal, played out by the rules
+    in ``_peek_round_by_the_rules``); then a seeded run of the counter must find the
+    same EV per round, (EV per deck) / (1 + P(second round)), within 3 standard
+    errors, and deal a second round in the share of decks that the enumeration says."""
+    rules = sc.blackjack_rules("deluxe", ["decks=1", "dealer_hits_soft_17=true",
+                                          "double_after_split=false", "surrender=none"])
+    hit_77 = count.IndexPlay(10, None, 7, ("hit", "stand"), -100.0, "hit")
+    counter = replace(count.blackjack_counter(rules, cut_card=47, seed=7, moment_every=10**6),
+                      plays=(hit_77,))
+    full = Shoe.full(1)
+    top = counter.plan(full, 0.0, moments=False)
+    assert top.actions[(10, 7, 7, False)] is Action.HIT
+    pat = pat_no_blackjack = second = Fraction(0)
+    for deal in itertools.product(range(1, 11), repeat=4):
+        left, p = list(full.counts), Fraction(1)
+        for r in deal:
+            p *= Fraction(left[r - 1], sum(left))
+            left[r - 1] -= 1
+        if p == 0:
+            continue
+        try:
+            _peek_round_by_the_rules(list(deal), rules, top)
+        except _WantsACard:
+            continue  # a card was drawn: the cut card is out, the deck is shuffled
+        pat += p
+        if {deal[0], deal[2]} != {1, 10} and {deal[1], deal[3]} != {1, 10}:
+            pat_no_blackjack += p
+        second += p * Fraction(counter.plan(Shoe.from_counts(tuple(left)), 0.0,
+                                            moments=False).ev)
+    per_deck = top.ev + float(second)
+    assert abs(top.ev - (-0.002051)) < 5e-7
+    assert abs(float(pat_no_blackjack) - 0.07535815) < 1e-8
+    assert abs(float(second) - (-0.002494087)) < 1e-8
+    assert abs(per_deck - (-0.004544837)) < 5e-8  # (his two parts' sum: 3e-8)
+    exact = per_deck / (1 + float(pat))
+    result = count.blackjack_count(counter, rounds=600)
+    assert result.ev_off_the_top == top.ev
+    # a second round in a share P(pat) of the decks, a binomial share of result.shoes
+    q = float(pat)
+    assert abs(result.rounds / result.shoes - (1 + q)) < 3 * math.sqrt(q * (1 - q) / result.shoes)
+    assert result.ev_per_round.se < 0.0003  # the effect, -0.18 points, is 6 of them
+    assert abs(result.ev_per_round.value - exact) < 3 * result.ev_per_round.se
+    assert abs(result.cut_card_effect.value - (exact - top.ev)) < 3 * result.ev_per_round.se
+
+
 def test_optimal_split_hands_are_played_out_by_their_own_decisions() -> None:
     """``--strategy optimal`` values a split by each hand's own best play (cdp1: it may
     double after the split); its play-out must take the same decisions. Deluxe, 1 deck,
