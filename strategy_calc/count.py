@@ -788,11 +788,10 @@ class BlackjackCounter:
         first; a chart of :func:`blackjack_counter` has every cell.)
         """
         from strategy_calc.blackjack import split_hand_params
-        from strategy_calc.game import split_round_values
+        from strategy_calc.game import split_round_values, surrender_value
 
         rules = self.rules
-        bj, lose_bj = rules.blackjack_pays, rules.surrender_loses_to_blackjack
-        peek_exact = game.conditioning is engine.Conditioning.PEEK_EXACT
+        bj, conditioning = rules.blackjack_pays, game.conditioning
         ev = 0.0
         actions: dict[tuple[int, int, int, bool], Action] = {}
         codes_by_up: dict[int, bytes] = {}
@@ -825,7 +824,7 @@ class BlackjackCounter:
                 if action is None:  # no cell (a chart of blackjack_counter has them all)
                     action = self._chart_action(hand, up)  # raises, as plan does
                 actions[(int(up), *hand, False)] = action
-                adj = -(1.0 - nb) if peek_exact else 0.0  # Conditioning.blackjack_adjustment
+                adj = conditioning.blackjack_adjustment(nb)
                 value: float | None = None
                 if action is Action.STAND:
                     value = values[at + COL_STAND] + adj
@@ -836,7 +835,7 @@ class BlackjackCounter:
                 elif action is Action.SPLIT:
                     value = splits.get(hand[0])
                 elif action is Action.SURRENDER and may_surrender:
-                    value = -(1.0 - nb) - 0.5 * nb if lose_bj else -0.5
+                    value = surrender_value(rules, nb)
                 assert value is not None and not math.isnan(value)
                 ev += w_hand * value
         return RoundPlan(ev, None, actions, codes_by_up, frozenset())

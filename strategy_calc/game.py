@@ -336,7 +336,6 @@ def deal_values(
     raw_stand, _optimal, raw_double, _policy, _weight, nb, raw_hit, raw_chart = ups.rows[
         node_id(hand)]
     total = row_total(hand)
-    p_bj = 1.0 - nb
     adj = conditioning.blackjack_adjustment(nb)
     natural = hand in ((1, 10), (10, 1))
     stand = rules.blackjack_pays * nb if natural else raw_stand + adj
@@ -347,7 +346,7 @@ def deal_values(
     double = raw_double + adj if rules.may_double(total) else None
     surrender = None
     if may_surrender and not (natural and rules.hand_of_21_stands):
-        surrender = -p_bj - 0.5 * nb if rules.surrender_loses_to_blackjack else -0.5
+        surrender = surrender_value(rules, nb)
     plain = DealValues(1.0, 0.0, stand, hit, hit_chart, double, surrender)
     if rules.bonus_suited_678 <= 0:
         return [plain]
@@ -373,6 +372,21 @@ def deal_values(
         cases.append(plain._replace(probability=prob, q678=q, hit=hit + shift,
                                     hit_chart=hit_chart + shift))
     return cases
+
+
+def surrender_value(rules: BlackjackRules, no_blackjack: float) -> float:
+    """A surrendered start's EV per unit initial bet, dealer blackjacks included (as
+    :func:`deal_values`' other values are once adjusted): half the bet lost, or under late
+    surrender (decided after the dealer's check) the whole bet to a dealer blackjack,
+    which comes with chance ``1 - no_blackjack``.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> surrender_value(blackjack_rules("deluxe"), 0.75)
+    -0.5
+    """
+    if rules.surrender_loses_to_blackjack:
+        return -(1.0 - no_blackjack) - 0.5 * no_blackjack
+    return -0.5
 
 
 def _suited_chance(rules: BlackjackRules, base: Shoe) -> float:
