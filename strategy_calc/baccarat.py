@@ -8,8 +8,10 @@ with the ruleset's payouts. Every EV is per unit bet, exact (a
 
 The baccarat shoe has 13 ranks, ``A``, ``2`` .. ``9``, ``T``, ``J``, ``Q``,
 ``K``: they score the same as blackjack ranks mod 10 (T/J/Q/K are 0) but a
-pair needs two cards of one rank (J-J is a pair, J-Q is not).
+pair needs two cards of one rank (J-J is a pair, J-Q is not). The rules record,
+:class:`~strategy_calc.rules.BaccaratRules`, is in :mod:`strategy_calc.rules`.
 
+>>> from strategy_calc.rules import baccarat_rules
 >>> odds = analyse(baccarat_rules("macau-baccarat"))
 >>> odds.deals, odds.banker_wins, odds.player_wins, odds.ties
 (4998398275503360, 2292252566437888, 2230518282592256, 475627426473216)
@@ -22,7 +24,6 @@ pair needs two cards of one rank (J-J is a pair, J-Q is not).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,15 +33,11 @@ from strategy_calc.cards import (
     FACES,
     CardError,
     FaceShoe,
-    check_decks,
     parse_counts,
     parse_face_card,
     parse_face_cards,
 )
-from strategy_calc.rules import RulesError, build_rules, load_ruleset
-
-DEFAULT_BACCARAT = "macau-baccarat"
-"""The built-in baccarat ruleset used when none is named."""
+from strategy_calc.rules import BaccaratRules
 
 RANKS: tuple[str, ...] = FACES
 """The 13 baccarat ranks, in the order of every count tuple."""
@@ -68,92 +65,6 @@ _BANKER_WIN = tuple(i for i, (_, p, b) in enumerate(_CELLS) if b > p and b != 6)
 _BANKER_WIN_SIX = tuple(i for i, (_, p, b) in enumerate(_CELLS) if b > p and b == 6)
 _PLAYER_WIN = tuple(i for i, (_, p, b) in enumerate(_CELLS) if p > b)
 _TIE = tuple(i for i, (_, p, b) in enumerate(_CELLS) if p == b)
-
-
-@dataclass(frozen=True, slots=True)
-class BaccaratRules:
-    """The rules of one baccarat game: the shoe size and the payouts.
-
-    A payout is what a winning bet wins per unit bet (the stake comes back on
-    top); it is read exactly as the nearest fraction with a denominator up to
-    10**6 (0.95 is 19/20). Player and Banker bets push on a tie.
-    ``str(rules)`` is a stable short slug.
-
-    >>> str(BaccaratRules(name="no-commission", banker_pays=1, banker_six_pays=0.5))
-    'no-commission: 8D P1 B1/6:0.5 T8 PP11 BP11'
-    >>> BaccaratRules(tie_pays=-1)
-    Traceback (most recent call last):
-    ...
-    strategy_calc.rules.RulesError: tie_pays must be a number >= 0, not -1
-    """
-
-    name: str = "custom"
-    """The ruleset's name (``macau-baccarat`` or the user's own)."""
-    decks: int = 8
-    """Number of 52-card decks in the full shoe, 1 to 12."""
-    player_pays: float = 1.0
-    """What a winning Player bet wins, per unit bet (1 = 1:1)."""
-    banker_pays: float = 0.95
-    """What a winning Banker bet wins, per unit bet, commission taken (0.95 = 1:1 less 5%)."""
-    banker_six_pays: float = 0.95
-    """What a Banker bet winning with a point of 6 wins, per unit bet. Set it
-    equal to ``banker_pays`` for no special rule; commission-free games pay 0.5
-    (1:2) with ``banker_pays = 1``."""
-    tie_pays: float = 8.0
-    """What a winning Tie bet wins, per unit bet (8 = 8:1)."""
-    player_pair_pays: float = 11.0
-    """What a Player Pair bet wins (Player's first two cards of one rank), per unit bet."""
-    banker_pair_pays: float = 11.0
-    """What a Banker Pair bet wins (Banker's first two cards of one rank), per unit bet."""
-
-    def __post_init__(self) -> None:
-        try:
-            check_decks(self.decks)
-        except CardError as exc:
-            raise RulesError(str(exc)) from None
-        for field in ("player_pays", "banker_pays", "banker_six_pays", "tie_pays",
-                      "player_pair_pays", "banker_pair_pays"):
-            value = getattr(self, field)
-            if (isinstance(value, bool) or not isinstance(value, int | float)
-                    or not math.isfinite(value) or value < 0):
-                raise RulesError(f"{field} must be a number >= 0, not {value!r}")
-
-    def payout(self, field: str) -> Fraction:
-        """The exact payout of a ``*_pays`` field, per unit bet.
-
-        >>> BaccaratRules().payout("banker_pays")
-        Fraction(19, 20)
-        """
-        return Fraction(getattr(self, field)).limit_denominator(10**6)
-
-    def __str__(self) -> str:
-        banker = f"B{self.banker_pays:g}"
-        if self.banker_six_pays != self.banker_pays:
-            banker += f"/6:{self.banker_six_pays:g}"
-        return (f"{self.name}: {self.decks}D P{self.player_pays:g} {banker}"
-                f" T{self.tie_pays:g} PP{self.player_pair_pays:g} BP{self.banker_pair_pays:g}")
-
-
-def baccarat_rules(
-    spec: str = DEFAULT_BACCARAT, overrides: Sequence[str] = (), decks: int | None = None
-) -> BaccaratRules:
-    """Load a baccarat ruleset (built-in name or TOML path), then apply ``FIELD=VALUE`` overrides.
-
-    ``decks`` is short for the override ``decks=N``.
-
-    >>> baccarat_rules("macau-baccarat", ["tie_pays=9:1"], decks=6).tie_pays
-    9.0
-    >>> baccarat_rules("deluxe")
-    Traceback (most recent call last):
-    ...
-    strategy_calc.rules.RulesError: ruleset 'deluxe' is for blackjack, not baccarat
-    """
-    table = load_ruleset(spec)
-    game = table.get("game", "baccarat")
-    if game != "baccarat":
-        raise RulesError(f"ruleset {spec!r} is for {game}, not baccarat")
-    extra = [*overrides, *([f"decks={decks}"] if decks is not None else [])]
-    return build_rules(BaccaratRules, table, extra, game="baccarat")
 
 
 def parse_rank(text: str) -> str:

@@ -18,6 +18,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from strategy_calc import engine, parallel, sweep
+from strategy_calc.actions import Strategy
+from strategy_calc.baccarat import analyse, effects_of_removal
+from strategy_calc.blackjack import analyse_hand
+from strategy_calc.cards import RANKS, Card, Rank, Shoe
+from strategy_calc.count import blackjack_counter, linear_counter
+from strategy_calc.engine import Conditioning
+from strategy_calc.hands import optimal_split_ev
+from strategy_calc.rules import BaccaratRules, blackjack_rules
+from strategy_calc.strategy import analyse_game
+
 if TYPE_CHECKING:
     from strategy_calc.rules import BlackjackRules
 
@@ -70,16 +81,11 @@ def time_ms(func: Callable[[], object], repeat: int) -> list[float]:
 
 def _all_pairs_split(rules: BlackjackRules, up: str) -> list[float | None]:
     """Split EV of every pair A-A .. T-T against ``up``."""
-    from strategy_calc.blackjack import analyse_hand
-
     return [analyse_hand(f"{p},{p}", up, rules).ev["split"] for p in "A23456789T"]
 
 
 def _every_hand_every_up(rules: BlackjackRules) -> None:
     """One engine pass per up card: all 3,083 player compositions valued against it."""
-    from strategy_calc import engine
-    from strategy_calc.cards import RANKS, Card, Shoe
-
     full = Shoe.full(rules.decks)
     params = engine.engine_params(rules)
     memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)
@@ -95,9 +101,6 @@ _CLUSTER: list[Any] = []
 
 def _sweep_16(jobs: int | None = None, dask: bool = False) -> None:
     """The 16-variant sweep on ``jobs`` local processes, or on a local Dask cluster."""
-    from strategy_calc import parallel, sweep
-    from strategy_calc.actions import Strategy
-
     variants = sweep.plan(sweep.parse_vary(SWEEP_16), "grid")
     address = None
     if dask:
@@ -119,27 +122,16 @@ def _sweep_16(jobs: int | None = None, dask: bool = False) -> None:
 @functools.cache
 def _counter(decks: int, moment_every: int) -> Any:
     """The basic-strategy counter of deluxe at ``decks`` (built once, outside the timing)."""
-    from strategy_calc.count import blackjack_counter
-    from strategy_calc.rules import blackjack_rules
-
     return blackjack_counter(blackjack_rules("deluxe", decks=decks), moment_every=moment_every)
 
 
 def _baccarat_shoe(decks: int) -> None:
     """One whole baccarat shoe: every hand's five exact EVs, cut card 14 from the end."""
-    from strategy_calc.baccarat import BaccaratRules
-    from strategy_calc.count import linear_counter
-
     linear_counter(BaccaratRules(name="macau-baccarat", decks=decks), 14, 1).play_one(0)
 
 
 def _optimal_split(decks: int, max_hands: int) -> None:
     """The fully optimal split of 8,8 vs T, deluxe at ``decks``, up to ``max_hands`` hands."""
-    from strategy_calc.blackjack import optimal_split_ev
-    from strategy_calc.cards import Card, Rank, Shoe
-    from strategy_calc.engine import Conditioning
-    from strategy_calc.rules import blackjack_rules
-
     rules = blackjack_rules("deluxe", [f"max_split_hands={max_hands}"], decks=decks)
     base = Shoe.full(decks).remove([Card(Rank.TEN)])
     optimal_split_ev(base, Rank.TEN, Rank.EIGHT, rules, Conditioning.of(rules))
@@ -153,11 +145,6 @@ def _process(*args: str) -> None:
 
 def workloads() -> list[Workload]:
     """The standard workloads, in report order."""
-    from strategy_calc.baccarat import BaccaratRules, analyse, effects_of_removal
-    from strategy_calc.blackjack import analyse_hand
-    from strategy_calc.rules import blackjack_rules
-    from strategy_calc.strategy import analyse_game
-
     deluxe = blackjack_rules("deluxe")
     macau8 = blackjack_rules("macau-1983", decks=8)
     out = [

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from strategy_calc.actions import Action, ChartCode
 from strategy_calc.cards import Rank
-from strategy_calc.engine import Conditioning
+from strategy_calc.engine import Conditioning, node_table
 from strategy_calc.game import (
     HARD_ROWS,
     SOFT_ROWS,
@@ -213,8 +213,6 @@ def two_card_deviations(
 
 def three_card_deviations(ups: UpCardDeals, conditioning: Conditioning) -> list[Deviation]:
     """Three-card hands where the best hit/stand differs from the total-dependent play."""
-    from strategy_calc.engine import node_table
-
     table = node_table()
     found = []
     for counts, node in three_card_nodes():

@@ -919,7 +919,7 @@ def count(
 
     def run_baccarat(spec: str, json_out: bool) -> str:
         from strategy_calc.baccarat import BETS as BACCARAT_BETS
-        from strategy_calc.baccarat import baccarat_rules
+        from strategy_calc.rules import baccarat_rules
 
         for flag, value in (("--shoe", shoe), ("--penetration", penetration),
                             ("--spread", spread),

@@ -24,7 +24,7 @@ shown so far; the burnt cards count as unseen. The EV of each bet for the
 unseen cards is exact (:func:`strategy_calc.baccarat.analyse_counts`), and
 equals the EV for the physical shoe averaged over what the burnt cards were.
 
->>> from strategy_calc.baccarat import baccarat_rules
+>>> from strategy_calc.rules import baccarat_rules
 >>> result = baccarat_count(baccarat_rules("macau-baccarat", decks=1), shoes=2, seed=1)
 >>> result.shoes, result.hands > 10
 (2, True)
@@ -42,22 +42,49 @@ from dataclasses import dataclass, field
 
 from strategy_calc import engine
 from strategy_calc.actions import Action
-from strategy_calc.baccarat import BETS, POINTS, RANKS, BaccaratRules, analyse_counts
+from strategy_calc.baccarat import BETS, POINTS, RANKS, analyse, analyse_counts
 from strategy_calc.baccarat import effects_of_removal as baccarat_eor
-from strategy_calc.cards import SUITS, Card, FaceShoe, Rank, Shoe
+from strategy_calc.cards import SUITS, Card, FaceShoe, Rank, Shoe, parse_cards
 from strategy_calc.chart import Chart
-from strategy_calc.counting import CountSystem
-from strategy_calc.distributions import SplitTables
+from strategy_calc.counting import ILLUSTRIOUS_18, CountSystem, count_index, find_count
+from strategy_calc.distributions import (
+    SplitTables,
+    add_deal_distribution,
+    check_distribution_rules,
+    optimal_codes,
+    split_cross_sums,
+    split_moments,
+)
 from strategy_calc.engine import (
     COL_DOUBLE,
     COL_NO_BLACKJACK,
     COL_POLICY_HIT,
     COL_STAND,
     COL_WEIGHT,
+    HIST_OFFSET,
+    HIST_SIZE,
     node_table,
 )
-from strategy_calc.game import DealValues, GamePass, node_id
-from strategy_calc.rules import BlackjackRules
+from strategy_calc.game import (
+    HANDS,
+    UP_ORDER,
+    DealValues,
+    GamePass,
+    add_split_values,
+    chart_codes,
+    chart_play_rows,
+    hand_nodes,
+    memo_hints,
+    node_id,
+    row_total,
+    split_round_values,
+    surrender_value,
+    whole_game_pass,
+)
+from strategy_calc.hands import split_hand_params
+from strategy_calc.parallel import run_all
+from strategy_calc.rules import BaccaratRules, BlackjackRules
+from strategy_calc.strategy import analyse_game
 
 Progress = Callable[[int, int], None] | None
 
@@ -267,8 +294,6 @@ def linear_counter(rules: BaccaratRules, cut_card: int, seed: int) -> BaccaratCo
     effect of removal is ``E_i = (sum_j b_j p0_j - b_i)/(N - 1)``; fixing the
     free constant by ``sum_j b_j p0_j = 0`` gives ``b_i = -(N - 1) E_i``.
     """
-    from strategy_calc.baccarat import analyse
-
     top = analyse(rules)
     eor = baccarat_eor(top)
     n = top.cards_left
@@ -343,8 +368,6 @@ def baccarat_count(
             if progress is not None:
                 progress(len(done), len(parts))
     else:
-        from strategy_calc.parallel import run_all
-
         done = run_all(pool, counter.play, parts, progress)
     played = [s for part in done for s in part]
     hands = sum(s.hands for s in played)
@@ -474,9 +497,6 @@ class IndexPlay:
 
 def index_plays(rules: BlackjackRules, system: CountSystem) -> tuple[IndexPlay, ...]:
     """The Illustrious 18 decisions' indices computed for ``rules`` (those that have one)."""
-    from strategy_calc.cards import parse_cards
-    from strategy_calc.counting import ILLUSTRIOUS_18, count_index
-
     plays = []
     for decision in ILLUSTRIOUS_18:
         row = count_index(rules, decision, system)
@@ -571,15 +591,6 @@ class BlackjackCounter:
     without the suited bonus (then they do not depend on the shoe)."""
 
     def __post_init__(self) -> None:
-        from strategy_calc.game import (
-            HANDS,
-            UP_ORDER,
-            chart_codes,
-            chart_play_rows,
-            hand_nodes,
-            row_total,
-        )
-
         actions, codes = {}, {}
         if self.strategy != "optimal":
             for up in UP_ORDER:
@@ -632,8 +643,6 @@ class BlackjackCounter:
         """:attr:`_memo_hints`, made on first use (a dry run of a round off the top, its
         splits the chart's and those an index play may take)."""
         if self._memo_hints is None:
-            from strategy_calc.game import memo_hints
-
             splits = {up: (codes, {p for p in range(1, 11)
                                    if self._chart_actions.get((int(up), (p, p))) is Action.SPLIT
                                    or any(play.applies((p, p), int(up))
@@ -660,16 +669,6 @@ class BlackjackCounter:
         None and the (slow) joint enumeration of split rounds is skipped.
         """
         import numpy as np
-
-        from strategy_calc.distributions import (
-            HIST_OFFSET,
-            HIST_SIZE,
-            add_deal_distribution,
-            optimal_codes,
-            split_cross_sums,
-            split_moments,
-        )
-        from strategy_calc.game import add_split_values, whole_game_pass
 
         rules = self.rules
         optimal = self.strategy == "optimal"
@@ -787,9 +786,6 @@ class BlackjackCounter:
         natural is settled without reading its chart cell, which the general path looks up
         first; a chart of :func:`blackjack_counter` has every cell.)
         """
-        from strategy_calc.blackjack import split_hand_params
-        from strategy_calc.game import split_round_values, surrender_value
-
         rules = self.rules
         bj, conditioning = rules.blackjack_pays, game.conditioning
         ev = 0.0
@@ -1003,9 +999,6 @@ def _split_play_of(rules: BlackjackRules, shoe: Shoe, up: Card, own: Card, other
     """The decisions of the split hand started by ``own`` (``other``: the other pair card;
     ``second``: it plays after the first) against ``up``, for the cards unseen before the
     round: as the round's EV plays it."""
-    from strategy_calc import engine
-    from strategy_calc.blackjack import split_hand_params
-
     base = shoe.remove([up])
     params = split_hand_params(rules, base, [own, other], engine.Conditioning.of(rules))
     return engine.split_play(base, own.rank, up.rank, params, None, second)
@@ -1039,11 +1032,6 @@ def blackjack_counter(
     :data:`MIN_BEHIND_CUT` cards behind the cut. ``shoe``: the shoe the chart
     is made for and every shoe is dealt from (default: ``rules.decks`` full decks).
     """
-    from strategy_calc.counting import find_count
-    from strategy_calc.distributions import check_distribution_rules
-    from strategy_calc.game import whole_game_pass
-    from strategy_calc.strategy import analyse_game
-
     if strategy not in BLACKJACK_STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}: choose from "
                          f"{', '.join(BLACKJACK_STRATEGIES)}")
@@ -1158,8 +1146,6 @@ def blackjack_count(
                 results.append(counter.play(part))
                 tick(k + 1, len(parts))
         else:
-            from strategy_calc.parallel import run_all
-
             results = run_all(pool, counter.play, parts, tick)
         for result in results:
             played.extend(result)

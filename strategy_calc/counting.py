@@ -40,6 +40,7 @@ from strategy_calc.cards import (
     rank_counts,
 )
 from strategy_calc.rules import BlackjackRules, RulesError
+from strategy_calc.strategy import analyse_game
 
 Progress = Callable[[int, int], None] | None
 """``progress(done, total)``, called as work completes (or ``None``)."""
@@ -210,8 +211,6 @@ def effects_of_removal(rules: BlackjackRules, progress: Progress = None) -> Effe
     each for 6-8 decks); ``progress(done, 11)`` after each. See
     :class:`EffectsOfRemoval` for the definitions and the (near) zero sum.
     """
-    from strategy_calc.strategy import analyse_game
-
     total = len(RANKS) + 1
     ev_full = float(analyse_game(rules).ev_optimal)
     _tick(progress, 1, total)

@@ -25,21 +25,16 @@ from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
 from strategy_calc import engine
-from strategy_calc.blackjack import split_round_params, up_card_suits
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.chart import Chart
-from strategy_calc.engine import Conditioning, UpCardPass
+from strategy_calc.engine import HIST_OFFSET, HIST_SIZE, Conditioning, UpCardPass
 from strategy_calc.game import UP_ORDER, GamePass
+from strategy_calc.hands import split_round_params, up_card_suits
 from strategy_calc.rules import BlackjackRules, RulesError
 from strategy_calc.splits import max_hands_for
 
 if TYPE_CHECKING:
     import numpy as np
-
-HIST_SIZE = 2600
-HIST_OFFSET = 500
-"""The engine's outcome histograms: bin ``round(100 x) + 500`` holds net result ``x``."""
-
 
 def round_distributions(
     game: GamePass, chart: Chart, chart_codes: dict[Rank, array.array[int]],

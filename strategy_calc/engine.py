@@ -39,7 +39,13 @@ from strategy_calc.rules import BlackjackRules, double_allowed_totals
 if TYPE_CHECKING:
     import numpy as np  # the distribution histograms only
 
+HIST_SIZE = 2600
+HIST_OFFSET = 500
+"""The engine's outcome histograms: bin ``round(100 x) + 500`` holds net result ``x``."""
+
 __all__ = [
+    "HIST_OFFSET",
+    "HIST_SIZE",
     "PASS_COLUMNS",
     "ROW_ALL",
     "ROW_DOUBLE",
@@ -196,7 +202,7 @@ class SplitSuits:
     """How the suits of a split 6, 7 or 8's two pair cards go together, for the engine's
     joint distribution of the round (:func:`split_distribution`).
 
-    Build it with :func:`strategy_calc.blackjack.split_suit_joint`.
+    Build it with :func:`strategy_calc.hands.split_suit_joint`.
     """
 
     pool: tuple[float, float, float]

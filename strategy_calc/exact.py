@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from strategy_calc.cards import Rank, Shoe
+from strategy_calc.hands import hand_total, is_natural
 
 OUTCOME_KEYS = ("17", "18", "19", "20", "21", "bust", "blackjack")
 
@@ -99,8 +100,6 @@ def hand_exact(result: Any) -> dict[str, Any]:
     """Exact fractions for a :class:`~strategy_calc.blackjack.HandAnalysis`: its dealer
     outcomes (same conditioning as the analysis), stand EV and insurance EV, as strings."""
     from sympy import Rational
-
-    from strategy_calc.blackjack import hand_total, is_natural
 
     rules = result.rules
     dealer = dealer_exact(result.shoe, result.up.rank, rules.dealer_hits_soft_17)

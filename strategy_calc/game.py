@@ -31,6 +31,14 @@ from strategy_calc import engine
 from strategy_calc.actions import PLAY_ACTIONS, Action
 from strategy_calc.cards import RANKS, SUITED_RANKS, Card, CardError, Rank, Shoe
 from strategy_calc.engine import Conditioning, PassRow, UpCardPass
+from strategy_calc.hands import (
+    optimal_split_ev,
+    postsplit_ev,
+    pre_split_codes,
+    split_values,
+    suited_bonus_chance,
+    up_card_suits,
+)
 from strategy_calc.rules import BlackjackRules
 from strategy_calc.splits import max_hands_for
 
@@ -398,8 +406,6 @@ def _suited_chance(rules: BlackjackRules, base: Shoe) -> float:
     """
     if rules.bonus_suited_678 <= 0:
         return 0.0
-    from strategy_calc.blackjack import suited_bonus_chance
-
     return suited_bonus_chance(base, [], [Rank.SIX, Rank.SEVEN, Rank.EIGHT])
 
 
@@ -527,9 +533,7 @@ def split_round_values(
     the chart, chart without DAS: EV per unit initial bet of the whole round, dealer
     blackjacks included), or None if the rules allow no split. The shoe must hold the pair
     (``ups.rows`` gives it a positive weight). Arguments as :func:`add_split_values`';
-    ``params``: :func:`~strategy_calc.blackjack.split_values`'."""
-    from strategy_calc.blackjack import split_values, up_card_suits
-
+    ``params``: :func:`~strategy_calc.hands.split_values`'."""
     raw = [0.0, 0.0, 0.0]
     for p, base in up_card_suits(game.rules, ups.base, ups.up, Rank(pair_rank)):
         values = split_values(game.rules, base, ups.up, Rank(pair_rank), game.conditioning,
@@ -579,14 +583,12 @@ def apply_split_strategy(
     """Re-value every pair's ``split`` field (the optimal-play split) under ``strategy``.
 
     ``cdp1`` leaves :func:`add_split_values`' figures; ``cdz`` plays the pre-split
-    decisions (:func:`strategy_calc.blackjack.pre_split_codes` of this pass);
+    decisions (:func:`strategy_calc.hands.pre_split_codes` of this pass);
     ``postsplit`` lets the second hand see the first hand's cards (one split only);
     ``cdp`` re-optimises the later hands for their extra pair cards; ``optimal`` is the
     fully optimal split. ``progress(done, total)`` after each pair.
     Returns the codes split hands played, for ``cdz`` (else None: their own optimum).
     """
-    from strategy_calc.blackjack import pre_split_codes, up_card_suits
-
     if strategy == "cdp1":
         return None
     codes = pre_split_codes(ups.table) if strategy == "cdz" else None
@@ -614,8 +616,6 @@ def _split_raw(game: GamePass, base: Shoe, up: Rank, pair: Rank, strategy: str,
                codes: bytes | None) -> float | None:
     """One split's raw EV from ``base`` under ``strategy`` (not ``cdp1``) for
     :func:`apply_split_strategy` (``codes``: the pre-split decisions of ``cdz``), or None."""
-    from strategy_calc.blackjack import optimal_split_ev, postsplit_ev, split_values
-
     if codes is not None:
         values = split_values(game.rules, base, up, pair, game.conditioning,
                               memoryview(codes).cast("b"), game.memo)

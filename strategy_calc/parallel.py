@@ -24,6 +24,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, Literal, TypeVar
 
+from strategy_calc import engine
+
 T = TypeVar("T")
 R = TypeVar("R")
 Kind = Literal["processes", "threads"]
@@ -34,8 +36,12 @@ class ExecutionError(ValueError):
 
 
 def _warm_up() -> None:
-    """Worker initializer: import the engine (its tables are built at import)."""
-    import strategy_calc.strategy  # noqa: F401
+    """Worker initializer: build the engine's node table now, not in the first task.
+
+    A spawned worker unpickles this function, so it imports this module and with
+    it the game layer (the engine's tables are built at import).
+    """
+    engine.node_table()
 
 
 @contextmanager

@@ -15,9 +15,13 @@ from dataclasses import asdict
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from strategy_calc import baccarat, counting
+from strategy_calc.baccarat import BET_NAMES, BETS
 from strategy_calc.blackjack import ACTIONS, OUTCOMES, HandAnalysis
-from strategy_calc.cards import RANKS, Rank
-from strategy_calc.rules import BlackjackRules
+from strategy_calc.cards import RANKS, Rank, decks_holding, parse_face_cards
+from strategy_calc.count import Estimate
+from strategy_calc.rules import RULESETS, BlackjackRules, baccarat_rules
+from strategy_calc.sidebets import analyse_pair
 from strategy_calc.splits import SPLIT_STRATEGIES
 
 if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never loads it
@@ -595,8 +599,6 @@ def eor_report(rules: BlackjackRules, as_json: bool, progress: Progress = None,
 
     ``plot``: also draw the effects as a PNG there (matplotlib, the ``plot`` extra).
     """
-    from strategy_calc import counting
-
     result = counting.effects_of_removal(rules, progress)
     if plot is not None:
         eor_plot(result, plot)
@@ -652,8 +654,6 @@ def indices_report(
     """``indices`` output: ``fmt`` is ``json`` (one object) or ``text`` (a table)."""
     if fmt not in ("text", "json"):
         raise ValueError(f"unknown format {fmt!r} (use text or json)")
-    from strategy_calc import counting
-
     table = counting.count_indices(rules, count, progress)
     if fmt == "json":
         return json.dumps(indices_dict(table))
@@ -775,8 +775,6 @@ def pair_report(rules: BlackjackRules, removed: str, as_json: bool) -> str:
     >>> data["probabilities"]["perfect"], data["exact"]["probabilities"]["mixed"]
     (0.0, '2/51')
     """
-    from strategy_calc.sidebets import analyse_pair
-
     odds = analyse_pair(rules, removed)
     return json.dumps(pair_dict(odds)) if as_json else pair_text(odds)
 
@@ -844,8 +842,6 @@ def odds_text(
     """A readable report: a table of every bet, the best bet, optional fractions and EOR."""
     from rich import box
     from rich.table import Table
-
-    from strategy_calc.baccarat import BET_NAMES, BETS
 
     rules = odds.rules
     removed = ",".join(odds.removed) or "none"
@@ -921,18 +917,14 @@ def baccarat_report(
     >>> data["decks"], data["best"], round(data["probabilities"]["tie"], 6)
     (6, 'banker', 0.095069)
     """
-    from strategy_calc import baccarat
-
     if shoe is None:
-        rules = baccarat.baccarat_rules(spec, overrides, decks)
+        rules = baccarat_rules(spec, overrides, decks)
         odds = baccarat.analyse(rules, removed)
     else:
-        from strategy_calc.cards import decks_holding, parse_face_cards
-
         if decks is not None:
             raise ValueError("give --shoe or --decks, not both")
         counts = list(baccarat.parse_shoe(shoe))
-        rules = baccarat.baccarat_rules(
+        rules = baccarat_rules(
             spec, [*overrides, f"decks={decks_holding(sum(counts))}"])
         gone = parse_face_cards(removed)
         for card in gone:
@@ -1045,8 +1037,6 @@ def _estimate(e: Estimate | None) -> dict[str, float | None] | None:
 
 def count_dict(result: BlackjackCount) -> dict[str, Any]:
     """The ``count --format json`` object of a blackjack run (the keys are a CLI contract)."""
-    from strategy_calc.count import Estimate
-
     c = result.counter
     win = result.win_rate_per_round
     return {
@@ -1178,8 +1168,6 @@ def baccarat_count_text(result: BaccaratCount) -> str:
     """The baccarat ``count`` report: one row per bet."""
     from rich.table import Table
 
-    from strategy_calc.baccarat import BET_NAMES
-
     r = result.rules
     head = (f"{r}; {result.shoes} shoes (seed {result.seed}), {result.hands} hands, cut card"
             f" {result.cut_card} cards from the end; each hand's EV exact for the cards"
@@ -1232,8 +1220,6 @@ def rules_text(info: RulesetInfo) -> str:
 
 def rulesets_list(as_json: bool) -> str:
     """The built-in rulesets (``rules`` without a name)."""
-    from strategy_calc.rules import RULESETS
-
     if as_json:
         return json.dumps({"rulesets": [{"name": r.name, "game": r.game,
                                          "description": r.description,

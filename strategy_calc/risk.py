@@ -34,6 +34,7 @@ import numpy as np
 from strategy_calc.actions import Strategy
 from strategy_calc.cards import Shoe
 from strategy_calc.rules import BlackjackRules, RulesError
+from strategy_calc.strategy import analyse_game
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,8 +156,6 @@ def round_outcomes(
     check 1e-12). ``split_strategy``: ``cdp1``, ``cdp`` (the same: one split) or ``cdz``
     (optimal play's split hands).
     """
-    from strategy_calc.strategy import analyse_game
-
     try:
         chosen = Strategy(strategy)
     except ValueError:

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from strategy_calc import chart as charts
 from strategy_calc.cards import Rank, Shoe
 from strategy_calc.chart import Deviation
+from strategy_calc.distributions import check_distribution_rules, round_distributions
 from strategy_calc.edge import round_evs, round_evs_by_up
 from strategy_calc.game import (
     UP_ORDER,
@@ -53,7 +54,8 @@ from strategy_calc.game import (
     split_hand_codes,
     whole_game_pass,
 )
-from strategy_calc.rules import BlackjackRules
+from strategy_calc.rules import BlackjackRules, RulesError
+from strategy_calc.splits import check_split_strategy
 
 __all__ = ["UP_ORDER", "Deviation", "GameAnalysis", "analyse_game"]
 
@@ -111,17 +113,11 @@ def analyse_game(
     (:data:`strategy_calc.splits.SPLIT_STRATEGIES`; the chart's split hands play the
     chart whatever it is).
     """
-    from strategy_calc.splits import check_split_strategy
-
     split_strategy = check_split_strategy(split_strategy)
     if distribution and split_strategy in ("postsplit", "optimal"):
-        from strategy_calc.rules import RulesError
-
         raise RulesError("outcome distributions are computed for the cdp1, cdp and cdz"
                          f" split strategies, not {split_strategy}")
     if distribution:
-        from strategy_calc.distributions import check_distribution_rules
-
         check_distribution_rules(rules)
     per_up = 11 if split_strategy == "optimal" else 1  # the optimal split ticks per pair
     steps = len(UP_ORDER) * (1 + per_up)
@@ -161,8 +157,6 @@ def analyse_game(
     ev_basic, ev_optimal = round_evs(game, chart)
     outcomes_basic = outcomes_optimal = None
     if distribution:
-        from strategy_calc.distributions import round_distributions
-
         outcomes_basic, outcomes_optimal = round_distributions(game, chart, chart_codes,
                                                                split_codes or None)
     return GameAnalysis(
@@ -175,11 +169,3 @@ def analyse_game(
         split_strategy=split_strategy,
     )
 
-
-def __getattr__(name: str) -> object:
-    """The what-ifs' old home: ``autoplay_ev``, ``bonus_value`` now live in ``whatif``."""
-    if name in ("autoplay_ev", "bonus_value", "BonusValue", "BONUS_HANDS"):
-        from strategy_calc import whatif
-
-        return getattr(whatif, name)
-    raise AttributeError(f"module 'strategy_calc.strategy' has no attribute {name!r}")

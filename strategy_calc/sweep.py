@@ -30,6 +30,7 @@ from typing import Any, Literal
 from strategy_calc.actions import Strategy
 from strategy_calc.parallel import run_all
 from strategy_calc.rules import BlackjackRules, RulesError, build_rules, load_ruleset
+from strategy_calc.whatif import strategy_ev
 
 Mode = Literal["grid", "effects"]
 MAX_VARIANTS = 10_000
@@ -163,8 +164,6 @@ def plan(varies: Sequence[tuple[str, list[str]]], mode: Mode, yes: bool = False)
 
 def evaluate(task: Task) -> dict[str, Any]:
     """One variant's EV (a worker's job): ``{"ruleset", "ev"}``."""
-    from strategy_calc.whatif import strategy_ev
-
     rules = build_rules(BlackjackRules, task.table, task.overrides)
     return {"ruleset": str(rules), "ev": strategy_ev(rules, Strategy(task.strategy))}
 

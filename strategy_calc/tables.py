@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from strategy_calc import report
 from strategy_calc.rules import RULESETS, blackjack_rules
+from strategy_calc.strategy import analyse_game
 
 TABLE_DECKS = (1, 2, 6, 8)
 
@@ -30,9 +32,6 @@ def table_specs() -> list[tuple[str, int]]:
 
 def generate(progress: Callable[[int, int], None] | None = None) -> dict[str, str]:
     """File name -> content of every generated table, plus an index ``README.md``."""
-    from strategy_calc import report
-    from strategy_calc.strategy import analyse_game
-
     files: dict[str, str] = {}
     index = ["# Generated strategy charts", "",
              "Regenerate with `strategy-calc tables` (CI checks they match the code).", "",
@@ -60,9 +59,6 @@ def pdf_names() -> list[str]:
 
 def generate_pdfs(progress: Callable[[int, int], None] | None = None) -> dict[str, bytes]:
     """File name -> one-page A4 PDF of every chart (:func:`strategy_calc.report.chart_pdf`)."""
-    from strategy_calc import report
-    from strategy_calc.strategy import analyse_game
-
     files: dict[str, bytes] = {}
     specs = table_specs()
     for i, (name, decks) in enumerate(specs):

@@ -13,10 +13,12 @@ from dataclasses import dataclass, replace
 
 from strategy_calc import engine
 from strategy_calc.actions import Strategy
+from strategy_calc.blackjack import analyse_hand
 from strategy_calc.cards import Card, Shoe
 from strategy_calc.engine import Conditioning
 from strategy_calc.game import UP_ORDER, node_id
-from strategy_calc.rules import BlackjackRules
+from strategy_calc.hands import AUTOPLAY_POLICY
+from strategy_calc.rules import BlackjackRules, RulesError
 from strategy_calc.strategy import GameAnalysis, analyse_game
 
 
@@ -27,8 +29,6 @@ def autoplay_ev(rules: BlackjackRules) -> float:
     less, then stand; never double, split, surrender or insure. Blackjacks are
     paid; dealer blackjacks included, as in :func:`analyse_game`.
     """
-    from strategy_calc.blackjack import AUTOPLAY_POLICY
-
     full = Shoe.full(rules.decks)
     conditioning = Conditioning.of(rules)
     params = engine.engine_params(rules)
@@ -93,11 +93,7 @@ def bonus_value(
     ``progress(done, 5)``: after each of the four games and the changed plays.
     ``shoe``: the shoe before the deal (default: full decks).
     """
-    from strategy_calc.blackjack import analyse_hand
-
     if not rules.has_bonus:
-        from strategy_calc.rules import RulesError
-
         raise RulesError(f"ruleset {rules.name!r} pays no 6-7-8 / 7-7-7 bonus")
     plain = replace(rules, bonus_777=0.0, bonus_suited_678=0.0)
 

@@ -16,13 +16,12 @@ from typer.testing import CliRunner
 from strategy_calc.baccarat import (
     BETS,
     RANKS,
-    BaccaratRules,
     analyse,
     analyse_counts,
-    baccarat_rules,
     effects_of_removal,
 )
 from strategy_calc.cli import app
+from strategy_calc.rules import BaccaratRules, baccarat_rules
 
 runner = CliRunner()
 

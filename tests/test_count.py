@@ -20,11 +20,12 @@ from oracle_round import Chart, RoundOracle
 import strategy_calc as sc
 from strategy_calc import count
 from strategy_calc.actions import Action
-from strategy_calc.baccarat import BETS, RANKS, analyse, analyse_counts, baccarat_rules
+from strategy_calc.baccarat import BETS, RANKS, analyse, analyse_counts
 from strategy_calc.baccarat import effects_of_removal as baccarat_eor
 from strategy_calc.cards import Shoe
 from strategy_calc.engine import node_table
 from strategy_calc.parallel import executor
+from strategy_calc.rules import baccarat_rules
 
 TOL = 1e-12
 
@@ -203,9 +204,9 @@ def test_without_a_hole_card_check_a_dealer_blackjack_takes_every_bet_on_the_box
     import numpy as np
 
     from strategy_calc import engine
-    from strategy_calc.blackjack import split_round_params
     from strategy_calc.cards import Card, Rank
     from strategy_calc.distributions import HIST_OFFSET, HIST_SIZE
+    from strategy_calc.hands import split_round_params
 
     rules = sc.blackjack_rules("macau-1983", ["decks=1"])
     cond = engine.Conditioning.of(rules)

@@ -17,11 +17,10 @@ import numpy as np
 import pytest
 
 import strategy_calc as sc
-import strategy_calc.distributions as distributions
 from strategy_calc import count, engine
-from strategy_calc.blackjack import split_round_params, split_values
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.distributions import HIST_OFFSET, HIST_SIZE
+from strategy_calc.hands import split_round_params, split_values
 
 TOL = 1e-12
 # the histogram sums up to millions of terms for 2-2 against a 7: its own rounding
@@ -117,23 +116,28 @@ def test_split_moments_leave_suits_and_small_shoes_to_the_distribution() -> None
 
 @pytest.mark.parametrize("name", ["deluxe", "macau-1983"])
 def test_an_insured_rounds_second_moment_from_split_moments_equals_the_distributions(
-        name: str) -> None:
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The count's E[X^2] of a round with split moments (and their insurance algebra)
-    equals the one from every deal's distribution, insured against an ace or not."""
+    equals the one from every deal's distribution, insured against an ace or not.
+
+    The slow path is taken by making ``split_moments`` (where the counter looks it up)
+    refuse; the test checks the refusal was asked, so it cannot pass by testing one
+    path twice."""
     rules = sc.blackjack_rules(name, ["decks=2", "bonus_suited_678=0"])
     counts = list(Shoe.full(2).counts)
     counts[9] -= 4
     shoe = Shoe.from_counts(counts, 2)
     play = count.IndexPlay(1, None, None, ("insurance", "decline"), -100.0, "insurance")
     plain = count.blackjack_counter(rules, cut_card=60)
+    refused: list[int] = []
     for counter in (plain, replace(plain, plays=(play,))):
         fast = counter.plan(shoe, 0.0, moments=True).second_moment
-        original = distributions.split_moments
-        distributions.split_moments = lambda *args, **kwargs: None  # type: ignore[assignment]
-        try:
+        asked = len(refused)
+        with monkeypatch.context() as patch:
+            patch.setattr(count, "split_moments",
+                          lambda *args, **kwargs: refused.append(1))  # returns None
             slow = counter.plan(shoe, 0.0, moments=True).second_moment
-        finally:
-            distributions.split_moments = original
+        assert len(refused) > asked, "split moments never asked for: the slow path is untested"
         assert fast is not None and slow is not None
         assert abs(fast - slow) < HIST_TOL
 
