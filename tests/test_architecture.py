@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import ast
 import pathlib
 import shutil
@@ -33,6 +35,7 @@ def _local_project_imports(path: pathlib.Path) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_below_the_top_layer_project_modules_are_imported_at_the_top() -> None:
     """A function-local import of a project module hides a cycle; only the CLI, the shell
     and the package's lazy names may defer one (to load a command's code on first use)."""
@@ -49,6 +52,7 @@ def test_the_local_import_finder_finds_one(tmp_path: pathlib.Path) -> None:
     assert _local_project_imports(probe) == ["probe:2"]
 
 
+@pytest.mark.slow
 def test_the_layer_contract_holds() -> None:
     """``lint-imports`` checks pyproject.toml's layers contract (no cycles, no upward import)."""
     exe = shutil.which("lint-imports")

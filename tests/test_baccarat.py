@@ -214,6 +214,7 @@ def small_shoes(draw: st.DrawFn) -> dict[str, int]:
     return shoe
 
 
+@pytest.mark.oracle
 @settings(max_examples=100, deadline=None, derandomize=True)
 @given(small_shoes())
 def test_engine_agrees_with_the_oracle_on_random_shoes(shoe: dict[str, int]) -> None:

@@ -82,6 +82,7 @@ def test_a_paid_hand_is_settled() -> None:
     assert result.ev["stand"] == 3.0 and result.ev["hit"] is None
 
 
+@pytest.mark.slow
 def test_the_chart_lists_the_plays_the_suited_bonus_changes() -> None:
     """The chart's suited exceptions (from the game pass's exact suit cases) are the
     two-card plays the bonus command finds by valuing 6s,7s / 6s,8s / 7s,8s one by one."""
@@ -97,6 +98,7 @@ def test_the_chart_lists_the_plays_the_suited_bonus_changes() -> None:
     assert in_chart == changed and changed
 
 
+@pytest.mark.slow
 def test_a_start_whose_third_card_is_gone_hits_as_if_there_were_no_bonus() -> None:
     """6-8 against a 7 when the shoe's only 7 is the up card: no card can complete a
     6-7-8, so each suit case hits for what hitting 6-8 is worth with no bonus to

@@ -150,6 +150,7 @@ def test_a_shoe_the_dealer_could_run_out_of_is_an_error_not_a_wrong_number() -> 
     assert "too few cards left" in result.stderr
 
 
+@pytest.mark.slow
 def test_exact_mode_adds_fractions() -> None:
     """1 deck, T,6 vs A: 15 tens among the 49 cards left, so insurance is worth
     0.5 * (2 * 15/49 - 34/49) = -2/49 exactly."""
@@ -170,6 +171,7 @@ def test_bench_json_names_the_workloads_and_times_them() -> None:
         assert timing["runs"] == 2
 
 
+@pytest.mark.slow
 def test_bench_rates_count_what_the_workload_does() -> None:
     """A counted workload reports its rate at the median (``per_second``, ``unit``): the
     counts are the rounds the count's shoes hold, and a whole shoe for baccarat."""
@@ -222,6 +224,7 @@ def test_chart_json_carries_the_published_6_deck_late_surrender_cells() -> None:
     assert soft["18"]["9"] == "H" and pairs["9"]["7"] == "S" and pairs["8"]["A"] == "P"
 
 
+@pytest.mark.slow
 def test_tables_check_passes_on_the_committed_tables_and_fails_on_an_empty_folder(
     tmp_path: Path,
 ) -> None:
@@ -231,6 +234,7 @@ def test_tables_check_passes_on_the_committed_tables_and_fails_on_an_empty_folde
     assert stale.exit_code == 1
 
 
+@pytest.mark.slow
 def test_eor_effects_sum_to_the_small_value_of_one_burned_card() -> None:
     """Burning an unseen card leaves a fixed strategy's EV unchanged on average, so the
     effects weighted by one suit's counts (A..9 once, T four times) sum to exactly 0 for a
@@ -244,6 +248,7 @@ def test_eor_effects_sum_to_the_small_value_of_one_burned_card() -> None:
     assert max(game, key=lambda r: game[r]) == "5" and min(game, key=lambda r: game[r]) == "A"
 
 
+@pytest.mark.slow
 def test_indices_json_reproduces_the_illustrious_18_within_one_true_count() -> None:
     """docs/REFERENCE.md, the Hi-Lo Illustrious 18 (6 decks S17 DAS)."""
     result = runner.invoke(app, ["indices", "--rules", "deluxe", "--set", "decks=6",
@@ -377,6 +382,7 @@ def test_json_is_an_alias_of_format_json(command: list[str]) -> None:
     assert json.loads(alias.stdout) == json.loads(fmt.stdout)
 
 
+@pytest.mark.slow
 def test_bonus_json_names_its_ruleset() -> None:
     data = run_json("bonus")
     assert {"rules", "decks", "ruleset"} <= set(data)
@@ -388,6 +394,7 @@ COUNT_KEYS = {"rules", "decks", "ruleset", "strategy", "system", "penetration", 
               "win_rate_per_round", "sd_per_round", "n0", "score", "di", "risk_of_ruin"}
 
 
+@pytest.mark.statistical
 def test_count_json_has_the_contract_keys_and_no_ramp_figures_without_a_spread() -> None:
     data = run_json("count", "--rules", "deluxe", "--decks", "1", "--rounds", "12",
                     "--jobs", "1", "--moment-every", "6")
@@ -404,6 +411,7 @@ def test_count_json_has_the_contract_keys_and_no_ramp_figures_without_a_spread()
     assert data["sd_per_round"] is not None  # flat bets still have an SD
 
 
+@pytest.mark.render
 def test_count_with_a_ramp_and_a_plot(tmp_path: Path) -> None:
     png = tmp_path / "count.png"
     data = run_json("count", "--rules", "deluxe", "--decks", "1", "--rounds", "8", "--jobs",
@@ -429,6 +437,7 @@ def test_count_baccarat_json_has_the_contract_keys() -> None:
     assert text.exit_code == 0 and "Tie" in text.stdout and "Banker" not in text.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -458,6 +467,7 @@ def test_count_bad_input_is_one_error_line(
     assert err.startswith(message) and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_choice_values_are_case_insensitive() -> None:
     """--strategy Optimal, --format JSON and --set surrender=Late mean what the lower-case
     spellings mean."""
@@ -489,6 +499,7 @@ def test_hand_outcomes_of_standing_are_the_dealer_outcomes() -> None:
     assert sixteen["split"] is None and sixteen["surrender"] is None
 
 
+@pytest.mark.slow
 def test_edge_by_up_card_weighted_by_the_up_cards_sums_to_the_ev() -> None:
     """A full shoe shows each of 2..9 and A with chance 4/52 and a ten with 16/52."""
     for strategy in ("basic", "optimal"):
@@ -505,6 +516,7 @@ COMMANDS = [["rules"], ["hand"], ["baccarat"], ["chart"], ["edge"], ["bonus"], [
             ["sidebet", "pair"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
 def test_every_command_has_examples_and_no_type_placeholders_on_flags(command: list[str]
                                                                       ) -> None:
@@ -515,6 +527,7 @@ def test_every_command_has_examples_and_no_type_placeholders_on_flags(command: l
     assert "--rules" not in result.stdout or "the default" in result.stdout  # its default
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["hand", "T,6", "--vs", "T"], ["baccarat"], ["edge"],
                                      ["behind", "5,6", "--vs", "6"], ["eor", "--decks", "1"],
                                      ["sidebet", "pair", "--rules", "deluxe"],
@@ -548,6 +561,7 @@ TEXT_COMMANDS = [["hand", "T,6", "--vs", "T", "--exact"], ["baccarat", "--eor"],
                   "--jobs", "1"], ["bench", "--only", "hand-8d", "--repeat", "1"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", TEXT_COMMANDS, ids=lambda c: "-".join(c[:2]))
 def test_text_output_fits_an_80_column_terminal(command: list[str]) -> None:
     """Tables shrink to the terminal's width and prose wraps between words (an exact
@@ -582,6 +596,7 @@ def test_rules_lists_every_field_with_its_value_meaning_and_rule_text() -> None:
 FULL_DECK = "A=4,2=4,3=4,4=4,5=4,6=4,7=4,8=4,9=4,T=16"
 
 
+@pytest.mark.slow
 def test_a_shoe_given_per_rank_is_the_same_as_decks_and_removed_cards() -> None:
     """--shoe lists the cards in the shoe: a full deck's counts are --decks 1, and a deck
     without two fives and a ten is --decks 1 --removed 5,5,T."""
@@ -617,6 +632,7 @@ def test_hand_names_its_split_strategy_and_takes_another() -> None:
     assert cdz["ev"]["split"] < default["ev"]["split"]  # type: ignore[index, operator]
 
 
+@pytest.mark.slow
 def test_the_optimal_and_cdp_split_strategies_are_offered_and_named() -> None:
     """9,9 vs 2 at one deck without DAS: the optimum is above postsplit (hand 1 plays for
     the round) and cdp equals cdp1 with one split; ``edge`` names its strategy and is at
@@ -643,6 +659,7 @@ def test_risk_refuses_the_optimal_split_in_one_line(capsys: pytest.CaptureFixtur
     assert err.count("\n") == 1
 
 
+@pytest.mark.render
 @pytest.mark.parametrize("command", [["risk", "--decks", "1", "--rounds", "50"],
                                      ["eor", "--decks", "1"]], ids=lambda c: c[0])
 def test_plot_writes_a_png(command: list[str], tmp_path: Path) -> None:
@@ -662,6 +679,7 @@ def test_path_quantiles_match_the_final_quantiles() -> None:
     assert n == 40 and last == summarise(outcomes, 100, 40).quantiles
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [
     ["hand", "T,6", "--vs", "T"], ["baccarat"], ["chart", "--decks", "1"], ["edge"],
     ["bonus", "--decks", "1"], ["behind", "5,6", "--vs", "6"], ["risk", "--decks", "1"],
@@ -679,6 +697,7 @@ def test_every_json_result_names_its_rules_decks_and_ruleset(command: list[str])
     assert isinstance(data["decks"], int) and isinstance(data["ruleset"], str)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["behind", "5,6", "--vs", "6"], ["risk"], ["bonus"],
                                      ["chart"]], ids=lambda c: c[0])
 def test_a_full_deck_given_per_rank_is_one_deck(command: list[str]) -> None:

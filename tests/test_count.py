@@ -60,6 +60,7 @@ DEPLETED = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["deluxe", "macau-1983"])
 def test_a_charts_round_valuing_only_the_charts_plays_has_the_same_moments(name: str) -> None:
     """With the chart alone each first play is the chart's, so the round values only
@@ -86,6 +87,7 @@ def test_a_charts_round_valuing_only_the_charts_plays_has_the_same_moments(name:
         assert got.actions == want.actions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "sets", "decks", "gone"), [
     ("deluxe", (), 2, (5, 60)),
     ("deluxe", ("dealer_hits_soft_17=true", "double_after_split=false",
@@ -125,6 +127,7 @@ def test_a_charts_ev_round_read_off_the_pass_table_equals_the_per_deal_records(
         assert got.insure == want.insure == frozenset()
 
 
+@pytest.mark.slow
 def test_a_round_with_the_suited_bonus_keeps_its_suit_cases_without_its_second_moment(
 ) -> None:
     """The suited 6-7-8 bonus splits a 6-7, 6-8 or 7-8 start into suit cases (played
@@ -139,6 +142,7 @@ def test_a_round_with_the_suited_bonus_keeps_its_suit_cases_without_its_second_m
     assert any(suited for (_up, _a, _b, suited) in got.actions)
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize(("name", "sets", "full", "gone"), DEPLETED,
                          ids=[f"{d[0]}-{i}" for i, d in enumerate(DEPLETED)])
 def test_round_ev_and_second_moment_under_the_off_the_top_chart_equal_the_brute_force(
@@ -171,6 +175,7 @@ INSURED = [
 ]
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize(("name", "sets", "full", "gone"), INSURED,
                          ids=[f"{d[0]}-{i}" for i, d in enumerate(INSURED)])
 def test_an_insured_rounds_ev_and_second_moment_equal_the_brute_force(
@@ -227,6 +232,7 @@ def test_without_a_hole_card_check_a_dealer_blackjack_takes_every_bet_on_the_box
         assert abs(hist.sum() + bj.sum() - 1.0) < TOL
 
 
+@pytest.mark.slow
 def test_a_nearly_used_up_ranks_suit_chances_stay_probabilities() -> None:
     """Regression (the count found it): a 6-7 start's suit cases against an 8 up, deep in
     a one-deck shoe (suits of the cards dealt unknown: the suit rows stay the full deck's).
@@ -246,6 +252,7 @@ def test_a_nearly_used_up_ranks_suit_chances_stay_probabilities() -> None:
         assert record.second_moment is not None and record.second_moment >= record.ev ** 2
 
 
+@pytest.mark.statistical
 def test_a_shoe_dealt_one_round_deep_has_no_cut_card_effect() -> None:
     """Penetration -> 0: with the cut card one card in, every round is off the top, so
     the EV per round is the exact off-the-top EV of the chart (analyse_game's, which the
@@ -281,6 +288,7 @@ def test_insurance_index_adds_the_insurance_ev_to_every_deal_against_an_ace() ->
     assert abs(gain - float(want)) < TOL
 
 
+@pytest.mark.slow
 def test_the_ten_ten_split_index_is_taken_above_it() -> None:
     """Illustrious 18: split T-T against a 5 or a 6 at or above the index, stand below. The
     split had to be valued before it could be chosen (it once never was)."""
@@ -303,6 +311,7 @@ def test_index_play_applies_to_its_total_and_up_card_only() -> None:
     assert play.play(0.0) == "stand" and play.play(-0.5) == "hit"
 
 
+@pytest.mark.parallel
 def test_same_seed_gives_the_same_run_whatever_the_executor() -> None:
     """Shoe i of seed s is shuffled by its own random source, and the first N rounds in
     shoe order are kept, so threads, processes and batches change nothing."""
@@ -316,6 +325,7 @@ def test_same_seed_gives_the_same_run_whatever_the_executor() -> None:
     assert one.rounds == sum(len(counter.play_one(i)) for i in range(one.shoes))
 
 
+@pytest.mark.statistical
 def test_ramp_figures_follow_their_definitions() -> None:
     """Blackjack Attack: n0 = (s/w)^2, di = 1000 w/s, score = di^2; risk of ruin
     exp(-2 w B / s^2); the ramp's win per round is the mean of bet x exact EV."""
@@ -439,6 +449,7 @@ PLAYED_OUT = [
 ]
 
 
+@pytest.mark.statistical
 @pytest.mark.parametrize(("sets", "full", "gone"), PLAYED_OUT,
                          ids=[f"deluxe-{i}" for i in range(len(PLAYED_OUT))])
 def test_a_round_played_out_card_by_card_wins_its_exact_ev_and_uses_the_cards_dealt(
@@ -480,6 +491,7 @@ def test_a_round_played_out_card_by_card_wins_its_exact_ev_and_uses_the_cards_de
     assert actions == {Action.STAND, Action.HIT, Action.DOUBLE, Action.SPLIT, Action.SURRENDER}
 
 
+@pytest.mark.statistical
 def test_a_cut_card_behind_the_fourth_card_costs_what_the_published_exact_analysis_says(
 ) -> None:
     """k_c's exact combinatorial example of the cut-card effect (Blackjack Info forum,
@@ -555,6 +567,7 @@ def test_optimal_split_hands_are_played_out_by_their_own_decisions() -> None:
     assert counter._deal(cards, 0, plan, Shoe.full(1)) == 9
 
 
+@pytest.mark.statistical
 def test_a_second_split_hand_is_played_out_with_its_own_blackjack_losses() -> None:
     """Macau with ``enhc_loses = "original"``: a dealer blackjack takes the first split
     hand's bet but gives the second hand its stake back, so the two play differently:
@@ -573,6 +586,7 @@ def test_a_second_split_hand_is_played_out_with_its_own_blackjack_losses() -> No
     assert counter._deal(cards, 0, plan, Shoe.full(6)) == 7
 
 
+@pytest.mark.statistical
 def test_a_split_seven_is_played_out_by_its_suits() -> None:
     """Macau (6 decks, optimal): 7-7 vs 2 splits; the first hand draws the 6 of its own
     suit, a suited 6-7 that hits (the issue's figures), and makes the suited 6-7-8 with
@@ -712,6 +726,7 @@ def test_a_dask_cluster_and_local_processes_deal_the_same_run() -> None:
         assert count.baccarat_count(bac, shoes=4, seed=2, pool=pool, batch=1) == bac_serial
 
 
+@pytest.mark.statistical
 def test_a_losing_ramp_has_no_score_and_no_n0() -> None:
     """SCORE (Kelly win per 100 rounds) and N0 (rounds to overcome one SD) exist only for a
     winning ramp; a flat-ish ramp at the start of a shoe loses."""

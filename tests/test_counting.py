@@ -45,6 +45,7 @@ def eor6() -> EffectsOfRemoval:
 # ---------------------------------------------------------------- effects of removal
 
 
+@pytest.mark.slow
 def test_game_effects_sum_to_13_times_the_value_of_one_burned_card(eor6: EffectsOfRemoval) -> None:
     """Sum of A..9 once and T four times (one suit; the full shoe's counts are 24x these).
 

@@ -44,6 +44,7 @@ def _hand_key(hand: str, up: str, rules_index: int) -> tuple[object, ...]:
     return (dict(a.ev), a.best, dict(a.dealer), a.split_hands)
 
 
+@pytest.mark.parallel
 def test_threads_give_exactly_the_serial_results() -> None:
     serial_games = [_game_key(r) for r in GAMES]
     jobs = [(h, u, i) for h, u in HANDS for i in range(len(GAMES))]
@@ -108,6 +109,7 @@ def test_a_memo_changes_no_value_and_is_refused_for_another_shoe() -> None:
                             0, memo=memo)
 
 
+@pytest.mark.slow
 def test_a_memo_filled_one_up_card_at_a_time_then_wholly_changes_no_value() -> None:
     """Split hands fill a shared memo up card by up card (rent, then buy every row at once
     when the single-card walks would cost more): the values, the split hands' and a later
@@ -134,6 +136,7 @@ def test_a_memo_filled_one_up_card_at_a_time_then_wholly_changes_no_value() -> N
     assert one > 0 and every > 0  # both branches ran
 
 
+@pytest.mark.statistical
 def test_hints_and_a_dry_run_change_no_value() -> None:
     """A memo hinted with the up cards each removal is wanted against (noted in a dry run
     on the full shoe, :func:`strategy_calc.game.memo_hints`) walks several up cards' tree
@@ -258,6 +261,7 @@ def test_a_pass_of_some_columns_gives_those_columns_bit_for_bit_and_computes_les
                     assert value != value, (node, column)  # not computed
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize("h17", [False, True])
 def test_dealer_tables_agree_with_the_oracle_around_the_bust_threshold(h17: bool) -> None:
     """Shoes of 12-40 cards: the tree without bust leaves (13+ cards) and the full one."""

@@ -84,6 +84,7 @@ def _agree(
 ACTIONS = ("stand", "hit", "double", "surrender", "insurance", "even_money")
 
 
+@pytest.mark.oracle
 @SETTINGS
 @given(deals(1, 18, 32))
 def test_one_deck_hand_evs_match_the_oracle(deal: tuple) -> None:  # type: ignore[type-arg]
@@ -95,6 +96,7 @@ def test_one_deck_hand_evs_match_the_oracle(deal: tuple) -> None:  # type: ignor
     _agree(engine, exact, ACTIONS)
 
 
+@pytest.mark.oracle
 @SETTINGS
 @given(deals(2, 55, 75))
 def test_two_deck_hand_evs_match_the_oracle(deal: tuple) -> None:  # type: ignore[type-arg]
@@ -106,6 +108,7 @@ def test_two_deck_hand_evs_match_the_oracle(deal: tuple) -> None:  # type: ignor
     _agree(engine, exact, ACTIONS)
 
 
+@pytest.mark.oracle
 @SETTINGS
 @given(deals(1, 0, 30), st.booleans())
 def test_dealer_probabilities_match_the_oracle(deal: tuple, h17: bool) -> None:  # type: ignore[type-arg]
@@ -126,6 +129,7 @@ def test_dealer_probabilities_match_the_oracle(deal: tuple, h17: bool) -> None: 
         assert abs(sum(got.values()) - 1.0) <= 1e-13
 
 
+@pytest.mark.oracle
 @SETTINGS
 @given(deals(1, 22, 32))
 def test_peek_shortcut_matches_the_oracle_shortcut(deal: tuple) -> None:  # type: ignore[type-arg]
@@ -181,6 +185,7 @@ def test_split_ev_matches_the_oracle(deal: tuple) -> None:  # type: ignore[type-
     assert abs(got - float(want)) <= TOL
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize(("hand", "up"), [
     ((("6", "s"), ("7", "s")), 2), ((("6", "s"), ("8", "s")), 10), ((("7", "h"), ("8", "h")), 1),
     ((("6", "s"), ("7", "h")), 5), ((("7", "s"), ("7", "d")), 10)])
@@ -220,6 +225,7 @@ def test_split_equals_twice_one_hand_by_sequential_brute_force(deal: tuple) -> N
     assert abs(got - float(brute)) <= TOL
 
 
+@pytest.mark.oracle
 @settings(max_examples=15, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(deals(1, 10, 30))

@@ -158,6 +158,7 @@ def test_edge_autoplay_json() -> None:
     assert data["ev"] < data["ev_optimal"]
 
 
+@pytest.mark.slow
 def test_bonus_value_is_the_edge_difference() -> None:
     out = runner.invoke(app, ["bonus", "--json"])
     assert out.exit_code == 0, out.output

@@ -32,6 +32,7 @@ APPENDIX_9 = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("decks", "h17", "hole", "das", "published"), APPENDIX_9)
 def test_optimal_return_matches_appendix_9(decks: int, h17: bool, hole: str, das: bool,
                                            published: float) -> None:

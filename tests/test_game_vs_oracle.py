@@ -153,6 +153,7 @@ def assert_consistent(result: RoundResult) -> None:
 # ------------------------------------------------------------- optimal play
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize("case", _param(DELUXE + MACAU_RANKS))
 def test_whole_round_optimal_ev_equals_the_brute_force_on_tiny_shoes(case: Case) -> None:
     """README "house edge": every initial deal, dealer blackjacks included, insurance
@@ -164,6 +165,7 @@ def test_whole_round_optimal_ev_equals_the_brute_force_on_tiny_shoes(case: Case)
     assert abs(float(result.ev) - engine(case).ev_optimal) < TOL
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize("case", _param(DELUXE + MACAU_RANKS))
 def test_round_distribution_equals_the_brute_force(case: Case) -> None:
     """``risk``: the exact distribution of a round's net result (split rounds jointly:
@@ -213,6 +215,7 @@ def test_the_suited_distribution_agrees_once_split_hands_make_no_bonus() -> None
 # ------------------------------------------------------------------ the chart
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize("case", _param(DELUXE + MACAU_RANKS)
                          + _param(MACAU_SUITED, slow=True))
 def test_chart_round_ev_equals_the_brute_force(case: Case) -> None:
@@ -299,6 +302,7 @@ def test_exact_ties_change_the_distribution_but_not_the_ev() -> None:
     assert_same_distribution(hit_first, game.outcomes_optimal)
 
 
+@pytest.mark.oracle
 def test_enhc_hole_card_dealt_before_or_after_the_player_gives_the_same_round() -> None:
     """Macau rule 3: single deck, the hole card is dealt face down before the player
     acts; shoe, after. Unchecked and unseen, it changes nothing (exactly)."""

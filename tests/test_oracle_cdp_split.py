@@ -135,6 +135,7 @@ def _policy_differences(
     return out
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize(("rules", "pair", "up", "shoe"),
                          [pytest.param(*case[1:], id=case[0]) for case in ONE_SPLIT])
 def test_cdp_with_one_split_is_the_split_bruteforce(
@@ -151,6 +152,7 @@ def test_cdp_without_a_split_is_none() -> None:
     assert split_ev_cdp_bruteforce(8, 6, (1, 0, 0, 1, 1, 1, 0, 2, 3, 6), rules) is None
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize("case_id", FROZEN_IDS)
 def test_second_cards_first_keep_a_fixed_strategys_value(case_id: str) -> None:
     _, rules, pair, up, shoe = RESPLIT[case_id]
@@ -158,6 +160,7 @@ def test_second_cards_first_keep_a_fixed_strategys_value(case_id: str) -> None:
     assert _cdp_bruteforce(pair, up, shoe, rules, frozen=True) == _resplit(case_id)
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize("case_id", list(CDP_DIFFERS))
 def test_cdp_differs_only_where_the_policy_does(case_id: str) -> None:
     _, rules, pair, up, shoe = RESPLIT[case_id]
@@ -172,6 +175,7 @@ def test_cdp_differs_only_where_the_policy_does(case_id: str) -> None:
         assert cdp == resplit
 
 
+@pytest.mark.oracle
 def test_cdp_differs_from_the_frozen_resplit_somewhere() -> None:
     assert any(CDP_DIFFERS.values())
     _, rules, pair, up, shoe = RESPLIT["peek-88vA-4"]

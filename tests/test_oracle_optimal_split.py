@@ -406,6 +406,7 @@ NAIVE = [
 ]
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize(("rules", "pair", "up", "shoe"), NAIVE)
 def test_equals_the_plain_enumeration(
     rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]
@@ -415,6 +416,7 @@ def test_equals_the_plain_enumeration(
                                                                                 rules)
 
 
+@pytest.mark.oracle
 def test_limits() -> None:
     shoe = (1, 0, 1, 1, 1, 1, 1, 1, 2, 5)
     assert split_ev_optimal_bruteforce(8, 6, shoe, _rules(max_split_hands=1)) is None

@@ -164,6 +164,7 @@ def test_peek_exact_vs_shortcut_up_ace() -> None:
     assert exact["insurance"] == short["insurance"] == Fraction(-1, 8)
 
 
+@pytest.mark.oracle
 def test_peek_exact_vs_shortcut_differ_on_one_deck() -> None:
     shoe = remove(full_shoe(1), [9, 2, 10])
     exact = hand_evs((9, 2), 10, shoe, PEEK)
@@ -196,6 +197,7 @@ def test_hole_card_posterior() -> None:
         assert w / total == Fraction(left[hole], not_ten)
 
 
+@pytest.mark.oracle
 def test_peek_equals_enhc_when_no_blackjack_is_possible() -> None:
     # Against a 5 the dealer cannot have blackjack: dealing the hole card before
     # the player draws (peek, exact) or after (ENHC) gives the same expectations.
@@ -209,6 +211,7 @@ def test_peek_equals_enhc_when_no_blackjack_is_possible() -> None:
 # ------------------------------------------------------------------ ENHC and misc
 
 
+@pytest.mark.oracle
 def test_naturals() -> None:
     shoe = remove(full_shoe(1), [1, 10, 6])
     assert hand_evs((1, 10), 6, shoe, PEEK)["stand"] == Fraction(3, 2)
@@ -237,6 +240,7 @@ def test_enhc_doubled_hand_loses_double_to_blackjack() -> None:
     ]
 
 
+@pytest.mark.oracle
 def test_surrender_values() -> None:
     shoe = remove(full_shoe(1), [10, 6, 10])
     p_bj = Fraction(4, 49)
@@ -259,6 +263,7 @@ def test_surrender_values() -> None:
     assert hand_evs((10, 4, 2), 10, remove(shoe, [4, 2]), late_peek)["surrender"] is None
 
 
+@pytest.mark.oracle
 def test_double_on() -> None:
     shoe = remove(full_shoe(1), [6, 4, 7])
     rules_11 = BlackjackRules(decks=1, double_on="11")
@@ -271,6 +276,7 @@ def test_double_on() -> None:
 # ------------------------------------------------------------------ bonus
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize("rules", [PEEK, ENHC])
 def test_suited_678_bonus_probability(rules: BlackjackRules) -> None:
     # One deck, player 6s 7s against a 2: 49 cards left and exactly one of them
@@ -368,6 +374,7 @@ def test_split_suited_bonus_equals_sequential_play() -> None:
     assert split_ev(7, 10, shoe[0], no_bonus) < value
 
 
+@pytest.mark.oracle
 def test_split_symmetry_and_limits() -> None:
     shoe = remove(full_shoe(1), [8, 8, 6, 10, 10, 10, 10, 2, 3, 4, 5, 9, 9, 1, 7, 7])
     one = split_ev(8, 6, shoe, PEEK)
@@ -421,6 +428,7 @@ def test_resplit_enhc_tens_against_ace_by_hand(loses: str, value: Fraction) -> N
     assert split_ev_resplit_bruteforce(10, 1, shoe_of(r9=1, T=4), rules) == value
 
 
+@pytest.mark.oracle
 def test_resplit_limits() -> None:
     # 8,8 against a 6 with two more 8s in a 15-card shoe: each extra hand helps.
     shoe = shoe_of(A=1, r4=1, r5=1, r6=1, r8=2, r9=3, T=6)

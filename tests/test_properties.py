@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
@@ -32,6 +34,7 @@ def situations(draw: st.DrawFn) -> tuple:  # type: ignore[type-arg]
     return rules, hand, up, removed
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(situations())

@@ -20,6 +20,7 @@ def game(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
     return analyse_game(blackjack_rules(name, decks=decks), distribution=True)
 
 
+@pytest.mark.slow
 def test_distributions_sum_to_one_and_their_means_are_the_edge(game) -> None:  # type: ignore[no-untyped-def]
     for outcomes, ev in ((game.outcomes_optimal, game.ev_optimal),
                          (game.outcomes_basic, game.ev_basic)):
@@ -29,6 +30,7 @@ def test_distributions_sum_to_one_and_their_means_are_the_edge(game) -> None:  #
         assert min(outcomes) >= -4 and max(outcomes) <= 6
 
 
+@pytest.mark.slow
 def test_blackjack_probability_one_deck_by_hand() -> None:
     """1 deck: the player is dealt A+T with probability 2 * 4/52 * 16/51 = 32/663; the
     dealer then has A+T from 50 cards (3 aces, 15 tens) with probability
@@ -65,6 +67,7 @@ def test_normal_approximation_is_close_for_many_rounds() -> None:
 runner = CliRunner()
 
 
+@pytest.mark.slow
 def test_risk_json_contract() -> None:
     out = runner.invoke(app, ["risk", "--rules", "deluxe", "--decks", "1", "--rounds", "50",
                               "--bankroll", "10", "--json"])
@@ -98,6 +101,7 @@ def test_blackjack_probability_on_a_tiny_shoe_by_hand() -> None:
     assert abs(sum(x * p for x, p in game.outcomes_optimal.items()) - game.ev_optimal) < 1e-12
 
 
+@pytest.mark.slow
 def test_a_natural_paying_any_amount_keeps_the_mean_of_the_distribution_exact() -> None:
     """blackjack_pays = 1.237 is not a whole number of hundredths: the natural's result is
     keyed exactly, so the distribution's mean is the round's EV (it was 1.4e-4 off)."""

@@ -90,6 +90,7 @@ def test_a_6_7_8_of_mixed_known_suits_is_a_plain_21() -> None:
     assert mixed.ev["stand"] == plain.ev["stand"]
 
 
+@pytest.mark.slow
 def test_each_split_hand_keeps_its_own_pair_cards_suit() -> None:
     """Macau rule 9 on split hands: 7s,7h vs 8 with 6s,8s,6h,8h gone: neither split hand
     can make a suited 6-7-8 (its pair card's suit has no 6 or 8 left), so the split is the

@@ -61,6 +61,7 @@ def _read_until(fd: int, marker: bytes, timeout: float = 60.0) -> bytes:
     return data
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 def test_a_pseudo_terminal_session_with_prompt_line_editing_and_history(tmp_path: Path) -> None:
     """On a terminal: the prompt, an answer per query, the up arrow recalling the last

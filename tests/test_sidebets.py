@@ -182,6 +182,7 @@ def brute_force(decks: int, removed: str) -> dict[str, Fraction]:
             for k in ("perfect", "coloured", "mixed", "no_pair")}
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize(("decks", "removed"), [
     (1, "K"),
     (2, "K"),
@@ -194,6 +195,7 @@ def test_matches_brute_force_over_the_unknown_suits(decks: int, removed: str) ->
         brute_force(decks, removed))
 
 
+@pytest.mark.oracle
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(st.lists(st.tuples(st.sampled_from(["A", "5", "T", "K"]),
                           st.sampled_from(["", "s", "h", "d", "c"])), max_size=5))

@@ -77,6 +77,7 @@ def _tables(rules: sc.BlackjackRules, base: Shoe, reference: Shoe, up: int,
     return rounds, tables
 
 
+@pytest.mark.statistical
 @pytest.mark.parametrize(("name", "sets"), RULES, ids=[f"{n}{i}" for i, (n, _) in enumerate(RULES)])
 @pytest.mark.parametrize("chart", [False, True], ids=["own-play", "chart"])
 def test_a_split_rounds_moments_equal_those_of_its_joint_distribution(
@@ -114,6 +115,7 @@ def test_split_moments_leave_suits_and_small_shoes_to_the_distribution() -> None
     assert engine.split_moments(tiny, Rank.EIGHT, Rank.TEN, params, None) is None
 
 
+@pytest.mark.statistical
 @pytest.mark.parametrize("name", ["deluxe", "macau-1983"])
 def test_an_insured_rounds_second_moment_from_split_moments_equals_the_distributions(
         name: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -142,6 +144,7 @@ def test_an_insured_rounds_second_moment_from_split_moments_equals_the_distribut
         assert abs(fast - slow) < HIST_TOL
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "sets"), RULES, ids=[f"{n}{i}" for i, (n, _) in enumerate(RULES)])
 def test_a_split_moment_table_made_on_the_full_shoe_holds_for_a_shoe_dealt_from_it(
         name: str, sets: tuple[str, ...]) -> None:
@@ -182,6 +185,7 @@ def test_a_split_moment_table_refuses_what_it_was_not_made_for() -> None:
         engine.split_moment_table(small, Rank.TWO, Rank.SEVEN, first, None, second)  # type: ignore[arg-type]
 
 
+@pytest.mark.statistical
 def test_a_runs_split_tables_travel_empty_and_are_made_once() -> None:
     """A pickled counter (a process pool's copy) carries no tables; its moments are the
     same, asking twice for one round's table makes it once, and the copies one process
@@ -203,6 +207,7 @@ def test_a_runs_split_tables_travel_empty_and_are_made_once() -> None:
     assert later._split_tables is copy._split_tables and len(later._split_tables) == made
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "sets"), RULES, ids=[f"{n}{i}" for i, (n, _) in enumerate(RULES)])
 def test_a_groups_cross_sums_give_each_split_round_its_own_moments(
         name: str, sets: tuple[str, ...]) -> None:
@@ -231,6 +236,7 @@ def test_a_groups_cross_sums_give_each_split_round_its_own_moments(
                                  rounds[0][2], tables[0], sums[0])
 
 
+@pytest.mark.slow
 def test_split_moment_tables_hold_when_the_pair_rank_is_depleted_too() -> None:
     """The table (made on the full 2-deck shoe) and the group of pairs against one up card
     on a shoe short of many cards, the pair's rank among them, so that F and the group's
@@ -257,6 +263,7 @@ def test_split_moment_tables_hold_when_the_pair_rank_is_depleted_too() -> None:
                     pair, up)
 
 
+@pytest.mark.slow
 def test_split_moment_tables_take_two_hands_of_more_than_24_cards() -> None:
     """A shoe short of tens deals split 2s long hands: unions of more cards than a dealer
     hand holds (the dealer tree's factor tables) are kept and summed all the same, equal to
@@ -283,6 +290,7 @@ def test_split_moment_tables_take_two_hands_of_more_than_24_cards() -> None:
     assert counter.plan(counter.start(), 0.0, moments=True).second_moment is not None
 
 
+@pytest.mark.slow
 def test_split_tables_over_their_byte_limit_keep_only_the_latest_and_the_same_moments() -> None:
     """Past ``limit_bytes`` the least recently used tables go (made again when asked);
     the moments do not change."""

@@ -61,6 +61,7 @@ def test_cdz_plays_the_pre_split_decisions_as_the_brute_force_does(
                - _conditioned(rules, up, shoe, brute)) < TOL
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize(("rules", "pair", "up", "shoe"), CASES[:1])
 def test_cdp1_is_each_hand_optimal_for_its_own_cards_as_the_brute_force_plays_it(
         rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]) -> None:
@@ -70,6 +71,7 @@ def test_cdp1_is_each_hand_optimal_for_its_own_cards_as_the_brute_force_plays_it
                - _conditioned(rules, up, shoe, brute)) < TOL
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("decks", [1, 2, 6])
 @pytest.mark.parametrize("pair", ["A", "2", "6", "8", "9"])
 def test_cdz_at_most_cdp1_at_most_postsplit(decks: int, pair: str) -> None:
@@ -88,6 +90,7 @@ def test_an_unknown_split_strategy_is_refused() -> None:
         sc.analyse_hand("8,8", "T", sc.blackjack_rules("deluxe"), split_strategy="cdx")
 
 
+@pytest.mark.slow
 def test_the_whole_game_orders_the_split_strategies_too() -> None:
     """Optimal play's EV of a round: cdz <= cdp1 <= postsplit (only the split values
     change; the chart and its EV do not)."""
@@ -112,6 +115,7 @@ def test_edge_and_chart_name_their_split_strategy() -> None:
     assert "(split strategy cdp1;" in " ".join(text.split())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("decks", [1, 6])
 def test_the_cdz_round_distribution_has_the_cdz_ev_as_its_mean(decks: int) -> None:
     """Two engine routines, one strategy: the joint enumeration of split rounds played by

@@ -107,6 +107,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("one", "two", "up"), CASES)
 def test_both_split_hands_draw_their_suited_bonus_from_one_shoe(one: str, two: str,
                                                                 up: str) -> None:
@@ -128,6 +129,7 @@ def test_a_whole_round_refuses_suits_it_would_take_as_spread_evenly() -> None:
         sc.analyse_game(_rules(), shoe=_shoe())
 
 
+@pytest.mark.slow
 def test_a_split_six_seven_or_eight_sees_the_up_cards_suit() -> None:
     """An up card of unknown suit is still a card the player sees: a split 7 against a 6
     knows whether the 6 of its own suit is the up card (then it cannot make a suited

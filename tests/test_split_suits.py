@@ -59,6 +59,7 @@ def _oracle(pair: list[tuple[int, str]], up: Up, removed: list[tuple[int, str | 
     return value
 
 
+@pytest.mark.slow
 def test_the_issues_split_seven_against_a_two_plays_its_suits_full_deck() -> None:
     """7s,7h vs 2, one full deck, Macau (ENHC): the oracle's suit-aware split."""
     rules = _macau()

@@ -28,6 +28,7 @@ def _serial(mode: sweep.Mode = "effects") -> sweep.SweepResult:
                            Strategy.BASIC, pool)
 
 
+@pytest.mark.slow
 def test_each_effects_row_is_the_games_own_edge() -> None:
     """Row EVs equal separate whole-game runs bit for bit; effects are edge differences."""
     result = _serial()
@@ -49,6 +50,7 @@ def test_a_grid_is_the_product_of_the_varied_values() -> None:
     assert all(r.effect is None for r in result.rows)
 
 
+@pytest.mark.parallel
 def test_processes_give_the_threads_results_exactly() -> None:
     with parallel.executor(2, kind="processes") as pool:
         result = sweep.sweep("deluxe", [], sweep.plan(sweep.parse_vary(VARY), "effects"),
@@ -82,6 +84,7 @@ def test_a_cached_sweep_resumes_without_recomputing(tmp_path: Path,
     assert again.rows == first.rows
 
 
+@pytest.mark.slow
 def test_the_macau_preset_reproduces_the_macau_ruleset() -> None:
     """Every Macau rule applied to the common game at once is exactly macau-1983."""
     result = runner.invoke(app, ["sweep", "--preset", "macau-rules", "--format", "json",

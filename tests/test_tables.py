@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pathlib import Path
 
 from strategy_calc.tables import generate, pdf_names
@@ -9,6 +11,7 @@ from strategy_calc.tables import generate, pdf_names
 TABLES = Path(__file__).resolve().parent.parent / "tables"
 
 
+@pytest.mark.slow
 def test_committed_tables_match_the_code() -> None:
     files = generate()
     stale = [name for name, text in files.items()

@@ -22,6 +22,7 @@ def _pdf(name: str, decks: int, paper: str = "a4") -> pypdf.PdfReader:
     return pypdf.PdfReader(io.BytesIO(report.chart_pdf(game, paper)))
 
 
+@pytest.mark.render
 @pytest.mark.parametrize(("name", "decks"), table_specs())
 def test_every_built_in_chart_prints_on_one_a4_page(name: str, decks: int) -> None:
     """Every built-in ruleset at 1, 2, 6 and 8 decks: one A4 page (210 x 297 mm) whose
@@ -38,6 +39,7 @@ def test_every_built_in_chart_prints_on_one_a4_page(name: str, decks: int) -> No
     assert f"exceptions ({len(game.exceptions)})" in text or not game.exceptions
 
 
+@pytest.mark.render
 @pytest.mark.parametrize(("name", "decks"), [("deluxe", 1), ("macau-1983", 1)])
 def test_the_fullest_charts_print_on_one_letter_page(name: str, decks: int) -> None:
     reader = _pdf(name, decks, "letter")
@@ -45,6 +47,7 @@ def test_the_fullest_charts_print_on_one_letter_page(name: str, decks: int) -> N
     assert abs(float(reader.pages[0].mediabox.width) / MM - 215.9) < 1
 
 
+@pytest.mark.render
 def test_the_legend_lists_only_the_codes_the_chart_uses() -> None:
     """Macau 1983 at 6 decks doubles on 11 only (never "double, else stand") and has
     no pair-split-if-DAS cells (no double after split)."""
@@ -54,6 +57,7 @@ def test_the_legend_lists_only_the_codes_the_chart_uses() -> None:
     assert "split if double after split is allowed" not in text
 
 
+@pytest.mark.render
 def test_chart_format_pdf_writes_one_page_to_a_file_or_stdout(tmp_path: object) -> None:
     from pathlib import Path
 
