@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
-
 import ast
 import pathlib
 import shutil
 import subprocess
+
+import pytest
 
 import strategy_calc
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
