@@ -1,7 +1,8 @@
 """The engine's Python face: one parameter record, the conditioning, named results.
 
-The compiled module :mod:`strategy_calc._engine` is private; everything in
-the package reaches it through this module. The rules reach it as one
+The compiled module :mod:`strategy_calc._engine` is private; the blackjack
+code reaches it through this module (:mod:`strategy_calc.baccarat` calls its
+baccarat entry point directly). The rules reach it as one
 frozen :class:`EngineParams` built in one place (:func:`engine_params`), read
 by the engine into one C struct; results come back as named tuples or named
 columns. The engine is reentrant: it keeps no mutable state between calls,
