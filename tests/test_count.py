@@ -8,6 +8,7 @@ and total-dependent play fixed off the top as a basic-strategy counter plays the
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -491,26 +492,11 @@ def test_a_round_played_out_card_by_card_wins_its_exact_ev_and_uses_the_cards_de
     assert actions == {Action.STAND, Action.HIT, Action.DOUBLE, Action.SPLIT, Action.SURRENDER}
 
 
-@pytest.mark.statistical
-def test_a_cut_card_behind_the_fourth_card_costs_what_the_published_exact_analysis_says(
-) -> None:
-    """k_c's exact combinatorial example of the cut-card effect (Blackjack Info forum,
-    "Example of cut card effect using combinatorial analysis"): one deck, H17, double any
-    two, no double after a split, split once, one card to split aces, peek, no
-    surrender, 3:2, one player, total-dependent basic strategy; the cut card lies behind
-    the fourth card, so a second round is dealt only when neither the player nor the
-    dealer drew a card in the first (rounds are dealt while more than 47 cards are
-    left). Published (per unit bet): the full deck's EV -0.2051%; both pat without a
-    blackjack 7.535815%; the second round adds -0.2494087% a deck; in all
-    -0.4544837% a deck (his pat and non-pat parts of the first round, 2.499459% and
-    -2.704534%, sum to -0.205075%).
-
-    Total-dependent: 7-7 against a ten hits as a hard 14, where the chart's pair row
-    stands (a composition-dependent play), so that pair gets an index play that always
-    hits. The first rounds are enumerated (every four-card deal, played out by the rules
-    in ``_peek_round_by_the_rules``); then a seeded run of the counter must find the
-    same EV per round, (EV per deck) / (1 + P(second round)), within 3 standard
-    errors, and deal a second round in the share of decks that the enumeration says."""
+@functools.cache
+def _kc_first_rounds() -> tuple[count.BlackjackCounter, count.RoundPlan, Fraction, Fraction,
+                                Fraction]:
+    """k_c's example enumerated (see the test below): the counter, its plan off the top,
+    P(both pat), P(both pat without a blackjack) and the second round's EV per deck."""
     rules = sc.blackjack_rules("deluxe", ["decks=1", "dealer_hits_soft_17=true",
                                           "double_after_split=false", "surrender=none"])
     hit_77 = count.IndexPlay(10, None, 7, ("hit", "stand"), -100.0, "hit")
@@ -536,12 +522,46 @@ def test_a_cut_card_behind_the_fourth_card_costs_what_the_published_exact_analys
             pat_no_blackjack += p
         second += p * Fraction(counter.plan(Shoe.from_counts(tuple(left)), 0.0,
                                             moments=False).ev)
+    return counter, top, pat, pat_no_blackjack, second
+
+
+@pytest.mark.oracle  # every four-card first round enumerated in fractions (13 s)
+def test_a_cut_card_behind_the_fourth_card_costs_what_the_published_exact_analysis_says(
+) -> None:
+    """k_c's exact combinatorial example of the cut-card effect (Blackjack Info forum,
+    "Example of cut card effect using combinatorial analysis"): one deck, H17, double any
+    two, no double after a split, split once, one card to split aces, peek, no
+    surrender, 3:2, one player, total-dependent basic strategy; the cut card lies behind
+    the fourth card, so a second round is dealt only when neither the player nor the
+    dealer drew a card in the first (rounds are dealt while more than 47 cards are
+    left). Published (per unit bet): the full deck's EV -0.2051%; both pat without a
+    blackjack 7.535815%; the second round adds -0.2494087% a deck; in all
+    -0.4544837% a deck (his pat and non-pat parts of the first round, 2.499459% and
+    -2.704534%, sum to -0.205075%).
+
+    Total-dependent: 7-7 against a ten hits as a hard 14, where the chart's pair row
+    stands (a composition-dependent play), so that pair gets an index play that always
+    hits. The first rounds are enumerated (every four-card deal, played out by the rules
+    in ``_peek_round_by_the_rules``); then a seeded run of the counter must find the
+    same EV per round, (EV per deck) / (1 + P(second round)), within 3 standard
+    errors, and deal a second round in the share of decks that the enumeration says."""
+    _counter, top, _pat, pat_no_blackjack, second = _kc_first_rounds()
     per_deck = top.ev + float(second)
     assert abs(top.ev - (-0.002051)) < 5e-7
     assert abs(float(pat_no_blackjack) - 0.07535815) < 1e-8
     assert abs(float(second) - (-0.002494087)) < 1e-8
     assert abs(per_deck - (-0.004544837)) < 5e-8  # (his two parts' sum: 3e-8)
-    exact = per_deck / (1 + float(pat))
+
+
+@pytest.mark.statistical
+def test_a_seeded_run_with_the_cut_card_behind_the_fourth_card_finds_the_exact_effect(
+) -> None:
+    """The long part of k_c's example (split from the exact check above): a seeded run
+    of 600 rounds finds the enumerated EV per round, (EV per deck) / (1 + P(second
+    round)), within 3 standard errors, and deals a second round in the share of decks
+    that the enumeration says."""
+    counter, top, pat, _pat_no_blackjack, second = _kc_first_rounds()
+    exact = (top.ev + float(second)) / (1 + float(pat))
     result = count.blackjack_count(counter, rounds=600)
     assert result.ev_off_the_top == top.ev
     # a second round in a share P(pat) of the decks, a binomial share of result.shoes
