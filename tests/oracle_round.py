@@ -128,6 +128,7 @@ The EV never depends on the choice.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import operator
 from collections.abc import Callable, Iterator, Mapping
@@ -149,7 +150,8 @@ ACTION_ORDER = ("stand", "hit", "double", "surrender", "split")
 DEALER_STATES = ("17", "18", "19", "20", "21", "bust", "blackjack")
 
 Counts = tuple[int, ...]
-Outcome = tuple  # ("bust", bet) | ("bonus", amount) | ("total", total, bet) | ("surrender",)
+# ("bust", bet) | ("bonus", amount times scale) | ("total", total, bet) | ("surrender",)
+Outcome = tuple
 
 
 class ShoeExhausted(ValueError):
@@ -620,6 +622,7 @@ class RoundOracle:
             self.shoe0 = tuple(counts)
             self.q_blind = Fraction(0)
         self.counts0 = tuple(counts)
+        self._relabel = self._suit_relabellings(suits)
         if hole_timing is None:
             hole_timing = "before" if rules.peek or rules.decks == 1 else "after"
         if rules.peek and hole_timing != "before":
@@ -642,6 +645,10 @@ class RoundOracle:
         """Tied decisions after the first one that the optimal play reached."""
         self._policy_cache: dict[tuple, Callable[[tuple[Kind, ...]], str]] = {}
         self._hand_memo: dict[tuple, dict[int, int]] = {}
+        self._strip_memo: dict[tuple[Kind, ...], tuple[Kind, ...]] = {}
+        self._add_memo: dict[tuple, tuple[Kind, ...]] = {}
+        self._bonus_memo: dict[tuple, int] = {}
+        self._tag_ids: dict[tuple, int] = {}
         n0 = sum(self.shoe0)
         self.fact = [1] * (n0 + 1)
         for i in range(1, n0 + 1):
@@ -650,6 +657,41 @@ class RoundOracle:
         for x in (self.bj_pays, self.b777, self.b678):
             scale = scale * x.denominator // math.gcd(scale, x.denominator)
         self.scale = scale
+
+    def _suit_relabellings(self, suits: tuple[tuple[int, ...], ...] | None
+                           ) -> tuple[tuple[int, ...], ...]:
+        """The renamings of the suits that map the shoe onto itself, as maps of kind
+        indices (the identity first); only the identity unless each of the 6s, 7s and
+        8s is spread evenly over the four suits.
+
+        Why a deal and its renamed deal have one distribution: a renaming sigma of
+        the suits is a bijection of the physical cards that keeps every rank and,
+        when each rank has as many cards of every suit, maps the shoe onto itself,
+        so it maps the orderings of the shoe one to one onto themselves. The rules
+        look at suits only through "three cards of one suit", which sigma keeps;
+        so every decision (it reads the same ranks and the same "shares a suit"
+        facts) and every payout of an ordering equals that of its image. Hence the
+        deal (p1, up, p2) and (sigma p1, sigma up, sigma p2) have the same values
+        and the same distribution of the round's net result; :meth:`analyse` plays
+        one deal of each class and counts it for all of them.
+        """
+        identity = tuple(range(len(self.kinds)))
+        if not self.suited or suits is None or any(len(set(row)) != 1 for row in suits):
+            return (identity,)
+        index = {kind: k for k, kind in enumerate(self.kinds)}
+        maps = []
+        for perm in itertools.permutations(SUITS):
+            rename = dict(zip(SUITS, perm, strict=True))
+            maps.append(tuple(index[(r, None if s is None else rename[s])]
+                              for r, s in self.kinds))
+        return tuple(maps)
+
+    def _deal_class(self, info: tuple[int, int, int]) -> tuple[int, int, int]:
+        """The first, in index order, of the deals that a suit renaming maps ``info``
+        onto (:meth:`_suit_relabellings`): one name for the class."""
+        if len(self._relabel) == 1:
+            return info
+        return min((m[info[0]], m[info[1]], m[info[2]]) for m in self._relabel)
 
     # --- small helpers
 
@@ -749,7 +791,33 @@ class RoundOracle:
 
     def _strip(self, cards: tuple[Kind, ...], shoe: Counts) -> tuple[tuple[Kind, ...], Counts]:
         """Forget the suits (they can no longer matter): rank-only cards and shoe."""
-        return tuple((r, None) for r, _ in cards), self.fold(shoe)
+        hit = self._strip_memo.get(cards)
+        if hit is None:
+            hit = self._strip_memo[cards] = tuple((r, None) for r, _ in cards)
+        return hit, self.fold(shoe)
+
+    def _add(self, cards: tuple[Kind, ...], card: Kind) -> tuple[Kind, ...]:
+        """The hand ``cards`` with ``card`` added, in the canonical (sorted) order."""
+        key = (cards, card)
+        hit = self._add_memo.get(key)
+        if hit is None:
+            hit = self._add_memo[key] = tuple(sorted((*cards, card), key=_kind_key))
+        return hit
+
+    def _bonus_scaled(self, cards: tuple[Kind, ...], split: bool) -> int:
+        """:meth:`hand_bonus` times ``scale`` (an int: ``scale`` clears the denominators)."""
+        key = (cards, split)
+        hit = self._bonus_memo.get(key)
+        if hit is None:
+            value = self.hand_bonus(cards, split) * self.scale
+            assert value.denominator == 1
+            hit = self._bonus_memo[key] = int(value)
+        return hit
+
+    def _tag_id(self, tags: tuple) -> int:
+        """A small int standing for the hands' policy tags in memo keys (tags are deep
+        tuples, hashed again on every look-up otherwise); one id per distinct tags."""
+        return self._tag_ids.setdefault(tags, len(self._tag_ids))
 
     def td_play(self, up: int) -> dict[tuple[bool, int], str]:
         if up not in self._td:
@@ -767,7 +835,7 @@ class RoundOracle:
         if kind == "bust":
             return -out[1] * self.scale
         if kind == "bonus":
-            return int(out[1] * self.scale)
+            return out[1]  # already an int: the amount times scale
         if kind == "surrender":
             if self.rules.surrender == "late" and not self.peek and k == 6:
                 return -self.scale
@@ -871,13 +939,13 @@ class RoundOracle:
         self._finish_memo[key] = out
         return out
 
-    def hand_dist(self, hands: tuple, tags: tuple, index: int, cards: tuple[Kind, ...],
+    def hand_dist(self, hands: tuple, tags: int, index: int, cards: tuple[Kind, ...],
                   shoe: Counts, up: int, hole: int | None, prior: tuple[Outcome, ...]
                   ) -> dict[int, int]:
         """Hand ``index`` of ``hands`` (each (tag, policy, start cards, split);
-        ``tags`` their tags) holds real kinds ``cards`` and plays on from ``shoe``;
-        then the later hands, then the dealer. ``prior``: the ends of the earlier
-        hands. {net: orderings of ``shoe``}."""
+        ``tags`` the id of their tags, :meth:`_tag_id`) holds real kinds ``cards``
+        and plays on from ``shoe``; then the later hands, then the dealer.
+        ``prior``: the ends of the earlier hands. {net: orderings of ``shoe``}."""
         key = (tags, index, cards, shoe, up, hole, prior)
         memo = self._hand_memo
         hit = memo.get(key)
@@ -890,8 +958,8 @@ class RoundOracle:
         action = None
         if hard > 21:
             end = ("bust", 1)
-        elif len(cards) == 3 and self.hand_bonus(cards, split):
-            end = ("bonus", self.hand_bonus(cards, split))
+        elif len(cards) == 3 and (bonus := self._bonus_scaled(cards, split)):
+            end = ("bonus", bonus)
         else:
             action = policy(cards)
             if action == "stand":
@@ -923,7 +991,7 @@ class RoundOracle:
                         left = self.fold(left)
                     child: tuple = ("end", left, res)
                 else:
-                    new = tuple(sorted((*cards, card), key=_kind_key))
+                    new = self._add(cards, card)
                     if len(left) != 10 and not self._suits_matter(new, later, split):
                         new, left = self._strip(new, left)
                     child = ("hand", left, new)
@@ -940,7 +1008,7 @@ class RoundOracle:
         memo[key] = out
         return out
 
-    def _next(self, hands: tuple, tags: tuple, index: int, shoe: Counts, up: int,
+    def _next(self, hands: tuple, tags: int, index: int, shoe: Counts, up: int,
               hole: int | None, prior: tuple[Outcome, ...]) -> dict[int, int]:
         """After hand ``index`` ended: the next hand, or the settlement."""
         if index + 1 < len(hands):
@@ -978,8 +1046,15 @@ class RoundOracle:
         whether its second card has the pair card's suit (later ones do not depend on it:
         only a three-card 6-7-8 is paid, and it stands on 21)."""
         by_q: dict[Fraction, Callable[[tuple[Kind, ...]], str]] = {}
+        memo: dict[tuple[Kind, ...], str] = {}
 
         def policy(cards: tuple[Kind, ...]) -> str:
+            hit = memo.get(cards)
+            if hit is None:
+                hit = memo[cards] = decide(cards)
+            return hit
+
+        def decide(cards: tuple[Kind, ...]) -> str:
             q = Fraction(0)
             if len(cards) == 2 and ctx.b678:
                 q = self._split_second_q(info, cards[0], cards[1])
@@ -1092,13 +1167,15 @@ class RoundOracle:
                         res: Outcome = ("bust", 2) if _hard(h) > 21 else ("total", _total(h)[0], 2)
                         part = self.finish((res,), left, up, hole)
                     else:
-                        part = self.hand_dist(hands, (hands[0][0],), 0, new, left, up, hole, ())
+                        part = self.hand_dist(hands, self._tag_id((hands[0][0],)), 0, new,
+                                              left, up, hole, ())
                     for net, cnt in part.items():
                         sub[net] = sub.get(net, 0) + c * cnt
             elif action == "split":
                 (tag1, pol1), (tag2, pol2) = policies
                 hands = ((tag1, pol1, starts[0], True), (tag2, pol2, starts[1], True))
-                sub = self.hand_dist(hands, (tag1, tag2), 0, starts[0], real, up, hole, ())
+                sub = self.hand_dist(hands, self._tag_id((tag1, tag2)), 0, starts[0], real,
+                                     up, hole, ())
             else:
                 raise ValueError(action)
             for net, cnt in sub.items():
@@ -1267,18 +1344,30 @@ class RoundOracle:
             # split 6s, 7s, 8s decide knowing ranks only: average over the suits
             for info, w in infos.items():
                 key = tuple(self.rank_of[k] for k in info)
-                vals = self.optimal_values(info)
+                vals = self.optimal_values(self._deal_class(info))
                 if vals:
                     acc = group_values.setdefault(key, {a: Fraction(0) for a in vals})
                     for a, v in vals.items():
                         acc[a] += w * v
         group_check: dict[tuple[int, ...], list[Fraction]] = {}
         total: dict[int, int] = {}
+        played: dict[tuple[int, int, int], tuple[str, dict[int, int], list[Fraction] | None]] = {}
         for info, w in infos.items():
+            ranks = tuple(self.rank_of[k] for k in info)
+            seen = played.get(self._deal_class(info))
+            if seen is not None:  # a suit renaming of a deal already played
+                result.decisions[info], dist, check_pair = seen
+                if check_pair is not None:
+                    acc = group_check.setdefault(ranks, [Fraction(0), Fraction(0)])
+                    acc[0] += w * check_pair[0]
+                    acc[1] += w * check_pair[1]
+                for x, q in dist.items():
+                    total[x] = total.get(x, 0) + w * q
+                continue
             natural = self._info_view(info)[3]
             blind = False
             tied: tuple[str, ...] = ()
-            ranks = tuple(self.rank_of[k] for k in info)
+            pair: list[Fraction] | None = None
             if natural:
                 action = "stand"
             elif strategy == "optimal":
@@ -1304,11 +1393,13 @@ class RoundOracle:
                 got, want = self._check_values(info, action, dist)
                 if blind and action == "split":
                     # suit-blind split hands: their value is exact on average over suits
+                    pair = [got, want]
                     acc = group_check.setdefault(ranks, [Fraction(0), Fraction(0)])
                     acc[0] += w * got
                     acc[1] += w * want
                 else:
                     assert got == want, (info, action, got, want)
+            played[self._deal_class(info)] = (action, dist, pair)
             for x, q in dist.items():
                 total[x] = total.get(x, 0) + w * q
         for ranks, (got, want) in group_check.items():
