@@ -589,6 +589,9 @@ class BlackjackCounter:
                                                           compare=False)
     """Per pair rank, its split hands' engine parameters, made on first use by a round
     without the suited bonus (then they do not depend on the shoe)."""
+    _top_plans: dict[bool, RoundPlan] = field(init=False, repr=False, compare=False)
+    """The plan of a shoe's first round (the same shoe, true count 0, for every shoe of
+    the run), keyed by whether it has the second moment; filled on first use."""
 
     def __post_init__(self) -> None:
         actions, codes = {}, {}
@@ -610,6 +613,7 @@ class BlackjackCounter:
             up: tuple((hand, node, row_total(hand), actions.get((int(up), hand)))
                       for hand, node in hand_nodes()) for up in UP_ORDER})
         object.__setattr__(self, "_split_params", {})
+        object.__setattr__(self, "_top_plans", {})
         object.__setattr__(self, "_chart_splits", {} if wants is None else {
             up: tuple(p for p in range(1, 11) if actions.get((int(up), (p, p))) is Action.SPLIT)
             for up in UP_ORDER})
@@ -853,7 +857,11 @@ class BlackjackCounter:
             tc = running * 52 / unseen
             moments = (len(rounds) + index) % self.moment_every == 0
             shoe = Shoe.from_counts(counts, rules.decks)
-            plan = self.plan(shoe, tc, moments)
+            if pos == 0:  # every shoe starts from one composition: plan it once
+                plan = self._top_plans.get(moments) or self._top_plans.setdefault(
+                    moments, self.plan(shoe, tc, moments))
+            else:
+                plan = self.plan(shoe, tc, moments)
             rounds.append(RoundRecord(tc, plan.ev, plan.second_moment))
             start = pos
             try:

@@ -23,6 +23,21 @@ settings.register_profile("deterministic", derandomize=True, database=None,
 settings.load_profile("deterministic")
 
 
+@pytest.hookimpl(trylast=True)  # after xdist has named each item's group
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Under ``--dist loadgroup`` (pyproject addopts) a worker's ``xdist_group`` tests
+    carry their group in their id, which is how the scheduler keeps them on one worker
+    (they share a per-process cache). Stop the run loudly if a pytest/xdist pair does
+    not do that, rather than compute every shared analysis on both workers."""
+    if not getattr(session.config.option, "loadgroup", False):
+        return
+    lost = [item.nodeid for item in session.items
+            if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
+    if lost:
+        raise pytest.UsageError(f"xdist_group is not applied (first: {lost[0]}); this "
+                                "pytest-xdist does not group with this pytest")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test of one of the costly kinds is in the slow tier too."""
     for item in items:

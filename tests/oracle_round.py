@@ -2,7 +2,7 @@
 
 This is a second derivation of what ``strategy_calc.analyse_game`` reports (the
 EV of a round and the distribution of its net result), written from the rules
-text (shared RULES.md) and the definitions in the README and in the docstring
+text (shared RULES.md) and the definitions in docs/MODEL.md and in the docstring
 of ``strategy_calc/strategy.py``, without the engine. It is plain and slow on
 purpose; use it on shoes of about 15-30 cards.
 
@@ -75,14 +75,14 @@ needs him, and an empty shoe he must draw from raises :class:`ShoeExhausted`.
 
 Strategies
 ----------
-``"optimal"`` (the README/strategy.py definition): each initial two-card hand
-takes the action with the highest conditional expectation given its two cards,
-the up card (suits included where they matter) and, in a peek game, the
-dealer having no blackjack. After a hit, each decision is the best for the
-cards held (composition-dependent, nothing else seen). Each split hand plays
-the best composition-dependent strategy for its own cards, the up card and the
-original pair, ignoring the other hand's cards; the split action's value is
-the sum of the two hands' values computed so. Decisions are found by a
+``"optimal"`` (the docs/MODEL.md / strategy.py definition): each initial two-card hand
+takes the action with the highest conditional expectation given its two cards, the up
+card (suits included where they matter) and, in a peek game, the dealer having no
+blackjack. After a hit, each decision is the best for the cards held
+(composition-dependent, nothing else seen). Each split hand plays the best
+composition-dependent strategy for its own cards, the up card and the original pair,
+ignoring the other hand's cards; the split action's value is the sum of the two
+hands' values computed so. Decisions are found by a
 recursion over the player's information (:func:`_node`): the unseen cards are
 the shoe less everything he has seen; in a peek game the values are
 E[result * 1{no dealer blackjack}], with the hole card taken as one more

@@ -248,8 +248,11 @@ def test_indices_text_is_a_table_with_the_family() -> None:
 
 
 def test_eor_report_json_and_text(eor6: EffectsOfRemoval, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(counting, "effects_of_removal", lambda rules, progress=None: eor6)
+    asked: list[object] = []  # the report must compute through the patched function
+    monkeypatch.setattr(counting, "effects_of_removal",
+                        lambda rules, progress=None: asked.append(rules) or eor6)
     data = json.loads(eor_report(REFERENCE, True, None))
+    assert asked, "eor_report did not call counting.effects_of_removal: the patch is moot"
     assert data == json.loads(json.dumps(eor_dict(eor6)))
     assert list(data["game"]) == ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]
     assert data["decision"]["hand"] == "T,6" and data["decision"]["up"] == "T"

@@ -3,7 +3,7 @@
 ``analyse_game(rules, shoe=..., distribution=True)`` gives the EV of a round off the
 top of a shoe and the distribution of its net result, under optimal play and under
 its own chart. ``oracle_round`` derives both again from the rules text and the
-stated definitions (README, strategy.py docstring) by enumerating every deal on a
+stated definitions (docs/MODEL.md, strategy.py docstring) by enumerating every deal on a
 tiny shoe with exact fractions; see its docstring. Each test is named after the
 rule or definition it checks.
 
@@ -95,12 +95,22 @@ def _ids(cases: list[Case]) -> list[str]:
     return [str(c) for c in cases]
 
 
+def same_worker(case: Case) -> pytest.MarkDecorator:
+    """The tests of one case run on one xdist worker (``--dist loadgroup``, set in
+    pyproject.toml), so that :func:`brute` and :func:`engine`, cached per process,
+    compute each case once."""
+    return pytest.mark.xdist_group(f"oracle-{case}")
+
+
 def _param(cases: list[Case], xfail: set[Case] = frozenset(), reason: str = "",
            slow: bool = False) -> list[object]:
-    """The cases as parameters: the first in the fast tier, the others (or all) slow."""
+    """The cases as parameters: the first in the fast tier, the others (or all) slow;
+    each in its case's xdist group (:func:`same_worker`)."""
     out = []
     for i, case in enumerate(cases):
-        marks = [pytest.mark.slow] if slow or i > 0 else []
+        marks = [same_worker(case)]
+        if slow or i > 0:
+            marks.append(pytest.mark.slow)
         if case in xfail:
             marks.append(pytest.mark.xfail(strict=True, reason=reason))
         out.append(pytest.param(case, marks=marks, id=str(case)))
@@ -156,10 +166,11 @@ def assert_consistent(result: RoundResult) -> None:
 @pytest.mark.oracle
 @pytest.mark.parametrize("case", _param(DELUXE + MACAU_RANKS))
 def test_whole_round_optimal_ev_equals_the_brute_force_on_tiny_shoes(case: Case) -> None:
-    """README "house edge": every initial deal, dealer blackjacks included, insurance
-    and even money declined, each hand's best composition-dependent play; peek games
-    with the hole card really dealt and checked, single-deck ENHC with it dealt
-    unchecked before the player acts, enhc_loses all / original."""
+    """docs/MODEL.md "Basic strategy and the house edge": every initial deal, dealer
+    blackjacks included, insurance and even money declined, each hand's best
+    composition-dependent play; peek games with the hole card really dealt and checked,
+    single-deck ENHC with it dealt unchecked before the player acts, enhc_loses all /
+    original."""
     result = _brute(case, "optimal")
     assert_consistent(result)
     assert abs(float(result.ev) - engine(case).ev_optimal) < TOL
@@ -219,9 +230,10 @@ def test_the_suited_distribution_agrees_once_split_hands_make_no_bonus() -> None
 @pytest.mark.parametrize("case", _param(DELUXE + MACAU_RANKS)
                          + _param(MACAU_SUITED, slow=True))
 def test_chart_round_ev_equals_the_brute_force(case: Case) -> None:
-    """README "house edge (a) playing the chart": two-card decisions from the chart
-    (codes per report.CODES; split hands by the row of their total), then the
-    total-dependent hit/stand play of the strategy.py docstring."""
+    """docs/MODEL.md "Basic strategy and the house edge", (a) playing the chart: two-
+    card decisions from the chart (codes per report.CODES; split hands by the row of
+    their total), then the total-dependent hit/stand play of the strategy.py
+    docstring."""
     result = _brute(case, "chart")
     assert_consistent(result)
     assert abs(float(result.ev) - engine(case).ev_basic) < TOL
@@ -237,6 +249,7 @@ def test_chart_round_distribution_equals_the_brute_force(case: Case) -> None:
 
 
 @pytest.mark.slow
+@same_worker(MACAU_SUITED[0])
 def test_total_dependent_sums_count_the_suited_bonus_chance() -> None:
     """The total-dependent play counts the suit-averaged 6-7-8 chance of the 6-7 / 6-8 /
     7-8 compositions (the calculator once left it out): on this shoe that makes hard 15
@@ -249,6 +262,7 @@ def test_total_dependent_sums_count_the_suited_bonus_chance() -> None:
 
 
 @pytest.mark.slow
+@same_worker(DELUXE[1])
 def test_total_dependent_play_weights_a_composition_by_its_draw_probability() -> None:
     """"each weighted by its probability as a draw from the shoe less the up card":
     the probability of drawing that multiset, not of one order of its cards (which
@@ -260,6 +274,7 @@ def test_total_dependent_play_weights_a_composition_by_its_draw_probability() ->
 
 
 @pytest.mark.slow
+@same_worker(DELUXE_PEEK_SCALE)
 def test_peek_total_dependent_play_is_not_the_sum_of_evs_given_no_blackjack() -> None:
     """The definition matters (strategy.py docstring): the calculator weighs each
     composition by its draw probability times P(no dealer blackjack | composition); the
@@ -270,6 +285,7 @@ def test_peek_total_dependent_play_is_not_the_sum_of_evs_given_no_blackjack() ->
 
 
 @pytest.mark.slow
+@same_worker(DELUXE_PEEK_SCALE)
 def test_peek_total_dependent_play_of_the_calculator_sums_joint_expectations() -> None:
     """Pins PEEK_SCALE_REASON: summing E[result * 1{no blackjack}] reproduces the
     calculator's chart EV and distribution; optimal play is not affected."""
@@ -303,6 +319,7 @@ def test_exact_ties_change_the_distribution_but_not_the_ev() -> None:
 
 
 @pytest.mark.oracle
+@same_worker(MACAU_RANKS[0])
 def test_enhc_hole_card_dealt_before_or_after_the_player_gives_the_same_round() -> None:
     """Macau rule 3: single deck, the hole card is dealt face down before the player
     acts; shoe, after. Unchecked and unseen, it changes nothing (exactly)."""

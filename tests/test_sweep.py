@@ -81,6 +81,10 @@ def test_a_cached_sweep_resumes_without_recomputing(tmp_path: Path,
 
         monkeypatch.setattr(sweep, "evaluate", refuse)
         again = sweep.sweep("deluxe", [], variants, "effects", Strategy.BASIC, pool, tmp_path)
+        # the patch is live: without the cache the sweep does call the refusing evaluate
+        with pytest.raises(AssertionError, match="recomputed"):
+            sweep.sweep("deluxe", [], variants, "effects", Strategy.BASIC, pool,
+                        tmp_path / "empty")
     assert again.rows == first.rows
 
 

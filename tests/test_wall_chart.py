@@ -3,6 +3,7 @@ with pypdf (an independent PDF reader) to count its pages and check what it says
 
 from __future__ import annotations
 
+import functools
 import io
 
 import pypdf
@@ -17,13 +18,21 @@ from strategy_calc.tables import table_specs
 MM = 72 / 25.4  # PDF points per millimetre
 
 
-def _pdf(name: str, decks: int, paper: str = "a4") -> pypdf.PdfReader:
+@functools.cache
+def _pdf_bytes(name: str, decks: int, paper: str) -> bytes:
+    """The wall chart, typeset once per process (tests of one chart share it)."""
     game = sc.analyse_game(sc.blackjack_rules(name, decks=decks))
-    return pypdf.PdfReader(io.BytesIO(report.chart_pdf(game, paper)))
+    return report.chart_pdf(game, paper)
+
+
+def _pdf(name: str, decks: int, paper: str = "a4") -> pypdf.PdfReader:
+    return pypdf.PdfReader(io.BytesIO(_pdf_bytes(name, decks, paper)))
 
 
 @pytest.mark.render
-@pytest.mark.parametrize(("name", "decks"), table_specs())
+@pytest.mark.parametrize(("name", "decks"), [
+    pytest.param(name, decks, marks=pytest.mark.xdist_group(f"wall-chart-{name}-{decks}"))
+    for name, decks in table_specs()])
 def test_every_built_in_chart_prints_on_one_a4_page(name: str, decks: int) -> None:
     """Every built-in ruleset at 1, 2, 6 and 8 decks: one A4 page (210 x 297 mm) whose
     title names the ruleset and the house edge, with the exceptions on the same page."""
@@ -48,6 +57,7 @@ def test_the_fullest_charts_print_on_one_letter_page(name: str, decks: int) -> N
 
 
 @pytest.mark.render
+@pytest.mark.xdist_group("wall-chart-macau-1983-6")  # shares the A4 test's PDF
 def test_the_legend_lists_only_the_codes_the_chart_uses() -> None:
     """Macau 1983 at 6 decks doubles on 11 only (never "double, else stand") and has
     no pair-split-if-DAS cells (no double after split)."""
