@@ -31,8 +31,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     not do that, rather than compute every shared analysis on both workers."""
     if not getattr(session.config.option, "loadgroup", False):
         return
-    lost = [item.nodeid for item in session.items
-            if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
+    # the scheduler takes the text after the last "@" as the group when no "]" follows
+    lost = [item.nodeid for item in session.items if item.get_closest_marker("xdist_group")
+            and item.nodeid.rfind("@") < item.nodeid.rfind("]")]
     if lost:
         raise pytest.UsageError(f"xdist_group is not applied (first: {lost[0]}); this "
                                 "pytest-xdist does not group with this pytest")

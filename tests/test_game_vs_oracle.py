@@ -16,6 +16,7 @@ revisited.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -99,7 +100,8 @@ def same_worker(case: Case) -> pytest.MarkDecorator:
     """The tests of one case run on one xdist worker (``--dist loadgroup``, set in
     pyproject.toml), so that :func:`brute` and :func:`engine`, cached per process,
     compute each case once."""
-    return pytest.mark.xdist_group(f"oracle-{case}")
+    # (xdist reads the group after the last "@" only when no "]" follows it)
+    return pytest.mark.xdist_group("oracle-" + re.sub(r"[^\w.=-]", "_", str(case)))
 
 
 def _param(cases: list[Case], xfail: set[Case] = frozenset(), reason: str = "",
