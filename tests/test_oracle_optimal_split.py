@@ -36,6 +36,13 @@ ENHC = {"hole_card": "enhc", "enhc_loses": "all"}
 ORIGINAL = {"hole_card": "enhc", "enhc_loses": "original"}
 
 
+def split_group(case_id: str) -> pytest.MarkDecorator:
+    """The xdist group of a split case (``--dist loadgroup``): its tests here and in
+    test_split_optimal.py run on one worker, which computes the cached
+    ``split_ev_optimal_bruteforce`` of the case once."""
+    return pytest.mark.xdist_group(f"split-{case_id}")
+
+
 def _check_shoe(decks: int, pair: int, up: int, shoe: tuple[int, ...]) -> None:
     """``shoe`` is a part of ``decks`` decks less the pair and the up card."""
     start = oracle.remove(oracle.full_shoe(decks), [pair, pair, up])
@@ -70,7 +77,8 @@ ONE_SPLIT = [
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("rules", "pair", "up", "shoe", "strict"),
-                         [pytest.param(*case[1:], id=case[0]) for case in ONE_SPLIT])
+                         [pytest.param(*case[1:], id=case[0], marks=split_group(case[0]))
+                          for case in ONE_SPLIT])
 def test_optimal_at_least_postsplit_at_least_frozen(
     rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...], strict: bool
 ) -> None:
@@ -128,7 +136,8 @@ NO_CHOICE = [
 
 
 @pytest.mark.parametrize(("rules", "pair", "up", "shoe"),
-                         [pytest.param(*case[1:], id=case[0]) for case in NO_CHOICE])
+                         [pytest.param(*case[1:], id=case[0], marks=split_group(case[0]))
+                          for case in NO_CHOICE])
 def test_split_aces_one_card_without_resplit_is_the_frozen_split(
     rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]
 ) -> None:
@@ -171,7 +180,8 @@ RESPLITS = [
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("rules", "pair", "up", "shoe", "strict"),
-                         [pytest.param(*case[1:], id=case[0]) for case in RESPLITS])
+                         [pytest.param(*case[1:], id=case[0], marks=split_group(case[0]))
+                          for case in RESPLITS])
 def test_optimal_at_least_frozen_resplit(
     rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...], strict: bool
 ) -> None:
@@ -407,7 +417,9 @@ NAIVE = [
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize(("rules", "pair", "up", "shoe"), NAIVE)
+@pytest.mark.parametrize(("rules", "pair", "up", "shoe"),
+                         [pytest.param(*c, marks=split_group(f"naive-{i}"))
+                          for i, c in enumerate(NAIVE)])
 def test_equals_the_plain_enumeration(
     rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]
 ) -> None:

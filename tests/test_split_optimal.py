@@ -18,7 +18,16 @@ import bj_oracle
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_oracle_optimal_split import ENHC, NAIVE, NO_CHOICE, ONE_SPLIT, ORIGINAL, RESPLITS, _rules
+from test_oracle_optimal_split import (
+    ENHC,
+    NAIVE,
+    NO_CHOICE,
+    ONE_SPLIT,
+    ORIGINAL,
+    RESPLITS,
+    _rules,
+    split_group,
+)
 from test_split_strategies import _engine_split
 
 import strategy_calc as sc
@@ -44,8 +53,10 @@ LARGER = [
 
 # (The plain enumeration's peek shoes of 4 to 6 cards are too small for the engine, whose
 # hole card is drawn last: see test_too_small_a_shoe_is_refused_not_guessed.)
-CASES = ([pytest.param(*c[1:5], id=c[0]) for c in ONE_SPLIT + NO_CHOICE + RESPLITS]
-         + [pytest.param(*c, id=f"naive-{i}") for i, c in enumerate(NAIVE)
+CASES = ([pytest.param(*c[1:5], id=c[0], marks=split_group(c[0]))
+          for c in ONE_SPLIT + NO_CHOICE + RESPLITS]
+         + [pytest.param(*c, id=f"naive-{i}", marks=split_group(f"naive-{i}"))
+            for i, c in enumerate(NAIVE)
             if not c[0].peek or sum(c[3]) >= 8] + LARGER)
 
 

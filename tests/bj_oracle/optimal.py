@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
@@ -26,6 +27,16 @@ def _sign(total: int, dealer: int) -> int:
     if dealer == 5:
         return 1
     return (total > 17 + dealer) - (total < 17 + dealer)
+
+
+_SIGNS = tuple(tuple(_sign(16 + cls, j) for j in range(6)) for cls in range(6))
+"""``_SIGNS[cls][j]``: :func:`_sign` of total class ``16 + cls`` against dealer end ``j``."""
+
+
+@functools.cache  # the dealer's ways come from a cache too: few distinct tuples
+def _settled(ways: tuple[int, ...]) -> tuple[int, ...]:
+    """Per total class 16..21, sum over dealer ends j of ways[j] * sign (one unit)."""
+    return tuple(sum(w * s for w, s in zip(ways, row, strict=True)) for row in _SIGNS)
 
 
 class _OptimalSplit:
@@ -144,8 +155,8 @@ class _OptimalSplit:
                 rank = h + 1
                 k, ways = _dealer_ways(left, self.up + rank, self.up == 1 or rank == 1, self.h17)
                 base = ways_hd * self.b * math.factorial(self.n - 1 - drawn - k)
-                for cls in range(6):
-                    acc[cls] += base * sum(ways[j] * _sign(16 + cls, j) for j in range(6))
+                for cls, v in enumerate(_settled(ways)):
+                    acc[cls] += base * v
         else:
             ff = self._ff(self.shoe, d)
             if ff:
@@ -164,8 +175,8 @@ class _OptimalSplit:
                     k, ways = _dealer_ways(rest, self.up + rank, self.up == 1 or rank == 1,
                                            self.h17)
                     base = ff * self.b * left[c] * math.factorial(n - 1 - k)
-                    for cls in range(6):
-                        acc[cls] += base * sum(ways[j] * _sign(16 + cls, j) for j in range(6))
+                    for cls, v in enumerate(_settled(ways)):
+                        acc[cls] += base * v
         self._a[d] = (tuple(acc), bj)
         return self._a[d]
 
@@ -287,6 +298,7 @@ class _OptimalSplit:
         return self.between(d, waiting, created, self.finish(fin, total, 2, first))
 
 
+@functools.cache  # a pure function of immutable arguments; several test files ask it
 def split_ev_optimal_bruteforce(
     pair_rank: int, up: int, shoe: Shoe, rules: BlackjackRules
 ) -> Fraction | None:
