@@ -857,11 +857,11 @@ class BlackjackCounter:
             tc = running * 52 / unseen
             moments = (len(rounds) + index) % self.moment_every == 0
             shoe = Shoe.from_counts(counts, rules.decks)
-            if pos == 0:  # every shoe starts from one composition: plan it once
-                plan = self._top_plans.get(moments) or self._top_plans.setdefault(
-                    moments, self.plan(shoe, tc, moments))
-            else:
+            plan = self._top_plans.get(moments) if pos == 0 else None
+            if plan is None:
                 plan = self.plan(shoe, tc, moments)
+                if pos == 0:  # every shoe starts from one composition: plan it once
+                    self._top_plans[moments] = plan
             rounds.append(RoundRecord(tc, plan.ev, plan.second_moment))
             start = pos
             try:

@@ -1351,55 +1351,20 @@ class RoundOracle:
                         acc[a] += w * v
         group_check: dict[tuple[int, ...], list[Fraction]] = {}
         total: dict[int, int] = {}
-        played: dict[tuple[int, int, int], tuple[str, dict[int, int], list[Fraction] | None]] = {}
+        played: dict[tuple[int, int, int],
+                     tuple[str, dict[int, int], tuple[Fraction, Fraction] | None]] = {}
         for info, w in infos.items():
             ranks = tuple(self.rank_of[k] for k in info)
-            seen = played.get(self._deal_class(info))
-            if seen is not None:  # a suit renaming of a deal already played
-                result.decisions[info], dist, check_pair = seen
-                if check_pair is not None:
-                    acc = group_check.setdefault(ranks, [Fraction(0), Fraction(0)])
-                    acc[0] += w * check_pair[0]
-                    acc[1] += w * check_pair[1]
-                for x, q in dist.items():
-                    total[x] = total.get(x, 0) + w * q
-                continue
-            natural = self._info_view(info)[3]
-            blind = False
-            tied: tuple[str, ...] = ()
-            pair: list[Fraction] | None = None
-            if natural:
-                action = "stand"
-            elif strategy == "optimal":
-                blind = (ranks[0] == ranks[2] and ranks[0] in (6, 7, 8) and self.suited
-                         and self.split_suits == "blind")
-                vals = group_values[ranks] if blind else self.optimal_values(info)
-                action = _best(vals, self.tie_order)
-                top = vals[action]
-                tied = tuple(a for a in ACTION_ORDER if a != action and vals.get(a) == top)
-            else:
-                assert chart is not None
-                action = self._chart_action(info, chart)
+            cls = self._deal_class(info)
+            if cls not in played:  # else a suit renaming of a deal already played
+                played[cls] = self._play_deal(info, ranks, strategy, chart, check,
+                                              group_values, result)
+            action, dist, pair = played[cls]
             result.decisions[info] = action
-            dist = self.action_distribution(info, action,
-                                            self._policies(info, action, strategy, chart))
-            for a in tied:
-                other = self.action_distribution(info, a, self._policies(info, a, strategy, chart))
-                if other != dist:
-                    result.ties.append((tuple(self.kinds[k] for k in info), (action, a)))
-            # (the recursion's values do not hold an insurance bet: no check with one)
-            if check and strategy == "optimal" and not natural and not (
-                    self.insure and self.rank_of[info[1]] == 1):
-                got, want = self._check_values(info, action, dist)
-                if blind and action == "split":
-                    # suit-blind split hands: their value is exact on average over suits
-                    pair = [got, want]
-                    acc = group_check.setdefault(ranks, [Fraction(0), Fraction(0)])
-                    acc[0] += w * got
-                    acc[1] += w * want
-                else:
-                    assert got == want, (info, action, got, want)
-            played[self._deal_class(info)] = (action, dist, pair)
+            if pair is not None:  # suit-blind split hands: exact on average over suits
+                acc = group_check.setdefault(ranks, [Fraction(0), Fraction(0)])
+                acc[0] += w * pair[0]
+                acc[1] += w * pair[1]
             for x, q in dist.items():
                 total[x] = total.get(x, 0) + w * q
         for ranks, (got, want) in group_check.items():
@@ -1409,6 +1374,45 @@ class RoundOracle:
                                for x, q in sorted(total.items()) if q}
         result.ev = sum((x * q for x, q in result.distribution.items()), Fraction(0))
         return result
+
+    def _play_deal(self, info: tuple[int, int, int], ranks: tuple[int, ...], strategy: str,
+                   chart: Chart | None, check: bool,
+                   group_values: dict[tuple[int, int, int], dict[str, Fraction]],
+                   result: RoundResult
+                   ) -> tuple[str, dict[int, int], tuple[Fraction, Fraction] | None]:
+        """The deal ``info`` played as :meth:`analyse` says: (its first action, the
+        round's distribution, and for a suit-blind split the (brute-force, recursion)
+        values to check on average over the suits, else None). Exact ties that change
+        the distribution go to ``result.ties``; other checks are asserted here."""
+        natural = self._info_view(info)[3]
+        blind = False
+        tied: tuple[str, ...] = ()
+        if natural:
+            action = "stand"
+        elif strategy == "optimal":
+            blind = (ranks[0] == ranks[2] and ranks[0] in (6, 7, 8) and self.suited
+                     and self.split_suits == "blind")
+            vals = group_values[ranks] if blind else self.optimal_values(info)
+            action = _best(vals, self.tie_order)
+            top = vals[action]
+            tied = tuple(a for a in ACTION_ORDER if a != action and vals.get(a) == top)
+        else:
+            assert chart is not None
+            action = self._chart_action(info, chart)
+        dist = self.action_distribution(info, action,
+                                        self._policies(info, action, strategy, chart))
+        for a in tied:
+            other = self.action_distribution(info, a, self._policies(info, a, strategy, chart))
+            if other != dist:
+                result.ties.append((tuple(self.kinds[k] for k in info), (action, a)))
+        # (the recursion's values do not hold an insurance bet: no check with one)
+        if check and strategy == "optimal" and not natural and not (
+                self.insure and self.rank_of[info[1]] == 1):
+            got, want = self._check_values(info, action, dist)
+            if blind and action == "split":
+                return action, dist, (got, want)
+            assert got == want, (info, action, got, want)
+        return action, dist, None
 
     def _check_values(self, info: tuple[int, int, int], action: str,
                       dist: dict[Fraction, Fraction]) -> tuple[Fraction, Fraction]:

@@ -29,9 +29,15 @@ def _pdf(name: str, decks: int, paper: str = "a4") -> pypdf.PdfReader:
     return pypdf.PdfReader(io.BytesIO(_pdf_bytes(name, decks, paper)))
 
 
+def _same_pdf(name: str, decks: int) -> pytest.MarkDecorator:
+    """The xdist group of the tests that read one chart's cached PDF (``--dist
+    loadgroup``): one worker typesets it once."""
+    return pytest.mark.xdist_group(f"wall-chart-{name}-{decks}")
+
+
 @pytest.mark.render
 @pytest.mark.parametrize(("name", "decks"), [
-    pytest.param(name, decks, marks=pytest.mark.xdist_group(f"wall-chart-{name}-{decks}"))
+    pytest.param(name, decks, marks=_same_pdf(name, decks))
     for name, decks in table_specs()])
 def test_every_built_in_chart_prints_on_one_a4_page(name: str, decks: int) -> None:
     """Every built-in ruleset at 1, 2, 6 and 8 decks: one A4 page (210 x 297 mm) whose
@@ -57,7 +63,7 @@ def test_the_fullest_charts_print_on_one_letter_page(name: str, decks: int) -> N
 
 
 @pytest.mark.render
-@pytest.mark.xdist_group("wall-chart-macau-1983-6")  # shares the A4 test's PDF
+@_same_pdf("macau-1983", 6)  # reads the A4 test's PDF
 def test_the_legend_lists_only_the_codes_the_chart_uses() -> None:
     """Macau 1983 at 6 decks doubles on 11 only (never "double, else stand") and has
     no pair-split-if-DAS cells (no double after split)."""
