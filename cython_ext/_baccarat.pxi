@@ -17,13 +17,6 @@
 
 from libc.string cimport memset
 
-cdef enum:
-    _BAC_RANKS = 13        # A, 2..9, T, J, Q, K
-    _BAC_POINTS = 10       # points 0..9
-    _BAC_GRID = 200        # [banker cards - 2][player point][banker point]
-    _BAC_MAX_CARDS = 1300
-
-
 cdef inline bint _bac_banker_draws(int banker, int third) noexcept nogil:
     """Banker's tableau; ``third`` is the point of the player's third card, -1 if he stood."""
     if banker <= 2:

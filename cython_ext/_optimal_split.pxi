@@ -28,11 +28,6 @@
 # shoe and the stakes by class), so backward induction over it maximises the
 # round's expectation over all strategies that use the cards seen.
 
-cdef enum:
-    OPT_LEVELS = 12   # V-recursion depth: hands finished + resplits (at most 6)
-    NCLS = 6          # standing classes: 16 or less, 17, 18, 19, 20, 21
-
-
 cdef uint64_t node_key[MAXN]   # a node's counts packed 6 bits a rank (the removal key's layout)
 
 

@@ -2,9 +2,32 @@
 
 import array
 from collections.abc import Sequence
+from enum import IntEnum
 from typing import Any
 
 Row = tuple[float, float, float, float, float, float]
+
+class Hist(IntEnum):
+    HIST_OFFSET = 500
+    HIST_SIZE = 2600
+
+class PassColumn(IntEnum):
+    COL_STAND = 0
+    COL_OPTIMAL = 1
+    COL_DOUBLE = 2
+    COL_POLICY = 3
+    COL_WEIGHT = 4
+    COL_NO_BLACKJACK = 5
+    COL_HIT = 6
+    COL_POLICY_HIT = 7
+    PASS_WIDTH = 8
+
+class RowFlag(IntEnum):
+    ROW_ALL = 1
+    ROW_STAND = 2
+    ROW_POLICY_HIT = 4
+    ROW_DOUBLE = 8
+    ROW_PRESENT = 16
 
 class DealerMemo:
     def __init__(self, origin: memoryview, h17: bool, up: int = 0) -> None: ...

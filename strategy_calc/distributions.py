@@ -27,7 +27,15 @@ from typing import TYPE_CHECKING
 from strategy_calc import engine
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.chart import Chart
-from strategy_calc.engine import HIST_OFFSET, HIST_SIZE, Conditioning, UpCardPass
+from strategy_calc.engine import (
+    COL_HIT,
+    COL_STAND,
+    HIST_OFFSET,
+    HIST_SIZE,
+    PASS_WIDTH,
+    Conditioning,
+    UpCardPass,
+)
 from strategy_calc.game import UP_ORDER, GamePass
 from strategy_calc.hands import split_round_params, up_card_suits
 from strategy_calc.rules import BlackjackRules, RulesError
@@ -110,7 +118,8 @@ def _merge(binned: dict[float, float], exact: dict[float, float]) -> dict[float,
 def optimal_codes(table: UpCardPass) -> array.array[int]:
     """Per node: 2 where hitting beats standing (optimal play), else 4."""
     v = table.values
-    return array.array("b", [2 if v[i + 6] > v[i] else 4 for i in range(0, len(v), 8)])
+    return array.array("b", [2 if v[i + COL_HIT] > v[i + COL_STAND] else 4
+                             for i in range(0, len(v), PASS_WIDTH)])
 
 
 def _histogram_dict(hist: np.ndarray) -> dict[float, float]:

@@ -40,14 +40,20 @@ from strategy_calc.rules import BlackjackRules, double_allowed_totals
 if TYPE_CHECKING:
     import numpy as np  # the distribution histograms only
 
-HIST_SIZE = 2600
-HIST_OFFSET = 500
-"""The engine's outcome histograms: bin ``round(100 x) + 500`` holds net result ``x``."""
+HIST_SIZE: int = int(_engine.Hist.HIST_SIZE)
+HIST_OFFSET: int = int(_engine.Hist.HIST_OFFSET)
+"""The engine's outcome histograms: bin ``round(100 x) + HIST_OFFSET`` holds net result
+``x`` (read from the compiled module, which declares them in ``_engine.pxd``).
+
+>>> HIST_SIZE, HIST_OFFSET
+(2600, 500)
+"""
 
 __all__ = [
     "HIST_OFFSET",
     "HIST_SIZE",
     "PASS_COLUMNS",
+    "PASS_WIDTH",
     "ROW_ALL",
     "ROW_DOUBLE",
     "ROW_POLICY_HIT",
@@ -328,17 +334,33 @@ def split_tables(
     return rows_first, rows_first if others is first else [SplitRow(*row) for row in others]
 
 
-_ROW = struct.Struct("8d")
-"""One row of :class:`UpCardPass` (its 8 doubles, native order)."""
+PASS_WIDTH: int = int(_engine.PassColumn.PASS_WIDTH)
+"""Doubles in one row of :class:`UpCardPass` (one row per player node)."""
+_ROW = struct.Struct(f"{PASS_WIDTH}d")
+"""One row of :class:`UpCardPass` (native order)."""
 
-PASS_COLUMNS = ("stand", "optimal", "double", "policy", "weight", "no_blackjack", "hit",
-                "policy_hit")
-"""The columns :func:`up_card_pass` fills, per player node (raw values)."""
-COL_STAND, COL_DOUBLE, COL_WEIGHT, COL_NO_BLACKJACK, COL_POLICY_HIT = (
-    PASS_COLUMNS.index(name) for name in ("stand", "double", "weight", "no_blackjack",
-                                          "policy_hit"))
-"""Offsets of some :data:`PASS_COLUMNS` in a node's row (``UpCardPass.values[8 * node + c]``)."""
-ROW_ALL, ROW_STAND, ROW_POLICY_HIT, ROW_DOUBLE, ROW_PRESENT = 1, 2, 4, 8, 16
+PASS_COLUMNS: tuple[str, ...] = tuple(
+    column.name.removeprefix("COL_").lower()
+    for column in sorted(_engine.PassColumn, key=int) if column.name.startswith("COL_"))
+"""The columns :func:`up_card_pass` fills, per player node (raw values), in the order of
+``_engine.PassColumn`` (``_engine.pxd``).
+
+>>> PASS_COLUMNS
+('stand', 'optimal', 'double', 'policy', 'weight', 'no_blackjack', 'hit', 'policy_hit')
+"""
+COL_STAND: int = int(_engine.PassColumn.COL_STAND)
+COL_DOUBLE: int = int(_engine.PassColumn.COL_DOUBLE)
+COL_HIT: int = int(_engine.PassColumn.COL_HIT)
+COL_WEIGHT: int = int(_engine.PassColumn.COL_WEIGHT)
+COL_NO_BLACKJACK: int = int(_engine.PassColumn.COL_NO_BLACKJACK)
+COL_POLICY_HIT: int = int(_engine.PassColumn.COL_POLICY_HIT)
+"""Offsets of some :data:`PASS_COLUMNS` in a node's row
+(``UpCardPass.values[PASS_WIDTH * node + c]``)."""
+ROW_ALL: int = int(_engine.RowFlag.ROW_ALL)
+ROW_STAND: int = int(_engine.RowFlag.ROW_STAND)
+ROW_POLICY_HIT: int = int(_engine.RowFlag.ROW_POLICY_HIT)
+ROW_DOUBLE: int = int(_engine.RowFlag.ROW_DOUBLE)
+ROW_PRESENT: int = int(_engine.RowFlag.ROW_PRESENT)
 """Flags of :func:`up_card_pass`'s ``rows``: the whole row, or (a fixed policy) only the
 named columns; ``ROW_PRESENT`` alone: just ``weight`` and ``no_blackjack``."""
 
@@ -371,21 +393,22 @@ class UpCardPass:
     """
 
     values: array.array[float]
-    """``n_nodes x 8`` doubles, row by row, columns :data:`PASS_COLUMNS`."""
+    """``n_nodes x PASS_WIDTH`` doubles, row by row, columns :data:`PASS_COLUMNS`."""
     policy_classes: array.array[int]
 
     def row(self, node: int) -> PassRow:
         """The named values of one node."""
-        return PassRow._make(_ROW.unpack_from(self.values, 64 * node))
+        return PassRow._make(_ROW.unpack_from(self.values, _ROW.size * node))
 
     def rows(self, nodes: Iterable[int]) -> dict[int, PassRow]:
         """:meth:`row` of each of ``nodes``, by node."""
         values, unpack, make = self.values, _ROW.unpack_from, PassRow._make
-        return {node: make(unpack(values, 64 * node)) for node in nodes}
+        size = _ROW.size
+        return {node: make(unpack(values, size * node)) for node in nodes}
 
     def column(self, name: str) -> list[float]:
         """One named column, every node."""
-        return self.values[PASS_COLUMNS.index(name)::8].tolist()
+        return self.values[PASS_COLUMNS.index(name)::PASS_WIDTH].tolist()
 
 
 def up_card_pass(
@@ -404,10 +427,10 @@ def up_card_pass(
     ``optimal`` False: the ``optimal`` and ``hit`` columns stay NaN (not computed).
     """
     n = node_table().n_nodes
-    values = array.array("d", bytes(8 * 8 * n))
+    values = array.array("d", bytes(_ROW.size * n))
     fixed = policy is not None
     classes = array.array("b", bytes(policy) if policy is not None else bytes(64))
-    table = memoryview(values).cast("B").cast("d", [n, 8])
+    table = memoryview(values).cast("B").cast("d", [n, PASS_WIDTH])
     wanted = memoryview(rows).cast("b") if rows is not None else None
     _engine.up_card_pass(int_array(base.counts), int(up), params, table, classes, fixed, memo,
                          wanted, optimal)

@@ -1,0 +1,401 @@
+# The dealer memo: dealer distributions kept by the cards removed from one origin
+# shoe (DMemo, the caller-owned DealerMemo), so a pass evaluates each once.
+#
+# Included into _engine.pyx (one compiled module: see its docstring); the constants
+# shared with the other files and with Python are declared once in _engine.pxd.
+
+# ------------------------------------------------------------- dealer memo
+cdef struct EntryRows:  # a DMemo entry's rows, as bits (bit u: up card u)
+    unsigned short have   # computed (ALL_UPS: every row)
+    unsigned short want   # asked for while deferring (DealerMemo.node_wants)
+    unsigned short rent   # computed one up card at a time (dmemo_fill)
+
+
+cdef struct DMemo:
+    int origin[NR]      # the shoe the removals are counted from (up card(s) in it)
+    bint h17
+    int up              # -1: rows for every up card; else the rank index kept
+    int stride          # doubles per entry (70 or 7)
+    uint64_t* keys      # slots: packed removal + 1; 0 = empty
+    int* entry          # slot -> entry index
+    uint64_t mask
+    long long used
+    double* vals        # entries * stride
+    EntryRows* rows_of  # per entry: which of its rows are computed, wanted, rented
+    bint deferring      # rows asked for are noted, not computed (a placeholder is copied)
+    long long walks[3]  # tree walks made: of every up card, of one, of several (hints)
+    const unsigned short* hint  # per player node: the up cards its rows are wanted against
+    long long cap
+    double* buf         # tree scratch
+    double rows[ROWS]   # ... and its output (single-up memos)
+    int* node_entry     # entry of each player node's removal, -1 until computed
+    bint busy
+
+
+cdef int dmemo_init(DMemo* m, const int* origin, bint h17, int up) noexcept nogil:
+    """``up``: 0 keeps every up card's row, 1..10 only that one. Returns -1 if out of memory."""
+    cdef int r
+    for r in range(NR):
+        m.origin[r] = origin[r]
+    m.h17 = h17
+    m.up = up - 1
+    m.stride = ROWS if up == 0 else NOUT
+    m.mask = (1ULL << 12) - 1
+    m.used = 0
+    m.cap = 1024
+    m.busy = False
+    m.keys = <uint64_t*>calloc(m.mask + 1, sizeof(uint64_t))
+    m.entry = <int*>malloc((m.mask + 1) * sizeof(int))
+    m.vals = <double*>malloc(m.cap * m.stride * sizeof(double))
+    m.rows_of = <EntryRows*>malloc(m.cap * sizeof(EntryRows))
+    m.deferring = False
+    m.walks[0] = m.walks[1] = m.walks[2] = 0
+    m.hint = NULL
+    m.buf = <double*>malloc(tree_scratch_size() * sizeof(double))
+    m.node_entry = <int*>malloc(n_nodes * sizeof(int))
+    if m.keys == NULL or m.entry == NULL or m.vals == NULL or m.buf == NULL \
+            or m.node_entry == NULL or m.rows_of == NULL:
+        return -1
+    for r in range(n_nodes):
+        m.node_entry[r] = -1
+    return 0
+
+
+cdef void dmemo_free(DMemo* m) noexcept nogil:
+    free(m.keys)
+    free(m.entry)
+    free(m.vals)
+    free(m.rows_of)
+    free(m.buf)
+    free(m.node_entry)
+    m.keys = NULL
+    m.entry = NULL
+    m.vals = NULL
+    m.rows_of = NULL
+    m.buf = NULL
+    m.node_entry = NULL
+
+
+cdef int rehash_double(uint64_t** keys, int** kept, uint64_t* mask) noexcept nogil:
+    """Double an open-addressing table of packed keys (0: empty slot) and the int kept
+    per slot, in place. Returns -1 if out of memory (the table is left as it was)."""
+    cdef uint64_t newmask = (mask[0] << 1) | 1, slot, i
+    cdef uint64_t* new_keys = <uint64_t*>calloc(newmask + 1, sizeof(uint64_t))
+    cdef int* new_kept = <int*>malloc((newmask + 1) * sizeof(int))
+    if new_keys == NULL or new_kept == NULL:
+        free(new_keys)
+        free(new_kept)
+        return -1
+    for i in range(mask[0] + 1):
+        if keys[0][i] != 0:
+            slot = mix(keys[0][i]) & newmask
+            while new_keys[slot] != 0:
+                slot = (slot + 1) & newmask
+            new_keys[slot] = keys[0][i]
+            new_kept[slot] = kept[0][i]
+    free(keys[0])
+    free(kept[0])
+    keys[0] = new_keys
+    kept[0] = new_kept
+    mask[0] = newmask
+    return 0
+
+
+cdef int dmemo_grow(DMemo* m) noexcept nogil:
+    """Double the slot table (rehash). Returns -1 if out of memory."""
+    return rehash_double(&m.keys, &m.entry, &m.mask)
+
+
+cdef inline void dmemo_walk(DMemo* m, long long idx, const int* shoe, const UTree* t,
+                            int bits) noexcept nogil:
+    """Walk ``t`` (a tree of the up cards ``bits`` or more) and keep entry ``idx``'s rows of
+    the up cards ``bits``."""
+    cdef int u
+    tree_eval(t, shoe, m.buf, m.rows)
+    for u in range(NR):
+        if bits & (1 << u):
+            memcpy(&m.vals[idx * ROWS + u * NOUT], &m.rows[u * NOUT], NOUT * sizeof(double))
+    m.rows_of[idx].have |= bits
+    m.walks[1 if bits & (bits - 1) == 0 else 2] += 1
+
+
+cdef void dmemo_fill(DMemo* m, long long idx, const int* removed, int up_index,
+                     bint lazy, int node) noexcept nogil:
+    """Compute up card ``up_index``'s row of entry ``idx`` (an every-up-card memo).
+
+    ``node``: the player node whose cards ``removed`` are, or -1. With a hint
+    (:meth:`DealerMemo.hint`) that wants this node against this up card and others,
+    one walk of the tree of the hinted up cards (:func:`set_tree`) gives all their rows.
+    Else eager: every row at once (one walk of the all-up-cards tree). ``lazy``: that
+    up card's tree alone while the single-card walks spent on the entry, this one
+    included, cost no more than the all-up-cards walk, then every row: a rent-or-buy rule
+    that never spends more than twice the cheaper of the two (a split hand's
+    cards are often wanted against one or two up cards; an up-card pass's
+    against five or ten). Both walks give the same doubles: an up card's tree
+    is the all-up-cards tree's nodes and sums for that card, in the same order.
+    """
+    cdef int r, u, n = 0, b, bits
+    cdef int shoe[NR]
+    cdef int spent = 0
+    cdef const UTree* t
+    for r in range(NR):
+        shoe[r] = m.origin[r] - removed[r]
+        n += shoe[r]
+    b = 0 if n >= longest_hand[m.h17] else 1
+    if node >= 0 and m.hint != NULL:
+        bits = m.hint[node] & ALL_UPS
+        if bits & (1 << up_index) and bits != ALL_UPS:
+            t = made_set_tree(m.h17, b, bits)
+            if t != NULL:  # (made by DealerMemo.hint)
+                dmemo_walk(m, idx, shoe, t, bits)
+                return
+        lazy = lazy and not bits & (1 << up_index)  # (hinted every up card: walk them all)
+    if lazy:
+        for u in range(NR):
+            if m.rows_of[idx].rent & (1 << u):
+                spent += tree_cost[m.h17][b][u + 1]
+        if spent + tree_cost[m.h17][b][up_index + 1] <= tree_cost[m.h17][b][0]:
+            dmemo_walk(m, idx, shoe, &up_trees[m.h17][b][up_index], 1 << up_index)
+            m.rows_of[idx].rent |= 1 << up_index
+            return
+    tree_eval(&trees[m.h17][b], shoe, m.buf, &m.vals[idx * ROWS])
+    m.walks[0] += 1
+    m.rows_of[idx].have = ALL_UPS
+
+
+cdef inline void dmemo_need(DMemo* m, long long idx, const int* removed, int up_index,
+                            bint lazy, int node) noexcept nogil:
+    """Make up card ``up_index``'s row of entry ``idx`` readable (an every-up-card memo):
+    computed (:func:`dmemo_fill`), or while deferring noted and left a placeholder."""
+    if m.rows_of[idx].have & (1 << up_index):
+        return
+    if m.deferring:
+        m.rows_of[idx].want |= 1 << up_index
+    else:
+        dmemo_fill(m, idx, removed, up_index, lazy, node)
+
+
+cdef long long dmemo_index(DMemo* m, const int* removed, int up_index,
+                           bint lazy, int node) noexcept nogil:
+    """Entry of the dealer distributions from ``origin - removed``, with up card
+    ``up_index``'s row computed on first use (every row, unless ``lazy``: :func:`dmemo_fill`).
+
+    Returns -1 if out of memory, -2 if ``removed`` cannot be packed (a rank
+    count above 63; never for player hands).
+    """
+    cdef uint64_t key = 1, slot
+    cdef int r, n = 0
+    cdef int shoe[NR]
+    cdef double* grown
+    cdef EntryRows* grown_rows
+    cdef long long idx
+    for r in range(NR):
+        if removed[r] > 63:
+            return -2
+        key += (<uint64_t>removed[r]) << (6 * r)
+    slot = mix(key) & m.mask
+    while m.keys[slot] != 0:
+        if m.keys[slot] == key:
+            idx = m.entry[slot]
+            if m.up < 0:
+                dmemo_need(m, idx, removed, up_index, lazy, node)
+            return idx
+        slot = (slot + 1) & m.mask
+    if m.used == m.cap:
+        grown = <double*>realloc(m.vals, 2 * m.cap * m.stride * sizeof(double))
+        if grown == NULL:
+            return -1
+        m.vals = grown
+        grown_rows = <EntryRows*>realloc(m.rows_of, 2 * m.cap * sizeof(EntryRows))
+        if grown_rows == NULL:
+            return -1
+        m.rows_of = grown_rows
+        m.cap *= 2
+    idx = m.used
+    if m.up < 0:
+        m.rows_of[idx].have = 0
+        m.rows_of[idx].want = 0
+        m.rows_of[idx].rent = 0
+        if m.deferring:  # a placeholder (the dealer always busts), never marked computed
+            memset(&m.vals[idx * ROWS], 0, ROWS * sizeof(double))
+            for r in range(NR):
+                m.vals[idx * ROWS + r * NOUT + OUT_BUST] = 1.0
+        dmemo_need(m, idx, removed, up_index, lazy, node)
+    else:
+        for r in range(NR):
+            shoe[r] = m.origin[r] - removed[r]
+            n += shoe[r]
+        tree_eval(up_tree_for(m.h17, n, m.up), shoe, m.buf, m.rows)
+        memcpy(&m.vals[idx * NOUT], &m.rows[m.up * NOUT], NOUT * sizeof(double))
+        m.walks[1] += 1
+    m.keys[slot] = key
+    m.entry[slot] = <int>idx
+    m.used += 1
+    if m.used * 2 > <long long>m.mask and dmemo_grow(m) != 0:
+        return -1
+    return idx
+
+
+cdef inline void dmemo_copy(DMemo* m, long long idx, int up_index, double* d) noexcept nogil:
+    if m.up < 0:
+        memcpy(d, &m.vals[idx * ROWS + up_index * NOUT], NOUT * sizeof(double))
+    else:
+        memcpy(d, &m.vals[idx * NOUT], NOUT * sizeof(double))
+
+
+cdef int dmemo_row(DMemo* m, const int* removed, int up_index, bint lazy,
+                   double* d) noexcept nogil:
+    """Copy into ``d`` the dealer distribution for up card ``up_index`` from ``origin - removed``.
+
+    Computed once per removal (every up card at once when the memo keeps all
+    rows, unless ``lazy``: :func:`dmemo_fill`). Returns -1 if out of memory.
+    """
+    cdef int r, n = 0
+    cdef int shoe[NR]
+    cdef long long idx = dmemo_index(m, removed, up_index, lazy, -1)
+    if idx >= 0:
+        dmemo_copy(m, idx, up_index, d)
+        return 0
+    if idx == -1:
+        return -1
+    for r in range(NR):  # not packable: compute, do not keep
+        shoe[r] = m.origin[r] - removed[r]
+        n += shoe[r]
+    tree_eval(up_tree_for(m.h17, n, up_index), shoe, m.buf, m.rows)
+    memcpy(d, &m.rows[up_index * NOUT], NOUT * sizeof(double))
+    return 0
+
+
+cdef int dmemo_row_node(DMemo* m, int node, const int* removed, int up_index, bint lazy,
+                        double* d) noexcept nogil:
+    """:func:`dmemo_row` for a removal that is the player node ``node`` (no hashing)."""
+    cdef long long idx = m.node_entry[node]
+    if idx < 0:
+        idx = dmemo_index(m, removed, up_index, lazy, node)
+        if idx < 0:
+            return -1
+        m.node_entry[node] = <int>idx
+    elif m.up < 0:
+        dmemo_need(m, idx, removed, up_index, lazy, node)
+    dmemo_copy(m, idx, up_index, d)
+    return 0
+
+
+cdef class DealerMemo:
+    """Dealer distributions kept by the cards removed from one origin shoe (caller-owned).
+
+    ``origin``: the 10 rank counts of the shoe *with the up card in it*
+    (e.g. the full shoe of a whole-game pass); ``up``: 0 keeps every up card
+    (one evaluation serves all ten), 1..10 only that one. Pass it to the
+    engine calls whose ``base`` plus up card equals ``origin``; a memo serves
+    one call at a time (a second concurrent call raises ``RuntimeError``).
+    """
+    cdef DMemo m
+    cdef object _hints  # keeps the buffer m.hint points into
+
+    def __cinit__(self, const int[:] origin, bint h17, int up=0):
+        cdef int o[NR]
+        cdef int r
+        check_shoe(origin)
+        if up < 0 or up > 10:
+            raise ValueError("up is 0 (every up card) or a rank 1..10")
+        for r in range(NR):
+            o[r] = origin[r]
+        if dmemo_init(&self.m, o, h17, up) != 0:
+            dmemo_free(&self.m)
+            raise MemoryError()
+
+    def __dealloc__(self):
+        dmemo_free(&self.m)
+
+    @property
+    def entries(self):
+        """Dealer evaluations stored (distinct removals seen)."""
+        return self.m.used
+
+    @property
+    def walks(self):
+        """Dealer-tree walks made so far: ``(every up card, one up card, several)``."""
+        return self.m.walks[0], self.m.walks[1], self.m.walks[2]
+
+    def defer(self):
+        """Note the dealer distributions calls ask for, without computing them, until
+        :meth:`node_wants`. Meanwhile the values calls return are meaningless (a
+        placeholder dealer who always busts): a dry run that finds which up cards each
+        removal is wanted against. (A fixed-policy up-card pass, or a split played by
+        fixed codes, asks the same whatever the values.)"""
+        if self.m.up >= 0:
+            raise ValueError("only a memo of every up card defers")
+        if self.m.busy:
+            raise RuntimeError("this DealerMemo is in use by another call (use one per thread)")
+        self.m.deferring = True
+
+    def node_wants(self):
+        """Stop deferring; per player node (``array('H')``), the up cards (bit ``u``: up
+        card ``u``) its removal was asked for against since :meth:`defer`: the hints
+        (:meth:`hint`) of memos for shoes like this one. Rows asked for stay uncomputed:
+        the memo computes them when next asked."""
+        cdef int node
+        cdef long long idx
+        if self.m.busy:
+            raise RuntimeError("this DealerMemo is in use by another call (use one per thread)")
+        out = array.array("H", bytes(2 * n_nodes))
+        for node in range(n_nodes):
+            idx = self.m.node_entry[node]
+            if idx >= 0:
+                out[node] = self.m.rows_of[idx].want
+        self.m.deferring = False
+        return out
+
+    def hint(self, const unsigned short[::1] wants):
+        """Walk a player node's removal, on first use, in the tree of the up cards
+        ``wants[node]`` (bits as :meth:`node_wants`) when it is asked for against one of
+        them: one walk for the rows the calls will want (e.g. a shoe's up-card passes and
+        splits, noted in a dry run on a like shoe). Only the time depends on the hints: a
+        row they leave out is computed when asked for, and every tree gives the same
+        doubles. ``wants`` is kept (not copied). The trees are kept for the process, at
+        most SET_TREES_MAX (192) of them: a set of up cards without one is walked as
+        without hints."""
+        cdef int node, bits
+        if wants.shape[0] != n_nodes:
+            raise ValueError(f"wants needs one entry per player node ({n_nodes})")
+        if self.m.up >= 0:
+            raise ValueError("only a memo of every up card takes hints")
+        if self.m.busy:
+            raise RuntimeError("this DealerMemo is in use by another call (use one per thread)")
+        for node in range(n_nodes):  # the trees, made with the GIL held
+            bits = wants[node] & ALL_UPS
+            if bits & (bits - 1) and bits != ALL_UPS and (
+                    set_trees[self.m.h17][1][bits] != NULL or n_set_trees + 2 <= SET_TREES_MAX):
+                set_tree(self.m.h17, 0, bits)
+                set_tree(self.m.h17, 1, bits)
+        self._hints = wants
+        self.m.hint = &wants[0]
+
+    @property
+    def origin(self):
+        """The origin shoe's rank counts."""
+        return tuple([self.m.origin[r] for r in range(NR)])
+
+
+cdef DMemo* memo_acquire(DealerMemo memo, const int* base, int up, bint h17) except? NULL:
+    """Check ``memo`` fits a call on ``base`` (up card gone) and mark it in use."""
+    cdef int r
+    if memo is None:
+        return NULL
+    if memo.m.busy:
+        raise RuntimeError("this DealerMemo is in use by another call (use one per thread)")
+    if memo.m.h17 != h17:
+        raise ValueError("the DealerMemo was made for the other soft-17 rule")
+    if memo.m.up >= 0 and memo.m.up != up - 1:
+        raise ValueError("the DealerMemo keeps another up card")
+    for r in range(NR):
+        if base[r] + (r == up - 1) != memo.m.origin[r]:
+            raise ValueError("the shoe plus the up card is not the DealerMemo's origin")
+    memo.m.busy = True
+    return &memo.m
+
+
+cdef void memo_release(DMemo* m) noexcept nogil:
+    if m != NULL:
+        m.busy = False

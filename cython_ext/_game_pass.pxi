@@ -1,0 +1,188 @@
+# The whole-game pass: every player node against one up card (up_card_pass),
+# and the node classes a total-dependent policy is keyed by.
+#
+# Included into _engine.pyx (one compiled module: see its docstring); the constants
+# shared with the other files and with Python are declared once in _engine.pxd.
+
+# ------------------------------------------------------ whole-game pass (charts)
+cdef int class_order[NCLASS]
+cdef int n_class_order = 0
+
+
+cdef void build_class_order() noexcept nogil:
+    """Hit/stand classes in an order where every child class comes first.
+
+    Hard 21..12 (children: harder totals), soft 21..12 (children: soft higher
+    or hard >= 12), then hard 11..2 (children: any of the above).
+    """
+    global n_class_order
+    cdef int t, i = 0
+    for t in range(21, 11, -1):
+        class_order[i] = t
+        i += 1
+    for t in range(21, 11, -1):
+        class_order[i] = 32 + t
+        i += 1
+    for t in range(11, 1, -1):
+        class_order[i] = t
+        i += 1
+    n_class_order = i
+
+
+cdef int class_start[NCLASS + 1]  # nodes of two or more cards by class: offsets ...
+cdef int class_nodes[MAXN]         # ... into this list (ascending node ids)
+
+
+cdef void build_class_nodes() noexcept nogil:
+    cdef int node, k, n = 0
+    for k in range(NCLASS):
+        class_start[k] = n
+        for node in range(n_nodes):
+            if node_class[node] == k and node_ncards[node] >= 2:
+                class_nodes[n] = node
+                n += 1
+    class_start[NCLASS] = n
+
+
+build_class_order()
+build_class_nodes()
+
+
+def node_table():
+    """The static player-node table: ``(counts, best_total, class, ncards, children)`` lists."""
+    return ([[node_counts[i][r] for r in range(NR)] for i in range(n_nodes)],
+            [node_best[i] for i in range(n_nodes)],
+            [node_class[i] for i in range(n_nodes)],
+            [node_ncards[i] for i in range(n_nodes)],
+            [[node_child[i][r] for r in range(NR)] for i in range(n_nodes)])
+
+
+cdef inline int row_columns(const char* want, bint fixed_policy, int node) noexcept nogil:
+    """The columns :func:`up_card_pass` fills for ``node``: ROW_ALL unless a fixed policy's
+    ``wanted`` flag names some (the caller has checked that the row is wanted)."""
+    if want == NULL or not fixed_policy or want[node] & ROW_ALL:
+        return ROW_ALL
+    return want[node]
+
+
+def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] policy,
+                 bint fixed_policy=False, DealerMemo memo=None, const char[:] wanted=None,
+                 bint optimal=True):
+    """Every player hand against one up card, in one pass.
+
+    ``base``: the shoe minus the up card (and known cards). For every node with
+    at least two cards that the shoe can hold, ``out[node]`` gets the columns
+    of :data:`strategy_calc.engine.PASS_COLUMNS`: ``(stand, optimal, double,
+    policy, weight, no_blackjack, hit, policy_hit)``: stand value, optimal
+    stand/hit value, double value, value under the total-dependent hit/stand
+    policy, the node's probability as a draw from ``base`` (all orders),
+    P(no blackjack) with its cards gone, the optimal value of hitting, and the
+    value of hitting then following the policy (the stand value at 21); rows
+    of impossible nodes are NaN. Bonus nodes (7-7-7, suited 6-7-8 with chance
+    ``q678``) are settled at once. ``policy[class]`` is set to 1 where hitting
+    beats standing summed over every composition of that total, weighted by
+    ``weight`` (the total-dependent strategy); with ``fixed_policy`` the given
+    ``policy`` is used as it is (e.g. auto-play). ``memo``: dealer
+    distributions shared with other calls on the same origin.
+
+    ``wanted`` (per node, nonzero = fill its row): only those rows are filled, the
+    others stay NaN; with ``fixed_policy`` only what they need is computed (a node the
+    policy never reaches from them costs nothing, not even its dealer distribution).
+    A flag of 1 (any odd flag) fills the whole row; else, with ``fixed_policy``, its bits
+    name the columns: 2 ``stand``, 4 ``policy_hit``, 8 ``double`` (``weight`` and
+    ``no_blackjack`` always; ``policy``, ``optimal`` and ``hit`` only in whole rows): a
+    chart's round values the chart's play of each start only, and a play it does not
+    take costs nothing.
+    ``optimal`` False: the columns ``optimal`` and ``hit`` are left NaN (the
+    composition-dependent play, which needs every node's stand value, is not computed).
+    """
+    cdef Params P
+    cdef Ctx c
+    cdef int i, j, k, q, node, r, N
+    cdef const char* want = NULL
+    cdef int shoe[NR]
+    cdef double w, fall, sum_s, sum_h, s, h
+    cdef double nan = float("nan")
+    cdef char* pol
+    cdef int cols
+    cdef DMemo* m = NULL
+    read_params(params, &P)
+    check_shoe(base)
+    check_up(up)
+    if out.shape[0] != n_nodes or out.shape[1] != PASS_WIDTH:
+        raise ValueError(f"out needs {n_nodes} x {<int>PASS_WIDTH}")
+    if policy.shape[0] != NCLASS:
+        raise ValueError("policy needs 64 entries")
+    if wanted is not None:
+        if wanted.shape[0] != n_nodes:
+            raise ValueError(f"wanted needs one flag per player node ({n_nodes})")
+        want = &wanted[0]
+    pol = &policy[0]
+    m = memo_acquire(memo, &base[0], up, P.h17)
+    try:
+        ctx_init(&c, &base[0], up, &P, False, m)
+        c.policy = pol
+        try:
+            with nogil:
+                if not fixed_policy:
+                    memset(pol, 0, NCLASS)
+                for node in range(n_nodes):
+                    for j in range(PASS_WIDTH):
+                        out[node, j] = nan
+                for i in range(n_class_order):
+                    k = class_order[i]
+                    sum_s = 0.0
+                    sum_h = 0.0
+                    for q in range(class_start[k], class_start[k + 1]):
+                        node = class_nodes[q]
+                        if fixed_policy and want != NULL and not want[node]:
+                            continue
+                        if not node_possible(&c, node):
+                            continue
+                        N = node_shoe(&c, node, shoe)
+                        w = node_orders[node]
+                        fall = 1.0
+                        for r in range(NR):
+                            for j in range(node_counts[node][r]):
+                                w *= c.base[r] - j
+                        for j in range(node_ncards[node]):
+                            fall *= (N + node_ncards[node]) - j
+                        w /= fall
+                        cols = row_columns(want, fixed_policy, node)
+                        s = h = nan
+                        if cols & (ROW_ALL | ROW_STAND) or (
+                                cols & ROW_POLICY_HIT and node_best[node] >= 21):
+                            s = stand_value(&c, node, 1.0)
+                        if cols & (ROW_ALL | ROW_POLICY_HIT):
+                            h = hit_value(&c, node, True) if node_best[node] < 21 else s
+                        sum_s += w * s
+                        sum_h += w * h
+                        if want != NULL and not want[node]:
+                            continue
+                        if cols & (ROW_ALL | ROW_STAND):  # (else a 21's stand, only for h)
+                            out[node, <int>COL_STAND] = s
+                        out[node, <int>COL_POLICY_HIT] = h
+                        out[node, <int>COL_WEIGHT] = w
+                        out[node, <int>COL_NO_BLACKJACK] = no_bj(up, shoe, N)
+                    if not fixed_policy:
+                        pol[k] = 1 if sum_h > sum_s else 0
+                    for q in range(class_start[k], class_start[k + 1]):
+                        node = class_nodes[q]
+                        if out[node, <int>COL_WEIGHT] == out[node, <int>COL_WEIGHT] and \
+                                row_columns(want, fixed_policy, node) & ROW_ALL:
+                            out[node, <int>COL_POLICY] = policy_value(&c, node)
+                for node in range(n_nodes):
+                    if out[node, <int>COL_WEIGHT] != out[node, <int>COL_WEIGHT]:
+                        continue
+                    cols = row_columns(want, fixed_policy, node)
+                    if cols & (ROW_ALL | ROW_DOUBLE):
+                        out[node, <int>COL_DOUBLE] = double_value(&c, node)
+                    if optimal and cols & ROW_ALL:
+                        out[node, <int>COL_OPTIMAL] = play_value(&c, node)
+                        out[node, <int>COL_HIT] = hit_value(&c, node, False) \
+                            if node_best[node] < 21 else -1e300
+            check_cards(&c)
+        finally:
+            ctx_free(&c)
+    finally:
+        memo_release(m)

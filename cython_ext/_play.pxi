@@ -1,0 +1,715 @@
+# The parameter struct (Params, read once from an EngineParams) and the player's
+# play of one hand: stand, hit, double, bonus and policy values (Ctx), hand_values,
+# split_tables.
+#
+# Included into _engine.pyx (one compiled module: see its docstring); the constants
+# shared with the other files and with Python are declared once in _engine.pxd.
+
+# -------------------------------------------------------------- parameters
+cdef struct Params:
+    int mode             # conditioning: 0 ENHC, 1 peek exact, 2 peek shortcut
+    bint h17
+    double bjl1          # an ENHC dealer blackjack takes this from a standing hand (bet 1)
+    double bjl2          # ... from a doubled one
+    double bjl1_second   # the same for split hands after the first
+    double bjl2_second
+    double b777
+    double b678
+    double q678          # chance a 6-7-8 made by this hand would be suited
+    bint das             # double after split (for this pair)
+    bint aces_one_card   # split aces take one card each
+    int double_ok[NTOTALS]
+    int nsuit            # split 6/7/8 hands that know their suits: cases of the pair card's suit
+    double suit_w[4]     # ... each case's probability
+    double suit_u[4][3]  # ... and the chance that a 6, 7, 8 drawn has that suit
+
+
+cdef int read_params(object p, Params* out) except -1:
+    """Fill ``out`` from an :class:`strategy_calc.engine.EngineParams` (read by field name)."""
+    cdef int t, r
+    out.mode = int(p.conditioning)
+    if out.mode < 0 or out.mode > 2:
+        raise ValueError("conditioning is 0, 1 or 2")
+    out.h17 = bool(p.dealer_hits_soft_17)
+    out.bjl1 = p.blackjack_loss
+    out.bjl2 = p.blackjack_loss_doubled
+    out.bjl1_second = p.second_hand_blackjack_loss
+    out.bjl2_second = p.second_hand_blackjack_loss_doubled
+    out.b777 = p.bonus_777
+    out.b678 = p.bonus_suited_678
+    out.q678 = p.suited_678_chance
+    for x in (out.bjl1, out.bjl2, out.bjl1_second, out.bjl2_second, out.b777, out.b678):
+        if not isfinite(x):
+            raise ValueError("engine parameters must be finite")
+    if not (0.0 <= out.q678 <= 1.0):
+        raise ValueError("suited_678_chance is a probability")
+    out.das = bool(p.double_after_split)
+    out.aces_one_card = bool(p.split_aces_one_card)
+    totals = p.double_totals
+    if len(totals) != NTOTALS:
+        raise ValueError("double_totals has 22 flags")
+    for t in range(NTOTALS):
+        out.double_ok[t] = 1 if totals[t] else 0
+    cases = p.split_suits
+    if len(cases) > 4:
+        raise ValueError("split_suits has at most 4 cases (one a suit)")
+    out.nsuit = len(cases)
+    for t, case in enumerate(cases):
+        if len(case) != 4 or not all(0.0 <= x <= 1.0 for x in case):
+            raise ValueError("a split_suits case is (probability, chance 6, chance 7, chance 8)")
+        out.suit_w[t] = case[0]
+        for r in range(3):
+            out.suit_u[t][r] = case[1 + r]
+    return 0
+
+
+# ---------------------------------------------------------------- player play
+cdef struct Ctx:
+    int base[NR]        # the shoe the player draws from (up card and known cards gone)
+    int up
+    int mode
+    double bjl1
+    double bjl2
+    double b777
+    double b678
+    double q678
+    int nsuit           # the split hand's suit cases (see Params), 0: decide with q678
+    double suit_w[4]
+    double suit_u[4][3]
+    bint h17
+    DMemo* memo         # if set: dealer distributions by ``node + offset`` removed from its origin
+    bint lazy           # ... filled one up card at a time first (dmemo_fill; split hands)
+    int offset[NR]      # cards gone from the memo's origin besides the up card and the node
+    int shift_rank      # offset = shift_count cards of shift_rank (-1 count: not of that form)
+    int shift_count
+    double* tbuf        # dealer-tree scratch (without a memo)
+    char* has_s         # stand values computed (they do not depend on bjl or policy)
+    char* has_v         # optimal (composition-dependent) value computed
+    char* has_t         # fixed-policy value computed
+    double* sn          # sum over non-blackjack dealer outcomes of P * payoff of standing
+    double* pbj         # P(dealer blackjack) with the node's cards gone
+    double* val         # optimal stand/hit value
+    double* valt        # value under ``policy``
+    const char* policy  # per node class: 1 = hit, 0 = stand (total-dependent play)
+    const char* codes   # per node, overrides ``policy`` when set: bit 2 = hit, else stand
+    int suit_play       # propagate at a split 6/7/8's two-card nodes: 0 by the codes, 1 its
+                        # suit-aware best for this shoe, 2 the ones suited_value recorded
+    char suit_code[3][4][2]  # suited_value's codes: [second card - 6][suit case][unsuited]
+                             # (0: not recorded)
+    double* mom         # if set, :func:`propagate` tracks per node 3 moments of the hand's
+                        # cards of ranks mom_r with the other split hand's suit (mass times
+                        # E[k_a], E[k_b], E[k_a k_b]; see split_suited_rounds)
+    int mom_r[2]        # ... those ranks (the two a split 6, 7 or 8 needs)
+    double mom_t[2]     # ... cards of known suit among them in the hand's first shoe
+    double mom_s2[2]    # ... of which have the other hand's suit
+    bint mom_same       # the two hands' pair cards share one suit
+    bint exhausted      # some dealer hand could run out of cards (no exact answer)
+    bint failed         # out of memory inside a nogil section
+
+
+cdef int ctx_init(Ctx* c, const int* base, int up, const Params* p, bint second_hand,
+                  DMemo* memo) except -1:
+    """A context for hands drawn from ``base`` against ``up`` (losses of a second split
+    hand when ``second_hand``). ``memo``: dealer distributions to share (offset 0)."""
+    cdef int r
+    for r in range(NR):
+        c.base[r] = base[r]
+        c.offset[r] = 0
+    c.shift_rank = 0
+    c.shift_count = 0
+    c.up = up
+    c.mode = p.mode
+    c.bjl1 = p.bjl1_second if second_hand else p.bjl1
+    c.bjl2 = p.bjl2_second if second_hand else p.bjl2
+    c.b777 = p.b777
+    c.b678 = p.b678
+    c.q678 = p.q678
+    c.nsuit = p.nsuit
+    for r in range(p.nsuit):
+        c.suit_w[r] = p.suit_w[r]
+        c.suit_u[r][0] = p.suit_u[r][0]
+        c.suit_u[r][1] = p.suit_u[r][1]
+        c.suit_u[r][2] = p.suit_u[r][2]
+    c.h17 = p.h17
+    c.memo = memo
+    c.lazy = False
+    c.policy = NULL
+    c.codes = NULL
+    c.suit_play = 0
+    memset(c.suit_code, 0, sizeof(c.suit_code))
+    c.mom = NULL
+    c.mom_r[0] = -1
+    c.mom_r[1] = -1
+    c.exhausted = False
+    c.failed = False
+    c.has_s = <char*>calloc(3 * n_nodes, sizeof(char))
+    c.sn = <double*>malloc(4 * n_nodes * sizeof(double))
+    c.tbuf = <double*>malloc(tree_scratch_size() * sizeof(double))
+    if c.has_s == NULL or c.sn == NULL or c.tbuf == NULL:
+        ctx_free(c)
+        raise MemoryError()
+    c.has_v = c.has_s + n_nodes
+    c.has_t = c.has_s + 2 * n_nodes
+    c.pbj = c.sn + n_nodes
+    c.val = c.sn + 2 * n_nodes
+    c.valt = c.sn + 3 * n_nodes
+    return 0
+
+
+cdef void ctx_forget(Ctx* c) noexcept nogil:
+    """Forget every value (the shoe changed)."""
+    memset(c.has_s, 0, 3 * n_nodes * sizeof(char))
+
+
+cdef void dealer_for(Ctx* c, int node, const int* gone, double* d) noexcept nogil:
+    """The dealer distribution (unconditioned) when the cards ``gone`` leave ``c.base``.
+
+    ``node``: the player node whose cards ``gone`` are, or -1 (any removal).
+    """
+    cdef int removed[NR]
+    cdef int shoe[NR]
+    cdef double rows[ROWS]
+    cdef int r, k, n = 0, wide = node
+    if c.memo != NULL:
+        for r in range(NR):
+            removed[r] = gone[r] + c.offset[r]
+        if node >= 0 and c.shift_count >= 0:
+            for k in range(c.shift_count):
+                if wide >= 0:
+                    wide = node_child[wide][c.shift_rank]
+        else:
+            wide = -1
+        if wide >= 0:
+            if dmemo_row_node(c.memo, wide, removed, c.up - 1, c.lazy, d) != 0:
+                c.failed = True
+        elif dmemo_row(c.memo, removed, c.up - 1, c.lazy, d) != 0:
+            c.failed = True
+        return
+    for r in range(NR):
+        shoe[r] = c.base[r] - gone[r] + (r == c.up - 1)
+        n += shoe[r]
+    tree_eval(up_tree_for(c.h17, n, c.up - 1), shoe, c.tbuf, rows)
+    memcpy(d, &rows[(c.up - 1) * NOUT], NOUT * sizeof(double))
+
+
+cdef int check_cards(Ctx* c) except -1:
+    """Raise if a dealer hand in this computation could have run out of cards."""
+    if c.failed:
+        raise MemoryError()
+    if c.exhausted:
+        raise ValueError("too few cards left for an exact answer: the dealer could run out"
+                         " of cards")
+    return 0
+
+
+cdef void ctx_reset_values(Ctx* c) noexcept nogil:
+    """Forget the play values (keep the stand values: they depend on the shoe only)."""
+    memset(c.has_v, 0, 2 * n_nodes * sizeof(char))
+
+
+cdef void ctx_free(Ctx* c) noexcept nogil:
+    free(c.has_s)
+    free(c.sn)
+    free(c.tbuf)
+    c.has_s = NULL
+    c.sn = NULL
+    c.tbuf = NULL
+
+
+cdef inline int node_shoe(Ctx* c, int node, int* shoe) noexcept nogil:
+    """Fill ``shoe`` with the cards left when the player holds ``node``; return their number."""
+    cdef int r, N = 0
+    for r in range(NR):
+        shoe[r] = c.base[r] - node_counts[node][r]
+        N += shoe[r]
+    return N
+
+
+cdef inline bint node_possible(Ctx* c, int node) noexcept nogil:
+    """True when the shoe holds the node's cards and at least one more for the dealer."""
+    cdef int r, N = 0
+    for r in range(NR):
+        if node_counts[node][r] > c.base[r]:
+            return False
+        N += c.base[r] - node_counts[node][r]
+    return N > 0
+
+
+cdef inline double no_bj(int up, const int* shoe, int N) noexcept nogil:
+    """P(dealer has no blackjack | up card, ``shoe`` with ``N`` cards left)."""
+    if N <= 0:
+        return 1.0
+    if up == 1:
+        return 1.0 - <double>shoe[NR - 1] / N
+    if up == 10:
+        return 1.0 - <double>shoe[0] / N
+    return 1.0
+
+
+cdef void ensure_stand(Ctx* c, int node) noexcept nogil:
+    cdef double d[NOUT]
+    cdef int t, o, x
+    cdef double sn
+    if c.has_s[node]:
+        return
+    dealer_for(c, node, node_counts[node], d)
+    sn = 0.0
+    for o in range(NOUT):
+        sn += d[o]
+    if sn < 1.0 - 1e-9:
+        c.exhausted = True
+    t = node_best[node]
+    sn = d[OUT_BUST]
+    for o in range(5):
+        x = 17 + o
+        if t > x:
+            sn += d[o]
+        elif t < x:
+            sn -= d[o]
+    c.sn[node] = sn
+    c.pbj[node] = d[OUT_BJ]
+    c.has_s[node] = 1
+
+
+cdef inline double stand_value(Ctx* c, int node, double bet) noexcept nogil:
+    """Value of standing with ``node`` on a bet of ``bet`` (1, or 2 when doubled)."""
+    ensure_stand(c, node)
+    if c.mode == 0:
+        return bet * c.sn[node] - (c.bjl2 if bet > 1.0 else c.bjl1) * c.pbj[node]
+    if c.mode == 1:
+        return bet * c.sn[node]
+    return bet * c.sn[node] / (1.0 - c.pbj[node])
+
+
+cdef inline double bust_value(Ctx* c, const int* shoe, int N, int r, double bet) noexcept nogil:
+    """Value of busting with card ``r`` drawn from ``shoe`` (``N`` cards)."""
+    cdef double nb
+    if c.mode != 1 or (c.up != 1 and c.up != 10):
+        return -bet
+    if c.up == 1:
+        nb = 1.0 - <double>(shoe[NR - 1] - (r == NR - 1)) / (N - 1) if N > 1 else 1.0
+    else:
+        nb = 1.0 - <double>(shoe[0] - (r == 0)) / (N - 1) if N > 1 else 1.0
+    return -bet * nb
+
+
+cdef inline double settle_factor(Ctx* c, int node) noexcept nogil:
+    """Weight of a payment made at once (a bonus): P(no blackjack) in mode 1, else 1."""
+    cdef int shoe[NR]
+    cdef int N
+    if c.mode != 1:
+        return 1.0
+    N = node_shoe(c, node, shoe)
+    return no_bj(c.up, shoe, N)
+
+
+cdef double hit_value(Ctx* c, int node, bint by_policy) noexcept nogil:
+    """Value of drawing one card, then playing on (optimally, or by ``c.policy``)."""
+    cdef int shoe[NR]
+    cdef int r, ch
+    cdef int N = node_shoe(c, node, shoe)
+    cdef double h = 0.0, p
+    if N <= 0:
+        return -1e300
+    for r in range(NR):
+        if shoe[r] <= 0:
+            continue
+        p = <double>shoe[r] / N
+        ch = node_child[node][r]
+        if ch < 0:
+            h += p * bust_value(c, shoe, N, r, 1.0)
+        elif by_policy:
+            h += p * policy_value(c, ch)
+        else:
+            h += p * play_value(c, ch)
+    return h
+
+
+cdef inline bint bonus_777(Ctx* c, int node) noexcept nogil:
+    return node == id_777 and c.b777 > 0
+
+
+cdef inline double with_678(Ctx* c, int node, double v) noexcept nogil:
+    """``v`` with the suited 6-7-8 bonus mixed in (chance ``q678``) at that node."""
+    if node == id_678 and c.b678 > 0 and c.q678 > 0:
+        return c.q678 * c.b678 * settle_factor(c, node) + (1.0 - c.q678) * v
+    return v
+
+
+cdef double play_value(Ctx* c, int node) noexcept nogil:
+    """Value of holding ``node`` and playing optimally by standing or hitting (bonus included)."""
+    cdef double s, h, v
+    if c.has_v[node]:
+        return c.val[node]
+    if bonus_777(c, node):
+        v = c.b777 * settle_factor(c, node)
+    else:
+        s = stand_value(c, node, 1.0)
+        h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
+        v = with_678(c, node, s if s >= h else h)
+    c.has_v[node] = 1
+    c.val[node] = v
+    return v
+
+
+cdef double policy_value(Ctx* c, int node) noexcept nogil:
+    """Value of holding ``node`` and hitting or standing as ``c.policy`` says for its total."""
+    cdef double v
+    if c.has_t[node]:
+        return c.valt[node]
+    if bonus_777(c, node):
+        v = c.b777 * settle_factor(c, node)
+    elif node_best[node] < 21 and (
+            (c.codes[node] & 2) if c.codes != NULL else c.policy[node_class[node]]):
+        v = with_678(c, node, hit_value(c, node, True))
+    else:
+        v = with_678(c, node, stand_value(c, node, 1.0))
+    c.has_t[node] = 1
+    c.valt[node] = v
+    return v
+
+
+cdef double double_value(Ctx* c, int node, double bet=2.0) noexcept nogil:
+    """Value of doubling: bet 2, exactly one card, then stand (no bonus).
+
+    With ``bet`` 1: one card then stand on the original bet (a bet-behind
+    follower who does not follow the seat's double).
+    """
+    cdef int shoe[NR]
+    cdef int r, ch
+    cdef int N = node_shoe(c, node, shoe)
+    cdef double d = 0.0, p
+    for r in range(NR):
+        if shoe[r] <= 0:
+            continue
+        p = <double>shoe[r] / N
+        ch = node_child[node][r]
+        if ch < 0:
+            d += p * bust_value(c, shoe, N, r, bet)
+        else:
+            d += p * stand_value(c, ch, bet)
+    return d
+
+
+cdef inline bint suited_start(Ctx* c, int pair, int r) noexcept nogil:
+    """A split 6, 7 or 8 whose second card ``r`` is another of them, suits known."""
+    return c.nsuit > 0 and c.b678 > 0 and 5 <= pair <= 7 and 5 <= r <= 7 and r != pair
+
+
+cdef inline void forget_678(Ctx* c, int node) noexcept nogil:
+    c.has_v[node] = 0
+    c.has_v[id_678] = 0
+
+
+cdef double suited_variant(Ctx* c, int node, bint may_double, double q, double d,
+                           int* code) noexcept nogil:
+    """Best value (and engine code) at the two-card ``node`` when a 6-7-8 it makes
+    next is suited with chance ``q``; ``d``: its double value (no bonus)."""
+    cdef double s, h, v
+    c.q678 = q
+    forget_678(c, node)
+    s = stand_value(c, node, 1.0)
+    h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
+    v = play_value(c, node)
+    code[0] = 2 if h > s else 4
+    if may_double and d > v:
+        v = d
+        code[0] |= 1
+    return v
+
+
+cdef double suited_value(Ctx* c, int pair, int r, int node, bint may_double) noexcept nogil:
+    """A split 6, 7 or 8 that drew ``r``, another of them (``node``): played knowing
+    whether ``r`` has the pair card's suit.
+
+    Suit case k (probability ``w_k``) gives the pair card a suit; ``r`` shares it
+    with chance ``u_k(r)``, and then the third rank completes a suited 6-7-8 with
+    chance ``u_k(t)`` (removing other ranks does not change a rank's suit mix);
+    otherwise no 6-7-8 it makes is suited. The hand decides in each case: the value
+    is sum_k w_k (u_k(r) V(u_k(t)) + (1 - u_k(r)) V(0)) with V(q) its best play
+    when the next 6-7-8 is suited with chance q (only the 6-7-8 node depends on q).
+    """
+    cdef int k, code, t = 18 - pair - r
+    cdef double saved = c.q678, acc = 0.0, u, d = -1e300
+    if may_double:
+        d = double_value(c, node)
+    for k in range(c.nsuit):
+        u = c.suit_u[k][r - 5]
+        if u > 0.0:
+            acc += c.suit_w[k] * u * suited_variant(c, node, may_double, c.suit_u[k][t - 5],
+                                                     d, &code)
+            c.suit_code[r - 5][k][0] = <char>code
+        if u < 1.0:
+            acc += c.suit_w[k] * (1.0 - u) * suited_variant(c, node, may_double, 0.0, d, &code)
+            c.suit_code[r - 5][k][1] = <char>code
+    c.q678 = saved
+    forget_678(c, node)
+    return acc
+
+
+cdef double split_hand(Ctx* c, int pair, const int* double_ok, bint das, bint aces_one_card,
+                       const char* chart_two, double* pair_term=NULL) noexcept nogil:
+    """Value of one split hand started from one card of rank index ``pair``.
+
+    The context's ``base`` must hold the shoe minus the *other* pair card, so
+    the node {pair} sees the shoe minus both. Each hand plays for its own cards
+    only (it ignores the other's): optimally when ``chart_two`` is NULL, else
+    by the chart: ``chart_two[node]`` for its first two cards (bit 1: double
+    if allowed, bit 2: else hit, bit 4: else stand, 0: the hit/stand policy),
+    then hit/stand by ``c.policy``.
+    """
+    cdef int shoe[NR]
+    cdef int r, ch, code, n1 = node_child[0][pair]
+    cdef int N = node_shoe(c, n1, shoe)
+    cdef double w = 0.0, v, d, p
+    cdef bint may_double
+    for r in range(NR):
+        if shoe[r] <= 0:
+            continue
+        p = <double>shoe[r] / N
+        ch = node_child[n1][r]
+        may_double = das and double_ok[node_best[ch]]
+        if pair == 0 and aces_one_card:
+            v = stand_value(c, ch, 1.0)
+        elif chart_two == NULL:
+            if suited_start(c, pair, r):
+                v = suited_value(c, pair, r, ch, may_double)
+            else:
+                v = play_value(c, ch)
+                if may_double:
+                    d = double_value(c, ch)
+                    if d > v:
+                        v = d
+        else:
+            code = chart_two[ch]
+            if may_double and code & 1:
+                v = double_value(c, ch)
+            elif code & 2 and node_best[ch] < 21 and not bonus_777(c, ch):
+                v = with_678(c, ch, hit_value(c, ch, True))
+            elif code & 4:
+                v = with_678(c, ch, stand_value(c, ch, 1.0))
+            else:
+                v = policy_value(c, ch)
+        if r == pair and pair_term != NULL:
+            pair_term[0] = v
+        w += p * v
+    return w
+
+
+cdef void record_codes(Ctx* c, int pair, const int* double_ok, bint das,
+                       char* codes) noexcept nogil:
+    """Freeze the optimal split-hand play found in ``c`` as per-node codes.
+
+    ``codes[node]``: bit 1 double (first two cards), bit 2 hit, bit 4 stand,
+    for every node the optimal play of a split hand reached in ``c``.
+    """
+    cdef int node, n1 = node_child[0][pair]
+    cdef double s, h, d
+    for node in range(n_nodes):
+        if not c.has_v[node] or node_counts[node][pair] < node_counts[n1][pair]:
+            continue
+        s = stand_value(c, node, 1.0)
+        h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
+        codes[node] = 2 if h > s else 4
+        if node_ncards[node] == 2 and das and double_ok[node_best[node]]:
+            d = double_value(c, node, 2.0)
+            if d > (h if h > s else s):
+                codes[node] |= 1
+
+
+cdef int check_hand(const int[:] hand, const int[:] base) except -1:
+    cdef int r
+    if hand is None or hand.shape[0] != NR:
+        raise ValueError("a hand has 10 rank counts")
+    for r in range(NR):
+        if hand[r] < 0 or hand[r] > base[r]:
+            raise ValueError("the hand holds cards the shoe does not")
+    return 0
+
+
+cdef int check_codes(const char[:] codes, str name) except -1:
+    if codes is not None and codes.shape[0] < n_nodes:
+        raise ValueError(f"{name} needs one code per player node ({n_nodes})")
+    return 0
+
+
+def hand_values(const int[:] base, const int[:] hand, int up, params,
+                const char[:] policy=None):
+    """Raw values of one player hand: ``(stand, hit, double, no_blackjack, one_card, policy)``.
+
+    ``base``: the shoe with the hand's own cards still in it (the up card and
+    other known cards removed); ``hand``: the hand's rank counts; ``up``: 1..10;
+    ``params``: an :class:`~strategy_calc.engine.EngineParams`. Values are per
+    unit bet in the conditioning's scale (see the module docstring): for peek
+    exact divide by ``no_blackjack`` (P(no dealer blackjack) at the root) to get
+    EVs given the dealer has no blackjack. A natural is not special here (the
+    caller pays it). ``hit`` is -inf for a hand of 21. ``one_card``: one card
+    then stand, bet unchanged; ``policy``: hit/stand by ``policy`` (per node
+    class, 1 = hit) from here on (NaN without one).
+    """
+    cdef Params P
+    cdef Ctx c
+    cdef int shoe[NR]
+    cdef int node, N
+    cdef double st, hi, db, nb, one, pol = float("nan")
+    read_params(params, &P)
+    check_shoe(base)
+    check_up(up)
+    check_hand(hand, base)
+    if policy is not None and policy.shape[0] < NCLASS:
+        raise ValueError("policy needs 64 classes")
+    node = node_of(&hand[0])
+    if node < 0:
+        raise ValueError("the hand is bust")
+    ctx_init(&c, &base[0], up, &P, False, NULL)
+    try:
+        N = node_shoe(&c, node, shoe)
+        if N < 1:
+            raise ValueError("no cards left for the dealer")
+        if policy is not None:
+            c.policy = &policy[0]
+        with nogil:
+            st = stand_value(&c, node, 1.0)
+            hi = hit_value(&c, node, False) if node_best[node] < 21 else -1e300
+            db = double_value(&c, node, 2.0)
+            one = double_value(&c, node, 1.0)
+            nb = no_bj(up, shoe, N)
+            if c.policy != NULL:
+                pol = policy_value(&c, node)
+        check_cards(&c)
+    finally:
+        ctx_free(&c)
+    return st, (hi if hi > -1e299 else float("-inf")), db, nb, one, pol
+
+
+cdef int check_pair(const int[:] base, int pair) except -1:
+    check_shoe(base)
+    if pair < 1 or pair > 10:
+        raise ValueError("the pair is a rank 1..10")
+    if base[pair - 1] < 2:
+        raise ValueError("the shoe does not hold the pair")
+    return 0
+
+
+cdef int split_rows(Ctx* c, const int* base, int p, const Params* P, int max_extra,
+                    const char* chart, char* frozen, double* res, int columns,
+                    int frozen_at) except -1:
+    """Fill ``res`` (6 per row, rows 0..max_extra) for one loss setting; see split_tables.
+
+    ``columns``: bit 1 the optimal pair, bit 2 the chart pair, bit 4 the chart without
+    double after split (the others stay NaN). The optimal rows play the decisions that
+    are best with ``frozen_at`` extra pair cards gone (rows below it stay NaN)."""
+    cdef int r, a
+    cdef int b2[NR]
+    for a in range(max_extra + 1):
+        for r in range(6):
+            res[a * 6 + r] = float("nan")
+        for r in range(NR):
+            b2[r] = base[r] - (r == p) * (1 + a)
+            c.base[r] = b2[r]
+            c.offset[r] = (r == p) * (1 + a)
+        c.shift_rank = p
+        c.shift_count = 1 + a
+        if b2[p] < 1:
+            break
+        ctx_forget(c)
+        c.codes = NULL
+        with nogil:
+            if a == frozen_at and columns & 1:  # (the chart's rows need no optimal play)
+                res[a * 6] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card, NULL,
+                                        &res[a * 6 + 1])
+                if max_extra > 0:
+                    record_codes(c, p, P.double_ok, P.das, frozen)
+            elif a > frozen_at and columns & 1:
+                c.codes = frozen
+                res[a * 6] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card, frozen,
+                                        &res[a * 6 + 1])
+            if chart != NULL and columns & 6:
+                ctx_reset_values(c)
+                c.codes = chart
+                if columns & 2:
+                    res[a * 6 + 2] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card,
+                                                chart, &res[a * 6 + 3])
+                if columns & 4:
+                    res[a * 6 + 4] = split_hand(c, p, P.double_ok, False, P.aces_one_card,
+                                                chart, &res[a * 6 + 5])
+        check_cards(c)
+    return 0
+
+
+def split_tables(const int[:] base, int pair, int up, params, int max_extra,
+                 const char[:] chart_codes=None, DealerMemo memo=None, int columns=7,
+                 int frozen_at=0, bint lazy=False):
+    """Split-hand values with 0..``max_extra`` further pair cards gone (for resplitting).
+
+    ``base``: the shoe with both pair cards still in (up card and known cards
+    removed); ``params``: the pair's :class:`~strategy_calc.engine.EngineParams`
+    (its double-after-split and one-card-aces flags apply). Returns
+    ``(first, others)``: rows for the first split hand and for the hands after
+    it (they differ only in what an ENHC dealer blackjack takes; the same list
+    when they cannot differ). For ``a`` extra pair cards removed, row ``a``
+    holds ``(X, P, X_chart, P_chart, X_chart_nodas, P_chart_nodas)``: ``X`` the
+    value of one split hand drawing its second card from the shoe less both
+    pair cards and ``a`` more (a pair card is played, not resplit), ``P`` the
+    value of that hand when its second card is a pair card. The optimal rows
+    play the split hands' best composition-dependent strategy *for a = 0*
+    (each hand knows its own cards, the up card and the original pair), frozen
+    so that the removal identities of the resplit sum hold; the chart rows play
+    ``chart_codes`` (per node: bit 1 double, 2 hit, 4 stand). NaN where not
+    computed. Same scale as :func:`hand_values`. ``memo``: dealer distributions
+    shared with other calls on the same origin (``base`` plus the up card).
+    ``columns``: which pairs of columns to compute (bit 1 ``X, P``, bit 2 the
+    chart's, bit 4 the chart's without DAS); the rest are NaN. ``frozen_at``:
+    the optimal rows play the decisions best with that many extra pair cards
+    gone (0: cdp1; each resplit count its own: cdp), frozen for the rows above
+    it; the optimal rows below it are NaN. ``lazy``: the pair is split against a few up
+    cards only (a chart's round), so ``memo`` fills the hands' dealer rows one up card
+    at a time first (:func:`dmemo_fill`); a speed-up only.
+    """
+    cdef Params P
+    cdef Ctx c
+    cdef int r, a, p = pair - 1, hands
+    cdef int b[NR]
+    cdef double* res = NULL
+    cdef char* frozen = NULL
+    cdef const char* chart = NULL
+    cdef DMemo* m = NULL
+    read_params(params, &P)
+    check_pair(base, pair)
+    check_up(up)
+    check_codes(chart_codes, "chart_codes")
+    if max_extra < 0 or max_extra > 4:
+        raise ValueError("max_extra is 0..4 (up to four hands)")
+    if frozen_at < 0 or frozen_at > max_extra:
+        raise ValueError("frozen_at is 0..max_extra")
+    if chart_codes is not None:
+        chart = &chart_codes[0]
+    for r in range(NR):
+        b[r] = base[r]
+    hands = 2 if P.mode == 0 and (P.bjl1 != P.bjl1_second or P.bjl2 != P.bjl2_second) else 1
+    m = memo_acquire(memo, b, up, P.h17)
+    tables = []
+    try:
+        res = <double*>malloc(6 * (max_extra + 1) * sizeof(double))
+        frozen = <char*>calloc(n_nodes, sizeof(char))
+        if res == NULL or frozen == NULL:
+            raise MemoryError()
+        for hand in range(hands):
+            ctx_init(&c, b, up, &P, hand == 1, m)
+            c.lazy = lazy
+            try:
+                memset(frozen, 0, n_nodes)
+                split_rows(&c, b, p, &P, max_extra, chart, frozen, res, columns, frozen_at)
+            finally:
+                ctx_free(&c)
+            rows = []
+            for a in range(max_extra + 1):
+                if b[p] - (1 + a) < 1:
+                    break
+                rows.append(tuple([res[a * 6 + r] for r in range(6)]))
+            tables.append(rows)
+    finally:
+        memo_release(m)
+        free(res)
+        free(frozen)
+    return tables[0], tables[len(tables) - 1]

@@ -1,0 +1,61 @@
+# The C-level declarations of strategy_calc._engine (its sources are in cython_ext/):
+# the engine's constants, declared once. Cython reads this file as the compiled
+# module's own .pxd (it sits where the module does, beside its stub _engine.pyi).
+#
+# The ``cpdef enum`` groups are also Python enums of the compiled module
+# (``_engine.Hist.HIST_SIZE``, ...): strategy_calc.engine reads them from there, so
+# no number is copied by hand between Cython and Python. The plain ``cdef enum``
+# constants are the engine's own.
+
+cdef enum:
+    NR = 10         # ranks, indexed 0..9: ace, 2..9, ten-valued
+    NOUT = 7        # dealer outcomes: 0..4 = 17..21, 5 bust, 6 blackjack
+    OUT_BUST = 5
+    OUT_BJ = 6
+    MAXN = 4096     # room for the player nodes (3,083 are used)
+    KMAX = 24
+    NCLASS = 64     # node classes: best total + 32 if soft
+    NTOTALS = 22
+    ROWS = 70       # NR * NOUT: a dealer distribution for every up card
+    ALL_UPS = (1 << NR) - 1   # every up card, as bits (EntryRows, set_tree)
+    SET_TREES_MAX = 192       # set trees kept (a chart's hints use 15-25 sets, two trees each)
+    LANES = 4       # shoes tree_eval_lanes evaluates at once (lanes.h is written for 4)
+    T_STAND = 0     # a distribution term's kind
+    T_BUST = 1
+    T_BONUS = 2
+    UMAX = 48       # most cards of both split hands together (2 x 22, a bust's last card
+                    # counted) that the union factor tables hold, with room
+    GROUP_MAX = 32  # tables in one SplitMomentGroup
+    OPT_LEVELS = 12 # optimal split's V-recursion depth: hands finished + resplits (at most 6)
+    NCLS = 6        # optimal split's standing classes: 16 or less, 17, 18, 19, 20, 21
+    _BAC_RANKS = 13        # baccarat ranks: A, 2..9, T, J, Q, K
+    _BAC_POINTS = 10       # points 0..9
+    _BAC_GRID = 200        # [banker cards - 2][player point][banker point]
+    _BAC_MAX_CARDS = 1300
+
+cpdef enum Hist:
+    # outcome histograms (hand_distribution, split_distribution, split_moments):
+    # bin round(100 x) + HIST_OFFSET holds a net result of x units of the bet
+    HIST_OFFSET = 500
+    HIST_SIZE = 2600
+
+cpdef enum PassColumn:
+    # the columns of an up_card_pass row (one row of PASS_WIDTH doubles per player node)
+    COL_STAND = 0
+    COL_OPTIMAL = 1
+    COL_DOUBLE = 2
+    COL_POLICY = 3
+    COL_WEIGHT = 4
+    COL_NO_BLACKJACK = 5
+    COL_HIT = 6
+    COL_POLICY_HIT = 7
+    PASS_WIDTH = 8
+
+cpdef enum RowFlag:
+    # up_card_pass's ``wanted`` flags: the whole row, or (a fixed policy) only the named
+    # columns; ROW_PRESENT alone: only ``weight`` and ``no_blackjack``
+    ROW_ALL = 1
+    ROW_STAND = 2
+    ROW_POLICY_HIT = 4
+    ROW_DOUBLE = 8
+    ROW_PRESENT = 16
