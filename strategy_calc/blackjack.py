@@ -213,45 +213,17 @@ def analyse_hand(
     bonus_note = _completed_bonus(hand, rules, q678, ev)
     if two_cards and rules.may_double(total):
         ev["double"] = to_ev(double)
-    split_hands = None
-    split_postsplit = None
     strategy = check_split_strategy(split_strategy)
-    split_codes = None
     # an up card whose suit is not given: a split 6, 7 or 8 sees it (up_card_suits)
     up_cases = (up_card_suits(rules, base, upr, hand[0].rank)
                 if up_card.suit is None and two_cards and ranks[0] == ranks[1] else [(1.0, base)])
+    split_hands = split_postsplit = split_codes = None
     if two_cards and ranks[0] == ranks[1]:
-        if strategy == "cdz":
-            split_codes = _cdz_codes(base, upr, params)
-        split = mean_split_values([
-            (p, split_values(rules, b, upr, hand[0].rank, conditioning, pair_cards=hand,
-                             chart_codes=memoryview(split_codes).cast("b") if split_codes
-                             else None, cdp=strategy == "cdp")) for p, b in up_cases])
-        if split is not None:
-            played = split.chart if strategy == "cdz" and split.chart else split.optimal
-            split_hands = (to_ev(played[0]), to_ev(played[1]))
-            ev["split"] = split_hands[0] + split_hands[1]
-            if postsplit or strategy == "postsplit":
-                split_postsplit = to_ev(sum(
-                    p * postsplit_ev(b, upr, hand[0].rank, rules, conditioning, hand)
-                    for p, b in up_cases))
-            if strategy == "postsplit":
-                ev["split"], split_hands = split_postsplit, None
-            elif strategy == "optimal":
-                ev["split"] = to_ev(sum(
-                    p * optimal_split_ev(b, upr, hand[0].rank, rules, conditioning, progress,
-                                         hand).raw for p, b in up_cases))
-                split_hands = None
-    if two_cards and rules.may_surrender(int(upr)) and not (natural
-                                                             and rules.hand_of_21_stands):
-        ev["surrender"] = _surrender_ev(rules, p_bj, natural, conditioned=conditioning.peek)
-    if two_cards and rules.insurance and upr is Rank.ACE:
-        p_ten = shoe.count(Rank.TEN) / shoe.total
-        ev["insurance"] = 0.5 * (2 * p_ten - (1 - p_ten))
-    if natural and rules.even_money and (
-        upr is Rank.ACE or (upr is Rank.TEN and rules.even_money_vs_ten)
-    ):
-        ev["even_money"] = 1.0
+        ev["split"], split_hands, split_postsplit, split_codes = _split_evs(
+            rules, base, hand, upr, params, conditioning, no_bj, strategy, up_cases,
+            postsplit or strategy == "postsplit", progress)
+    if two_cards:
+        _side_evs(ev, rules, shoe, upr, natural, p_bj, conditioning.peek)
     best = max((a for a in PLAY_ACTIONS if ev[a] is not None), key=lambda a: ev[a] or 0.0)
     if ev["even_money"] is not None and rules.blackjack_pays * no_bj < 1.0:
         best = "even_money"
@@ -280,6 +252,57 @@ def analyse_hand(
         outcomes=won_lost,
         split_strategy=strategy,
     )
+
+
+def _split_evs(
+    rules: BlackjackRules, base: Shoe, hand: tuple[Card, ...], upr: Rank,
+    params: engine.EngineParams, conditioning: engine.Conditioning, no_bj: float,
+    strategy: str, up_cases: list[tuple[float, Shoe]], postsplit: bool,
+    progress: Callable[[int, int], None] | None,
+) -> tuple[float | None, tuple[float, float] | None, float | None, bytes | None]:
+    """A pair's ``ev["split"]`` under ``strategy``, the two hands' EVs (where the strategy
+    values them apart), the post-split EV (``postsplit``) and the codes split hands play
+    (``cdz``): EVs per unit initial bet, conditioned as :func:`analyse_hand`'s
+    (``no_bj``: P(no dealer blackjack))."""
+    split_codes = _cdz_codes(base, upr, params) if strategy == "cdz" else None
+    split = mean_split_values([
+        (p, split_values(rules, b, upr, hand[0].rank, conditioning, pair_cards=hand,
+                         chart_codes=memoryview(split_codes).cast("b") if split_codes
+                         else None, cdp=strategy == "cdp")) for p, b in up_cases])
+    if split is None:
+        return None, None, None, split_codes
+    played = split.chart if strategy == "cdz" and split.chart else split.optimal
+    first, second = conditioning.ev(played[0], no_bj), conditioning.ev(played[1], no_bj)
+    split_hands: tuple[float, float] | None = (first, second)
+    ev_split: float | None = first + second
+    split_postsplit = None
+    if postsplit:
+        split_postsplit = conditioning.ev(sum(
+            p * postsplit_ev(b, upr, hand[0].rank, rules, conditioning, hand)
+            for p, b in up_cases), no_bj)
+    if strategy == "postsplit":
+        ev_split, split_hands = split_postsplit, None
+    elif strategy == "optimal":
+        ev_split = conditioning.ev(sum(
+            p * optimal_split_ev(b, upr, hand[0].rank, rules, conditioning, progress,
+                                 hand).raw for p, b in up_cases), no_bj)
+        split_hands = None
+    return ev_split, split_hands, split_postsplit, split_codes
+
+
+def _side_evs(ev: dict[str, float | None], rules: BlackjackRules, shoe: Shoe, upr: Rank,
+              natural: bool, p_bj: float, conditioned: bool) -> None:
+    """Fill ``ev``'s surrender, insurance and even money, where the rules offer them to a
+    two-card hand (``shoe``: the unseen cards, hand and up card gone)."""
+    if rules.may_surrender(int(upr)) and not (natural and rules.hand_of_21_stands):
+        ev["surrender"] = _surrender_ev(rules, p_bj, natural, conditioned=conditioned)
+    if rules.insurance and upr is Rank.ACE:
+        p_ten = shoe.count(Rank.TEN) / shoe.total
+        ev["insurance"] = 0.5 * (2 * p_ten - (1 - p_ten))
+    if natural and rules.even_money and (
+        upr is Rank.ACE or (upr is Rank.TEN and rules.even_money_vs_ten)
+    ):
+        ev["even_money"] = 1.0
 
 
 def _cdz_codes(base: Shoe, up: Rank, params: engine.EngineParams) -> bytes:

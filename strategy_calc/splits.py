@@ -92,46 +92,12 @@ def combine(
     """
     if max_hands == 2:  # one split: each hand's row 0 (what the general sum reduces to)
         return first[0][column], others[0][column]
-
-    def v(a: int, b: int) -> float:
-        left = n - a - b
-        return (n_pair - a) / left if left > 0 and n_pair > a else 0.0
-
-    def table(rows: Sequence[Row]) -> tuple[Value, Value]:
-        @cache
-        def x(a: int, b: int) -> float:
-            if a >= len(rows):
-                return 0.0
-            if b == 0:
-                return rows[a][column]
-            w = v(a, b - 1)
-            return (x(a, b - 1) - w * x(a + 1, b - 1)) / (1.0 - w) if w < 1.0 else 0.0
-
-        @cache
-        def f(a: int, b: int) -> float:
-            if a >= len(rows):
-                return 0.0
-            if b == 0:
-                w = v(a, 0)
-                return rows[a][column] - (w * rows[a][column + 1] if w > 0 else 0.0)
-            w = v(a, b - 1)
-            return (f(a, b - 1) - w * f(a + 1, b - 1)) / (1.0 - w) if w < 1.0 else 0.0
-
-        def non_pair(a: int, b: int) -> float:
-            w = v(a, b)
-            return f(a, b) / (1.0 - w) if w < 1.0 else 0.0
-
-        return x, non_pair
-
-    tables = [(table(f), table(o)) for f, o in (by_resplits or [(first, others)])]
+    tables = [(_removal_values(f, column, n, n_pair), _removal_values(o, column, n, n_pair))
+              for f, o in (by_resplits or [(first, others)])]
     total_first = total_others = 0.0
     for kind, hands, pairs, non_pairs, count in arrangements(max_hands):
         (x1, n1), (x2, n2) = tables[min(pairs, len(tables) - 1)]
-        prob = float(count)
-        for t in range(pairs):
-            prob *= (n_pair - t) / (n - t)
-        for t in range(non_pairs):
-            prob *= (n - n_pair - t) / (n - pairs - t)
+        prob = _arrangement_chance(count, pairs, non_pairs, n, n_pair)
         if prob <= 0.0:
             continue
         a = pairs
@@ -146,6 +112,53 @@ def combine(
             total_first += prob * x1(a, 0)
             total_others += prob * (hands - 1) * x2(a, 0)
     return total_first, total_others
+
+
+def _arrangement_chance(count: int, pairs: int, non_pairs: int, n: int, n_pair: int) -> float:
+    """P(the next ``pairs`` cards are pair cards and the ``non_pairs`` after them are not),
+    times ``count`` orders (``n`` cards left, ``n_pair`` of them pair cards)."""
+    prob = float(count)
+    for t in range(pairs):
+        prob *= (n_pair - t) / (n - t)
+    for t in range(non_pairs):
+        prob *= (n - n_pair - t) / (n - pairs - t)
+    return prob
+
+
+def _removal_values(rows: Sequence[Row], column: int, n: int, n_pair: int) -> tuple[Value, Value]:
+    """``(x, non_pair)`` of one hand's rows (``column``: as in :func:`combine`): ``x(a, b)``
+    its value with ``a`` extra pair cards and ``b`` other hands' non-pair second cards
+    gone, ``non_pair(a, b)`` the same given its own second card is no pair card (the
+    removal identities of the module docstring)."""
+
+    def v(a: int, b: int) -> float:
+        left = n - a - b
+        return (n_pair - a) / left if left > 0 and n_pair > a else 0.0
+
+    @cache
+    def x(a: int, b: int) -> float:
+        if a >= len(rows):
+            return 0.0
+        if b == 0:
+            return rows[a][column]
+        w = v(a, b - 1)
+        return (x(a, b - 1) - w * x(a + 1, b - 1)) / (1.0 - w) if w < 1.0 else 0.0
+
+    @cache
+    def f(a: int, b: int) -> float:
+        if a >= len(rows):
+            return 0.0
+        if b == 0:
+            w = v(a, 0)
+            return rows[a][column] - (w * rows[a][column + 1] if w > 0 else 0.0)
+        w = v(a, b - 1)
+        return (f(a, b - 1) - w * f(a + 1, b - 1)) / (1.0 - w) if w < 1.0 else 0.0
+
+    def non_pair(a: int, b: int) -> float:
+        w = v(a, b)
+        return f(a, b) / (1.0 - w) if w < 1.0 else 0.0
+
+    return x, non_pair
 
 
 @dataclass(frozen=True, slots=True)
