@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 from strategy_calc import engine, parallel, sweep
 from strategy_calc.actions import Strategy
 from strategy_calc.baccarat import analyse, effects_of_removal
+from strategy_calc.baccarat_count import linear_counter
 from strategy_calc.blackjack import analyse_hand
 from strategy_calc.cards import RANKS, Card, Rank, Shoe
-from strategy_calc.count import blackjack_counter, linear_counter
+from strategy_calc.count import blackjack_counter
 from strategy_calc.engine import Conditioning
 from strategy_calc.hands import optimal_split_ev
 from strategy_calc.rules import BaccaratRules, blackjack_rules

@@ -918,6 +918,7 @@ def count(
         return dump_json(report.count_dict(result)) if json_out else report.count_text(result)
 
     def run_baccarat(spec: str, json_out: bool) -> str:
+        from strategy_calc import baccarat_count
         from strategy_calc.baccarat import BETS as BACCARAT_BETS
         from strategy_calc.rules import baccarat_rules
 
@@ -934,9 +935,9 @@ def count(
         chosen = ([b.strip().lower() for b in bets.split(",")] if bets is not None
                   else list(BACCARAT_BETS))
         n = shoes if shoes is not None else 100
-        cut = cut_card if cut_card is not None else counting.BACCARAT_CUT_CARD
+        cut = cut_card if cut_card is not None else baccarat_count.BACCARAT_CUT_CARD
         with progress_bar(f"{n} shoes") as tick, parallel.executor(jobs, scheduler) as pool:
-            result = counting.baccarat_count(ruleset, n, seed, cut, chosen, pool, tick)
+            result = baccarat_count.baccarat_count(ruleset, n, seed, cut, chosen, pool, tick)
         if json_out:
             return dump_json(report.baccarat_count_dict(result))
         return report.baccarat_count_text(result)

@@ -1,4 +1,4 @@
-"""Card counting over dealt shoes, every round's expectation exact.
+"""Card counting in blackjack over dealt shoes, every round's expectation exact.
 
 A plain simulator plays each round out and averages the results: its error
 is the play-out variance of a round (SD about 1.15 units in blackjack), so a
@@ -6,28 +6,10 @@ win rate to +-0.01% takes about 1e9 rounds. Here the shoes are dealt at
 random (seeded), but before each round the *exact* EV of every bet for the
 cards still unseen is computed by the engine and averaged instead. The only
 sampling error left is that of the compositions the shoe passes through,
-which is far smaller, so 1e3 - 1e5 rounds give the same precision.
-
-*Seeded*: shoe ``i`` of a run with seed ``s`` is shuffled by
-``random.Random(f"{s}/{i}")`` whatever worker deals it, so a run's figures do
-not depend on ``--jobs`` or the executor.
-
-*Standard errors* are of means over shoes (the rounds of one shoe are
-correlated, the shoes are independent): a ratio over shoes uses the delta
-method, ``se(sum x / sum n) = sd(x_i - r n_i) / (mean n sqrt(shoes))``.
-
-Baccarat (:func:`baccarat_count`): a whole shoe is dealt per the house
-procedure (the first card is shown and as many cards as its value are burnt,
-unseen; tens and faces count 10), and hands are dealt while more than
-``cut_card`` cards are left. Before each hand the bettor knows every card
-shown so far; the burnt cards count as unseen. The EV of each bet for the
-unseen cards is exact (:func:`strategy_calc.baccarat.analyse_counts`), and
-equals the EV for the physical shoe averaged over what the burnt cards were.
-
->>> from strategy_calc.rules import baccarat_rules
->>> result = baccarat_count(baccarat_rules("macau-baccarat", decks=1), shoes=2, seed=1)
->>> result.shoes, result.hands > 10
-(2, True)
+which is far smaller, so 1e3 - 1e5 rounds give the same precision. Seeds and
+standard errors: :mod:`strategy_calc.sampling`; which cards a round uses:
+:func:`strategy_calc.playout.play_round`; baccarat:
+:mod:`strategy_calc.baccarat_count`.
 """
 
 from __future__ import annotations
@@ -35,16 +17,14 @@ from __future__ import annotations
 import array
 import contextlib
 import math
-import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from strategy_calc import engine
 from strategy_calc.actions import Action
-from strategy_calc.baccarat import BETS, POINTS, RANKS, analyse, analyse_counts
-from strategy_calc.baccarat import effects_of_removal as baccarat_eor
-from strategy_calc.cards import SUITS, Card, FaceShoe, Rank, Shoe, parse_cards
+from strategy_calc.cards import SUITS, Card, Rank, Shoe, parse_cards
 from strategy_calc.chart import Chart
 from strategy_calc.counting import ILLUSTRIOUS_18, CountSystem, count_index, find_count
 from strategy_calc.distributions import (
@@ -63,13 +43,14 @@ from strategy_calc.engine import (
     COL_WEIGHT,
     HIST_OFFSET,
     HIST_SIZE,
-    node_table,
+    PASS_WIDTH,
 )
 from strategy_calc.game import (
     HANDS,
     UP_ORDER,
     DealValues,
     GamePass,
+    UpCardDeals,
     add_split_values,
     chart_codes,
     chart_play_rows,
@@ -83,311 +64,20 @@ from strategy_calc.game import (
 )
 from strategy_calc.hands import split_hand_params
 from strategy_calc.parallel import run_all
-from strategy_calc.rules import BaccaratRules, BlackjackRules
+from strategy_calc.playout import RoundPlan, play_round
+from strategy_calc.rules import BlackjackRules
+from strategy_calc.sampling import (
+    Estimate,
+    Progress,
+    batches,
+    ratio_estimate,
+    sd_estimate,
+    shoe_rng,
+)
 from strategy_calc.strategy import analyse_game
 
-Progress = Callable[[int, int], None] | None
-
-
-@dataclass(frozen=True, slots=True)
-class Estimate:
-    """A figure estimated from the dealt shoes and its standard error (same units)."""
-
-    value: float
-    se: float
-
-
-def mean_estimate(values: Sequence[float]) -> Estimate:
-    """The mean of independent values and its standard error (``sd / sqrt(n)``, ``n - 1``).
-
-    >>> mean_estimate([1.0, 2.0, 3.0])
-    Estimate(value=2.0, se=0.5773502691896257)
-    """
-    n = len(values)
-    if n == 0:
-        raise ValueError("no values to average")
-    mean = math.fsum(values) / n
-    if n == 1:
-        return Estimate(mean, math.nan)
-    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-    return Estimate(mean, math.sqrt(var / n))
-
-
-def ratio_estimate(sums: Sequence[float], counts: Sequence[float]) -> Estimate:
-    """``sum(sums) / sum(counts)`` over independent shoes and its delta-method standard error.
-
-    >>> ratio_estimate([2.0, 4.0], [1.0, 2.0])  # both shoes have ratio 2: no spread
-    Estimate(value=2.0, se=0.0)
-    """
-    total = math.fsum(counts)
-    if total <= 0:
-        raise ValueError("nothing to average")
-    ratio = math.fsum(sums) / total
-    n = len(sums)
-    if n == 1:
-        return Estimate(ratio, math.nan)
-    mean_n = total / n
-    resid = [s - ratio * c for s, c in zip(sums, counts, strict=True)]
-    var = math.fsum(r * r for r in resid) / (n - 1)
-    return Estimate(ratio, math.sqrt(var / n) / mean_n)
-
-
-def sd_estimate(second: Sequence[float], sampled: Sequence[float], first: Sequence[float],
-                counts: Sequence[float]) -> Estimate:
-    """SD = sqrt(m2 - m1^2) of a round's result and its delta-method standard error over
-    independent shoes: per shoe ``i``, ``second[i]`` sums E[X^2] over its ``sampled[i]``
-    rounds with a second moment, ``first[i]`` sums E[X] over all its ``counts[i]``.
-
-    m2 = sum(second) / sum(sampled) and m1 = sum(first) / sum(counts), ratio estimates;
-    SD^2 = m2 - m1^2 moves, to first order, by the mean over shoes of psi_i =
-    (second_i - m2 sampled_i) / mean(sampled) - 2 m1 (first_i - m1 counts_i) / mean(counts),
-    so Var(SD^2) = sum psi_i^2 / (n (n - 1)) and se(SD) = se(SD^2) / (2 SD).
-
-    >>> sd_estimate([4.0, 4.0], [1.0, 1.0], [0.0, 0.0], [1.0, 1.0])  # every shoe alike
-    Estimate(value=2.0, se=0.0)
-    """
-    n = len(second)
-    m2 = math.fsum(second) / math.fsum(sampled)
-    m1 = math.fsum(first) / math.fsum(counts)
-    var = m2 - m1 * m1
-    sd = math.sqrt(max(var, 0.0))
-    if n < 2 or sd == 0.0:
-        return Estimate(sd, math.nan)
-    k_bar, c_bar = math.fsum(sampled) / n, math.fsum(counts) / n
-    psi = [(a - m2 * k) / k_bar - 2.0 * m1 * (b - m1 * c) / c_bar
-           for a, k, b, c in zip(second, sampled, first, counts, strict=True)]
-    return Estimate(sd, math.sqrt(math.fsum(x * x for x in psi) / (n * (n - 1))) / (2.0 * sd))
-
-
-def shoe_rng(seed: int, index: int) -> random.Random:
-    """The random source of shoe ``index`` of a run seeded with ``seed``."""
-    return random.Random(f"{seed}/{index}")
-
-
-def batches(n: int, size: int) -> list[range]:
-    """Shoe indices ``0 .. n-1`` in consecutive batches of at most ``size``.
-
-    >>> batches(5, 2)
-    [range(0, 2), range(2, 4), range(4, 5)]
-    """
-    return [range(i, min(i + size, n)) for i in range(0, n, size)]
-
-
-# -- baccarat ---------------------------------------------------------------------------------
-
-BACCARAT_CUT_CARD = 14
-"""Default: hands are dealt while more than this many cards are left (the cut card)."""
-
-
-def baccarat_deal(cards: Sequence[int], pos: int) -> tuple[int, int, int]:
-    """Deal one baccarat hand from ``cards`` (indices of :data:`RANKS`) starting at ``pos``.
-
-    Returns ``(next position, player point, banker point)``. Player and Banker
-    take two cards each, alternately, Player first; the third-card tableau of
-    the rules follows (naturals 8/9 stand both; Player draws on 0-5; Banker
-    by its point and the Player's third card).
-
-    >>> A, FIVE, NINE, TEN = 0, 4, 8, 9
-    >>> baccarat_deal([NINE, TEN, TEN, TEN], 0)  # a natural 9: nobody draws
-    (4, 9, 0)
-    >>> baccarat_deal([TEN, TEN, TEN, FIVE, A, A], 0)  # Player 0 draws an A; Banker 5 stands on a 1
-    (5, 1, 5)
-    """
-    p = POINTS[cards[pos]] + POINTS[cards[pos + 2]]
-    b = POINTS[cards[pos + 1]] + POINTS[cards[pos + 3]]
-    p, b, pos = p % 10, b % 10, pos + 4
-    if p >= 8 or b >= 8:
-        return pos, p, b
-    third = -1
-    if p <= 5:
-        third = POINTS[cards[pos]]
-        p, pos = (p + third) % 10, pos + 1
-    if third < 0:
-        draws = b <= 5
-    else:
-        draws = (b <= 2 or (b == 3 and third != 8) or (b == 4 and 2 <= third <= 7)
-                 or (b == 5 and 4 <= third <= 7) or (b == 6 and 6 <= third <= 7))
-    if draws:
-        b, pos = (b + POINTS[cards[pos]]) % 10, pos + 1
-    return pos, p, b
-
-
-@dataclass(frozen=True, slots=True)
-class BaccaratShoe:
-    """What one dealt baccarat shoe contributed, per bet of :data:`BETS` (same order).
-
-    ``win`` and ``linear_win`` are sums of exact EVs (units of one bet) over the
-    hands bet on: every hand with positive EV, and every hand the linear count
-    estimates positive.
-    """
-
-    hands: int
-    positive: tuple[int, ...]
-    positive_ev: tuple[float, ...]
-    win: tuple[float, ...]
-    linear_win: tuple[float, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class BaccaratCounter:
-    """A picklable job: the rules, the cut card and the linear count of every bet."""
-
-    rules: BaccaratRules
-    cut_card: int
-    seed: int
-    ev_top: tuple[float, ...]
-    """Each bet's EV off the top of a full shoe."""
-    slopes: tuple[tuple[float, ...], ...]
-    """Per bet, per rank: the change in EV per unit change of the rank's share of the
-    unseen cards (``-(N - 1)`` times its effect of removal; see :func:`linear_counter`)."""
-
-    def estimate(self, counts: Sequence[int]) -> list[float]:
-        """Each bet's EV for the unseen ``counts`` by the linear count."""
-        full = FaceShoe.full(self.rules.decks).face_counts
-        n, n0 = sum(counts), sum(full)
-        shift = [c / n - f / n0 for c, f in zip(counts, full, strict=True)]
-        return [top + math.fsum(s * d for s, d in zip(slope, shift, strict=True))
-                for top, slope in zip(self.ev_top, self.slopes, strict=True)]
-
-    def play(self, indices: Sequence[int]) -> list[BaccaratShoe]:
-        """Deal the shoes ``indices`` of the run."""
-        return [self.play_one(i) for i in indices]
-
-    def play_one(self, index: int) -> BaccaratShoe:
-        """Deal shoe ``index``: every hand until the cut card, each bet's exact EV first."""
-        decks = self.rules.decks
-        cards = [r for r in range(len(RANKS)) for _ in range(4 * decks)]
-        shoe_rng(self.seed, index).shuffle(cards)
-        known = list(FaceShoe.full(decks).face_counts)
-        first = cards[0]
-        known[first] -= 1
-        pos = 1 + (POINTS[first] or 10)  # the burn: unseen cards
-        k = len(BETS)
-        hands, positive = 0, [0] * k
-        positive_ev, win, linear_win = [0.0] * k, [0.0] * k, [0.0] * k
-        while len(cards) - pos > max(self.cut_card, 5):
-            ev = analyse_counts(self.rules, known).ev
-            guess = self.estimate(known)
-            for j, bet in enumerate(BETS):
-                if ev[bet] > 0:
-                    positive[j] += 1
-                    positive_ev[j] += ev[bet]
-                    win[j] += ev[bet]
-                if guess[j] > 0:
-                    linear_win[j] += ev[bet]
-            start = pos
-            pos, _p, _b = baccarat_deal(cards, pos)
-            for card in cards[start:pos]:
-                known[card] -= 1
-            hands += 1
-        return BaccaratShoe(hands, tuple(positive), tuple(positive_ev), tuple(win),
-                            tuple(linear_win))
-
-
-def linear_counter(rules: BaccaratRules, cut_card: int, seed: int) -> BaccaratCounter:
-    """The counter of a run: the exact EVs off the top and the linear count of each bet.
-
-    *Linear count*: write the EV as linear in the unseen shares ``p_i`` of
-    the ranks, ``EV ~ EV_0 + sum_i b_i (p_i - p0_i)``. Removing one card of
-    rank ``i`` from the full shoe (``N`` cards) moves ``p_i`` by
-    ``(p0_i - 1)/(N - 1)`` and every other ``p_j`` by ``p0_j/(N - 1)``, so its
-    effect of removal is ``E_i = (sum_j b_j p0_j - b_i)/(N - 1)``; fixing the
-    free constant by ``sum_j b_j p0_j = 0`` gives ``b_i = -(N - 1) E_i``.
-    """
-    top = analyse(rules)
-    eor = baccarat_eor(top)
-    n = top.cards_left
-    slopes = []
-    for bet in BETS:
-        row = []
-        for rank in RANKS:
-            effect = eor[rank]
-            row.append(-(n - 1) * float(effect[bet]) if effect is not None else 0.0)
-        slopes.append(tuple(row))
-    ev = top.ev
-    return BaccaratCounter(rules, cut_card, seed, tuple(ev[b] for b in BETS), tuple(slopes))
-
-
-@dataclass(frozen=True, slots=True)
-class BetCount:
-    """One bet over the dealt shoes: per unit bet, per hand or per shoe as named."""
-
-    ev_off_the_top: float
-    positive_share: float
-    """Share of the hands dealt on which the bet's exact EV is positive."""
-    mean_edge_when_positive: float | None
-    """Mean exact EV of the bet over those hands (None if there were none)."""
-    win_per_shoe: Estimate
-    """Mean per shoe of the exact EVs of the hands with positive EV: the win of a
-    player who bets one unit exactly then (the perfect-information ceiling)."""
-    linear_count_win_per_shoe: Estimate
-    """The same for a player who bets when the linear count says the EV is positive."""
-
-
-@dataclass(frozen=True, slots=True)
-class BaccaratCount:
-    """The result of :func:`baccarat_count`."""
-
-    rules: BaccaratRules
-    shoes: int
-    seed: int
-    cut_card: int
-    hands: int
-    bets: dict[str, BetCount]
-
-
-def baccarat_count(
-    rules: BaccaratRules, shoes: int = 100, seed: int = 1, cut_card: int = BACCARAT_CUT_CARD,
-    bets: Sequence[str] = BETS, pool: Executor | None = None, progress: Progress = None,
-    batch: int = 10,
-) -> BaccaratCount:
-    """Deal ``shoes`` shoes and report each of ``bets`` (see the module docstring).
-
-    ``pool``: the executor the batches of shoes run on (default: this thread).
-    The player may change bets before every hand; for the main bets this is
-    the Macau rule that a bet may be changed after a tie, which otherwise
-    stands.
-    """
-    if shoes < 1:
-        raise ValueError(f"--shoes must be at least 1, not {shoes}")
-    if cut_card < 0:
-        raise ValueError(f"--cut-card must be 0 or more, not {cut_card}")
-    unknown = [b for b in bets if b not in BETS]
-    if unknown or not bets or any(not b for b in bets):
-        raise ValueError(f"unknown bet {', '.join(unknown) or '(none)'}: choose from "
-                         f"{', '.join(BETS)}")
-    if 52 * rules.decks - 11 <= max(cut_card, 5):
-        raise ValueError(f"--cut-card {cut_card} leaves no hand to deal from "
-                         f"{rules.decks} deck(s)")
-    counter = linear_counter(rules, cut_card, seed)
-    parts = batches(shoes, batch)
-    if pool is None:
-        done: list[list[BaccaratShoe]] = []
-        for part in parts:
-            done.append(counter.play(part))
-            if progress is not None:
-                progress(len(done), len(parts))
-    else:
-        done = run_all(pool, counter.play, parts, progress)
-    played = [s for part in done for s in part]
-    hands = sum(s.hands for s in played)
-    out: dict[str, BetCount] = {}
-    for j, bet in enumerate(BETS):
-        if bet not in bets:
-            continue
-        positive = sum(s.positive[j] for s in played)
-        out[bet] = BetCount(
-            ev_off_the_top=counter.ev_top[j],
-            positive_share=positive / hands,
-            mean_edge_when_positive=(math.fsum(s.positive_ev[j] for s in played) / positive
-                                     if positive else None),
-            win_per_shoe=mean_estimate([s.win[j] for s in played]),
-            linear_count_win_per_shoe=mean_estimate([s.linear_win[j] for s in played]),
-        )
-    return BaccaratCount(rules, shoes, seed, cut_card, hands, out)
-
-
-# -- blackjack --------------------------------------------------------------------------------
+if TYPE_CHECKING:
+    import numpy as np
 
 BLACKJACK_STRATEGIES = ("basic", "basic+indices", "optimal")
 """``basic``: the ruleset's chart off the top (two-card decisions by the chart, later ones
@@ -512,26 +202,6 @@ def index_plays(rules: BlackjackRules, system: CountSystem) -> tuple[IndexPlay, 
             total, pair = sum(ranks), None
         plays.append(IndexPlay(up, total, pair, decision.actions, row.index, row.above))
     return tuple(plays)
-
-
-@dataclass(frozen=True, slots=True)
-class RoundPlan:
-    """One round's exact figures for the cards unseen before it, and how it is played.
-
-    ``ev``: EV per unit initial bet of the round (dealer blackjacks included);
-    ``second_moment``: E[net result^2], units^2. ``actions``: the first decision
-    per (up, low card, high card); ``codes``: per up card, the engine's node
-    codes for later decisions (2 hit, 4 stand; split hands' two-card nodes
-    may add 1, double); the action key's last item: a 6-7, 6-8 or 7-8 start whose
-    two cards share a suit (its suited 6-7-8 chance is positive); ``insure``: the
-    up cards against which insurance is taken.
-    """
-
-    ev: float
-    second_moment: float | None
-    actions: dict[tuple[int, int, int, bool], Action]
-    codes: dict[int, bytes]
-    insure: frozenset[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -698,15 +368,7 @@ class BlackjackCounter:
             codes_by_up[int(up)] = codes.tobytes()
             # the splits the play can take (the chart's, and an index's at this count)
             # are valued first: the first action needs a split's value to choose it
-            pairs: set[int] | None
-            if fixed:  # the chart alone: each first play is the chart's, whatever the values
-                pairs = {p for p in range(1, 11) if (p, p) in ups.deals
-                         and self._chart_action((p, p), up) is Action.SPLIT}
-            else:
-                pairs = None if optimal else {
-                    p for p in range(1, 11) if (p, p) in ups.deals
-                    and Action.SPLIT in {self._first_action((p, p), up, case, tc, splits=True)
-                                         for case in ups.deals[(p, p)]}}
+            pairs = self._split_pairs(ups, up, tc, fixed, optimal)
             if pairs is None or pairs:  # the chart plays its splits: its column only
                 add_split_values(game, ups, codes, pairs, 7 if optimal else 2,
                                  lazy=not optimal)
@@ -753,28 +415,26 @@ class BlackjackCounter:
                         if got is not None:
                             extra += w * _split_second_moment(got, rules.peek, insured, nb)
                             continue
-                    part = np.zeros(HIST_SIZE)
-                    # no hole card: the insurance settles on the outcomes with a blackjack
-                    with_bj = np.zeros(HIST_SIZE) if insured and not rules.peek else None
-                    add_deal_distribution(part, 1.0, rules, hand, up, ups.base,
-                                          game.conditioning, action.value, case.q678, nb,
-                                          codes, game.memo, optimal, bj_hist=with_bj)
-                    if with_bj is not None:  # the insurance: +1 on a blackjack, else -0.5
-                        part = np.roll(part, -50) + np.roll(with_bj, 100)
-                    elif insured:  # peek: a dealer blackjack ends the round, the insurance wins 1
-                        lost = (-0.5 if action is Action.SURRENDER
-                                and not rules.surrender_loses_to_blackjack else -1.0)
-                        at = HIST_OFFSET + round(100 * lost)
-                        part[at] -= p_bj
-                        part = np.roll(part, -50)
-                        part[at + 100] += p_bj
-                    hist += w * part
+                    hist += w * _deal_histogram(game, ups, hand, case, action, codes,
+                                                optimal, insured)
         second = None
         if hist is not None:
             xs = (np.arange(HIST_SIZE) - HIST_OFFSET) / 100.0
             second = (float(np.dot(hist, xs * xs)) + extra
                       + math.fsum(x * x * p for x, p in exact.items()))
         return RoundPlan(ev, second, actions, codes_by_up, frozenset(insure))
+
+    def _split_pairs(self, ups: UpCardDeals, up: Rank, tc: float, fixed: bool,
+                     optimal: bool) -> set[int] | None:
+        """The pairs against ``up`` whose splits the play can take (the chart's, and an
+        index's at true count ``tc``); None: every pair (``optimal``)."""
+        if fixed:  # the chart alone: each first play is the chart's, whatever the values
+            return {p for p in range(1, 11) if (p, p) in ups.deals
+                    and self._chart_action((p, p), up) is Action.SPLIT}
+        return None if optimal else {
+            p for p in range(1, 11) if (p, p) in ups.deals
+            and Action.SPLIT in {self._first_action((p, p), up, case, tc, splits=True)
+                                 for case in ups.deals[(p, p)]}}
 
     def _chart_round(self, game: GamePass) -> RoundPlan:
         """:meth:`plan` of a round without its second moment, every first play the chart's
@@ -799,19 +459,10 @@ class BlackjackCounter:
             codes = self._split_codes[up]
             codes_by_up[int(up)] = codes.tobytes()
             values, p_up = ups.table.values, ups.p_up  # 8 doubles a node: PASS_COLUMNS
-            splits: dict[int, float] = {}
-            for p in self._chart_splits[up]:
-                if ups.rows[node_id((p, p))].weight > 0:
-                    params = self._split_params.get(p)
-                    if params is None:
-                        params = self._split_params[p] = split_hand_params(
-                            rules, ups.base, [Card(Rank(p))] * 2, game.conditioning)
-                    got = split_round_values(game, ups, codes, p, 2, lazy=True, params=params)
-                    if got is not None:
-                        splits[p] = got[1]
+            splits = self._chart_split_values(game, ups, codes)
             may_surrender = rules.may_surrender(int(up))
             for hand, node, total, action in self._chart_cases[up]:
-                at = 8 * node
+                at = PASS_WIDTH * node
                 weight = values[at + COL_WEIGHT]
                 if not weight > 0:  # (NaN: the shoe cannot deal it)
                     continue
@@ -840,6 +491,22 @@ class BlackjackCounter:
                 ev += w_hand * value
         return RoundPlan(ev, None, actions, codes_by_up, frozenset())
 
+    def _chart_split_values(self, game: GamePass, ups: UpCardDeals,
+                            codes: array.array[int]) -> dict[int, float]:
+        """The chart-played value of each pair the chart splits against ``ups.up`` that the
+        shoe can deal (raw, by pair rank), for :meth:`_chart_round`."""
+        splits: dict[int, float] = {}
+        for p in self._chart_splits[ups.up]:
+            if ups.rows[node_id((p, p))].weight > 0:
+                params = self._split_params.get(p)
+                if params is None:
+                    params = self._split_params[p] = split_hand_params(
+                        self.rules, ups.base, [Card(Rank(p))] * 2, game.conditioning)
+                got = split_round_values(game, ups, codes, p, 2, lazy=True, params=params)
+                if got is not None:
+                    splits[p] = got[1]
+        return splits
+
     def play(self, indices: Sequence[int]) -> list[tuple[RoundRecord, ...]]:
         """Deal the shoes ``indices`` of the run."""
         return [self.play_one(i) for i in indices]
@@ -865,7 +532,7 @@ class BlackjackCounter:
             rounds.append(RoundRecord(tc, plan.ev, plan.second_moment))
             start = pos
             try:
-                pos = self._deal(cards, pos, plan, shoe)
+                pos = self.deal_round(cards, pos, plan, shoe)
             except IndexError:  # the shoe ran out mid-round: it is the last
                 break
             for card in cards[start:pos]:
@@ -873,114 +540,41 @@ class BlackjackCounter:
                 running += self.system.tag(card.rank)
         return tuple(rounds)
 
-    def _deal(self, cards: Sequence[Card], pos: int, plan: RoundPlan,
-              shoe: Shoe | None = None) -> int:
-        """Play one round from ``cards[pos:]`` as the plan says; the next position.
+    def deal_round(self, cards: Sequence[Card], pos: int, plan: RoundPlan,
+                   shoe: Shoe | None = None) -> int:
+        """Deal one round from ``cards[pos:]`` as ``plan`` plays it; the position after it
+        (:func:`strategy_calc.playout.play_round`; ``shoe``: the cards unseen before the
+        round, which an ``optimal`` counter's split hands play their own decisions for)."""
+        return play_round(self.rules, cards, pos, plan, shoe, self.strategy == "optimal")
 
-        Casino order: player, up card, player; the dealer's second card now in
-        a peek game (checked) and in a single-deck no-hole-card game (not
-        checked), else after the player has finished, and only if a hand is
-        left to settle (or the player's blackjack faces an ace or a ten). A
-        bust, surrendered or bonus-paid hand (7-7-7, suited 6-7-8) is settled.
-        ``shoe``: the cards unseen before the round (``optimal``: split hands play
-        their own best decisions for it, :func:`strategy_calc.engine.split_play`).
-        """
-        rules = self.rules
-        p1, up, p2 = (int(cards[pos + i].rank) for i in range(3))
-        first_suited = cards[pos].suit == cards[pos + 2].suit
-        pos += 3
-        hole = -1
-        if rules.peek or rules.decks == 1:
-            hole = int(cards[pos].rank)
-            pos += 1
-        hand = (min(p1, p2), max(p1, p2))
-        if rules.peek and {up, hole} == {1, 10}:
-            return pos
-        if hand == (1, 10):
-            if hole < 0 and up in (1, 10):  # does the dealer's blackjack push it?
-                pos += 1
-            return pos
-        action = plan.actions.get((up, *hand, first_suited)) or plan.actions.get(
-            (up, *hand, False))
-        codes = plan.codes[up]
-        table = node_table()
-        live = False
 
-        def bonus_paid(held: list[Card], split: bool) -> bool:
-            if len(held) != 3 or (split and not rules.bonus_on_split_hands):
-                return False
-            ranks = sorted(int(c.rank) for c in held)
-            if ranks == [7, 7, 7]:
-                return rules.bonus_777 > 0
-            return (ranks == [6, 7, 8] and rules.bonus_suited_678 > 0
-                    and len({c.suit for c in held}) == 1)
+def _deal_histogram(game: GamePass, ups: UpCardDeals, hand: tuple[int, int],
+                    case: DealValues, action: Action, codes: array.array[int],
+                    optimal: bool, insured: bool) -> np.ndarray:
+    """The distribution of one start's result (histogram bins, see
+    :data:`strategy_calc.engine.HIST_OFFSET`), played by ``action`` then the ``codes``,
+    an insurance bet included (``insured``); per unit probability of the start."""
+    import numpy as np
 
-        def play_out(held: list[Card], split: bool,
-                     own: tuple[bytes, bytes] | None = None) -> bool:
-            """Play a hand on by the codes (``own``: a split hand's, see split_play); whether
-            it is left for the dealer to settle."""
-            nonlocal pos
-            while True:
-                ranks = [int(c.rank) for c in held]
-                total = _best_total(ranks)
-                if total > 21 or bonus_paid(held, split):
-                    return False
-                if total == 21:
-                    return True
-                code = codes[table.node(ranks)] if own is None else own[0][table.node(ranks)]
-                if own is not None and len(held) == 2 and 6 <= ranks[1] <= 8:
-                    # a split 6, 7 or 8 that drew another of them decides by its suits
-                    # (its own pair card's suit: suit case 0)
-                    by_suit = own[1][8 * (ranks[1] - 6) + (held[1].suit != held[0].suit)]
-                    code = by_suit or code
-                if (split and len(ranks) == 2 and code & 1
-                        and rules.split_hands_may_double(p1 == 1) and rules.may_double(total)):
-                    held.append(cards[pos])
-                    pos += 1
-                    return _best_total([int(c.rank) for c in held]) <= 21
-                if not code & 2:
-                    return True
-                held.append(cards[pos])
-                pos += 1
-
-        start = [cards[pos - 3 - (hole >= 0)], cards[pos - 1 - (hole >= 0)]]
-        if action is Action.SURRENDER:  # (an insurance bet still needs the dealer's card)
-            return pos + (hole < 0 and up in plan.insure)
-        if action is Action.DOUBLE:
-            ranks = [p1, p2, int(cards[pos].rank)]
-            pos += 1
-            live = _best_total(ranks) <= 21
-        elif action is Action.SPLIT:
-            up_card = cards[pos - 2 - (hole >= 0)]
-            for k in range(2):
-                own = None
-                if self.strategy == "optimal" and shoe is not None:
-                    own = _split_play_of(rules, shoe, up_card, start[k], start[1 - k], k == 1)
-                held = [start[k], cards[pos]]
-                pos += 1
-                if rules.split_aces_take_one_card(p1 == 1):
-                    live = True
-                    continue
-                live = play_out(held, True, own) or live
-        elif action is Action.STAND:
-            live = True
-        else:  # hit, then play on by the codes
-            held = [*start, cards[pos]]
-            pos += 1
-            live = play_out(held, False)
-        if not live and not (hole < 0 and up in plan.insure):
-            return pos
-        if hole < 0:  # (an insurance bet is settled on it even when no hand is left)
-            hole = int(cards[pos].rank)
-            pos += 1
-        if not live:
-            return pos
-        if {up, hole} != {1, 10}:
-            dealer = [up, hole]
-            while _dealer_draws(dealer, rules.dealer_hits_soft_17):
-                dealer.append(int(cards[pos].rank))
-                pos += 1
-        return pos
+    rules = game.rules
+    nb = ups.rows[node_id(hand)].no_blackjack
+    p_bj = 1.0 - nb
+    part = np.zeros(HIST_SIZE)
+    # no hole card: the insurance settles on the outcomes with a blackjack
+    with_bj = np.zeros(HIST_SIZE) if insured and not rules.peek else None
+    add_deal_distribution(part, 1.0, rules, hand, ups.up, ups.base, game.conditioning,
+                          action.value, case.q678, nb, codes, game.memo, optimal,
+                          bj_hist=with_bj)
+    if with_bj is not None:  # the insurance: +1 on a blackjack, else -0.5
+        part = np.roll(part, -50) + np.roll(with_bj, 100)
+    elif insured:  # peek: a dealer blackjack ends the round, the insurance wins 1
+        lost = (-0.5 if action is Action.SURRENDER
+                and not rules.surrender_loses_to_blackjack else -1.0)
+        at = HIST_OFFSET + round(100 * lost)
+        part[at] -= p_bj
+        part = np.roll(part, -50)
+        part[at + 100] += p_bj
+    return part
 
 
 def _split_second_moment(moments: tuple[float, float, float], peek: bool, insured: bool,
@@ -1000,30 +594,6 @@ def _split_second_moment(moments: tuple[float, float, float], peek: bool, insure
     if peek:
         return m2 - m1 + 0.25 * no_bj if insured else m2 + p_bj
     return m2 + (3.0 * with_bj - m1 + 0.25 + 0.75 * p_bj if insured else 0.0)
-
-
-def _split_play_of(rules: BlackjackRules, shoe: Shoe, up: Card, own: Card, other: Card,
-                   second: bool = False) -> tuple[bytes, bytes]:
-    """The decisions of the split hand started by ``own`` (``other``: the other pair card;
-    ``second``: it plays after the first) against ``up``, for the cards unseen before the
-    round: as the round's EV plays it."""
-    base = shoe.remove([up])
-    params = split_hand_params(rules, base, [own, other], engine.Conditioning.of(rules))
-    return engine.split_play(base, own.rank, up.rank, params, None, second)
-
-
-def _best_total(ranks: Sequence[int]) -> int:
-    """Best total of a hand (an ace counts 11 when that does not pass 21)."""
-    hard = sum(ranks)
-    return hard + 10 if 1 in ranks and hard <= 11 else hard
-
-
-def _dealer_draws(ranks: Sequence[int], h17: bool) -> bool:
-    """Whether the dealer draws on ``ranks``: below 17, or on a soft 17 under H17."""
-    hard = sum(ranks)
-    soft = 1 in ranks and hard <= 11
-    total = hard + 10 if soft else hard
-    return total < 17 or (h17 and soft and total == 17)
 
 
 def blackjack_counter(

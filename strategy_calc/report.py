@@ -19,14 +19,15 @@ from strategy_calc import baccarat, counting
 from strategy_calc.baccarat import BET_NAMES, BETS
 from strategy_calc.blackjack import ACTIONS, OUTCOMES, HandAnalysis
 from strategy_calc.cards import RANKS, Rank, decks_holding, parse_face_cards
-from strategy_calc.count import Estimate
 from strategy_calc.rules import RULESETS, BlackjackRules, baccarat_rules
+from strategy_calc.sampling import Estimate
 from strategy_calc.sidebets import analyse_pair
 from strategy_calc.splits import SPLIT_STRATEGIES
 
 if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never loads it
     from strategy_calc.baccarat import BaccaratOdds
-    from strategy_calc.count import BaccaratCount, BlackjackCount, Estimate
+    from strategy_calc.baccarat_count import BaccaratCount
+    from strategy_calc.count import BlackjackCount
     from strategy_calc.counting import EffectsOfRemoval, IndexTable
     from strategy_calc.rules import RulesetInfo
     from strategy_calc.sidebets import PairOdds

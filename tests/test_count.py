@@ -19,7 +19,7 @@ import pytest
 from oracle_round import Chart, RoundOracle
 
 import strategy_calc as sc
-from strategy_calc import count
+from strategy_calc import baccarat_count, count, playout, sampling
 from strategy_calc.actions import Action
 from strategy_calc.baccarat import BETS, RANKS, analyse, analyse_counts
 from strategy_calc.baccarat import effects_of_removal as baccarat_eor
@@ -357,10 +357,10 @@ def test_a_round_is_dealt_in_casino_order_and_played_by_the_chart() -> None:
     rules = sc.blackjack_rules("deluxe", ["decks=1"])
     counter = count.blackjack_counter(rules, cut_card=51)
     plan = counter.plan(Shoe.full(1), 0.0, moments=False)
-    assert counter._deal(_stacked("T T 6 7 5 2 2 2"), 0, plan) == 5
-    assert counter._deal(_stacked("8 6 8 T 3 9 T 5 2 2"), 0, plan) == 8
+    assert counter.deal_round(_stacked("T T 6 7 5 2 2 2"), 0, plan) == 5
+    assert counter.deal_round(_stacked("8 6 8 T 3 9 T 5 2 2"), 0, plan) == 8
     # a dealer blackjack in a peek game ends the round after the deal
-    assert counter._deal(_stacked("9 A 7 T 2 2"), 0, plan) == 4
+    assert counter.deal_round(_stacked("9 A 7 T 2 2"), 0, plan) == 4
 
 
 class _WantsACard(Exception):
@@ -373,7 +373,7 @@ def _best(hand: list[int]) -> int:
 
 
 def _peek_round_by_the_rules(ranks: list[int], rules: sc.BlackjackRules,
-                             plan: count.RoundPlan) -> tuple[Fraction, int]:
+                             plan: playout.RoundPlan) -> tuple[Fraction, int]:
     """The net result (units of the initial bet) and the number of cards used of one
     round of a peek game dealt from ``ranks`` in order, played as ``plan`` decides,
     written from RULES.md (Deluxe) without the counter's deal: player, up card, player,
@@ -459,7 +459,7 @@ def test_a_round_played_out_card_by_card_wins_its_exact_ev_and_uses_the_cards_de
     round whose EV it adds. Every ordering of the cards a round can use (each extended one
     card at a time, with its chance count / cards left) is played out by the rules above:
     the results average to the plan's exact EV (so the deal plays the strategy the EV
-    values), and the counter's deal (``_deal``) uses exactly as many cards on every one
+    values), and the counter's deal (``deal_round``) uses exactly as many cards on every one
     (so the cut card is reached when it would be). By optional stopping, the sum of the
     rounds' exact EVs over a shoe then has the expectation of the sum of their results,
     whatever the cut card does."""
@@ -483,7 +483,7 @@ def test_a_round_played_out_card_by_card_wins_its_exact_ev_and_uses_the_cards_de
         ev += p * result
         chance += p
         cards = list(sc.cards.parse_cards(" ".join("A23456789T"[r - 1] for r in ranks)))
-        assert counter._deal(cards, 0, plan) == used, ranks
+        assert counter.deal_round(cards, 0, plan) == used, ranks
         if {ranks[1], ranks[3]} != {1, 10} and {ranks[0], ranks[2]} != {1, 10}:
             actions.add(plan.actions[(ranks[1], min(ranks[0], ranks[2]),
                                       max(ranks[0], ranks[2]), False)])
@@ -493,7 +493,7 @@ def test_a_round_played_out_card_by_card_wins_its_exact_ev_and_uses_the_cards_de
 
 
 @functools.cache
-def _kc_first_rounds() -> tuple[count.BlackjackCounter, count.RoundPlan, Fraction, Fraction,
+def _kc_first_rounds() -> tuple[count.BlackjackCounter, playout.RoundPlan, Fraction, Fraction,
                                 Fraction]:
     """k_c's example enumerated (see the test below): the counter, its plan off the top,
     P(both pat), P(both pat without a blackjack) and the second round's EV per deck."""
@@ -593,7 +593,7 @@ def test_optimal_split_hands_are_played_out_by_their_own_decisions() -> None:
     plan = counter.plan(Shoe.full(1), 0.0, moments=False)
     assert plan.actions[(7, 3, 3, False)] is Action.SPLIT
     cards = _stacked("3h 7s 3d 9c 8h 5h 8d Td 2c 2h 2d")
-    assert counter._deal(cards, 0, plan, Shoe.full(1)) == 9
+    assert counter.deal_round(cards, 0, plan, Shoe.full(1)) == 9
 
 
 @pytest.mark.statistical
@@ -609,10 +609,10 @@ def test_a_second_split_hand_is_played_out_with_its_own_blackjack_losses() -> No
     assert plan.actions[(1, 8, 8, False)] is Action.SPLIT
     cards = _stacked("8s Ah 8h 8d 2c 8c 9d Tc 5d 5c")
     sixteen = sc.engine.node_table().node([8, 8])
-    first = count._split_play_of(rules, Shoe.full(6), cards[1], cards[0], cards[2])
-    second = count._split_play_of(rules, Shoe.full(6), cards[1], cards[2], cards[0], True)
+    first = playout._split_play_of(rules, Shoe.full(6), cards[1], cards[0], cards[2])
+    second = playout._split_play_of(rules, Shoe.full(6), cards[1], cards[2], cards[0], True)
     assert first[0][sixteen] & 2 and not second[0][sixteen] & 2
-    assert counter._deal(cards, 0, plan, Shoe.full(6)) == 7
+    assert counter.deal_round(cards, 0, plan, Shoe.full(6)) == 7
 
 
 @pytest.mark.statistical
@@ -626,7 +626,7 @@ def test_a_split_seven_is_played_out_by_its_suits() -> None:
     counter = count.blackjack_counter(rules, strategy="optimal")
     plan = counter.plan(Shoe.full(6), 0.0, moments=False)
     assert plan.actions[(2, 7, 7, False)] is Action.SPLIT
-    assert counter._deal(_stacked("7h 2s 7d 6h 8h 6c Ts 9d 5d 5c"), 0, plan,
+    assert counter.deal_round(_stacked("7h 2s 7d 6h 8h 6c Ts 9d 5d 5c"), 0, plan,
                          Shoe.full(6)) == 8
 
 
@@ -639,11 +639,11 @@ def test_a_no_hole_card_shoe_deals_the_dealer_s_second_card_only_when_needed() -
     rules = sc.blackjack_rules("macau-1983")
     counter = count.blackjack_counter(rules, cut_card=200)
     plan = counter.plan(Shoe.full(6), 0.0, moments=False)
-    assert counter._deal(_stacked("T 9 5 T 2 2 2"), 0, plan) == 4
-    assert counter._deal(_stacked("T T 6 2 2 2"), 0, plan) == 3
-    assert counter._deal(_stacked("A 6 T 2 2 2"), 0, plan) == 3
-    assert counter._deal(_stacked("7 8 7 7 5 7 2"), 0, plan) == 4
-    assert counter._deal(_stacked("T 6 8 T 5 2 2"), 0, plan) == 5
+    assert counter.deal_round(_stacked("T 9 5 T 2 2 2"), 0, plan) == 4
+    assert counter.deal_round(_stacked("T T 6 2 2 2"), 0, plan) == 3
+    assert counter.deal_round(_stacked("A 6 T 2 2 2"), 0, plan) == 3
+    assert counter.deal_round(_stacked("7 8 7 7 5 7 2"), 0, plan) == 4
+    assert counter.deal_round(_stacked("T 6 8 T 5 2 2"), 0, plan) == 5
 
 
 def test_optimal_play_counts_shoes_that_ran_out_of_a_rank() -> None:
@@ -685,7 +685,7 @@ def test_the_dealing_procedure_reproduces_the_engine_tableau_on_every_ordered_de
         counts[card] += 1
     wins = {"banker": 0, "player": 0, "tie": 0}
     for deal in itertools.permutations(shoe, 6):
-        _pos, p, b = count.baccarat_deal(deal, 0)
+        _pos, p, b = baccarat_count.baccarat_deal(deal, 0)
         wins["tie" if p == b else "player" if p > b else "banker"] += 1
     odds = analyse_counts(baccarat_rules(), counts)
     assert (wins["banker"], wins["player"], wins["tie"]) == (
@@ -698,7 +698,7 @@ def test_linear_count_is_exact_for_one_card_removed() -> None:
     the estimate is EV0 + E_i - sum_j p0_j E_j, and sum_j p0_j E_j = 0 (removing an
     unseen card at random leaves the expectation unchanged)."""
     rules = baccarat_rules("macau-baccarat", decks=1)
-    counter = count.linear_counter(rules, 14, 1)
+    counter = baccarat_count.linear_counter(rules, 14, 1)
     full = analyse(rules)
     for i, rank in enumerate(RANKS):
         counts = list(full.counts)
@@ -717,7 +717,7 @@ def test_perfect_information_wins_at_least_what_the_linear_count_wins_in_every_s
     """Betting exactly the positive-EV hands takes the sum of the positive EVs, the most
     any choice of hands can take from a shoe."""
     rules = baccarat_rules("macau-baccarat", decks=2)
-    counter = count.linear_counter(rules, 14, 5)
+    counter = baccarat_count.linear_counter(rules, 14, 5)
     for shoe in counter.play(range(3)):
         for j in range(len(BETS)):
             assert shoe.win[j] >= shoe.linear_win[j] - 1e-15
@@ -727,7 +727,7 @@ def test_perfect_information_wins_at_least_what_the_linear_count_wins_in_every_s
 def test_baccarat_run_reports_the_exact_off_the_top_evs() -> None:
     """Off the top of 8 decks: Banker -1.0579%, Player -1.2351%, Tie -14.3596% (Wizard of
     Odds' baccarat house edges); positive-EV shares are shares of the hands dealt."""
-    result = count.baccarat_count(baccarat_rules(), shoes=2, seed=1)
+    result = baccarat_count.baccarat_count(baccarat_rules(), shoes=2, seed=1)
     ev = {bet: b.ev_off_the_top for bet, b in result.bets.items()}
     assert round(ev["banker"], 6) == -0.010579
     assert round(ev["player"], 6) == -0.012351
@@ -745,14 +745,14 @@ def test_a_dask_cluster_and_local_processes_deal_the_same_run() -> None:
     counter = count.blackjack_counter(rules, seed=5, moment_every=40)
     serial = count.blackjack_count(counter, rounds=16, batch=2)
     bac = baccarat_rules("macau-baccarat", decks=1)
-    bac_serial = count.baccarat_count(bac, shoes=4, seed=2, batch=1)
+    bac_serial = baccarat_count.baccarat_count(bac, shoes=4, seed=2, batch=1)
     with executor(2) as pool:
         assert count.blackjack_count(counter, rounds=16, pool=pool, batch=2) == serial
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
                                   dashboard_address=None, processes=True) as cluster, \
             executor(scheduler=cluster.scheduler_address) as pool:
         assert count.blackjack_count(counter, rounds=16, pool=pool, batch=2) == serial
-        assert count.baccarat_count(bac, shoes=4, seed=2, pool=pool, batch=1) == bac_serial
+        assert baccarat_count.baccarat_count(bac, shoes=4, seed=2, pool=pool, batch=1) == bac_serial
 
 
 @pytest.mark.statistical
@@ -773,10 +773,10 @@ def test_the_sds_standard_error_is_the_delta_method_over_shoes_worked_by_hand() 
     mean(k) - 2 m1 (...) = -1 and +1, so Var(SD^2) = (1 + 1) / (2 * 1) = 1 and
     se(SD) = 1 / (2 * 2) = 0.25. With m1 = 0.5 (EV sums 1.2 and 0.8): SD^2 = 4 - 0.25,
     psi = -1 - 2 (0.5)(0.2) / 2 = -1.1 and +1.1, Var = 1.21, se = 1.1 / (2 sqrt(3.75))."""
-    got = count.sd_estimate([3.0, 5.0], [1.0, 1.0], [0.2, -0.2], [2.0, 2.0])
+    got = sampling.sd_estimate([3.0, 5.0], [1.0, 1.0], [0.2, -0.2], [2.0, 2.0])
     assert got.value == pytest.approx(2.0, abs=1e-15) and got.se == pytest.approx(0.25)
-    got = count.sd_estimate([3.0, 5.0], [1.0, 1.0], [1.2, 0.8], [2.0, 2.0])
+    got = sampling.sd_estimate([3.0, 5.0], [1.0, 1.0], [1.2, 0.8], [2.0, 2.0])
     assert got.value == pytest.approx(math.sqrt(3.75))
     assert got.se == pytest.approx(1.1 / (2 * math.sqrt(3.75)))
-    one = count.sd_estimate([3.0], [1.0], [0.2], [2.0])  # one shoe: no spread to measure
+    one = sampling.sd_estimate([3.0], [1.0], [0.2], [2.0])  # one shoe: no spread to measure
     assert one.value == pytest.approx(math.sqrt(3.0 - 0.01)) and math.isnan(one.se)

@@ -29,6 +29,11 @@ RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]
 
 def commands() -> list[list[str]]:
     """Every command line of the dump, in a fixed order."""
+    return hand_commands() + game_commands()
+
+
+def hand_commands() -> list[list[str]]:
+    """``hand`` queries: every two-card start and up card, splits, known cards."""
     out: list[list[str]] = []
     two_card = [(a, b) for i, a in enumerate(RANKS) for b in RANKS[i:]]
     for rules, decks in (("deluxe", "8"), ("macau-1983", "1"), ("deluxe", "2"),
@@ -52,6 +57,12 @@ def commands() -> list[list[str]]:
             out.append(["hand", cards, "--vs", up, "--rules", rules, "--removed",
                         "5,5,K,T", "--decks", "1", "--json"])
             out.append(["hand", cards, "--vs", up, "--rules", rules, "--exact", "--json"])
+    return out
+
+
+def game_commands() -> list[list[str]]:
+    """Whole-game commands: charts, edges, distributions, counts, sweeps, baccarat."""
+    out: list[list[str]] = []
     for rules in ("deluxe", "macau-1983"):
         for decks in ("1", "2", "6", "8"):
             out.append(["chart", "--rules", rules, "--decks", decks, "--format", "json"])
