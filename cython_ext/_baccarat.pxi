@@ -147,18 +147,18 @@ def baccarat_deal_counts(counts):
     cdef long long n = 0, same = 0, x, deals, pairs
     cdef int i
     if len(counts) != _BAC_RANKS:
-        raise ValueError(f"expected {_BAC_RANKS} rank counts, got {len(counts)}")
+        raise _InputError(f"expected {_BAC_RANKS} rank counts, got {len(counts)}")
     memset(c, 0, sizeof(c))
     memset(grid, 0, sizeof(grid))
     for i in range(_BAC_RANKS):
         x = counts[i]
         if x < 0 or x > _BAC_MAX_CARDS:
-            raise ValueError(f"rank count out of range: {x}")
+            raise _InputError(f"rank count out of range: {x}")
         c[i + 1 if i < 9 else 0] += x
         n += x
         same += x * (x - 1)
     if n < 6 or n > _BAC_MAX_CARDS:
-        raise ValueError(f"a baccarat shoe needs 6 to {_BAC_MAX_CARDS} cards, not {n}")
+        raise _InputError(f"a baccarat shoe needs 6 to {_BAC_MAX_CARDS} cards, not {n}")
     with nogil:
         _bac_enumerate(c, n, grid)
         deals = _bac_falling(n, 6)

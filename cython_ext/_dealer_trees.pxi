@@ -748,7 +748,7 @@ cdef int check_shoe(const int[:] shoe) except -1:
         raise ValueError("a shoe has 10 rank counts")
     for r in range(NR):
         if shoe[r] < 0 or shoe[r] > 100000:
-            raise ValueError("a rank count must be between 0 and 100000")
+            raise _InputError("a rank count must be between 0 and 100000")
     return 0
 
 

@@ -57,7 +57,7 @@ cdef bint wants_hit(Ctx* c, int node, const char* codes) noexcept nogil:
     if node_best[node] >= 21:
         return False
     if codes != NULL:
-        return (codes[node] & 2) != 0
+        return (codes[node] & CODE_HIT) != 0
     return hit_value(c, node, False) > stand_value(c, node, 1.0)
 
 
@@ -179,8 +179,8 @@ cdef int suited_terms(Ctx* c, int node, double m, int pair, int r, bint may_doub
                 ch = node_child[node][x]
                 if M != NULL:
                     draw_moments(c, node, x, <double>shoe[x] / N, w, Mb, tmp)
-                if code & 1 or ch < 0:
-                    n = add_last_card(out, n, cap, node, x, 2.0 if code & 1 else 1.0, p)
+                if code & CODE_DOUBLE or ch < 0:
+                    n = add_last_card(out, n, cap, node, x, 2.0 if code & CODE_DOUBLE else 1.0, p)
                     term_moments(c, out, n, tmp)
                 elif ch == id_678 and q > 0.0:
                     n = add_term(out, n, cap, ch, -1, T_BONUS, 1.0, c.b678, p * q)
@@ -268,8 +268,8 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
                 code = 2 if h > s else 4
                 if das and double_ok[node_best[node]] and double_value(c, node, 2.0) > v:
                     code |= 1
-            doubled = das and double_ok[node_best[node]] and (code & 1) != 0
-            if not doubled and not (code & 2 and node_best[node] < 21):
+            doubled = das and double_ok[node_best[node]] and (code & CODE_DOUBLE) != 0
+            if not doubled and not (code & CODE_HIT and node_best[node] < 21):
                 code = 4
         elif node == start:
             code = 2  # the hand was hit (or is a split hand taking its second card)

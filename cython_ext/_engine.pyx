@@ -71,6 +71,10 @@ cdef extern from "lanes.h" nogil:  # tree_eval_lanes' hot loops, built for AVX2 
 
 import array
 
+# Refusals of input a user can give (a shoe too small, a bust hand) are InputError, which
+# the CLI prints as one error line; every other ValueError here is a caller's bug.
+from strategy_calc.errors import InputError as _InputError
+
 include "_baccarat.pxi"
 
 

@@ -696,7 +696,7 @@ cdef class OptimalSplit:
         o.pkey = 1ULL << (6 * o.p)
         for r in range(NR):  # the state keys hold 6 bits of each rank's removal
             if min(base[r], max_hands * (21 // (r + 1) + 2)) > 63:
-                raise ValueError("the optimal split handles shoes with at most 63 cards of a"
+                raise _InputError("the optimal split handles shoes with at most 63 cards of a"
                                  " rank that a round could use up")
         o.up = up
         o.mode = P.mode
@@ -781,9 +781,9 @@ cdef class OptimalSplit:
         if self.o.failed:
             raise MemoryError()
         if self.o.overflow:
-            raise ValueError("too many cards of one rank dealt for the optimal split's state key")
+            raise _InputError("too many cards of one rank dealt for the optimal split's state key")
         if self.o.exhausted:
-            raise ValueError("too few cards left for an exact answer: the dealer could run out"
+            raise _InputError("too few cards left for an exact answer: the dealer could run out"
                              " of cards")
         return v
 

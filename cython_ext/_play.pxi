@@ -197,7 +197,7 @@ cdef int check_cards(Ctx* c) except -1:
     if c.failed:
         raise MemoryError()
     if c.exhausted:
-        raise ValueError("too few cards left for an exact answer: the dealer could run out"
+        raise _InputError("too few cards left for an exact answer: the dealer could run out"
                          " of cards")
     return 0
 
@@ -360,7 +360,7 @@ cdef double policy_value(Ctx* c, int node) noexcept nogil:
     if bonus_777(c, node):
         v = c.b777 * settle_factor(c, node)
     elif node_best[node] < 21 and (
-            (c.codes[node] & 2) if c.codes != NULL else c.policy[node_class[node]]):
+            (c.codes[node] & CODE_HIT) if c.codes != NULL else c.policy[node_class[node]]):
         v = with_678(c, node, hit_value(c, node, True))
     else:
         v = with_678(c, node, stand_value(c, node, 1.0))
@@ -482,11 +482,11 @@ cdef double split_hand(Ctx* c, int pair, const int* double_ok, bint das, bint ac
                         v = d
         else:
             code = chart_two[ch]
-            if may_double and code & 1:
+            if may_double and code & CODE_DOUBLE:
                 v = double_value(c, ch)
-            elif code & 2 and node_best[ch] < 21 and not bonus_777(c, ch):
+            elif code & CODE_HIT and node_best[ch] < 21 and not bonus_777(c, ch):
                 v = with_678(c, ch, hit_value(c, ch, True))
-            elif code & 4:
+            elif code & CODE_STAND:
                 v = with_678(c, ch, stand_value(c, ch, 1.0))
             else:
                 v = policy_value(c, ch)
@@ -510,11 +510,11 @@ cdef void record_codes(Ctx* c, int pair, const int* double_ok, bint das,
             continue
         s = stand_value(c, node, 1.0)
         h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
-        codes[node] = 2 if h > s else 4
+        codes[node] = CODE_HIT if h > s else CODE_STAND
         if node_ncards[node] == 2 and das and double_ok[node_best[node]]:
             d = double_value(c, node, 2.0)
             if d > (h if h > s else s):
-                codes[node] |= 1
+                codes[node] |= CODE_DOUBLE
 
 
 cdef int check_hand(const int[:] hand, const int[:] base) except -1:
@@ -523,7 +523,7 @@ cdef int check_hand(const int[:] hand, const int[:] base) except -1:
         raise ValueError("a hand has 10 rank counts")
     for r in range(NR):
         if hand[r] < 0 or hand[r] > base[r]:
-            raise ValueError("the hand holds cards the shoe does not")
+            raise _InputError("the hand holds cards the shoe does not")
     return 0
 
 
@@ -560,12 +560,12 @@ def hand_values(const int[:] base, const int[:] hand, int up, params,
         raise ValueError("policy needs 64 classes")
     node = node_of(&hand[0])
     if node < 0:
-        raise ValueError("the hand is bust")
+        raise _InputError("the hand is bust")
     ctx_init(&c, &base[0], up, &P, False, NULL)
     try:
         N = node_shoe(&c, node, shoe)
         if N < 1:
-            raise ValueError("no cards left for the dealer")
+            raise _InputError("no cards left for the dealer")
         if policy is not None:
             c.policy = &policy[0]
         with nogil:
@@ -587,7 +587,7 @@ cdef int check_pair(const int[:] base, int pair) except -1:
     if pair < 1 or pair > 10:
         raise ValueError("the pair is a rank 1..10")
     if base[pair - 1] < 2:
-        raise ValueError("the shoe does not hold the pair")
+        raise _InputError("the shoe does not hold the pair")
     return 0
 
 
@@ -615,22 +615,22 @@ cdef int split_rows(Ctx* c, const int* base, int p, const Params* P, int max_ext
         ctx_forget(c)
         c.codes = NULL
         with nogil:
-            if a == frozen_at and columns & 1:  # (the chart's rows need no optimal play)
+            if a == frozen_at and columns & SPLIT_OPTIMAL:  # (the chart's rows need no optimal play)
                 res[a * 6] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card, NULL,
                                         &res[a * 6 + 1])
                 if max_extra > 0:
                     record_codes(c, p, P.double_ok, P.das, frozen)
-            elif a > frozen_at and columns & 1:
+            elif a > frozen_at and columns & SPLIT_OPTIMAL:
                 c.codes = frozen
                 res[a * 6] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card, frozen,
                                         &res[a * 6 + 1])
-            if chart != NULL and columns & 6:
+            if chart != NULL and columns & (SPLIT_CHART | SPLIT_CHART_NODAS):
                 ctx_reset_values(c)
                 c.codes = chart
-                if columns & 2:
+                if columns & SPLIT_CHART:
                     res[a * 6 + 2] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card,
                                                 chart, &res[a * 6 + 3])
-                if columns & 4:
+                if columns & SPLIT_CHART_NODAS:
                     res[a * 6 + 4] = split_hand(c, p, P.double_ok, False, P.aces_one_card,
                                                 chart, &res[a * 6 + 5])
         check_cards(c)

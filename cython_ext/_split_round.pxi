@@ -345,7 +345,7 @@ def hand_distribution(const int[:] base, const int[:] hand, int up, params, int 
         raise ValueError("action is 0 (stand), 1 (hit) or 2 (double)")
     node = node_of(&hand[0])
     if node < 0:
-        raise ValueError("the hand is bust")
+        raise _InputError("the hand is bust")
     if codes is not None:
         cd = &codes[0]
     local.keys = NULL

@@ -59,3 +59,16 @@ cpdef enum RowFlag:
     ROW_POLICY_HIT = 4
     ROW_DOUBLE = 8
     ROW_PRESENT = 16
+
+cpdef enum PlayCode:
+    # a chart's per-node play for split hands (split_tables' and the pass's chart_codes):
+    # bits of one byte per player node, made from a ChartCode by engine.split_hand_code
+    CODE_DOUBLE = 1     # double if the rules allow it here
+    CODE_HIT = 2        # else hit
+    CODE_STAND = 4      # else stand
+
+cpdef enum SplitColumn:
+    # split_tables' ``columns``: which pairs of a row's columns to compute
+    SPLIT_OPTIMAL = 1       # X, P: the split hands' own best play
+    SPLIT_CHART = 2         # X_chart, P_chart: the chart's play
+    SPLIT_CHART_NODAS = 4   # the chart's play without doubling after the split

@@ -29,6 +29,16 @@ class RowFlag(IntEnum):
     ROW_DOUBLE = 8
     ROW_PRESENT = 16
 
+class PlayCode(IntEnum):
+    CODE_DOUBLE = 1
+    CODE_HIT = 2
+    CODE_STAND = 4
+
+class SplitColumn(IntEnum):
+    SPLIT_OPTIMAL = 1
+    SPLIT_CHART = 2
+    SPLIT_CHART_NODAS = 4
+
 class DealerMemo:
     def __init__(self, origin: memoryview, h17: bool, up: int = 0) -> None: ...
     @property

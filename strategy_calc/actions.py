@@ -1,9 +1,13 @@
-"""The player's actions and the chart's codes: one value each, with its letter and engine bits.
+"""The player's actions and the chart's codes: one value each, with its letter.
+
+Every other encoding is derived from these: the JSON keys are the values, the chart
+letters :attr:`Action.letter`, the engine's play bits
+:func:`strategy_calc.engine.split_hand_code`.
 
 >>> Action.DOUBLE.letter, str(ChartCode(Action.DOUBLE, Action.HIT))
 ('D', 'Dh')
->>> ChartCode.parse("Rp").otherwise, ChartCode.parse("Ds").split_hand_bits
-(<Action.SPLIT: 'split'>, 5)
+>>> ChartCode.parse("Rp").otherwise
+<Action.SPLIT: 'split'>
 """
 
 from __future__ import annotations
@@ -65,23 +69,6 @@ class ChartCode:
     def parse(cls, code: str) -> ChartCode:
         """The value of a code such as ``H``, ``Dh``, ``Rp``."""
         return _parse_code(code)
-
-    @property
-    def split_hand_bits(self) -> int:
-        """The engine's code for a split hand's first two cards in this cell's row.
-
-        Bit 1: double if allowed; bit 2: else hit; bit 4: else stand; 0: pair
-        rows (a split hand is not split again), where the hit/stand policy
-        decides. Surrender is never offered to a split hand (its fallback plays).
-        """
-        if self.action is Action.SPLIT:
-            return 0
-        if self.action is Action.DOUBLE:
-            return 1 | (2 if self.otherwise is Action.HIT else 4)
-        if self.action is Action.HIT or (self.action is Action.SURRENDER
-                                          and self.otherwise is Action.HIT):
-            return 2
-        return 4
 
 
 @cache

@@ -37,6 +37,7 @@ from strategy_calc.cards import (
     parse_face_card,
     parse_face_cards,
 )
+from strategy_calc.errors import InputError
 from strategy_calc.rules import BaccaratRules
 
 RANKS: tuple[str, ...] = FACES
@@ -262,6 +263,30 @@ def analyse(rules: BaccaratRules, removed: str | Iterable[str] = ()) -> Baccarat
     cards = parse_face_cards(removed)
     counts = FaceShoe.full(rules.decks).remove(cards).face_counts
     return analyse_counts(rules, counts, tuple(card.face for card in cards))
+
+
+def analyse_shoe(
+    rules: BaccaratRules, counts: Sequence[int], removed: str | Iterable[str] = ()
+) -> BaccaratOdds:
+    """Exact odds for a shoe given per face (:func:`parse_shoe`'s counts, in the order
+    of :data:`RANKS`) less the ``removed`` cards.
+
+    >>> odds = analyse_shoe(BaccaratRules(), [0] * 9 + [7, 0, 0, 0], "T")  # seven tens less one
+    >>> odds.removed, odds.exact_ev()["tie"]
+    (('T',), Fraction(8, 1))
+    >>> analyse_shoe(BaccaratRules(), [0] * 9 + [7, 0, 0, 0], "J")
+    Traceback (most recent call last):
+    ...
+    strategy_calc.errors.InputError: --removed: more Js than the --shoe holds
+    """
+    left = list(counts)
+    gone = parse_face_cards(removed)
+    for card in gone:
+        i = RANKS.index(card.face)
+        if left[i] == 0:
+            raise InputError(f"--removed: more {card.face}s than the --shoe holds")
+        left[i] -= 1
+    return analyse_counts(rules, left, tuple(card.face for card in gone))
 
 
 def effects_of_removal(odds: BaccaratOdds) -> dict[str, dict[str, Fraction] | None]:

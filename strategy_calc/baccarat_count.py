@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from strategy_calc.baccarat import BETS, POINTS, RANKS, analyse, analyse_counts
 from strategy_calc.baccarat import effects_of_removal as baccarat_eor
 from strategy_calc.cards import FaceShoe
+from strategy_calc.errors import InputError
 from strategy_calc.parallel import run_all
 from strategy_calc.rules import BaccaratRules
 from strategy_calc.sampling import Estimate, Progress, batches, mean_estimate, shoe_rng
@@ -203,15 +204,15 @@ def baccarat_count(
     stands.
     """
     if shoes < 1:
-        raise ValueError(f"--shoes must be at least 1, not {shoes}")
+        raise InputError(f"--shoes must be at least 1, not {shoes}")
     if cut_card < 0:
-        raise ValueError(f"--cut-card must be 0 or more, not {cut_card}")
+        raise InputError(f"--cut-card must be 0 or more, not {cut_card}")
     unknown = [b for b in bets if b not in BETS]
     if unknown or not bets or any(not b for b in bets):
-        raise ValueError(f"unknown bet {', '.join(unknown) or '(none)'}: choose from "
+        raise InputError(f"unknown bet {', '.join(unknown) or '(none)'}: choose from "
                          f"{', '.join(BETS)}")
     if 52 * rules.decks - 11 <= max(cut_card, 5):
-        raise ValueError(f"--cut-card {cut_card} leaves no hand to deal from "
+        raise InputError(f"--cut-card {cut_card} leaves no hand to deal from "
                          f"{rules.decks} deck(s)")
     counter = linear_counter(rules, cut_card, seed)
     parts = batches(shoes, batch)

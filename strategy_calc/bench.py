@@ -26,6 +26,7 @@ from strategy_calc.blackjack import analyse_hand
 from strategy_calc.cards import RANKS, Card, Rank, Shoe
 from strategy_calc.count import blackjack_counter
 from strategy_calc.engine import Conditioning
+from strategy_calc.errors import InputError
 from strategy_calc.hands import optimal_split_ev
 from strategy_calc.rules import BaccaratRules, blackjack_rules
 from strategy_calc.strategy import analyse_game
@@ -227,11 +228,11 @@ def run(
     Raises ``ValueError`` for an unknown name or ``repeat`` below 1.
     """
     if repeat < 1:
-        raise ValueError(f"--repeat must be at least 1, not {repeat}")
+        raise InputError(f"--repeat must be at least 1, not {repeat}")
     chosen = workloads()
     unknown = sorted(set(only) - {w.name for w in chosen})
     if unknown:
-        raise ValueError(f"unknown workload {', '.join(unknown)}; one of: "
+        raise InputError(f"unknown workload {', '.join(unknown)}; one of: "
                          f"{', '.join(w.name for w in chosen)}")
     if only:
         chosen = [w for w in chosen if w.name in set(only)]

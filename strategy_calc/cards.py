@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Self
 
+from strategy_calc.errors import InputError
+
 SUITS = "shdc"
 """Suit letters: spades, hearts, diamonds, clubs."""
 SUIT_NAMES: dict[str, str] = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
@@ -38,7 +40,7 @@ FACE_INDEX: dict[str, int] = {**{f: i for i, f in enumerate(FACES)}, "1": 0, "10
 """Index in :data:`FACES` of every accepted face symbol (upper case)."""
 
 
-class CardError(ValueError):
+class CardError(InputError):
     """A card, hand or shoe that cannot exist (unknown card, too many of a rank...)."""
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from strategy_calc import engine
 from strategy_calc.actions import Action, ChartCode
 from strategy_calc.cards import Rank
 from strategy_calc.engine import Conditioning, node_table
@@ -81,12 +82,13 @@ class Chart:
         return ChartCode.parse((self.soft if kind == "soft" else self.hard)[key][up.symbol])
 
     def split_hand_bits(self, up: Rank) -> dict[tuple[int, bool], int]:
-        """Per (two-card total, soft): the engine code a split hand takes there."""
+        """Per (two-card total, soft): the engine code a split hand takes there
+        (:func:`~strategy_calc.engine.split_hand_code` of the cell)."""
         bits = {}
         for total, row in self.hard.items():
-            bits[(total, False)] = ChartCode.parse(row[up.symbol]).split_hand_bits
+            bits[(total, False)] = engine.split_hand_code(ChartCode.parse(row[up.symbol]))
         for total, row in self.soft.items():
-            bits[(total, True)] = ChartCode.parse(row[up.symbol]).split_hand_bits
+            bits[(total, True)] = engine.split_hand_code(ChartCode.parse(row[up.symbol]))
         return bits
 
 
@@ -135,6 +137,11 @@ def cell_sums(game: GamePass) -> Cells:
     return cells
 
 
+def _policy_letter(hits: int | bool) -> str:
+    """The chart letter of a hit/stand policy entry."""
+    return Action.HIT.letter if hits else Action.STAND.letter
+
+
 def totals_chart(game: GamePass, cells: Cells) -> tuple[dict[int, dict[str, str]],
                                                          dict[int, dict[str, str]]]:
     """The hard and soft rows (pairs excluded); rows no two-card hand reaches use the policy."""
@@ -144,11 +151,11 @@ def totals_chart(game: GamePass, cells: Cells) -> tuple[dict[int, dict[str, str]
         policy = game.ups[up].policy
         for t in HARD_ROWS:
             summed = cells.get(("hard", t), {}).get(up)
-            code = str(cell_code(summed, False)) if summed else ("H" if policy[t] else "S")
+            code = str(cell_code(summed, False)) if summed else _policy_letter(policy[t])
             hard.setdefault(t, {})[up.symbol] = code
         for t in SOFT_ROWS:
             summed = cells.get(("soft", t), {}).get(up)
-            code = str(cell_code(summed, False)) if summed else ("H" if policy[32 + t] else "S")
+            code = str(cell_code(summed, False)) if summed else _policy_letter(policy[32 + t])
             soft.setdefault(t, {})[up.symbol] = code
     return hard, soft
 
@@ -224,8 +231,8 @@ def three_card_deviations(ups: UpCardDeals, conditioning: Conditioning) -> list[
         best_hits = hit > stand
         if best_hits != chart_hits:
             ranks = tuple(Rank(r + 1) for r in range(10) for _ in range(counts[r]))
-            found.append(Deviation(ranks, ups.up, "H" if chart_hits else "S",
-                                   "hit" if best_hits else "stand",
+            found.append(Deviation(ranks, ups.up, _policy_letter(chart_hits),
+                                   Action.HIT.value if best_hits else Action.STAND.value,
                                    conditioning.ev(abs(hit - stand), row.no_blackjack)))
     return found
 

@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from strategy_calc.actions import Strategy
+from strategy_calc.errors import InputError
 
 if TYPE_CHECKING:
     from rich.progress import Progress
 
     from strategy_calc.cards import Shoe
     from strategy_calc.rules import BlackjackRules
+    from strategy_calc.strategy import GameAnalysis
 
 app = typer.Typer(
     name="strategy-calc",
@@ -117,6 +119,7 @@ def examples(*lines: str) -> str:
     return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 def fail(message: str) -> typer.Exit:
@@ -153,12 +156,42 @@ def dump_json(data: object) -> str:
 
 
 def guarded(call: Callable[[], T]) -> T:
-    """Run ``call``, turning any input error (a ``ValueError``) or a file that cannot be
-    written (an ``OSError``) into one error line."""
+    """Run ``call``, turning an input error (:class:`~strategy_calc.errors.InputError`)
+    or a file that cannot be written (an ``OSError``) into one error line.
+
+    Any other ``ValueError`` is a broken invariant inside the library or the engine: it
+    keeps its traceback, after a line asking to report it.
+    """
     try:
         return call()
-    except (ValueError, OSError) as exc:
+    except (InputError, OSError) as exc:
         raise fail(str(exc)) from None
+    except ValueError:
+        typer.echo("strategy-calc hit an internal error (a bug, not your input): please"
+                   " report the command and the traceback below.", err=True)
+        raise
+
+
+def respond(compute: Callable[[], R], render: Callable[[R], str]) -> None:
+    """The one skeleton of a command: ``compute`` parses the rules and shoe and calls one
+    library function (drawing a progress bar if it is long); ``render`` (built from
+    :mod:`~strategy_calc.report`'s functions) turns the finished result into the text
+    printed. An input error in either is one ``error:`` line and exit 2; any other
+    ``ValueError`` is a bug and keeps its traceback (:func:`guarded`).
+    """
+    print(guarded(lambda: render(compute())))
+
+
+def json_or_text(
+    as_json: bool, to_dict: Callable[[R], object], to_text: Callable[[R], str]
+) -> Callable[[R], str]:
+    """A command's ``render``: one JSON object (``to_dict``; NaN refused, :func:`dump_json`)
+    or the text for people (``to_text``).
+
+    >>> json_or_text(True, lambda r: {"ev": r}, str)(-0.5)
+    '{"ev": -0.5}'
+    """
+    return lambda result: dump_json(to_dict(result)) if as_json else to_text(result)
 
 
 def check_output(path: Path | None, flag: str) -> None:
@@ -193,23 +226,20 @@ def hand(
     as_json = as_json or format_ is OutputFormat.json
     from strategy_calc import blackjack, report
 
-    def run() -> str:
+    def compute() -> tuple[blackjack.HandAnalysis, dict[str, Any] | None]:
         ruleset, start = with_shoe(rules, set_, decks, shoe)
         warn_slow_split(ruleset, split_strategy, "this pair")
         with progress_bar("the optimal split") as tick:
             result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed),
                                             postsplit=postsplit, outcomes=True, shoe=start,
                                             split_strategy=split_strategy, progress=tick)
-        fractions = None
-        if exact:
-            from strategy_calc.exact import hand_exact
+        if not exact:
+            return result, None
+        from strategy_calc.exact import hand_exact
 
-            fractions = hand_exact(result)
-        if as_json:
-            return report.hand_json(result, fractions)
-        return report.hand_text(result, fractions)
+        return result, hand_exact(result)
 
-    print(guarded(run))
+    respond(compute, lambda done: (report.hand_json if as_json else report.hand_text)(*done))
 
 
 @app.command(epilog=examples(
@@ -232,12 +262,26 @@ def baccarat(
 ) -> None:
     """Exact probabilities and EV of every baccarat bet for a (partly dealt) shoe."""
     as_json = as_json or format_ is OutputFormat.json
+    from strategy_calc import baccarat as bac
     from strategy_calc import report
+    from strategy_calc.cards import decks_holding
+    from strategy_calc.rules import baccarat_rules
 
-    print(guarded(lambda: report.baccarat_report(
-        rules if rules is not None else "macau-baccarat", set_ or [], decks,
-        removed_cards(removed), exact, eor,
-        as_json, shoe)))
+    spec = rules if rules is not None else "macau-baccarat"
+
+    def compute() -> tuple[bac.BaccaratOdds, dict[str, Any] | None]:
+        if shoe is None:
+            odds = bac.analyse(baccarat_rules(spec, set_ or [], decks), removed_cards(removed))
+        else:
+            if decks is not None:
+                raise InputError("give --shoe or --decks, not both")
+            counts = bac.parse_shoe(shoe)
+            ruleset = baccarat_rules(spec, [*(set_ or []), f"decks={decks_holding(sum(counts))}"])
+            odds = bac.analyse_shoe(ruleset, counts, removed_cards(removed))
+        return odds, bac.effects_of_removal(odds) if eor else None
+
+    respond(compute, lambda done: (
+        dump_json(report.odds_dict(*done, exact)) if as_json else report.odds_text(*done, exact)))
 
 
 class ChartFormat(StrEnum):
@@ -268,7 +312,7 @@ def with_shoe(
     from strategy_calc.cards import parse_shoe
 
     if shoe is not None and decks is not None:
-        raise ValueError("give --shoe or --decks, not both")
+        raise InputError("give --shoe or --decks, not both")
     ruleset = load_rules(rules, set_, decks, default)
     if shoe is None:
         return ruleset, None
@@ -419,24 +463,13 @@ def edge(
     from strategy_calc import report
     from strategy_calc.whatif import strategy_ev
 
-    game = _game(rules, set_, decks, shoe, split_strategy)
-    ev = strategy_ev(game.rules, strategy, game)
-    result = report.edge_dict(game.rules, strategy.value, ev, game.ev_optimal)
-    result["split_strategy"] = game.split_strategy
-    if game.ev_by_up is not None and strategy is not Strategy.AUTOPLAY:
-        column = 1 if strategy is Strategy.OPTIMAL else 0
-        result["by_up_card"] = {up: values[column] for up, values in game.ev_by_up.items()}
-    if as_json:
-        print(dump_json(result))
-    else:
-        print(report.edge_text(game.rules, strategy.value, ev))
-        if "by_up_card" in result:
-            cells = [f"{up} {value * 100:+.2f}%" for up, value in result["by_up_card"].items()]
-            print("EV by up card (dealer blackjacks included):")
-            print("  " + "   ".join(cells[:5]) + "\n  " + "   ".join(cells[5:]))
-        if strategy is not Strategy.OPTIMAL:
-            print(f"(optimal play: house edge {-game.ev_optimal * 100:.4f}%, so this strategy"
-                  f" costs {(game.ev_optimal - ev) * 100:.4f} points)")
+    def compute() -> tuple[GameAnalysis, float]:
+        game = _game(rules, set_, decks, shoe, split_strategy)
+        return game, strategy_ev(game.rules, strategy, game)
+
+    respond(compute, lambda done: (
+        dump_json(report.edge_dict(done[0], strategy.value, done[1])) if as_json
+        else report.edge_text(done[0], strategy.value, done[1])))
 
 
 @app.command(epilog=examples('strategy-calc bonus --rules macau-1983 --decks 8'))
@@ -451,15 +484,14 @@ def bonus(
     """What the Macau suited 6-7-8 / 7-7-7 bonuses add to the return, and the plays they change."""
     as_json = as_json or format_ is OutputFormat.json
     from strategy_calc import report
-    from strategy_calc.whatif import bonus_value
+    from strategy_calc.whatif import BonusValue, bonus_value
 
-    def run() -> str:
+    def compute() -> BonusValue:
         ruleset, start = with_shoe(rules, set_, decks, shoe)
         with progress_bar("with and without each bonus") as tick:
-            value = bonus_value(ruleset, tick, start)
-        return dump_json(report.bonus_dict(value)) if as_json else report.bonus_text(value)
+            return bonus_value(ruleset, tick, start)
 
-    print(guarded(run))
+    respond(compute, json_or_text(as_json, report.bonus_dict, report.bonus_text))
 
 
 @app.command(epilog=examples('strategy-calc behind T,T --vs 6 --rules deluxe'))
@@ -478,15 +510,13 @@ def behind(
     as_json = as_json or format_ is OutputFormat.json
     from strategy_calc import blackjack, report
 
-    def run() -> str:
+    def compute() -> blackjack.HandAnalysis:
         ruleset, start = with_shoe(rules, set_, decks, shoe)
-        result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed), shoe=start)
-        choices = report.behind_dict(result)
-        if as_json:
-            return dump_json(choices)
-        return report.behind_text(result, choices)
+        return blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed), shoe=start)
 
-    print(guarded(run))
+    respond(compute, json_or_text(as_json, report.behind_dict,
+                                  lambda result: report.behind_text(
+                                      result, report.behind_dict(result))))
 
 
 @app.command(epilog=examples('strategy-calc tables', 'strategy-calc tables --check'))
@@ -562,12 +592,12 @@ def risk(
     from strategy_calc import report
     from strategy_calc.risk import round_outcomes, summarise
 
-    def run() -> str:
+    def compute() -> dict[str, Any]:
         check_output(plot, "--plot")
         if not 1 <= rounds <= 10000:
-            raise ValueError(f"--rounds must be between 1 and 10000, not {rounds}")
+            raise InputError(f"--rounds must be between 1 and 10000, not {rounds}")
         if not math.isfinite(bankroll) or bankroll <= 0:
-            raise ValueError(f"--bankroll must be a positive finite number, not {bankroll:g}")
+            raise InputError(f"--bankroll must be a positive finite number, not {bankroll:g}")
         ruleset, start = with_shoe(rules, set_, decks, shoe)
         with progress_bar("enumerating every round") as tick:
             outcomes, ev = round_outcomes(ruleset, strategy.value, tick, split_strategy, start)
@@ -578,9 +608,9 @@ def risk(
             from strategy_calc.risk import path_quantiles
 
             report.risk_plot(data, path_quantiles(outcomes, rounds), str(plot))
-        return dump_json(data) if as_json else report.risk_text(data)
+        return data
 
-    print(guarded(run))
+    respond(compute, json_or_text(as_json, lambda data: data, report.risk_text))
 
 
 @app.command(epilog=examples('strategy-calc eor --rules deluxe --decks 6 --json'))
@@ -595,15 +625,18 @@ def eor(
     """Effects of removal: the change in EV when one card of each rank leaves a full shoe."""
     as_json = as_json or format_ is OutputFormat.json
     from strategy_calc import report
+    from strategy_calc.counting import EffectsOfRemoval, effects_of_removal
 
-    def run() -> str:
+    def compute() -> EffectsOfRemoval:
         check_output(plot, "--plot")
         ruleset = load_rules(rules, set_, decks)
         with progress_bar("effects of removal") as tick:
-            return report.eor_report(ruleset, as_json, tick,
-                                     str(plot) if plot is not None else None)
+            result = effects_of_removal(ruleset, tick)
+        if plot is not None:
+            report.eor_plot(result, str(plot))
+        return result
 
-    print(guarded(run))
+    respond(compute, json_or_text(as_json, report.eor_dict, report.eor_text))
 
 
 class IndexFormat(StrEnum):
@@ -632,12 +665,15 @@ def indices(
     if as_json:
         format_ = IndexFormat.json
 
-    def run() -> str:
+    from strategy_calc.counting import IndexTable, count_indices
+
+    def compute() -> IndexTable:
         ruleset = load_rules(rules, set_, decks)
         with progress_bar("count indices") as tick:
-            return report.indices_report(ruleset, count, format_.value, tick)
+            return count_indices(ruleset, count, tick)
 
-    print(guarded(run))
+    respond(compute, json_or_text(format_ is IndexFormat.json, report.indices_dict,
+                                  report.indices_text))
 
 
 sidebet_app = typer.Typer(
@@ -661,12 +697,12 @@ def sidebet_pair(
     """Exact EV of the pair side bet on the first two cards, for any shoe."""
     as_json = as_json or format_ is OutputFormat.json
     from strategy_calc import report
+    from strategy_calc.sidebets import PairOdds, analyse_pair
 
-    def run() -> str:
-        ruleset = load_rules(rules, set_, decks)
-        return report.pair_report(ruleset, removed_cards(removed), as_json)
+    def compute() -> PairOdds:
+        return analyse_pair(load_rules(rules, set_, decks), removed_cards(removed))
 
-    print(guarded(run))
+    respond(compute, json_or_text(as_json, report.pair_dict, report.pair_text))
 
 
 @app.command(epilog=examples(
@@ -755,11 +791,11 @@ def sweep(
     """The exact EV of rule variants of a ruleset: what each rule is worth."""
     from strategy_calc import parallel, report
     from strategy_calc import sweep as sweeps
-    def run() -> str:
+    def compute() -> sweeps.SweepResult:
         if preset is not None and vary:
-            raise ValueError("give --preset or --vary, not both")
+            raise InputError("give --preset or --vary, not both")
         if preset is None and not vary:
-            raise ValueError("give what to vary: --vary FIELD=V1,V2,... or --preset NAME")
+            raise InputError("give what to vary: --vary FIELD=V1,V2,... or --preset NAME")
         if preset is not None:
             spec, variants = sweeps.preset_plan(preset)
             base_rules, base_sets, sweep_mode = spec.rules, [*spec.base, *(set_ or [])], "effects"
@@ -771,13 +807,12 @@ def sweep(
                 parallel.executor(jobs, scheduler) as pool:
             result = sweeps.sweep(base_rules, base_sets, variants, sweep_mode,  # type: ignore[arg-type]
                                   Strategy(strategy.value), pool, cache, tick, preset)
-        if format_ is SweepFormat.json or as_json:
-            return dump_json(report.sweep_dict(result))
-        render = {SweepFormat.text: report.sweep_text, SweepFormat.csv: report.sweep_csv,
-                  SweepFormat.markdown: report.sweep_markdown}[format_]
-        return render(result).rstrip("\n")
+        return result
 
-    print(guarded(run))
+    as_text = {SweepFormat.text: report.sweep_text, SweepFormat.csv: report.sweep_csv,
+               SweepFormat.markdown: report.sweep_markdown, SweepFormat.json: report.sweep_text}
+    respond(compute, json_or_text(format_ is SweepFormat.json or as_json, report.sweep_dict,
+                                  lambda result: as_text[format_](result).rstrip("\n")))
 
 
 @app.command(epilog=examples('strategy-calc shell --rules deluxe --decks 6'))
@@ -810,14 +845,15 @@ def rules(
 ) -> None:
     """The built-in rulesets; for one, every field: value, meaning, allowed values, rule text."""
     from strategy_calc import report
-    from strategy_calc.rules import describe_ruleset
+    from strategy_calc.rules import RULESETS, describe_ruleset
 
     as_json = as_json or format_ is OutputFormat.json
     if name is None:
-        print(report.rulesets_list(as_json))
+        respond(lambda: RULESETS, json_or_text(as_json, report.rulesets_dict,
+                                               report.rulesets_text))
         return
-    info = guarded(lambda: describe_ruleset(name))
-    print(dump_json(report.rules_dict(info)) if as_json else report.rules_text(info))
+    respond(lambda: describe_ruleset(name),
+            json_or_text(as_json, report.rules_dict, report.rules_text))
 
 
 class CountStrategy(StrEnum):
@@ -892,18 +928,17 @@ def count(
     """
     from strategy_calc import count as counting
     from strategy_calc import parallel, report
+    from strategy_calc.baccarat_count import BaccaratCount
     from strategy_calc.rules import DEFAULT_BLACKJACK, load_ruleset
 
-    def run() -> str:
+    def compute() -> counting.BlackjackCount | BaccaratCount:
         check_output(plot, "--plot")
         spec = rules if rules is not None else DEFAULT_BLACKJACK
-        game = load_ruleset(spec).get("game", "blackjack")
-        json_out = as_json or format_ is CountFormat.json
-        if game == "baccarat":
-            return run_baccarat(spec, json_out)
+        if load_ruleset(spec).get("game", "blackjack") == "baccarat":
+            return run_baccarat(spec)
         for flag, value in (("--shoes", shoes), ("--bets", bets)):
             if value is not None:
-                raise ValueError(f"{flag} is a baccarat option; the blackjack run deals"
+                raise InputError(f"{flag} is a baccarat option; the blackjack run deals"
                                  " --rounds")
         ruleset, start = with_shoe(spec, set_, decks, shoe)
         ramp = counting.parse_spread(spread) if spread is not None else None
@@ -915,9 +950,9 @@ def count(
             result = counting.blackjack_count(counter, n, ramp, bankroll, pool, tick)
         if plot is not None:
             report.count_plot(result, str(plot))
-        return dump_json(report.count_dict(result)) if json_out else report.count_text(result)
+        return result
 
-    def run_baccarat(spec: str, json_out: bool) -> str:
+    def run_baccarat(spec: str) -> BaccaratCount:
         from strategy_calc import baccarat_count
         from strategy_calc.baccarat import BETS as BACCARAT_BETS
         from strategy_calc.rules import baccarat_rules
@@ -927,22 +962,27 @@ def count(
                             ("--rounds", rounds), ("--bankroll", bankroll),
                             ("--moment-every", moment_every), ("--plot", plot)):
             if value is not None:
-                raise ValueError(f"{flag} is a blackjack option; the baccarat run deals"
+                raise InputError(f"{flag} is a blackjack option; the baccarat run deals"
                                  " --shoes")
         if strategy is not CountStrategy.basic:
-            raise ValueError("--strategy is a blackjack option: a baccarat bet has no play")
+            raise InputError("--strategy is a blackjack option: a baccarat bet has no play")
         ruleset = baccarat_rules(spec, set_ or [], decks)
         chosen = ([b.strip().lower() for b in bets.split(",")] if bets is not None
                   else list(BACCARAT_BETS))
         n = shoes if shoes is not None else 100
         cut = cut_card if cut_card is not None else baccarat_count.BACCARAT_CUT_CARD
         with progress_bar(f"{n} shoes") as tick, parallel.executor(jobs, scheduler) as pool:
-            result = baccarat_count.baccarat_count(ruleset, n, seed, cut, chosen, pool, tick)
-        if json_out:
-            return dump_json(report.baccarat_count_dict(result))
-        return report.baccarat_count_text(result)
+            return baccarat_count.baccarat_count(ruleset, n, seed, cut, chosen, pool, tick)
 
-    print(guarded(run))
+    json_out = as_json or format_ is CountFormat.json
+
+    def render(result: counting.BlackjackCount | BaccaratCount) -> str:
+        if isinstance(result, BaccaratCount):
+            return json_or_text(json_out, report.baccarat_count_dict,
+                                report.baccarat_count_text)(result)
+        return json_or_text(json_out, report.count_dict, report.count_text)(result)
+
+    respond(compute, render)
 
 
 def run(args: list[str] | None = None) -> int:

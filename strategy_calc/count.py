@@ -37,6 +37,7 @@ from strategy_calc.distributions import (
 )
 from strategy_calc.engine import (
     COL_DOUBLE,
+    COL_HIT,
     COL_NO_BLACKJACK,
     COL_POLICY_HIT,
     COL_STAND,
@@ -44,7 +45,9 @@ from strategy_calc.engine import (
     HIST_OFFSET,
     HIST_SIZE,
     PASS_WIDTH,
+    SPLIT_CHART,
 )
+from strategy_calc.errors import InputError
 from strategy_calc.game import (
     HANDS,
     UP_ORDER,
@@ -59,7 +62,7 @@ from strategy_calc.game import (
     node_id,
     row_total,
     split_round_values,
-    surrender_value,
+    start_values,
     whole_game_pass,
 )
 from strategy_calc.hands import split_hand_params
@@ -131,7 +134,7 @@ def parse_spread(text: str) -> Spread:
     >>> parse_spread("1:0")
     Traceback (most recent call last):
     ...
-    ValueError: --spread: 1:0: a bet must be a positive number of units (at most 1e6)
+    strategy_calc.errors.InputError: --spread: 1:0: a bet must be a positive number of units...
     """
     steps: dict[int, float] = {}
     for part in (p.strip() for p in text.split(",")):
@@ -141,16 +144,16 @@ def parse_spread(text: str) -> Spread:
         try:
             count, units = int(head), float(tail)
         except ValueError:
-            raise ValueError(f"--spread: {part!r} is not TC:UNITS (e.g. 1:1,2:2,3:4)"
+            raise InputError(f"--spread: {part!r} is not TC:UNITS (e.g. 1:1,2:2,3:4)"
                              ) from None
         if not sep or not math.isfinite(units) or not 0 < units <= 1e6:
-            raise ValueError(f"--spread: {part}: a bet must be a positive number of units"
+            raise InputError(f"--spread: {part}: a bet must be a positive number of units"
                              " (at most 1e6)")
         if count in steps:
-            raise ValueError(f"--spread: true count {count} given twice")
+            raise InputError(f"--spread: true count {count} given twice")
         steps[count] = units
     if not steps:
-        raise ValueError("--spread: give at least one TC:UNITS step")
+        raise InputError("--spread: give at least one TC:UNITS step")
     return Spread(tuple(sorted(steps.items())))
 
 
@@ -442,11 +445,10 @@ class BlackjackCounter:
         the pass's table (``game``: made with ``deals=False``).
 
         The same sums in the same order as :meth:`plan` over
-        :func:`~strategy_calc.game.deal_values`' records, each value the same expression of
-        the same doubles of the table (a start has one case, of probability 1.0, and
-        ``w * 1.0`` is ``w``; the blackjack adjustment is
-        :meth:`~strategy_calc.engine.Conditioning.blackjack_adjustment`'s), so the same
-        EV; but no record is made (a round of the general path makes some 550). (The
+        :func:`~strategy_calc.game.deal_values`' records, each value made by the same
+        function (:func:`~strategy_calc.game.start_values`) from the same doubles of the
+        table (a start has one case, of probability 1.0, and ``w * 1.0`` is ``w``), so the
+        same EV; but no record is made (a round of the general path makes some 550). (The
         natural is settled without reading its chart cell, which the general path looks up
         first; a chart of :func:`blackjack_counter` has every cell.)
         """
@@ -475,18 +477,16 @@ class BlackjackCounter:
                 if action is None:  # no cell (a chart of blackjack_counter has them all)
                     action = self._chart_action(hand, up)  # raises, as plan does
                 actions[(int(up), *hand, False)] = action
-                adj = conditioning.blackjack_adjustment(nb)
-                value: float | None = None
-                if action is Action.STAND:
-                    value = values[at + COL_STAND] + adj
-                elif action is Action.HIT:
-                    value = values[at + COL_POLICY_HIT] + adj if total < 21 else -math.inf
-                elif action is Action.DOUBLE:
-                    value = values[at + COL_DOUBLE] + adj if rules.may_double(total) else None
-                elif action is Action.SPLIT:
+                value: float | None
+                if action is Action.SPLIT:
                     value = splits.get(hand[0])
-                elif action is Action.SURRENDER and may_surrender:
-                    value = surrender_value(rules, nb)
+                else:
+                    stand, _hit, hit_chart, double, surrender = start_values(
+                        rules, conditioning, total, False, may_surrender,
+                        values[at + COL_STAND], values[at + COL_HIT],
+                        values[at + COL_POLICY_HIT], values[at + COL_DOUBLE], nb)
+                    value = {Action.STAND: stand, Action.HIT: hit_chart,
+                             Action.DOUBLE: double, Action.SURRENDER: surrender}.get(action)
                 assert value is not None and not math.isnan(value)
                 ev += w_hand * value
         return RoundPlan(ev, None, actions, codes_by_up, frozenset())
@@ -502,7 +502,7 @@ class BlackjackCounter:
                 if params is None:
                     params = self._split_params[p] = split_hand_params(
                         self.rules, ups.base, [Card(Rank(p))] * 2, game.conditioning)
-                got = split_round_values(game, ups, codes, p, 2, lazy=True, params=params)
+                got = split_round_values(game, ups, codes, p, SPLIT_CHART, lazy=True, params=params)
                 if got is not None:
                     splits[p] = got[1]
         return splits
@@ -611,24 +611,24 @@ def blackjack_counter(
     is made for and every shoe is dealt from (default: ``rules.decks`` full decks).
     """
     if strategy not in BLACKJACK_STRATEGIES:
-        raise ValueError(f"unknown strategy {strategy!r}: choose from "
+        raise InputError(f"unknown strategy {strategy!r}: choose from "
                          f"{', '.join(BLACKJACK_STRATEGIES)}")
     check_distribution_rules(rules)
     count = find_count(system)
     n = shoe.total if shoe is not None else 52 * rules.decks
     if cut_card is not None and penetration is not None:
-        raise ValueError("give --penetration or --cut-card, not both")
+        raise InputError("give --penetration or --cut-card, not both")
     if cut_card is None:
         share = min(PENETRATION, 1 - MIN_BEHIND_CUT / n) if penetration is None else penetration
         if not 0 < share < 1:
-            raise ValueError(f"--penetration must be between 0 and 1, not {share:g}")
+            raise InputError(f"--penetration must be between 0 and 1, not {share:g}")
         cut_card = n - round(share * n)
     low = min(MIN_BEHIND_CUT, n - 1)
     if not low <= cut_card < n:
-        raise ValueError(f"the cut card must leave between {low} and {n - 1} cards of the"
+        raise InputError(f"the cut card must leave between {low} and {n - 1} cards of the"
                          f" {n}-card shoe behind it, not {cut_card}")
     if moment_every < 1:
-        raise ValueError(f"--moment-every must be at least 1, not {moment_every}")
+        raise InputError(f"--moment-every must be at least 1, not {moment_every}")
     game = analyse_game(rules, shoe=shoe)
     chart = Chart(dict(game.hard), dict(game.soft), dict(game.pairs))  # type: ignore[arg-type]
     top = whole_game_pass(rules, shoe)
@@ -699,9 +699,9 @@ def blackjack_count(
     depend on the executor.
     """
     if rounds < 1:
-        raise ValueError(f"--rounds must be at least 1, not {rounds}")
+        raise InputError(f"--rounds must be at least 1, not {rounds}")
     if bankroll is not None and not (math.isfinite(bankroll) and bankroll > 0):
-        raise ValueError(f"--bankroll must be a positive number of units, not {bankroll:g}")
+        raise InputError(f"--bankroll must be a positive number of units, not {bankroll:g}")
     n = counter.start().total
     per_shoe = max(1.0, (n - counter.cut_card) / 5.5)  # a first guess: ~5.5 cards a round
     played: list[tuple[RoundRecord, ...]] = []
@@ -752,7 +752,7 @@ def summarise(
             shoes.append(shoe)
             dealt += len(shoe)
     if dealt < rounds:
-        raise ValueError(f"only {dealt} rounds were dealt")
+        raise InputError(f"only {dealt} rounds were dealt")
     rounds = dealt
     top = counter.plan(counter.start(), 0.0, moments=False).ev
     counts = [float(len(s)) for s in shoes]

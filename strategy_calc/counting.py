@@ -39,6 +39,7 @@ from strategy_calc.cards import (
     parse_cards,
     rank_counts,
 )
+from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules, RulesError
 from strategy_calc.strategy import analyse_game
 
@@ -239,7 +240,7 @@ class CountSystem:
     >>> CountSystem("bad", (0,) * 9 + (1,))
     Traceback (most recent call last):
     ...
-    ValueError: count system 'bad': tags must sum to 0 over a deck, not 16
+    strategy_calc.errors.InputError: count system 'bad': tags must sum to 0 over a deck, not 16
     """
 
     name: str
@@ -247,13 +248,13 @@ class CountSystem:
 
     def __post_init__(self) -> None:
         if len(self.tags) != len(RANKS):
-            raise ValueError(f"count system {self.name!r}: {len(RANKS)} tags needed (A..T)")
+            raise InputError(f"count system {self.name!r}: {len(RANKS)} tags needed (A..T)")
         deck = sum(t * n for t, n in zip(self.tags, ONE_DECK, strict=True))
         if deck != 0:
-            raise ValueError(f"count system {self.name!r}: tags must sum to 0 over a deck,"
+            raise InputError(f"count system {self.name!r}: tags must sum to 0 over a deck,"
                              f" not {deck}")
         if not any(self.tags):
-            raise ValueError(f"count system {self.name!r}: every tag is 0")
+            raise InputError(f"count system {self.name!r}: every tag is 0")
 
     def tag(self, rank: Rank) -> int:
         """The tag of one card of ``rank``."""
@@ -275,11 +276,11 @@ def find_count(name: str) -> CountSystem:
     >>> find_count("ko")
     Traceback (most recent call last):
     ...
-    ValueError: unknown count system 'ko' (known: hilo)
+    strategy_calc.errors.InputError: unknown count system 'ko' (known: hilo)
     """
     key = name.strip().lower().replace("-", "").replace("_", "")
     if key not in COUNT_SYSTEMS:
-        raise ValueError(f"unknown count system {name!r} (known: {', '.join(COUNT_SYSTEMS)})")
+        raise InputError(f"unknown count system {name!r} (known: {', '.join(COUNT_SYSTEMS)})")
     return COUNT_SYSTEMS[key]
 
 

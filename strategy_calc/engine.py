@@ -5,9 +5,11 @@ code reaches it through this module (:mod:`strategy_calc.baccarat` calls its
 baccarat entry point directly). The rules reach it as one
 frozen :class:`EngineParams` built in one place (:func:`engine_params`), read
 by the engine into one C struct; results come back as named tuples or named
-columns. The engine is reentrant: it keeps no mutable state between calls,
-and a :class:`DealerMemo` (the only cache) is owned by its caller and serves
-one call at a time.
+columns. The engine is reentrant: its module-level tables (the player
+nodes, the dealer trees) are built once at import, and the dealer trees of a
+set of up cards are made on first use, with the GIL held, and kept unchanged
+after; no other state outlives a call. A :class:`DealerMemo` (the one cache of
+values) is owned by its caller and serves one call at a time.
 
 Units: *raw* values are per unit bet on the engine's scale, which depends on
 the :class:`Conditioning`: plain expectations (ENHC, peek shortcut) or
@@ -34,6 +36,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from strategy_calc import _engine
 from strategy_calc._engine import DealerMemo, SplitMomentGroup, SplitMomentTable
+from strategy_calc.actions import Action, ChartCode
 from strategy_calc.cards import Card, Rank, Shoe, rank_counts
 from strategy_calc.rules import BlackjackRules, double_allowed_totals
 
@@ -49,7 +52,23 @@ HIST_OFFSET: int = int(_engine.Hist.HIST_OFFSET)
 (2600, 500)
 """
 
+CODE_DOUBLE: int = int(_engine.PlayCode.CODE_DOUBLE)
+CODE_HIT: int = int(_engine.PlayCode.CODE_HIT)
+CODE_STAND: int = int(_engine.PlayCode.CODE_STAND)
+"""The bits of a split hand's per-node play code (``_engine.PlayCode``): double if the
+rules allow it, else hit, else stand. :func:`split_hand_code` makes them from a chart cell.
+"""
+SPLIT_OPTIMAL: int = int(_engine.SplitColumn.SPLIT_OPTIMAL)
+SPLIT_CHART: int = int(_engine.SplitColumn.SPLIT_CHART)
+SPLIT_CHART_NODAS: int = int(_engine.SplitColumn.SPLIT_CHART_NODAS)
+SPLIT_ALL: int = SPLIT_OPTIMAL | SPLIT_CHART | SPLIT_CHART_NODAS
+""":func:`split_tables`' ``columns`` (``_engine.SplitColumn``): the split hands' own best
+play, the chart's play, the chart's play without doubling after the split."""
+
 __all__ = [
+    "CODE_DOUBLE",
+    "CODE_HIT",
+    "CODE_STAND",
     "HIST_OFFSET",
     "HIST_SIZE",
     "PASS_COLUMNS",
@@ -59,6 +78,10 @@ __all__ = [
     "ROW_POLICY_HIT",
     "ROW_PRESENT",
     "ROW_STAND",
+    "SPLIT_ALL",
+    "SPLIT_CHART",
+    "SPLIT_CHART_NODAS",
+    "SPLIT_OPTIMAL",
     "Conditioning",
     "DealerMemo",
     "EngineParams",
@@ -80,6 +103,7 @@ __all__ = [
     "node_table",
     "split_cross_sums",
     "split_distribution",
+    "split_hand_code",
     "split_moment_group",
     "split_moment_table",
     "split_moments",
@@ -252,6 +276,28 @@ def engine_params(
     )
 
 
+def split_hand_code(cell: ChartCode) -> int:
+    """The engine's play code (:data:`CODE_DOUBLE` | ...) for a split hand whose first
+    two cards fall in a chart cell: the one place a chart code becomes engine bits.
+
+    Double if allowed, then the cell's fallback (hit or stand); 0 in pair rows (a split
+    hand is not split again; the hit/stand policy decides). Surrender is never offered
+    to a split hand, so its fallback plays.
+
+    >>> from strategy_calc.actions import ChartCode
+    >>> [split_hand_code(ChartCode.parse(c)) for c in ("Dh", "Ds", "H", "S", "Rh", "Rs", "P")]
+    [3, 5, 2, 4, 2, 4, 0]
+    """
+    if cell.action is Action.SPLIT:
+        return 0
+    if cell.action is Action.DOUBLE:
+        return CODE_DOUBLE | (CODE_HIT if cell.otherwise is Action.HIT else CODE_STAND)
+    if cell.action is Action.HIT or (cell.action is Action.SURRENDER
+                                     and cell.otherwise is Action.HIT):
+        return CODE_HIT
+    return CODE_STAND
+
+
 def int_array(values: Sequence[int]) -> memoryview:
     """A plain C ``int`` array for the engine."""
     return memoryview(array.array("i", values))
@@ -319,7 +365,7 @@ class SplitRow(NamedTuple):
 def split_tables(
     base: Shoe, pair: Rank, up: Rank, params: EngineParams, max_extra: int,
     chart_codes: memoryview | None = None, memo: DealerMemo | None = None,
-    columns: int = 7, frozen_at: int = 0, lazy: bool = False,
+    columns: int = SPLIT_ALL, frozen_at: int = 0, lazy: bool = False,
 ) -> tuple[list[SplitRow], list[SplitRow]]:
     """Rows for the first split hand and for the others (``base``: both pair cards in).
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from strategy_calc.cards import Rank, Shoe
+from strategy_calc.errors import InputError
 from strategy_calc.hands import hand_total, is_natural
 
 OUTCOME_KEYS = ("17", "18", "19", "20", "21", "bust", "blackjack")
@@ -66,7 +67,7 @@ def dealer_exact(shoe: Shoe, up: Rank, h17: bool) -> dict[str, Any]:
 
     walk(int(up), up is Rank.ACE, 1, 0, 1)
     if short:
-        raise ValueError("too few cards left for an exact answer: the dealer could run out"
+        raise InputError("too few cards left for an exact answer: the dealer could run out"
                          " of cards")
     result = dict.fromkeys(OUTCOME_KEYS, Rational(0))
     for (outcome, drawn), numerator in ways.items():

@@ -337,24 +337,15 @@ def deal_values(
 ) -> list[DealValues]:
     """The suit cases of one initial deal with the EV of each action (splits not included).
 
-    (:meth:`strategy_calc.count.BlackjackCounter._chart_round` reads a chart's play of a
-    start without a suit case straight off the row by these same expressions: keep the
-    two in step; ``tests/test_count.py`` compares them bit for bit.)
+    The values of a start without its suit cases are :func:`start_values`'.
     """
     raw_stand, _optimal, raw_double, _policy, _weight, nb, raw_hit, raw_chart = ups.rows[
         node_id(hand)]
     total = row_total(hand)
-    adj = conditioning.blackjack_adjustment(nb)
     natural = hand in ((1, 10), (10, 1))
-    stand = rules.blackjack_pays * nb if natural else raw_stand + adj
-    if total < 21:
-        hit, hit_chart = raw_hit + adj, raw_chart + adj
-    else:
-        hit = hit_chart = -math.inf
-    double = raw_double + adj if rules.may_double(total) else None
-    surrender = None
-    if may_surrender and not (natural and rules.hand_of_21_stands):
-        surrender = surrender_value(rules, nb)
+    stand, hit, hit_chart, double, surrender = start_values(
+        rules, conditioning, total, natural, may_surrender,
+        raw_stand, raw_hit, raw_chart, raw_double, nb)
     plain = DealValues(1.0, 0.0, stand, hit, hit_chart, double, surrender)
     if rules.bonus_suited_678 <= 0:
         return [plain]
@@ -380,6 +371,48 @@ def deal_values(
         cases.append(plain._replace(probability=prob, q678=q, hit=hit + shift,
                                     hit_chart=hit_chart + shift))
     return cases
+
+
+def start_values(
+    rules: BlackjackRules, conditioning: Conditioning, total: int, natural: bool,
+    may_surrender: bool, raw_stand: float, raw_hit: float, raw_chart: float,
+    raw_double: float, no_blackjack: float,
+) -> tuple[float, float, float, float | None, float | None]:
+    """``(stand, hit, hit_chart, double, surrender)`` of a two-card start of best total
+    ``total``: EV per unit initial bet of the whole round, dealer blackjacks included,
+    from the pass row's raw values (given no dealer blackjack where the rules peek; see
+    :meth:`~strategy_calc.engine.Conditioning.blackjack_adjustment`). ``-inf``: no hit
+    on 21; ``None``: the rules do not allow the action.
+
+    The one place a row's values become a start's: :func:`deal_values` builds its
+    records from them and a count's chart-played round reads one action's value from
+    them without building any record.
+
+    Deluxe doubles on any two cards and surrenders for half the bet; with no chance of a
+    dealer blackjack (``no_blackjack = 1``) no adjustment applies, so a hard 16 keeps
+    its raw values. Macau doubles on 11 only, so its 16 has no double:
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> rules = blackjack_rules("deluxe")
+    >>> start_values(rules, Conditioning.of(rules), 16, False, True,
+    ...              -0.5, -0.4, -0.45, -0.9, 1.0)
+    (-0.5, -0.4, -0.45, -0.9, -0.5)
+    >>> macau = blackjack_rules("macau-1983")
+    >>> start_values(macau, Conditioning.of(macau), 16, False, False,
+    ...              -0.5, -0.4, -0.45, -0.9, 1.0)
+    (-0.5, -0.4, -0.45, None, None)
+    """
+    adj = conditioning.blackjack_adjustment(no_blackjack)
+    stand = rules.blackjack_pays * no_blackjack if natural else raw_stand + adj
+    if total < 21:
+        hit, hit_chart = raw_hit + adj, raw_chart + adj
+    else:
+        hit = hit_chart = -math.inf
+    double = raw_double + adj if rules.may_double(total) else None
+    surrender = None
+    if may_surrender and not (natural and rules.hand_of_21_stands):
+        surrender = surrender_value(rules, no_blackjack)
+    return stand, hit, hit_chart, double, surrender
 
 
 def surrender_value(rules: BlackjackRules, no_blackjack: float) -> float:
@@ -459,10 +492,11 @@ def split_hand_codes(
 ) -> array.array[int]:
     """The engine's per-node codes for split hands playing a chart against ``ups.up``.
 
-    Every node hits or stands by the total-dependent policy (2 hit, 4 stand);
+    Every node hits or stands by the total-dependent policy (:data:`~strategy_calc.engine.CODE_HIT`,
+    :data:`~strategy_calc.engine.CODE_STAND`);
     two-card nodes the shoe can deal take ``bits[(total, soft)]`` when it is there
     and not 0 (the chart's cell for that two-card total: see
-    :attr:`~strategy_calc.actions.ChartCode.split_hand_bits`).
+    :func:`~strategy_calc.engine.split_hand_code`).
     """
     return chart_codes(ups.policy, bits,
                        [n for n in _two_card_nodes() if ups.rows[n].weight > 0])
@@ -480,8 +514,8 @@ def chart_codes(
     :func:`split_hand_codes` of any shoe with the same policy does.
     """
     table = engine.node_table()
-    codes = array.array("b", _klass_bytes().translate(
-        bytes(2 if hits else 4 for hits in policy) + bytes(256 - len(policy))))
+    by_class = bytes(engine.CODE_HIT if hits else engine.CODE_STAND for hits in policy)
+    codes = array.array("b", _klass_bytes().translate(by_class + bytes(256 - len(policy))))
     for node in _two_card_nodes() if starts is None else starts:
         code = bits.get((table.best_total[node], table.klass[node] >= 32), 0)
         if code:
@@ -502,7 +536,7 @@ def _two_card_nodes() -> tuple[int, ...]:
 
 def add_split_values(
     game: GamePass, ups: UpCardDeals, chart_codes: array.array[int],
-    pairs: Collection[int] | None = None, columns: int = 7, lazy: bool = False,
+    pairs: Collection[int] | None = None, columns: int = engine.SPLIT_ALL, lazy: bool = False,
 ) -> dict[int, tuple[float, float, float]]:
     """Value every pair's split against ``ups.up`` (optimal, by the chart, chart without DAS).
 
@@ -527,7 +561,7 @@ def add_split_values(
 
 def split_round_values(
     game: GamePass, ups: UpCardDeals, chart_codes: array.array[int], pair_rank: int,
-    columns: int = 7, lazy: bool = False, params: engine.EngineParams | None = None,
+    columns: int = engine.SPLIT_ALL, lazy: bool = False, params: engine.EngineParams | None = None,
 ) -> tuple[float, float, float] | None:
     """The round values of splitting the pair ``pair_rank`` against ``ups.up`` (optimal, by
     the chart, chart without DAS: EV per unit initial bet of the whole round, dealer
@@ -570,7 +604,7 @@ def memo_hints(
         for up, ups in game.ups.items():
             if up in splits:
                 codes, pairs = splits[up]
-                add_split_values(game, ups, codes, pairs, 2, lazy=True)
+                add_split_values(game, ups, codes, pairs, engine.SPLIT_CHART, lazy=True)
     finally:
         wanted = memo.node_wants()
     return wanted
@@ -622,7 +656,7 @@ def _split_raw(game: GamePass, base: Shoe, up: Rank, pair: Rank, strategy: str,
         return None if values is None or values.chart is None else sum(values.chart)
     if strategy == "cdp":
         values = split_values(game.rules, base, up, pair, game.conditioning, None, game.memo,
-                              columns=1, cdp=True)
+                              columns=engine.SPLIT_OPTIMAL, cdp=True)
         return None if values is None else sum(values.optimal)
     if strategy == "optimal":
         return optimal_split_ev(base, up, pair, game.rules, game.conditioning).raw

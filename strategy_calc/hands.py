@@ -101,7 +101,7 @@ def split_values(
     rules: BlackjackRules, base: Shoe, up: Rank, pair: Rank, conditioning: engine.Conditioning,
     chart_codes: memoryview | None = None, memo: engine.DealerMemo | None = None,
     pair_cards: Sequence[Card] | None = None,
-    columns: int = 7, cdp: bool = False, lazy: bool = False,
+    columns: int = engine.SPLIT_ALL, cdp: bool = False, lazy: bool = False,
     params: engine.EngineParams | None = None,
 ) -> SplitValues | None:
     """Raw split EVs (the engine's scale) of the first hand and of the others, or None.

@@ -25,13 +25,14 @@ from contextlib import contextmanager
 from typing import Any, Literal, TypeVar
 
 from strategy_calc import engine
+from strategy_calc.errors import InputError
 
 T = TypeVar("T")
 R = TypeVar("R")
 Kind = Literal["processes", "threads"]
 
 
-class ExecutionError(ValueError):
+class ExecutionError(InputError):
     """The executor asked for cannot be had (a missing extra, an unreachable scheduler)."""
 
 

@@ -10,18 +10,17 @@ import html
 import io
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from strategy_calc import baccarat, counting
 from strategy_calc.baccarat import BET_NAMES, BETS
 from strategy_calc.blackjack import ACTIONS, OUTCOMES, HandAnalysis
-from strategy_calc.cards import RANKS, Rank, decks_holding, parse_face_cards
-from strategy_calc.rules import RULESETS, BlackjackRules, baccarat_rules
+from strategy_calc.cards import RANKS, Rank
+from strategy_calc.errors import InputError
+from strategy_calc.rules import BlackjackRules
 from strategy_calc.sampling import Estimate
-from strategy_calc.sidebets import analyse_pair
 from strategy_calc.splits import SPLIT_STRATEGIES
 
 if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never loads it
@@ -29,14 +28,13 @@ if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never 
     from strategy_calc.baccarat_count import BaccaratCount
     from strategy_calc.count import BlackjackCount
     from strategy_calc.counting import EffectsOfRemoval, IndexTable
-    from strategy_calc.rules import RulesetInfo
+    from strategy_calc.rules import Ruleset, RulesetInfo
     from strategy_calc.sidebets import PairOdds
     from strategy_calc.strategy import GameAnalysis
     from strategy_calc.sweep import Row as SweepRow
     from strategy_calc.sweep import SweepResult
     from strategy_calc.whatif import BonusValue
 
-Progress = Callable[[int, int], None] | None
 
 
 def hand_dict(result: HandAnalysis) -> dict[str, Any]:
@@ -91,7 +89,7 @@ def behind_dict(result: HandAnalysis) -> dict[str, Any]:
         values["follow_both_splits"] = result.split_hands[0] + result.split_hands[1]
         values["follow_first_split"] = result.split_hands[0]
     if all(v is None for v in values.values()):
-        raise ValueError(f"the seat cannot double or split {','.join(map(str, result.hand))}"
+        raise InputError(f"the seat cannot double or split {','.join(map(str, result.hand))}"
                          f" under {result.rules.name}: the follower has no choice to make")
     out: dict[str, Any] = dict(values)
     for situation, _label, (first, second) in BEHIND_SITUATIONS:
@@ -456,10 +454,10 @@ def chart_pdf(game: GameAnalysis, paper: str = "a4") -> bytes:
     try:
         import weasyprint  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
-        raise ValueError("PDF charts need weasyprint: pip install 'strategy_calc[pdf]'"
+        raise InputError("PDF charts need weasyprint: pip install 'strategy_calc[pdf]'"
                          ) from None
     if paper not in PAPERS:
-        raise ValueError(f"unknown paper {paper!r}: choose from {', '.join(PAPERS)}")
+        raise InputError(f"unknown paper {paper!r}: choose from {', '.join(PAPERS)}")
     scale = 1.0
     for _ in range(12):
         document = weasyprint.HTML(string=chart_print_html(game, paper, scale)).render()
@@ -467,27 +465,40 @@ def chart_pdf(game: GameAnalysis, paper: str = "a4") -> bytes:
             break
         scale *= 0.94
     else:
-        raise ValueError(f"the chart of {game.rules.name} does not fit on one {paper} page")
+        raise InputError(f"the chart of {game.rules.name} does not fit on one {paper} page")
     document.metadata.created = document.metadata.modified = None
     pdf: bytes = document.write_pdf()
     return pdf
 
 
-def edge_dict(
-    rules: BlackjackRules, strategy: str, ev: float, ev_optimal: float | None = None
-) -> dict[str, Any]:
-    """The ``edge --json`` object (``ev_optimal``: the optimal-play EV, when known)."""
-    data = {"rules": rules.name, "decks": rules.decks, "strategy": strategy, "ev": ev,
-            "house_edge": -ev, "rtp": 1.0 + ev, "ruleset": str(rules)}
-    if ev_optimal is not None:
-        data["ev_optimal"] = ev_optimal
+def edge_dict(game: GameAnalysis, strategy: str, ev: float) -> dict[str, Any]:
+    """The ``edge --json`` object: ``ev`` of ``strategy`` (per unit initial bet, dealer
+    blackjacks included), the optimal-play EV, and by up card where the pass has them."""
+    rules = game.rules
+    data: dict[str, Any] = {
+        "rules": rules.name, "decks": rules.decks, "strategy": strategy, "ev": ev,
+        "house_edge": -ev, "rtp": 1.0 + ev, "ruleset": str(rules),
+        "ev_optimal": game.ev_optimal, "split_strategy": game.split_strategy}
+    if game.ev_by_up is not None and strategy != "autoplay":
+        column = 1 if strategy == "optimal" else 0
+        data["by_up_card"] = {up: values[column] for up, values in game.ev_by_up.items()}
     return data
 
 
-def edge_text(rules: BlackjackRules, strategy: str, ev: float) -> str:
-    """One line per figure."""
-    return (f"{rules}\nstrategy: {strategy}\nEV per unit initial bet: {ev:+.6f}\n"
-            f"house edge: {-ev * 100:.4f}%   return to player: {100 + ev * 100:.4f}%")
+def edge_text(game: GameAnalysis, strategy: str, ev: float) -> str:
+    """One line per figure, the EV by up card, and what the strategy costs against
+    optimal play."""
+    data = edge_dict(game, strategy, ev)
+    lines = [f"{game.rules}\nstrategy: {strategy}\nEV per unit initial bet: {ev:+.6f}\n"
+             f"house edge: {-ev * 100:.4f}%   return to player: {100 + ev * 100:.4f}%"]
+    if "by_up_card" in data:
+        cells = [f"{up} {value * 100:+.2f}%" for up, value in data["by_up_card"].items()]
+        lines.append("EV by up card (dealer blackjacks included):")
+        lines.append("  " + "   ".join(cells[:5]) + "\n  " + "   ".join(cells[5:]))
+    if strategy != "optimal":
+        lines.append(f"(optimal play: house edge {-game.ev_optimal * 100:.4f}%, so this"
+                     f" strategy costs {(game.ev_optimal - ev) * 100:.4f} points)")
+    return "\n".join(lines)
 
 
 def bonus_dict(value: BonusValue) -> dict[str, Any]:
@@ -594,20 +605,11 @@ def eor_dict(result: EffectsOfRemoval) -> dict[str, Any]:
     }
 
 
-def eor_report(rules: BlackjackRules, as_json: bool, progress: Progress = None,
-               plot: str | None = None) -> str:
-    """``eor`` output: one JSON object, or a table in percent of a unit bet.
-
-    ``plot``: also draw the effects as a PNG there (matplotlib, the ``plot`` extra).
-    """
-    result = counting.effects_of_removal(rules, progress)
-    if plot is not None:
-        eor_plot(result, plot)
-    if as_json:
-        return json.dumps(eor_dict(result))
+def eor_text(result: EffectsOfRemoval) -> str:
+    """The ``eor`` table: each rank's effect in percent of a unit bet, and the weighted sum."""
     from rich.table import Table
 
-
+    rules = result.rules
     decision = result.decision
     label = f"{','.join(map(str, decision.hand))} vs {decision.up}"
     table = Table(title=f"effects of removal, {rules} (EV per unit initial bet, in %)",
@@ -649,18 +651,11 @@ def indices_dict(table: IndexTable) -> dict[str, Any]:
     }
 
 
-def indices_report(
-    rules: BlackjackRules, count: str, fmt: str, progress: Progress = None
-) -> str:
-    """``indices`` output: ``fmt`` is ``json`` (one object) or ``text`` (a table)."""
-    if fmt not in ("text", "json"):
-        raise ValueError(f"unknown format {fmt!r} (use text or json)")
-    table = counting.count_indices(rules, count, progress)
-    if fmt == "json":
-        return json.dumps(indices_dict(table))
+def indices_text(table: IndexTable) -> str:
+    """The ``indices`` table: each decision's index beside the published one."""
     from rich.table import Table
 
-
+    rules = table.rules
     out = Table(title=f"{table.count.name} count indices (true count), {rules}",
                 title_justify="left")
     for name in ("decision", "hand", "at or above", "below"):
@@ -763,21 +758,6 @@ def pair_text(odds: PairOdds) -> str:
     ev = odds.exact_ev()
     return render(title, shoe, table, f"EV {float(ev):+.6f} per unit side bet"
                   f" (house edge {-float(ev):.4%}; exact {ev})")
-
-
-def pair_report(rules: BlackjackRules, removed: str, as_json: bool) -> str:
-    """The ``strategy-calc sidebet pair`` command: analyse one shoe and render it.
-
-    Input errors raise a ``ValueError`` subclass (:class:`NoPairBetError`,
-    :class:`~strategy_calc.cards.CardError`) with a one-line message.
-
-    >>> from strategy_calc.rules import blackjack_rules
-    >>> data = json.loads(pair_report(blackjack_rules("deluxe", decks=1), "", True))
-    >>> data["probabilities"]["perfect"], data["exact"]["probabilities"]["mixed"]
-    (0.0, '2/51')
-    """
-    odds = analyse_pair(rules, removed)
-    return json.dumps(pair_dict(odds)) if as_json else pair_text(odds)
 
 
 # ---------------------------------------------------------------- baccarat
@@ -895,49 +875,6 @@ def odds_text(
             effects.add_row(rank, *cells)
         lines.append(effects)
     return render(*lines)
-
-
-def baccarat_report(
-    spec: str,
-    overrides: Sequence[str],
-    decks: int | None,
-    removed: str,
-    exact: bool,
-    eor: bool,
-    as_json: bool,
-    shoe: str | None = None,
-) -> str:
-    """The ``strategy-calc baccarat`` command: analyse one shoe and render it.
-
-    ``shoe``: the shoe per face (``A=32,...,K=32``) instead of full decks.
-
-    Input errors raise a ``ValueError`` subclass (:class:`~strategy_calc.rules.RulesError`
-    or :class:`~strategy_calc.cards.CardError`) with a one-line message.
-
-    >>> data = json.loads(baccarat_report("macau-baccarat", [], 6, "", False, False, True))
-    >>> data["decks"], data["best"], round(data["probabilities"]["tie"], 6)
-    (6, 'banker', 0.095069)
-    """
-    if shoe is None:
-        rules = baccarat_rules(spec, overrides, decks)
-        odds = baccarat.analyse(rules, removed)
-    else:
-        if decks is not None:
-            raise ValueError("give --shoe or --decks, not both")
-        counts = list(baccarat.parse_shoe(shoe))
-        rules = baccarat_rules(
-            spec, [*overrides, f"decks={decks_holding(sum(counts))}"])
-        gone = parse_face_cards(removed)
-        for card in gone:
-            i = baccarat.RANKS.index(card.face)
-            if counts[i] == 0:
-                raise ValueError(f"--removed: more {card.face}s than the --shoe holds")
-            counts[i] -= 1
-        odds = baccarat.analyse_counts(rules, counts, tuple(c.face for c in gone))
-    effects = baccarat.effects_of_removal(odds) if eor else None
-    if as_json:
-        return json.dumps(odds_dict(odds, effects, exact))
-    return odds_text(odds, effects, exact)
 
 
 # ---------------------------------------------------------------- sweeps
@@ -1137,7 +1074,7 @@ def _pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise ValueError("--plot needs matplotlib: pip install 'strategy_calc[plot]'"
+        raise InputError("--plot needs matplotlib: pip install 'strategy_calc[plot]'"
                          ) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -1219,14 +1156,16 @@ def rules_text(info: RulesetInfo) -> str:
     return render(*lines)
 
 
-def rulesets_list(as_json: bool) -> str:
-    """The built-in rulesets (``rules`` without a name)."""
-    if as_json:
-        return json.dumps({"rulesets": [{"name": r.name, "game": r.game,
-                                         "description": r.description,
-                                         "aliases": list(r.aliases)} for r in RULESETS]})
+def rulesets_dict(rulesets: Sequence[Ruleset]) -> dict[str, Any]:
+    """The ``rules --json`` object (no name): every built-in ruleset."""
+    return {"rulesets": [{"name": r.name, "game": r.game, "description": r.description,
+                          "aliases": list(r.aliases)} for r in rulesets]}
+
+
+def rulesets_text(rulesets: Sequence[Ruleset]) -> str:
+    """The built-in rulesets, one line each (``rules`` without a name)."""
     lines = [f"{r.name} ({r.game}{', alias ' + ', '.join(r.aliases) if r.aliases else ''}):"
-             f" {r.description}" for r in RULESETS]
+             f" {r.description}" for r in rulesets]
     lines.append("strategy-calc rules NAME shows every field of one.")
     return render(*lines)
 

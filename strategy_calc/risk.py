@@ -33,6 +33,7 @@ import numpy as np
 
 from strategy_calc.actions import Strategy
 from strategy_calc.cards import Shoe
+from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules, RulesError
 from strategy_calc.strategy import analyse_game
 
@@ -79,9 +80,9 @@ def summarise(outcomes: Mapping[float, float], bankroll: float, rounds: int) -> 
     from scipy import stats  # type: ignore[import-untyped, unused-ignore]
 
     if rounds < 1:
-        raise ValueError(f"rounds must be at least 1, not {rounds}")
+        raise InputError(f"rounds must be at least 1, not {rounds}")
     if bankroll <= 0:
-        raise ValueError(f"bankroll must be positive, not {bankroll}")
+        raise InputError(f"bankroll must be positive, not {bankroll}")
     xs = np.array(list(outcomes))
     ps = np.array(list(outcomes.values()))
     mean = float(xs @ ps)

@@ -31,9 +31,10 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from strategy_calc.cards import CardError, check_decks
+from strategy_calc.errors import InputError
 
 
-class RulesError(ValueError):
+class RulesError(InputError):
     """An unknown ruleset, an unknown field or an invalid value (the message names it)."""
 
 

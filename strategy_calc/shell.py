@@ -18,7 +18,7 @@ deluxe: 8D S17 peek 3:2 DA DAS split-2 LS-2-9
 >>> session.answer("T,6 vs")
 Traceback (most recent call last):
 ...
-ValueError: a query is CARDS vs UP [ACTION], e.g. T,6 vs T or 8,8 vs A split
+strategy_calc.errors.InputError: a query is CARDS vs UP [ACTION], e.g. T,6 vs T or 8,8 vs A split
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
 from strategy_calc.cards import Shoe, parse_shoe
+from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules, blackjack_rules
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ class Session:
 
     def __post_init__(self) -> None:
         if self.decks is not None and self.shoe_text is not None:
-            raise ValueError("give --shoe or --decks, not both")
+            raise InputError("give --shoe or --decks, not both")
         if self.decks is not None:  # --decks is one more override, so :set decks=N wins
             self.overrides = [*self.overrides, f"decks={self.decks}"]
             self.decks = None
@@ -96,7 +97,7 @@ class Session:
         words = [w.lower() if w.lower() == "vs" else w for w in text.split()]
         at = words.index("vs") if "vs" in words else -1
         if at < 1 or not at + 2 <= len(words) <= at + 3:
-            raise ValueError("a query is CARDS vs UP [ACTION], e.g. T,6 vs T or 8,8 vs A split")
+            raise InputError("a query is CARDS vs UP [ACTION], e.g. T,6 vs T or 8,8 vs A split")
         cards, up = " ".join(words[:at]), words[at + 1]
         action = words[at + 2].lower() if at + 2 < len(words) else None
         from strategy_calc.blackjack import analyse_hand
@@ -105,7 +106,7 @@ class Session:
         if action is None:
             return report.hand_text(result)
         if action not in result.ev:
-            raise ValueError(f"unknown action {action!r}: one of {', '.join(result.ev)}")
+            raise InputError(f"unknown action {action!r}: one of {', '.join(result.ev)}")
         value = result.ev[action]
         if value is None:
             return f"{action}: not allowed here under {self.rules.name}"
@@ -128,9 +129,9 @@ class Session:
             return str(self.rules)
         if name == "set":
             if "=" not in arg:
-                raise ValueError(":set needs FIELD=VALUE, e.g. :set decks=6")
+                raise InputError(":set needs FIELD=VALUE, e.g. :set decks=6")
             if self.shoe is not None and arg.split("=")[0].strip() == "decks":
-                raise ValueError("the shoe was given with --shoe: its decks cannot be set")
+                raise InputError("the shoe was given with --shoe: its decks cannot be set")
             overrides = [*self.overrides, arg.strip()]
             self.rules = blackjack_rules(self.spec, overrides)
             self.overrides, self._game = overrides, None
@@ -139,7 +140,7 @@ class Session:
             return report.chart_text(self.game())
         if name == "edge":
             return report.render(*report.edge_lines(self.game()))
-        raise ValueError(f"unknown command :{name} (try :help)")
+        raise InputError(f"unknown command :{name} (try :help)")
 
 
 def _readline(interactive: bool) -> Callable[[], None]:
@@ -185,7 +186,7 @@ def run(session: Session, stdin: TextIO | None = None, out: TextIO | None = None
                 reply = session.answer(line)
             except EOFError:
                 break
-            except ValueError as exc:
+            except InputError as exc:
                 print(f"error: {' '.join(str(exc).split())}", file=err)
                 err.flush()
                 continue

@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules
 
 Row = tuple[float, float, float, float, float, float]
@@ -197,7 +198,7 @@ def check_split_strategy(name: str) -> str:
     """
     key = name.strip().lower()
     if key not in SPLIT_STRATEGIES:
-        raise ValueError(f"unknown split strategy {name!r}: choose from"
+        raise InputError(f"unknown split strategy {name!r}: choose from"
                          f" {', '.join(SPLIT_STRATEGIES)}")
     return key
 

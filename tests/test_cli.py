@@ -716,3 +716,40 @@ def test_an_optimal_split_with_resplits_on_several_decks_warns_first(
                         "this pair")
     cli.warn_slow_split(four, "cdp1", "this pair")
     assert capsys.readouterr().err == ""
+
+
+def test_input_error_is_an_error_line_but_an_internal_value_error_is_a_bug(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``guarded``: bad input (``InputError``) is one ``error:`` line with exit 2; any other
+    ``ValueError`` is a broken invariant, so it keeps its traceback after a line asking
+    for a report, instead of being passed off as the user's mistake."""
+    import typer
+
+    from strategy_calc.cli import guarded
+    from strategy_calc.errors import InputError
+
+    def bad_input() -> None:
+        raise InputError("--decks must be at least 1")
+
+    with pytest.raises(typer.Exit) as exit_info:
+        guarded(bad_input)
+    assert exit_info.value.exit_code == 2
+    assert capsys.readouterr().err == "error: --decks must be at least 1\n"
+
+    def broken_invariant() -> None:
+        raise ValueError("histogram index out of range")
+
+    with pytest.raises(ValueError, match="histogram index out of range"):
+        guarded(broken_invariant)
+    err = capsys.readouterr().err
+    assert not err.startswith("error:") and "internal error" in err and "report" in err
+
+
+def test_library_input_errors_are_value_errors_for_callers() -> None:
+    """Library callers that catch ``ValueError`` keep working: every input error is one."""
+    from strategy_calc.cards import CardError
+    from strategy_calc.errors import InputError
+    from strategy_calc.rules import RulesError
+
+    assert issubclass(InputError, ValueError)
+    assert issubclass(CardError, InputError) and issubclass(RulesError, InputError)

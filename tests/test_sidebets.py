@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from strategy_calc.cards import SUITS, CardError
 from strategy_calc.cli import app
-from strategy_calc.report import pair_report
+from strategy_calc.report import pair_text
 from strategy_calc.rules import BlackjackRules, RulesError, blackjack_rules
 from strategy_calc.sidebets import (
     RANKS,
@@ -269,7 +269,8 @@ def test_cli_text_output_is_a_table() -> None:
     assert "perfect pairs table" in result.stdout
     assert "7/415" in result.stdout
     assert result.stdout.strip().endswith("(house edge 4.0964%; exact -17/415)")
-    assert pair_report(blackjack_rules("deluxe"), "", False) == result.stdout.rstrip("\n")
+    odds = analyse_pair(blackjack_rules("deluxe"), "")
+    assert pair_text(odds) == result.stdout.rstrip("\n")
 
 
 @pytest.mark.parametrize(("args", "message"), [
