@@ -236,6 +236,9 @@ class BlackjackCounter:
     moment_every == 0``: a systematic sample over every depth of the shoe."""
     full: tuple[int, ...] = ()
     """Rank counts (ace first) of the shoe every deal starts from (default: full decks)."""
+    one_round: bool = False
+    """One round per shuffle (``single_deck_one_round`` at one deck): ``cut_card`` is
+    then one less than the shoe, so each shoe deals exactly its first round."""
     _chart_actions: dict[tuple[int, tuple[int, int]], Action] = field(
         init=False, repr=False, compare=False)
     """The chart's action per (up card, two-card start): fixed for the run."""
@@ -609,6 +612,10 @@ def blackjack_counter(
     :data:`MIN_BEHIND_CUT` cards, e.g. 1 deck). Either must leave at least
     :data:`MIN_BEHIND_CUT` cards behind the cut. ``shoe``: the shoe the chart
     is made for and every shoe is dealt from (default: ``rules.decks`` full decks).
+
+    Under ``single_deck_one_round`` at one deck (Macau's metal box) each shuffle deals
+    one round, so there is no cut card to place: giving one (other than ``n - 1``, which
+    deals one round too) is an error.
     """
     if strategy not in BLACKJACK_STRATEGIES:
         raise InputError(f"unknown strategy {strategy!r}: choose from "
@@ -618,7 +625,14 @@ def blackjack_counter(
     n = shoe.total if shoe is not None else 52 * rules.decks
     if cut_card is not None and penetration is not None:
         raise InputError("give --penetration or --cut-card, not both")
-    if cut_card is None:
+    one_round = rules.single_deck_one_round and rules.decks == 1
+    if one_round and (cut_card not in (None, n - 1) or penetration is not None):
+        raise InputError(f"{rules.name} deals one round per shuffle at one deck"
+                         " (single_deck_one_round): there is no cut card; --set"
+                         " single_deck_one_round=false to deal on")
+    if one_round:
+        cut_card = n - 1  # rounds are dealt while more than n - 1 cards are left: one
+    elif cut_card is None:
         share = min(PENETRATION, 1 - MIN_BEHIND_CUT / n) if penetration is None else penetration
         if not 0 < share < 1:
             raise InputError(f"--penetration must be between 0 and 1, not {share:g}")
@@ -636,7 +650,7 @@ def blackjack_counter(
     plays = index_plays(rules, count) if strategy == "basic+indices" else ()
     full = shoe.counts if shoe is not None else Shoe.full(rules.decks).counts
     return BlackjackCounter(rules, strategy, count, cut_card, seed, chart, policies, plays,
-                            moment_every, full)
+                            moment_every, full, one_round)
 
 
 @dataclass(frozen=True, slots=True)
@@ -684,6 +698,9 @@ class BlackjackCount:
     sd_per_round_se: float | None = None
     """Standard error of :attr:`sd_per_round` over the shoes (:func:`sd_estimate`): the
     rounds are random, and their second moments a sample of them."""
+    one_round_per_shuffle: bool = False
+    """Every round was the first of its shuffle (``single_deck_one_round``): dealt off
+    the top, so its EV is the off-the-top EV and the cut-card effect is exactly 0."""
 
 
 def blackjack_count(
@@ -757,6 +774,14 @@ def summarise(
     top = counter.plan(counter.start(), 0.0, moments=False).ev
     counts = [float(len(s)) for s in shoes]
     ev = ratio_estimate([math.fsum(r.ev for r in s) for s in shoes], counts)
+    effect = Estimate(ev.value - top, ev.se)
+    if counter.one_round:
+        # Each shoe dealt one round from the full shoe, so each round's EV is the
+        # off-the-top EV (the same plan of the same composition); the mean of equal
+        # numbers is that number, and the effect is 0 by construction, not by rounding.
+        if any(len(s) != 1 or s[0].ev != top for s in shoes):
+            raise AssertionError("a one-round shuffle dealt a round not off the top")
+        ev, effect = Estimate(top, 0.0), Estimate(0.0, 0.0)
     bins: dict[int, list[float]] = {}
     for shoe in shoes:
         for r in shoe:
@@ -793,7 +818,8 @@ def summarise(
     return BlackjackCount(
         counter=counter, penetration=(n - counter.cut_card) / n, rounds=rounds,
         shoes=len(shoes), spread=spread, bankroll=bankroll, ev_per_round=ev,
-        ev_off_the_top=top, cut_card_effect=Estimate(ev.value - top, ev.se),
+        ev_off_the_top=top, cut_card_effect=effect,
         by_true_count=table, sd_per_round=sd, win_rate_per_round=win_rate, n0=n0,
         score=score, di=di, risk_of_ruin=ror, moment_rounds=len(sampled),
-        sd_per_round_se=sd_se if sd_se is not None and math.isfinite(sd_se) else None)
+        sd_per_round_se=sd_se if sd_se is not None and math.isfinite(sd_se) else None,
+        one_round_per_shuffle=counter.one_round)

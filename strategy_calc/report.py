@@ -547,10 +547,20 @@ def risk_dict(rules: BlackjackRules, strategy: str, ev: float, summary: Any) -> 
         "bankroll": summary.bankroll, "rounds": summary.rounds,
         "risk_of_ruin": summary.risk_of_ruin,
         "risk_of_ruin_normal": summary.risk_of_ruin_normal,
+        "log10_risk_of_ruin_normal": _finite(summary.log10_risk_of_ruin_normal),
         "loss_probability": summary.loss_probability,
         "loss_probability_normal": summary.loss_probability_normal,
         "quantiles": dict(summary.quantiles), "quantiles_normal": dict(summary.quantiles_normal),
     }
+
+
+def _risk_cell(data: Mapping[str, Any]) -> str:
+    """The normal approximation's risk; below 1e-6, its power of ten as well (a risk
+    below the smallest double prints as 0 with its log)."""
+    risk, log10 = data["risk_of_ruin_normal"], data["log10_risk_of_ruin_normal"]
+    if risk >= 1e-6 or log10 is None:
+        return f"{risk:.6f}"
+    return f"{risk:.6f} (10^{log10:.1f})"
 
 
 def risk_text(data: Mapping[str, Any]) -> str:
@@ -568,8 +578,7 @@ def risk_text(data: Mapping[str, Any]) -> str:
     figures.add_column("")
     figures.add_column("exact", justify="right")
     figures.add_column("normal approx.", justify="right")
-    figures.add_row("risk of ruin", f"{data['risk_of_ruin']:.6f}",
-                    f"{data['risk_of_ruin_normal']:.6f}")
+    figures.add_row("risk of ruin", f"{data['risk_of_ruin']:.6f}", _risk_cell(data))
     figures.add_row("P(behind at the end)", f"{data['loss_probability']:.6f}",
                     f"{data['loss_probability_normal']:.6f}")
     for q, value in data["quantiles"].items():
@@ -980,7 +989,9 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
     return {
         "rules": c.rules.name, "decks": c.rules.decks, "ruleset": str(c.rules),
         "strategy": c.strategy, "system": c.system.name,
-        "penetration": result.penetration, "cut_card": c.cut_card,
+        "penetration": None if result.one_round_per_shuffle else result.penetration,
+        "cut_card": None if result.one_round_per_shuffle else c.cut_card,
+        "one_round_per_shuffle": result.one_round_per_shuffle,
         "rounds": result.rounds, "shoes": result.shoes, "seed": c.seed,
         "ev_per_round": _estimate(result.ev_per_round),
         "ev_off_the_top": result.ev_off_the_top,
@@ -1011,15 +1022,19 @@ def count_text(result: BlackjackCount) -> str:
     from rich.table import Table
 
     c = result.counter
+    dealt = ("one round per shuffle (single_deck_one_round), so every round is dealt off"
+             " the top and the cut-card effect is exactly 0" if result.one_round_per_shuffle
+             else f"cut card {c.cut_card} cards from the end (penetration"
+             f" {result.penetration:.1%})")
     head = (f"{c.rules}; {c.strategy} play, {c.system.name} true count (running count per"
             f" deck unseen) before each deal; {result.rounds} rounds from {result.shoes}"
-            f" shoes (seed {c.seed}), cut card {c.cut_card} cards from the end"
-            f" (penetration {result.penetration:.1%})")
+            f" shoes (seed {c.seed}), {dealt}")
     figures = Table(title="per round, units of the initial bet (+- one standard error)",
                     title_justify="left")
     figures.add_column("figure")
     figures.add_column("value", justify="right")
-    figures.add_row("EV per round, flat bets, cut card", _pm(result.ev_per_round))
+    figures.add_row("EV per round, flat bets, " + (
+        "as dealt" if result.one_round_per_shuffle else "cut card"), _pm(result.ev_per_round))
     figures.add_row("EV off the top (exact)", f"{100 * result.ev_off_the_top:+.4f}%")
     figures.add_row("cut-card effect", _pm(result.cut_card_effect))
     if result.spread is not None:
@@ -1136,17 +1151,20 @@ def rules_dict(info: RulesetInfo) -> dict[str, Any]:
     return {"name": info.name, "game": info.game, "description": info.description,
             "ruleset": info.summary,
             "fields": {f.name: {"value": f.value, "meaning": f.meaning, "allowed": f.allowed,
-                                "rule_text": f.source} for f in info.fields}}
+                                "rule_text": f.source, "set_by": f.set_by}
+                       for f in info.fields}}
 
 
 def rules_text(info: RulesetInfo) -> str:
-    """Every field of a ruleset: ``field = value (allowed)``, its meaning and rule text."""
+    """Every field of a ruleset: ``field = value (allowed)``, its meaning and rule text,
+    and for a field the file inherits, the base that set it."""
     from rich.padding import Padding
 
     lines: list[Any] = [f"{info.name} ({info.game}): {info.description}", info.summary, ""]
     for f in info.fields:
         value = str(f.value).lower() if isinstance(f.value, bool) else f.value
-        lines.append(f"{f.name} = {value}    (allowed: {f.allowed})")
+        by = "" if f.set_by in ("", info.name) else f"; from base {f.set_by}"
+        lines.append(f"{f.name} = {value}    (allowed: {f.allowed}{by})")
         if f.meaning:
             lines.append(Padding(f.meaning.replace("``", ""), (0, 0, 0, 4)))
         if f.source:

@@ -55,6 +55,11 @@ class RiskSummary:
     rounds: int
     risk_of_ruin: float
     risk_of_ruin_normal: float
+    log10_risk_of_ruin_normal: float
+    """``log10`` of the normal approximation's risk, computed in logs: finite where the
+    risk itself is below the smallest double (and so 0); ``-inf`` when the risk is 0
+    or when even its log is below the double range (about ``-1.8e308``: a bankroll near
+    1e308 over a few rounds)."""
     loss_probability: float
     loss_probability_normal: float
     quantiles: Mapping[str, float]
@@ -76,13 +81,27 @@ def _grid(outcomes: Mapping[float, float]) -> tuple[float, int, np.ndarray]:
 
 
 def summarise(outcomes: Mapping[float, float], bankroll: float, rounds: int) -> RiskSummary:
-    """Risk figures of a round distribution for ``bankroll`` units over ``rounds`` rounds."""
+    """Risk figures of a round distribution for ``bankroll`` units over ``rounds`` rounds.
+
+    Any finite positive bankroll works: one that ``rounds`` rounds of the worst result
+    cannot exhaust has an exact risk of 0 (no dynamic programme is run), and the normal
+    approximation is summed in logs, so a huge bankroll gives 0 and its log, not an
+    overflow. With a win of 1 or a loss of 1 each half the time, a bankroll of 1e308
+    over 10 rounds is never ruined:
+
+    >>> s = summarise({-1.0: 0.5, 1.0: 0.5}, bankroll=1e6, rounds=10)
+    >>> s.risk_of_ruin, s.risk_of_ruin_normal, f"{s.log10_risk_of_ruin_normal:.5g}"
+    (0.0, 0.0, '-2.1715e+10')
+
+    (By hand: ``2 Phi(-B / sqrt N)`` with ``B / sqrt N = 316,228``; ``log Phi(-x)`` is
+    about ``-x^2 / 2``, so ``log10`` is about ``-1e11 / 2 / ln 10 = -2.1715e10``.)
+    """
     from scipy import stats  # type: ignore[import-untyped, unused-ignore]
 
     if rounds < 1:
         raise InputError(f"rounds must be at least 1, not {rounds}")
-    if bankroll <= 0:
-        raise InputError(f"bankroll must be positive, not {bankroll}")
+    if not (math.isfinite(bankroll) and bankroll > 0):
+        raise InputError(f"bankroll must be a positive finite number, not {bankroll}")
     xs = np.array(list(outcomes))
     ps = np.array(list(outcomes.values()))
     mean = float(xs @ ps)
@@ -91,11 +110,15 @@ def summarise(outcomes: Mapping[float, float], bankroll: float, rounds: int) -> 
 
     # exact: ruin dynamic programme; wealth index w means bankroll + w*step... kept as
     # offsets from the start in lattice steps; ruined mass is removed each round
-    ruin_level = -math.ceil(bankroll / step - 1e-12)  # offsets <= this are ruin
+    ruined = 0.0
+    # the worst a run can do is ``rounds`` times the lowest result (``low`` steps): a
+    # bankroll beyond that is never ruined, and skipping the programme keeps a huge
+    # bankroll out of integer arithmetic
+    reachable = bankroll / step - 1e-12 < -low * rounds
+    ruin_level = -math.ceil(bankroll / step - 1e-12) if reachable else 0  # offsets <= this are ruin
     alive = np.array([1.0])
     alive_low = 0  # lattice offset of alive[0]
-    ruined = 0.0
-    for _ in range(rounds):
+    for _ in range(rounds if reachable else 0):
         alive = np.convolve(alive, probs)
         alive_low += low
         cut = ruin_level - alive_low + 1  # entries below ``cut`` are ruined
@@ -110,18 +133,39 @@ def summarise(outcomes: Mapping[float, float], bankroll: float, rounds: int) -> 
     n_mean, n_sd = mean * rounds, sd * math.sqrt(rounds)
     normal = stats.norm(n_mean, n_sd)
     quantiles_normal = {f"{int(q * 100)}%": float(normal.ppf(q)) for q in QUANTILES}
-    ror_normal = float(stats.norm.cdf((-bankroll - n_mean) / n_sd))
-    if mean != 0.0:
-        ror_normal += float(math.exp(-2 * mean * bankroll / sd**2)
-                            * stats.norm.cdf((-bankroll + n_mean) / n_sd))
-    else:
-        ror_normal *= 2
+    log_ror = _log_ruin_normal(mean, sd, bankroll, rounds)
+    ror_normal = math.exp(log_ror) if log_ror > -math.inf else 0.0
     return RiskSummary(
         outcomes=dict(outcomes), mean=mean, sd=sd, bankroll=bankroll, rounds=rounds,
         risk_of_ruin=min(ruined, 1.0), risk_of_ruin_normal=min(ror_normal, 1.0),
+        log10_risk_of_ruin_normal=min(log_ror / math.log(10), 0.0),
         loss_probability=loss, loss_probability_normal=float(normal.cdf(0.0)),
         quantiles=quantiles, quantiles_normal=quantiles_normal,
     )
+
+
+def _log_ruin_normal(mean: float, sd: float, bankroll: float, rounds: int) -> float:
+    """Natural log of the Brownian first-passage risk of the module docstring,
+    ``Phi(a) + exp(c) Phi(b)`` with ``a = (-B - mu N) / (sigma sqrt N)``,
+    ``b = (-B + mu N) / (sigma sqrt N)``, ``c = -2 mu B / sigma^2``, summed in logs
+    (``log Phi`` by scipy's ``logcdf``): ``c`` overflows ``exp`` for a losing game
+    and a large bankroll while ``exp(c) Phi(b)`` stays below 1. With ``mu = 0`` the two
+    terms are equal (``2 Phi(a)``); with ``sigma = 0`` the result is fixed: ruin iff
+    ``mu N <= -B``.
+
+    >>> round(math.exp(_log_ruin_normal(0.0, 1.0, 1.0, 1)), 6)  # 2 Phi(-1)
+    0.317311
+    """
+    from scipy import stats
+
+    if sd == 0.0:
+        return 0.0 if mean * rounds <= -bankroll else -math.inf
+    n_mean, n_sd = mean * rounds, sd * math.sqrt(rounds)
+    first = float(stats.norm.logcdf((-bankroll - n_mean) / n_sd))
+    if mean == 0.0:
+        return first + math.log(2.0)
+    second = -2 * mean * bankroll / sd**2 + float(stats.norm.logcdf((-bankroll + n_mean) / n_sd))
+    return float(np.logaddexp(first, second))
 
 
 def _power(probs: np.ndarray, n: int) -> np.ndarray:

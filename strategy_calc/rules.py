@@ -109,6 +109,10 @@ class BlackjackRules:
     """The ruleset's name (``macau-1983``, ``deluxe`` or the user's own)."""
     decks: int = 6
     """Number of 52-card decks in the shoe, 1 to 12."""
+    single_deck_one_round: bool = False
+    """With one deck (Macau's "metal box"), exactly one round is dealt per shuffle, so
+    every round is dealt off the top: a counted run deals no second round and has no
+    cut card. No effect with more decks."""
     dealer_hits_soft_17: bool = False
     """True: dealer hits soft 17 (H17); False: stands on all 17s (S17)."""
     hole_card: HoleCard = "peek"
@@ -283,6 +287,7 @@ def inert_overrides(rules: BlackjackRules, overrides: Sequence[str]) -> list[str
                                ' double_on = "none")'),
         "bonus_on_split_hands": (not rules.has_bonus, "without a bonus (both bonuses are 0)"),
         "even_money_vs_ten": (not rules.even_money, "when even_money = false"),
+        "single_deck_one_round": (rules.decks > 1, "with more than one deck"),
     }
     return [f"{field} has no effect {why}" for field, (inert, why) in reasons.items()
             if field in set_fields and inert]
@@ -383,8 +388,9 @@ def _parse_number(text: str) -> float:
 
 RulesT = TypeVar("RulesT")
 
-META_KEYS = ("game", "description")
-"""Keys a ruleset file may carry that are not rule fields."""
+META_KEYS = ("game", "description", "base", "sources")
+"""Keys a ruleset file may carry that are not rule fields: the game, a description, the
+ruleset it inherits from (``base``) and a ``[sources]`` table of each field's rule text."""
 
 
 def build_rules(
@@ -421,34 +427,117 @@ def build_rules(
         raise RulesError(str(exc)) from None
 
 
+@dataclass(frozen=True, slots=True)
+class RulesetTable:
+    """A ruleset file (or built-in) read with its bases (:func:`read_ruleset`)."""
+
+    table: dict[str, Any]
+    """Every field and the ``game``, ``name`` and ``description`` keys, bases merged in."""
+    set_by: dict[str, str]
+    """Per field, the ruleset that gave it its value: the file itself or one of its bases
+    (a built-in's name, or a base file's name)."""
+    sources: dict[str, str]
+    """Per field, the rule text it comes from (the ``[sources]`` tables), or absent."""
+
+
+def _builtin(spec: str) -> Ruleset | None:
+    key = spec.strip().lower()
+    return next((r for r in RULESETS if key == r.name or key in r.aliases), None)
+
+
+def _read_table(spec: str, folder: Path | None) -> tuple[dict[str, Any], str, Path | None]:
+    """One TOML table (no bases): ``(table, its name, the folder its bases are read
+    from)``. A spec that is not a built-in is a path, relative to ``folder`` if given."""
+    if not spec.strip():
+        raise RulesError("empty ruleset name: give a built-in name"
+                         f" ({', '.join(BUILTIN_RULESETS)}) or a TOML file")
+    builtin = _builtin(spec)
+    if builtin is not None:
+        text = resources.files("strategy_calc.rulesets").joinpath(builtin.file)
+        return tomllib.loads(text.read_text(encoding="utf-8")), builtin.name, None
+    path = Path(spec) if folder is None or Path(spec).is_absolute() else folder / spec
+    if path.is_dir():
+        raise RulesError(f"ruleset {spec!r} is a folder, not a TOML file")
+    if not path.is_file():
+        raise RulesError(f"unknown ruleset {spec!r}: not a built-in"
+                         f" ({', '.join(BUILTIN_RULESETS)}) and no such file")
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise RulesError(f"invalid ruleset file {spec}: {exc}") from None
+    if not any(key not in (*META_KEYS, "name") for key in table) and "base" not in table:
+        raise RulesError(f"ruleset file {spec} sets no rules (an empty file?)")
+    table.setdefault("name", path.stem)
+    return table, str(table["name"]), path.parent
+
+
+def read_ruleset(spec: str, _folder: Path | None = None,
+                 _seen: tuple[str, ...] = ()) -> RulesetTable:
+    """A built-in ruleset or a ruleset file, with the ruleset it names as ``base``.
+
+    A file inherits only from its ``base`` (a built-in name, or another file, relative to
+    the file's folder), which may name its own; the file's fields override the base's.
+    A table that leaves fields unset and names no base is refused, listing them: nothing
+    is ever filled in from defaults the file does not name.
+
+    >>> t = read_ruleset("macau-1983")
+    >>> t.table["double_on"], t.set_by["double_on"], t.sources["double_on"][:7]
+    ('11', 'macau-1983', 'Art. 11')
+    """
+    table, name, folder = _read_table(spec, _folder)
+    raw_sources = table.pop("sources", {})
+    if not isinstance(raw_sources, dict):
+        raise RulesError(f"ruleset {spec}: [sources] must be a table of field = \"text\"")
+    sources = {str(k): str(v) for k, v in raw_sources.items()}
+    base_spec = table.pop("base", None)
+    own = [k for k in table if k not in (*META_KEYS, "name")]
+    if base_spec is None:
+        game = str(table.get("game", "blackjack"))
+        known = {f.name for f in dataclasses.fields(_RULES_CLASSES.get(game, BlackjackRules))}
+        for key in own:
+            if key not in known:
+                raise RulesError(f"unknown field {key!r} for {game} rules")
+        missing = [f for f in known - {"name"} if f not in table]
+        order = [f.name for f in dataclasses.fields(_RULES_CLASSES.get(game, BlackjackRules))]
+        missing.sort(key=order.index)
+        if missing:
+            bases = ", ".join(f'"{r.name}"' for r in RULESETS if r.game == game)
+            shown = ", ".join(missing[:6]) + (f" and {len(missing) - 6} more"
+                                              if len(missing) > 6 else "")
+            raise RulesError(
+                f"ruleset {spec} names no base and leaves {len(missing)} fields unset:"
+                f" add base = {bases.split(', ')[0]} (or {', '.join(bases.split(', ')[1:])}"
+                f"{', ' if ', ' in bases else ''}another file) to inherit them ({shown})")
+        return RulesetTable(table, {k: name for k in own}, sources)
+    if not isinstance(base_spec, str):
+        raise RulesError(f"ruleset {spec}: base must be a ruleset name or a file, not"
+                         f" {base_spec!r}")
+    key = str((folder / base_spec).resolve()) if folder is not None and _builtin(
+        base_spec) is None else base_spec.strip().lower()
+    if key in _seen:
+        raise RulesError(f"ruleset {spec}: its bases form a loop ({base_spec} again)")
+    base = read_ruleset(base_spec, folder, (*_seen, key))
+    game = table.get("game", base.table.get("game", "blackjack"))
+    if game != base.table.get("game", "blackjack"):
+        raise RulesError(f"ruleset {spec} is for {game} but its base {base_spec} is for"
+                         f" {base.table.get('game', 'blackjack')}")
+    merged = {**base.table, **table, "game": game}
+    if "description" not in table:
+        merged["description"] = f"{name}: {base.table['name']} with {', '.join(own) or 'no'}"\
+            " changes"
+    inherited = {k: v for k, v in base.sources.items() if k not in own}
+    return RulesetTable(merged, {**base.set_by, **{k: name for k in own}},
+                        {**inherited, **sources})
+
+
 def load_ruleset(spec: str) -> dict[str, Any]:
-    """The TOML table of a built-in ruleset name or of a ruleset file path.
+    """The table of a built-in ruleset name or of a ruleset file path, its bases merged
+    in (:func:`read_ruleset`).
 
     >>> load_ruleset("deluxe")["game"]
     'blackjack'
     """
-    if not spec.strip():
-        raise RulesError("empty ruleset name: give a built-in name"
-                         f" ({', '.join(BUILTIN_RULESETS)}) or a TOML file")
-    path = Path(spec)
-    if spec.strip().lower() in {n for r in RULESETS for n in (r.name, *r.aliases)}:
-        ruleset = find_ruleset(spec)
-        text = resources.files("strategy_calc.rulesets").joinpath(ruleset.file)
-        table = tomllib.loads(text.read_text(encoding="utf-8"))
-    else:
-        if not path.is_file():
-            raise RulesError(
-                f"unknown ruleset {spec!r}: not a built-in"
-                f" ({', '.join(BUILTIN_RULESETS)}) and no such file"
-            )
-        try:
-            table = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise RulesError(f"invalid ruleset file {spec}: {exc}") from None
-        if not any(key not in (*META_KEYS, "name") for key in table):
-            raise RulesError(f"ruleset file {spec} sets no rules (an empty file?)")
-        table.setdefault("name", path.stem)
-    return table
+    return read_ruleset(spec).table
 
 
 def blackjack_rules(
@@ -535,6 +624,9 @@ class BaccaratRules:
                 f" T{self.tie_pays:g} PP{self.player_pair_pays:g} BP{self.banker_pair_pays:g}")
 
 
+_RULES_CLASSES: dict[str, type] = {"blackjack": BlackjackRules, "baccarat": BaccaratRules}
+"""The rules record of each game (the fields a ruleset without a base must set)."""
+
 
 def baccarat_rules(
     spec: str = DEFAULT_BACCARAT, overrides: Sequence[str] = (), decks: int | None = None
@@ -567,8 +659,9 @@ class FieldInfo:
     meaning: str
     allowed: str
     source: str
-    """The comment next to the field in the ruleset file (the rule text it comes from),
-    or "" (a default, or a file without one)."""
+    """The rule text the field comes from (the ruleset's ``[sources]`` table), or ""."""
+    set_by: str = ""
+    """The ruleset that set the value: the file itself, or the base it inherits it from."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -614,22 +707,6 @@ def _allowed(name: str, hint: Any) -> str:
     return "text"
 
 
-def _source_comments(spec: str) -> dict[str, str]:
-    """``field -> comment`` from the ruleset file's ``field = value  # comment`` lines."""
-    if spec.strip().lower() in {n for r in RULESETS for n in (r.name, *r.aliases)}:
-        text = resources.files("strategy_calc.rulesets").joinpath(
-            find_ruleset(spec).file).read_text(encoding="utf-8")
-    else:
-        text = Path(spec).read_text(encoding="utf-8")
-    found = {}
-    for line in text.splitlines():
-        head, sep, comment = line.partition("#")
-        key = head.split("=", 1)[0].strip()
-        if sep and "=" in head and key.isidentifier() and head.count('"') % 2 == 0:
-            found[key] = comment.strip()
-    return found
-
-
 def describe_ruleset(spec: str) -> RulesetInfo:
     """Every field of a ruleset (built-in name or TOML file) with its value and meaning.
 
@@ -640,14 +717,15 @@ def describe_ruleset(spec: str) -> RulesetInfo:
     >>> field.source
     'only vs 2-9, on the first two cards'
     """
-    table = load_ruleset(spec)
+    read = read_ruleset(spec)
+    table = read.table
     game = table.get("game", "blackjack")
     rules: Any = blackjack_rules(spec) if game == "blackjack" else baccarat_rules(spec)
     cls = type(rules)
     hints = typing.get_type_hints(cls)
     docs = _field_docs(cls)
-    comments = _source_comments(spec)
     fields = tuple(FieldInfo(f.name, getattr(rules, f.name), docs.get(f.name, ""),
-                             _allowed(f.name, hints[f.name]), comments.get(f.name, ""))
+                             _allowed(f.name, hints[f.name]), read.sources.get(f.name, ""),
+                             read.set_by.get(f.name, ""))
                    for f in dataclasses.fields(cls) if f.name != "name")
     return RulesetInfo(rules.name, game, str(table.get("description", "")), str(rules), fields)

@@ -336,7 +336,7 @@ def test_effects_of_removal_of_a_missing_rank_is_none() -> None:
 
 def test_rules_file_and_validation(tmp_path: Path) -> None:
     path = tmp_path / "tie9.toml"
-    path.write_text('game = "baccarat"\ndecks = 6\ntie_pays = 9.0\n', encoding="utf-8")
+    path.write_text('base = "macau-baccarat"\ndecks = 6\ntie_pays = 9.0\n', encoding="utf-8")
     rules = baccarat_rules(str(path))
     assert (rules.name, rules.decks, rules.tie_pays) == ("tie9", 6, 9.0)
     with pytest.raises(ValueError, match="banker_pays must be a number >= 0"):
@@ -399,7 +399,8 @@ def test_cli_json_exact_fractions_sum_to_one() -> None:
 def test_cli_rules_file_and_set(tmp_path: Path) -> None:
     """docs/REFERENCE.md Baccarat "House edge" row 8, column "Tie 9:1" (4.8440) via a file."""
     path = tmp_path / "tie9.toml"
-    path.write_text('game = "baccarat"\nname = "tie9"\ntie_pays = 9\n', encoding="utf-8")
+    path.write_text('base = "macau-baccarat"\nname = "tie9"\ntie_pays = 9\n',
+                    encoding="utf-8")
     data = run_json("--rules", str(path))
     assert data["rules"] == "tie9"
     assert isinstance(data["ev"], dict)
@@ -455,7 +456,9 @@ def test_cli_errors_are_one_line_exit_2(args: list[str], message: str) -> None:
     [
         ("decks = [", "invalid ruleset file"),
         ('game = "baccarat"\nshoe_colour = "red"\n', "unknown field 'shoe_colour'"),
-        ('game = "baccarat"\ndecks = "eight"\n', "invalid value 'eight' for decks"),
+        ('base = "macau-baccarat"\ndecks = "eight"\n', "invalid value 'eight' for decks"),
+        ('game = "baccarat"\ntie_pays = 9\n', "names no base and leaves 6 fields unset"),
+        ('base = "deluxe"\ngame = "baccarat"\n', "but its base deluxe is for blackjack"),
     ],
 )
 def test_cli_bad_ruleset_files(tmp_path: Path, content: str, message: str) -> None:

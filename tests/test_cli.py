@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -120,7 +121,7 @@ def test_user_ruleset_file(tmp_path: object) -> None:
     from pathlib import Path
 
     path = Path(str(tmp_path)) / "mine.toml"
-    path.write_text('game = "blackjack"\ndecks = 2\nhole_card = "peek"\nsurrender = "late"\n')
+    path.write_text('base = "deluxe"\ndecks = 2\nhole_card = "peek"\nsurrender = "late"\n')
     data = run_json("hand", "T,6", "--vs", "T", "--rules", str(path))
     assert data["rules"] == "mine" and data["decks"] == 2
     ev = data["ev"]
@@ -753,3 +754,94 @@ def test_library_input_errors_are_value_errors_for_callers() -> None:
 
     assert issubclass(InputError, ValueError)
     assert issubclass(CardError, InputError) and issubclass(RulesError, InputError)
+
+
+def test_count_on_macau_s_single_deck_says_it_deals_one_round_per_shuffle() -> None:
+    """RULES.md, shuffle: one round per shuffle at one deck, so no cut card, no
+    penetration and a cut-card effect of exactly 0; --penetration is refused."""
+    data = run_json("count", "--rules", "macau-1983", "--decks", "1", "--rounds", "5")
+    assert data["one_round_per_shuffle"] is True
+    assert (data["penetration"], data["cut_card"], data["shoes"]) == (None, None, 5)
+    assert data["cut_card_effect"] == {"value": 0.0, "se": 0.0}
+    text = runner.invoke(app, ["count", "--rules", "macau-1983", "--decks", "1",
+                               "--rounds", "5"])
+    assert text.exit_code == 0 and "one round per shuffle" in " ".join(text.stdout.split())
+    refused = runner.invoke(app, ["count", "--rules", "macau-1983", "--decks", "1",
+                                  "--penetration", "0.5"])
+    assert refused.exit_code == 2 and refused.stderr.startswith("error: ")
+    assert refused.stderr.count("\n") == 1
+    deluxe = run_json("count", "--rules", "deluxe", "--decks", "1", "--rounds", "5")
+    assert deluxe["one_round_per_shuffle"] is False and deluxe["cut_card"] == 20
+
+
+# ---------------------------------------------------------------- rules files and their base
+
+
+def test_a_rules_file_without_a_base_must_set_every_field(tmp_path: Path) -> None:
+    """A two-line file names no base: refused on one line that says to name one and
+    which fields are unset, never filled in from a generic game."""
+    path = tmp_path / "minimal.toml"
+    path.write_text('decks = 4\nsurrender = "late"\n', encoding="utf-8")
+    result = runner.invoke(app, ["edge", "--rules", str(path)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert 'add base = "macau-1983"' in result.stderr and "leaves 22 fields unset" in result.stderr
+    assert "dealer_hits_soft_17" in result.stderr
+
+
+def test_a_rules_file_inherits_only_from_the_base_it_names(tmp_path: Path) -> None:
+    """base = "macau-1983": every field the file does not set is Macau's (not a
+    default game's); a base may be another file, read relative to this one."""
+    import strategy_calc as sc
+
+    (tmp_path / "four.toml").write_text('base = "macau-1983"\ndecks = 4\nsurrender = "late"\n',
+                                        encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "h17.toml").write_text(
+        'base = "../four.toml"\ndealer_hits_soft_17 = true\n', encoding="utf-8")
+    four = sc.blackjack_rules(str(tmp_path / "four.toml"))
+    macau = sc.blackjack_rules("macau-1983", ["decks=4", "surrender=late"])
+    assert four == replace(macau, name="four")
+    h17 = sc.blackjack_rules(str(tmp_path / "sub" / "h17.toml"))
+    assert h17 == replace(macau, name="h17", dealer_hits_soft_17=True)
+    data = run_json("rules", str(tmp_path / "sub" / "h17.toml"))
+    fields = data["fields"]
+    assert isinstance(fields, dict)
+    assert fields["dealer_hits_soft_17"]["set_by"] == "h17"
+    assert fields["decks"]["set_by"] == "four" and fields["surrender"]["set_by"] == "four"
+    assert fields["double_on"]["set_by"] == "macau-1983"
+    assert fields["double_on"]["rule_text"].startswith("Art. 11")
+    assert fields["decks"]["rule_text"] == ""  # Macau's text is not the file's rule
+    text = runner.invoke(app, ["rules", str(tmp_path / "sub" / "h17.toml")]).stdout
+    assert "from base macau-1983" in text and "from base four" in text
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ('base = "self.toml"\n', "its bases form a loop"),
+    ('base = 3\n', "base must be a ruleset name or a file"),
+    ('base = "nowhere.toml"\n', "unknown ruleset 'nowhere.toml'"),
+])
+def test_a_bad_base_is_one_error_line(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "self.toml"
+    path.write_text(content, encoding="utf-8")
+    result = runner.invoke(app, ["edge", "--rules", str(path)])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert result.stderr.startswith("error: ") and message in result.stderr
+
+
+def test_a_folder_given_as_rules_is_called_a_folder(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["edge", "--rules", str(tmp_path)])
+    assert result.exit_code == 2 and "is a folder, not a TOML file" in result.stderr
+
+
+def test_every_built_in_ruleset_sets_every_field_itself() -> None:
+    """No built-in leans on a default: each file sets every field of its game's record."""
+    from dataclasses import fields
+
+    from strategy_calc.rules import RULESETS, BaccaratRules, BlackjackRules, read_ruleset
+
+    for ruleset in RULESETS:
+        read = read_ruleset(ruleset.name)
+        cls = BlackjackRules if ruleset.game == "blackjack" else BaccaratRules
+        names = {f.name for f in fields(cls)} - {"name"}
+        assert set(read.set_by) == names and set(read.set_by.values()) == {ruleset.name}

@@ -247,7 +247,8 @@ def test_a_nearly_used_up_ranks_suit_chances_stay_probabilities() -> None:
     cases = suit_cases((6, 7), 8, shoe.suits)
     assert all(0.0 <= p <= 1.0 and 0.0 <= q <= 1.0 for p, q in cases)
     assert cases == [(13 / 16, 0.0), (3 / 16, 1 / 3)]
-    rules = sc.blackjack_rules("macau-1983", ["decks=1"])
+    # dealt deep, as a multi-round single deck (Macau's metal box deals one round)
+    rules = sc.blackjack_rules("macau-1983", ["decks=1", "single_deck_one_round=false"])
     counter = count.blackjack_counter(rules, cut_card=20, seed=5, moment_every=1)
     for record in counter.play_one(0):  # every round to the cut card, moments included
         assert record.second_moment is not None and record.second_moment >= record.ev ** 2
@@ -267,6 +268,31 @@ def test_a_shoe_dealt_one_round_deep_has_no_cut_card_effect() -> None:
     assert abs(result.ev_per_round.value - top) < TOL
     assert abs(result.cut_card_effect.value) < TOL
     assert [(r.tc, r.frequency) for r in result.by_true_count] == [(0, 1.0)]
+
+
+def test_macau_s_single_deck_deals_one_round_per_shuffle_with_no_cut_card_effect() -> None:
+    """RULES.md, shuffle: a single deck (the metal box) deals exactly one round per
+    shuffle. So 30 rounds take 30 shuffles, each round is dealt from the full deck at
+    true count 0, its EV is the game's off-the-top EV under the chart (analyse_game's,
+    proved against the brute force in the game tests), and the cut-card effect is 0
+    exactly. A cut card cannot be placed; with the rule off the deck deals on."""
+    rules = sc.blackjack_rules("macau-1983", ["decks=1"])
+    result = count.blackjack_count(count.blackjack_counter(rules, seed=4), rounds=30)
+    top = sc.analyse_game(rules).ev_basic
+    assert (result.rounds, result.shoes, result.one_round_per_shuffle) == (30, 30, True)
+    assert abs(result.ev_off_the_top - top) < TOL
+    assert result.ev_per_round.value == result.ev_off_the_top
+    assert (result.cut_card_effect.value, result.cut_card_effect.se) == (0.0, 0.0)
+    assert [(r.tc, r.frequency) for r in result.by_true_count] == [(0, 1.0)]
+    with pytest.raises(ValueError, match="one round per shuffle"):
+        count.blackjack_counter(rules, penetration=0.5)
+    dealing_on = count.blackjack_counter(
+        sc.blackjack_rules("macau-1983", ["decks=1", "single_deck_one_round=false"]))
+    assert not dealing_on.one_round and dealing_on.cut_card == 20
+    six = count.blackjack_counter(sc.blackjack_rules("macau-1983"))  # the rule is one deck's
+    assert not six.one_round and six.cut_card == 78
+    deluxe = count.blackjack_counter(sc.blackjack_rules("deluxe", ["decks=1"]))
+    assert not deluxe.one_round
 
 
 def test_insurance_index_adds_the_insurance_ev_to_every_deal_against_an_ace() -> None:

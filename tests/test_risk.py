@@ -122,3 +122,70 @@ def test_a_bonus_the_distribution_cannot_key_is_refused() -> None:
 
     with pytest.raises(RulesError, match="whole hundredths"):
         analyse_game(blackjack_rules("macau-1983", ["bonus_777=2.125"]), distribution=True)
+
+
+# ---------------------------------------------------------------- any finite bankroll
+
+
+def _brownian_risk_mpmath(mean: float, sd: float, bankroll: float, rounds: int) -> object:
+    """The first-passage risk Phi(a) + exp(c) Phi(b) of risk.py's docstring, written
+    again in 60-digit arithmetic (mpmath), where exp(c) cannot overflow."""
+    import mpmath
+
+    mpmath.mp.dps = 60
+    mu, sigma, b = mpmath.mpf(mean), mpmath.mpf(sd), mpmath.mpf(bankroll)
+    n_sd = sigma * mpmath.sqrt(rounds)
+
+    def phi(x: object) -> object:
+        return mpmath.ncdf(x)
+
+    return (phi((-b - mu * rounds) / n_sd)
+            + mpmath.exp(-2 * mu * b / sigma**2) * phi((-b + mu * rounds) / n_sd))
+
+
+@pytest.mark.parametrize(("mean", "sd", "bankroll", "rounds"), [
+    (-0.005, 1.15, 40_000.0, 10),      # Macau: exp(c) = exp(302) would be fine, Phi tiny
+    (-0.005, 1.15, 100_000.0, 10),     # Deluxe's crash: exp(756) overflows a double
+    (-0.005, 1.15, 1e6, 1000),
+    (-0.02, 1.0, 50.0, 1000),          # an ordinary risk, where both forms agree
+    (0.01, 1.1, 100.0, 10_000),        # a winning game
+])
+def test_the_normal_risk_of_ruin_is_summed_in_logs_for_any_bankroll(
+        mean: float, sd: float, bankroll: float, rounds: int) -> None:
+    import math
+
+    import mpmath
+
+    from strategy_calc.risk import _log_ruin_normal
+
+    want = _brownian_risk_mpmath(mean, sd, bankroll, rounds)
+    got = _log_ruin_normal(mean, sd, bankroll, rounds)
+    assert math.isfinite(got)
+    assert abs(got - float(mpmath.log(want))) < 1e-9 * max(1.0, abs(got))
+
+
+@pytest.mark.parametrize("bankroll", [4e4, 1e6, 1e308])
+def test_a_large_bankroll_is_never_ruined_in_a_few_rounds(bankroll: float) -> None:
+    """Ten rounds lose at most 4 units each here, so 40 units or more is never ruined
+    (exactly 0); the normal approximation is 0 too, with a finite log below -300 where
+    the double underflows. At 1e308 even the log, about -(B / sigma)^2 / (2 N ln 10) =
+    -4e614, is past the double range: -inf (JSON null)."""
+    outcomes = {-4.0: 0.01, -2.0: 0.04, -1.0: 0.45, 0.0: 0.09, 1.0: 0.36, 1.5: 0.05}
+    s = summarise(outcomes, bankroll=bankroll, rounds=10)
+    assert s.risk_of_ruin == 0.0
+    assert s.risk_of_ruin_normal == 0.0
+    assert s.log10_risk_of_ruin_normal < -300
+    assert (s.log10_risk_of_ruin_normal == -float("inf")) == (bankroll > 1e200)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules", "bankroll"), [("macau-1983", "40000"),
+                                                 ("deluxe", "100000"), ("deluxe", "1e308")])
+def test_risk_answers_for_real_bankrolls(rules: str, bankroll: str) -> None:
+    out = runner.invoke(app, ["risk", "--rules", rules, "--decks", "1", "--bankroll", bankroll,
+                              "--rounds", "10", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["risk_of_ruin"] == 0.0 and data["risk_of_ruin_normal"] == 0.0
+    log10 = data["log10_risk_of_ruin_normal"]
+    assert log10 is None if bankroll == "1e308" else log10 < -300
