@@ -28,7 +28,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from strategy_calc import _engine
+from strategy_calc.errors import missing_engine
+
+try:
+    from strategy_calc import _engine
+except ImportError as _missing:  # the source tree without a build, most often
+    raise missing_engine(_missing) from None
 from strategy_calc.cards import (
     FACES,
     CardError,

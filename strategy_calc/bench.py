@@ -219,6 +219,35 @@ def names() -> list[str]:
     return [w.name for w in workloads()]
 
 
+TYPICAL_MS: dict[str, float] = {
+    "hand-8d": 0.1, "hand-bonus-8d": 0.1, "splits-8d": 9.3, "all-hands-8d": 15.2,
+    "game-1d": 40.5, "game-2d": 47.0, "game-6d": 50.0, "game-8d": 48.6, "game-macau-6d": 53.2,
+    "process-edge": 274.8, "process-hand": 335.8, "sweep-16": 700.7, "sweep-16-jobs1": 967.4,
+    "sweep-16-dask": 738.0, "split-optimal-1d": 23.5, "split-optimal-8d": 45.7,
+    "resplit-optimal-1d": 52048.8, "game-optimal-8d": 35762.3, "count-6d": 585.1,
+    "count-6d-ev": 484.0, "baccarat-shoe-8d": 15.5, "baccarat-6d": 0.2, "baccarat-8d": 0.2,
+    "baccarat-eor-8d": 2.2,
+}
+"""Each workload's median, milliseconds, measured here (2-core machine, 2026-12-04,
+``strategy-calc bench --json``): what :func:`expected_seconds` adds up."""
+
+
+def expected_seconds(repeat: int, only: Sequence[str] = ()) -> float:
+    """About how long :func:`run` takes here: each workload's typical time, times its
+    timed runs plus the warm-up run (heavy workloads have none).
+
+    >>> 60 < expected_seconds(7) < 1800
+    True
+    """
+    total = 0.0
+    for w in workloads():
+        if only and w.name not in only:
+            continue
+        runs = repeat + 1 if w.max_runs is None else min(repeat, w.max_runs)
+        total += runs * TYPICAL_MS.get(w.name, 1000.0) / 1000.0
+    return total
+
+
 def run(
     repeat: int = 7, only: Sequence[str] = (),
     progress: Callable[[str], None] | None = None,

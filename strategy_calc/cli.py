@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -110,8 +111,9 @@ class OutputFormat(StrEnum):
     json = "json"
 
 
-FormatOpt = Annotated[OutputFormat, typer.Option(
-    "--format", case_sensitive=False, help="Output format (--json is short for --format json).")]
+FormatOpt = Annotated[OutputFormat | None, typer.Option(
+    "--format", case_sensitive=False, help="Output format: text (the default) or json"
+    " (--json is short for --format json).")]
 
 
 def examples(*lines: str) -> str:
@@ -194,13 +196,43 @@ def json_or_text(
     return lambda result: dump_json(to_dict(result)) if as_json else to_text(result)
 
 
+def wants_json(as_json: bool, format_: StrEnum | None) -> bool:
+    """Whether a command prints JSON: ``--json`` or ``--format json``. Both flags given
+    and disagreeing (``--json --format text``) is an error, not a silent choice."""
+    if as_json and format_ is not None and format_.value != "json":
+        raise fail(f"--json and --format {format_.value} disagree: give one of them")
+    return as_json or (format_ is not None and format_.value == "json")
+
+
+LONG_RUN_SECONDS = 600.0
+"""Runs estimated longer than this ask first (``--yes`` to skip the question)."""
+
+
+def confirm_long_run(seconds: float, what: str, yes: bool) -> None:
+    """Before a run estimated at more than ten minutes: ask on a terminal, refuse with one
+    error line elsewhere, unless ``--yes``."""
+    if yes or seconds <= LONG_RUN_SECONDS:
+        return
+    span = (f"{seconds / 86400:,.0f} days" if seconds >= 2 * 86400
+            else f"{seconds / 3600:.1f} hours" if seconds >= 3600
+            else f"{seconds / 60:.0f} minutes")
+    if sys.stdin.isatty() and sys.stderr.isatty():
+        answer = input(f"{what} will take about {span} here. Run it? [y/N] ")
+        if answer.strip().lower() in ("y", "yes"):
+            return
+        raise fail("not run")
+    raise fail(f"{what} would take about {span} here: pass --yes to run it")
+
+
 def check_output(path: Path | None, flag: str) -> None:
     """Refuse, before any work, an output file that cannot be written there."""
     if path is not None and (path.is_dir() or not path.parent.is_dir()):
         raise fail(f"{flag} {path}: not a file in an existing folder")
 
 
-@app.command(epilog=examples(
+@app.command(
+    short_help="Every action's exact EV for one hand",
+    epilog=examples(
     'strategy-calc hand T,6 --vs T',
     'strategy-calc hand 8,8 --vs A --rules deluxe --json',
     'strategy-calc hand 6s,7s --vs 2 --rules macau-1983 --removed 8s'))
@@ -219,11 +251,11 @@ def hand(
     exact: Annotated[bool, typer.Option(
         "--exact", help="Also give the dealer's outcomes, standing and insurance as exact "
         "fractions.")] = False,
-    format_: FormatOpt = OutputFormat.text,
+    format_: FormatOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Every action's exact EV for one blackjack hand against an up card."""
-    as_json = as_json or format_ is OutputFormat.json
+    as_json = wants_json(as_json, format_)
     from strategy_calc import blackjack, report
 
     def compute() -> tuple[blackjack.HandAnalysis, dict[str, Any] | None]:
@@ -242,7 +274,9 @@ def hand(
     respond(compute, lambda done: (report.hand_json if as_json else report.hand_text)(*done))
 
 
-@app.command(epilog=examples(
+@app.command(
+    short_help="Every baccarat bet's exact EV for a shoe",
+    epilog=examples(
     'strategy-calc baccarat',
     'strategy-calc baccarat --decks 8 --removed 5,5,K,Jh --eor'))
 def baccarat(
@@ -257,11 +291,11 @@ def baccarat(
     eor: Annotated[
         bool, typer.Option("--eor", help="Add the effect of removing one card of each rank.")
     ] = False,
-    format_: FormatOpt = OutputFormat.text,
+    format_: FormatOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Exact probabilities and EV of every baccarat bet for a (partly dealt) shoe."""
-    as_json = as_json or format_ is OutputFormat.json
+    as_json = wants_json(as_json, format_)
     from strategy_calc import baccarat as bac
     from strategy_calc import report
     from strategy_calc.cards import decks_holding
@@ -339,7 +373,7 @@ def warn_slow_split(ruleset: BlackjackRules, split_strategy: str, what: str) -> 
             and ruleset.decks > 1):
         print(f"warning: the fully optimal split with resplits ({ruleset.max_split_hands}"
               f" hands) at {ruleset.decks} decks can take hours for {what} (8,8 vs T to 4"
-              " hands at one deck: 40 s)", file=sys.stderr)
+              " hands at one deck: about a minute)", file=sys.stderr)
 
 
 SplitStrategyOpt = Annotated[str, typer.Option(
@@ -379,7 +413,9 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
             bar.stop()
 
 
-@app.command(epilog=examples(
+@app.command(
+    short_help="The basic-strategy chart and house edge",
+    epilog=examples(
     'strategy-calc chart --rules deluxe --decks 6',
     'strategy-calc chart --rules macau-1983 --format pdf --out macau.pdf'))
 def chart(
@@ -389,9 +425,10 @@ def chart(
     shoe: ShoeOpt = None,
     split_strategy: SplitStrategyOpt = "cdp1",
     format_: Annotated[
-        ChartFormat, typer.Option(
-            "--format", case_sensitive=False, help="Output format.")
-    ] = ChartFormat.text,
+        ChartFormat | None, typer.Option(
+            "--format", case_sensitive=False,
+            help="Output format: text (the default), markdown, csv, json, html or pdf.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
     out: Annotated[Path | None, typer.Option(
         "--out", help="Write the chart to this file instead of stdout.")] = None,
@@ -405,9 +442,11 @@ def chart(
     """
     from strategy_calc import report
 
-    if as_json:
-        format_ = ChartFormat.json
+    format_ = ChartFormat.json if wants_json(as_json, format_) else format_ or ChartFormat.text
     check_output(out, "--out")
+    if format_ is ChartFormat.pdf and out is None and sys.stdout.isatty():
+        raise fail("a PDF is binary: not written to a terminal; give --out FILE.pdf or"
+                   " redirect stdout to a file or a pipe")
     game = _game(rules, set_, decks, shoe, split_strategy)
     if format_ is ChartFormat.pdf:
         data = guarded(lambda: report.chart_pdf(game, paper.value))
@@ -441,7 +480,9 @@ def chart(
     sys.stdout.write(render(game))
 
 
-@app.command(epilog=examples(
+@app.command(
+    short_help="The exact house edge of a ruleset",
+    epilog=examples(
     'strategy-calc edge --rules deluxe',
     'strategy-calc edge --rules macau-1983 --strategy optimal --json'))
 def edge(
@@ -455,11 +496,11 @@ def edge(
             "--strategy", case_sensitive=False, help="basic: the chart; optimal: best play per "
                                "hand; autoplay: hit to 12+, then stand (Deluxe disconnection).")
     ] = Strategy.BASIC,
-    format_: FormatOpt = OutputFormat.text,
+    format_: FormatOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The exact house edge / return to player of a ruleset from a full shoe."""
-    as_json = as_json or format_ is OutputFormat.json
+    as_json = wants_json(as_json, format_)
     from strategy_calc import report
     from strategy_calc.whatif import strategy_ev
 
@@ -472,17 +513,19 @@ def edge(
         else report.edge_text(done[0], strategy.value, done[1])))
 
 
-@app.command(epilog=examples('strategy-calc bonus --rules macau-1983 --decks 8'))
+@app.command(
+    short_help="What Macau's 6-7-8 / 7-7-7 bonuses are worth",
+    epilog=examples('strategy-calc bonus --rules macau-1983 --decks 8'))
 def bonus(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
     shoe: ShoeOpt = None,
-    format_: FormatOpt = OutputFormat.text,
+    format_: FormatOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """What the Macau suited 6-7-8 / 7-7-7 bonuses add to the return, and the plays they change."""
-    as_json = as_json or format_ is OutputFormat.json
+    as_json = wants_json(as_json, format_)
     from strategy_calc import report
     from strategy_calc.whatif import BonusValue, bonus_value
 
@@ -494,7 +537,9 @@ def bonus(
     respond(compute, json_or_text(as_json, report.bonus_dict, report.bonus_text))
 
 
-@app.command(epilog=examples('strategy-calc behind T,T --vs 6 --rules deluxe'))
+@app.command(
+    short_help="Bet behind: the follower's choices",
+    epilog=examples('strategy-calc behind T,T --vs 6 --rules deluxe'))
 def behind(
     cards: Annotated[str, typer.Argument(help="The seat's cards, e.g. 5,6 or 8,8.")],
     vs: Annotated[str, typer.Option("--vs", help="The dealer's up card.")],
@@ -503,11 +548,11 @@ def behind(
     decks: DecksOpt = None,
     shoe: ShoeOpt = None,
     removed: RemovedOpt = None,
-    format_: FormatOpt = OutputFormat.text,
+    format_: FormatOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Bet behind: the follower's EV of each choice when the seat doubles or splits."""
-    as_json = as_json or format_ is OutputFormat.json
+    as_json = wants_json(as_json, format_)
     from strategy_calc import blackjack, report
 
     def compute() -> blackjack.HandAnalysis:
@@ -519,7 +564,9 @@ def behind(
                                       result, report.behind_dict(result))))
 
 
-@app.command(epilog=examples('strategy-calc tables', 'strategy-calc tables --check'))
+@app.command(
+    short_help="Regenerate the charts in tables/",
+    epilog=examples('strategy-calc tables', 'strategy-calc tables --check'))
 def tables(
     out: Annotated[Path, typer.Option("--out", help="Directory to write.")] = Path("tables"),
     check: Annotated[
@@ -568,7 +615,9 @@ class RiskStrategy(StrEnum):
     basic = "basic"
 
 
-@app.command(epilog=examples('strategy-calc risk --rules deluxe --bankroll 100 --rounds 1000'))
+@app.command(
+    short_help="A round's distribution and risk of ruin",
+    epilog=examples('strategy-calc risk --rules deluxe --bankroll 100 --rounds 1000'))
 def risk(
     rules: RulesOpt = None,
     set_: SetOpt = None,
@@ -584,11 +633,11 @@ def risk(
     ] = 1000,
     plot: PlotOpt = None,
     split_strategy: SplitStrategyOpt = "cdp1",
-    format_: FormatOpt = OutputFormat.text,
+    format_: FormatOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Exact distribution of a round's result, its SD, and the bankroll's risk of ruin."""
-    as_json = as_json or format_ is OutputFormat.json
+    as_json = wants_json(as_json, format_)
     from strategy_calc import report
     from strategy_calc.risk import round_outcomes, summarise
 
@@ -613,17 +662,19 @@ def risk(
     respond(compute, json_or_text(as_json, lambda data: data, report.risk_text))
 
 
-@app.command(epilog=examples('strategy-calc eor --rules deluxe --decks 6 --json'))
+@app.command(
+    short_help="Effects of removal of each rank",
+    epilog=examples('strategy-calc eor --rules deluxe --decks 6 --json'))
 def eor(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
     plot: PlotOpt = None,
-    format_: FormatOpt = OutputFormat.text,
+    format_: FormatOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Effects of removal: the change in EV when one card of each rank leaves a full shoe."""
-    as_json = as_json or format_ is OutputFormat.json
+    as_json = wants_json(as_json, format_)
     from strategy_calc import report
     from strategy_calc.counting import EffectsOfRemoval, effects_of_removal
 
@@ -646,7 +697,9 @@ class IndexFormat(StrEnum):
     json = "json"
 
 
-@app.command(epilog=examples('strategy-calc indices --rules deluxe --decks 6 --set surrender=none'))
+@app.command(
+    short_help="Count indices for the Illustrious 18",
+    epilog=examples('strategy-calc indices --rules deluxe --decks 6 --set surrender=none'))
 def indices(
     rules: RulesOpt = None,
     set_: SetOpt = None,
@@ -654,16 +707,15 @@ def indices(
     count: Annotated[str, typer.Option(
         "--count", help="Card-counting system (choices: hilo).")] = "hilo",
     format_: Annotated[
-        IndexFormat, typer.Option(
-            "--format", case_sensitive=False, help="Output format.")
-    ] = IndexFormat.text,
+        IndexFormat | None, typer.Option(
+            "--format", case_sensitive=False, help="Output format: text (the default) or json.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
 ) -> None:
     """Count indices: the true count at which each decision flips."""
     from strategy_calc import report
 
-    if as_json:
-        format_ = IndexFormat.json
+    format_ = IndexFormat.json if wants_json(as_json, format_) else format_ or IndexFormat.text
 
     from strategy_calc.counting import IndexTable, count_indices
 
@@ -680,7 +732,7 @@ sidebet_app = typer.Typer(
     help="Side bets: 'pair' gives the exact odds and EV of the Deluxe pair side bet (the"
     " first two cards a pair; mixed, coloured and perfect pairs) for any shoe.",
     no_args_is_help=True, rich_markup_mode=None)
-app.add_typer(sidebet_app, name="sidebet")
+app.add_typer(sidebet_app, name="sidebet", short_help="Side bets: the Deluxe pair bet's exact EV")
 
 
 @sidebet_app.command("pair", epilog=examples(
@@ -691,11 +743,11 @@ def sidebet_pair(
     set_: SetOpt = None,
     decks: DecksOpt = None,
     removed: RemovedOpt = None,
-    format_: FormatOpt = OutputFormat.text,
+    format_: FormatOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Exact EV of the pair side bet on the first two cards, for any shoe."""
-    as_json = as_json or format_ is OutputFormat.json
+    as_json = wants_json(as_json, format_)
     from strategy_calc import report
     from strategy_calc.sidebets import PairOdds, analyse_pair
 
@@ -705,7 +757,9 @@ def sidebet_pair(
     respond(compute, json_or_text(as_json, report.pair_dict, report.pair_text))
 
 
-@app.command(epilog=examples(
+@app.command(
+    short_help="Time the standard workloads",
+    epilog=examples(
     'strategy-calc bench --only game-8d --repeat 9',
     'strategy-calc bench --json'))
 def bench(
@@ -713,7 +767,7 @@ def bench(
     only: Annotated[list[str] | None, typer.Option(
         "--only", metavar="NAME", help="Time only this workload (repeatable), e.g. game-8d.")
     ] = None,
-    format_: FormatOpt = OutputFormat.text,
+    format_: FormatOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Time the standard workloads: median, min and max wall time of several runs.
@@ -722,10 +776,14 @@ def bench(
     process-edge, ...); `--json` prints {"workloads": {NAME: {"median_ms": ...,
     "min_ms": ..., "max_ms": ...}}}.
     """
-    as_json = as_json or format_ is OutputFormat.json
+    as_json = wants_json(as_json, format_)
     from strategy_calc import bench as bench_module
 
     total = len(set(only)) if only else len(bench_module.names())
+    if sys.stderr.isatty() and repeat >= 1:
+        expected = bench_module.expected_seconds(repeat, only or ())
+        print(f"timing {total} workloads, {repeat} runs each: about"
+              f" {max(1, round(expected / 60))} minutes here", file=sys.stderr)
     done = 0
     with progress_bar("timing the workloads") as tick:
         def note(_name: str) -> None:
@@ -756,7 +814,9 @@ class SweepFormat(StrEnum):
     markdown = "markdown"
 
 
-@app.command(epilog=examples(
+@app.command(
+    short_help="What each rule is worth (rule variants)",
+    epilog=examples(
     'strategy-calc sweep --preset macau-rules',
     'strategy-calc sweep --rules deluxe --vary decks=1,2,6,8 --format csv'))
 def sweep(
@@ -774,9 +834,10 @@ def sweep(
     strategy: Annotated[RiskStrategy, typer.Option(
         "--strategy", case_sensitive=False, help="basic: the chart; optimal: best play per hand.")
     ] = RiskStrategy.basic,
-    format_: Annotated[SweepFormat, typer.Option(
-            "--format", case_sensitive=False, help="Output format.")
-                       ] = SweepFormat.text,
+    format_: Annotated[SweepFormat | None, typer.Option(
+            "--format", case_sensitive=False,
+            help="Output format: text (the default), csv, markdown or json.")
+                       ] = None,
     jobs: Annotated[int | None, typer.Option(
         "--jobs", help="Local worker processes (default: the CPU count).")] = None,
     scheduler: Annotated[str | None, typer.Option(
@@ -811,11 +872,15 @@ def sweep(
 
     as_text = {SweepFormat.text: report.sweep_text, SweepFormat.csv: report.sweep_csv,
                SweepFormat.markdown: report.sweep_markdown, SweepFormat.json: report.sweep_text}
-    respond(compute, json_or_text(format_ is SweepFormat.json or as_json, report.sweep_dict,
-                                  lambda result: as_text[format_](result).rstrip("\n")))
+    json_out = wants_json(as_json, format_)
+    as_words = as_text[format_ or SweepFormat.text]
+    respond(compute, json_or_text(json_out, report.sweep_dict,
+                                  lambda result: as_words(result).rstrip("\n")))
 
 
-@app.command(epilog=examples('strategy-calc shell --rules deluxe --decks 6'))
+@app.command(
+    short_help="An interactive prompt for many hands",
+    epilog=examples('strategy-calc shell --rules deluxe --decks 6'))
 def shell(
     rules: RulesOpt = None,
     set_: SetOpt = None,
@@ -835,19 +900,21 @@ def shell(
     raise typer.Exit(prompt.run(session))
 
 
-@app.command(epilog=examples("strategy-calc rules", "strategy-calc rules macau-1983",
+@app.command(
+    short_help="The rulesets and their fields",
+    epilog=examples("strategy-calc rules", "strategy-calc rules macau-1983",
                              "strategy-calc rules deluxe --json"))
 def rules(
     name: Annotated[str | None, typer.Argument(
         metavar="[NAME|FILE]", help="A built-in ruleset or a TOML ruleset file.")] = None,
-    format_: FormatOpt = OutputFormat.text,
+    format_: FormatOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The built-in rulesets; for one, every field: value, meaning, allowed values, rule text."""
     from strategy_calc import report
     from strategy_calc.rules import RULESETS, describe_ruleset
 
-    as_json = as_json or format_ is OutputFormat.json
+    as_json = wants_json(as_json, format_)
     if name is None:
         respond(lambda: RULESETS, json_or_text(as_json, report.rulesets_dict,
                                                report.rulesets_text))
@@ -871,7 +938,9 @@ class CountFormat(StrEnum):
     json = "json"
 
 
-@app.command(epilog=examples(
+@app.command(
+    short_help="Card counting over seeded shoes, exact EVs",
+    epilog=examples(
     'strategy-calc count --rules deluxe --decks 6 --spread "1:1,2:4,3:8" --rounds 10000',
     'strategy-calc count --rules macau-baccarat --shoes 1000 --json'))
 def count(
@@ -914,9 +983,11 @@ def count(
         "--moment-every", help="Exact second moment on one round in N (blackjack; default"
         " 25; 1 = every round, slow: split rounds are enumerated jointly).")] = None,
     plot: PlotOpt = None,
-    format_: Annotated[CountFormat, typer.Option(
-            "--format", case_sensitive=False, help="Output format.")
-                       ] = CountFormat.text,
+    yes: Annotated[bool, typer.Option(
+        "--yes", help="Run even if it is estimated at more than ten minutes.")] = False,
+    format_: Annotated[CountFormat | None, typer.Option(
+            "--format", case_sensitive=False, help="Output format: text (the default) or json.")
+                       ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Card counting: deal seeded shoes, every round's EV exact; cut-card effect, win rate.
@@ -942,10 +1013,13 @@ def count(
                                  " --rounds")
         ruleset, start = with_shoe(spec, set_, decks, shoe)
         ramp = counting.parse_spread(spread) if spread is not None else None
-        counter = counting.blackjack_counter(
-            ruleset, strategy.value, system, cut_card, seed, penetration,
-            moment_every if moment_every is not None else counting.MOMENT_EVERY, start)
         n = rounds if rounds is not None else 1000
+        every = moment_every if moment_every is not None else counting.MOMENT_EVERY
+        if n >= 1 and every >= 1:  # (else blackjack_counter and blackjack_count say why)
+            confirm_long_run(counting.estimated_seconds(
+                strategy.value, n, every, jobs or os.cpu_count() or 1), f"{n:,} rounds", yes)
+        counter = counting.blackjack_counter(
+            ruleset, strategy.value, system, cut_card, seed, penetration, every, start)
         with progress_bar(f"{n} rounds") as tick, parallel.executor(jobs, scheduler) as pool:
             result = counting.blackjack_count(counter, n, ramp, bankroll, pool, tick)
         if plot is not None:
@@ -974,7 +1048,7 @@ def count(
         with progress_bar(f"{n} shoes") as tick, parallel.executor(jobs, scheduler) as pool:
             return baccarat_count.baccarat_count(ruleset, n, seed, cut, chosen, pool, tick)
 
-    json_out = as_json or format_ is CountFormat.json
+    json_out = wants_json(as_json, format_)
 
     def render(result: counting.BlackjackCount | BaccaratCount) -> str:
         if isinstance(result, BaccaratCount):
@@ -1023,7 +1097,6 @@ def main() -> None:
     except ImportError as exc:
         if "_engine" not in str(exc):
             raise
-        print("error: the compiled engine strategy_calc._engine is missing: install the package"
-              " with `pip install .` and run it from outside the source tree", file=sys.stderr)
+        print(f"error: {one_line(str(exc), 600)}", file=sys.stderr)
         raise SystemExit(2) from None
     raise SystemExit(code)

@@ -47,8 +47,11 @@ if TYPE_CHECKING:
 def round_distributions(
     game: GamePass, chart: Chart, chart_codes: dict[Rank, array.array[int]],
     split_codes: dict[Rank, bytes] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[dict[float, float], dict[float, float]]:
     """``(under the chart, optimal)``: {net result in units: probability} of a round.
+
+    ``progress(done, 10)`` after each up card (the enumeration takes seconds).
 
     ``chart_codes``: per up card, the engine codes split hands play under the
     chart (:func:`strategy_calc.game.split_hand_codes`). ``split_codes``: per up
@@ -61,7 +64,9 @@ def round_distributions(
     check_distribution_rules(rules)
     hist_optimal, hist_basic = np.zeros(HIST_SIZE), np.zeros(HIST_SIZE)
     naturals: dict[float, float] = {}  # a natural's results, keyed exactly (any payout)
-    for up in UP_ORDER:
+    for step, up in enumerate(UP_ORDER):
+        if progress is not None and step:
+            progress(step, len(UP_ORDER))
         ups = game.ups[up]
         best_codes = optimal_codes(ups.table)
         for hand, cases in ups.deals.items():
@@ -81,6 +86,8 @@ def round_distributions(
                 add_deal_distribution(hist_basic, weight, rules, hand, up, ups.base,
                                        game.conditioning, action.value, case.q678, nb,
                                        chart_codes[up], game.memo, False)
+    if progress is not None:
+        progress(len(UP_ORDER), len(UP_ORDER))
     return (_merge(_histogram_dict(hist_basic), naturals),
             _merge(_histogram_dict(hist_optimal), naturals))
 

@@ -34,7 +34,12 @@ from enum import IntEnum
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from strategy_calc import _engine
+from strategy_calc.errors import missing_engine
+
+try:
+    from strategy_calc import _engine
+except ImportError as _missing:  # the source tree without a build, most often
+    raise missing_engine(_missing) from None
 from strategy_calc._engine import DealerMemo, SplitMomentGroup, SplitMomentTable
 from strategy_calc.actions import Action, ChartCode
 from strategy_calc.cards import Card, Rank, Shoe, rank_counts

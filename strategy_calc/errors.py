@@ -19,3 +19,22 @@ class InputError(ValueError):
 
     A ``ValueError``, so callers that caught ``ValueError`` before keep working.
     """
+
+
+def missing_engine(exc: ImportError) -> ImportError:
+    """The error for a package without its compiled engine, saying what to do.
+
+    The usual cause: Python runs in the source tree (the repository root), whose
+    ``strategy_calc/`` folder shadows the installed package and has no build.
+    """
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    source_tree = (here.parent / "pyproject.toml").is_file()
+    why = (f"Python is importing the source folder {here}, which shadows the installed"
+           " package and has no build: run from another folder, or build in place for"
+           " development with pip install -e . (README, 'Development')") if source_tree \
+        else f"the package at {here} was installed without it: reinstall with pip install ."
+    return ImportError(f"strategy_calc's compiled engine (strategy_calc._engine) cannot be"
+                       f" imported ({exc}): {why}")
+

@@ -567,8 +567,7 @@ def risk_text(data: Mapping[str, Any]) -> str:
     """The round distribution and the bankroll figures, exact next to normal."""
     from rich.table import Table
 
-    dist = Table(title=f"net result of a round, {data['strategy']} play", title_justify="left",
-                 caption=f"{data['ruleset']}; units of the initial bet", caption_justify="left")
+    dist = Table(title="a round's net result", title_justify="left")
     dist.add_column("result", justify="right")
     dist.add_column("probability", justify="right")
     for key, p in data["outcomes"].items():
@@ -585,7 +584,8 @@ def risk_text(data: Mapping[str, Any]) -> str:
         figures.add_row(f"result, {q} quantile", f"{value:+.1f}",
                         f"{data['quantiles_normal'][q]:+.1f}")
     head = f"EV per round {data['ev']:+.6f}, SD {data['sd']:.6f}"
-    return render(dist, head, figures)
+    return render(f"{data['ruleset']}; {data['strategy']} play, results in units of the"
+                  " initial bet", dist, head, figures)
 
 
 # ---------------------------------------------------------------- counting
@@ -669,8 +669,8 @@ def indices_text(table: IndexTable) -> str:
                 title_justify="left")
     for name in ("decision", "hand", "at or above", "below"):
         out.add_column(name)
-    for name in ("index", "published", "diff"):
-        out.add_column(name, justify="right")
+    for name in ("index", "published", "diff"):  # (numbers and their names never wrap)
+        out.add_column(name, justify="right", no_wrap=True, min_width=len(name))
     out.add_column("note")
     footnotes: list[str] = []
     for row in table.rows:
@@ -1071,17 +1071,35 @@ def count_plot(result: BlackjackCount, path: str) -> None:
     tcs = [r.tc for r in rows]
     ax.bar(tcs, [100 * r.frequency for r in rows], color="#9ecae1", label="frequency (%)")
     ax.set_xlabel("true count (floored)")
+    ax.set_xticks(_integer_ticks(tcs))  # the counts are whole numbers: no -7.5 ticks
     ax.set_ylabel("frequency of rounds (%)")
     ev_ax = ax.twinx()
     ev_ax.plot(tcs, [100 * r.ev for r in rows], "o-", color="#d62728", label="EV (%)")
     ev_ax.axhline(0.0, color="grey", linewidth=0.8)
     ev_ax.set_ylabel("exact EV per round (%)")
     c = result.counter
+    dealt = ("one round per shuffle" if result.one_round_per_shuffle
+             else f"penetration {result.penetration:.0%}")
     ax.set_title(f"{c.rules.name}, {c.rules.decks} decks, {c.strategy}:"
-                 f" {result.rounds} rounds, penetration {result.penetration:.0%}")
+                 f" {result.rounds} rounds, {dealt}")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+def _integer_ticks(values: Sequence[int], most: int = 15) -> list[int]:
+    """Whole-number ticks over ``values``' range, at most about ``most`` of them.
+
+    >>> _integer_ticks([-9, -3, 0, 4]), _integer_ticks([0])
+    ([-9, -8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4], [0])
+    >>> _integer_ticks(list(range(-30, 31)))[:3]
+    [-30, -25, -20]
+    """
+    low, high = min(values, default=0), max(values, default=0)
+    step = max(1, math.ceil((high - low + 1) / most))
+    step = next(s for s in (1, 2, 5, 10, 20, 50, 100, 10**9) if s >= step)
+    start = low - low % step if low % step else low
+    return list(range(start, high + 1, step))
 
 
 def _pyplot() -> Any:

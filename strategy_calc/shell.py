@@ -102,7 +102,7 @@ class Session:
         action = words[at + 2].lower() if at + 2 < len(words) else None
         from strategy_calc.blackjack import analyse_hand
 
-        result = analyse_hand(cards, up, self.rules, shoe=self.shoe)
+        result = analyse_hand(cards, up, self.rules, shoe=self.shoe, outcomes=True)
         if action is None:
             return report.hand_text(result)
         if action not in result.ev:

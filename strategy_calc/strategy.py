@@ -120,7 +120,7 @@ def analyse_game(
     if distribution:
         check_distribution_rules(rules)
     per_up = 11 if split_strategy == "optimal" else 1  # the optimal split ticks per pair
-    steps = len(UP_ORDER) * (1 + per_up)
+    steps = len(UP_ORDER) * (1 + per_up + (1 if distribution else 0))
 
     def first_half(done: int, _total: int) -> None:
         if progress is not None:
@@ -157,8 +157,14 @@ def analyse_game(
     ev_basic, ev_optimal = round_evs(game, chart)
     outcomes_basic = outcomes_optimal = None
     if distribution:
-        outcomes_basic, outcomes_optimal = round_distributions(game, chart, chart_codes,
-                                                               split_codes or None)
+        base = len(UP_ORDER) * (1 + per_up)
+
+        def enumerated(done: int, _total: int) -> None:
+            if progress is not None:
+                progress(base + done, steps)
+
+        outcomes_basic, outcomes_optimal = round_distributions(
+            game, chart, chart_codes, split_codes or None, enumerated)
     return GameAnalysis(
         rules=rules, hard=hard, soft=soft, pairs=pairs,
         exceptions=tuple(sorted(deviations, key=lambda d: (len(d.hand), d.hand, d.suited,

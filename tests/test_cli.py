@@ -845,3 +845,107 @@ def test_every_built_in_ruleset_sets_every_field_itself() -> None:
         cls = BlackjackRules if ruleset.game == "blackjack" else BaccaratRules
         names = {f.name for f in fields(cls)} - {"name"}
         assert set(read.set_by) == names and set(read.set_by.values()) == {ruleset.name}
+
+
+def test_a_pdf_chart_is_not_written_to_a_terminal(tmp_path: Path) -> None:
+    """On a pseudo-terminal, --format pdf without --out is refused before any work (as curl
+    does): one error line, exit 2, and no binary on the screen."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    main, follower = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "strategy_calc", "chart", "--format",
+                               "pdf", "--decks", "1"], stdout=follower,
+                              stderr=subprocess.PIPE, text=True, timeout=60, check=False,
+                              cwd=tmp_path)  # (not the source folder: no compiled engine)
+        os.close(follower)
+        follower = -1
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        if follower != -1:
+            os.close(follower)
+        os.close(main)
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: a PDF is binary") and done.stderr.count("\n") == 1
+    assert b"%PDF" not in shown
+
+
+@pytest.mark.parametrize("args", [["edge", "--json", "--format", "text"],
+                                  ["chart", "--json", "--format", "csv"],
+                                  ["indices", "--json", "--format", "text"],
+                                  ["count", "--json", "--format", "text"],
+                                  ["sweep", "--vary", "decks=1,2", "--json", "--format", "csv"]])
+def test_json_and_a_different_format_are_refused(args: list[str]) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("error: --json and --format ")
+    assert result.stderr.count("\n") == 1
+
+
+def test_the_source_folder_without_a_build_says_what_to_do(tmp_path: Path) -> None:
+    """From a source tree (a pyproject.toml beside strategy_calc/) with no compiled engine,
+    as after `pip install .` at the repository root: the import names the cause and the
+    two ways out, and the command line prints it as one error line."""
+    import os
+    import shutil
+    import site
+    import subprocess
+    import sys
+
+    import strategy_calc
+
+    tree = tmp_path / "src"
+    shutil.copytree(Path(strategy_calc.__file__).parent, tree / "strategy_calc",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    (tree / "pyproject.toml").write_text("[project]\nname = 'strategy_calc'\n", encoding="utf-8")
+    # -S: no site hooks (an editable install's finder would find the real package
+    # first); the dependencies from site-packages, after the source folder, as in a
+    # plain install run from the repository root
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), *site.getsitepackages()])}
+    lib = subprocess.run([sys.executable, "-S", "-c", "import strategy_calc.engine"],
+                         cwd=tree, env=env, capture_output=True, text=True, timeout=60,
+                         check=False)
+    assert lib.returncode != 0
+    assert ("strategy_calc's compiled engine (strategy_calc._engine) cannot be imported"
+            in lib.stderr)
+    assert "run from another folder" in lib.stderr and "pip install -e ." in lib.stderr
+    cli = subprocess.run([sys.executable, "-S", "-m", "strategy_calc", "hand", "T,6", "--vs",
+                          "T"], cwd=tree, env=env, capture_output=True, text=True, timeout=60,
+                         check=False)
+    assert cli.returncode == 2 and cli.stderr.count("\n") == 1
+    assert cli.stderr.startswith("error: strategy_calc's compiled engine")
+
+
+def test_a_count_estimated_beyond_ten_minutes_needs_yes() -> None:
+    """count estimates the run first: a billion rounds is refused off a terminal with the
+    estimate (at 0.025 + 1/25 CPU-s a round on two cores, about 376 days), before any
+    chart is computed; a thousand rounds (about 33 s) runs without asking."""
+    from strategy_calc.count import estimated_seconds
+
+    result = runner.invoke(app, ["count", "--rounds", "1000000000", "--jobs", "2"])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert result.stderr.startswith("error: 1,000,000,000 rounds would take about 376 days")
+    assert "pass --yes" in result.stderr
+    assert estimated_seconds("basic", 1000, 25, 2) == pytest.approx(32.5)
+    assert estimated_seconds("optimal", 1000, 25, 1) > estimated_seconds("basic", 1000, 25, 1)
+
+
+def test_bench_can_say_how_long_it_takes_for_every_workload() -> None:
+    """Each workload has the typical time bench's estimate adds up (measured, in
+    TYPICAL_MS); the estimate counts the warm-up run of the light ones."""
+    from strategy_calc import bench
+
+    assert set(bench.TYPICAL_MS) == set(bench.names())
+    one = bench.expected_seconds(3, ["game-8d"])
+    assert one == pytest.approx(4 * bench.TYPICAL_MS["game-8d"] / 1000)

@@ -189,3 +189,17 @@ def test_risk_answers_for_real_bankrolls(rules: str, bankroll: str) -> None:
     assert data["risk_of_ruin"] == 0.0 and data["risk_of_ruin_normal"] == 0.0
     log10 = data["log10_risk_of_ruin_normal"]
     assert log10 is None if bankroll == "1e308" else log10 < -300
+
+
+@pytest.mark.slow
+def test_risk_s_enumeration_reports_progress_to_the_end() -> None:
+    """The seconds after the pass (every round's distribution) tick too: ten up cards in
+    the pass, ten for the split values, ten for the enumeration, in order."""
+    from strategy_calc.risk import round_outcomes
+
+    ticks: list[tuple[int, int]] = []
+    round_outcomes(blackjack_rules("deluxe", decks=1), "optimal",
+                   lambda done, total: ticks.append((done, total)))
+    assert ticks[-1] == (30, 30) and {total for _, total in ticks} == {30}
+    assert [done for done, _ in ticks] == sorted(done for done, _ in ticks)
+    assert sum(1 for done, _ in ticks if done > 20) == 10

@@ -25,6 +25,21 @@ def test_a_query_answers_what_the_hand_command_computes() -> None:
     assert session.answer("8,8 vs A split").startswith(f"split: {want:+.4f} ")
 
 
+def test_a_hand_query_shows_the_win_push_lose_chances_as_hand_does() -> None:
+    """The shell's table is the hand command's: the same P(win), P(push), P(lose)."""
+    from typer.testing import CliRunner
+
+    from strategy_calc.cli import app
+
+    text = Session("deluxe", ["decks=1"]).answer("T,6 vs T")
+    printed = CliRunner().invoke(app, ["hand", "T,6", "--vs", "T", "--rules", "deluxe",
+                                       "--decks", "1"]).stdout
+    assert "P(win)" in text and "P(lose)" in text
+    stand = next(line for line in printed.splitlines() if "stand" in line)
+    assert stand.split()[1:5] == next(
+        line for line in text.splitlines() if "stand" in line).split()[1:5]
+
+
 def test_set_changes_the_rules_and_forgets_the_old_chart() -> None:
     session = Session("deluxe", ["decks=6"])
     six = session.answer(":edge")
