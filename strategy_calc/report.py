@@ -335,7 +335,8 @@ def chart_csv(game: GameAnalysis) -> str:
 
 
 def chart_html(game: GameAnalysis) -> str:
-    """A self-contained page with the chart, printable on one sheet."""
+    """A self-contained page with the chart (for a screen: it may print on two pages; the
+    one-page printable chart is :func:`chart_pdf`)."""
     title = f"Basic strategy: {game.rules.name}, {game.rules.decks} deck" + (
         "s" if game.rules.decks > 1 else "")
     parts = [

@@ -139,3 +139,27 @@ def test_a_changed_signature_is_caught() -> None:
     renamed = [("soft17" if n == "h17" else n, k, d) for n, k, d in stub]
     assert not _same(renamed, real)
     assert not _same(stub[:-1], real)
+
+
+def test_the_extension_types_take_the_constructor_arguments_the_stub_names() -> None:
+    """An extension type is built by ``__cinit__``, whose signature neither stubtest nor
+    ``inspect`` can read (.ci/stubtest-allowlist.txt): construct each one with keyword
+    arguments named exactly as the stub's ``__init__`` declares them."""
+    from strategy_calc.cards import Rank, Shoe
+    from strategy_calc.engine import engine_params, int_array
+    from strategy_calc.rules import blackjack_rules
+
+    inits = {n.name: [a.arg for a in item.args.args[1:]]
+             for n in _stub_tree().body if isinstance(n, ast.ClassDef)
+             for item in n.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"}
+    shoe = int_array(Shoe.full(1).counts)
+    values = {"DealerMemo": {"origin": shoe, "h17": False, "up": 0},
+              "OptimalSplit": {"base": int_array(Shoe.full(1).remove([]).counts),
+                               "pair": int(Rank.EIGHT), "up": int(Rank.TEN),
+                               "params": engine_params(blackjack_rules("deluxe", decks=1),
+                                                       pair=Rank.EIGHT),
+                               "max_hands": 2, "second": None, "resplit": None}}
+    assert set(inits) == set(values)
+    for name, args in inits.items():
+        assert list(values[name]) == args, name
+        getattr(_engine, name)(**values[name])  # a wrong name raises TypeError
