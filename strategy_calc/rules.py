@@ -489,6 +489,8 @@ def read_ruleset(spec: str, _folder: Path | None = None,
     if not isinstance(raw_sources, dict):
         raise RulesError(f"ruleset {spec}: [sources] must be a table of field = \"text\"")
     sources = {str(k): str(v) for k, v in raw_sources.items()}
+    game_of = str(table.get("game", "")) or None
+    _check_sources(spec, sources, game_of)
     base_spec = table.pop("base", None)
     own = [k for k in table if k not in (*META_KEYS, "name")]
     if base_spec is None:
@@ -528,6 +530,18 @@ def read_ruleset(spec: str, _folder: Path | None = None,
     inherited = {k: v for k, v in base.sources.items() if k not in own}
     return RulesetTable(merged, {**base.set_by, **{k: name for k in own}},
                         {**inherited, **sources})
+
+
+def _check_sources(spec: str, sources: Mapping[str, str], game: str | None) -> None:
+    """A ``[sources]`` key must be a field of the game (of either game when the file does
+    not say which: its base decides, and build_rules checks the fields themselves)."""
+    classes = [_RULES_CLASSES[game]] if game in _RULES_CLASSES else list(
+        _RULES_CLASSES.values())
+    names = {f.name for cls in classes for f in dataclasses.fields(cls)}
+    for key in sources:
+        if key not in names:
+            raise RulesError(f"ruleset {spec}: [sources] names {key!r}, which is not a rules"
+                             " field")
 
 
 def load_ruleset(spec: str) -> dict[str, Any]:

@@ -820,6 +820,7 @@ def test_a_rules_file_inherits_only_from_the_base_it_names(tmp_path: Path) -> No
     ('base = "self.toml"\n', "its bases form a loop"),
     ('base = 3\n', "base must be a ruleset name or a file"),
     ('base = "nowhere.toml"\n', "unknown ruleset 'nowhere.toml'"),
+    ('base = "deluxe"\n[sources]\nfoo = "x"\n', "[sources] names 'foo', which is not"),
 ])
 def test_a_bad_base_is_one_error_line(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "self.toml"
