@@ -870,10 +870,9 @@ def sweep(
                                   Strategy(strategy.value), pool, cache, tick, preset)
         return result
 
-    as_text = {SweepFormat.text: report.sweep_text, SweepFormat.csv: report.sweep_csv,
-               SweepFormat.markdown: report.sweep_markdown, SweepFormat.json: report.sweep_text}
+    as_text = {SweepFormat.csv: report.sweep_csv, SweepFormat.markdown: report.sweep_markdown}
     json_out = wants_json(as_json, format_)
-    as_words = as_text[format_ or SweepFormat.text]
+    as_words = as_text.get(format_ or SweepFormat.text, report.sweep_text)  # text, or unused
     respond(compute, json_or_text(json_out, report.sweep_dict,
                                   lambda result: as_words(result).rstrip("\n")))
 

@@ -86,8 +86,8 @@ def summarise(outcomes: Mapping[float, float], bankroll: float, rounds: int) -> 
     Any finite positive bankroll works: one that ``rounds`` rounds of the worst result
     cannot exhaust has an exact risk of 0 (no dynamic programme is run), and the normal
     approximation is summed in logs, so a huge bankroll gives 0 and its log, not an
-    overflow. With a win of 1 or a loss of 1 each half the time, a bankroll of 1e308
-    over 10 rounds is never ruined:
+    overflow. With a win of 1 or a loss of 1 each half the time, a bankroll of a million
+    over 10 rounds is never ruined, and the normal risk is 0 with a finite log:
 
     >>> s = summarise({-1.0: 0.5, 1.0: 0.5}, bankroll=1e6, rounds=10)
     >>> s.risk_of_ruin, s.risk_of_ruin_normal, f"{s.log10_risk_of_ruin_normal:.5g}"
@@ -114,8 +114,9 @@ def summarise(outcomes: Mapping[float, float], bankroll: float, rounds: int) -> 
     # the worst a run can do is ``rounds`` times the lowest result (``low`` steps): a
     # bankroll beyond that is never ruined, and skipping the programme keeps a huge
     # bankroll out of integer arithmetic
-    reachable = bankroll / step - 1e-12 < -low * rounds
-    ruin_level = -math.ceil(bankroll / step - 1e-12) if reachable else 0  # offsets <= this are ruin
+    steps_to_ruin = bankroll / step - 1e-12
+    reachable = steps_to_ruin < -low * rounds
+    ruin_level = -math.ceil(steps_to_ruin) if reachable else 0  # offsets <= this are ruin
     alive = np.array([1.0])
     alive_low = 0  # lattice offset of alive[0]
     for _ in range(rounds if reachable else 0):
@@ -134,7 +135,7 @@ def summarise(outcomes: Mapping[float, float], bankroll: float, rounds: int) -> 
     normal = stats.norm(n_mean, n_sd)
     quantiles_normal = {f"{int(q * 100)}%": float(normal.ppf(q)) for q in QUANTILES}
     log_ror = _log_ruin_normal(mean, sd, bankroll, rounds)
-    ror_normal = math.exp(log_ror) if log_ror > -math.inf else 0.0
+    ror_normal = math.exp(log_ror)  # (exp(-inf) is 0.0)
     return RiskSummary(
         outcomes=dict(outcomes), mean=mean, sd=sd, bankroll=bankroll, rounds=rounds,
         risk_of_ruin=min(ruined, 1.0), risk_of_ruin_normal=min(ror_normal, 1.0),

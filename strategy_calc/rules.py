@@ -73,6 +73,12 @@ BUILTIN_RULESETS: dict[str, str] = {r.name: r.file for r in RULESETS}
 """Built-in ruleset names and the package file that holds each."""
 
 
+def _builtin(name: str) -> Ruleset | None:
+    """The built-in ruleset called ``name`` (case-insensitive; aliases allowed), or None."""
+    key = name.strip().lower()
+    return next((r for r in RULESETS if key == r.name or key in r.aliases), None)
+
+
 def find_ruleset(name: str, game: str | None = None) -> Ruleset:
     """The built-in ruleset called ``name`` (case-insensitive; aliases allowed).
 
@@ -85,12 +91,11 @@ def find_ruleset(name: str, game: str | None = None) -> Ruleset:
     ...
     strategy_calc.rules.RulesError: ruleset 'deluxe' is for blackjack, not baccarat
     """
-    key = name.strip().lower()
-    for ruleset in RULESETS:
-        if key == ruleset.name or key in ruleset.aliases:
-            if game is not None and ruleset.game != game:
-                raise RulesError(f"ruleset {ruleset.name!r} is for {ruleset.game}, not {game}")
-            return ruleset
+    ruleset = _builtin(name)
+    if ruleset is not None:
+        if game is not None and ruleset.game != game:
+            raise RulesError(f"ruleset {ruleset.name!r} is for {ruleset.game}, not {game}")
+        return ruleset
     names = ", ".join(r.name for r in RULESETS if game is None or r.game == game)
     raise RulesError(f"unknown ruleset {name!r}: the built-in ones are {names}")
 
@@ -440,11 +445,6 @@ class RulesetTable:
     """Per field, the rule text it comes from (the ``[sources]`` tables), or absent."""
 
 
-def _builtin(spec: str) -> Ruleset | None:
-    key = spec.strip().lower()
-    return next((r for r in RULESETS if key == r.name or key in r.aliases), None)
-
-
 def _read_table(spec: str, folder: Path | None) -> tuple[dict[str, Any], str, Path | None]:
     """One TOML table (no bases): ``(table, its name, the folder its bases are read
     from)``. A spec that is not a built-in is a path, relative to ``folder`` if given."""
@@ -495,21 +495,19 @@ def read_ruleset(spec: str, _folder: Path | None = None,
     own = [k for k in table if k not in (*META_KEYS, "name")]
     if base_spec is None:
         game = str(table.get("game", "blackjack"))
-        known = {f.name for f in dataclasses.fields(_RULES_CLASSES.get(game, BlackjackRules))}
+        fields = [f.name for f in dataclasses.fields(_RULES_CLASSES.get(game, BlackjackRules))]
         for key in own:
-            if key not in known:
+            if key not in fields:
                 raise RulesError(f"unknown field {key!r} for {game} rules")
-        missing = [f for f in known - {"name"} if f not in table]
-        order = [f.name for f in dataclasses.fields(_RULES_CLASSES.get(game, BlackjackRules))]
-        missing.sort(key=order.index)
+        missing = [f for f in fields if f != "name" and f not in table]
         if missing:
-            bases = ", ".join(f'"{r.name}"' for r in RULESETS if r.game == game)
+            first, *others = [f'"{r.name}"' for r in RULESETS if r.game == game]
             shown = ", ".join(missing[:6]) + (f" and {len(missing) - 6} more"
                                               if len(missing) > 6 else "")
             raise RulesError(
                 f"ruleset {spec} names no base and leaves {len(missing)} fields unset:"
-                f" add base = {bases.split(', ')[0]} (or {', '.join(bases.split(', ')[1:])}"
-                f"{', ' if ', ' in bases else ''}another file) to inherit them ({shown})")
+                f" add base = {first} (or {', '.join([*others, 'another file'])}) to"
+                f" inherit them ({shown})")
         return RulesetTable(table, {k: name for k in own}, sources)
     if not isinstance(base_spec, str):
         raise RulesError(f"ruleset {spec}: base must be a ruleset name or a file, not"
