@@ -37,12 +37,13 @@ class Action(StrEnum):
 
     @property
     def letter(self) -> str:
-        """The chart letter (``S``, ``H``, ``D``, ``P``, ``R``); side decisions have none."""
+        """The chart letter (``S``, ``H``, ``D``, ``P``, ``R``, and ``E`` for even money, a
+        natural's cell); insurance has none (the chart takes it for every start or none)."""
         return _LETTERS.get(self, "")
 
 
 _LETTERS = {Action.STAND: "S", Action.HIT: "H", Action.DOUBLE: "D", Action.SPLIT: "P",
-            Action.SURRENDER: "R"}
+            Action.SURRENDER: "R", Action.EVEN_MONEY: "E"}
 _BY_LETTER = {letter: action for action, letter in _LETTERS.items()}
 
 PLAY_ACTIONS: tuple[Action, ...] = (Action.STAND, Action.HIT, Action.DOUBLE, Action.SPLIT,

@@ -296,12 +296,10 @@ def _side_evs(ev: dict[str, float | None], rules: BlackjackRules, shoe: Shoe, up
     two-card hand (``shoe``: the unseen cards, hand and up card gone)."""
     if rules.may_surrender(int(upr)) and not (natural and rules.hand_of_21_stands):
         ev["surrender"] = _surrender_ev(rules, p_bj, natural, conditioned=conditioned)
-    if rules.insurance and upr is Rank.ACE:
+    if rules.offers_insurance(int(upr)):
         p_ten = shoe.count(Rank.TEN) / shoe.total
         ev["insurance"] = 0.5 * (2 * p_ten - (1 - p_ten))
-    if natural and rules.even_money and (
-        upr is Rank.ACE or (upr is Rank.TEN and rules.even_money_vs_ten)
-    ):
+    if natural and rules.offers_even_money(int(upr)):
         ev["even_money"] = 1.0
 
 

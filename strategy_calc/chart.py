@@ -73,6 +73,9 @@ class Chart:
     hard: dict[int, dict[str, str]]
     soft: dict[int, dict[str, str]]
     pairs: dict[str, dict[str, str]]
+    insure: bool = False
+    """The chart insures every start against an ace (:func:`chart_insures`), a natural
+    too unless its cell takes even money (``E``)."""
 
     def code(self, hand: tuple[int, int], up: Rank) -> ChartCode:
         """The cell of a two-card start."""
@@ -111,6 +114,8 @@ def cell_code(values: DealValues, das_split: bool) -> ChartCode:
     """
     play = values.allowed()
     best = max(play, key=lambda a: play[a])
+    if values.even_money is not None and values.even_money > play[best]:
+        return ChartCode(Action.EVEN_MONEY)  # (a natural's cell: one hand, A,T)
     fallback = Action.HIT if values.hit >= values.stand else Action.STAND
     if best is Action.DOUBLE:
         return ChartCode(Action.DOUBLE, fallback)
@@ -123,6 +128,23 @@ def cell_code(values: DealValues, das_split: bool) -> ChartCode:
             return ChartCode(Action.SPLIT, fallback)
         return ChartCode(Action.SPLIT)
     return ChartCode(best)
+
+
+def chart_insures(cells: Cells) -> bool:
+    """Whether the chart takes insurance: a player without a count takes it with every
+    start or none, so with all when their insurance bets, weighted by how often each
+    start comes, sum to more than nothing. Never off the top of a full shoe (a third of
+    the cards would have to be tens); a shoe given by its counts may be that rich.
+
+    A natural whose cell takes even money (``E``) has no insurance to take; it is in the
+    sum all the same (its insurance is worth less than any other start's: it holds a ten).
+    """
+    total = 0.0
+    for by_up in cells.values():
+        summed = by_up.get(Rank.ACE)
+        if summed is not None and summed.insurance is not None:
+            total += summed.insurance
+    return total > 0.0
 
 
 def cell_sums(game: GamePass) -> Cells:
@@ -237,5 +259,6 @@ def three_card_deviations(ups: UpCardDeals, conditioning: Conditioning) -> list[
     return found
 
 
-__all__ = ["Chart", "Deviation", "add_pair_cells", "cell_code", "cell_sums", "row_of",
+__all__ = ["Chart", "Deviation", "add_pair_cells", "cell_code", "cell_sums", "chart_insures",
+           "row_of",
            "three_card_deviations", "totals_chart", "two_card_deviations"]

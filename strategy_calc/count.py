@@ -29,8 +29,8 @@ from strategy_calc.chart import Chart
 from strategy_calc.counting import ILLUSTRIOUS_18, CountSystem, count_index, find_count
 from strategy_calc.distributions import (
     SplitTables,
-    add_deal_distribution,
     check_distribution_rules,
+    deal_histogram,
     optimal_codes,
     split_cross_sums,
     split_moments,
@@ -58,7 +58,9 @@ from strategy_calc.game import (
     chart_codes,
     chart_play_rows,
     hand_nodes,
+    insurance_value,
     memo_hints,
+    natural_results,
     node_id,
     row_total,
     split_round_values,
@@ -80,7 +82,7 @@ from strategy_calc.sampling import (
 from strategy_calc.strategy import analyse_game
 
 if TYPE_CHECKING:
-    import numpy as np
+    pass
 
 BLACKJACK_STRATEGIES = ("basic", "basic+indices", "optimal")
 """``basic``: the ruleset's chart off the top (two-card decisions by the chart, later ones
@@ -354,10 +356,26 @@ class BlackjackCounter:
         return self._memo_hints
 
     def _insures(self, up: Rank, tc: float) -> bool:
+        """Insurance against ``up`` at true count ``tc``: where the chart insures (a shoe
+        rich in tens off the top) or an insurance index says so."""
         if not (self.rules.insurance and up is Rank.ACE):
             return False
+        if self.chart.insure and self.strategy != "optimal":
+            return True
         return any(p.total is None and p.pair is None and p.up == 1 and
                    p.play(tc) == "insurance" for p in self.plays)
+
+    def _natural(self, up: Rank, case: DealValues, nb: float, insured: bool, optimal: bool,
+                 actions: dict[tuple[int, int, int, bool], Action],
+                 ) -> tuple[tuple[float, float], ...]:
+        """A natural's results against ``up``: paid at once unless the dealer has one too,
+        or 1:1 where the play takes even money (optimal: where worth more; the chart: its
+        ``E`` cell), which ``actions`` then records for the playout."""
+        even = (case.takes_even_money() if optimal
+                else self._chart_action((1, 10), up) is Action.EVEN_MONEY)
+        if even:
+            actions[(int(up), 1, 10, False)] = Action.EVEN_MONEY
+        return natural_results(self.rules.blackjack_pays, nb, even, insured and not even)
 
     def plan(self, shoe: Shoe, tc: float = 0.0, moments: bool = True) -> RoundPlan:
         """The exact EV of a round from ``shoe``, and its second moment if ``moments``.
@@ -373,7 +391,8 @@ class BlackjackCounter:
         fixed = not optimal and not self.plays
         memo = None if optimal else engine.dealer_memo(shoe, rules.dealer_hits_soft_17,
                                                        hints=self._hints())
-        quick = fixed and not moments and rules.bonus_suited_678 <= 0
+        quick = (fixed and not moments and rules.bonus_suited_678 <= 0
+                 and not self.chart.insure)
         game = whole_game_pass(rules, shoe, policies=None if optimal else self.policies,
                                partial=True, chart_only=not optimal, memo=memo,
                                wants=self._chart_wants, deals=not quick)
@@ -386,7 +405,6 @@ class BlackjackCounter:
         actions: dict[tuple[int, int, int, bool], Action] = {}
         codes_by_up: dict[int, bytes] = {}
         insure: set[int] = set()
-        bj = rules.blackjack_pays
         for up, ups in game.ups.items():
             codes = optimal_codes(ups.table) if optimal else self._split_codes[up]
             codes_by_up[int(up)] = codes.tobytes()
@@ -411,12 +429,10 @@ class BlackjackCounter:
             for hand, cases in ups.deals.items():
                 row = ups.rows[node_id(hand)]
                 nb = row.no_blackjack
-                p_bj = 1.0 - nb
                 w_hand = ups.p_up * row.weight
                 by_chart = self._chart_action(hand, up) if fixed else None
-                if hand == (1, 10):  # always stood: paid unless the dealer has one too
-                    results = ((bj - 0.5, nb), (1.0, p_bj)) if insured else ((bj, nb), (0.0, p_bj))
-                    for x, p in results:
+                if hand == (1, 10):
+                    for x, p in self._natural(up, cases[0], nb, insured, optimal, actions):
                         exact[x] = exact.get(x, 0.0) + w_hand * p
                         ev += w_hand * p * x
                     continue
@@ -427,7 +443,7 @@ class BlackjackCounter:
                     value = case.value(action) if optimal else case.chart_value(action)
                     assert value is not None and not math.isnan(value)
                     if insured:
-                        value += 0.5 * (3.0 * p_bj - 1.0)
+                        value += insurance_value(nb)
                     ev += w * value
                     if hist is None:
                         continue
@@ -439,8 +455,8 @@ class BlackjackCounter:
                         if got is not None:
                             extra += w * _split_second_moment(got, rules.peek, insured, nb)
                             continue
-                    hist += w * _deal_histogram(game, ups, hand, case, action, codes,
-                                                optimal, insured)
+                    hist += w * deal_histogram(game, ups, hand, case.q678, action.value, codes,
+                                               optimal, insured)
         second = None
         if hist is not None:
             xs = (np.arange(HIST_SIZE) - HIST_OFFSET) / 100.0
@@ -491,8 +507,11 @@ class BlackjackCounter:
                     continue
                 nb = values[at + COL_NO_BLACKJACK]
                 w_hand = p_up * weight
-                if hand == (1, 10):  # always stood: paid unless the dealer has one too
-                    for x, p_x in ((bj, nb), (0.0, 1.0 - nb)):
+                if hand == (1, 10):  # paid at once unless the dealer has one too, or 1:1
+                    even = self._chart_action(hand, up) is Action.EVEN_MONEY
+                    if even:
+                        actions[(int(up), 1, 10, False)] = Action.EVEN_MONEY
+                    for x, p_x in natural_results(bj, nb, even, False):
                         ev += w_hand * p_x * x
                     continue
                 if action is None:  # no cell (a chart of blackjack_counter has them all)
@@ -569,35 +588,6 @@ class BlackjackCounter:
         return play_round(self.rules, cards, pos, plan, shoe, self.strategy == "optimal")
 
 
-def _deal_histogram(game: GamePass, ups: UpCardDeals, hand: tuple[int, int],
-                    case: DealValues, action: Action, codes: array.array[int],
-                    optimal: bool, insured: bool) -> np.ndarray:
-    """The distribution of one start's result (histogram bins, see
-    :data:`strategy_calc.engine.HIST_OFFSET`), played by ``action`` then the ``codes``,
-    an insurance bet included (``insured``); per unit probability of the start."""
-    import numpy as np
-
-    rules = game.rules
-    nb = ups.rows[node_id(hand)].no_blackjack
-    p_bj = 1.0 - nb
-    part = np.zeros(HIST_SIZE)
-    # no hole card: the insurance settles on the outcomes with a blackjack
-    with_bj = np.zeros(HIST_SIZE) if insured and not rules.peek else None
-    add_deal_distribution(part, 1.0, rules, hand, ups.up, ups.base, game.conditioning,
-                          action.value, case.q678, nb, codes, game.memo, optimal,
-                          bj_hist=with_bj)
-    if with_bj is not None:  # the insurance: +1 on a blackjack, else -0.5
-        part = np.roll(part, -50) + np.roll(with_bj, 100)
-    elif insured:  # peek: a dealer blackjack ends the round, the insurance wins 1
-        lost = (-0.5 if action is Action.SURRENDER
-                and not rules.surrender_loses_to_blackjack else -1.0)
-        at = HIST_OFFSET + round(100 * lost)
-        part[at] -= p_bj
-        part = np.roll(part, -50)
-        part[at + 100] += p_bj
-    return part
-
-
 def _split_second_moment(moments: tuple[float, float, float], peek: bool, insured: bool,
                          no_bj: float) -> float:
     """E[X^2] of a split deal, from the raw moments of its split round
@@ -662,7 +652,8 @@ def blackjack_counter(
     if moment_every < 1:
         raise InputError(f"--moment-every must be at least 1, not {moment_every}")
     game = analyse_game(rules, shoe=shoe)
-    chart = Chart(dict(game.hard), dict(game.soft), dict(game.pairs))  # type: ignore[arg-type]
+    chart = Chart(dict(game.hard), dict(game.soft), dict(game.pairs),  # type: ignore[arg-type]
+                  insure=game.insure)
     top = whole_game_pass(rules, shoe)
     policies = {up: ups.policy.tobytes() for up, ups in top.ups.items()}
     plays = index_plays(rules, count) if strategy == "basic+indices" else ()

@@ -25,6 +25,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
 from strategy_calc import engine
+from strategy_calc.actions import Action
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.chart import Chart
 from strategy_calc.engine import (
@@ -36,7 +37,7 @@ from strategy_calc.engine import (
     Conditioning,
     UpCardPass,
 )
-from strategy_calc.game import UP_ORDER, GamePass
+from strategy_calc.game import UP_ORDER, GamePass, UpCardDeals, natural_results
 from strategy_calc.hands import split_round_params, up_card_suits
 from strategy_calc.rules import BlackjackRules, RulesError
 from strategy_calc.splits import max_hands_for
@@ -63,7 +64,9 @@ def round_distributions(
     rules = game.rules
     check_distribution_rules(rules)
     hist_optimal, hist_basic = np.zeros(HIST_SIZE), np.zeros(HIST_SIZE)
-    naturals: dict[float, float] = {}  # a natural's results, keyed exactly (any payout)
+    # a natural's results, keyed exactly (any payout)
+    natural_basic: dict[float, float] = {}
+    natural_optimal: dict[float, float] = {}
     for step, up in enumerate(UP_ORDER):
         if progress is not None and step:
             progress(step, len(UP_ORDER))
@@ -74,22 +77,32 @@ def round_distributions(
             nb = ups.no_blackjack(hand)
             for case in cases:
                 weight = ups.p_up * ups.weight(hand) * case.probability
-                if sorted(hand) == [1, 10]:  # always stood: paid unless the dealer has one too
-                    naturals[rules.blackjack_pays] = (naturals.get(rules.blackjack_pays, 0.0)
-                                                      + weight * nb)
-                    naturals[0.0] = naturals.get(0.0, 0.0) + weight * (1.0 - nb)
+                if hand == (1, 10):  # paid at once, unless the dealer has one too
+                    for results, even, insured in (
+                            (natural_basic, action is Action.EVEN_MONEY,
+                             chart.insure and action is not Action.EVEN_MONEY
+                             and case.insurance is not None),
+                            (natural_optimal, case.takes_even_money(), case.insures())):
+                        for x, p in natural_results(rules.blackjack_pays, nb, even, insured):
+                            results[x] = results.get(x, 0.0) + weight * p
                     continue
-                add_deal_distribution(hist_optimal, weight, rules, hand, up, ups.base,
-                                       game.conditioning, case.best().value, case.q678, nb,
-                                       best_codes, game.memo, True,
-                                       split_codes[up] if split_codes is not None else None)
-                add_deal_distribution(hist_basic, weight, rules, hand, up, ups.base,
-                                       game.conditioning, action.value, case.q678, nb,
-                                       chart_codes[up], game.memo, False)
+                for hist, play, codes, optimal, insured in (
+                        (hist_optimal, case.best().value, best_codes, True, case.insures()),
+                        (hist_basic, action.value, chart_codes[up], False,
+                         chart.insure and case.insurance is not None)):
+                    if insured:
+                        hist += weight * deal_histogram(
+                            game, ups, hand, case.q678, play, codes, optimal, True,
+                            split_codes[up] if optimal and split_codes is not None else None)
+                    else:
+                        add_deal_distribution(
+                            hist, weight, rules, hand, up, ups.base, game.conditioning, play,
+                            case.q678, nb, codes, game.memo, optimal,
+                            split_codes[up] if optimal and split_codes is not None else None)
     if progress is not None:
         progress(len(UP_ORDER), len(UP_ORDER))
-    return (_merge(_histogram_dict(hist_basic), naturals),
-            _merge(_histogram_dict(hist_optimal), naturals))
+    return (_merge(_histogram_dict(hist_basic), natural_basic),
+            _merge(_histogram_dict(hist_optimal), natural_optimal))
 
 
 def check_distribution_rules(rules: BlackjackRules) -> None:
@@ -300,6 +313,42 @@ def split_moments(
                                                 int(up), first, codes, second):
             table = None  # (a shoe with more of some rank than the run's reference)
     return engine.split_moments(base, pair, up, first, codes, second, table)
+
+
+def deal_histogram(
+    game: GamePass, ups: UpCardDeals, hand: tuple[int, int], q678: float, action: str,
+    codes: array.array[int], optimal: bool, insured: bool, split_codes: bytes | None = None,
+) -> np.ndarray:
+    """The distribution of one start's result (histogram bins, see
+    :data:`strategy_calc.engine.HIST_OFFSET`), played by ``action`` then the ``codes``,
+    an insurance bet included (``insured``); per unit probability of the start.
+
+    The insurance (half the bet, 2:1) adds +1 to every outcome with a dealer blackjack
+    and -1/2 to every other. Peek: a dealer blackjack ends the round at once (the bet
+    lost, or half of it surrendered early), so that one outcome moves; no hole card:
+    the engine keeps the outcomes with a blackjack apart (``bj_hist``) and each part
+    moves by its own amount.
+    """
+    import numpy as np
+
+    rules = game.rules
+    nb = ups.no_blackjack(hand)
+    p_bj = 1.0 - nb
+    part = np.zeros(HIST_SIZE)
+    with_bj = np.zeros(HIST_SIZE) if insured and not rules.peek else None
+    add_deal_distribution(part, 1.0, rules, hand, ups.up, ups.base, game.conditioning,
+                          action, q678, nb, codes, game.memo, optimal, split_codes,
+                          bj_hist=with_bj)
+    if with_bj is not None:
+        part = np.roll(part, -50) + np.roll(with_bj, 100)
+    elif insured:
+        lost = (-0.5 if action == Action.SURRENDER.value
+                and not rules.surrender_loses_to_blackjack else -1.0)
+        at = HIST_OFFSET + round(100 * lost)
+        part[at] -= p_bj
+        part = np.roll(part, -50)
+        part[at + 100] += p_bj
+    return part
 
 
 def add_deal_distribution(

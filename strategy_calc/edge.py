@@ -2,7 +2,9 @@
 
 *House edge*: minus the EV per unit initial bet of a whole round from the
 shoe, averaged over every initial deal (player's two cards and the up card),
-dealer blackjacks included, insurance and even money declined. Macau's
+dealer blackjacks included. Optimal play takes insurance and even money wherever they
+are worth more (:meth:`~strategy_calc.game.DealValues.round_best`), the chart where it
+says (an ``E`` cell, :attr:`~strategy_calc.chart.Chart.insure`). Macau's
 bonuses count: for two-card 6-7, 6-8, 7-8 starts the suits are enumerated
 exactly (:func:`strategy_calc.game.suit_cases`).
 
@@ -16,6 +18,7 @@ True
 
 from __future__ import annotations
 
+from strategy_calc.actions import Action
 from strategy_calc.cards import Rank
 from strategy_calc.chart import Chart
 from strategy_calc.game import UP_ORDER, GamePass
@@ -24,9 +27,10 @@ from strategy_calc.game import UP_ORDER, GamePass
 def round_evs(game: GamePass, chart: Chart) -> tuple[float, float]:
     """``(ev_chart, ev_optimal)``: EV per unit initial bet of a round off the top.
 
-    Chart: each start takes its cell's action, then the total-dependent
-    policy (split hands by the chart); optimal: each start's best
-    composition-dependent action. The game pass must hold the split values.
+    Chart: each start takes its cell's action (a natural's ``E``: even money), then
+    the total-dependent policy (split hands by the chart), insured where the chart
+    insures; optimal: each start's best composition-dependent action, insured where
+    that is worth it, or even money. The game pass must hold the split values.
     """
     by_up = round_evs_by_up(game, chart)
     ev_basic = sum(game.ups[up].p_up * by_up[up][0] for up in UP_ORDER)
@@ -46,11 +50,14 @@ def round_evs_by_up(game: GamePass, chart: Chart) -> dict[Rank, tuple[float, flo
         ev_basic = ev_optimal = 0.0
         for hand, cases in ups.deals.items():
             action = chart.code(hand, up).action
+            insured = chart.insure and action is not Action.EVEN_MONEY
             for case in cases:
                 weight = ups.weight(hand) * case.probability
-                best = case.value(case.best())
+                best = case.round_best()
                 chosen = case.chart_value(action)
-                assert best is not None and chosen is not None
+                assert chosen is not None
+                if insured and case.insurance is not None:
+                    chosen += case.insurance
                 ev_optimal += weight * best
                 ev_basic += weight * chosen
         out[up] = (ev_basic, ev_optimal)

@@ -77,12 +77,18 @@ class DealValues(NamedTuple):
     split: float | None = None
     split_chart: float | None = None
     split_no_das: float | None = None
+    insurance: float | None = None
+    """The insurance bet (half the initial bet) alone, per unit initial bet, where the
+    rules offer it (:func:`insurance_value`); the round's value is the play's plus this."""
+    even_money: float | None = None
+    """1.0 for a natural where the rules offer even money (instead of playing it)."""
 
     def with_splits(self, split: float | None, chart: float | None,
                     no_das: float | None) -> DealValues:
         """These values with the three split values set (``_replace``, faster)."""
         return DealValues(self.probability, self.q678, self.stand, self.hit, self.hit_chart,
-                          self.double, self.surrender, split, chart, no_das)
+                          self.double, self.surrender, split, chart, no_das, self.insurance,
+                          self.even_money)
 
     def value(self, action: Action) -> float | None:
         """The optimal-strategy value of ``action`` (None if not allowed)."""
@@ -110,6 +116,72 @@ class DealValues(NamedTuple):
             if v is not None and v > top:
                 best, top = action, v
         return best
+
+    def insures(self) -> bool:
+        """Optimal play takes insurance: it is offered and worth more than nothing (and
+        the hand does not take even money instead, :meth:`takes_even_money`)."""
+        return (self.insurance is not None and self.insurance > 0.0
+                and not self.takes_even_money())
+
+    def takes_even_money(self) -> bool:
+        """Optimal play takes even money: offered, and worth more than the best play
+        insured or not (at 3:2 it never is: an insured natural is worth exactly 1)."""
+        if self.even_money is None:
+            return False
+        played = self.value(self.best())
+        assert played is not None
+        return self.even_money > played + max(0.0, self.insurance or 0.0)
+
+    def round_best(self) -> float:
+        """The round's value under optimal play: the best action, with insurance where it
+        is worth taking, or even money where that is worth more.
+
+        A natural against an ace at 6:5 with a third of the cards left tens
+        (``no_blackjack`` 2/3): standing is worth 1.2 x 2/3 = 0.8, insured 0.8 + 0 (the
+        insurance breaks even), even money 1:
+
+        >>> nat = DealValues(1.0, 0.0, stand=0.8, hit=0.0, hit_chart=0.0,
+        ...                  insurance=0.0, even_money=1.0)
+        >>> nat.takes_even_money(), nat.round_best()
+        (True, 1.0)
+        """
+        if self.takes_even_money():
+            assert self.even_money is not None
+            return self.even_money
+        played = self.value(self.best())
+        assert played is not None
+        return played + max(0.0, self.insurance or 0.0)
+
+
+def insurance_value(no_blackjack: float) -> float:
+    """The insurance bet's EV per unit initial bet: half the bet, paid 2:1 on a dealer
+    blackjack (chance ``1 - no_blackjack``), lost otherwise:
+    (1 - nb) x 1 - nb x 1/2 = 1 - 3/2 nb, positive when more than a third of the cards
+    that can be the hole card are tens (``no_blackjack`` below 2/3).
+
+    >>> insurance_value(0.5), insurance_value(0.7) < 0
+    (0.25, True)
+    """
+    return 1.0 - 1.5 * no_blackjack
+
+
+def natural_results(blackjack_pays: float, no_blackjack: float, even_money: bool,
+                    insured: bool) -> tuple[tuple[float, float], ...]:
+    """``(net result, probability)`` of a natural's round, per unit initial bet: even
+    money is 1 for sure; else it is paid ``blackjack_pays`` unless the dealer has a
+    blackjack too (a push), and insured its insurance adds 1 or takes 1/2 (so an
+    insured natural at 3:2 is 1 for sure, even money by another name).
+
+    >>> natural_results(1.5, 0.7, even_money=False, insured=True)
+    ((1.0, 0.7), (1.0, 0.30000000000000004))
+    >>> natural_results(1.2, 0.7, even_money=True, insured=False)
+    ((1.0, 1.0),)
+    """
+    if even_money:
+        return ((1.0, 1.0),)
+    if insured:
+        return ((blackjack_pays - 0.5, no_blackjack), (1.0, 1.0 - no_blackjack))
+    return ((blackjack_pays, no_blackjack), (0.0, 1.0 - no_blackjack))
 
 
 def accumulate(total: DealValues | None, deal: DealValues, weight: float) -> DealValues:
@@ -346,7 +418,10 @@ def deal_values(
     stand, hit, hit_chart, double, surrender = start_values(
         rules, conditioning, total, natural, may_surrender,
         raw_stand, raw_hit, raw_chart, raw_double, nb)
-    plain = DealValues(1.0, 0.0, stand, hit, hit_chart, double, surrender)
+    up = int(ups.up)
+    plain = DealValues(1.0, 0.0, stand, hit, hit_chart, double, surrender,
+                       insurance=insurance_value(nb) if rules.offers_insurance(up) else None,
+                       even_money=1.0 if natural and rules.offers_even_money(up) else None)
     if rules.bonus_suited_678 <= 0:
         return [plain]
     ranks = set(hand)

@@ -80,7 +80,8 @@ def play_round(rules: BlackjackRules, cards: Sequence[Card], pos: int, plan: Rou
     if rules.peek and {up, hole} == {1, 10}:
         return deal.pos
     if hand == (1, 10):
-        if hole < 0 and up in (1, 10):  # does the dealer's blackjack push it?
+        even_money = plan.actions.get((up, 1, 10, False)) is Action.EVEN_MONEY
+        if hole < 0 and up in (1, 10) and not even_money:  # does a dealer blackjack push it?
             deal.take()
         return deal.pos
     action = plan.actions.get((up, *hand, first.suit == second.suit)) or plan.actions.get(

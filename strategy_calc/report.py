@@ -216,20 +216,21 @@ CODES = {
     "Ps": "split if double after split is allowed, else stand",
     "Rh": "surrender if allowed, else hit", "Rs": "surrender if allowed, else stand",
     "Rp": "surrender if allowed, else split",
+    "E": "even money (take 1:1 for the blackjack)",
 }
 """Chart codes and their meaning (the legend)."""
 CODE_STYLES = {
     "H": "black on grey93", "S": "black on light_goldenrod2", "Dh": "black on pale_green3",
     "Ds": "black on dark_sea_green2", "P": "black on sky_blue2", "Ph": "black on light_sky_blue1",
     "Ps": "black on light_sky_blue1", "Rh": "black on light_coral", "Rs": "black on misty_rose1",
-    "Rp": "black on misty_rose1",
+    "Rp": "black on misty_rose1", "E": "black on plum2",
 }
 """Terminal style of each chart code: black on a light background, readable whatever the
 terminal's own background (``NO_COLOR`` turns them off)."""
 HTML_COLOURS = {
     "H": "#ffffff", "S": "#ffe066", "Dh": "#69db7c", "Ds": "#b2f2bb",
     "P": "#74c0fc", "Ph": "#a5d8ff", "Ps": "#a5d8ff",
-    "Rh": "#ff8787", "Rs": "#ffc9c9", "Rp": "#ffc9c9",
+    "Rh": "#ff8787", "Rs": "#ffc9c9", "Rp": "#ffc9c9", "E": "#e599f7",
 }
 
 
@@ -245,6 +246,13 @@ PAIR_LABELS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
 UP_LABELS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
 
 
+def insurance_words(game: GameAnalysis) -> str:
+    """How the chart plays insurance, for the notes under it."""
+    if game.insure:
+        return "insurance taken against an ace (the shoe is that rich in tens)"
+    return "insurance declined"
+
+
 def edge_lines(game: GameAnalysis) -> list[str]:
     """The house-edge lines printed under a chart."""
     return [
@@ -252,7 +260,7 @@ def edge_lines(game: GameAnalysis) -> list[str]:
         f" (return to player {100 + game.ev_basic * 100:.4f}%)",
         f"House edge, optimal composition-dependent play: {-game.ev_optimal * 100:.4f}%",
         f"(split strategy {game.split_strategy}; exact, off the top of a full shoe,",
-        "insurance declined; split hands under the chart play the chart)",
+        f"{insurance_words(game)}; split hands under the chart play the chart)",
     ]
 
 
@@ -425,7 +433,7 @@ def chart_print_html(game: GameAnalysis, paper: str = "a4", scale: float = 1.0) 
         f'<span><span class="sw" style="background:{HTML_COLOURS[c]}">{c}</span>'
         f" {html.escape(CODES[c])}</span>" for c in _used_codes(game)) + "</div>")
     parts.append("<p>Columns: the dealer's up card. Exact, off the top of a full shoe,"
-                 " insurance declined.</p>")
+                 f" {html.escape(insurance_words(game))}.</p>")
     if game.exceptions:
         parts.append(f"<h2>Composition-dependent exceptions ({len(game.exceptions)})</h2>"
                      '<ul class="exc">')

@@ -230,6 +230,23 @@ class BlackjackRules:
             return 2 <= up <= 9
         return True
 
+    def offers_insurance(self, up: int) -> bool:
+        """Whether insurance is offered against up card ``up`` (1..10): against an ace.
+
+        >>> BlackjackRules().offers_insurance(1), BlackjackRules().offers_insurance(10)
+        (True, False)
+        """
+        return self.insurance and up == 1
+
+    def offers_even_money(self, up: int) -> bool:
+        """Whether a player blackjack may take 1:1 at once against up card ``up`` (1..10).
+
+        >>> macau = BlackjackRules(even_money=True, even_money_vs_ten=True)
+        >>> macau.offers_even_money(10), BlackjackRules(even_money=True).offers_even_money(10)
+        (True, False)
+        """
+        return self.even_money and (up == 1 or (up == 10 and self.even_money_vs_ten))
+
     @property
     def surrender_loses_to_blackjack(self) -> bool:
         """Late surrender: decided after the peek, so a dealer blackjack takes the whole bet;

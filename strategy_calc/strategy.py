@@ -25,7 +25,9 @@ Definitions (all exact for the strategy named):
   hands each play their own cards (see :mod:`strategy_calc.blackjack`).
 - *House edge*: minus the EV per unit initial bet of a whole round from a full
   shoe, averaged over every initial deal (player's two cards and the up card),
-  dealer blackjacks included, insurance and even money declined. Macau's
+  dealer blackjacks included; insurance and even money taken where they are worth
+  more (optimal: per start; the chart: an ``E`` cell for a natural, and insurance for
+  every start or none, :func:`strategy_calc.chart.chart_insures`). Macau's
   bonuses count: for two-card 6-7, 6-8, 7-8 starts the suits are enumerated
   exactly, and split 6s/7s/8s play knowing the suits of their own cards (one
   split; with resplits, the suit-averaged bonus chance).
@@ -88,6 +90,9 @@ class GameAnalysis:
     """Per up card symbol, ``(ev_basic, ev_optimal)`` of a round given that up card
     (dealer blackjacks included); weighted by the up cards' probabilities they sum to
     ``ev_basic`` and ``ev_optimal``."""
+    insure: bool = False
+    """The chart takes insurance with every start against an ace (never off the top of a
+    full shoe) but a natural whose ``E`` cell takes even money."""
 
     @property
     def house_edge(self) -> float:
@@ -130,7 +135,7 @@ def analyse_game(
     cells = charts.cell_sums(game)
     hard, soft = charts.totals_chart(game, cells)  # split hands follow these rows
     pairs: dict[str, dict[str, str]] = {}
-    chart = charts.Chart(hard, soft, pairs)
+    chart = charts.Chart(hard, soft, pairs, insure=charts.chart_insures(cells))
     chart_codes: dict[Rank, array.array[int]] = {}
     split_codes: dict[Rank, bytes] = {}  # per up card, what cdz split hands play
     deviations: list[Deviation] = []
@@ -172,6 +177,6 @@ def analyse_game(
         ev_basic=ev_basic, ev_optimal=ev_optimal,
         outcomes_basic=outcomes_basic, outcomes_optimal=outcomes_optimal,
         ev_by_up={up.symbol: by_up[up] for up in UP_ORDER},
-        split_strategy=split_strategy,
+        split_strategy=split_strategy, insure=chart.insure,
     )
 

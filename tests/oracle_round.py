@@ -592,7 +592,8 @@ class RoundOracle:
         self.split_suits = split_suits
         if insure_vs_ace and not rules.insurance:
             raise ValueError("the rules offer no insurance")
-        self.insure = insure_vs_ace
+        self.insure_all = insure_vs_ace
+        self.insure = insure_vs_ace  # the deal being played takes insurance (_play_deal)
         clear_caches()
         self.rules = rules
         self.tie_order = tuple(tie_order)
@@ -920,7 +921,7 @@ class RoundOracle:
                ) -> dict[int, int]:
         """Settle the hands' ends ``outs`` (hand 1 first) with the dealer drawing
         from ``shoe`` when some hand needs him: {net: orderings of ``shoe``}."""
-        key = (outs, shoe, up, hole)
+        key = (outs, shoe, up, hole, self.insure)
         hit = self._finish_memo.get(key)
         if hit is not None:
             return hit
@@ -946,7 +947,7 @@ class RoundOracle:
         ``tags`` the id of their tags, :meth:`_tag_id`) holds real kinds ``cards``
         and plays on from ``shoe``; then the later hands, then the dealer.
         ``prior``: the ends of the earlier hands. {net: orderings of ``shoe``}."""
-        key = (tags, index, cards, shoe, up, hole, prior)
+        key = (tags, index, cards, shoe, up, hole, prior, self.insure)
         memo = self._hand_memo
         hit = memo.get(key)
         if hit is not None:
@@ -1116,6 +1117,9 @@ class RoundOracle:
         c1, c2 = self.kinds[p1], self.kinds[p2]
         hand = tuple(sorted((c1, c2), key=_kind_key))
         natural = sorted((c1[0], c2[0])) == [1, 10]
+        if action == "even_money":  # 1:1 at once, whatever the cards left
+            assert natural and self._offers_even_money(up)
+            return {self.scale: self.fact[sum(shoe)]}
         dist: dict[int, int] = {}
         if action == "split":
             starts: tuple[tuple[Kind, ...], ...] = ((c1,), (c2,))
@@ -1133,7 +1137,7 @@ class RoundOracle:
             hole = None if hole_k is None else hole_layout[hole_k][0]
             n = sum(real)
             if natural:
-                # stands (even money declined); only a dealer blackjack matters
+                # stands; only a dealer blackjack matters
                 law = self.dealer_perm(real, up, hole) if hole is None else None
                 bj = law[6] if law else (self.fact[n] if _completes_bj(up, hole) else 0)
                 sub = {self.insurance(up, True): bj}
@@ -1387,8 +1391,11 @@ class RoundOracle:
         natural = self._info_view(info)[3]
         blind = False
         tied: tuple[str, ...] = ()
+        self.insure = self._deal_insures(info, strategy, chart)
         if natural:
-            action = "stand"
+            action = self._natural_action(info, strategy, chart)
+            if action == "even_money":
+                self.insure = False
         elif strategy == "optimal":
             blind = (ranks[0] == ranks[2] and ranks[0] in (6, 7, 8) and self.suited
                      and self.split_suits == "blind")
@@ -1413,6 +1420,51 @@ class RoundOracle:
                 return action, dist, (got, want)
             assert got == want, (info, action, got, want)
         return action, dist, None
+
+    def _offers_even_money(self, up: int) -> bool:
+        """RULES.md: even money for a blackjack against an ace (and against a ten too
+        where ``even_money_vs_ten``), where ``even_money`` is offered."""
+        return self.rules.even_money and (
+            up == 1 or (up == 10 and self.rules.even_money_vs_ten))
+
+    def _insurance_ev(self, info: tuple[int, int, int]) -> Fraction:
+        """The insurance bet's EV per unit initial bet for the deal: half a unit paid
+        2:1 when the dealer's other card is a ten, p = tens among the unseen cards:
+        (2p - (1 - p)) / 2."""
+        view = self._info_view(info)[1]
+        p = Fraction(view[9], sum(view))
+        return (2 * p - (1 - p)) / 2
+
+    def _deal_insures(self, info: tuple[int, int, int], strategy: str,
+                      chart: Chart | None) -> bool:
+        """Whether the deal takes insurance (offered against an ace only): every deal with
+        ``insure_vs_ace``; optimal play when its EV is positive (a natural that takes even
+        money instead is settled by :meth:`_natural_action`); the chart when it says so
+        (``chart.insure``: every start or none)."""
+        up = self._info_view(info)[0]
+        if not (self.rules.insurance and up == 1):
+            return False
+        if self.insure_all:
+            return True
+        if strategy == "optimal":
+            return self._insurance_ev(info) > 0
+        return bool(getattr(chart, "insure", False))
+
+    def _natural_action(self, info: tuple[int, int, int], strategy: str,
+                        chart: Chart | None) -> str:
+        """A natural stands, or takes even money where offered: optimal play when 1 is
+        more than standing, insured if that is worth it (paid ``bj_pays`` unless the
+        dealer has a blackjack too); the chart when its A,T cell says ``E``."""
+        up, view = self._info_view(info)[:2]
+        if not self._offers_even_money(up):
+            return "stand"
+        if strategy == "optimal":
+            stand = self.bj_pays * p_no_blackjack(view, up)
+            if self.rules.insurance and up == 1:
+                stand += max(Fraction(0), self._insurance_ev(info))
+            return "even_money" if stand < 1 else "stand"
+        assert chart is not None
+        return "even_money" if chart.soft[21][_symbol(up)] == "E" else "stand"
 
     def _check_values(self, info: tuple[int, int, int], action: str,
                       dist: dict[Fraction, Fraction]) -> tuple[Fraction, Fraction]:
@@ -1483,11 +1535,13 @@ def _split_hand_code(code: str, may_double: bool) -> str:
 
 @dataclass(frozen=True)
 class Chart:
-    """The calculator's chart, as data: hard[total][up], soft[total][up], pairs[rank][up]."""
+    """The calculator's chart, as data: hard[total][up], soft[total][up], pairs[rank][up],
+    and whether it takes insurance (every start against an ace, or none)."""
 
     hard: Mapping[int, Mapping[str, str]]
     soft: Mapping[int, Mapping[str, str]]
     pairs: Mapping[str, Mapping[str, str]]
+    insure: bool = False
 
 
 def round_oracle(rules: BlackjackRules, counts: Counts, strategy: str = "optimal",

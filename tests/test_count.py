@@ -44,7 +44,7 @@ def _fixed_chart_oracle(rules: sc.BlackjackRules, full: tuple[int, ...],
     top = RoundOracle(rules, full)
     td = {up: top.td_play(up) for up in range(1, 11) if full[up - 1] > 0}
     game = sc.analyse_game(rules, shoe=Shoe.from_counts(full, rules.decks))
-    chart = Chart(game.hard, game.soft, game.pairs)
+    chart = Chart(game.hard, game.soft, game.pairs, game.insure)
     oracle = RoundOracle(rules, now, insure_vs_ace=insure)
     oracle._td.update(td)
     result = oracle.analyse("chart", chart)
@@ -489,7 +489,9 @@ def test_a_round_played_out_card_by_card_wins_its_exact_ev_and_uses_the_cards_de
     (so the cut card is reached when it would be). By optional stopping, the sum of the
     rounds' exact EVs over a shoe then has the expectation of the sum of their results,
     whatever the cut card does."""
-    rules = sc.blackjack_rules("deluxe", ["decks=1", *sets])
+    # (no insurance offered: this shoe is rich enough in tens that the chart would insure,
+    # and the play-out by the rules above settles no insurance bet)
+    rules = sc.blackjack_rules("deluxe", ["decks=1", "insurance=false", *sets])
     now = tuple(f - g for f, g in zip(full, gone, strict=True))
     counter = count.blackjack_counter(rules, shoe=Shoe.from_counts(full), cut_card=sum(full) - 1)
     plan = counter.plan(Shoe.from_counts(now), 0.0, moments=False)

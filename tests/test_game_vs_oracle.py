@@ -84,6 +84,15 @@ MACAU_SUITED = [
     Case("macau-1983", (1, 1, 2, 2, 1, 4, 4, 4, 1, 4), ("decks=2",)),
 ]
 # Where the calculator's total-dependent play leaves the suited 6-7-8 out (see below).
+# Even money at 6:5 (RULES.md "Insurance"): worth more than standing on a natural against
+# an ace (and, Macau's 1991 amendment, a ten), so optimal play and the chart take it; the
+# first shoe is rich enough in tens that insurance pays for some starts too.
+EVEN_MONEY = [
+    Case("deluxe", (1, 1, 1, 1, 1, 1, 1, 1, 1, 6), ("blackjack_pays=1.2", "even_money=true")),
+    Case("macau-1983", (1, 1, 1, 1, 2, 1, 3, 1, 2, 6),
+         ("bonus_suited_678=0", "blackjack_pays=1.2", "even_money=true",
+          "even_money_vs_ten=true")),
+]
 
 PEEK_SCALE_REASON = (
     "total-dependent play, peek game, up A or T: the calculator sums E[result * "
@@ -134,7 +143,7 @@ def engine(case: Case) -> GameAnalysis:
 
 def chart_of(case: Case) -> Chart:
     game = engine(case)
-    return Chart(game.hard, game.soft, game.pairs)
+    return Chart(game.hard, game.soft, game.pairs, game.insure)
 
 
 @functools.cache
@@ -166,11 +175,12 @@ def assert_consistent(result: RoundResult) -> None:
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("case", _param(DELUXE + MACAU_RANKS))
+@pytest.mark.parametrize("case", _param(DELUXE + MACAU_RANKS + EVEN_MONEY))
 def test_whole_round_optimal_ev_equals_the_brute_force_on_tiny_shoes(case: Case) -> None:
     """docs/MODEL.md "Basic strategy and the house edge": every initial deal, dealer
-    blackjacks included, insurance and even money declined, each hand's best
-    composition-dependent play; peek games with the hole card really dealt and checked,
+    blackjacks included, each hand's best composition-dependent play, insured where the
+    insurance is worth more than nothing, a natural taking even money where that is
+    worth more than standing; peek games with the hole card really dealt and checked,
     single-deck ENHC with it dealt unchecked before the player acts, enhc_loses all /
     original."""
     result = _brute(case, "optimal")
@@ -179,7 +189,7 @@ def test_whole_round_optimal_ev_equals_the_brute_force_on_tiny_shoes(case: Case)
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("case", _param(DELUXE + MACAU_RANKS))
+@pytest.mark.parametrize("case", _param(DELUXE + MACAU_RANKS + EVEN_MONEY))
 def test_round_distribution_equals_the_brute_force(case: Case) -> None:
     """``risk``: the exact distribution of a round's net result (split rounds jointly:
     both hands and the dealer from one shoe), bin by bin."""
@@ -229,7 +239,7 @@ def test_the_suited_distribution_agrees_once_split_hands_make_no_bonus() -> None
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("case", _param(DELUXE + MACAU_RANKS)
+@pytest.mark.parametrize("case", _param(DELUXE + MACAU_RANKS + EVEN_MONEY)
                          + _param(MACAU_SUITED, slow=True))
 def test_chart_round_ev_equals_the_brute_force(case: Case) -> None:
     """docs/MODEL.md "Basic strategy and the house edge", (a) playing the chart: two-
@@ -242,7 +252,7 @@ def test_chart_round_ev_equals_the_brute_force(case: Case) -> None:
 
 
 @pytest.mark.parametrize(
-    "case", _param(DELUXE + MACAU_RANKS)
+    "case", _param(DELUXE + MACAU_RANKS + EVEN_MONEY)
     + _param(MACAU_SUITED, slow=True))
 def test_chart_round_distribution_equals_the_brute_force(case: Case) -> None:
     game = engine(case)
