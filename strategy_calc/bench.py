@@ -1,14 +1,18 @@
 """``strategy-calc bench``: wall-clock timings of the standard workloads (median, min, max).
 
 Each workload has a stable name that tools key on (``bench --json``); the
-descriptions say exactly what is timed. Every workload is run once to warm
-up (imports, first-use tables), then ``repeat`` times.
+descriptions say exactly what is timed. Every workload runs in a process of its own
+(forked from this one, so no workload inherits another's caches or memory), once to
+warm up (imports, first-use tables), then ``repeat`` times; its peak resident memory is
+that process's (or, for a whole-command workload, its command's) high-water mark.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib.util
+import multiprocessing
+import resource
 import statistics
 import subprocess
 import sys
@@ -46,6 +50,8 @@ class Workload:
     """Heavy workloads: at most this many timed runs, and no warm-up run."""
     items: tuple[int, str] | None = None
     """What one run does, counted (e.g. ``(42, "rounds")``): the report adds the rate."""
+    on_request: bool = False
+    """Too long for the default run (minutes): timed only when named with ``--only``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +66,9 @@ class Timing:
     runs: int
     items: tuple[int, str] | None = None
     """As :attr:`Workload.items`."""
+    peak_mib: float | None = None
+    """Peak resident memory of the process that ran the workload (a whole-command
+    workload: of the command's process), MiB (2**20 bytes)."""
 
     @property
     def per_second(self) -> float | None:
@@ -188,6 +197,9 @@ def workloads() -> list[Workload]:
         Workload("resplit-optimal-1d", "the fully optimal split of 8,8 vs T with resplits to 4"
                  " hands, deluxe, 1 deck (one run, no warm-up)",
                  lambda: _optimal_split(1, 4), max_runs=1),
+        Workload("resplit-optimal-6d", "the same at 6 decks (on request: --only"
+                 " resplit-optimal-6d; it has not finished in 13 minutes here)",
+                 lambda: _optimal_split(6, 4), max_runs=1, on_request=True),
         Workload("game-optimal-8d", "edge --split-strategy optimal: the whole game with every"
                  " pair's fully optimal split, deluxe, 8 decks (one run, no warm-up)",
                  functools.partial(analyse_game, blackjack_rules("deluxe", decks=8),
@@ -197,6 +209,9 @@ def workloads() -> list[Workload]:
                  " one in 25)", lambda: _counter(6, 25).play_one(0), items=(42, "rounds")),
         Workload("count-6d-ev", "count: shoe 1 of the same run (43 rounds), EVs only",
                  lambda: _counter(6, 10**9).play_one(1), items=(43, "rounds")),
+        Workload("count-6d-moments", "count: the same shoe as count-6d (42 rounds) with"
+                 " every round's exact second moment (--moment-every 1)",
+                 lambda: _counter(6, 1).play_one(0), items=(42, "rounds"), max_runs=3),
         Workload("baccarat-shoe-8d", "count: one whole 8-deck baccarat shoe, cut card 14, five"
                  " exact EVs and the linear count before every hand",
                  lambda: _baccarat_shoe(8), items=(1, "shoes")),
@@ -214,9 +229,10 @@ def workloads() -> list[Workload]:
     return out
 
 
-def names() -> list[str]:
-    """The workload names (stable)."""
-    return [w.name for w in workloads()]
+def names(default: bool = False) -> list[str]:
+    """The workload names (stable); ``default``: only those a run without ``--only``
+    times (not the :attr:`Workload.on_request` ones)."""
+    return [w.name for w in workloads() if not (default and w.on_request)]
 
 
 TYPICAL_MS: dict[str, float] = {
@@ -226,10 +242,11 @@ TYPICAL_MS: dict[str, float] = {
     "sweep-16-dask": 738.0, "split-optimal-1d": 23.5, "split-optimal-8d": 45.7,
     "resplit-optimal-1d": 52048.8, "game-optimal-8d": 35762.3, "count-6d": 585.1,
     "count-6d-ev": 484.0, "baccarat-shoe-8d": 15.5, "baccarat-6d": 0.2, "baccarat-8d": 0.2,
-    "baccarat-eor-8d": 2.2,
+    "baccarat-eor-8d": 2.2, "count-6d-moments": 4977.7, "resplit-optimal-6d": 780000.0,
 }
 """Each workload's median, milliseconds, measured here (2-core machine, 2026-12-04,
-``strategy-calc bench --json``): what :func:`expected_seconds` adds up."""
+``strategy-calc bench --json``): what :func:`expected_seconds` adds up.
+``resplit-optimal-6d`` is a lower bound: it had not finished after 13 minutes."""
 
 
 def expected_seconds(repeat: int, only: Sequence[str] = ()) -> float:
@@ -241,7 +258,7 @@ def expected_seconds(repeat: int, only: Sequence[str] = ()) -> float:
     """
     total = 0.0
     for w in workloads():
-        if only and w.name not in only:
+        if (only and w.name not in only) or (not only and w.on_request):
             continue
         runs = repeat + 1 if w.max_runs is None else min(repeat, w.max_runs)
         total += runs * TYPICAL_MS.get(w.name, 1000.0) / 1000.0
@@ -263,19 +280,48 @@ def run(
     if unknown:
         raise InputError(f"unknown workload {', '.join(unknown)}; one of: "
                          f"{', '.join(w.name for w in chosen)}")
-    if only:
-        chosen = [w for w in chosen if w.name in set(only)]
+    chosen = [w for w in chosen if w.name in set(only)] if only else [
+        w for w in chosen if not w.on_request]
     timings = []
     for w in chosen:
         if progress is not None:
             progress(w.name)
         runs = repeat if w.max_runs is None else min(repeat, w.max_runs)
-        if w.max_runs is None:
-            w.run()
-        times = time_ms(w.run, runs)
+        times, peak_kib = in_own_process(w, runs)
         timings.append(Timing(w.name, w.description, statistics.median(times), min(times),
-                              max(times), runs, w.items))
+                              max(times), runs, w.items, peak_kib / 1024.0))
     return timings
+
+
+def in_own_process(w: Workload, runs: int) -> tuple[list[float], int]:
+    """``(times in ms, peak RSS in KiB)`` of ``w``'s warm-up and ``runs`` timed runs in a
+    forked process; the peak is the larger of that process's and its children's
+    (``getrusage``: a whole-command workload's work is in its child)."""
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+
+    def child() -> None:
+        try:
+            if w.max_runs is None:
+                w.run()
+            times = time_ms(w.run, runs)
+            peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                       resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+            send.send((times, peak, None))
+        except BaseException as exc:  # reported by the parent, as if run here
+            send.send(([], 0, f"{type(exc).__name__}: {exc}"))
+
+    process = context.Process(target=child, name=f"bench {w.name}")
+    process.start()
+    send.close()
+    try:
+        times, peak, error = receive.recv()
+    except EOFError:
+        times, peak, error = [], 0, f"its process ended with status {process.exitcode}"
+    process.join()
+    if error is not None:
+        raise RuntimeError(f"workload {w.name} failed: {error}")
+    return times, peak
 
 
 def as_json(timings: Sequence[Timing]) -> dict[str, Any]:
@@ -285,7 +331,7 @@ def as_json(timings: Sequence[Timing]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for t in timings:
         out[t.name] = {"median_ms": t.median_ms, "min_ms": t.min_ms, "max_ms": t.max_ms,
-                       "runs": t.runs, "description": t.description}
+                       "runs": t.runs, "peak_mib": t.peak_mib, "description": t.description}
         if t.items is not None:
             out[t.name].update(per_second=t.per_second, unit=t.items[1])
     return {"workloads": out}
@@ -297,9 +343,12 @@ def as_text(timings: Sequence[Timing]) -> str:
     import textwrap
 
     width = max(60, min(100, shutil.get_terminal_size((100, 24)).columns))
-    lines = [f"wall clock, ms: median (min - max) of {timings[0].runs if timings else 0} runs"]
+    lines = [f"wall clock, ms: median (min - max) of {timings[0].runs if timings else 0} runs;"
+             " peak resident memory"]
     for t in timings:
         head = f"{t.median_ms:10.3f} ({t.min_ms:.3f} - {t.max_ms:.3f})  {t.name}"
+        if t.peak_mib is not None:
+            head += f"  {t.peak_mib:.0f} MiB"
         if timings and t.runs != timings[0].runs:
             head += f"  ({t.runs} run{'s' if t.runs != 1 else ''})"
         if t.per_second is not None and t.items is not None:

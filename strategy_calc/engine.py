@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 from strategy_calc.errors import missing_engine
 
@@ -488,10 +488,15 @@ def up_card_pass(
     return UpCardPass(values, classes)
 
 
+Histogram: TypeAlias = "np.ndarray | array.array[float]"
+"""A writable buffer of :data:`HIST_SIZE` doubles the engine adds a distribution to (a
+numpy array, or an ``array('d')`` where numpy's import is not worth its time)."""
+
+
 def hand_distribution(
     base: Shoe, hand: Sequence[Card], up: Rank, params: EngineParams, action: int,
-    codes: memoryview | None, hist: np.ndarray, memo: DealerMemo | None = None,
-    bj_hist: np.ndarray | None = None,
+    codes: memoryview | None, hist: Histogram, memo: DealerMemo | None = None,
+    bj_hist: Histogram | None = None,
 ) -> None:
     """Add one unsplit hand's net-result distribution to ``hist`` (see the engine;
     ``bj_hist``, ENHC only: the outcomes with a dealer blackjack go there instead)."""
@@ -501,8 +506,8 @@ def hand_distribution(
 
 def split_distribution(
     base: Shoe, pair: Rank, up: Rank, params: EngineParams, codes: memoryview | None,
-    hist: np.ndarray, memo: DealerMemo | None = None, second: EngineParams | None = None,
-    suits: SplitSuits | None = None, bj_hist: np.ndarray | None = None,
+    hist: Histogram, memo: DealerMemo | None = None, second: EngineParams | None = None,
+    suits: SplitSuits | None = None, bj_hist: Histogram | None = None,
 ) -> None:
     """Add a split round's net-result distribution to ``hist`` (see the engine;
     ``second``: the second hand's parameters, if they differ; ``suits``: the pair

@@ -170,6 +170,31 @@ def test_bench_json_names_the_workloads_and_times_them() -> None:
     for timing in workloads.values():
         assert 0 < timing["min_ms"] <= timing["median_ms"] <= timing["max_ms"]
         assert timing["runs"] == 2
+        # each ran in a process of its own that imported the engine: tens of MiB at least
+        assert 20 < timing["peak_mib"] < 4096
+
+
+def test_bench_workloads_of_the_speed_issue_are_named_and_the_longest_waits_to_be_asked(
+) -> None:
+    """The names tools key on (issue 29); resplit-optimal-6d (minutes) is timed only when
+    named with --only, and a default run's estimate leaves it out."""
+    from strategy_calc import bench
+
+    wanted = {"game-8d", "process-edge", "process-hand", "count-6d", "count-6d-moments",
+              "resplit-optimal-1d", "resplit-optimal-6d"}
+    assert wanted <= set(bench.names())
+    assert "resplit-optimal-6d" not in bench.names(default=True)
+    assert bench.expected_seconds(1) < bench.expected_seconds(1, bench.names())
+
+
+def test_a_failing_workload_is_reported_not_hung(monkeypatch: pytest.MonkeyPatch) -> None:
+    from strategy_calc import bench
+
+    def broken() -> None:
+        raise ValueError("no such shoe")
+
+    with pytest.raises(RuntimeError, match="workload w failed: ValueError: no such shoe"):
+        bench.in_own_process(bench.Workload("w", "", broken), 1)
 
 
 @pytest.mark.slow
@@ -356,6 +381,50 @@ def test_repeated_removed_lists_are_combined() -> None:
     once = run_json("hand", "T,6", "--vs", "T", "--decks", "1", "--removed", "5,5")
     only = run_json("hand", "T,6", "--vs", "T", "--decks", "1", "--removed", "5")
     assert twice["ev"] == once["ev"] != only["ev"]
+
+
+def test_the_script_answers_version_before_loading_the_cli(tmp_path: Path) -> None:
+    """``strategy-calc --version`` (the script's entry point, ``strategy_calc.__main__``)
+    prints the installed version without importing typer or the CLI module."""
+    import subprocess
+    import sys
+    from importlib.metadata import version
+
+    probe = ("import runpy, sys; sys.argv = ['strategy-calc', '--version']\n"
+             "try:\n    runpy.run_module('strategy_calc', run_name='__main__')\n"
+             "except SystemExit as e:\n    assert e.code == 0\n"
+             "print('typer' in sys.modules, 'strategy_calc.cli' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
+                         text=True, check=True).stdout.split("\n")
+    assert out[0] == f"strategy-calc {version('strategy_calc')}"
+    assert out[1] == "False False"
+
+
+def test_the_top_level_help_is_the_whole_apps() -> None:
+    """The top-level help is made from stand-ins without parameters (cheaper to build);
+    it must read exactly as the whole app's, every command and summary included."""
+    from strategy_calc import cli
+
+    full = runner.invoke(app, ["-h"], prog_name="strategy-calc")
+    index = runner.invoke(cli._index_app(), ["-h"], prog_name="strategy-calc")
+    assert full.exit_code == index.exit_code == 0
+    assert index.stdout == full.stdout
+    assert "Commands:" in full.stdout and "sidebet" in full.stdout
+
+
+@pytest.mark.parametrize("args", [["hand", "-h"], ["edge", "--rules", "nosuch"],
+                                  ["chart", "--decks", "x"]])
+def test_a_command_parsed_alone_behaves_as_in_the_whole_app(args: list[str]) -> None:
+    """``run`` parses a command with an app holding that command alone; its help, errors
+    and exit status are the whole app's."""
+    from strategy_calc import cli
+
+    one = cli._app_for(args)
+    assert [c.callback.__name__ for c in one.registered_commands if c.callback] == [args[0]]
+    alone = runner.invoke(one, args, prog_name="strategy-calc")
+    whole = runner.invoke(app, args, prog_name="strategy-calc")
+    assert (alone.exit_code, alone.stdout, alone.stderr) == (
+        whole.exit_code, whole.stdout, whole.stderr)
 
 
 def test_version_is_the_installed_packages() -> None:

@@ -72,3 +72,17 @@ def test_a_game_without_splits_is_charted_and_worth_less_to_an_optimal_player() 
     assert all(not code.startswith("P") for row in without.pairs.values()
                for code in row.values())
     assert len(without.pairs) == 10
+
+
+@given(st.lists(st.floats(min_value=0.0, max_value=1.0, allow_subnormal=False), max_size=3000),
+       st.integers(min_value=0, max_value=40))
+def test_hands_pairwise_sum_is_numpys_sum_to_the_last_bit(values: list[float], skip: int
+                                                          ) -> None:
+    """``hand``'s win/push/lose sums no longer import numpy: its pairwise order must give
+    the double ``ndarray.sum()`` gives, on a slice as on the whole."""
+    import numpy as np
+
+    from strategy_calc.blackjack import pairwise_sum
+
+    start = min(skip, len(values))
+    assert pairwise_sum(values, start, len(values)) == float(np.array(values[start:]).sum())
