@@ -233,6 +233,9 @@ def analyse_hand(
         won_lost = _outcomes(rules, base, hand, upr, params, conditioning, ev, no_bj, q678,
                              natural, split_codes, strategy, up_cases)
     notes = [bonus_note] if bonus_note else []
+    order_note = _split_order_note(rules, hand, upr, ev["split"] is not None)
+    if order_note:
+        notes.append(order_note)
     if not suits_known:
         notes.append("suits not given: the 6-7-8 bonus is averaged over the possible suits")
     return HandAnalysis(
@@ -253,6 +256,30 @@ def analyse_hand(
         outcomes=won_lost,
         split_strategy=strategy,
     )
+
+
+def _split_order_note(rules: BlackjackRules, hand: Sequence[Card], upr: Rank,
+                      splits: bool) -> str | None:
+    """Where the order the pair is given in changes the split's value, say so.
+
+    Under ENHC with ``enhc_loses = "original"`` a dealer blackjack takes only the
+    original bet, which the first split hand carries: the hand of the pair card given
+    first (:meth:`~strategy_calc.rules.BlackjackRules.dealer_blackjack_takes`). The two
+    hands differ only by their cards' suits, which matter only for the suited 6-7-8
+    bonus on split hands, and a dealer blackjack only against an ace or a ten.
+    """
+    if not (splits and not rules.peek and rules.enhc_loses == "original"
+            and upr in (Rank.ACE, Rank.TEN) and rules.bonus_suited_678 > 0
+            and rules.bonus_on_split_hands and hand[0].rank in (Rank.SIX, Rank.SEVEN,
+                                                               Rank.EIGHT)):
+        return None
+    first, second = hand[0], hand[1]
+    if first.suit is None or second.suit is None or first.suit == second.suit:
+        return None
+    return (f"split under enhc_loses = original: the hand of {first} (the card given first)"
+            f" carries the original bet, the one a dealer blackjack takes; given as"
+            f" {second},{first} the other hand does, which changes the split EV where the"
+            " cards left favour one suit's 6-7-8")
 
 
 def _split_evs(

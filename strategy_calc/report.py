@@ -59,6 +59,7 @@ def hand_dict(result: HandAnalysis) -> dict[str, Any]:
         "outcomes": ({a: (dict(o) if o is not None else None)
                       for a, o in result.outcomes.items()}
                      if result.outcomes is not None else None),
+        "notes": list(result.notes),
     }
 
 

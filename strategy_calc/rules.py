@@ -126,7 +126,10 @@ class BlackjackRules:
     no-hole-card), the player acts without knowing."""
     enhc_loses: EnhcLoses = "all"
     """Under ``enhc``: a dealer blackjack takes every bet on the box (``all``:
-    doubles and split bets too) or only the original bet (``original``)."""
+    doubles and split bets too) or only the original bet (``original``: the first split
+    hand's stake, the hand of the pair card given first; the second hand's stake and
+    every double are returned. With suits known the two hands can differ, so the order a
+    suited pair is given in can change the split's EV: ``hand`` says so)."""
     blackjack_pays: float = 1.5
     """What a player blackjack wins, per unit bet."""
     double_on: DoubleOn = "any"
