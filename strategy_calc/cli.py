@@ -706,7 +706,9 @@ def indices(
     set_: SetOpt = None,
     decks: DecksOpt = None,
     count: Annotated[str, typer.Option(
-        "--count", help="Card-counting system (choices: hilo).")] = "hilo",
+        "--count", metavar="NAME|FILE", help="A balanced card-counting system (strategy-calc"
+        " counts lists them: hilo, hiopt1, hiopt2, omega2, zen, halves, uston-apc) or a TOML"
+        " count file.")] = "hilo",
     format_: Annotated[
         IndexFormat | None, typer.Option(
             "--format", case_sensitive=False, help="Output format: text (the default) or json.")
@@ -924,6 +926,27 @@ def rules(
             json_or_text(as_json, report.rules_dict, report.rules_text))
 
 
+@app.command(
+    short_help="The card-counting systems and their tags",
+    epilog=examples("strategy-calc counts", "strategy-calc counts --json",
+                    "strategy-calc counts --system my-count.toml"))
+def counts(
+    system: Annotated[str | None, typer.Option(
+        "--system", metavar="NAME|FILE", help="One built-in system, or a TOML count file"
+        " (its format: docs/CLI.md, counts).")] = None,
+    format_: FormatOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The built-in count systems (or one, or a file's): the tag of each rank, balanced or
+    not, side counts, the true count's divisor and rounding, and the source of the tags."""
+    from strategy_calc import report
+    from strategy_calc.count_systems import COUNT_SYSTEMS, find_system
+
+    as_json = wants_json(as_json, format_)
+    respond(lambda: [find_system(system)] if system else list(COUNT_SYSTEMS.values()),
+            json_or_text(as_json, report.counts_dict, report.counts_text))
+
+
 class CountStrategy(StrEnum):
     """Strategies of ``count``."""
 
@@ -949,7 +972,9 @@ def count(
     set_: SetOpt = None,
     decks: DecksOpt = None,
     shoe: ShoeOpt = None,
-    system: Annotated[str, typer.Option("--system", help="Count system: hilo.")] = "hilo",
+    system: Annotated[str, typer.Option(
+        "--system", metavar="NAME|FILE", help="A balanced count system (strategy-calc counts"
+        " lists them) or a TOML count file (blackjack).")] = "hilo",
     penetration: Annotated[float | None, typer.Option(
         "--penetration", help="Share of the shoe dealt before the cut card (blackjack;"
         " default 0.75, less for 1 deck so that 20 cards stay behind).")] = None,

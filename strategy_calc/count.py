@@ -26,7 +26,8 @@ from strategy_calc import engine
 from strategy_calc.actions import Action
 from strategy_calc.cards import SUITS, Card, Rank, Shoe, parse_cards
 from strategy_calc.chart import Chart
-from strategy_calc.counting import ILLUSTRIOUS_18, CountSystem, count_index, find_count
+from strategy_calc.count_systems import CountSystem, find_system
+from strategy_calc.counting import ILLUSTRIOUS_18, count_index
 from strategy_calc.distributions import (
     SplitTables,
     check_distribution_rules,
@@ -557,11 +558,12 @@ class BlackjackCounter:
         counts = list(self.start().counts)
         cards = [Card(rank, SUITS[k % 4]) for rank in Rank for k in range(counts[rank - 1])]
         shoe_rng(self.seed, index).shuffle(cards)
-        running, pos = 0, 0
+        running: float = 0
+        pos = 0
         rounds: list[RoundRecord] = []
         while len(cards) - pos > self.cut_card:
             unseen = len(cards) - pos
-            tc = running * 52 / unseen
+            tc = self.system.true_count(running, unseen)
             moments = (len(rounds) + index) % self.moment_every == 0
             shoe = Shoe.from_counts(counts, rules.decks)
             plan = self._top_plans.get(moments) if pos == 0 else None
@@ -577,7 +579,7 @@ class BlackjackCounter:
                 break
             for card in cards[start:pos]:
                 counts[card.rank - 1] -= 1
-                running += self.system.tag(card.rank)
+                running += self.system.tag_card(card)
         return tuple(rounds)
 
     def deal_round(self, cards: Sequence[Card], pos: int, plan: RoundPlan,
@@ -629,7 +631,7 @@ def blackjack_counter(
         raise InputError(f"unknown strategy {strategy!r}: choose from "
                          f"{', '.join(BLACKJACK_STRATEGIES)}")
     check_distribution_rules(rules)
-    count = find_count(system)
+    count = find_system(system).require_balanced("count (its bets and index plays)")
     n = shoe.total if shoe is not None else 52 * rules.decks
     if cut_card is not None and penetration is not None:
         raise InputError("give --penetration or --cut-card, not both")

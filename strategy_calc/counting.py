@@ -27,6 +27,7 @@ import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from strategy_calc.blackjack import HandAnalysis, analyse_hand
 from strategy_calc.cards import (
@@ -39,7 +40,7 @@ from strategy_calc.cards import (
     parse_cards,
     rank_counts,
 )
-from strategy_calc.errors import InputError
+from strategy_calc.count_systems import HILO, CountSystem, find_system
 from strategy_calc.rules import BlackjackRules, RulesError
 from strategy_calc.strategy import analyse_game
 
@@ -227,61 +228,18 @@ def effects_of_removal(rules: BlackjackRules, progress: Progress = None) -> Effe
 # ---------------------------------------------------------------- count indices
 
 
-@dataclass(frozen=True, slots=True)
-class CountSystem:
-    """A balanced card-counting system: one integer tag per rank (ace first, ten last).
-
-    The running count is the sum of the tags of the cards seen; *balanced*
-    means a whole deck sums to 0, so the running count is also minus the tag
-    sum of the unseen cards.
-
-    >>> HILO.tag(Rank.FIVE), HILO.tag(Rank.EIGHT), HILO.tag(Rank.ACE)
-    (1, 0, -1)
-    >>> CountSystem("bad", (0,) * 9 + (1,))
-    Traceback (most recent call last):
-    ...
-    strategy_calc.errors.InputError: count system 'bad': tags must sum to 0 over a deck, not 16
-    """
-
-    name: str
-    tags: tuple[int, ...]
-
-    def __post_init__(self) -> None:
-        if len(self.tags) != len(RANKS):
-            raise InputError(f"count system {self.name!r}: {len(RANKS)} tags needed (A..T)")
-        deck = sum(t * n for t, n in zip(self.tags, ONE_DECK, strict=True))
-        if deck != 0:
-            raise InputError(f"count system {self.name!r}: tags must sum to 0 over a deck,"
-                             f" not {deck}")
-        if not any(self.tags):
-            raise InputError(f"count system {self.name!r}: every tag is 0")
-
-    def tag(self, rank: Rank) -> int:
-        """The tag of one card of ``rank``."""
-        return self.tags[rank - 1]
-
-
-HILO = CountSystem("hilo", (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1))
-"""Hi-Lo: 2-6 count +1, 7-9 count 0, ten-valued cards and aces count -1."""
-
-COUNT_SYSTEMS: Mapping[str, CountSystem] = {"hilo": HILO}
-"""Known count systems by name."""
-
-
 def find_count(name: str) -> CountSystem:
-    """The count system called ``name`` (case-insensitive; ``hi-lo`` is an alias).
+    """The balanced count system called ``name`` (or in the TOML file ``name``): the
+    index computations read a true count (:func:`strategy_calc.count_systems.find_system`).
 
     >>> find_count("Hi-Lo").name
     'hilo'
-    >>> find_count("ko")
+    >>> find_count("ko")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    strategy_calc.errors.InputError: unknown count system 'ko' (known: hilo)
+    strategy_calc.errors.InputError: count system 'ko' is unbalanced (a deck sums to +4): ...
     """
-    key = name.strip().lower().replace("-", "").replace("_", "")
-    if key not in COUNT_SYSTEMS:
-        raise InputError(f"unknown count system {name!r} (known: {', '.join(COUNT_SYSTEMS)})")
-    return COUNT_SYSTEMS[key]
+    return find_system(name).require_balanced("count indices")
 
 
 TRUE_COUNT_RANGE = 20.0
@@ -327,13 +285,16 @@ class CountFamily:
 
     def __post_init__(self) -> None:
         check_decks(self.decks)
+        self.count.require_balanced("a count family")
 
     @property
     def step_vector(self) -> tuple[int, ...]:
-        """Change of each rank's unseen count per step."""
-        weighted = [t * n for t, n in zip(self.count.tags, ONE_DECK, strict=True)]
-        g = math.gcd(*weighted)
-        return tuple(-w // g for w in weighted)
+        """Change of each rank's unseen count per step (half-point tags doubled first)."""
+        weighted = [Fraction(t) * n for t, n in zip(self.count.tags, ONE_DECK, strict=True)]
+        scale = math.lcm(*(w.denominator for w in weighted))
+        whole = [int(w * scale) for w in weighted]
+        g = math.gcd(*whole)
+        return tuple(-w // g for w in whole)
 
     @property
     def unseen_cards(self) -> int:
@@ -350,7 +311,7 @@ class CountFamily:
         return tuple(n * self.decks // 2 + step * v
                      for n, v in zip(ONE_DECK, self.step_vector, strict=True))
 
-    def running_count(self, step: int) -> int:
+    def running_count(self, step: int) -> float:
         """Running count of the seen cards: minus the tag sum of the unseen (balanced count)."""
         return -sum(t * n for t, n in zip(self.count.tags, self.unseen(step), strict=True))
 

@@ -10,6 +10,7 @@ import html
 import io
 import json
 import math
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from fractions import Fraction
@@ -27,6 +28,7 @@ if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never 
     from strategy_calc.baccarat import BaccaratOdds
     from strategy_calc.baccarat_count import BaccaratCount
     from strategy_calc.count import BlackjackCount
+    from strategy_calc.count_systems import CountSystem
     from strategy_calc.counting import EffectsOfRemoval, IndexTable
     from strategy_calc.rules import Ruleset, RulesetInfo
     from strategy_calc.sidebets import PairOdds
@@ -1246,3 +1248,45 @@ def risk_plot(data: Mapping[str, Any], paths: Sequence[tuple[int, Mapping[str, f
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+# ---------------------------------------------------------------- count systems
+def counts_dict(systems: Sequence[CountSystem]) -> dict[str, Any]:
+    """The ``counts --json`` object: ``{"systems": {NAME: {"tags": {"A": t, ..., "T": t},
+    "balanced", "side_counts", "divisor", "source", ...}}}``."""
+    return {"systems": {s.name: s.as_dict() for s in systems}}
+
+
+def counts_text(systems: Sequence[CountSystem]) -> str:
+    """One line of tags per system, then what each is and where its tags come from."""
+    head = f"{'system':<10} " + " ".join(f"{r.symbol:>4}" for r in RANKS) + "  deck  divisor"
+    lines = [head, "-" * len(head)]
+    for s in systems:
+        tags = s.as_dict()["tags"]
+        cells = []
+        for r in RANKS:
+            t = tags[r.symbol]
+            text = f"{t:+g}" if t else "0"
+            if r is Rank.SEVEN and s.red_seven is not None:
+                text = f"{s.red_seven:+g}r/{text}"
+            cells.append(f"{text:>4}")
+        lines.append(f"{s.name:<10} " + " ".join(cells)
+                     + f"  {s.deck_sum:+4g}  {s.divisor}, {s.rounding}")
+    lines.append("")
+    for s in systems:
+        extra = []
+        if not s.balanced:
+            extra.append("unbalanced" + (f": IRC {s.irc[0]:+g} x decks {s.irc[1]:+g}"
+                                         if s.irc else "")
+                         + (f", pivot {s.pivot:+g}" if s.pivot is not None else ""))
+        if s.side_counts:
+            extra.append("side counts: " + ", ".join(
+                f"{k} ({' '.join(Rank(r).symbol for r in v)})" for k, v in s.side_counts.items()))
+        lines += textwrap.wrap(f"{s.name}: {s.source}"
+                               + (f" [{'; '.join(extra)}]" if extra else ""),
+                               79, subsequent_indent="    ")
+    lines.append("")
+    lines += textwrap.wrap("count --system and indices --count take the balanced ones (they"
+                           " read a true count); side counts are listed, not yet read by any"
+                           " analysis.", 79)
+    return "\n".join(lines)

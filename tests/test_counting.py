@@ -222,10 +222,17 @@ def test_a_decision_that_never_flips_has_no_index() -> None:
 
 
 def test_unknown_count_system_is_a_one_line_value_error() -> None:
-    with pytest.raises(ValueError, match=r"unknown count system 'ko' \(known: hilo\)") as info:
-        count_indices(REFERENCE, "ko")
+    with pytest.raises(ValueError, match=r"unknown count system 'zen-lite' \(built in: hilo,"
+                       ) as info:
+        count_indices(REFERENCE, "zen-lite")
     assert "\n" not in str(info.value)
     assert find_count("Hi-Lo") is HILO
+
+
+def test_an_unbalanced_system_has_no_true_count_indices() -> None:
+    """KO's deck sums to +4 (the sevens count +1): a true count is not defined for it."""
+    with pytest.raises(ValueError, match=r"'ko' is unbalanced \(a deck sums to \+4\)"):
+        count_indices(REFERENCE, "ko")
 
 
 def test_indices_json_contract_and_progress() -> None:

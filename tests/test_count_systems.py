@@ -1,0 +1,158 @@
+"""Count systems as data (issue 30, item 1): the built-in tags as published, balance, the
+true count's divisor and rounding, user systems from TOML files, and the systems in use by
+``count`` and ``indices``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from strategy_calc import count
+from strategy_calc.cards import SUITS, Card, Rank
+from strategy_calc.cli import app
+from strategy_calc.count_systems import CountSystem, find_system
+from strategy_calc.rules import blackjack_rules
+from strategy_calc.sampling import shoe_rng
+
+runner = CliRunner()
+
+# The published tags, A 2 3 4 5 6 7 8 9 T (Blackjack Review Network's encyclopedia as
+# tabulated by lifesagambol.com, cross-checked against Richard Reid's "System Tag Values
+# and Ratings"; Red 7's seven: red +1, black 0).
+PUBLISHED = {
+    "hilo": (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1),
+    "ko": (-1, 1, 1, 1, 1, 1, 1, 0, 0, -1),
+    "hiopt1": (0, 0, 1, 1, 1, 1, 0, 0, 0, -1),
+    "hiopt2": (0, 1, 1, 2, 2, 1, 1, 0, 0, -2),
+    "omega2": (0, 1, 1, 2, 2, 2, 1, 0, -1, -2),
+    "zen": (-1, 1, 1, 2, 2, 2, 1, 0, 0, -2),
+    "halves": (-1, 0.5, 1, 1, 1.5, 1, 0.5, 0, -0.5, -1),
+    "red7": (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1),
+    "uston-apc": (0, 1, 2, 2, 3, 2, 2, 1, -1, -3),
+}
+KEYS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
+
+
+def run_json(*args: str) -> dict:
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_counts_lists_every_published_system_with_its_tags() -> None:
+    systems = run_json("counts")["systems"]
+    assert set(systems) == set(PUBLISHED)
+    for name, tags in PUBLISHED.items():
+        entry = systems[name]
+        assert tuple(entry["tags"][k] for k in KEYS) == tags, name
+        assert set(entry) >= {"tags", "balanced", "side_counts", "divisor", "source"}
+        assert entry["divisor"] in ("deck", "half-deck") and entry["source"]
+    assert systems["red7"]["red_seven"] == 1
+    assert systems["hiopt2"]["side_counts"] == {"aces": ["A"]}
+
+
+def test_balanced_means_a_deck_sums_to_zero() -> None:
+    """By hand: Hi-Lo's five +1s (2-6) and five -1s (A and the four ten-valued ranks, 16
+    cards with the ace's 4: -20 + 20 = 0); KO adds the four sevens (+4); Red 7 the two red
+    sevens (+2); Halves 4 x (-1 + .5 + 1 + 1 + 1.5 + 1 + .5 - .5) - 16 = 0."""
+    systems = run_json("counts")["systems"]
+    assert [systems[n]["balanced"] for n in ("hilo", "ko", "red7", "halves")] == [
+        True, False, False, True]
+    assert systems["ko"]["deck_sum"] == 4 and systems["red7"]["deck_sum"] == 2
+    assert systems["ko"]["irc"] == {"per_deck": -4, "constant": 4}  # 4 - 4 x decks
+
+
+def test_red_seven_reads_the_suit_of_a_seven() -> None:
+    red7 = find_system("red7")
+    assert red7.tag_card(Card(Rank.SEVEN, "h")) == 1 and red7.tag_card(Card(Rank.SEVEN, "d")) == 1
+    assert red7.tag_card(Card(Rank.SEVEN, "s")) == 0 and red7.tag(Rank.SEVEN) == 0.5
+
+
+@pytest.mark.parametrize(("rounding", "divisor", "want"), [
+    ("exact", "deck", -7 * 52 / 78), ("floor", "deck", -5), ("truncate", "deck", -4),
+    ("round", "deck", -5), ("exact", "half-deck", -7 * 26 / 78), ("floor", "half-deck", -3)])
+def test_true_count_divides_by_decks_or_half_decks_left_and_rounds_as_told(
+        rounding: str, divisor: str, want: float) -> None:
+    """Running count -7 with 78 cards (1.5 decks, 3 half decks) unseen: -4.67 a deck
+    (floor -5, towards zero -4, nearest -5), -2.33 a half deck (floor -3)."""
+    system = CountSystem("x", PUBLISHED["hilo"], divisor=divisor, rounding=rounding)
+    assert system.true_count(-7, 78) == want
+
+
+def test_a_toml_count_file_is_a_system_like_the_built_in_one(tmp_path: Path) -> None:
+    """Zen's tags written in a file give Zen's indices; the file's name and source show."""
+    path = tmp_path / "my-zen.toml"
+    path.write_text('tags = { A = -1, 2 = 1, 3 = 1, 4 = 2, 5 = 2, 6 = 2, 7 = 1, 8 = 0, 9 = 0,'
+                    ' T = -2 }\nsource = "typed from Blackbelt in Blackjack"\n'
+                    '[side_counts]\naces = ["A"]\n', encoding="utf-8")
+    entry = run_json("counts", "--system", str(path))["systems"]["my-zen"]
+    assert entry["balanced"] and entry["side_counts"] == {"aces": ["A"]}
+    args = ["indices", "--rules", "deluxe", "--decks", "6", "--set", "surrender=none"]
+    mine = run_json(*args, "--count", str(path))["indices"]
+    zen = run_json(*args, "--count", "zen")["indices"]
+    assert [r["index"] for r in mine] == [r["index"] for r in zen]
+
+
+def test_zen_insurance_index_is_where_a_third_of_the_unseen_cards_are_tens() -> None:
+    """By hand, from the count family (counting.CountFamily): at D = 6 decks half the shoe
+    (26 D cards) is unseen, 8 D of them tens; Zen's step adds 8 tens (and one ace, two
+    fewer 4s, 5s, 6s, one fewer 2, 3, 7), so tens are a third at step j = (26D/3 - 8D)/8 =
+    D/12 = 0.5. The running count there is -j x sum(tag x step) = 32 j = 16, over 3 decks
+    unseen: true count 16/3 = 5.333. Insurance's EV is linear along the family, so the
+    interpolated index is exact."""
+    rows = run_json("indices", "--rules", "deluxe", "--decks", "6", "--set", "surrender=none",
+                    "--count", "zen")["indices"]
+    insurance = next(r for r in rows if r["decision"] == "insurance")
+    assert insurance["index"] == pytest.approx(16 / 3, abs=1e-9)
+
+
+@pytest.mark.slow
+def test_count_keeps_the_running_count_of_the_system_it_is_given() -> None:
+    """A Zen counter's true count before each round is the Zen tags of the cards dealt so
+    far over the decks unseen (the tags summed here from the published table)."""
+    rules = blackjack_rules("deluxe", ["decks=1"])
+    counter = count.blackjack_counter(rules, system="zen", moment_every=10**9)
+    records = counter.play_one(0)
+    cards = [Card(rank, SUITS[k % 4]) for rank in Rank
+             for k in range(counter.start().counts[rank - 1])]
+    shoe_rng(counter.seed, 0).shuffle(cards)
+    pos, running = 0, 0.0
+    for record in records:
+        assert record.tc == pytest.approx(running * 52 / (len(cards) - pos), abs=1e-12)
+        plan = counter.plan(counter.start().remove(cards[:pos]), record.tc, False)
+        end = counter.deal_round(cards, pos, plan)
+        running += sum(PUBLISHED["zen"][c.rank - 1] for c in cards[pos:end])
+        pos = end
+    assert len(records) >= 2
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('tags = { A = -1, 2 = 1, 3 = 1, 4 = 1, 5 = 1, 6 = 1, 7 = 0, 8 = 0, 9 = 0 }', "missing T"),
+    ('tags = { A = -1, 2 = "x", 3 = 1, 4 = 1, 5 = 1, 6 = 1, 7 = 0, 8 = 0, 9 = 0, T = -1 }',
+     "the tag of 2 is a number"),
+    ('tags = { A = -1, 2 = 1, 3 = 1, 4 = 1, 5 = 1, 6 = 1, 7 = 0, 8 = 0, 9 = 0, T = -1 }\n'
+     'divisor = "shoe"', "divisor is one of deck, half-deck"),
+    ('tags = { A = -1, 2 = 1, 3 = 1, 4 = 1, 5 = 1, 6 = 1, 7 = 0, 8 = 0, 9 = 0, T = -1 }\n'
+     'colour = "red"', "unknown key 'colour'"),
+    ('tags = { A = -1, 2 = 1, 3 = 1, 4 = 1, 5 = 1, 6 = 1, 7 = 0.3, 8 = 0, 9 = 0, T = -1 }',
+     "a whole or half number"),
+    ("tags = [1, 2]", "needs a tags table"),
+    ("tags = {", "count system file"),
+])
+def test_a_bad_count_file_is_one_error_line(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["counts", "--system", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error:") and result.stderr.count("\n") == 1
+    assert message in result.stderr
+
+
+def test_an_unbalanced_system_is_refused_by_count_with_one_line() -> None:
+    result = runner.invoke(app, ["count", "--rules", "deluxe", "--system", "ko",
+                                 "--rounds", "5"])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert "'ko' is unbalanced (a deck sums to +4)" in result.stderr
