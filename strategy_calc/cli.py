@@ -1008,6 +1008,12 @@ def count(
     moment_every: Annotated[int | None, typer.Option(
         "--moment-every", help="Exact second moment on one round in N (blackjack; default"
         " 25; 1 = every round, slow: split rounds are enumerated jointly).")] = None,
+    enter: Annotated[float | None, typer.Option(
+        "--enter", metavar="TC", help="Wonging: start playing at this true count or above"
+        " (with --exit; blackjack).")] = None,
+    exit_: Annotated[float | None, typer.Option(
+        "--exit", metavar="TC", help="Wonging: stop playing when the true count falls below"
+        " this (with --enter).")] = None,
     plot: PlotOpt = None,
     yes: Annotated[bool, typer.Option(
         "--yes", help="Run even if it is estimated at more than ten minutes.")] = False,
@@ -1039,6 +1045,9 @@ def count(
                                  " --rounds")
         ruleset, start = with_shoe(spec, set_, decks, shoe)
         ramp = counting.parse_spread(spread) if spread is not None else None
+        if (enter is None) != (exit_ is None):
+            raise InputError("wonging needs both --enter TC and --exit TC")
+        wong = counting.Wong(enter, exit_) if enter is not None and exit_ is not None else None
         n = rounds if rounds is not None else 1000
         every = moment_every if moment_every is not None else counting.MOMENT_EVERY
         if n >= 1 and every >= 1:  # (else blackjack_counter and blackjack_count say why)
@@ -1047,7 +1056,8 @@ def count(
         counter = counting.blackjack_counter(
             ruleset, strategy.value, system, cut_card, seed, penetration, every, start)
         with progress_bar(f"{n} rounds") as tick, parallel.executor(jobs, scheduler) as pool:
-            result = counting.blackjack_count(counter, n, ramp, bankroll, pool, tick)
+            result = counting.blackjack_count(counter, n, ramp, bankroll, pool, tick,
+                                              wong=wong)
         if plot is not None:
             report.count_plot(result, str(plot))
         return result
@@ -1060,7 +1070,8 @@ def count(
         for flag, value in (("--shoe", shoe), ("--penetration", penetration),
                             ("--spread", spread),
                             ("--rounds", rounds), ("--bankroll", bankroll),
-                            ("--moment-every", moment_every), ("--plot", plot)):
+                            ("--moment-every", moment_every), ("--plot", plot),
+                            ("--enter", enter), ("--exit", exit_)):
             if value is not None:
                 raise InputError(f"{flag} is a blackjack option; the baccarat run deals"
                                  " --shoes")

@@ -147,6 +147,45 @@ class Spread:
         return ",".join(f"{t}:{u:g}" for t, u in self.steps)
 
 
+@dataclass(frozen=True, slots=True)
+class Wong:
+    """Back-counting ("wonging"): watch the shoe, play from the first round whose true
+    count is at least ``enter`` until one falls below ``exit``, then watch again.
+
+    The shoe is dealt the same whether the counter plays or watches (his seat is played
+    by another player with the same strategy, so the cards each round uses do not change);
+    a round he watches is observed, not bet.
+
+    >>> Wong(2, 0).playing([0.5, 2.0, 1.0, -0.5, 3.0])
+    [False, True, True, False, True]
+    >>> Wong(0, 1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    strategy_calc.errors.InputError: --enter 0 is below --exit 1: enter at a count at least...
+    """
+
+    enter: float
+    exit: float
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.enter) and math.isfinite(self.exit)):
+            raise InputError("--enter and --exit are true counts (finite numbers)")
+        if self.enter < self.exit:
+            raise InputError(f"--enter {self.enter:g} is below --exit {self.exit:g}: enter at"
+                             " a count at least as high as the exit")
+
+    def playing(self, true_counts: Sequence[float]) -> list[bool]:
+        """Whether each round of one shoe (its true counts before the deal) is played."""
+        out, inside = [], False
+        for tc in true_counts:
+            if inside and tc < self.exit:
+                inside = False
+            if not inside and tc >= self.enter:
+                inside = True
+            out.append(inside)
+        return out
+
+
 def parse_spread(text: str) -> Spread:
     """A ramp from ``"TC:UNITS,..."`` (integer true counts, positive units).
 
@@ -712,12 +751,15 @@ class BlackjackCount:
     one_round_per_shuffle: bool = False
     """Every round was the first of its shuffle (``single_deck_one_round``): dealt off
     the top, so its EV is the off-the-top EV and the cut-card effect is exactly 0."""
+    wong: Wong | None = None
+    share_played: float | None = None
+    """With :attr:`wong`: the share of the rounds observed that were played (bet)."""
 
 
 def blackjack_count(
     counter: BlackjackCounter, rounds: int = 1000, spread: Spread | None = None,
     bankroll: float | None = None, pool: Executor | None = None, progress: Progress = None,
-    batch: int = 4,
+    batch: int = 4, wong: Wong | None = None,
 ) -> BlackjackCount:
     """Deal shoes until ``rounds`` rounds; each round's EV (and sampled moments) exact.
 
@@ -759,17 +801,18 @@ def blackjack_count(
         per_shoe = max(1.0, have / len(played))
     if progress is not None:
         progress(rounds, rounds)
-    return summarise(counter, played, rounds, spread, bankroll)
+    return summarise(counter, played, rounds, spread, bankroll, wong)
 
 
 def summarise(
     counter: BlackjackCounter, played: Sequence[tuple[RoundRecord, ...]], rounds: int,
-    spread: Spread | None, bankroll: float | None,
+    spread: Spread | None, bankroll: float | None, wong: Wong | None = None,
 ) -> BlackjackCount:
     """The figures of the fewest first whole shoes of ``played`` holding ``rounds`` rounds.
 
     Whole shoes only: cutting the last one short would over-weight the top of a shoe
-    (and so pull the cut-card effect towards 0).
+    (and so pull the cut-card effect towards 0). With ``wong`` a watched round bets 0:
+    the win rate, SD, N0 and SCORE are per round observed.
     """
     shoes: list[tuple[RoundRecord, ...]] = []
     dealt = 0
@@ -800,22 +843,26 @@ def summarise(
     table = tuple(TrueCountRow(tc, len(v) / rounds, math.fsum(v) / len(v))
                   for tc, v in sorted(bins.items()))
 
-    def bet(r: RoundRecord) -> float:
-        return spread.bet(r.tc) if spread is not None else 1.0
-
+    bets = [[(spread.bet(r.tc) if spread is not None else 1.0) * in_play
+             for r, in_play in zip(s, wong.playing([r.tc for r in s]) if wong is not None
+                                   else [True] * len(s), strict=True)] for s in shoes]
+    share = (None if wong is None
+             else sum(1 for b in bets for x in b if x) / rounds)
     sampled = [r for s in shoes for r in s if r.second_moment is not None]
-    win = ratio_estimate([math.fsum(bet(r) * r.ev for r in s) for s in shoes], counts)
+    win = ratio_estimate([math.fsum(b * r.ev for b, r in zip(bs, s, strict=True))
+                          for bs, s in zip(bets, shoes, strict=True)], counts)
     sd = sd_se = None
     if sampled:
         sd_got = sd_estimate(
-            [math.fsum(bet(r) ** 2 * r.second_moment for r in s
-                       if r.second_moment is not None) for s in shoes],
+            [math.fsum(b ** 2 * r.second_moment for b, r in zip(bs, s, strict=True)
+                       if r.second_moment is not None) for bs, s in zip(bets, shoes, strict=True)],
             [float(sum(1 for r in s if r.second_moment is not None)) for s in shoes],
-            [math.fsum(bet(r) * r.ev for r in s) for s in shoes], counts)
+            [math.fsum(b * r.ev for b, r in zip(bs, s, strict=True))
+             for bs, s in zip(bets, shoes, strict=True)], counts)
         sd, sd_se = sd_got.value, sd_got.se
     n0 = score = di = ror = None
     win_rate = None
-    if spread is not None:
+    if spread is not None or wong is not None:
         win_rate = win
         if sd is not None and sd > 0:
             di = 1000 * win.value / sd
@@ -833,4 +880,4 @@ def summarise(
         by_true_count=table, sd_per_round=sd, win_rate_per_round=win_rate, n0=n0,
         score=score, di=di, risk_of_ruin=ror, moment_rounds=len(sampled),
         sd_per_round_se=sd_se if sd_se is not None and math.isfinite(sd_se) else None,
-        one_round_per_shuffle=counter.one_round)
+        one_round_per_shuffle=counter.one_round, wong=wong, share_played=share)

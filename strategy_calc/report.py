@@ -1009,6 +1009,9 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
         "n0": _finite(result.n0), "score": _finite(result.score), "di": _finite(result.di),
         "bankroll": result.bankroll, "risk_of_ruin": _finite(result.risk_of_ruin),
         "moment_every": c.moment_every, "moment_rounds": result.moment_rounds,
+        "wong": None if result.wong is None else {
+            "enter": result.wong.enter, "exit": result.wong.exit,
+            "share_played": result.share_played},
     }
 
 
@@ -1039,11 +1042,17 @@ def count_text(result: BlackjackCount) -> str:
         "as dealt" if result.one_round_per_shuffle else "cut card"), _pm(result.ev_per_round))
     figures.add_row("EV off the top (exact)", f"{100 * result.ev_off_the_top:+.4f}%")
     figures.add_row("cut-card effect", _pm(result.cut_card_effect))
-    if result.spread is not None:
+    if result.wong is not None and result.share_played is not None:
+        figures.add_row(f"wonging: in at true count >= {result.wong.enter:g}, out below"
+                        f" {result.wong.exit:g}", f"{result.share_played:.1%} of rounds played")
+    if result.spread is not None or result.wong is not None:
         win = result.win_rate_per_round
-        figures.add_row(f"ramp {result.spread}: win per round", _pm(win, 1.0, ""))
+        figures.add_row(f"ramp {result.spread or 'flat 1 unit'}: win per round observed"
+                        if result.wong is not None else f"ramp {result.spread}: win per round",
+                        _pm(win, 1.0, ""))
         if win is not None:
-            figures.add_row("win per 100 rounds", _pm(win, 100.0, ""))
+            figures.add_row("win per 100 rounds" + (" observed" if result.wong else ""),
+                            _pm(win, 100.0, ""))
     sd, sd_se = result.sd_per_round, result.sd_per_round_se
     figures.add_row("SD per round" + (" (ramp)" if result.spread is not None else ""),
                     "-" if sd is None else f"{sd:.4f}" + (
@@ -1052,7 +1061,7 @@ def count_text(result: BlackjackCount) -> str:
                         ("DI", result.di), (f"risk of ruin, bankroll {result.bankroll:g}"
                                             if result.bankroll else "risk of ruin",
                                             result.risk_of_ruin)):
-        if result.spread is not None:
+        if result.spread is not None or result.wong is not None:
             figures.add_row(name, f"{value:.4g}" if value is not None else "-")
     by_tc = Table(title="by true count (floored)", title_justify="left")
     by_tc.add_column("true count", justify="right")
