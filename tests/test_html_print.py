@@ -10,32 +10,18 @@ which installs it) turns the skip into a failure.
 from __future__ import annotations
 
 import dataclasses
-import functools
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pypdf
 import pytest
+from browser import chromium
 
 import strategy_calc as sc
 from strategy_calc import report
 from strategy_calc.tables import table_specs
 
 MM = 72 / 25.4  # PDF points per millimetre
-
-
-@functools.cache
-def chromium() -> str:
-    """The Chromium executable, or a skip (a failure when CI requires a browser)."""
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    if os.environ.get("STRATEGY_CALC_REQUIRE_BROWSER") == "1":
-        pytest.fail("STRATEGY_CALC_REQUIRE_BROWSER=1 but no chromium on PATH")
-    pytest.skip("needs Chromium on PATH (Debian: apt-get install chromium)")
 
 
 def print_in_chromium(page: str, tmp_path: Path) -> pypdf.PdfReader:

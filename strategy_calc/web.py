@@ -1,0 +1,247 @@
+"""``strategy-calc serve``: a local web page over the command line, and its JSON API.
+
+An ASGI app (Starlette, served by uvicorn; the ``web`` extra). Each API endpoint is one
+CLI command: ``/api/hand?cards=T,6&vs=T&rules=deluxe&set=surrender=none`` runs
+``strategy-calc hand T,6 --vs T --rules deluxe --set surrender=none --json`` and returns
+exactly what it prints (a query parameter is the option's name, ``set`` and ``vary`` and
+``removed`` repeatable, a flag ``true``); bad input is HTTP 400 with
+``{"error": "the CLI's message"}``. Each request runs the command in a process of its own
+(off the event loop; the engine's caches live there), and the answers are kept per query.
+
+What a request may ask is narrower than the command line: built-in rulesets only (no
+file is read or written: no ``--rules FILE``, ``--out``, ``--cache``), at most
+:data:`MAX_DECKS` decks, sweeps of at most :data:`MAX_VARIANTS` variants, a query of at
+most :data:`MAX_QUERY` characters.
+
+>>> argv("hand", [("cards", "T,6"), ("vs", "T"), ("set", "surrender=none"), ("set", "decks=6")])
+['hand', 'T,6', '--vs', 'T', '--set', 'surrender=none', '--set', 'decks=6', '--json']
+>>> argv("edge", [("rules", "/etc/passwd")])
+Traceback (most recent call last):
+...
+strategy_calc.errors.InputError: rules: a built-in ruleset (macau-1983, deluxe, macau-baccarat)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import sys
+import tempfile
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from strategy_calc.errors import InputError
+from strategy_calc.rules import RULESETS
+
+MAX_DECKS = 8
+"""The most decks a request may ask for (``decks``, or a ``--set decks=N``)."""
+MAX_VARIANTS = 64
+"""The most rule variants one sweep request may ask for."""
+MAX_QUERY = 2000
+"""The longest query string accepted, characters."""
+CACHE_SIZE = 256
+"""Answers kept (per query) before the oldest is dropped."""
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """One API endpoint: its command, positional parameters, options by query name
+    (``(flag, repeatable, is_flag)``)."""
+
+    command: str
+    positional: tuple[str, ...]
+    required: tuple[str, ...]
+    options: dict[str, tuple[str, bool, bool]]
+
+
+def _options(**spec: tuple[str, bool, bool]) -> dict[str, tuple[str, bool, bool]]:
+    return dict(spec)
+
+
+_COMMON = _options(rules=("--rules", False, False), set=("--set", True, False),
+                   decks=("--decks", False, False))
+ENDPOINTS: dict[str, Endpoint] = {
+    "hand": Endpoint("hand", ("cards",), ("cards", "vs"), {
+        **_COMMON, "vs": ("--vs", False, False), "shoe": ("--shoe", False, False),
+        "removed": ("--removed", True, False), "split_strategy": ("--split-strategy", False,
+                                                                   False),
+        "postsplit": ("--postsplit", False, True), "exact": ("--exact", False, True)}),
+    "chart": Endpoint("chart", (), (), {**_COMMON, "shoe": ("--shoe", False, False),
+                                        "split_strategy": ("--split-strategy", False, False)}),
+    "edge": Endpoint("edge", (), (), {**_COMMON, "shoe": ("--shoe", False, False),
+                                      "split_strategy": ("--split-strategy", False, False),
+                                      "strategy": ("--strategy", False, False)}),
+    "sweep": Endpoint("sweep", (), (), {
+        "rules": ("--rules", False, False), "set": ("--set", True, False),
+        "vary": ("--vary", True, False), "preset": ("--preset", False, False),
+        "mode": ("--mode", False, False), "strategy": ("--strategy", False, False)}),
+    "baccarat": Endpoint("baccarat", (), (), {
+        **_COMMON, "shoe": ("--shoe", False, False), "removed": ("--removed", True, False),
+        "exact": ("--exact", False, True), "eor": ("--eor", False, True)}),
+    "rules": Endpoint("rules", ("name",), (), {}),
+}
+"""The API: ``/api/NAME`` for each (the CLI commands of the same names)."""
+
+
+def argv(name: str, query: Sequence[tuple[str, str]]) -> list[str]:
+    """The command line (after ``strategy-calc``) that answers ``/api/NAME?query``, or
+    :class:`~strategy_calc.errors.InputError` for anything the page may not ask."""
+    endpoint = ENDPOINTS.get(name)
+    if endpoint is None:
+        raise InputError(f"no such endpoint /api/{name} (one of: {', '.join(ENDPOINTS)})")
+    given: dict[str, list[str]] = {}
+    for key, value in query:
+        if key not in endpoint.options and key not in endpoint.positional:
+            known = sorted((*endpoint.positional, *endpoint.options))
+            raise InputError(f"unknown parameter {key!r} for /api/{name}"
+                             f" (known: {', '.join(known) or 'none'})")
+        repeatable = key in endpoint.options and endpoint.options[key][1]
+        if key in given and not repeatable:
+            raise InputError(f"parameter {key!r} given twice")
+        given.setdefault(key, []).append(value)
+    for key in endpoint.required:
+        if key not in given:
+            raise InputError(f"/api/{name} needs the parameter {key!r}")
+    _check_limits(name, given)
+    out = [endpoint.command]
+    for key in endpoint.positional:
+        out += given.get(key, [])
+    for key, (flag, _repeatable, is_flag) in endpoint.options.items():
+        for value in given.get(key, []):
+            if is_flag:
+                if value.lower() not in ("true", "false", "1", "0", ""):
+                    raise InputError(f"{key} is true or false, not {value!r}")
+                if value.lower() in ("true", "1", ""):
+                    out.append(flag)
+            else:
+                out += [flag, value]
+    return [*out, "--json"]
+
+
+def _check_limits(name: str, given: dict[str, list[str]]) -> None:
+    """Refuse what could read a file or run for too long."""
+    builtins = [r.name for r in RULESETS]
+    for spec in given.get("rules", []) + given.get("name", []):
+        if spec not in builtins:
+            raise InputError(f"rules: a built-in ruleset ({', '.join(builtins)})")
+    decks = list(given.get("decks", []))
+    decks += [s.split("=", 1)[1] for s in given.get("set", []) if s.startswith("decks=")]
+    for d in decks:
+        if not d.strip().isdigit() or not 1 <= int(d) <= MAX_DECKS:
+            raise InputError(f"decks: a whole number from 1 to {MAX_DECKS} here, not {d!r}")
+    if name == "sweep":
+        variants = 1
+        for vary in given.get("vary", []):
+            variants *= max(1, len(vary.split("=", 1)[-1].split(",")))
+        if variants > MAX_VARIANTS:
+            raise InputError(f"a sweep of {variants} variants is more than this page runs"
+                             f" ({MAX_VARIANTS}); use strategy-calc sweep")
+    for shoe in given.get("shoe", []):
+        counts = [part.split("=", 1)[-1] for part in shoe.split(",")]
+        if all(c.strip().isdigit() for c in counts) and sum(map(int, counts)) > 52 * MAX_DECKS:
+            raise InputError(f"shoe: at most {52 * MAX_DECKS} cards here")
+
+
+class Runner:
+    """Runs a command line in its own process and keeps the answers per command line."""
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self._answers: OrderedDict[tuple[str, ...], tuple[int, str]] = OrderedDict()
+        self._size = size
+
+    async def run(self, args: list[str]) -> tuple[int, str]:
+        """``(HTTP status, JSON text)``: the command's JSON (200) or its ``error:`` line as
+        ``{"error": ...}`` (400)."""
+        key = tuple(args)
+        if key in self._answers:
+            self._answers.move_to_end(key)
+            return self._answers[key]
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "strategy_calc", *args, cwd=tempfile.gettempdir(),
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE)
+        out, err = await process.communicate()
+        answer = _answer(process.returncode or 0, out.decode("utf-8"), err.decode("utf-8"))
+        if answer[0] != 500:
+            self._answers[key] = answer
+            while len(self._answers) > self._size:
+                self._answers.popitem(last=False)
+        return answer
+
+
+def _answer(code: int, out: str, err: str) -> tuple[int, str]:
+    if code == 0:
+        return 200, out.strip()
+    lines = [line for line in err.splitlines() if line.startswith("error:")]
+    if code == 2 and lines:
+        return 400, json.dumps({"error": lines[-1][len("error:"):].strip()})
+    return 500, json.dumps({"error": f"the command failed (status {code})"})
+
+
+def page(name: str) -> str:
+    """A static file of the page (shipped in the package: no CDN, works offline)."""
+    return (resources.files("strategy_calc") / "web_static" / name).read_text(encoding="utf-8")
+
+
+def create_app() -> Any:
+    """The Starlette app: ``/`` the page, ``/static/NAME`` its files, ``/api/...``."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, JSONResponse, Response
+    from starlette.routing import Route
+
+    runner = Runner()
+
+    def _json(status: int, data: dict[str, Any]) -> Response:
+        return JSONResponse(data, status_code=status)
+
+    async def index(_request: Request) -> Response:
+        return HTMLResponse(page("index.html"))
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        kinds = {"app.js": "text/javascript", "style.css": "text/css"}
+        if name not in kinds:
+            return Response("not found", status_code=404)
+        return Response(page(name), media_type=kinds[name])
+
+    async def api(request: Request) -> Response:
+        if len(request.url.query) > MAX_QUERY:
+            return _json(413, {"error": f"the query is longer than {MAX_QUERY} characters"})
+        try:
+            args = argv(request.path_params["name"], list(request.query_params.multi_items()))
+        except InputError as exc:
+            status = 404 if str(exc).startswith("no such endpoint") else 400
+            return _json(status, {"error": str(exc)})
+        status, text = await runner.run(args)
+        return Response(text, status_code=status, media_type="application/json")
+
+    return Starlette(routes=[
+        Route("/", index), Route("/static/{name}", static),
+        Route("/api/{name}", api)])
+
+
+def bind_warning(host: str) -> str | None:
+    """What to say before serving on ``host``: nothing on loopback.
+
+    >>> bind_warning("127.0.0.1") is None, bind_warning("0.0.0.0") is not None
+    (True, True)
+    """
+    if host in ("127.0.0.1", "localhost", "::1"):
+        return None
+    return (f"warning: serving on {host}: the page is reachable from the network, by anyone"
+            " who can reach this machine")
+
+
+def check_port(port: int) -> int:
+    """A TCP port number (0: any free one)."""
+    if not 0 <= port <= 65535 or math.isnan(port):
+        raise InputError(f"--port is 0 to 65535, not {port}")
+    return port
+
+
+__all__ = ["ENDPOINTS", "argv", "bind_warning", "create_app"]

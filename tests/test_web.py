@@ -1,0 +1,188 @@
+"""``strategy-calc serve`` (issue 32): the JSON API answers exactly what the CLI's
+``--json`` prints, bad input is HTTP 400 with the CLI's message, nothing can reach a file or
+run without bound; the page works in a real browser (Playwright driving Debian's Chromium)
+against a real ASGI server (uvicorn on loopback), with no request leaving the machine."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+from browser import chromium
+from typer.testing import CliRunner
+
+from strategy_calc import web
+from strategy_calc.cli import app
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """A uvicorn server of the page on a free loopback port, stopped after the module."""
+    import uvicorn
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(web.create_app(), host="127.0.0.1", port=port, log_level="warning")
+    instance = uvicorn.Server(config)
+    thread = threading.Thread(target=instance.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not instance.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    instance.should_exit = True
+    thread.join(timeout=30)
+
+
+def get(base: str, path: str) -> tuple[int, object]:
+    try:
+        with urllib.request.urlopen(base + path, timeout=120) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def cli_json(*args: str) -> object:
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.mark.slow
+def test_the_issues_hand_query_is_the_cli_hand_command(server: str) -> None:
+    status, data = get(server, "/api/hand?cards=T,6&vs=T&rules=deluxe&decks=6"
+                               "&set=surrender=none&removed=5,5&split_strategy=cdp1")
+    assert status == 200
+    assert data == cli_json("hand", "T,6", "--vs", "T", "--rules", "deluxe", "--decks", "6",
+                            "--set", "surrender=none", "--removed", "5,5",
+                            "--split-strategy", "cdp1")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("query", "args"), [
+    ("/api/chart?rules=deluxe&decks=2", ["chart", "--rules", "deluxe", "--decks", "2"]),
+    ("/api/edge?rules=macau-1983&decks=1&strategy=optimal",
+     ["edge", "--rules", "macau-1983", "--decks", "1", "--strategy", "optimal"]),
+    ("/api/sweep?rules=deluxe&set=decks=1&vary=surrender=none,late",
+     ["sweep", "--rules", "deluxe", "--set", "decks=1", "--vary", "surrender=none,late"]),
+    ("/api/baccarat?decks=6&removed=5,5,K", ["baccarat", "--decks", "6", "--removed", "5,5,K"]),
+    ("/api/rules?name=deluxe", ["rules", "deluxe"]),
+    ("/api/rules", ["rules"]),
+])
+def test_every_endpoint_answers_what_its_command_prints(server: str, query: str,
+                                                        args: list[str]) -> None:
+    status, data = get(server, query)
+    assert status == 200
+    assert data == cli_json(*args)
+
+
+@pytest.mark.slow
+def test_bad_input_is_a_400_with_the_clis_message(server: str) -> None:
+    status, data = get(server, "/api/hand?cards=T,X&vs=T")
+    cli = runner.invoke(app, ["hand", "T,X", "--vs", "T", "--json"])
+    assert status == 400 and cli.exit_code == 2
+    assert isinstance(data, dict) and "error: " + data["error"] == cli.stderr.strip()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("query", "status", "message"), [
+    ("/api/edge?rules=/etc/passwd", 400, "a built-in ruleset"),
+    ("/api/edge?rules=deluxe&out=/tmp/x", 400, "unknown parameter 'out'"),
+    ("/api/sweep?rules=deluxe&cache=/tmp/x", 400, "unknown parameter 'cache'"),
+    ("/api/edge?decks=100", 400, "decks: a whole number from 1 to 8"),
+    ("/api/edge?set=decks=100", 400, "decks: a whole number from 1 to 8"),
+    ("/api/sweep?vary=decks=1,2,4,6,8&vary=surrender=none,late,2-9,not_vs_ace&"
+     "vary=dealer_hits_soft_17=true,false&vary=double_after_split=true,false",
+     400, "a sweep of 80 variants"),
+    ("/api/hand?vs=T", 400, "needs the parameter 'cards'"),
+    ("/api/count?rules=deluxe", 404, "no such endpoint /api/count"),
+    ("/api/edge?set=" + "x" * 3000, 413, "longer than 2000 characters"),
+])
+def test_what_the_page_may_not_ask_is_refused_in_one_message(
+        server: str, query: str, status: int, message: str) -> None:
+    got, data = get(server, query)
+    assert got == status
+    assert isinstance(data, dict) and message in data["error"]
+
+
+def test_serving_beyond_loopback_says_so_and_a_bad_port_is_one_error_line() -> None:
+    assert web.bind_warning("127.0.0.1") is None
+    warning = web.bind_warning("0.0.0.0")
+    assert warning is not None and "reachable from the network" in warning
+    result = runner.invoke(app, ["serve", "--port", "70000"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --port is 0 to 65535")
+
+
+@pytest.mark.render
+def test_the_chart_page_works_in_a_browser_and_a_cell_shows_its_evs(server: str) -> None:
+    """Chromium loads the page, draws the Deluxe 6-deck chart from the API, and a click on
+    hard 16 against a ten shows T,6's EVs, the same as ``hand T,6 --vs T``; every request
+    the page makes goes to this server (its files are in the package: no CDN)."""
+    from playwright.sync_api import sync_playwright
+
+    want = cli_json("hand", "T,6", "--vs", "T", "--rules", "deluxe", "--decks", "6")
+    assert isinstance(want, dict)
+    requests: list[str] = []
+    with sync_playwright() as play:
+        browser = play.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(server + "/")
+            page.select_option("#rules", "deluxe")
+            page.select_option("#decks", "6")
+            page.click("#chart-go")
+            page.wait_for_selector("td.code[data-row='16'][data-up='T']", timeout=60_000)
+            assert page.inner_text("td.code[data-row='16'][data-up='T']") in ("H", "Rh")
+            assert "house edge" in page.inner_text("#chart-out")
+            page.click("td.code[data-row='16'][data-up='T']")
+            page.wait_for_selector("#cell-out table.hand", timeout=60_000)
+            text = page.inner_text("#cell-out")
+        finally:
+            browser.close()
+    assert "16 (T,6) vs T" in text
+    for action in ("stand", "hit"):
+        assert f"{want['ev'][action]:.6f}" in text
+    assert requests and all(url.startswith(server) for url in requests)
+
+
+@pytest.mark.render
+def test_a_bad_hand_in_the_page_shows_the_error_line(server: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as play:
+        browser = play.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto(server + "/")
+            page.click("nav button[data-tab='hand']")
+            page.fill("#hand-cards", "T,X")
+            page.click("#hand-go")
+            page.wait_for_selector("#hand-status.error", timeout=60_000)
+            status = page.inner_text("#hand-status")
+        finally:
+            browser.close()
+    assert status.startswith("error: ") and "X" in status
+
+
+def test_the_api_maps_query_parameters_to_the_clis_options() -> None:
+    assert web.argv("sweep", [("vary", "surrender=none,late"), ("set", "decks=1")]) == [
+        "sweep", "--set", "decks=1", "--vary", "surrender=none,late", "--json"]
+    assert web.argv("baccarat", [("eor", "true"), ("exact", "false")]) == [
+        "baccarat", "--eor", "--json"]
+    with pytest.raises(ValueError, match="given twice"):
+        web.argv("hand", [("cards", "T,6"), ("vs", "T"), ("vs", "9")])
+    assert urllib.parse.quote("surrender=none") == "surrender%3Dnone"  # (the page escapes it)
