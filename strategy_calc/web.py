@@ -14,7 +14,7 @@ file is read or written: no ``--rules FILE``, ``--out``, ``--cache``), at most
 most :data:`MAX_QUERY` characters.
 
 >>> argv("hand", [("cards", "T,6"), ("vs", "T"), ("set", "surrender=none"), ("set", "decks=6")])
-['hand', 'T,6', '--vs', 'T', '--set', 'surrender=none', '--set', 'decks=6', '--json']
+['hand', 'T,6', '--set', 'surrender=none', '--set', 'decks=6', '--vs', 'T', '--json']
 >>> argv("edge", [("rules", "/etc/passwd")])
 Traceback (most recent call last):
 ...
