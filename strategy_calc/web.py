@@ -87,9 +87,15 @@ ENDPOINTS: dict[str, Endpoint] = {
 """The API: ``/api/NAME`` for each (the CLI commands of the same names)."""
 
 
-def argv(name: str, query: Sequence[tuple[str, str]]) -> list[str]:
+DOWNLOADS = {"chart.pdf": ("chart", "pdf", "application/pdf"),
+             "chart.csv": ("chart", "csv", "text/csv; charset=utf-8")}
+"""``/download/NAME``: (endpoint, ``--format``, content type) of the files the page offers."""
+
+
+def argv(name: str, query: Sequence[tuple[str, str]], output: str = "json") -> list[str]:
     """The command line (after ``strategy-calc``) that answers ``/api/NAME?query``, or
-    :class:`~strategy_calc.errors.InputError` for anything the page may not ask."""
+    :class:`~strategy_calc.errors.InputError` for anything the page may not ask.
+    ``output``: ``json`` (the API), or a ``--format`` of a download (``pdf``, ``csv``)."""
     endpoint = ENDPOINTS.get(name)
     if endpoint is None:
         raise InputError(f"no such endpoint /api/{name} (one of: {', '.join(ENDPOINTS)})")
@@ -119,7 +125,7 @@ def argv(name: str, query: Sequence[tuple[str, str]]) -> list[str]:
                     out.append(flag)
             else:
                 out += [flag, value]
-    return [*out, "--json"]
+    return [*out, "--json"] if output == "json" else [*out, "--format", output]
 
 
 def _check_limits(name: str, given: dict[str, list[str]]) -> None:
@@ -150,12 +156,18 @@ class Runner:
     """Runs a command line in its own process and keeps the answers per command line."""
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
-        self._answers: OrderedDict[tuple[str, ...], tuple[int, str]] = OrderedDict()
+        self._answers: OrderedDict[tuple[str, ...], tuple[int, bytes]] = OrderedDict()
         self._size = size
 
     async def run(self, args: list[str]) -> tuple[int, str]:
         """``(HTTP status, JSON text)``: the command's JSON (200) or its ``error:`` line as
         ``{"error": ...}`` (400)."""
+        status, body = await self.run_bytes(args)
+        return status, body.decode("utf-8")
+
+    async def run_bytes(self, args: list[str]) -> tuple[int, bytes]:
+        """``(HTTP status, body)``: what the command prints (200), or its ``error:`` line as
+        JSON ``{"error": ...}`` (400)."""
         key = tuple(args)
         if key in self._answers:
             self._answers.move_to_end(key)
@@ -165,7 +177,7 @@ class Runner:
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE)
         out, err = await process.communicate()
-        answer = _answer(process.returncode or 0, out.decode("utf-8"), err.decode("utf-8"))
+        answer = _answer(process.returncode or 0, out, err.decode("utf-8", "replace"))
         if answer[0] != 500:
             self._answers[key] = answer
             while len(self._answers) > self._size:
@@ -173,13 +185,13 @@ class Runner:
         return answer
 
 
-def _answer(code: int, out: str, err: str) -> tuple[int, str]:
+def _answer(code: int, out: bytes, err: str) -> tuple[int, bytes]:
     if code == 0:
-        return 200, out.strip()
+        return 200, out
     lines = [line for line in err.splitlines() if line.startswith("error:")]
     if code == 2 and lines:
-        return 400, json.dumps({"error": lines[-1][len("error:"):].strip()})
-    return 500, json.dumps({"error": f"the command failed (status {code})"})
+        return 400, json.dumps({"error": lines[-1][len("error:"):].strip()}).encode()
+    return 500, json.dumps({"error": f"the command failed (status {code})"}).encode()
 
 
 def page(name: str) -> str:
@@ -218,11 +230,28 @@ def create_app() -> Any:
             status = 404 if str(exc).startswith("no such endpoint") else 400
             return _json(status, {"error": str(exc)})
         status, text = await runner.run(args)
-        return Response(text, status_code=status, media_type="application/json")
+        return Response(text.strip(), status_code=status, media_type="application/json")
+
+    async def download(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in DOWNLOADS:
+            return _json(404, {"error": f"no such download {name}"})
+        endpoint, output, kind = DOWNLOADS[name]
+        if len(request.url.query) > MAX_QUERY:
+            return _json(413, {"error": f"the query is longer than {MAX_QUERY} characters"})
+        try:
+            args = argv(endpoint, list(request.query_params.multi_items()), output)
+        except InputError as exc:
+            return _json(400, {"error": str(exc)})
+        status, body = await runner.run_bytes(args)
+        if status != 200:
+            return Response(body, status_code=status, media_type="application/json")
+        return Response(body, media_type=kind,
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     return Starlette(routes=[
         Route("/", index), Route("/static/{name}", static),
-        Route("/api/{name}", api)])
+        Route("/api/{name}", api), Route("/download/{name}", download)])
 
 
 def bind_warning(host: str) -> str | None:

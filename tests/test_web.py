@@ -186,3 +186,52 @@ def test_the_api_maps_query_parameters_to_the_clis_options() -> None:
     with pytest.raises(ValueError, match="given twice"):
         web.argv("hand", [("cards", "T,6"), ("vs", "T"), ("vs", "9")])
     assert urllib.parse.quote("surrender=none") == "surrender%3Dnone"  # (the page escapes it)
+
+
+@pytest.mark.render
+def test_the_chart_downloads_are_the_clis_csv_and_a_one_page_pdf(server: str) -> None:
+    import io
+
+    import pypdf
+
+    query = "?rules=deluxe&decks=6&set=surrender=none"
+    with urllib.request.urlopen(server + "/download/chart.csv" + query, timeout=120) as got:
+        csv_text = got.read().decode("utf-8")
+        assert got.headers["Content-Type"].startswith("text/csv")
+    cli = runner.invoke(app, ["chart", "--rules", "deluxe", "--decks", "6", "--set",
+                              "surrender=none", "--format", "csv"])
+    assert csv_text == cli.stdout
+    with urllib.request.urlopen(server + "/download/chart.pdf" + query, timeout=120) as got:
+        pdf = got.read()
+    assert len(pypdf.PdfReader(io.BytesIO(pdf)).pages) == 1
+    status, data = get(server, "/download/chart.pdf?rules=/etc/passwd")
+    assert status == 400 and isinstance(data, dict) and "built-in" in data["error"]
+
+
+@pytest.mark.render
+def test_a_field_edited_in_the_page_is_an_override(server: str) -> None:
+    """The fields table comes from ``rules deluxe``; setting surrender to none there draws
+    the chart of ``--set surrender=none`` (no surrender code left in it)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as play:
+        browser = play.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto(server + "/")
+            page.select_option("#rules", "deluxe")
+            page.click("#fields-box summary")
+            page.wait_for_function(
+                "document.querySelector(\"#fields input[name='surrender']\")?.value === '2-9'",
+                timeout=60_000)
+            page.fill("#fields input[name='surrender']", "none")
+            page.click("#chart-go")
+            page.wait_for_selector("td.code", timeout=60_000)
+            codes = page.eval_on_selector_all("td.code", "cells => cells.map(c => c.textContent)")
+            caption = page.inner_text("#chart-out p")
+            href = page.get_attribute("#dl-csv", "href")
+        finally:
+            browser.close()
+    assert codes and not any(c.startswith("R") for c in codes)
+    assert "LS" not in caption.split(":")[1].split("house edge")[0]
+    assert href is not None and "set=surrender%3Dnone" in href

@@ -5,13 +5,54 @@ const COLOURS = {H: "#ffffff", S: "#ffe066", Dh: "#69db7c", Ds: "#b2f2bb", P: "#
 const UPS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"];
 const $ = (id) => document.getElementById(id);
 
+// The ruleset's fields as `rules NAME --json` gives them; an edited value is an override.
+let fields = {};
+
+function fieldOverrides() {
+  const out = [];
+  for (const input of document.querySelectorAll("#fields input")) {
+    const was = String(fields[input.name].value).toLowerCase();
+    if (input.value.trim() && input.value.trim().toLowerCase() !== was) out.push(`${input.name}=${input.value.trim()}`);
+  }
+  return out;
+}
+
 function gameParams() {
   const q = new URLSearchParams();
   q.set("rules", $("rules").value);
   if ($("decks").value) q.set("decks", $("decks").value);
+  for (const s of fieldOverrides()) q.append("set", s);
   for (const s of $("sets").value.split(",").map((x) => x.trim()).filter(Boolean)) q.append("set", s);
   return q;
 }
+
+let fieldsAsked = 0;  // a ruleset picked while another's fields load: keep the last only
+
+async function loadFields() {
+  const q = new URLSearchParams();
+  q.set("name", $("rules").value);
+  const mine = ++fieldsAsked;
+  const data = await ask("rules", q, $("fields-status"));
+  if (mine !== fieldsAsked) return;
+  const table = $("fields");
+  table.textContent = "";
+  if (!data) return;
+  fields = data.fields;
+  const head = el("tr");
+  for (const h of ["field", "value", "allowed"]) head.append(el("th", h));
+  table.append(head);
+  for (const [name, f] of Object.entries(fields)) {
+    const tr = el("tr", undefined, {"title": f.meaning});
+    const input = el("input", undefined, {"name": name, "size": "10", "value": String(f.value).toLowerCase()});
+    const cell = el("td");
+    cell.append(input);
+    tr.append(el("td", name), cell, el("td", f.allowed));
+    table.append(tr);
+  }
+  $("fields-status").textContent = `${data.ruleset} (hover a field for its meaning)`;
+}
+$("rules").addEventListener("change", loadFields);
+loadFields();
 
 async function ask(endpoint, params, status) {
   status.className = "status";
@@ -124,10 +165,14 @@ function handTable(data, title) {
 }
 
 $("chart-go").addEventListener("click", async () => {
-  const data = await ask("chart", gameParams(), $("chart-status"));
+  const params = gameParams();
+  const data = await ask("chart", params, $("chart-status"));
   const out = $("chart-out");
   out.textContent = "";
+  $("downloads").hidden = !data;
   if (!data) return;
+  $("dl-pdf").href = `/download/chart.pdf?${params}`;
+  $("dl-csv").href = `/download/chart.csv?${params}`;
   const value = (c) => (c === "A" ? 1 : c === "T" ? 10 : Number(c));
   const exc = new Set(data.exceptions.filter((d) => d.hand.length === 2).map((d) => {
     const [a, b] = d.hand;
