@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import os
 import sys
 import tempfile
 from collections import OrderedDict
@@ -45,6 +46,9 @@ MAX_QUERY = 2000
 """The longest query string accepted, characters."""
 CACHE_SIZE = 256
 """Answers kept (per query) before the oldest is dropped."""
+PROCESSES = max(2, os.cpu_count() or 1)
+"""Commands run at once; more requests wait their turn (each command is a process of some
+40 MB: 200 at once would exhaust the machine)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,9 +159,11 @@ def _check_limits(name: str, given: dict[str, list[str]]) -> None:
 class Runner:
     """Runs a command line in its own process and keeps the answers per command line."""
 
-    def __init__(self, size: int = CACHE_SIZE) -> None:
+    def __init__(self, size: int = CACHE_SIZE, processes: int = PROCESSES) -> None:
         self._answers: OrderedDict[tuple[str, ...], tuple[int, bytes]] = OrderedDict()
         self._size = size
+        self._processes = processes
+        self._slots: asyncio.Semaphore | None = None  # made in the server's event loop
 
     async def run(self, args: list[str]) -> tuple[int, str]:
         """``(HTTP status, JSON text)``: the command's JSON (200) or its ``error:`` line as
@@ -172,11 +178,16 @@ class Runner:
         if key in self._answers:
             self._answers.move_to_end(key)
             return self._answers[key]
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "strategy_calc", *args, cwd=tempfile.gettempdir(),
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE)
-        out, err = await process.communicate()
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self._processes)
+        async with self._slots:
+            if key in self._answers:  # (answered while this one waited)
+                return self._answers[key]
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "strategy_calc", *args, cwd=tempfile.gettempdir(),
+                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE)
+            out, err = await process.communicate()
         answer = _answer(process.returncode or 0, out, err.decode("utf-8", "replace"))
         if answer[0] != 500:
             self._answers[key] = answer

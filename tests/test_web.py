@@ -148,11 +148,21 @@ def test_the_chart_page_works_in_a_browser_and_a_cell_shows_its_evs(server: str)
             page.wait_for_selector("td.code[data-row='16'][data-up='T']", timeout=60_000)
             assert page.inner_text("td.code[data-row='16'][data-up='T']") in ("H", "Rh")
             assert "house edge" in page.inner_text("#chart-out")
+            shot = page.locator("#chart-out").screenshot()
             page.click("td.code[data-row='16'][data-up='T']")
             page.wait_for_selector("#cell-out table.hand", timeout=60_000)
             text = page.inner_text("#cell-out")
         finally:
             browser.close()
+    import io
+
+    from PIL import Image
+
+    colours = Image.open(io.BytesIO(shot)).convert("RGB").getcolors(maxcolors=1 << 20)
+    # the chart's cells in their codes' colours (H white, S yellow, D green, P blue, ...)
+    assert colours is not None and len({c for _n, c in colours}) > 50
+    big = {c for n, c in colours if n > 500}
+    assert {(255, 224, 102), (105, 219, 124), (116, 192, 252)} <= big  # S, Dh, P cells
     assert "16 (T,6) vs T" in text
     for action in ("stand", "hit"):
         assert f"{want['ev'][action]:.6f}" in text
@@ -235,3 +245,22 @@ def test_a_field_edited_in_the_page_is_an_override(server: str) -> None:
     assert codes and not any(c.startswith("R") for c in codes)
     assert "LS" not in caption.split(":")[1].split("house edge")[0]
     assert href is not None and "set=surrender%3Dnone" in href
+
+
+@pytest.mark.parallel
+def test_concurrent_queries_each_answer_what_a_serial_command_prints(server: str) -> None:
+    """Twelve different hands and two charts asked at once: every answer is the CLI's
+    own (commands run a few at a time, :data:`strategy_calc.web.PROCESSES`)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    hands = [(a, b, up) for a in ("T", "9", "A") for b in ("6", "7") for up in ("T", "5")]
+    paths = [f"/api/hand?cards={a},{b}&vs={up}&rules=deluxe&decks=2" for a, b, up in hands]
+    paths += ["/api/chart?rules=deluxe&decks=1", "/api/chart?rules=macau-1983&decks=2"]
+    with ThreadPoolExecutor(len(paths)) as pool:
+        got = list(pool.map(lambda p: get(server, p), paths))
+    for (a, b, up), (status, data) in zip(hands, got, strict=False):
+        assert status == 200
+        assert data == cli_json("hand", f"{a},{b}", "--vs", up, "--rules", "deluxe",
+                                "--decks", "2")
+    assert got[-2] == (200, cli_json("chart", "--rules", "deluxe", "--decks", "1"))
+    assert got[-1] == (200, cli_json("chart", "--rules", "macau-1983", "--decks", "2"))

@@ -210,9 +210,8 @@ $("hand-go").addEventListener("click", async () => {
 });
 
 $("effects-go").addEventListener("click", async () => {
-  const q = new URLSearchParams();
-  q.set("rules", $("rules").value);
-  for (const s of $("sets").value.split(",").map((x) => x.trim()).filter(Boolean)) q.append("set", s);
+  const q = gameParams();  // (sweep has no --decks: the decks go in as an override)
+  if (q.has("decks")) { q.append("set", `decks=${q.get("decks")}`); q.delete("decks"); }
   for (const v of $("vary").value.split(";").map((x) => x.trim()).filter(Boolean)) q.append("vary", v);
   const data = await ask("sweep", q, $("effects-status"));
   const out = $("effects-out");
