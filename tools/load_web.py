@@ -14,6 +14,7 @@ import statistics
 import threading
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import uvicorn
 
@@ -66,10 +67,10 @@ def main() -> None:
     def serial(base: str) -> dict[str, str]:
         return {p: fetch(base, p)[1] for p in hands + charts}
 
-    def concurrent(base: str) -> tuple[dict[str, list[float]], dict[str, str], float]:
+    def at_once(base: str) -> tuple[dict[str, list[float]], dict[str, str], float]:
         start = time.perf_counter()
         paths = hands + charts
-        with concurrent.futures.ThreadPoolExecutor(len(paths)) as pool:
+        with ThreadPoolExecutor(len(paths)) as pool:
             got = list(pool.map(lambda p: fetch(base, p), paths))
         wall = time.perf_counter() - start
         pairs = list(zip(got, paths, strict=True))
@@ -78,7 +79,7 @@ def main() -> None:
         return lat, dict(zip(paths, (b for _t, b in got), strict=True)), wall
 
     want = serve_and(serial)  # a fresh server each: nothing cached from the other
-    lat, got, wall = serve_and(concurrent)  # type: ignore[misc]
+    lat, got, wall = serve_and(at_once)  # type: ignore[misc]
     same = sum(json.loads(got[p]) == json.loads(want[p]) for p in want)  # type: ignore[index]
     print(f"{len(hands)} hand and {len(charts)} chart queries at once, {web.PROCESSES} commands"
           f" at a time: {wall:.1f} s wall; {same} of {len(want)} answers equal to the serial"
