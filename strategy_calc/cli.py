@@ -980,7 +980,7 @@ def serve(
         import webbrowser
 
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    uvicorn.run(web.create_app(), host=host, port=port, log_level="warning")
+    uvicorn.run(web.create_app(run_captured), host=host, port=port, log_level="warning")
 
 
 class CountStrategy(StrEnum):
@@ -1151,6 +1151,21 @@ def run(args: list[str] | None = None) -> int:
         print("error: aborted", file=sys.stderr)
         return 1
     return result if isinstance(result, int) else 0
+
+
+def run_captured(args: list[str]) -> tuple[int, bytes, str]:
+    """Run the command line ``args`` in this process as :func:`run` does, its output
+    captured: ``(exit status, stdout bytes, stderr text)``. For ``serve``'s worker
+    processes, one command at a time each (the capture replaces ``sys.stdout``)."""
+    import contextlib
+    import io
+
+    out, err = io.BytesIO(), io.StringIO()
+    text = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
+    with contextlib.redirect_stdout(text), contextlib.redirect_stderr(err):
+        code = run(list(args))
+        text.flush()
+    return code, out.getvalue(), err.getvalue()
 
 
 def _app_for(args: list[str]) -> typer.Typer:

@@ -5,8 +5,9 @@ CLI command: ``/api/hand?cards=T,6&vs=T&rules=deluxe&set=surrender=none`` runs
 ``strategy-calc hand T,6 --vs T --rules deluxe --set surrender=none --json`` and returns
 exactly what it prints (a query parameter is the option's name, ``set`` and ``vary`` and
 ``removed`` repeatable, a flag ``true``); bad input is HTTP 400 with
-``{"error": "the CLI's message"}``. Each request runs the command in a process of its own
-(off the event loop; the engine's caches live there), and the answers are kept per query.
+``{"error": "the CLI's message"}``. Each request runs the command off the event loop, in a
+pool of warm worker processes (:class:`Runner`; the engine's imports and memos stay there),
+and the answers are kept per query.
 
 What a request may ask is narrower than the command line: built-in rulesets only (no
 file is read or written: no ``--rules FILE``, ``--out``, ``--cache``), at most
@@ -24,13 +25,16 @@ strategy_calc.errors.InputError: rules: a built-in ruleset (macau-1983, deluxe, 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
+import multiprocessing
 import os
 import sys
 import tempfile
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -156,14 +160,34 @@ def _check_limits(name: str, given: dict[str, list[str]]) -> None:
             raise InputError(f"shoe: at most {52 * MAX_DECKS} cards here")
 
 
-class Runner:
-    """Runs a command line in its own process and keeps the answers per command line."""
+Command = Callable[[list[str]], tuple[int, bytes, str]]
+"""Runs one command line: ``(exit status, stdout bytes, stderr text)``."""
 
-    def __init__(self, size: int = CACHE_SIZE, processes: int = PROCESSES) -> None:
+
+class Runner:
+    """Runs command lines off the event loop and keeps the answers per command line.
+
+    With ``command`` (``strategy-calc serve`` passes
+    :func:`strategy_calc.cli.run_captured`), each runs in a pool of ``processes`` warm
+    worker processes: the engine's imports and memos stay, so a hand costs milliseconds
+    after the first. Without, each command line is a ``python -m strategy_calc`` process
+    of its own, at most ``processes`` at a time.
+    """
+
+    def __init__(self, size: int = CACHE_SIZE, processes: int = PROCESSES,
+                 command: Command | None = None) -> None:
         self._answers: OrderedDict[tuple[str, ...], tuple[int, bytes]] = OrderedDict()
         self._size = size
         self._processes = processes
+        self._command = command
+        self._pool: ProcessPoolExecutor | None = None
         self._slots: asyncio.Semaphore | None = None  # made in the server's event loop
+
+    def close(self) -> None:
+        """Stop the worker processes (if any)."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
 
     async def run(self, args: list[str]) -> tuple[int, str]:
         """``(HTTP status, JSON text)``: the command's JSON (200) or its ``error:`` line as
@@ -183,17 +207,28 @@ class Runner:
         async with self._slots:
             if key in self._answers:  # (answered while this one waited)
                 return self._answers[key]
-            process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "strategy_calc", *args, cwd=tempfile.gettempdir(),
-                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE)
-            out, err = await process.communicate()
-        answer = _answer(process.returncode or 0, out, err.decode("utf-8", "replace"))
+            code, out, err = await self._execute(args)
+        answer = _answer(code, out, err)
         if answer[0] != 500:
             self._answers[key] = answer
             while len(self._answers) > self._size:
                 self._answers.popitem(last=False)
         return answer
+
+
+    async def _execute(self, args: list[str]) -> tuple[int, bytes, str]:
+        if self._command is not None:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(
+                    self._processes, mp_context=multiprocessing.get_context("spawn"))
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._pool, self._command, args)
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "strategy_calc", *args, cwd=tempfile.gettempdir(),
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE)
+        out, err = await process.communicate()
+        return process.returncode or 0, out, err.decode("utf-8", "replace")
 
 
 def _answer(code: int, out: bytes, err: str) -> tuple[int, bytes]:
@@ -210,14 +245,15 @@ def page(name: str) -> str:
     return (resources.files("strategy_calc") / "web_static" / name).read_text(encoding="utf-8")
 
 
-def create_app() -> Any:
-    """The Starlette app: ``/`` the page, ``/static/NAME`` its files, ``/api/...``."""
+def create_app(command: Command | None = None) -> Any:
+    """The Starlette app: ``/`` the page, ``/static/NAME`` its files, ``/api/...``,
+    ``/download/...``; ``command``: how a command line runs (:class:`Runner`)."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
 
-    runner = Runner()
+    runner = Runner(command=command)
 
     def _json(status: int, data: dict[str, Any]) -> Response:
         return JSONResponse(data, status_code=status)
@@ -260,9 +296,14 @@ def create_app() -> Any:
         return Response(body, media_type=kind,
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Any) -> AsyncIterator[None]:
+        yield
+        runner.close()  # the worker processes end with the server
+
     return Starlette(routes=[
         Route("/", index), Route("/static/{name}", static),
-        Route("/api/{name}", api), Route("/download/{name}", download)])
+        Route("/api/{name}", api), Route("/download/{name}", download)], lifespan=lifespan)
 
 
 def bind_warning(host: str) -> str | None:

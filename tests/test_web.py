@@ -26,13 +26,17 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    """A uvicorn server of the page on a free loopback port, stopped after the module."""
+    """A uvicorn server of the page on a free loopback port, as ``serve`` makes it (commands
+in warm worker processes), stopped after the module."""
     import uvicorn
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    config = uvicorn.Config(web.create_app(), host="127.0.0.1", port=port, log_level="warning")
+    from strategy_calc.cli import run_captured  # (what strategy-calc serve runs)
+
+    config = uvicorn.Config(web.create_app(run_captured), host="127.0.0.1", port=port,
+                            log_level="warning")
     instance = uvicorn.Server(config)
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
@@ -264,3 +268,15 @@ def test_concurrent_queries_each_answer_what_a_serial_command_prints(server: str
                                 "--decks", "2")
     assert got[-2] == (200, cli_json("chart", "--rules", "deluxe", "--decks", "1"))
     assert got[-1] == (200, cli_json("chart", "--rules", "macau-1983", "--decks", "2"))
+
+
+@pytest.mark.slow
+def test_without_workers_each_command_is_a_process_of_its_own_with_the_same_answer() -> None:
+    """The fallback runner (no in-process command given): ``python -m strategy_calc``."""
+    import asyncio
+
+    args = ["edge", "--rules", "deluxe", "--decks", "1", "--json"]
+    status, text = asyncio.run(web.Runner().run(args))
+    assert status == 200 and json.loads(text) == cli_json(*args[:-1])
+    status, text = asyncio.run(web.Runner().run(["hand", "T,X", "--vs", "T", "--json"]))
+    assert status == 400 and json.loads(text)["error"].startswith("unknown card 'X'")

@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 import uvicorn
 
 from strategy_calc import web
+from strategy_calc.cli import run_captured
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]
 
@@ -52,7 +53,8 @@ def main() -> None:
     hands = hand_queries(args.hands)
 
     def serve_and(run: object) -> object:
-        server = uvicorn.Server(uvicorn.Config(web.create_app(), host="127.0.0.1", port=port,
+        server = uvicorn.Server(uvicorn.Config(web.create_app(run_captured), host="127.0.0.1",
+                                               port=port,
                                                log_level="warning"))
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()

@@ -17,6 +17,7 @@ import uvicorn
 from playwright.sync_api import sync_playwright
 
 from strategy_calc import web
+from strategy_calc.cli import run_captured
 
 
 def main() -> None:
@@ -24,7 +25,8 @@ def main() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(web.create_app(), host="127.0.0.1", port=port,
+    server = uvicorn.Server(uvicorn.Config(web.create_app(run_captured), host="127.0.0.1",
+                                           port=port,
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
