@@ -280,3 +280,29 @@ def test_without_workers_each_command_is_a_process_of_its_own_with_the_same_answ
     assert status == 200 and json.loads(text) == cli_json(*args[:-1])
     status, text = asyncio.run(web.Runner().run(["hand", "T,X", "--vs", "T", "--json"]))
     assert status == 400 and json.loads(text)["error"].startswith("unknown card 'X'")
+
+
+@pytest.mark.render
+def test_the_hand_calculator_takes_a_shoe_by_rank_counts(server: str) -> None:
+    """One deck's counts typed as the shoe: ``hand 8,8 --vs A --shoe ...``'s split EV."""
+    from playwright.sync_api import sync_playwright
+
+    shoe = "A=4,2=4,3=4,4=4,5=4,6=4,7=4,8=4,9=4,T=16"
+    want = cli_json("hand", "8,8", "--vs", "A", "--rules", "deluxe", "--shoe", shoe)
+    assert isinstance(want, dict)
+    with sync_playwright() as play:
+        browser = play.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto(server + "/")
+            page.select_option("#rules", "deluxe")
+            page.click("nav button[data-tab='hand']")
+            page.fill("#hand-cards", "8,8")
+            page.fill("#hand-vs", "A")
+            page.fill("#hand-shoe", shoe)
+            page.click("#hand-go")
+            page.wait_for_selector("#hand-out table.hand", timeout=60_000)
+            text = page.inner_text("#hand-out")
+        finally:
+            browser.close()
+    assert f"{want['ev']['split']:.6f}" in text and "1D" in text

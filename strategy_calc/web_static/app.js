@@ -202,6 +202,7 @@ $("hand-go").addEventListener("click", async () => {
   q.set("cards", $("hand-cards").value);
   q.set("vs", $("hand-vs").value);
   if ($("hand-removed").value.trim()) q.append("removed", $("hand-removed").value.trim());
+  if ($("hand-shoe").value.trim()) { q.delete("decks"); q.set("shoe", $("hand-shoe").value.trim()); }
   q.set("split_strategy", $("hand-split").value);
   const data = await ask("hand", q, $("hand-status"));
   const out = $("hand-out");
