@@ -6,7 +6,7 @@ CLI command: ``/api/hand?cards=T,6&vs=T&rules=deluxe&set=surrender=none`` runs
 exactly what it prints (a query parameter is the option's name, ``set`` and ``vary`` and
 ``removed`` repeatable, a flag ``true``); bad input is HTTP 400 with
 ``{"error": "the CLI's message"}``. Each request runs the command off the event loop, in a
-pool of warm worker processes (:class:`Runner`; the engine's imports and memos stay there),
+pool of warm worker processes (:class:`Runner`; they keep their imports between requests),
 and the answers are kept per query.
 
 What a request may ask is narrower than the command line: built-in rulesets only (no
@@ -169,8 +169,8 @@ class Runner:
 
     With ``command`` (``strategy-calc serve`` passes
     :func:`strategy_calc.cli.run_captured`), each runs in a pool of ``processes`` warm
-    worker processes: the engine's imports and memos stay, so a hand costs milliseconds
-    after the first. Without, each command line is a ``python -m strategy_calc`` process
+    worker processes: their imports stay, so a hand costs milliseconds after the
+    first. Without, each command line is a ``python -m strategy_calc`` process
     of its own, at most ``processes`` at a time.
     """
 
