@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress
 
     from strategy_calc.cards import Shoe
+    from strategy_calc.count import BlackjackCounter, Comparison, Spread, Wong
     from strategy_calc.rules import BlackjackRules
     from strategy_calc.strategy import GameAnalysis
 
@@ -1008,9 +1009,12 @@ def count(
     set_: SetOpt = None,
     decks: DecksOpt = None,
     shoe: ShoeOpt = None,
-    system: Annotated[str, typer.Option(
+    system: Annotated[str | None, typer.Option(
         "--system", metavar="NAME|FILE", help="A balanced count system (strategy-calc counts"
-        " lists them) or a TOML count file (blackjack).")] = "hilo",
+        " lists them) or a TOML count file (blackjack; default hilo).")] = None,
+    compare: Annotated[str | None, typer.Option(
+        "--compare", metavar="NAME,NAME,...", help="Several systems on the same seeded shoes"
+        " (paired), a SCORE table (blackjack).")] = None,
     penetration: Annotated[float | None, typer.Option(
         "--penetration", help="Share of the shoe dealt before the cut card (blackjack;"
         " default 0.75, less for 1 deck so that 20 cards stay behind).")] = None,
@@ -1070,7 +1074,7 @@ def count(
     from strategy_calc.baccarat_count import BaccaratCount
     from strategy_calc.rules import DEFAULT_BLACKJACK, load_ruleset
 
-    def compute() -> counting.BlackjackCount | BaccaratCount:
+    def compute() -> counting.BlackjackCount | counting.Comparison | BaccaratCount:
         check_output(plot, "--plot")
         spec = rules if rules is not None else DEFAULT_BLACKJACK
         if load_ruleset(spec).get("game", "blackjack") == "baccarat":
@@ -1081,16 +1085,21 @@ def count(
                                  " --rounds")
         ruleset, start = with_shoe(spec, set_, decks, shoe)
         ramp = counting.parse_spread(spread) if spread is not None else None
-        if (enter is None) != (exit_ is None):
-            raise InputError("wonging needs both --enter TC and --exit TC")
-        wong = counting.Wong(enter, exit_) if enter is not None and exit_ is not None else None
+        wong = _wong(enter, exit_)
         n = rounds if rounds is not None else 1000
         every = moment_every if moment_every is not None else counting.MOMENT_EVERY
+        names = _compared(compare, system)
         if n >= 1 and every >= 1:  # (else blackjack_counter and blackjack_count say why)
-            confirm_long_run(counting.estimated_seconds(
+            runs = len(names) if names else 1  # (each compared system deals the rounds)
+            confirm_long_run(runs * counting.estimated_seconds(
                 strategy.value, n, every, jobs or os.cpu_count() or 1), f"{n:,} rounds", yes)
+        if names:
+            return _compare([counting.blackjack_counter(
+                ruleset, strategy.value, name, cut_card, seed, penetration, every, start)
+                for name in names], n, ramp, bankroll, wong, jobs, scheduler, plot)
         counter = counting.blackjack_counter(
-            ruleset, strategy.value, system, cut_card, seed, penetration, every, start)
+            ruleset, strategy.value, system or "hilo", cut_card, seed, penetration, every,
+            start)
         with progress_bar(f"{n} rounds") as tick, parallel.executor(jobs, scheduler) as pool:
             result = counting.blackjack_count(counter, n, ramp, bankroll, pool, tick,
                                               wong=wong)
@@ -1107,6 +1116,7 @@ def count(
                             ("--spread", spread),
                             ("--rounds", rounds), ("--bankroll", bankroll),
                             ("--moment-every", moment_every), ("--plot", plot),
+                            ("--system", system), ("--compare", compare),
                             ("--enter", enter), ("--exit", exit_)):
             if value is not None:
                 raise InputError(f"{flag} is a blackjack option; the baccarat run deals"
@@ -1123,13 +1133,57 @@ def count(
 
     json_out = wants_json(as_json, format_)
 
-    def render(result: counting.BlackjackCount | BaccaratCount) -> str:
+    def render(result: counting.BlackjackCount | counting.Comparison | BaccaratCount) -> str:
         if isinstance(result, BaccaratCount):
             return json_or_text(json_out, report.baccarat_count_dict,
                                 report.baccarat_count_text)(result)
+        if isinstance(result, counting.Comparison):
+            return json_or_text(json_out, report.comparison_dict,
+                                report.comparison_text)(result)
         return json_or_text(json_out, report.count_dict, report.count_text)(result)
 
     respond(compute, render)
+
+
+def _compared(compare: str | None, system: str | None) -> list[str] | None:
+    """The systems of ``--compare A,B,...``: two or more, each once (None without it)."""
+    if compare is None:
+        return None
+    if system is not None:
+        raise InputError("give --system or --compare, not both")
+    names = [x.strip() for x in compare.split(",") if x.strip()]
+    if len(names) < 2 or len({n.lower() for n in names}) != len(names):
+        raise InputError("--compare takes two or more different systems, e.g. hilo,zen,halves")
+    return names
+
+
+def _wong(enter: float | None, exit_: float | None) -> Wong | None:
+    """``--enter TC --exit TC``: both or neither."""
+    from strategy_calc import count as counting
+
+    if (enter is None) != (exit_ is None):
+        raise InputError("wonging needs both --enter TC and --exit TC")
+    return counting.Wong(enter, exit_) if enter is not None and exit_ is not None else None
+
+
+def _compare(counters: list[BlackjackCounter], rounds: int, ramp: Spread | None,
+             bankroll: float | None, wong: Wong | None, jobs: int | None,
+             scheduler: str | None, plot: Path | None) -> Comparison:
+    """``count --compare``: each counter's run on the same seeded shoes (one progress bar
+    each), and the plot of their EVs by true count."""
+    from strategy_calc import count as counting
+    from strategy_calc import parallel, report
+
+    results = []
+    with parallel.executor(jobs, scheduler) as pool:
+        for counter in counters:
+            with progress_bar(f"{counter.system.name}: {rounds} rounds") as tick:
+                results.append(counting.blackjack_count(counter, rounds, ramp, bankroll, pool,
+                                                        tick, wong=wong))
+    comparison = counting.Comparison(tuple(results))
+    if plot is not None:
+        report.comparison_plot(comparison, str(plot))
+    return comparison
 
 
 def run(args: list[str] | None = None) -> int:

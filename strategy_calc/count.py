@@ -754,6 +754,17 @@ class BlackjackCount:
     wong: Wong | None = None
     share_played: float | None = None
     """With :attr:`wong`: the share of the rounds observed that were played (bet)."""
+    score_se: float | None = None
+    """Standard error of :attr:`score` by the delta method from the win rate's and the
+    SD's standard errors, their covariance taken as 0: SCORE = 10^6 (w/s)^2, so
+    se = SCORE x sqrt((2 se_w / w)^2 + (2 se_s / s)^2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Several count systems on the same seeded shoes (paired: ``count --compare``)."""
+
+    results: tuple[BlackjackCount, ...]
 
 
 def blackjack_count(
@@ -860,7 +871,7 @@ def summarise(
             [math.fsum(b * r.ev for b, r in zip(bs, s, strict=True))
              for bs, s in zip(bets, shoes, strict=True)], counts)
         sd, sd_se = sd_got.value, sd_got.se
-    n0 = score = di = ror = None
+    n0 = score = di = ror = score_se = None
     win_rate = None
     if spread is not None or wong is not None:
         win_rate = win
@@ -869,6 +880,8 @@ def summarise(
             if win.value > 0:  # a losing ramp has no SCORE and never reaches N0
                 score = di * di
                 n0 = (sd / win.value) ** 2
+                if sd_se is not None and math.isfinite(sd_se) and math.isfinite(win.se):
+                    score_se = score * math.hypot(2 * win.se / win.value, 2 * sd_se / sd)
             if bankroll is not None:
                 ror = (math.exp(-2 * win.value * bankroll / sd ** 2) if win.value > 0
                        else 1.0)
@@ -880,4 +893,5 @@ def summarise(
         by_true_count=table, sd_per_round=sd, win_rate_per_round=win_rate, n0=n0,
         score=score, di=di, risk_of_ruin=ror, moment_rounds=len(sampled),
         sd_per_round_se=sd_se if sd_se is not None and math.isfinite(sd_se) else None,
-        one_round_per_shuffle=counter.one_round, wong=wong, share_played=share)
+        one_round_per_shuffle=counter.one_round, wong=wong, share_played=share,
+        score_se=score_se)

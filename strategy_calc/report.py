@@ -27,7 +27,7 @@ from strategy_calc.splits import SPLIT_STRATEGIES
 if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never loads it
     from strategy_calc.baccarat import BaccaratOdds
     from strategy_calc.baccarat_count import BaccaratCount
-    from strategy_calc.count import BlackjackCount
+    from strategy_calc.count import BlackjackCount, Comparison
     from strategy_calc.count_systems import CountSystem
     from strategy_calc.counting import EffectsOfRemoval, IndexTable
     from strategy_calc.rules import Ruleset, RulesetInfo
@@ -1006,7 +1006,8 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
         if win is not None else None,
         "sd_per_round": _finite(result.sd_per_round),
         "sd_per_round_se": _finite(result.sd_per_round_se),
-        "n0": _finite(result.n0), "score": _finite(result.score), "di": _finite(result.di),
+        "n0": _finite(result.n0), "score": _finite(result.score),
+        "score_se": _finite(result.score_se), "di": _finite(result.di),
         "bankroll": result.bankroll, "risk_of_ruin": _finite(result.risk_of_ruin),
         "moment_every": c.moment_every, "moment_rounds": result.moment_rounds,
         "wong": None if result.wong is None else {
@@ -1072,6 +1073,55 @@ def count_text(result: BlackjackCount) -> str:
     note = (f"second moments exact on {result.moment_rounds} rounds (one in"
             f" {c.moment_every}); every round's EV exact")
     return render(head, figures, note, by_tc)
+
+
+def comparison_dict(result: Comparison) -> dict[str, Any]:
+    """``count --compare --format json``: ``{"systems": {NAME: {...count's keys...}},
+    "paired": true}`` (the same seeded shoes for every system)."""
+    return {"systems": {r.counter.system.name: count_dict(r) for r in result.results},
+            "paired": True}
+
+
+def comparison_text(result: Comparison) -> str:
+    """One row per system: win rate, SD, SCORE (+- its SE), N0, DI, from the same shoes."""
+    from rich.table import Table
+
+    first = result.results[0]
+    c = first.counter
+    head = (f"{c.rules}; {c.strategy} play; {first.rounds} rounds from {first.shoes} shoes"
+            f" (seed {c.seed}), the same shoes for every system; ramp {first.spread or 'flat'}")
+    table = Table(title="per 100 rounds, units (+- one standard error)", title_justify="left")
+    for name, justify in (("system", "left"), ("win / 100", "right"), ("SD / round", "right"),
+                          ("SCORE", "right"), ("N0", "right"), ("DI", "right")):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for r in result.results:
+        win = r.win_rate_per_round
+        table.add_row(
+            r.counter.system.name, _pm(win, 100.0, "") if win is not None else "-",
+            f"{r.sd_per_round:.4f}" if r.sd_per_round is not None else "-",
+            (f"{r.score:.2f}" + (f" +- {r.score_se:.2f}" if r.score_se is not None else ""))
+            if r.score is not None else "-",
+            f"{r.n0:.4g}" if r.n0 is not None else "-", f"{r.di:.3f}" if r.di else "-")
+    note = ("SCORE's SE by the delta method from the win rate's and the SD's, their"
+            " covariance taken as 0; the systems' differences are paired (same shoes)")
+    return render(head, table, note)
+
+
+def comparison_plot(result: Comparison, path: str) -> None:
+    """EV against the (floored) true count, one line per system, as a PNG."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for r in result.results:
+        rows = [row for row in r.by_true_count if row.frequency * r.rounds >= 20]
+        ax.plot([row.tc for row in rows], [100 * row.ev for row in rows], marker="o",
+                label=r.counter.system.name)
+    ax.axhline(0, color="#888", linewidth=0.8)
+    ax.set_xlabel("true count (floored; bins of at least 20 rounds)")
+    ax.set_ylabel("EV per round (%)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
 
 
 def count_plot(result: BlackjackCount, path: str) -> None:

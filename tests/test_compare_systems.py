@@ -1,0 +1,63 @@
+"""``count --compare`` (issue 30 item 6): several systems on the same seeded shoes, each
+system's figures those of its own run, SCORE with its delta-method standard error."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from strategy_calc.cli import app
+
+runner = CliRunner()
+BASE = ["count", "--rules", "deluxe", "--decks", "1", "--rounds", "40", "--spread", "1:1,2:4"]
+
+
+def run_json(*args: str) -> dict:
+    result = runner.invoke(app, [*BASE, *args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.mark.slow
+def test_each_compared_system_is_its_own_run_on_the_same_shoes(tmp_path: Path) -> None:
+    """Paired: under basic play the cards dealt do not depend on the count, so every
+    system sees the same rounds (the same EVs, the same EV per round); its ramp's figures
+    are those of ``count --system NAME`` alone."""
+    plot = tmp_path / "compare.png"
+    data = run_json("--compare", "hilo,zen,halves", "--plot", str(plot))
+    assert data["paired"] is True and list(data["systems"]) == ["hilo", "zen", "halves"]
+    evs = {name: s["ev_per_round"]["value"] for name, s in data["systems"].items()}
+    assert len(set(evs.values())) == 1
+    for name in ("hilo", "zen"):
+        alone = run_json("--system", name)
+        assert data["systems"][name] == alone
+    assert plot.stat().st_size > 1000 and plot.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.slow
+def test_score_se_is_the_delta_method_of_the_win_rate_and_sd_errors() -> None:
+    """SCORE = 10^6 (w/s)^2: se = SCORE x sqrt((2 se_w/w)^2 + (2 se_s/s)^2), by hand from
+    the run's own win rate and SD with their standard errors."""
+    data = run_json("--system", "hilo")
+    w, se_w = data["win_rate_per_round"]["value"], data["win_rate_per_round"]["se"]
+    s, se_s = data["sd_per_round"], data["sd_per_round_se"]
+    assert data["score"] == pytest.approx(1e6 * (w / s) ** 2, rel=1e-12)
+    want = data["score"] * math.sqrt((2 * se_w / w) ** 2 + (2 * se_s / s) ** 2)
+    assert data["score_se"] == pytest.approx(want, rel=1e-12)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--compare", "hilo"], "two or more different systems"),
+    (["--compare", "hilo,hilo"], "two or more different systems"),
+    (["--compare", "hilo,zen", "--system", "zen"], "give --system or --compare, not both"),
+    (["--compare", "hilo,ko"], "'ko' is unbalanced"),
+    (["--compare", "hilo,zen-lite"], "unknown count system 'zen-lite'"),
+])
+def test_bad_comparisons_are_one_error_line(args: list[str], message: str) -> None:
+    result = runner.invoke(app, [*BASE, *args])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert message in result.stderr
