@@ -75,7 +75,12 @@ class Chart:
     pairs: dict[str, dict[str, str]]
     insure: bool = False
     """The chart insures every start against an ace (:func:`chart_insures`), a natural
-    too unless its cell takes even money (``E``)."""
+    too unless its cell takes even money (``E``): :meth:`insures`."""
+
+    def insures(self, action: Action) -> bool:
+        """Whether a start the chart plays with ``action`` (its cell's) is insured, where
+        insurance is offered: the chart insures, and the start does not take even money."""
+        return self.insure and action is not Action.EVEN_MONEY
 
     def code(self, hand: tuple[int, int], up: Rank) -> ChartCode:
         """The cell of a two-card start."""

@@ -80,8 +80,7 @@ def round_distributions(
                 if hand == (1, 10):  # paid at once, unless the dealer has one too
                     for results, even, insured in (
                             (natural_basic, action is Action.EVEN_MONEY,
-                             chart.insure and action is not Action.EVEN_MONEY
-                             and case.insurance is not None),
+                             chart.insures(action) and case.insurance is not None),
                             (natural_optimal, case.takes_even_money(), case.insures())):
                         for x, p in natural_results(rules.blackjack_pays, nb, even, insured):
                             results[x] = results.get(x, 0.0) + weight * p
@@ -89,7 +88,7 @@ def round_distributions(
                 for hist, play, codes, optimal, insured in (
                         (hist_optimal, case.best().value, best_codes, True, case.insures()),
                         (hist_basic, action.value, chart_codes[up], False,
-                         chart.insure and case.insurance is not None)):
+                         chart.insures(action) and case.insurance is not None)):
                     if insured:
                         hist += weight * deal_histogram(
                             game, ups, hand, case.q678, play, codes, optimal, True,

@@ -18,7 +18,6 @@ True
 
 from __future__ import annotations
 
-from strategy_calc.actions import Action
 from strategy_calc.cards import Rank
 from strategy_calc.chart import Chart
 from strategy_calc.game import UP_ORDER, GamePass
@@ -50,7 +49,7 @@ def round_evs_by_up(game: GamePass, chart: Chart) -> dict[Rank, tuple[float, flo
         ev_basic = ev_optimal = 0.0
         for hand, cases in ups.deals.items():
             action = chart.code(hand, up).action
-            insured = chart.insure and action is not Action.EVEN_MONEY
+            insured = chart.insures(action)
             for case in cases:
                 weight = ups.weight(hand) * case.probability
                 best = case.round_best()

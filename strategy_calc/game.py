@@ -126,11 +126,13 @@ class DealValues(NamedTuple):
     def takes_even_money(self) -> bool:
         """Optimal play takes even money: offered, and worth more than the best play
         insured or not (at 3:2 it never is: an insured natural is worth exactly 1)."""
-        if self.even_money is None:
-            return False
+        return self.even_money is not None and self.even_money > self._played()
+
+    def _played(self) -> float:
+        """The best action's value, insured where the insurance is worth more than 0."""
         played = self.value(self.best())
         assert played is not None
-        return self.even_money > played + max(0.0, self.insurance or 0.0)
+        return played + max(0.0, self.insurance or 0.0)
 
     def round_best(self) -> float:
         """The round's value under optimal play: the best action, with insurance where it
@@ -145,12 +147,10 @@ class DealValues(NamedTuple):
         >>> nat.takes_even_money(), nat.round_best()
         (True, 1.0)
         """
-        if self.takes_even_money():
-            assert self.even_money is not None
+        played = self._played()
+        if self.even_money is not None and self.even_money > played:
             return self.even_money
-        played = self.value(self.best())
-        assert played is not None
-        return played + max(0.0, self.insurance or 0.0)
+        return played
 
 
 def insurance_value(no_blackjack: float) -> float:
