@@ -27,13 +27,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import math
 import multiprocessing
 import os
 import sys
 import tempfile
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
@@ -66,12 +65,8 @@ class Endpoint:
     options: dict[str, tuple[str, bool, bool]]
 
 
-def _options(**spec: tuple[str, bool, bool]) -> dict[str, tuple[str, bool, bool]]:
-    return dict(spec)
-
-
-_COMMON = _options(rules=("--rules", False, False), set=("--set", True, False),
-                   decks=("--decks", False, False))
+_COMMON = {"rules": ("--rules", False, False), "set": ("--set", True, False),
+           "decks": ("--decks", False, False)}
 ENDPOINTS: dict[str, Endpoint] = {
     "hand": Endpoint("hand", ("cards",), ("cards", "vs"), {
         **_COMMON, "vs": ("--vs", False, False), "shoe": ("--shoe", False, False),
@@ -189,13 +184,7 @@ class Runner:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
 
-    async def run(self, args: list[str]) -> tuple[int, str]:
-        """``(HTTP status, JSON text)``: the command's JSON (200) or its ``error:`` line as
-        ``{"error": ...}`` (400)."""
-        status, body = await self.run_bytes(args)
-        return status, body.decode("utf-8")
-
-    async def run_bytes(self, args: list[str]) -> tuple[int, bytes]:
+    async def run(self, args: list[str]) -> tuple[int, bytes]:
         """``(HTTP status, body)``: what the command prints (200), or its ``error:`` line as
         JSON ``{"error": ...}`` (400)."""
         key = tuple(args)
@@ -268,29 +257,32 @@ def create_app(command: Command | None = None) -> Any:
             return Response("not found", status_code=404)
         return Response(page(name), media_type=kinds[name])
 
-    async def api(request: Request) -> Response:
+    def command_line(request: Request, endpoint: str, output: str) -> list[str] | Response:
+        """The request's command line (:func:`argv`), or the response refusing it."""
         if len(request.url.query) > MAX_QUERY:
             return _json(413, {"error": f"the query is longer than {MAX_QUERY} characters"})
         try:
-            args = argv(request.path_params["name"], list(request.query_params.multi_items()))
+            return argv(endpoint, list(request.query_params.multi_items()), output)
         except InputError as exc:
             status = 404 if str(exc).startswith("no such endpoint") else 400
             return _json(status, {"error": str(exc)})
-        status, text = await runner.run(args)
-        return Response(text.strip(), status_code=status, media_type="application/json")
+
+    async def api(request: Request) -> Response:
+        args = command_line(request, request.path_params["name"], "json")
+        if isinstance(args, Response):
+            return args
+        status, body = await runner.run(args)
+        return Response(body.strip(), status_code=status, media_type="application/json")
 
     async def download(request: Request) -> Response:
         name = request.path_params["name"]
         if name not in DOWNLOADS:
             return _json(404, {"error": f"no such download {name}"})
         endpoint, output, kind = DOWNLOADS[name]
-        if len(request.url.query) > MAX_QUERY:
-            return _json(413, {"error": f"the query is longer than {MAX_QUERY} characters"})
-        try:
-            args = argv(endpoint, list(request.query_params.multi_items()), output)
-        except InputError as exc:
-            return _json(400, {"error": str(exc)})
-        status, body = await runner.run_bytes(args)
+        args = command_line(request, endpoint, output)
+        if isinstance(args, Response):
+            return args
+        status, body = await runner.run(args)
         if status != 200:
             return Response(body, status_code=status, media_type="application/json")
         return Response(body, media_type=kind,
@@ -304,6 +296,35 @@ def create_app(command: Command | None = None) -> Any:
     return Starlette(routes=[
         Route("/", index), Route("/static/{name}", static),
         Route("/api/{name}", api), Route("/download/{name}", download)], lifespan=lifespan)
+
+
+@contextlib.contextmanager
+def serving(command: Command | None = None) -> Iterator[str]:
+    """The page served by uvicorn in a thread on a free loopback port, for as long as the
+    block runs (tests and tools): its base URL, ``http://127.0.0.1:PORT``."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(command), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
 
 
 def bind_warning(host: str) -> str | None:
@@ -320,7 +341,7 @@ def bind_warning(host: str) -> str | None:
 
 def check_port(port: int) -> int:
     """A TCP port number (0: any free one)."""
-    if not 0 <= port <= 65535 or math.isnan(port):
+    if not 0 <= port <= 65535:
         raise InputError(f"--port is 0 to 65535, not {port}")
     return port
 

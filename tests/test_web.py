@@ -6,20 +6,17 @@ against a real ASGI server (uvicorn on loopback), with no request leaving the ma
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 
 import pytest
-from browser import chromium
+from browser import browser_page
 from typer.testing import CliRunner
 
 from strategy_calc import web
-from strategy_calc.cli import app
+from strategy_calc.cli import app, run_captured
 
 runner = CliRunner()
 
@@ -27,27 +24,9 @@ runner = CliRunner()
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """A uvicorn server of the page on a free loopback port, as ``serve`` makes it (commands
-in warm worker processes), stopped after the module."""
-    import uvicorn
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    from strategy_calc.cli import run_captured  # (what strategy-calc serve runs)
-
-    config = uvicorn.Config(web.create_app(run_captured), host="127.0.0.1", port=port,
-                            log_level="warning")
-    instance = uvicorn.Server(config)
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not instance.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(timeout=30)
+    in warm worker processes), stopped after the module."""
+    with web.serving(run_captured) as base:  # (what strategy-calc serve runs)
+        yield base
 
 
 def get(base: str, path: str) -> tuple[int, object]:
@@ -135,29 +114,21 @@ def test_the_chart_page_works_in_a_browser_and_a_cell_shows_its_evs(server: str)
     """Chromium loads the page, draws the Deluxe 6-deck chart from the API, and a click on
     hard 16 against a ten shows T,6's EVs, the same as ``hand T,6 --vs T``; every request
     the page makes goes to this server (its files are in the package: no CDN)."""
-    from playwright.sync_api import sync_playwright
 
     want = cli_json("hand", "T,6", "--vs", "T", "--rules", "deluxe", "--decks", "6")
     assert isinstance(want, dict)
     requests: list[str] = []
-    with sync_playwright() as play:
-        browser = play.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
-        try:
-            page = browser.new_page()
-            page.on("request", lambda r: requests.append(r.url))
-            page.goto(server + "/")
-            page.select_option("#rules", "deluxe")
-            page.select_option("#decks", "6")
-            page.click("#chart-go")
-            page.wait_for_selector("td.code[data-row='16'][data-up='T']", timeout=60_000)
-            assert page.inner_text("td.code[data-row='16'][data-up='T']") in ("H", "Rh")
-            assert "house edge" in page.inner_text("#chart-out")
-            shot = page.locator("#chart-out").screenshot()
-            page.click("td.code[data-row='16'][data-up='T']")
-            page.wait_for_selector("#cell-out table.hand", timeout=60_000)
-            text = page.inner_text("#cell-out")
-        finally:
-            browser.close()
+    with browser_page(server + "/", on_request=lambda r: requests.append(r.url)) as page:
+        page.select_option("#rules", "deluxe")
+        page.select_option("#decks", "6")
+        page.click("#chart-go")
+        page.wait_for_selector("td.code[data-row='16'][data-up='T']", timeout=60_000)
+        assert page.inner_text("td.code[data-row='16'][data-up='T']") in ("H", "Rh")
+        assert "house edge" in page.inner_text("#chart-out")
+        shot = page.locator("#chart-out").screenshot()
+        page.click("td.code[data-row='16'][data-up='T']")
+        page.wait_for_selector("#cell-out table.hand", timeout=60_000)
+        text = page.inner_text("#cell-out")
     import io
 
     from PIL import Image
@@ -175,20 +146,12 @@ def test_the_chart_page_works_in_a_browser_and_a_cell_shows_its_evs(server: str)
 
 @pytest.mark.render
 def test_a_bad_hand_in_the_page_shows_the_error_line(server: str) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as play:
-        browser = play.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
-        try:
-            page = browser.new_page()
-            page.goto(server + "/")
-            page.click("nav button[data-tab='hand']")
-            page.fill("#hand-cards", "T,X")
-            page.click("#hand-go")
-            page.wait_for_selector("#hand-status.error", timeout=60_000)
-            status = page.inner_text("#hand-status")
-        finally:
-            browser.close()
+    with browser_page(server + "/") as page:
+        page.click("nav button[data-tab='hand']")
+        page.fill("#hand-cards", "T,X")
+        page.click("#hand-go")
+        page.wait_for_selector("#hand-status.error", timeout=60_000)
+        status = page.inner_text("#hand-status")
     assert status.startswith("error: ") and "X" in status
 
 
@@ -226,26 +189,19 @@ def test_the_chart_downloads_are_the_clis_csv_and_a_one_page_pdf(server: str) ->
 def test_a_field_edited_in_the_page_is_an_override(server: str) -> None:
     """The fields table comes from ``rules deluxe``; setting surrender to none there draws
     the chart of ``--set surrender=none`` (no surrender code left in it)."""
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as play:
-        browser = play.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
-        try:
-            page = browser.new_page()
-            page.goto(server + "/")
-            page.select_option("#rules", "deluxe")
-            page.click("#fields-box summary")
-            page.wait_for_function(
-                "document.querySelector(\"#fields input[name='surrender']\")?.value === '2-9'",
-                timeout=60_000)
-            page.fill("#fields input[name='surrender']", "none")
-            page.click("#chart-go")
-            page.wait_for_selector("td.code", timeout=60_000)
-            codes = page.eval_on_selector_all("td.code", "cells => cells.map(c => c.textContent)")
-            caption = page.inner_text("#chart-out p")
-            href = page.get_attribute("#dl-csv", "href")
-        finally:
-            browser.close()
+    with browser_page(server + "/") as page:
+        page.select_option("#rules", "deluxe")
+        page.click("#fields-box summary")
+        page.wait_for_function(
+            "document.querySelector(\"#fields input[name='surrender']\")?.value === '2-9'",
+            timeout=60_000)
+        page.fill("#fields input[name='surrender']", "none")
+        page.click("#chart-go")
+        page.wait_for_selector("td.code", timeout=60_000)
+        codes = page.eval_on_selector_all("td.code", "cells => cells.map(c => c.textContent)")
+        caption = page.inner_text("#chart-out p")
+        href = page.get_attribute("#dl-csv", "href")
     assert codes and not any(c.startswith("R") for c in codes)
     assert "LS" not in caption.split(":")[1].split("house edge")[0]
     assert href is not None and "set=surrender%3Dnone" in href
@@ -276,33 +232,26 @@ def test_without_workers_each_command_is_a_process_of_its_own_with_the_same_answ
     import asyncio
 
     args = ["edge", "--rules", "deluxe", "--decks", "1", "--json"]
-    status, text = asyncio.run(web.Runner().run(args))
-    assert status == 200 and json.loads(text) == cli_json(*args[:-1])
-    status, text = asyncio.run(web.Runner().run(["hand", "T,X", "--vs", "T", "--json"]))
-    assert status == 400 and json.loads(text)["error"].startswith("unknown card 'X'")
+    status, body = asyncio.run(web.Runner().run(args))
+    assert status == 200 and json.loads(body) == cli_json(*args[:-1])
+    status, body = asyncio.run(web.Runner().run(["hand", "T,X", "--vs", "T", "--json"]))
+    assert status == 400 and json.loads(body)["error"].startswith("unknown card 'X'")
 
 
 @pytest.mark.render
 def test_the_hand_calculator_takes_a_shoe_by_rank_counts(server: str) -> None:
     """One deck's counts typed as the shoe: ``hand 8,8 --vs A --shoe ...``'s split EV."""
-    from playwright.sync_api import sync_playwright
 
     shoe = "A=4,2=4,3=4,4=4,5=4,6=4,7=4,8=4,9=4,T=16"
     want = cli_json("hand", "8,8", "--vs", "A", "--rules", "deluxe", "--shoe", shoe)
     assert isinstance(want, dict)
-    with sync_playwright() as play:
-        browser = play.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
-        try:
-            page = browser.new_page()
-            page.goto(server + "/")
-            page.select_option("#rules", "deluxe")
-            page.click("nav button[data-tab='hand']")
-            page.fill("#hand-cards", "8,8")
-            page.fill("#hand-vs", "A")
-            page.fill("#hand-shoe", shoe)
-            page.click("#hand-go")
-            page.wait_for_selector("#hand-out table.hand", timeout=60_000)
-            text = page.inner_text("#hand-out")
-        finally:
-            browser.close()
+    with browser_page(server + "/") as page:
+        page.select_option("#rules", "deluxe")
+        page.click("nav button[data-tab='hand']")
+        page.fill("#hand-cards", "8,8")
+        page.fill("#hand-vs", "A")
+        page.fill("#hand-shoe", shoe)
+        page.click("#hand-go")
+        page.wait_for_selector("#hand-out table.hand", timeout=60_000)
+        text = page.inner_text("#hand-out")
     assert f"{want['ev']['split']:.6f}" in text and "1D" in text

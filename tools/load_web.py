@@ -9,14 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
 import statistics
-import threading
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-
-import uvicorn
 
 from strategy_calc import web
 from strategy_calc.cli import run_captured
@@ -46,25 +42,8 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--charts", type=int, default=4)
     args = parser.parse_args()
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     charts = [f"/api/chart?rules=deluxe&decks={d}" for d in (1, 2, 6, 8)][:args.charts]
     hands = hand_queries(args.hands)
-
-    def serve_and(run: object) -> object:
-        server = uvicorn.Server(uvicorn.Config(web.create_app(run_captured), host="127.0.0.1",
-                                               port=port,
-                                               log_level="warning"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        while not server.started:
-            time.sleep(0.05)
-        try:
-            return run(f"http://127.0.0.1:{port}")  # type: ignore[operator]
-        finally:
-            server.should_exit = True
-            thread.join()
 
     def serial(base: str) -> dict[str, str]:
         return {p: fetch(base, p)[1] for p in hands + charts}
@@ -80,12 +59,14 @@ def main() -> None:
                for kind in ("hand", "chart")}
         return lat, dict(zip(paths, (b for _t, b in got), strict=True)), wall
 
-    want = serve_and(serial)  # a fresh server each: nothing cached from the other
-    lat, got, wall = serve_and(at_once)  # type: ignore[misc]
-    same = sum(json.loads(got[p]) == json.loads(want[p]) for p in want)  # type: ignore[index]
+    with web.serving(run_captured) as base:  # a fresh server each: nothing cached
+        want = serial(base)
+    with web.serving(run_captured) as base:
+        lat, got, wall = at_once(base)
+    same = sum(json.loads(got[p]) == json.loads(want[p]) for p in want)
     print(f"{len(hands)} hand and {len(charts)} chart queries at once, {web.PROCESSES} commands"
           f" at a time: {wall:.1f} s wall; {same} of {len(want)} answers equal to the serial"
-          " ones")  # type: ignore[arg-type]
+          " ones")
     for kind, times in lat.items():
         times = sorted(times)
         p95 = times[max(0, round(0.95 * len(times)) - 1)]

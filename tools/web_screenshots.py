@@ -7,13 +7,9 @@ driving Debian's Chromium against a real server on loopback.
 from __future__ import annotations
 
 import shutil
-import socket
 import sys
-import threading
-import time
 from pathlib import Path
 
-import uvicorn
 from playwright.sync_api import sync_playwright
 
 from strategy_calc import web
@@ -22,51 +18,36 @@ from strategy_calc.cli import run_captured
 
 def main() -> None:
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "docs")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(web.create_app(run_captured), host="127.0.0.1",
-                                           port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    base = f"http://127.0.0.1:{port}/"
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    try:
-        with sync_playwright() as play:
-            browser = play.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(base)
-            page.select_option("#rules", "deluxe")
-            page.select_option("#decks", "6")
-            page.click("#chart-go")
-            page.wait_for_selector("td.code", timeout=60_000)
-            page.click("td.code[data-row='16'][data-up='T']")
-            page.wait_for_selector("#cell-out table.hand", timeout=60_000)
-            page.screenshot(path=str(out / "web-chart.png"), full_page=True)
-            page.click("nav button[data-tab='hand']")
-            page.fill("#hand-cards", "8,8")
-            page.fill("#hand-vs", "A")
-            page.click("#hand-go")
-            page.wait_for_selector("#hand-out table.hand", timeout=60_000)
-            page.screenshot(path=str(out / "web-hand.png"), full_page=True)
-            page.click("nav button[data-tab='effects']")
-            page.fill("#vary", "surrender=none,late; double_after_split=true,false;"
-                               " dealer_hits_soft_17=true,false")
-            page.click("#effects-go")
-            page.wait_for_selector("#effects-out table", timeout=300_000)
-            page.screenshot(path=str(out / "web-effects.png"), full_page=True)
-            page.click("nav button[data-tab='baccarat']")
-            page.fill("#bac-removed", "5,5,K")
-            page.click("#bac-go")
-            page.wait_for_selector("#bac-out table", timeout=60_000)
-            page.screenshot(path=str(out / "web-baccarat.png"), full_page=True)
-            browser.close()
-    finally:
-        server.should_exit = True
-        thread.join()
+    with web.serving(run_captured) as url, sync_playwright() as play:
+        browser = play.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(url + "/")
+        page.select_option("#rules", "deluxe")
+        page.select_option("#decks", "6")
+        page.click("#chart-go")
+        page.wait_for_selector("td.code", timeout=60_000)
+        page.click("td.code[data-row='16'][data-up='T']")
+        page.wait_for_selector("#cell-out table.hand", timeout=60_000)
+        page.screenshot(path=str(out / "web-chart.png"), full_page=True)
+        page.click("nav button[data-tab='hand']")
+        page.fill("#hand-cards", "8,8")
+        page.fill("#hand-vs", "A")
+        page.click("#hand-go")
+        page.wait_for_selector("#hand-out table.hand", timeout=60_000)
+        page.screenshot(path=str(out / "web-hand.png"), full_page=True)
+        page.click("nav button[data-tab='effects']")
+        page.fill("#vary", "surrender=none,late; double_after_split=true,false;"
+                           " dealer_hits_soft_17=true,false")
+        page.click("#effects-go")
+        page.wait_for_selector("#effects-out table", timeout=300_000)
+        page.screenshot(path=str(out / "web-effects.png"), full_page=True)
+        page.click("nav button[data-tab='baccarat']")
+        page.fill("#bac-removed", "5,5,K")
+        page.click("#bac-go")
+        page.wait_for_selector("#bac-out table", timeout=60_000)
+        page.screenshot(path=str(out / "web-baccarat.png"), full_page=True)
+        browser.close()
 
 
 if __name__ == "__main__":
