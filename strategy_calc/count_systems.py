@@ -156,8 +156,7 @@ class CountSystem:
         """The ``counts --json`` entry (the contract's keys, plus rounding and, where
         they apply, the red seven's tag, the IRC and the pivot)."""
         out: dict[str, Any] = {
-            "tags": {k: self.tag(r) if not (r is Rank.SEVEN and self.red_seven is not None)
-                     else _num(self.tags[6]) for k, r in zip(RANK_KEYS, RANKS, strict=True)},
+            "tags": {k: _num(t) for k, t in zip(RANK_KEYS, self.tags, strict=True)},
             "balanced": self.balanced, "deck_sum": self.deck_sum,
             "side_counts": {k: [Rank(r).symbol for r in v] for k, v in self.side_counts.items()},
             "divisor": self.divisor, "rounding": self.rounding, "source": self.source,
@@ -205,10 +204,9 @@ COUNT_SYSTEMS: Mapping[str, CountSystem] = {s.name: s for s in (
 )}
 """The built-in systems by name."""
 
-ALIASES = {"hilo": "hilo", "hiopti": "hiopt1", "hioptii": "hiopt2", "omegaii": "omega2",
-           "wonghalves": "halves", "knockout": "ko", "redseven": "red7", "red7": "red7",
-           "ustonapc": "uston-apc", "apc": "uston-apc", "zencount": "zen"}
-"""Other spellings (case, spaces, dashes and underscores are ignored)."""
+ALIASES = {"hiopti": "hiopt1", "hioptii": "hiopt2", "omegaii": "omega2", "wonghalves": "halves",
+           "knockout": "ko", "redseven": "red7", "apc": "uston-apc", "zencount": "zen"}
+"""Other spellings than the names (case, spaces, dashes and underscores are ignored)."""
 
 
 def find_system(spec: str) -> CountSystem:

@@ -1095,13 +1095,13 @@ def comparison_text(result: Comparison) -> str:
                           ("SCORE", "right"), ("N0", "right"), ("DI", "right")):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for r in result.results:
-        win = r.win_rate_per_round
         table.add_row(
-            r.counter.system.name, _pm(win, 100.0, "") if win is not None else "-",
+            r.counter.system.name, _pm(r.win_rate_per_round, 100.0, ""),
             f"{r.sd_per_round:.4f}" if r.sd_per_round is not None else "-",
             (f"{r.score:.2f}" + (f" +- {r.score_se:.2f}" if r.score_se is not None else ""))
             if r.score is not None else "-",
-            f"{r.n0:.4g}" if r.n0 is not None else "-", f"{r.di:.3f}" if r.di else "-")
+            f"{r.n0:.4g}" if r.n0 is not None else "-",
+            f"{r.di:.3f}" if r.di is not None else "-")
     note = ("SCORE's SE by the delta method from the win rate's and the SD's, their"
             " covariance taken as 0; the systems' differences are paired (same shoes)")
     return render(head, table, note)
