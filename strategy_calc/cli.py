@@ -697,11 +697,14 @@ class IndexFormat(StrEnum):
 
     text = "text"
     json = "json"
+    csv = "csv"
 
 
 @app.command(
-    short_help="Count indices for the Illustrious 18",
-    epilog=examples('strategy-calc indices --rules deluxe --decks 6 --set surrender=none'))
+    short_help="Count indices: the Illustrious 18, the Fab 4, every play of every hand",
+    epilog=examples('strategy-calc indices --rules deluxe --decks 6 --set surrender=none',
+                    'strategy-calc indices --count zen --hand T,6 --vs T',
+                    'strategy-calc indices --published --format csv'))
 def indices(
     rules: RulesOpt = None,
     set_: SetOpt = None,
@@ -710,26 +713,61 @@ def indices(
         "--count", metavar="NAME|FILE", help="A balanced card-counting system (strategy-calc"
         " counts lists them: hilo, hiopt1, hiopt2, omega2, zen, halves, uston-apc) or a TOML"
         " count file.")] = "hilo",
+    hand: Annotated[str | None, typer.Option(
+        "--hand", help="One cell: the player's cards (with --vs), every play's index.")] = None,
+    vs: Annotated[str | None, typer.Option(
+        "--vs", help="The dealer's up card of the cell (with --hand).")] = None,
+    published: Annotated[bool, typer.Option(
+        "--published", help="Only the published decisions (Illustrious 18, Fab 4), not the"
+        " matrix of every play (seconds faster).")] = False,
     format_: Annotated[
         IndexFormat | None, typer.Option(
-            "--format", case_sensitive=False, help="Output format: text (the default) or json.")
+            "--format", case_sensitive=False,
+            help="Output format: text (the default), json or csv.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
 ) -> None:
-    """Count indices: the true count at which each decision flips."""
+    """Count indices: the true count at which each play becomes worth taking, exact along
+    a family of real shoe compositions, beside the removal-based linear estimate. By
+    default the published decisions (the Hi-Lo Illustrious 18 and Fab 4) and then the
+    matrix of every play of every starting hand against every up card."""
     from strategy_calc import report
 
     format_ = IndexFormat.json if wants_json(as_json, format_) else format_ or IndexFormat.text
+    if (hand is None) != (vs is None):
+        raise fail("--hand and --vs go together: give both for one cell, or neither")
+    if hand is not None and published:
+        raise fail("--published and --hand disagree: give one of them")
 
-    from strategy_calc.counting import IndexTable, count_indices
+    from strategy_calc.counting import (
+        PUBLISHED,
+        IndexMatrix,
+        IndexTable,
+        count_indices,
+        index_matrix,
+    )
 
-    def compute() -> IndexTable:
+    def compute() -> tuple[IndexTable, IndexMatrix | None]:
         ruleset = load_rules(rules, set_, decks)
-        with progress_bar("count indices") as tick:
-            return count_indices(ruleset, count, tick)
+        if hand is not None and vs is not None:
+            with progress_bar("count indices") as tick:
+                cell = index_matrix(ruleset, count, tick, hand=hand, up=vs)
+            return IndexTable(ruleset, cell.count, cell.family, cell.cells[0].rows), None
+        with progress_bar("published indices") as tick:
+            table = count_indices(ruleset, count, tick, PUBLISHED, linear=True)
+        if published:
+            return table, None
+        with progress_bar("every play's index") as tick:
+            return table, index_matrix(ruleset, count, tick)
 
-    respond(compute, json_or_text(format_ is IndexFormat.json, report.indices_dict,
-                                  report.indices_text))
+    def render(got: tuple[IndexTable, IndexMatrix | None]) -> str:
+        if format_ is IndexFormat.json:
+            return dump_json(report.indices_dict(*got))
+        if format_ is IndexFormat.csv:
+            return report.indices_csv(*got)
+        return report.indices_text(*got)
+
+    respond(compute, render)
 
 
 sidebet_app = typer.Typer(

@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from strategy_calc.blackjack import HandAnalysis, analyse_hand
@@ -170,15 +170,33 @@ class EffectsOfRemoval:
         return deck_sum(self.game)
 
 
+ALTERNATIVES: Mapping[str, tuple[str, ...]] = {
+    "hit_or_stand": ("hit", "stand"),
+    "no_split": ("hit", "stand", "double"),
+    "no_surrender": ("hit", "stand", "double", "split"),
+}
+"""The second action of a :class:`Decision` may be one of these: the best of the listed
+actions that the rules allow for the hand (``no_surrender``: play the hand out as best
+one can). ``decline`` (of insurance) is worth 0."""
+
+
+def _value(analysis: HandAnalysis, action: str) -> float | None:
+    """EV of ``action`` (a key of :attr:`HandAnalysis.ev`, ``decline`` or one of
+    :data:`ALTERNATIVES`) per unit initial bet; None if not allowed."""
+    if action == "decline":
+        return 0.0
+    if action in ALTERNATIVES:
+        allowed = [v for a in ALTERNATIVES[action] if (v := analysis.ev[a]) is not None]
+        return max(allowed) if allowed else None
+    return analysis.ev[action]
+
+
 def _difference(analysis: HandAnalysis, actions: tuple[str, str]) -> float | None:
-    """EV(actions[0]) - EV(actions[1]); ``decline`` is worth 0; None if one is not allowed."""
-    values = []
-    for action in actions:
-        value = 0.0 if action == "decline" else analysis.ev[action]
-        if value is None:
-            return None
-        values.append(value)
-    return values[0] - values[1]
+    """EV(actions[0]) - EV(actions[1]) (see :func:`_value`); None if one is not allowed."""
+    first, second = _value(analysis, actions[0]), _value(analysis, actions[1])
+    if first is None or second is None:
+        return None
+    return first - second
 
 
 def decision_effects(
@@ -358,6 +376,8 @@ class Decision:
     up: str
     actions: tuple[str, str]
     published: int | None = None
+    group: str = ""
+    """The published set the decision belongs to (``Illustrious 18``, ``Fab 4``), if any."""
 
 
 ILLUSTRIOUS_18: tuple[Decision, ...] = (
@@ -382,6 +402,27 @@ ILLUSTRIOUS_18: tuple[Decision, ...] = (
 )
 """The Hi-Lo "Illustrious 18" (Don Schlesinger, *Blackjack Attack*), 6 decks, S17, DAS,
 as in docs/REFERENCE.md: insure at +3 or more, stand on 16 vs T at 0 or more, and so on."""
+
+FAB_4: tuple[Decision, ...] = (
+    Decision("14 vs T (R)", "T,4", "T", ("surrender", "no_surrender"), 3, "Fab 4"),
+    Decision("15 vs T (R)", "T,5", "T", ("surrender", "no_surrender"), 0, "Fab 4"),
+    Decision("15 vs 9 (R)", "T,5", "9", ("surrender", "no_surrender"), 2, "Fab 4"),
+    Decision("15 vs A (R)", "T,5", "A", ("surrender", "no_surrender"), 1, "Fab 4"),
+)
+"""The Hi-Lo "Fab 4" late-surrender indices (Schlesinger, *Blackjack Attack*), 6 decks,
+S17, as in docs/REFERENCE.md: surrender 14 vs T at +3 or more, 15 vs T at 0, 15 vs 9 at
++2, 15 vs A at +1 (else play the hand out)."""
+
+PUBLISHED: tuple[Decision, ...] = (
+    *(Decision(d.name, d.hand, d.up, d.actions, d.published, "Illustrious 18")
+      for d in ILLUSTRIOUS_18),
+    *FAB_4,
+)
+"""Every published decision ``indices`` compares with: the Illustrious 18, then the Fab 4."""
+
+FAB_4_RULES = ("deluxe", ("decks=6", "surrender=late"))
+"""The ruleset the Fab 4 are compared under: as :data:`PUBLISHED_RULES`, with late
+surrender against every up card."""
 
 PUBLISHED_RULES = ("deluxe", ("decks=6", "surrender=none"))
 """The ruleset the published indices are compared under: 6 decks, peek, S17, double any
@@ -414,6 +455,9 @@ class CountIndex:
     above: str | None
     points: tuple[tuple[float, float], ...]
     note: str = ""
+    linear_index: float | None = None
+    """The removal-based linear estimate of the index (:func:`linear_index`), when asked
+    for; None also when the linear model keeps one sign over the range."""
 
     @property
     def difference(self) -> float | None:
@@ -432,7 +476,8 @@ def _is_reference(rules: BlackjackRules) -> bool:
 
 
 def count_index(
-    rules: BlackjackRules, decision: Decision, count: CountSystem = HILO
+    rules: BlackjackRules, decision: Decision, count: CountSystem = HILO,
+    linear: bool = False,
 ) -> CountIndex:
     """The true count at which ``decision`` flips under ``rules`` (see :class:`CountIndex`).
 
@@ -440,7 +485,8 @@ def count_index(
     outside the family's unseen cards removed) at every integer step of
     :class:`CountFamily` with a true count in ``[-20, 20]``, linearly
     interpolated between steps; ``scipy.optimize.brentq`` finds the root in the
-    bracketing interval.
+    bracketing interval. ``linear``: also the removal-based estimate
+    (:func:`linear_index`, 11 more hand analyses).
 
     >>> from strategy_calc.rules import blackjack_rules
     >>> rules = blackjack_rules("deluxe", ["decks=6", "surrender=none"])
@@ -449,10 +495,23 @@ def count_index(
     (-0.13, 'stand')
     """
     family = CountFamily(rules.decks, count)
-    hand = parse_cards(decision.hand)
-    up = parse_card(decision.up)
+    return _cell_indices(rules, family, (decision,), linear)[0]
+
+
+NOT_ALLOWED = "not allowed under these rules"
+"""How a :class:`CountIndex` note ends when the rules forbid one of its actions."""
+
+
+def _cell_indices(
+    rules: BlackjackRules, family: CountFamily, decisions: Sequence[Decision], linear: bool,
+) -> list[CountIndex]:
+    """:func:`count_index` of several decisions of one hand and up card, from one hand
+    analysis per step of the family (every decision reads the same EVs)."""
+    hand = parse_cards(decisions[0].hand)
+    up = parse_card(decisions[0].up)
     reach = max(1, math.floor(TRUE_COUNT_RANGE / family.true_count(1) + 1e-9))
-    points: list[tuple[float, float]] = []
+    points: list[list[tuple[float, float]]] = [[] for _ in decisions]
+    refused: list[str | None] = [None] * len(decisions)
     for step in range(-reach, reach + 1):
         removed = family.removed(step, hand, up)
         if removed is None:
@@ -460,13 +519,71 @@ def count_index(
         try:
             analysis = analyse_hand(hand, up, rules, removed=removed)
         except RulesError as exc:
-            return CountIndex(decision, None, None, (), f"not computed: {exc}")
-        value = _difference(analysis, decision.actions)
-        if value is None:
-            return CountIndex(decision, None, None, (),
-                              f"{' / '.join(decision.actions)}: not allowed under these rules")
-        points.append((family.true_count(step), value))
-    return _root(decision, tuple(points), rules)
+            return [CountIndex(d, None, None, (), f"not computed: {exc}") for d in decisions]
+        for k, decision in enumerate(decisions):
+            value = _difference(analysis, decision.actions)
+            if value is None:
+                refused[k] = f"{' / '.join(decision.actions)}: {NOT_ALLOWED}"
+            else:
+                points[k].append((family.true_count(step), value))
+    rows = []
+    for decision, pts, why in zip(decisions, points, refused, strict=True):
+        if why is not None:
+            rows.append(CountIndex(decision, None, None, (), why))
+            continue
+        row = _root(decision, tuple(pts), rules)
+        if linear:
+            row = replace(row, linear_index=linear_index(rules, decision, family))
+        rows.append(row)
+    return rows
+
+
+def linear_index(rules: BlackjackRules, decision: Decision, family: CountFamily) -> float | None:
+    """The removal-based linear estimate of ``decision``'s index along ``family``.
+
+    Let ``s`` be the shoe the hand is dealt from off the top (the full shoe less the
+    hand and the up card; ``N`` cards, ``s_r`` of rank ``r``), ``d0`` the decision's EV
+    difference from ``s`` and ``E_r`` its effects of removal (:func:`decision_effects`).
+    The linear model in the unseen cards' densities (Griffin, *The Theory of
+    Blackjack*, ch. 6) is::
+
+        d(u) = d0 - (N - 1) sum_r E_r (u_r / n - s_r / N)      (n = |u|)
+
+    *Why (N - 1):* for ``u = s - e_q`` (one card of rank ``q`` gone, ``n = N - 1``)
+    ``u_r / n - s_r / N = (s_r / N - [r = q]) / (N - 1)``, so the model gives
+    ``d0 + E_q - sum_r E_r s_r / N``: every one-card removal exactly, up to the mean
+    effect, which the model ignores (adding a constant to every ``E_r`` changes nothing,
+    since ``sum_r (u_r / n - s_r / N) = 0``). A difference that is linear in the
+    densities (insurance: ``(3 u_T / n - 1) / 2``) is reproduced exactly everywhere.
+
+    Along :class:`CountFamily` ``u`` is linear in the step, so ``d`` is too; the index
+    is the true count where it vanishes: None when that lies outside
+    [-:data:`TRUE_COUNT_RANGE`, +:data:`TRUE_COUNT_RANGE`] or the model is flat.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> rules = blackjack_rules("deluxe", ["decks=6", "surrender=none"])
+    >>> round(linear_index(rules, ILLUSTRIOUS_18[0], CountFamily(6)), 9)  # insurance: 10/3
+    3.333333333
+    """
+    effects = decision_effects(rules, decision.hand, decision.up, decision.actions)
+    gone = [a + b for a, b in zip(rank_counts(effects.hand), rank_counts([effects.up]),
+                                  strict=True)]
+    shoe = [c - g for c, g in zip(Shoe.full(rules.decks).counts, gone, strict=True)]
+    big_n = sum(shoe)
+    n = family.unseen_cards
+    rank_effects = [effects.effects[r.symbol] for r in RANKS]
+
+    def model(step: int) -> float:
+        return effects.full - (big_n - 1) * sum(
+            e * (u / n - c / big_n)
+            for e, u, c in zip(rank_effects, family.unseen(step), shoe, strict=True))
+
+    at_zero = model(0)
+    slope = model(1) - at_zero
+    if slope == 0.0:
+        return None
+    index = -at_zero / slope * family.true_count(1)
+    return index if abs(index) <= TRUE_COUNT_RANGE else None
 
 
 def _root(
@@ -522,14 +639,156 @@ def count_indices(
     count: str = "hilo",
     progress: Progress = None,
     decisions: Sequence[Decision] = ILLUSTRIOUS_18,
+    linear: bool = False,
 ) -> IndexTable:
-    """Count indices of ``decisions`` (default: the Illustrious 18); ``progress`` per row.
+    """Count indices of ``decisions`` (default: the Illustrious 18); ``progress`` per row;
+    ``linear``: each with its removal-based estimate too (:func:`linear_index`).
 
     Raises ``ValueError`` for an unknown count system.
     """
     system = find_count(count)
     rows = []
     for done, decision in enumerate(decisions, start=1):
-        rows.append(count_index(rules, decision, system))
+        rows.append(count_index(rules, decision, system, linear))
         _tick(progress, done, len(decisions))
     return IndexTable(rules, system, CountFamily(rules.decks, system), tuple(rows))
+
+
+# ---------------------------------------------------------------- every decision
+
+UP_CARDS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
+"""The up cards of an index matrix, in the order counters print them."""
+
+HARD_HANDS: Mapping[int, str] = {
+    5: "3,2", 6: "4,2", 7: "5,2", 8: "6,2", 9: "7,2", 10: "7,3", 11: "8,3", 12: "T,2",
+    13: "T,3", 14: "T,4", 15: "T,5", 16: "T,6", 17: "T,7", 18: "T,8", 19: "T,9",
+}
+"""The two cards that stand for each hard total (no pair, no ace): in
+:class:`CountFamily` every such pair of cards gives the same EVs (the unseen cards are
+fixed), so the choice does not matter."""
+
+SOFT_HANDS: Mapping[int, str] = {total: f"A,{total - 11}" for total in range(13, 21)}
+"""Soft totals 13 to 20: an ace and a card."""
+
+PAIR_HANDS: tuple[str, ...] = ("2,2", "3,3", "4,4", "5,5", "6,6", "7,7", "8,8", "9,9",
+                               "T,T", "A,A")
+"""The pairs of an index matrix."""
+
+PLAYS: Mapping[str, tuple[str, str]] = {
+    "stand": ("stand", "hit"),
+    "double": ("double", "hit_or_stand"),
+    "split": ("split", "no_split"),
+    "surrender": ("surrender", "no_surrender"),
+    "insurance": ("insurance", "decline"),
+}
+"""Each play a matrix indexes, and what it is weighed against (:data:`ALTERNATIVES`)."""
+
+
+def cell_plays(kind: str, total: int, up: str) -> tuple[str, ...]:
+    """The plays a counter's matrix indexes for a hand of ``kind`` (hard, soft, pair) and
+    ``total`` against ``up``: standing on hard 12+ and soft 17+, doubling hard 5-11 and
+    soft 13-20, splitting pairs, surrendering hard 13-17 (insurance, which reads no
+    hand, is a cell of its own). ``up`` is not read yet: every up card has the same plays.
+
+    >>> cell_plays("hard", 16, "A"), cell_plays("pair", 16, "T")
+    (('stand', 'surrender'), ('split',))
+    """
+    plays: list[str] = []
+    if kind == "pair":
+        plays.append("split")
+    else:
+        if total >= (12 if kind == "hard" else 17):
+            plays.append("stand")
+        if total <= 11 or kind == "soft":
+            plays.append("double")
+        if kind == "hard" and 13 <= total <= 17:
+            plays.append("surrender")
+    return tuple(plays)
+
+
+@dataclass(frozen=True, slots=True)
+class CellIndices:
+    """Every indexed play of one hand against one up card (:func:`index_matrix`).
+
+    ``kind``: ``hard``, ``soft``, ``pair`` or ``cell`` (a hand asked for by its cards);
+    ``label``: the total (``16``, ``A,7`` for soft 18) or the pair; ``rows``: one
+    :class:`CountIndex` per play, plays the rules forbid left out.
+    """
+
+    kind: str
+    label: str
+    hand: str
+    up: str
+    rows: tuple[CountIndex, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class IndexMatrix:
+    """Count indices of every play of every starting hand, or of one cell."""
+
+    rules: BlackjackRules
+    count: CountSystem
+    family: CountFamily
+    cells: tuple[CellIndices, ...]
+
+    @property
+    def up_cards(self) -> tuple[str, ...]:
+        """The up cards in the order counters print them (:data:`UP_CARDS`)."""
+        return UP_CARDS
+
+
+def _matrix_cells() -> list[tuple[str, str, str, int]]:
+    """(kind, label, hand, total) of every row of the matrix."""
+    cells = [("hard", str(t), hand, t) for t, hand in HARD_HANDS.items()]
+    cells += [("soft", hand, hand, t) for t, hand in SOFT_HANDS.items()]
+    cells += [("pair", hand, hand, 0) for hand in PAIR_HANDS]
+    return cells
+
+
+def index_matrix(
+    rules: BlackjackRules,
+    count: str = "hilo",
+    progress: Progress = None,
+    hand: str | None = None,
+    up: str | None = None,
+) -> IndexMatrix:
+    """Count indices of every play of every starting hand against every up card (the
+    matrix a counter prints: :func:`cell_plays` says which plays), each exact along
+    :class:`CountFamily` and with its removal-based estimate (:func:`linear_index`);
+    ``progress(done, total)`` per cell. With ``hand`` and ``up``: that cell alone, with
+    every play the rules allow it (stand, double, split, surrender, insurance).
+
+    Cost: one hand analysis per step of the family and 11 for the estimate, per cell
+    (330 cells; at 6 decks 13 steps: about 8,000 analyses).
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> m = index_matrix(blackjack_rules("deluxe", ["decks=6"]), hand="T,6", up="T")
+    >>> [(r.decision.actions[0], r.index and round(r.index, 2)) for r in m.cells[0].rows]
+    [('stand', -0.13), ('double', None)]
+
+    (A regression pin: split and surrender are not allowed for T,6 vs T in Deluxe, and
+    doubling never beats the best of hitting and standing; the published stand index is 0.)
+    """
+    system = find_count(count)
+    family = CountFamily(rules.decks, system)
+    if (hand is None) != (up is None):
+        raise RulesError("give both --hand and --vs for one cell, or neither for the matrix")
+    if hand is not None and up is not None:
+        cards = parse_cards(hand)
+        up_card = parse_card(up)
+        label = ",".join(str(c) for c in cards)
+        plays = [p for p in PLAYS if p != "insurance" or up_card.rank is Rank.ACE]
+        jobs = [("cell", label, label, str(up_card), plays)]
+    else:
+        jobs = [(kind, label, cards_, u, list(cell_plays(kind, total, u)))
+                for kind, label, cards_, total in _matrix_cells() for u in UP_CARDS]
+        jobs.append(("insurance", "insurance", "9,7", "A", ["insurance"]))
+    cells = []
+    for done, (kind, label, cards_, u, plays) in enumerate(jobs, start=1):
+        decisions = [Decision(f"{p} {label} vs {u}", cards_, u, PLAYS[p]) for p in plays]
+        rows = [replace(row, linear_index=linear_index(rules, row.decision, family))
+                for row in _cell_indices(rules, family, decisions, linear=False)
+                if not row.note.endswith(NOT_ALLOWED)]
+        cells.append(CellIndices(kind, label, cards_, u, tuple(rows)))
+        _tick(progress, done, len(jobs))
+    return IndexMatrix(rules, system, family, tuple(cells))

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never 
     from strategy_calc.baccarat_count import BaccaratCount
     from strategy_calc.count import BlackjackCount, Comparison
     from strategy_calc.count_systems import CountSystem
-    from strategy_calc.counting import EffectsOfRemoval, IndexTable
+    from strategy_calc.counting import CountIndex, EffectsOfRemoval, IndexMatrix, IndexTable
     from strategy_calc.rules import Ruleset, RulesetInfo
     from strategy_calc.sidebets import PairOdds
     from strategy_calc.strategy import GameAnalysis
@@ -643,37 +643,66 @@ def eor_text(result: EffectsOfRemoval) -> str:
     return render(table, *lines)
 
 
-def indices_dict(table: IndexTable) -> dict[str, Any]:
-    """The ``indices --format json`` object."""
-    return {
+INDEX_DEFINITION = (
+    "index: the true count at which EV(play) - EV(versus) changes sign, exact: every step of"
+    " the count family is a real shoe composition analysed exactly, linearly interpolated"
+    " between steps; linear_index: the removal-based linear estimate (the play's effects"
+    " of removal off the top, Griffin's linear model along the same family); null where"
+    " the play keeps one side over true counts -20 to +20 or is not allowed"
+)
+"""How ``indices`` defines its two figures (docs/MODEL.md says more)."""
+
+
+def _index_row(row: CountIndex) -> dict[str, Any]:
+    """One decision's index as ``indices --json`` lists it."""
+    return {"decision": row.decision.name, "hand": row.decision.hand, "up": row.decision.up,
+            "actions": list(row.decision.actions), "index": row.index, "above": row.above,
+            "published": row.decision.published, "note": row.note,
+            "linear_index": row.linear_index, "group": row.decision.group}
+
+
+def indices_dict(table: IndexTable, matrix: IndexMatrix | None = None) -> dict[str, Any]:
+    """The ``indices --format json`` object: ``indices`` the published decisions (or the
+    one cell asked for), ``matrix`` every play of every start when computed."""
+    out: dict[str, Any] = {
         "rules": table.rules.name,
         "decks": table.rules.decks,
         "ruleset": str(table.rules),
         "count": table.count.name,
         "family": table.family.describe(),
         "published_for": "Hi-Lo Illustrious 18 (Schlesinger), 6 decks S17 DAS; compare under"
-                         " blackjack_rules('deluxe', ['decks=6', 'surrender=none'])",
-        "indices": [
-            {"decision": row.decision.name, "hand": row.decision.hand, "up": row.decision.up,
-             "actions": list(row.decision.actions), "index": row.index, "above": row.above,
-             "published": row.decision.published, "note": row.note}
-            for row in table.rows
-        ],
+                         " blackjack_rules('deluxe', ['decks=6', 'surrender=none']); Fab 4"
+                         " (late surrender) under blackjack_rules('deluxe', ['decks=6',"
+                         " 'surrender=late'])",
+        "definition": INDEX_DEFINITION,
+        "indices": [_index_row(row) for row in table.rows],
     }
+    if matrix is not None:
+        out["matrix"] = [
+            {"kind": cell.kind, "label": cell.label, "hand": cell.hand, "up": cell.up,
+             "plays": [{"play": row.decision.actions[0], "versus": row.decision.actions[1],
+                        "index": row.index, "linear_index": row.linear_index,
+                        "above": row.above, "note": row.note} for row in cell.rows]}
+            for cell in matrix.cells
+        ]
+    return out
 
 
-def indices_text(table: IndexTable) -> str:
-    """The ``indices`` table: each decision's index beside the published one."""
+def indices_text(table: IndexTable, matrix: IndexMatrix | None = None) -> str:
+    """The ``indices`` table: each decision's index beside its linear estimate and the
+    published one; then, with ``matrix``, the grids a counter prints."""
     from rich.table import Table
 
     rules = table.rules
     out = Table(title=f"{table.count.name} count indices (true count), {rules}",
                 title_justify="left")
-    for name in ("decision", "hand", "at or above", "below"):
+    out.add_column("decision", no_wrap=True)
+    for name in ("at or above", "below"):
         out.add_column(name)
-    for name in ("index", "published", "diff"):  # (numbers and their names never wrap)
+    for name in ("index", "linear", "pub.", "diff"):  # (numbers never wrap)
         out.add_column(name, justify="right", no_wrap=True, min_width=len(name))
     out.add_column("note")
+    shown = {"hit_or_stand": "hit/stand", "no_split": "no split", "no_surrender": "play on"}
     footnotes: list[str] = []
     for row in table.rows:
         first, second = row.decision.actions
@@ -685,15 +714,97 @@ def indices_text(table: IndexTable) -> str:
             mark = f"[{len(footnotes)}]"
         published = row.decision.published
         out.add_row(
-            row.decision.name, f"{row.decision.hand} vs {row.decision.up}", first, second,
+            row.decision.name, shown.get(first, first), shown.get(second, second),
             "-" if row.index is None else f"{row.index:+.2f}",
+            "-" if row.linear_index is None else f"{row.linear_index:+.2f}",
             "-" if published is None else f"{published:+d}",
             "-" if row.difference is None else f"{row.difference:+.2f}", mark,
         )
     lines = [f"family: {table.family.describe()}",
-             "published: Hi-Lo Illustrious 18 (Schlesinger), 6 decks S17 DAS; the rules they"
-             " match here: --rules deluxe --decks 6 --set surrender=none", *footnotes]
-    return render(out, *lines)
+             "published: Hi-Lo Illustrious 18 (Schlesinger), 6 decks S17 DAS, the rules they"
+             " match here: --rules deluxe --decks 6 --set surrender=none; (R): the Fab 4"
+             " (late surrender), with --set surrender=late", INDEX_DEFINITION, *footnotes]
+    text = render(out, *lines)
+    return text if matrix is None else text + "\n\n" + index_grids(matrix)
+
+
+GRIDS = (("hard", "stand", "hard totals: stand (else hit)"),
+         ("hard", "double", "hard totals: double (else hit or stand)"),
+         ("hard", "surrender", "hard totals: surrender (else play on)"),
+         ("soft", "stand", "soft totals: stand (else hit)"),
+         ("soft", "double", "soft totals: double (else hit or stand)"),
+         ("pair", "split", "pairs: split (else hit, stand or double)"))
+"""The grids of :func:`index_grids`: (kind, play, title)."""
+
+
+def _grid_cell(row: CountIndex | None) -> str:
+    """A grid entry: the index (the play at or above it), ``<`` before it when the play is
+    better below it, ``all`` / ``-`` when it is always / never taken, blank if not allowed."""
+    if row is None:
+        return ""
+    play = row.decision.actions[0]
+    if row.index is None:
+        return "all" if row.note.startswith(f"{play} at every") else "-"
+    return f"{'' if row.above == play else '<'}{row.index:+.1f}"
+
+
+def index_grids(matrix: IndexMatrix) -> str:
+    """The matrix as plain fixed-width grids (80 columns): hands down, up cards across."""
+    cells = {(c.kind, c.label, c.up): c for c in matrix.cells}
+    labels: dict[str, list[str]] = {}
+    for c in matrix.cells:
+        if c.label not in labels.setdefault(c.kind, []):
+            labels[c.kind].append(c.label)
+    blocks = []
+    for kind, play, title in GRIDS:
+        lines = [f"{title}; true count at or above which to {play}",
+                 f"{'':>6}" + "".join(f"{u:>7}" for u in matrix.up_cards)]
+        any_row = False
+        for label in labels.get(kind, []):
+            entries = []
+            for u in matrix.up_cards:
+                cell = cells.get((kind, label, u))
+                row = None if cell is None else next(
+                    (r for r in cell.rows if r.decision.actions[0] == play), None)
+                entries.append(_grid_cell(row))
+            if any(entries):
+                any_row = True
+                lines.append(f"{label:>6}" + "".join(f"{e:>7}" for e in entries))
+        if any_row:
+            blocks.append("\n".join(lines))
+    insurance = [r for c in matrix.cells if c.kind == "insurance" for r in c.rows]
+    if insurance:
+        blocks.append(f"insurance: at or above {_grid_cell(insurance[0])}")
+    blocks.append(textwrap.fill(
+        "'<' before an index: the play is better at or below it; 'all': at every true count"
+        " from -20 to +20; '-': at none; blank: not allowed", 80))
+    return "\n\n".join(blocks)
+
+
+def indices_csv(table: IndexTable, matrix: IndexMatrix | None = None) -> str:
+    """One line per play: the published decisions (or the cell asked for), then the
+    matrix; numbers unrounded, empty where there is none."""
+    import csv
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["kind", "label", "hand", "up", "play", "versus", "index",
+                     "linear_index", "above", "published", "note"])
+
+    def number(x: float | None) -> str:
+        return "" if x is None else repr(x)
+
+    for row in table.rows:
+        d = row.decision
+        writer.writerow([d.group or "cell", d.name, d.hand, d.up, *d.actions,
+                         number(row.index), number(row.linear_index), row.above or "",
+                         "" if d.published is None else d.published, row.note])
+    for cell in matrix.cells if matrix is not None else ():
+        for row in cell.rows:
+            writer.writerow([cell.kind, cell.label, cell.hand, cell.up,
+                             *row.decision.actions, number(row.index),
+                             number(row.linear_index), row.above or "", "", row.note])
+    return buffer.getvalue()
 
 
 # ---------------------------------------------------------------- sidebets

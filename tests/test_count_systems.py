@@ -90,7 +90,8 @@ def test_a_toml_count_file_is_a_system_like_the_built_in_one(tmp_path: Path) -> 
                     '[side_counts]\naces = ["A"]\n', encoding="utf-8")
     entry = run_json("counts", "--system", str(path))["systems"]["my-zen"]
     assert entry["balanced"] and entry["side_counts"] == {"aces": ["A"]}
-    args = ["indices", "--rules", "deluxe", "--decks", "6", "--set", "surrender=none"]
+    args = ["indices", "--rules", "deluxe", "--decks", "6", "--set", "surrender=none",
+            "--published"]
     mine = run_json(*args, "--count", str(path))["indices"]
     zen = run_json(*args, "--count", "zen")["indices"]
     assert [r["index"] for r in mine] == [r["index"] for r in zen]
@@ -102,11 +103,13 @@ def test_zen_insurance_index_is_where_a_third_of_the_unseen_cards_are_tens() -> 
     fewer 4s, 5s, 6s, one fewer 2, 3, 7), so tens are a third at step j = (26D/3 - 8D)/8 =
     D/12 = 0.5. The running count there is -j x sum(tag x step) = 32 j = 16, over 3 decks
     unseen: true count 16/3 = 5.333. Insurance's EV is linear along the family, so the
-    interpolated index is exact."""
+    interpolated index is exact; it is linear in the unseen cards' densities too, so the
+    removal-based linear estimate is exact as well."""
     rows = run_json("indices", "--rules", "deluxe", "--decks", "6", "--set", "surrender=none",
-                    "--count", "zen")["indices"]
+                    "--count", "zen", "--published")["indices"]
     insurance = next(r for r in rows if r["decision"] == "insurance")
     assert insurance["index"] == pytest.approx(16 / 3, abs=1e-9)
+    assert insurance["linear_index"] == pytest.approx(16 / 3, abs=1e-9)
 
 
 @pytest.mark.slow
