@@ -1062,6 +1062,10 @@ def count(
     spread: Annotated[str | None, typer.Option(
         "--spread", metavar="TC:UNITS,...", help='Bet ramp by floored true count, e.g.'
         ' "1:1,2:2,3:4,4:8" (blackjack).')] = None,
+    seats: Annotated[int | None, typer.Option(
+        "--seats", metavar="N", help="Boxes at the table, 1-7 (blackjack; default 1): the"
+        " player's is dealt and plays first, the others play the same way and their cards"
+        " are seen.")] = None,
     strategy: Annotated[CountStrategy, typer.Option(
         "--strategy", case_sensitive=False,
         help="basic: the chart; basic+indices: plus the computed Illustrious"
@@ -1133,11 +1137,11 @@ def count(
                 strategy.value, n, every, jobs or os.cpu_count() or 1), f"{n:,} rounds", yes)
         if names:
             return _compare([counting.blackjack_counter(
-                ruleset, strategy.value, name, cut_card, seed, penetration, every, start)
-                for name in names], n, ramp, bankroll, wong, jobs, scheduler, plot)
+                ruleset, strategy.value, name, cut_card, seed, penetration, every, start,
+                seats or 1) for name in names], n, ramp, bankroll, wong, jobs, scheduler, plot)
         counter = counting.blackjack_counter(
             ruleset, strategy.value, system or "hilo", cut_card, seed, penetration, every,
-            start)
+            start, seats or 1)
         with progress_bar(f"{n} rounds") as tick, parallel.executor(jobs, scheduler) as pool:
             result = counting.blackjack_count(counter, n, ramp, bankroll, pool, tick,
                                               wong=wong)
@@ -1155,7 +1159,7 @@ def count(
                             ("--rounds", rounds), ("--bankroll", bankroll),
                             ("--moment-every", moment_every), ("--plot", plot),
                             ("--system", system), ("--compare", compare),
-                            ("--enter", enter), ("--exit", exit_)):
+                            ("--enter", enter), ("--exit", exit_), ("--seats", seats)):
             if value is not None:
                 raise InputError(f"{flag} is a blackjack option; the baccarat run deals"
                                  " --shoes")

@@ -95,6 +95,9 @@ play for the cards unseen before the round."""
 PENETRATION = 0.75
 """Default: a new shoe once this share of the cards has been dealt (the cut card)."""
 
+MAX_SEATS = 7
+"""The most boxes a blackjack table has (``count --seats``)."""
+
 MIN_BEHIND_CUT = 20
 """A shoe deals a round only while more than this many cards are left, at least."""
 
@@ -299,6 +302,10 @@ class BlackjackCounter:
     one_round: bool = False
     """One round per shuffle (``single_deck_one_round`` at one deck): ``cut_card`` is
     then one less than the shoe, so each shoe deals exactly its first round."""
+    seats: int = 1
+    """Boxes at the table: the player's, dealt and played first, and ``seats - 1`` others
+    playing the same plan, whose cards leave the shoe and are counted
+    (:func:`strategy_calc.playout.play_round`)."""
     _chart_actions: dict[tuple[int, tuple[int, int]], Action] = field(
         init=False, repr=False, compare=False)
     """The chart's action per (up card, two-card start): fixed for the run."""
@@ -626,7 +633,8 @@ class BlackjackCounter:
         """Deal one round from ``cards[pos:]`` as ``plan`` plays it; the position after it
         (:func:`strategy_calc.playout.play_round`; ``shoe``: the cards unseen before the
         round, which an ``optimal`` counter's split hands play their own decisions for)."""
-        return play_round(self.rules, cards, pos, plan, shoe, self.strategy == "optimal")
+        return play_round(self.rules, cards, pos, plan, shoe, self.strategy == "optimal",
+                          self.seats)
 
 
 def _split_second_moment(moments: tuple[float, float, float], peek: bool, insured: bool,
@@ -651,7 +659,7 @@ def _split_second_moment(moments: tuple[float, float, float], peek: bool, insure
 def blackjack_counter(
     rules: BlackjackRules, strategy: str = "basic", system: str = "hilo",
     cut_card: int | None = None, seed: int = 1, penetration: float | None = None,
-    moment_every: int = MOMENT_EVERY, shoe: Shoe | None = None,
+    moment_every: int = MOMENT_EVERY, shoe: Shoe | None = None, seats: int = 1,
 ) -> BlackjackCounter:
     """The counter of a run: the chart and its play off the top, and the index plays.
 
@@ -664,8 +672,12 @@ def blackjack_counter(
 
     Under ``single_deck_one_round`` at one deck (Macau's metal box) each shuffle deals
     one round, so there is no cut card to place: giving one (other than ``n - 1``, which
-    deals one round too) is an error.
+    deals one round too) is an error. ``seats``: boxes at the table (1 to
+    :data:`MAX_SEATS`; :attr:`BlackjackCounter.seats`).
     """
+    if not 1 <= seats <= MAX_SEATS:
+        raise InputError(f"--seats must be between 1 and {MAX_SEATS} (boxes at the table),"
+                         f" not {seats}")
     if strategy not in BLACKJACK_STRATEGIES:
         raise InputError(f"unknown strategy {strategy!r}: choose from "
                          f"{', '.join(BLACKJACK_STRATEGIES)}")
@@ -700,7 +712,7 @@ def blackjack_counter(
     plays = index_plays(rules, count) if strategy == "basic+indices" else ()
     full = shoe.counts if shoe is not None else Shoe.full(rules.decks).counts
     return BlackjackCounter(rules, strategy, count, cut_card, seed, chart, policies, plays,
-                            moment_every, full, one_round)
+                            moment_every, full, one_round, seats)
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,30 +65,73 @@ class _Deal:
 
 
 def play_round(rules: BlackjackRules, cards: Sequence[Card], pos: int, plan: RoundPlan,
-               shoe: Shoe | None = None, optimal_splits: bool = False) -> int:
+               shoe: Shoe | None = None, optimal_splits: bool = False, seats: int = 1) -> int:
     """Deal one round from ``cards[pos:]`` as ``plan`` plays it; the position after it.
 
-    ``optimal_splits`` with ``shoe`` (the cards unseen before the round): split hands
-    play their own best decisions for that shoe (:func:`strategy_calc.engine.split_play`)
-    instead of ``plan.codes``. Raises ``IndexError`` when the cards run out mid-round.
+    ``seats``: boxes at the table, each playing ``plan`` (the player's box is the first
+    to be dealt and to act; the others' cards leave the shoe and are counted like any
+    seen card). Casino order: one card to each box, the up card, a second card to each
+    box, the hole card at once where it is dealt at once; then each box plays out in
+    turn, then the dealer (his second card, where it comes late, only if some box needs
+    it). ``optimal_splits`` with ``shoe`` (the cards unseen before the round): the
+    player's split hands play their own best decisions for that shoe
+    (:func:`strategy_calc.engine.split_play`) instead of ``plan.codes``. Raises
+    ``IndexError`` when the cards run out mid-round.
+
+    Why the player's EV does not depend on ``seats``: the other boxes' decisions read
+    only their own cards and the up card, and the player's read only his own and the up
+    card, so by exchangeability the cards the player and the dealer receive are
+    distributed as if dealt to them alone from the shoe before the round.
+
+    >>> from strategy_calc.cards import parse_cards
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> plan = RoundPlan(0.0, None, {(6, 7, 10, False): Action.STAND,
+    ...                              (6, 8, 9, False): Action.STAND}, {6: bytes(4096)},
+    ...                  frozenset())
+    >>> cards = parse_cards("T,9,6,7,8,T,5")  # boxes T,7 and 9,8 stand; dealer 6,T,5: 21
+    >>> play_round(blackjack_rules("deluxe"), cards, 0, plan, seats=2)
+    7
     """
     deal = _Deal(cards, pos)
-    first, up_card, second = deal.take(), deal.take(), deal.take()
-    p1, up, p2 = int(first.rank), int(up_card.rank), int(second.rank)
+    firsts = [deal.take() for _ in range(seats)]
+    up_card = deal.take()
+    seconds = [deal.take() for _ in range(seats)]
+    up = int(up_card.rank)
     hole = int(deal.take().rank) if rules.peek or rules.decks == 1 else -1
-    hand = (min(p1, p2), max(p1, p2))
     if rules.peek and {up, hole} == {1, 10}:
         return deal.pos
+    live = needs_hole = False
+    for seat, (first, second) in enumerate(zip(firsts, seconds, strict=True)):
+        own_shoe = shoe if seat == 0 and optimal_splits else None
+        box_live, box_needs_hole = _play_box(rules, deal, first, second, up_card, hole < 0,
+                                             plan, own_shoe)
+        live = live or box_live
+        needs_hole = needs_hole or box_needs_hole
+    if hole < 0 and needs_hole:  # (an insurance bet is settled on it even with no hand left)
+        hole = int(deal.take().rank)
+    if live and {up, hole} != {1, 10}:
+        dealer = [up, hole]
+        while _dealer_draws(dealer, rules.dealer_hits_soft_17):
+            dealer.append(int(deal.take().rank))
+    return deal.pos
+
+
+def _play_box(rules: BlackjackRules, deal: _Deal, first: Card, second: Card, up_card: Card,
+              hole_late: bool, plan: RoundPlan, shoe: Shoe | None) -> tuple[bool, bool]:
+    """Play one box of ``first``, ``second`` against ``up_card`` as ``plan`` says (``shoe``:
+    its split hands play their own best decisions for it); (whether a hand is left for the
+    dealer to settle, whether the box needs the dealer's second card when it comes late:
+    a live hand, an insurance bet, a blackjack a dealer blackjack would push)."""
+    p1, up, p2 = int(first.rank), int(up_card.rank), int(second.rank)
+    hand = (min(p1, p2), max(p1, p2))
     if hand == (1, 10):
         even_money = plan.actions.get((up, 1, 10, False)) is Action.EVEN_MONEY
-        if hole < 0 and up in (1, 10) and not even_money:  # does a dealer blackjack push it?
-            deal.take()
-        return deal.pos
+        return False, hole_late and up in (1, 10) and not even_money
     action = plan.actions.get((up, *hand, first.suit == second.suit)) or plan.actions.get(
         (up, *hand, False))
-    insured = hole < 0 and up in plan.insure
+    insured = hole_late and up in plan.insure
     if action is Action.SURRENDER:  # (an insurance bet still needs the dealer's card)
-        return deal.pos + insured
+        return False, insured
     codes = plan.codes[up]
     if action is Action.DOUBLE:
         live = _best_total([p1, p2, int(deal.take().rank)]) <= 21
@@ -96,7 +139,7 @@ def play_round(rules: BlackjackRules, cards: Sequence[Card], pos: int, plan: Rou
         live = False
         for k, (own, other) in enumerate(((first, second), (second, first))):
             own_codes = None
-            if optimal_splits and shoe is not None:
+            if shoe is not None:
                 own_codes = _split_play_of(rules, shoe, up_card, own, other, k == 1)
             held = [own, deal.take()]
             if rules.split_aces_take_one_card(p1 == 1):
@@ -107,15 +150,7 @@ def play_round(rules: BlackjackRules, cards: Sequence[Card], pos: int, plan: Rou
         live = True
     else:  # hit, then play on by the codes
         live = _play_hand(rules, deal, [first, second, deal.take()], codes, False)
-    if not live and not insured:
-        return deal.pos
-    if hole < 0:  # (an insurance bet is settled on it even when no hand is left)
-        hole = int(deal.take().rank)
-    if live and {up, hole} != {1, 10}:
-        dealer = [up, hole]
-        while _dealer_draws(dealer, rules.dealer_hits_soft_17):
-            dealer.append(int(deal.take().rank))
-    return deal.pos
+    return live, live or insured
 
 
 def _bonus_paid(rules: BlackjackRules, held: list[Card], split: bool) -> bool:

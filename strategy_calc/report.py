@@ -1104,7 +1104,7 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
         "strategy": c.strategy, "system": c.system.name,
         "penetration": None if result.one_round_per_shuffle else result.penetration,
         "cut_card": None if result.one_round_per_shuffle else c.cut_card,
-        "one_round_per_shuffle": result.one_round_per_shuffle,
+        "one_round_per_shuffle": result.one_round_per_shuffle, "seats": c.seats,
         "rounds": result.rounds, "shoes": result.shoes, "seed": c.seed,
         "ev_per_round": _estimate(result.ev_per_round),
         "ev_off_the_top": result.ev_off_the_top,
@@ -1143,9 +1143,11 @@ def count_text(result: BlackjackCount) -> str:
              " the top and the cut-card effect is exactly 0" if result.one_round_per_shuffle
              else f"cut card {c.cut_card} cards from the end (penetration"
              f" {result.penetration:.1%})")
+    seats = (f"; {c.seats} boxes at the table, the player's first, the others playing the"
+             " same plan and their cards counted" if c.seats > 1 else "")
     head = (f"{c.rules}; {c.strategy} play, {c.system.name} true count (running count per"
             f" deck unseen) before each deal; {result.rounds} rounds from {result.shoes}"
-            f" shoes (seed {c.seed}), {dealt}")
+            f" shoes (seed {c.seed}), {dealt}{seats}")
     figures = Table(title="per round, units of the initial bet (+- one standard error)",
                     title_justify="left")
     figures.add_column("figure")
