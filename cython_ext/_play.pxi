@@ -598,7 +598,8 @@ cdef int split_rows(Ctx* c, const int* base, int p, const Params* P, int max_ext
 
     ``columns``: bit 1 the optimal pair, bit 2 the chart pair, bit 4 the chart without
     double after split (the others stay NaN). The optimal rows play the decisions that
-    are best with ``frozen_at`` extra pair cards gone (rows below it stay NaN)."""
+    are best with ``frozen_at`` extra pair cards gone (rows below it stay NaN); with
+    ``frozen_at`` -1 every row plays its own best decisions."""
     cdef int r, a
     cdef int b2[NR]
     for a in range(max_extra + 1):
@@ -615,7 +616,10 @@ cdef int split_rows(Ctx* c, const int* base, int p, const Params* P, int max_ext
         ctx_forget(c)
         c.codes = NULL
         with nogil:
-            if a == frozen_at and columns & SPLIT_OPTIMAL:  # (the chart's rows need no optimal play)
+            if frozen_at < 0 and columns & SPLIT_OPTIMAL:  # each row its own best play
+                res[a * 6] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card, NULL,
+                                        &res[a * 6 + 1])
+            elif a == frozen_at and columns & SPLIT_OPTIMAL:  # (the chart's rows need no optimal play)
                 res[a * 6] = split_hand(c, p, P.double_ok, P.das, P.aces_one_card, NULL,
                                         &res[a * 6 + 1])
                 if max_extra > 0:
@@ -661,8 +665,9 @@ def split_tables(const int[:] base, int pair, int up, params, int max_extra,
     ``columns``: which pairs of columns to compute (bit 1 ``X, P``, bit 2 the
     chart's, bit 4 the chart's without DAS); the rest are NaN. ``frozen_at``:
     the optimal rows play the decisions best with that many extra pair cards
-    gone (0: cdp1; each resplit count its own: cdp), frozen for the rows above
-    it; the optimal rows below it are NaN. ``lazy``: the pair is split against a few up
+    gone (0: cdp1; each resplit count its own: cdp-hands), frozen for the rows above
+    it; the optimal rows below it are NaN; -1: every row plays the decisions best for its
+    own removal, nothing frozen (``cdp``, the field's CDP). ``lazy``: the pair is split against a few up
     cards only (a chart's round), so ``memo`` fills the hands' dealer rows one up card
     at a time first (:func:`dmemo_fill`); a speed-up only.
     """
@@ -680,8 +685,8 @@ def split_tables(const int[:] base, int pair, int up, params, int max_extra,
     check_codes(chart_codes, "chart_codes")
     if max_extra < 0 or max_extra > 4:
         raise ValueError("max_extra is 0..4 (up to four hands)")
-    if frozen_at < 0 or frozen_at > max_extra:
-        raise ValueError("frozen_at is 0..max_extra")
+    if frozen_at < -1 or frozen_at > max_extra:
+        raise ValueError("frozen_at is -1..max_extra")
     if chart_codes is not None:
         chart = &chart_codes[0]
     for r in range(NR):

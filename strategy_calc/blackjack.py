@@ -293,10 +293,11 @@ def _split_evs(
     (``cdz``): EVs per unit initial bet, conditioned as :func:`analyse_hand`'s
     (``no_bj``: P(no dealer blackjack))."""
     split_codes = _cdz_codes(base, upr, params) if strategy == "cdz" else None
+    play = strategy if strategy in ("cdp", "cdp-hands") else "cdp1"
     split = mean_split_values([
         (p, split_values(rules, b, upr, hand[0].rank, conditioning, pair_cards=hand,
                          chart_codes=memoryview(split_codes).cast("b") if split_codes
-                         else None, cdp=strategy == "cdp")) for p, b in up_cases])
+                         else None, play=play)) for p, b in up_cases])
     if split is None:
         return None, None, None, split_codes
     played = split.chart if strategy == "cdz" and split.chart else split.optimal

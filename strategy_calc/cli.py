@@ -380,10 +380,11 @@ def warn_slow_split(ruleset: BlackjackRules, split_strategy: str, what: str) -> 
 
 SplitStrategyOpt = Annotated[str, typer.Option(
     "--split-strategy", help="How split hands play under optimal play: cdp1 (each hand"
-    " optimal for its own cards), cdz (the pre-split decisions), cdp (as cdp1, re-optimised"
-    " for the pair cards split off), postsplit (the second"
-    " hand sees the first's cards; slower), optimal (every decision sees every card dealt"
-    " and maximises the round; slowest, resplits included).")]
+    " optimal for its own cards), cdz (the pre-split decisions), cdp (the field's CDP,"
+    " Farmer's: re-optimised for the pair cards removed in each term of the resplit sum),"
+    " cdp-hands (second cards dealt first, then play by the number of resplits), postsplit"
+    " (the second hand sees the first's cards; slower), optimal (every decision sees every"
+    " card dealt and maximises the round; slowest, resplits included).")]
 
 
 @contextmanager

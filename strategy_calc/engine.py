@@ -375,7 +375,8 @@ def split_tables(
     """Rows for the first split hand and for the others (``base``: both pair cards in).
 
     ``columns``: bit 1 optimal, 2 chart, 4 chart without DAS (the rest NaN);
-    ``frozen_at``: the extra pair cards gone whose best decisions the optimal rows play;
+    ``frozen_at``: the extra pair cards gone whose best decisions the optimal rows play
+    (-1: every row its own removal's best decisions);
     ``lazy``: the memo fills rows one up card at a time first (a pair split against a few
     up cards only; a speed-up only)."""
     first, others = _engine.split_tables(int_array(base.counts), int(pair), int(up), params,

@@ -694,7 +694,8 @@ def apply_split_strategy(
     ``cdp1`` leaves :func:`add_split_values`' figures; ``cdz`` plays the pre-split
     decisions (:func:`strategy_calc.hands.pre_split_codes` of this pass);
     ``postsplit`` lets the second hand see the first hand's cards (one split only);
-    ``cdp`` re-optimises the later hands for their extra pair cards; ``optimal`` is the
+    ``cdp`` and ``cdp-hands`` re-optimise for the extra pair cards split off (the field's
+    CDP; the decisions by the number of resplits); ``optimal`` is the
     fully optimal split. ``progress(done, total)`` after each pair.
     Returns the codes split hands played, for ``cdz`` (else None: their own optimum).
     """
@@ -705,8 +706,9 @@ def apply_split_strategy(
         hand = (pair_rank, pair_rank)
         if hand not in ups.deals or ups.deals[hand][0].split is None:
             continue
-        if strategy == "cdp" and max_hands_for(game.rules, pair_rank == 1) == 2:
-            continue  # one split: cdp is cdp1, already valued by add_split_values
+        if (strategy in ("cdp", "cdp-hands")
+                and max_hands_for(game.rules, pair_rank == 1) == 2):
+            continue  # one split: they are cdp1, already valued by add_split_values
         adj = game.conditioning.blackjack_adjustment(ups.no_blackjack(hand))
         raw = 0.0
         for p, base in up_card_suits(game.rules, ups.base, ups.up, Rank(pair_rank)):
@@ -729,9 +731,9 @@ def _split_raw(game: GamePass, base: Shoe, up: Rank, pair: Rank, strategy: str,
         values = split_values(game.rules, base, up, pair, game.conditioning,
                               memoryview(codes).cast("b"), game.memo)
         return None if values is None or values.chart is None else sum(values.chart)
-    if strategy == "cdp":
+    if strategy in ("cdp", "cdp-hands"):
         values = split_values(game.rules, base, up, pair, game.conditioning, None, game.memo,
-                              columns=engine.SPLIT_OPTIMAL, cdp=True)
+                              columns=engine.SPLIT_OPTIMAL, play=strategy)
         return None if values is None else sum(values.optimal)
     if strategy == "optimal":
         return optimal_split_ev(base, up, pair, game.rules, game.conditioning).raw

@@ -101,7 +101,7 @@ def split_values(
     rules: BlackjackRules, base: Shoe, up: Rank, pair: Rank, conditioning: engine.Conditioning,
     chart_codes: memoryview | None = None, memo: engine.DealerMemo | None = None,
     pair_cards: Sequence[Card] | None = None,
-    columns: int = engine.SPLIT_ALL, cdp: bool = False, lazy: bool = False,
+    columns: int = engine.SPLIT_ALL, play: str = "cdp1", lazy: bool = False,
     params: engine.EngineParams | None = None,
 ) -> SplitValues | None:
     """Raw split EVs (the engine's scale) of the first hand and of the others, or None.
@@ -115,8 +115,9 @@ def split_values(
     the two pair cards as given (their suits); with one split, each hand's
     suited 6-7-8 chance is that of its own pair card (a pair card whose suit
     cannot complete a suited 6-7-8 gets none). Its play still decides with that
-    chance, not by the suits it draws. ``columns``: the engine's. ``cdp``: the optimal
-    figures play ``cdp`` (the decisions best for the pair cards split off) not ``cdp1``.
+    chance, not by the suits it draws. ``columns``: the engine's. ``play``: the split
+    strategy of the optimal figures, ``cdp1``, ``cdp`` or ``cdp-hands``
+    (:data:`strategy_calc.splits.SPLIT_STRATEGIES`; the three agree without resplits).
     ``lazy``: :func:`strategy_calc.engine.split_tables`' (a speed-up only).
     ``params``: the first hand's :func:`split_hand_params` when the caller has them (without
     the suited bonus they do not depend on the shoe, nor on its ``suits`` flag; a speed-up
@@ -129,8 +130,17 @@ def split_values(
     suits = max_hands == 2  # resplit rows reuse frozen decisions, which cannot see suits
     if params is None:
         params = split_hand_params(rules, base, cards, conditioning, suits)
-    rows_first, rows_others = engine.split_tables(base, pair, up, params, 2 * (max_hands - 2),
-                                                  chart_codes, memo, columns, lazy=lazy)
+    extra = 2 * (max_hands - 2)
+    own_rows = None
+    if play == "cdp" and max_hands > 2:  # each row its own removal's best play
+        own_rows = engine.split_tables(base, pair, up, params, extra, None, memo,
+                                       engine.SPLIT_OPTIMAL, -1, lazy)
+    if own_rows is not None and chart_codes is None:
+        rows_first, rows_others = own_rows
+    else:
+        rows_first, rows_others = engine.split_tables(
+            base, pair, up, params, extra, chart_codes, memo,
+            columns & ~engine.SPLIT_OPTIMAL if own_rows is not None else columns, lazy=lazy)
     if max_hands == 2 and cards[1].suit != cards[0].suit:
         second = split_hand_params(rules, base, cards[::-1], conditioning, suits)
         if second != params:
@@ -139,12 +149,15 @@ def split_values(
     n, n_pair = base.total - 2, base.count(pair) - 2  # both pair cards gone (the engine
     # checked the shoe holds them)
     by_resplits = None
-    if cdp and max_hands > 2:  # each resplit count plays its own best decisions
+    if play == "cdp-hands" and max_hands > 2:  # each resplit count plays its own decisions
         by_resplits = [(rows_first, rows_others)] + [
-            engine.split_tables(base, pair, up, params, 2 * (max_hands - 2), None, memo, 1, k)
+            engine.split_tables(base, pair, up, params, extra, None, memo,
+                                engine.SPLIT_OPTIMAL, k)
             for k in range(1, min(max_hands - 2, n_pair) + 1)]
 
     def total(column: int) -> tuple[float, float]:
+        if column == 0 and own_rows is not None:
+            return combine(*own_rows, 0, n, n_pair, max_hands)
         return combine(rows_first, rows_others, column, n, n_pair, max_hands,
                        by_resplits if column == 0 else None)
 

@@ -199,8 +199,8 @@ def round_outcomes(
 
     ``strategy``: :attr:`Strategy.OPTIMAL` (best composition-dependent play)
     or :attr:`Strategy.BASIC` (the chart). Its mean equals that EV (the tests
-    check 1e-12). ``split_strategy``: ``cdp1``, ``cdp`` (the same: one split) or ``cdz``
-    (optimal play's split hands).
+    check 1e-12). ``split_strategy``: ``cdp1``, ``cdp`` or ``cdp-hands`` (the same: one
+    split) or ``cdz`` (optimal play's split hands).
     """
     try:
         chosen = Strategy(strategy)

@@ -23,6 +23,17 @@ card). Everything else is exchangeability of the cards:
   ``F / (1 - v)`` with ``F = X - v P`` (the same identity holds for ``F``, the
   expectation of ``value * 1{second card not a pair}``).
 
+These identities hold for one fixed strategy. ``cdp1`` plays the rows of one (the
+decisions best for ``a = 0``, frozen), so the sum is its exact EV. The field's CDP
+(``cdp``, Eric Farmer's definition) feeds the same sum rows ``X[a]``, ``P[a]`` that each
+play the decisions best for their own ``a``: each term follows the number of pair cards
+removed in the shoe it is valued with, and the identities mix the strategies of
+neighbouring ``a`` (no single process of play has this value; with one split it is
+``cdp1``). ``cdp-hands`` is such a process: every hand's second card dealt first, then
+all hands play the decisions best for the ``k`` resplits made (``by_resplits`` of
+:func:`combine`: the rows frozen at ``a = k``, used by the arrangements with ``k``
+resplits).
+
 >>> arrangements(3)
 [('early', 2, 0, 2, 1), ('max', 3, 1, 0, 1), ('max', 3, 1, 1, 1)]
 """
@@ -86,10 +97,22 @@ def combine(
     the first hand and for the others (they differ only in what an ENHC dealer
     blackjack takes). ``column``: 0 optimal, 2 chart, 4 chart without double
     after split. ``n`` / ``n_pair``: cards and pair cards left once both pair
-    cards and the up card are gone. ``by_resplits`` (``cdp``): for ``k``
+    cards and the up card are gone. ``by_resplits`` (``cdp-hands``): for ``k``
     resplits, the rows of the strategy the hands play when ``k`` extra pair cards
     were split off (its decisions fixed, so the same removal identities value it
-    under every removal); entry 0 is ``(first, others)``.
+    under every removal); entry 0 is ``(first, others)``. (``cdp`` needs no
+    ``by_resplits``: its rows, each its own removal's best play, are ``first`` and
+    ``others``.)
+
+    A play worth -0.5 a hand whatever is removed (``X = P = -0.5`` in every row), 10
+    cards left of which 2 pair cards, up to 3 hands: the first hand is worth -0.5, the
+    others -0.5 times the expected number of other hands, 1 + P(a resplit) =
+    2 - (8/10)(7/9):
+
+    >>> row = (-0.5, -0.5, 0.0, 0.0, 0.0, 0.0)
+    >>> first, others = combine([row] * 3, [row] * 3, 0, 10, 2, 3)
+    >>> round(first, 12), round(others, 12), round(-0.5 * (2 - 8 / 10 * 7 / 9), 12)
+    (-0.5, -0.688888888889, -0.688888888889)
     """
     if max_hands == 2:  # one split: each hand's row 0 (what the general sum reduces to)
         return first[0][column], others[0][column]
@@ -178,9 +201,15 @@ SPLIT_STRATEGIES: dict[str, str] = {
     "cdz": "each split hand takes the decisions of the identical unsplit hand (the pre-split"
            " strategy: its cards and the up card, the other pair card still unseen), valued"
            " exactly with both pair cards gone (the field's CDZ-)",
-    "cdp": "as cdp1, but a split hand's decisions may vary with the number of extra pair"
-           " cards removed (each removal's own best composition-dependent play, the"
-           " second cards of all hands dealt first); equals cdp1 without resplits",
+    "cdp": "the field's CDP (Eric Farmer's): the resplit sum of cdp1, but each of its"
+           " terms valued with the best composition-dependent play for the pair cards"
+           " removed in the shoe that term is valued with (each removal's own play, mixed"
+           " by the removal identities: no single process of play); equals cdp1 without"
+           " resplits",
+    "cdp-hands": "every hand's second card is dealt first (resplitting as pairs come), then"
+                 " every hand plays the best composition-dependent strategy for its own"
+                 " cards, the up card and all the pair cards that started hands (decisions"
+                 " by the number of resplits made); equals cdp1 without resplits",
     "postsplit": "one split: the first hand as cdp1, the second plays the best strategy for"
                  " everything seen by then (the pair, the up card, all the first hand's cards)",
     "optimal": "fully optimal: every decision of every split hand (resplits included) uses"

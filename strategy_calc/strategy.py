@@ -120,8 +120,8 @@ def analyse_game(
     """
     split_strategy = check_split_strategy(split_strategy)
     if distribution and split_strategy in ("postsplit", "optimal"):
-        raise RulesError("outcome distributions are computed for the cdp1, cdp and cdz"
-                         f" split strategies, not {split_strategy}")
+        raise RulesError("outcome distributions are computed for the cdp1, cdp, cdp-hands"
+                         f" and cdz split strategies, not {split_strategy}")
     if distribution:
         check_distribution_rules(rules)
     per_up = 11 if split_strategy == "optimal" else 1  # the optimal split ticks per pair

@@ -709,14 +709,16 @@ def test_hand_names_its_split_strategy_and_takes_another() -> None:
 @pytest.mark.slow
 def test_the_optimal_and_cdp_split_strategies_are_offered_and_named() -> None:
     """9,9 vs 2 at one deck without DAS: the optimum is above postsplit (hand 1 plays for
-    the round) and cdp equals cdp1 with one split; ``edge`` names its strategy and is at
-    least the postsplit figure (its splits are upper bounds pair by pair)."""
+    the round) and cdp and cdp-hands equal cdp1 with one split; ``edge`` names its strategy
+    and is at least the postsplit figure (its splits are upper bounds pair by pair)."""
     args = ("hand", "9,9", "--vs", "2", "--decks", "1", "--set", "double_after_split=false",
             "--rules", "deluxe", "--split-strategy")
-    split = {s: run_json(*args, s) for s in ("optimal", "postsplit", "cdp", "cdp1")}
+    split = {s: run_json(*args, s) for s in ("optimal", "postsplit", "cdp", "cdp-hands",
+                                             "cdp1")}
     assert {s: v["split_strategy"] for s, v in split.items()} == {s: s for s in split}
     ev = {s: v["ev"]["split"] for s, v in split.items()}  # type: ignore[index]
     assert ev["optimal"] > ev["postsplit"] > ev["cdp1"] == ev["cdp"]  # type: ignore[operator]
+    assert ev["cdp-hands"] == ev["cdp1"]
     shoe = "A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8"
     edge = {s: run_json("edge", "--rules", "deluxe", "--shoe", shoe, "--split-strategy", s)
             for s in ("optimal", "postsplit")}
@@ -729,7 +731,8 @@ def test_risk_refuses_the_optimal_split_in_one_line(capsys: pytest.CaptureFixtur
 
     assert run(["risk", "--decks", "1", "--split-strategy", "optimal"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: outcome distributions are computed for the cdp1, cdp and cdz")
+    assert err.startswith("error: outcome distributions are computed for the cdp1, cdp,"
+                          " cdp-hands and cdz")
     assert err.count("\n") == 1
 
 

@@ -1,6 +1,8 @@
-"""Self-checks of the oracle's CDP resplit brute force (``bj_oracle.split_ev_cdp_bruteforce``).
+"""Self-checks of the oracle's cdp-hands resplit brute force
+(``bj_oracle.split_ev_cdp_hands_bruteforce``).
 
-CDP deals every split hand its second card (resplitting as it goes) before any
+The ``cdp-hands`` process (the calculator's ``cdp`` before issue 28, not the field's CDP)
+deals every split hand its second card (resplitting as it goes) before any
 hand plays; then each hand plays the one-split-hand policy for the shoe less
 the ``a`` extra pair cards that started hands. Checked here, each by another
 derivation, against the oracle's other brute forces (they test the oracle, not
@@ -10,7 +12,7 @@ the engine):
 2. with the ``a = 0`` policy for every hand (the private ``frozen`` switch):
    :func:`split_ev_resplit_bruteforce`, which deals in casino order, so dealing
    every second card first does not change a fixed strategy's value;
-3. CDP itself against the resplit value: it differs on some case, and only on
+3. cdp-hands itself against the resplit value: it differs on some case, and only on
    cases where some hand's decision for ``a > 0`` differs from ``a = 0`` on a
    state the hand can reach (no reachable difference: the values are equal).
 """
@@ -26,7 +28,7 @@ import pytest
 from bj_oracle import (
     RANK_LAYOUT,
     split_ev_bruteforce,
-    split_ev_cdp_bruteforce,
+    split_ev_cdp_hands_bruteforce,
     split_ev_resplit_bruteforce,
 )
 from bj_oracle.cdp import _cdp_bruteforce
@@ -74,7 +76,7 @@ FROZEN_IDS = ["peek-88v6-3", "peek-88vT-4", "enhc-all-88vT-4", "enhc-original-88
               "enhc-original-99vA-3", "peek-AAv6-RSA-4", "peek-AAvT-noRSA-4",
               "enhc-AAv5-RSA-hit-split-aces-3"]
 
-# Check 3: CDP vs the resplit value (the a = 0 policy); True where they differ.
+# Check 3: cdp-hands vs the resplit value (the a = 0 policy); True where they differ.
 CDP_DIFFERS = {
     "peek-88v6-3": False,
     "peek-88vT-4": True,
@@ -105,8 +107,8 @@ def _resplit(case_id: str) -> Fraction:
 def _policy_differences(
     pair: int, up: int, shoe: tuple[int, ...], rules: BlackjackRules
 ) -> list[tuple[int, int, list[int], str, str]]:
-    """Every (hand class, a, cards, a = 0 action, CDP action) where a hand that
-    follows the CDP policy for ``a`` extra pair cards reaches a state on which
+    """Every (hand class, a, cards, a = 0 action, cdp-hands action) where a hand that
+    follows the cdp-hands policy for ``a`` extra pair cards reaches a state on which
     that policy and the ``a = 0`` one disagree (states reachable for the shoe
     the policy assumes, a superset of the really reachable ones)."""
     first, later = oracle._split_hand_setups(RANK_LAYOUT, [(pair, None)] * 2, up, shoe, rules)
@@ -144,12 +146,12 @@ def test_cdp_with_one_split_is_the_split_bruteforce(
     _check_shoe(rules.decks, pair, up, shoe)
     want = split_ev_bruteforce(pair, up, shoe, rules)
     assert want is not None
-    assert split_ev_cdp_bruteforce(pair, up, shoe, rules) == want
+    assert split_ev_cdp_hands_bruteforce(pair, up, shoe, rules) == want
 
 
 def test_cdp_without_a_split_is_none() -> None:
     rules = _rules(max_split_hands=1)
-    assert split_ev_cdp_bruteforce(8, 6, (1, 0, 0, 1, 1, 1, 0, 2, 3, 6), rules) is None
+    assert split_ev_cdp_hands_bruteforce(8, 6, (1, 0, 0, 1, 1, 1, 0, 2, 3, 6), rules) is None
 
 
 @pytest.mark.oracle
@@ -165,7 +167,7 @@ def test_second_cards_first_keep_a_fixed_strategys_value(case_id: str) -> None:
 def test_cdp_differs_only_where_the_policy_does(case_id: str) -> None:
     _, rules, pair, up, shoe = RESPLIT[case_id]
     _check_shoe(rules.decks, pair, up, shoe)
-    cdp = split_ev_cdp_bruteforce(pair, up, shoe, rules)
+    cdp = split_ev_cdp_hands_bruteforce(pair, up, shoe, rules)
     resplit = _resplit(case_id)
     differences = _policy_differences(pair, up, shoe, rules)
     assert (cdp != resplit) == CDP_DIFFERS[case_id], (float(cdp), float(resplit))
@@ -179,8 +181,8 @@ def test_cdp_differs_only_where_the_policy_does(case_id: str) -> None:
 def test_cdp_differs_from_the_frozen_resplit_somewhere() -> None:
     assert any(CDP_DIFFERS.values())
     _, rules, pair, up, shoe = RESPLIT["peek-88vA-4"]
-    cdp = split_ev_cdp_bruteforce(pair, up, shoe, rules)
+    cdp = split_ev_cdp_hands_bruteforce(pair, up, shoe, rules)
     assert cdp is not None
-    assert cdp > _resplit("peek-88vA-4")  # here CDP's better informed hands gain
+    assert cdp > _resplit("peek-88vA-4")  # here cdp-hands' better informed hands gain
     assert float(cdp) == pytest.approx(-0.5138058443613999, abs=1e-15)
     assert float(_resplit("peek-88vA-4")) == pytest.approx(-0.5169402613847058, abs=1e-15)

@@ -137,13 +137,14 @@ def _cdp_cases() -> list[object]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("rules", "pair", "up", "shoe"), _cdp_cases())
-def test_cdp_reoptimises_each_hand_for_the_pair_cards_split_off_as_the_brute_force_does(
+def test_cdp_hands_reoptimises_each_hand_for_the_pair_cards_split_off_as_the_brute_force_does(
         rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]) -> None:
-    """``bj_oracle.split_ev_cdp_bruteforce``: every hand's second card is dealt first
+    """``bj_oracle.split_ev_cdp_hands_bruteforce``: every hand's second card is dealt first
     (resplitting), then each hand plays the best decisions for its own cards and the
     2 + a pair cards split off, ignoring the other hands; with one split it is cdp1.
-    Like the resplit brute force, its peek values are given no dealer blackjack."""
-    brute = bj_oracle.split_ev_cdp_bruteforce(pair, up, shoe, rules)
+    Like the resplit brute force, its peek values are given no dealer blackjack. (The
+    field's CDP, ``cdp``, is checked in test_cdp_field.py.)"""
+    brute = bj_oracle.split_ev_cdp_hands_bruteforce(pair, up, shoe, rules)
     assert brute is not None
-    got = _engine_split(rules, pair, up, shoe, "cdp")
+    got = _engine_split(rules, pair, up, shoe, "cdp-hands")
     assert abs(got - float(brute)) <= TOL, (got, float(brute))

@@ -130,6 +130,12 @@ hand 1, every later hand as split hand 2 (ENHC ``"original"``: a dealer
 blackjack takes H1's original bet only). With two hands it is
 ``split_ev_bruteforce``.
 
+Two re-optimised resplit strategies: ``split_ev_cdp_hands_bruteforce`` plays a
+process (every second card dealt first, then each hand plays the best policy for the
+pair cards that started hands); ``split_ev_cdp_field`` is the field's CDP (Eric
+Farmer's), which is no process but a closed form: the resplit sum fed, for each number
+of pair cards removed, that removal's own best one-hand values (its docstring).
+
 Post-split play (``split_ev_postsplit_bruteforce``, tiny shoes only): one
 split; hand 1 plays the frozen policy above, then hand 2 plays the best policy
 given hand 1's actual cards too (each decision maximises hand 2's own
@@ -169,7 +175,8 @@ from bj_oracle.basics import (
     remove,
     suited_shoe,
 )
-from bj_oracle.cdp import split_ev_cdp_bruteforce
+from bj_oracle.cdp import split_ev_cdp_hands_bruteforce
+from bj_oracle.cdp_field import split_ev_cdp_field
 from bj_oracle.dealer import (
     _dealer_from,
     _dealer_two_step,
@@ -266,7 +273,8 @@ __all__ = [  # every name, the private helpers too: some tests reach into them
     "split_ev",
     "split_ev_bruteforce",
     "split_ev_bruteforce_suited",
-    "split_ev_cdp_bruteforce",
+    "split_ev_cdp_field",
+    "split_ev_cdp_hands_bruteforce",
     "split_ev_cdz_bruteforce",
     "split_ev_optimal_bruteforce",
     "split_ev_postsplit_bruteforce",

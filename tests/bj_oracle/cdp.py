@@ -1,4 +1,5 @@
-"""Resplits played by the CDP strategy on tiny shoes (see :func:`split_ev_cdp_bruteforce`)."""
+"""Resplits played by the ``cdp-hands`` process on tiny shoes (see
+:func:`split_ev_cdp_hands_bruteforce`; the field's CDP is :mod:`bj_oracle.cdp_field`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from bj_oracle.split_bruteforce import Outcome, _draws, _walk_hand
 from bj_oracle.splits import _split_hand_setups
 from strategy_calc.rules import BlackjackRules
 
-# ------------------------------------------------ CDP resplit brute force (tiny shoes)
+# ------------------------------------------ cdp-hands resplit brute force (tiny shoes)
 
 Seconds = tuple[int, ...]  # the second card (kind) of each hand, in queue order
 Tally = dict[tuple[int, Outcome], Fraction]  # (1: H1 / 2: later hand, outcome) -> E[count]
@@ -49,9 +50,9 @@ def _deal_second_cards(
 def _cdp_bruteforce(
     pair_rank: int, up: int, shoe: Shoe, rules: BlackjackRules, frozen: bool = False
 ) -> Fraction | None:
-    """:func:`split_ev_cdp_bruteforce`; with ``frozen`` every hand plays the
+    """:func:`split_ev_cdp_hands_bruteforce`; with ``frozen`` every hand plays the
     ``a = 0`` policy whatever the number of hands (the policy of
-    :func:`split_ev_resplit_bruteforce`, dealt in the CDP order)."""
+    :func:`split_ev_resplit_bruteforce`, dealt in the cdp-hands order)."""
     if rules.max_split_hands == 1:
         return None
     pair = [(pair_rank, None), (pair_rank, None)]
@@ -119,12 +120,14 @@ def _cdp_bruteforce(
     return ev
 
 
-def split_ev_cdp_bruteforce(
+def split_ev_cdp_hands_bruteforce(
     pair_rank: int, up: int, shoe: Shoe, rules: BlackjackRules
 ) -> Fraction | None:
     """EV (per unit initial bet, all hands) of splitting a pair of ``pair_rank``
-    with resplits up to ``rules.max_split_hands`` hands played by the field's
-    CDP strategy, by playing the process from one shoe. For tiny shoes;
+    with resplits up to ``rules.max_split_hands`` hands played by the ``cdp-hands``
+    process (the calculator's ``cdp`` before issue 28; not the field's CDP, which is
+    :func:`bj_oracle.cdp_field.split_ev_cdp_field`), by playing the process from one
+    shoe. For tiny shoes;
     rank-only. Same conventions as :func:`split_ev_resplit_bruteforce`
     (``shoe`` has both pair cards, the up card and the removed cards taken out;
     peek: conditioned on no dealer blackjack; None where no split is allowed).
