@@ -31,6 +31,7 @@ Two ways to compute that exist:
 from __future__ import annotations
 
 import array
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -115,6 +116,15 @@ class HandAnalysis:
     a push (0) or a loss (< 0), conditioned as :attr:`ev` is; None for an action not
     allowed (or a split with resplits). Only on request: ``analyse_hand(...,
     outcomes=True)``."""
+    second_moments: Mapping[str, float | None] | None = None
+    """Per playing action, E[X^2] of the round's net result X (units^2), on the scale of
+    :attr:`ev` (given no dealer blackjack in a peek game; early surrender there, like its
+    EV, scaled so that ``(1 - p) m + p L^2`` is its unconditioned E[X^2], ``p`` the
+    chance of a dealer blackjack and ``L`` the result against one); None where
+    :attr:`outcomes` is None or for a hand whose bonus is paid at once. With
+    ``outcomes=True``."""
+    dealer_blackjack: float = 0.0
+    """P(the dealer has blackjack) for this hand's shoe and up card, unconditioned."""
 
 
 def dealer_outcomes(shoe: Shoe, up: Rank, rules: BlackjackRules) -> dict[str, float]:
@@ -228,10 +238,10 @@ def analyse_hand(
     best = max((a for a in PLAY_ACTIONS if ev[a] is not None), key=lambda a: ev[a] or 0.0)
     if ev["even_money"] is not None and rules.blackjack_pays * no_bj < 1.0:
         best = "even_money"
-    won_lost = None
+    won_lost = moments = None
     if outcomes:
-        won_lost = _outcomes(rules, base, hand, upr, params, conditioning, ev, no_bj, q678,
-                             natural, split_codes, strategy, up_cases)
+        won_lost, moments = _outcomes(rules, base, hand, upr, params, conditioning, ev,
+                                      no_bj, q678, natural, split_codes, strategy, up_cases)
     notes = [bonus_note] if bonus_note else []
     order_note = _split_order_note(rules, hand, upr, ev["split"] is not None)
     if order_note:
@@ -255,6 +265,8 @@ def analyse_hand(
         split_postsplit=split_postsplit,
         outcomes=won_lost,
         split_strategy=strategy,
+        second_moments=moments,
+        dealer_blackjack=p_bj,
     )
 
 
@@ -343,8 +355,9 @@ def _outcomes(
     ev: Mapping[str, float | None], no_bj: float, q678: float, natural: bool,
     split_codes: bytes | None = None, split_strategy: str = "cdp1",
     up_cases: Sequence[tuple[float, Shoe]] | None = None,
-) -> dict[str, dict[str, float] | None]:
-    """Win / push / loss probabilities of each allowed playing action (see HandAnalysis).
+) -> tuple[dict[str, dict[str, float] | None], dict[str, float | None]]:
+    """Win / push / loss probabilities of each allowed playing action, and E[X^2] of its
+    net result (see :attr:`HandAnalysis.outcomes`, :attr:`HandAnalysis.second_moments`).
 
     ``up_cases``: the shoes a split is dealt from, by the up card's suit
     (:func:`up_card_suits`; default ``base`` alone).
@@ -361,13 +374,19 @@ def _outcomes(
                 "push": hist[HIST_OFFSET] / scale,
                 "lose": pairwise_sum(hist, 0, HIST_OFFSET) / scale}
 
+    def moment2(hist: array.array[float]) -> float:
+        return math.fsum(((i - HIST_OFFSET) / 100.0) ** 2 * x
+                         for i, x in enumerate(hist) if x) / scale
+
     out: dict[str, dict[str, float] | None] = {a: None for a in PLAY_ACTIONS}
+    moments: dict[str, float | None] = {a: None for a in PLAY_ACTIONS}
     ranks = sorted(int(c.rank) for c in hand)
     bonus_hand = (ranks == [7, 7, 7] and rules.bonus_777 > 0) or (
         ranks == [6, 7, 8] and rules.bonus_suited_678 > 0)
     if natural:
         out["stand"] = ({"win": 1.0, "push": 0.0, "lose": 0.0} if conditioning.peek
                         else {"win": no_bj, "push": 1.0 - no_bj, "lose": 0.0})
+        moments["stand"] = rules.blackjack_pays ** 2 * (1.0 if conditioning.peek else no_bj)
     for name, act in (("stand", 0), ("hit", 1), ("double", 2)):
         if natural or ev[name] is None:
             continue
@@ -377,6 +396,8 @@ def _outcomes(
         if name == "stand" and bonus_hand:  # the bonus is paid at once (7-7-7; 6-7-8 if suited)
             q = 1.0 if ranks == [7, 7, 7] else q678
             result = {k: (q if k == "win" else 0.0) + (1.0 - q) * v for k, v in result.items()}
+        else:
+            moments[name] = moment2(hist)
         out[name] = result
     if (ev["split"] is not None and max_hands_for(rules, hand[0].rank is Rank.ACE) == 2
             and split_strategy not in ("postsplit", "optimal")):
@@ -391,9 +412,31 @@ def _outcomes(
             for i, x in enumerate(one):
                 hist[i] += p * x
         out["split"] = signs(hist)
+        moments["split"] = moment2(hist)
     if ev["surrender"] is not None:
         out["surrender"] = {"win": 0.0, "push": 0.0, "lose": 1.0}
-    return out
+        moments["surrender"] = _surrender_second_moment(rules, 1.0 - no_bj, natural,
+                                                        conditioning.peek)
+    return out, moments
+
+
+def _surrender_second_moment(rules: BlackjackRules, p_bj: float, natural: bool,
+                             conditioned: bool) -> float:
+    """E[X^2] of surrendering, on the scale of :func:`_surrender_ev`: late surrender
+    loses -1 to a blackjack and -1/2 otherwise (given no blackjack in a peek game:
+    1/4); every other kind is -1/2 whatever the dealer holds, which in a peek game is
+    reported as ``m`` with ``(1 - p) m + p L^2 = 1/4`` (L the hand's result against a
+    blackjack), as its EV is.
+
+    >>> round(_surrender_second_moment(BlackjackRules(surrender="late"), 0.1, False, False), 3)
+    0.325
+    """
+    if rules.surrender_loses_to_blackjack:
+        return 0.25 if conditioned else p_bj + 0.25 * (1.0 - p_bj)
+    if not conditioned or p_bj == 0.0:
+        return 0.25
+    against_bj = 0.0 if natural else 1.0
+    return (0.25 - p_bj * against_bj) / (1.0 - p_bj)
 
 
 def _zeros() -> array.array[float]:

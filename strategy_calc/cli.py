@@ -721,6 +721,16 @@ def indices(
     published: Annotated[bool, typer.Option(
         "--published", help="Only the published decisions (Illustrious 18, Fab 4), not the"
         " matrix of every play (seconds faster).")] = False,
+    risk_averse: Annotated[bool, typer.Option(
+        "--risk-averse", help="Also the risk-averse index of each published decision (or"
+        " of the cell): where the deviation pays once its variance is weighed at the"
+        " ramp's bet (needs --spread and --bankroll).")] = False,
+    spread: Annotated[str | None, typer.Option(
+        "--spread", metavar="TC:UNITS,...", help='The bet ramp of --risk-averse, e.g.'
+        ' "0:1,1:2,2:4,3:8,4:12".')] = None,
+    bankroll: Annotated[float | None, typer.Option(
+        "--bankroll", help="Bankroll in units (bets of the ramp), for --risk-averse.")
+    ] = None,
     format_: Annotated[
         IndexFormat | None, typer.Option(
             "--format", case_sensitive=False,
@@ -739,6 +749,12 @@ def indices(
         raise fail("--hand and --vs go together: give both for one cell, or neither")
     if hand is not None and published:
         raise fail("--published and --hand disagree: give one of them")
+    if risk_averse and (spread is None or bankroll is None):
+        raise fail("--risk-averse weighs variance at a bet: give --spread and --bankroll")
+    if not risk_averse and (spread is not None or bankroll is not None):
+        raise fail("--spread and --bankroll go with --risk-averse")
+
+    from dataclasses import replace
 
     from strategy_calc.counting import (
         PUBLISHED,
@@ -750,12 +766,30 @@ def indices(
 
     def compute() -> tuple[IndexTable, IndexMatrix | None]:
         ruleset = load_rules(rules, set_, decks)
+        ra = None
+        if spread is not None and bankroll is not None:
+            from strategy_calc.count import parse_spread
+
+            if not (bankroll > 0 and math.isfinite(bankroll)):
+                raise InputError(f"--bankroll must be a positive number of units, not"
+                                 f" {bankroll:g}")
+            ra = (parse_spread(spread).bet, bankroll)
         if hand is not None and vs is not None:
             with progress_bar("count indices") as tick:
                 cell = index_matrix(ruleset, count, tick, hand=hand, up=vs)
-            return IndexTable(ruleset, cell.count, cell.family, cell.cells[0].rows), None
+            rows = cell.cells[0].rows
+            table = IndexTable(ruleset, cell.count, cell.family, rows)
+            if ra is not None:
+                table = count_indices(ruleset, count, None, [r.decision for r in rows],
+                                      linear=True, risk_averse=ra)
+                table = replace(table, risk_averse=f"--spread {spread} --bankroll"
+                                f" {bankroll:g}")
+            return table, None
         with progress_bar("published indices") as tick:
-            table = count_indices(ruleset, count, tick, PUBLISHED, linear=True)
+            table = count_indices(ruleset, count, tick, PUBLISHED, linear=True,
+                                  risk_averse=ra)
+        if ra is not None:
+            table = replace(table, risk_averse=f"--spread {spread} --bankroll {bankroll:g}")
         if published:
             return table, None
         with progress_bar("every play's index") as tick:

@@ -458,6 +458,8 @@ class CountIndex:
     linear_index: float | None = None
     """The removal-based linear estimate of the index (:func:`linear_index`), when asked
     for; None also when the linear model keeps one sign over the range."""
+    risk_averse_index: float | None = None
+    """The risk-averse index (:func:`risk_averse_index`), when asked for."""
 
     @property
     def difference(self) -> float | None:
@@ -536,6 +538,88 @@ def _cell_indices(
             row = replace(row, linear_index=linear_index(rules, decision, family))
         rows.append(row)
     return rows
+
+
+BetAt = Callable[[float], float]
+"""The bet in units at a true count (a ramp, e.g. ``count.parse_spread(...).bet``)."""
+
+
+def _ra_difference(analysis: HandAnalysis, actions: tuple[str, str],
+                   fraction: float) -> float | None:
+    """``EV(a0) - EV(a1) - fraction / 2 (E[X0^2] - E[X1^2])`` (see
+    :func:`risk_averse_index`); None if an action or its second moment is missing."""
+    moments = analysis.second_moments or {}
+
+    def pick(action: str) -> tuple[float, float] | None:
+        names = ALTERNATIVES.get(action, (action,))
+        allowed = [(v, moments.get(a)) for a in names if (v := analysis.ev[a]) is not None]
+        if not allowed:
+            return None
+        value, m2 = max(allowed, key=lambda vm: vm[0])
+        return None if m2 is None else (value, m2)
+
+    if actions == ("insurance", "decline"):
+        if not analysis.conditioned_on_no_dealer_blackjack or analysis.ev["insurance"] is None:
+            return None  # (without a peek the hand's losses to a blackjack vary with the play)
+        best = pick("no_surrender")
+        if best is None:
+            return None
+        p = analysis.dealer_blackjack
+        against = 0.0 if analysis.ev["even_money"] is not None else -1.0
+        # X the hand, I the insurance (+1 on a blackjack, -1/2 otherwise), unconditioned
+        cross = p * against - 0.5 * (1.0 - p) * best[0]
+        extra = 2.0 * cross + p + 0.25 * (1.0 - p)
+        return analysis.ev["insurance"] - fraction / 2.0 * extra
+    first, second = pick(actions[0]), pick(actions[1])
+    if first is None or second is None:
+        return None
+    return first[0] - second[0] - fraction / 2.0 * (first[1] - second[1])
+
+
+def risk_averse_index(rules: BlackjackRules, decision: Decision, family: CountFamily,
+                      bet: BetAt, bankroll: float) -> tuple[float | None, str]:
+    """The risk-averse index of ``decision`` along ``family`` and why it has none.
+
+    Schlesinger's risk-averse index (*Blackjack Attack*): the count at which a
+    deviation is worth taking for a player who sizes his bets for growth, not EV alone.
+    Betting ``b`` units of a bankroll of ``B`` on a round of net result ``X`` (per unit
+    bet), the growth rate is ``E[log(1 + f X)] = f E[X] - f^2 E[X^2] / 2 + ...`` with
+    ``f = b / B``; so ``a0`` beats ``a1`` when ``EV(a0) - EV(a1) > (f / 2) (E[X0^2] -
+    E[X1^2])``. ``b`` is the ramp's bet at each step's true count (``bet``), both
+    moments are exact (:attr:`HandAnalysis.second_moments`, on the EVs' scale, where a
+    peek game's dealer blackjack costs both plays alike). Insurance adds its own bet I
+    (+1 on a dealer blackjack, -1/2 otherwise) to the hand's result X, so its increase
+    in ``E[(X + I)^2]`` is ``2 E[X I] + E[I^2]``: peek games only (without a hole-card
+    check the hand's loss to a blackjack depends on its play). The difference is
+    interpolated between steps and its root found as for :func:`count_index`.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> rules = blackjack_rules("deluxe", ["decks=6", "surrender=none"])
+    >>> ra, _ = risk_averse_index(rules, ILLUSTRIOUS_18[5], CountFamily(6), lambda t: 0.0, 1)
+    >>> round(ra, 2)  # with no bet the risk-averse index is the index: 10 vs T, +3.77
+    3.77
+    """
+    if not bankroll > 0 or not math.isfinite(bankroll):
+        raise RulesError(f"a bankroll is a positive number of units, not {bankroll:g}")
+    hand = parse_cards(decision.hand)
+    up = parse_card(decision.up)
+    reach = max(1, math.floor(TRUE_COUNT_RANGE / family.true_count(1) + 1e-9))
+    points: list[tuple[float, float]] = []
+    for step in range(-reach, reach + 1):
+        removed = family.removed(step, hand, up)
+        if removed is None:
+            continue
+        tc = family.true_count(step)
+        try:
+            analysis = analyse_hand(hand, up, rules, removed=removed, outcomes=True)
+        except RulesError as exc:
+            return None, f"not computed: {exc}"
+        value = _ra_difference(analysis, decision.actions, bet(tc) / bankroll)
+        if value is None:
+            return None, "risk-averse index not computed for this play under these rules"
+        points.append((tc, value))
+    row = _root(decision, tuple(points), rules)
+    return row.index, row.note
 
 
 def linear_index(rules: BlackjackRules, decision: Decision, family: CountFamily) -> float | None:
@@ -632,6 +716,9 @@ class IndexTable:
     count: CountSystem
     family: CountFamily
     rows: tuple[CountIndex, ...]
+    risk_averse: str = ""
+    """How the rows' risk-averse indices were made (:func:`risk_averse_index`: the ramp
+    and bankroll), or empty when they were not."""
 
 
 def count_indices(
@@ -640,18 +727,27 @@ def count_indices(
     progress: Progress = None,
     decisions: Sequence[Decision] = ILLUSTRIOUS_18,
     linear: bool = False,
+    risk_averse: tuple[BetAt, float] | None = None,
 ) -> IndexTable:
     """Count indices of ``decisions`` (default: the Illustrious 18); ``progress`` per row;
-    ``linear``: each with its removal-based estimate too (:func:`linear_index`).
+    ``linear``: each with its removal-based estimate too (:func:`linear_index`);
+    ``risk_averse``: (the ramp's bet at a true count, the bankroll in units): each with
+    its risk-averse index too (:func:`risk_averse_index`).
 
     Raises ``ValueError`` for an unknown count system.
     """
     system = find_count(count)
+    family = CountFamily(rules.decks, system)
     rows = []
     for done, decision in enumerate(decisions, start=1):
-        rows.append(count_index(rules, decision, system, linear))
+        row = count_index(rules, decision, system, linear)
+        if risk_averse is not None and row.index is not None:
+            averse, _why = risk_averse_index(rules, decision, family, *risk_averse)
+            row = replace(row, risk_averse_index=averse)
+        rows.append(row)
         _tick(progress, done, len(decisions))
-    return IndexTable(rules, system, CountFamily(rules.decks, system), tuple(rows))
+    how = f"bet ramp and bankroll of {risk_averse[1]:g} units" if risk_averse else ""
+    return IndexTable(rules, system, family, tuple(rows), how)
 
 
 # ---------------------------------------------------------------- every decision

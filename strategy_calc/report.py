@@ -61,6 +61,8 @@ def hand_dict(result: HandAnalysis) -> dict[str, Any]:
         "outcomes": ({a: (dict(o) if o is not None else None)
                       for a, o in result.outcomes.items()}
                      if result.outcomes is not None else None),
+        "second_moments": (dict(result.second_moments)
+                           if result.second_moments is not None else None),
         "notes": list(result.notes),
     }
 
@@ -658,7 +660,8 @@ def _index_row(row: CountIndex) -> dict[str, Any]:
     return {"decision": row.decision.name, "hand": row.decision.hand, "up": row.decision.up,
             "actions": list(row.decision.actions), "index": row.index, "above": row.above,
             "published": row.decision.published, "note": row.note,
-            "linear_index": row.linear_index, "group": row.decision.group}
+            "linear_index": row.linear_index, "group": row.decision.group,
+            "risk_averse_index": row.risk_averse_index}
 
 
 def indices_dict(table: IndexTable, matrix: IndexMatrix | None = None) -> dict[str, Any]:
@@ -675,6 +678,7 @@ def indices_dict(table: IndexTable, matrix: IndexMatrix | None = None) -> dict[s
                          " (late surrender) under blackjack_rules('deluxe', ['decks=6',"
                          " 'surrender=late'])",
         "definition": INDEX_DEFINITION,
+        "risk_averse": table.risk_averse or None,
         "indices": [_index_row(row) for row in table.rows],
     }
     if matrix is not None:
@@ -699,9 +703,13 @@ def indices_text(table: IndexTable, matrix: IndexMatrix | None = None) -> str:
     out.add_column("decision", no_wrap=True)
     for name in ("at or above", "below"):
         out.add_column(name)
-    for name in ("index", "linear", "pub.", "diff"):  # (numbers never wrap)
+    numbers = ("index", "linear", "RA", "pub.", "diff") if table.risk_averse else (
+        "index", "linear", "pub.", "diff")
+    for name in numbers:  # (numbers never wrap)
         out.add_column(name, justify="right", no_wrap=True, min_width=len(name))
-    out.add_column("note")
+    notes = any(row.note for row in table.rows)
+    if notes:
+        out.add_column("note")
     shown = {"hit_or_stand": "hit/stand", "no_split": "no split", "no_surrender": "play on"}
     footnotes: list[str] = []
     for row in table.rows:
@@ -713,17 +721,24 @@ def indices_text(table: IndexTable, matrix: IndexMatrix | None = None) -> str:
             footnotes.append(f"[{len(footnotes) + 1}] {row.decision.name}: {row.note}")
             mark = f"[{len(footnotes)}]"
         published = row.decision.published
+        figures = [row.index, row.linear_index]
+        if table.risk_averse:
+            figures.append(row.risk_averse_index)
         out.add_row(
             row.decision.name, shown.get(first, first), shown.get(second, second),
-            "-" if row.index is None else f"{row.index:+.2f}",
-            "-" if row.linear_index is None else f"{row.linear_index:+.2f}",
+            *("-" if x is None else f"{x:+.2f}" for x in figures),
             "-" if published is None else f"{published:+d}",
-            "-" if row.difference is None else f"{row.difference:+.2f}", mark,
+            "-" if row.difference is None else f"{row.difference:+.2f}",
+            *([mark] if notes else []),
         )
     lines = [f"family: {table.family.describe()}",
              "published: Hi-Lo Illustrious 18 (Schlesinger), 6 decks S17 DAS, the rules they"
              " match here: --rules deluxe --decks 6 --set surrender=none; (R): the Fab 4"
              " (late surrender), with --set surrender=late", INDEX_DEFINITION, *footnotes]
+    if table.risk_averse:
+        lines.insert(2, f"RA: the risk-averse index ({table.risk_averse}): where the play"
+                     " gains more EV than half the bet's share of the bankroll times its"
+                     " increase in E[X^2] (Schlesinger)")
     text = render(out, *lines)
     return text if matrix is None else text + "\n\n" + index_grids(matrix)
 

@@ -14,17 +14,20 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from strategy_calc.blackjack import analyse_hand
 from strategy_calc.cli import app
 from strategy_calc.counting import (
     FAB_4,
     FAB_4_RULES,
     ILLUSTRIOUS_18,
+    PUBLISHED,
     PUBLISHED_RULES,
     CountFamily,
     cell_plays,
     count_indices,
     index_matrix,
     linear_index,
+    risk_averse_index,
 )
 from strategy_calc.rules import blackjack_rules
 
@@ -193,6 +196,10 @@ def test_indices_csv_has_one_line_per_play() -> None:
     (["--hand", "T,6", "--vs", "T", "--published"], "error: --published and --hand"),
     (["--hand", "Z,6", "--vs", "T"], "error: "),
     (["--hand", "T,6", "--vs", "T", "--format", "xml"], "error: Invalid value for '--format'"),
+    (["--risk-averse"], "error: --risk-averse weighs variance at a bet"),
+    (["--spread", "1:1"], "error: --spread and --bankroll go with --risk-averse"),
+    (["--risk-averse", "--spread", "1:1", "--bankroll", "-3"], "error: --bankroll must be"),
+    (["--risk-averse", "--spread", "1:0", "--bankroll", "100"], "error: --spread: 1:0"),
 ])
 def test_bad_index_requests_are_one_error_line(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str]
@@ -203,3 +210,78 @@ def test_bad_index_requests_are_one_error_line(
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith(message) and err.count("\n") == 1, err
+
+
+# ---------------------------------------------------------------- risk-averse indices
+
+
+@pytest.mark.parametrize("rules", ["deluxe", "macau-1983"])
+def test_second_moments_of_a_hand_follow_from_its_outcomes(rules: str) -> None:
+    """By hand: standing or hitting once more on T,6 ends at +1, 0 or -1, so E[X^2] is
+    P(win) + P(lose); a double ends at +2, 0 or -2: 4 (P(win) + P(lose)); a surrender is
+    -1/2 whatever the dealer holds (Macau: early, not against an ace) or, late in a peek
+    game given no dealer blackjack, -1/2 as well: 1/4."""
+    hand = analyse_hand("T,6", "9", blackjack_rules(rules, ["decks=2"]), outcomes=True)
+    moments, outcomes = hand.second_moments, hand.outcomes
+    assert moments is not None and outcomes is not None
+    for action in ("stand", "hit"):
+        chances = outcomes[action]
+        assert chances is not None
+        assert moments[action] == pytest.approx(chances["win"] + chances["lose"], abs=1e-12)
+    if hand.ev["double"] is not None:
+        chances = outcomes["double"]
+        assert chances is not None
+        assert moments["double"] == pytest.approx(4 * (chances["win"] + chances["lose"]),
+                                                  abs=1e-12)
+    assert moments["surrender"] == 0.25
+
+
+def test_a_natural_without_a_hole_card_has_the_second_moment_of_its_payout() -> None:
+    """Macau (no hole card): A,T against a ten pays 3/2 unless the dealer has blackjack
+    (a push): E[X^2] = (9/4) P(no dealer blackjack)."""
+    hand = analyse_hand("A,T", "T", blackjack_rules("macau-1983", ["decks=1"]), outcomes=True)
+    assert hand.second_moments is not None
+    assert hand.second_moments["stand"] == pytest.approx(
+        2.25 * (1 - hand.dealer_blackjack), abs=1e-12)
+    # by hand: one deck less A, T and the ten up: 49 cards, 3 aces: P(blackjack) = 3/49
+    assert hand.dealer_blackjack == pytest.approx(3 / 49, abs=1e-15)
+
+
+def test_with_no_bet_the_risk_averse_index_is_the_index() -> None:
+    """f = 0 leaves only the EV difference: the same root as the index."""
+    rules = blackjack_rules(*PUBLISHED_RULES)
+    table = count_indices(rules, decisions=PUBLISHED[:8], risk_averse=(lambda tc: 0.0, 100.0))
+    for row in table.rows:
+        assert row.index is not None and row.risk_averse_index is not None
+        assert row.risk_averse_index == pytest.approx(row.index, abs=1e-9), row.decision.name
+
+
+def test_risk_weighs_against_doubling_and_for_surrendering() -> None:
+    """A double risks twice the bet (larger E[X^2]), so a risk-averse player doubles
+    later; a surrender caps the loss at half the bet (smaller E[X^2]), so he surrenders
+    sooner: with a bet of 1% of the bankroll, 10 vs T doubles at a higher true count and
+    15 vs 9 surrenders at a lower one than the EV-maximising indices say."""
+    family = CountFamily(6)
+
+    def bet(tc: float) -> float:
+        return 10.0
+
+    ten = blackjack_rules(*PUBLISHED_RULES)
+    double = count_indices(ten, decisions=[ILLUSTRIOUS_18[5]]).rows[0]
+    ra_double, _ = risk_averse_index(ten, ILLUSTRIOUS_18[5], family, bet, 1000.0)
+    assert double.index is not None and ra_double is not None
+    assert ra_double > double.index + 0.2
+    surrender = count_indices(LATE_SURRENDER, decisions=[FAB_4[2]]).rows[0]
+    ra_surrender, _ = risk_averse_index(LATE_SURRENDER, FAB_4[2], family, bet, 1000.0)
+    assert surrender.index is not None and ra_surrender is not None
+    assert ra_surrender < surrender.index - 0.05
+
+
+def test_indices_risk_averse_json_and_text() -> None:
+    got = run_json("indices", "--rules", "deluxe", "--decks", "2", "--hand", "T,T", "--vs",
+                   "6", "--risk-averse", "--spread", "0:1,2:4,4:8", "--bankroll", "500",
+                   "--json")
+    assert got["risk_averse"] == "--spread 0:1,2:4,4:8 --bankroll 500"
+    split = next(r for r in got["indices"] if r["actions"][0] == "split")
+    assert split["risk_averse_index"] is not None
+    assert split["risk_averse_index"] > split["index"]  # a split doubles what is at risk
