@@ -226,6 +226,23 @@ def confirm_long_run(seconds: float, what: str, yes: bool) -> None:
     raise fail(f"{what} would take about {span} here: pass --yes to run it")
 
 
+def refuse_binary_on_terminal(out: Path | None) -> None:
+    """Refuse to print a PDF on a terminal (``--out`` not given, stdout a terminal)."""
+    if out is None and sys.stdout.isatty():
+        raise fail("a PDF is binary: not written to a terminal; give --out FILE.pdf or"
+                   " redirect stdout to a file or a pipe")
+
+
+def emit_bytes(data: bytes, out: Path | None) -> None:
+    """Write a command's finished output to ``--out`` (one error line if it cannot be
+    written) or to stdout."""
+    if out is not None:
+        guarded(lambda: out.write_bytes(data))
+    else:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+
+
 def check_output(path: Path | None, flag: str) -> None:
     """Refuse, before any work, an output file that cannot be written there."""
     if path is not None and (path.is_dir() or not path.parent.is_dir()):
@@ -447,17 +464,11 @@ def chart(
 
     format_ = ChartFormat.json if wants_json(as_json, format_) else format_ or ChartFormat.text
     check_output(out, "--out")
-    if format_ is ChartFormat.pdf and out is None and sys.stdout.isatty():
-        raise fail("a PDF is binary: not written to a terminal; give --out FILE.pdf or"
-                   " redirect stdout to a file or a pipe")
+    if format_ is ChartFormat.pdf:
+        refuse_binary_on_terminal(out)
     game = _game(rules, set_, decks, shoe, split_strategy)
     if format_ is ChartFormat.pdf:
-        data = guarded(lambda: report.chart_pdf(game, paper.value))
-        if out is not None:
-            guarded(lambda: out.write_bytes(data))
-        else:
-            sys.stdout.buffer.write(data)
-            sys.stdout.flush()
+        emit_bytes(guarded(lambda: report.chart_pdf(game, paper.value)), out)
         return
     if out is not None:
         if format_ is ChartFormat.text:
@@ -693,12 +704,25 @@ def eor(
     respond(compute, json_or_text(as_json, report.eor_dict, report.eor_text))
 
 
+def _bet_and_bankroll(spread: str | None, bankroll: float | None
+                      ) -> tuple[Callable[[float], float], float] | None:
+    """``indices --risk-averse``'s ramp (the bet at a true count) and bankroll, checked."""
+    if spread is None or bankroll is None:
+        return None
+    from strategy_calc.count import parse_spread
+
+    if not (bankroll > 0 and math.isfinite(bankroll)):
+        raise InputError(f"--bankroll must be a positive number of units, not {bankroll:g}")
+    return parse_spread(spread).bet, bankroll
+
+
 class IndexFormat(StrEnum):
     """Output formats of ``indices``."""
 
     text = "text"
     json = "json"
     csv = "csv"
+    pdf = "pdf"
 
 
 @app.command(
@@ -734,9 +758,14 @@ def indices(
     format_: Annotated[
         IndexFormat | None, typer.Option(
             "--format", case_sensitive=False,
-            help="Output format: text (the default), json or csv.")
+            help="Output format: text (the default), json, csv or pdf (the grids on one"
+            " page, pip install 'strategy_calc[pdf]').")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Write to this file instead of stdout.")] = None,
+    paper: Annotated[Paper, typer.Option(
+        "--paper", case_sensitive=False, help="Paper of --format pdf (one page).")] = Paper.a4,
 ) -> None:
     """Count indices: the true count at which each play becomes worth taking, exact along
     a family of real shoe compositions, beside the removal-based linear estimate. By
@@ -749,10 +778,13 @@ def indices(
         raise fail("--hand and --vs go together: give both for one cell, or neither")
     if hand is not None and published:
         raise fail("--published and --hand disagree: give one of them")
-    if risk_averse and (spread is None or bankroll is None):
-        raise fail("--risk-averse weighs variance at a bet: give --spread and --bankroll")
-    if not risk_averse and (spread is not None or bankroll is not None):
-        raise fail("--spread and --bankroll go with --risk-averse")
+    check_output(out, "--out")
+    if format_ is IndexFormat.pdf:
+        refuse_binary_on_terminal(out)
+    if risk_averse != (spread is not None and bankroll is not None):
+        raise fail("--risk-averse weighs variance at a bet: give it with both --spread and"
+                   " --bankroll" if risk_averse else
+                   "--spread and --bankroll go with --risk-averse")
 
     from dataclasses import replace
 
@@ -766,14 +798,7 @@ def indices(
 
     def compute() -> tuple[IndexTable, IndexMatrix | None]:
         ruleset = load_rules(rules, set_, decks)
-        ra = None
-        if spread is not None and bankroll is not None:
-            from strategy_calc.count import parse_spread
-
-            if not (bankroll > 0 and math.isfinite(bankroll)):
-                raise InputError(f"--bankroll must be a positive number of units, not"
-                                 f" {bankroll:g}")
-            ra = (parse_spread(spread).bet, bankroll)
+        ra = _bet_and_bankroll(spread, bankroll)
         if hand is not None and vs is not None:
             with progress_bar("count indices") as tick:
                 cell = index_matrix(ruleset, count, tick, hand=hand, up=vs)
@@ -802,7 +827,13 @@ def indices(
             return report.indices_csv(*got)
         return report.indices_text(*got)
 
-    respond(compute, render)
+    if format_ is not IndexFormat.pdf and out is None:
+        respond(compute, render)
+        return
+    got = guarded(compute)
+    emit_bytes(guarded(lambda: report.indices_pdf(*got, paper.value))
+               if format_ is IndexFormat.pdf
+               else (guarded(lambda: render(got)) + "\n").encode(), out)
 
 
 sidebet_app = typer.Typer(

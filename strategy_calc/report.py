@@ -11,7 +11,7 @@ import io
 import json
 import math
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -455,24 +455,39 @@ def chart_pdf(game: GameAnalysis, paper: str = "a4") -> bytes:
     page, again with the type 6% smaller (at most 12 times); the PDF's
     metadata carries no date, so the same chart gives the same bytes.
     """
+    _require_pdf(paper)
+    return one_page_pdf(lambda scale: chart_print_html(game, paper, scale),
+                        f"the chart of {game.rules.name}", paper)
+
+
+def one_page_pdf(page: Callable[[float], str], what: str, paper: str) -> bytes:
+    """``page(scale)`` (an HTML page for print) typeset by weasyprint on one page: at
+    full size and, while it takes more than one page, again with the type 6% smaller (at
+    most 12 times). The metadata carries no date, so the same page gives the same bytes."""
+    import weasyprint  # type: ignore[import-untyped, unused-ignore]
+
+    scale = 1.0
+    for _ in range(12):
+        document = weasyprint.HTML(string=page(scale)).render()
+        if len(document.pages) == 1:
+            break
+        scale *= 0.94
+    else:
+        raise InputError(f"{what} does not fit on one {paper} page")
+    document.metadata.created = document.metadata.modified = None
+    pdf: bytes = document.write_pdf()
+    return pdf
+
+
+def _require_pdf(paper: str) -> None:
+    """Refuse a PDF without weasyprint or on an unknown paper (one input error)."""
     try:
-        import weasyprint  # type: ignore[import-untyped, unused-ignore]
+        import weasyprint  # type: ignore[import-untyped, unused-ignore]  # noqa: F401
     except ImportError:
         raise InputError("PDF charts need weasyprint: pip install 'strategy_calc[pdf]'"
                          ) from None
     if paper not in PAPERS:
         raise InputError(f"unknown paper {paper!r}: choose from {', '.join(PAPERS)}")
-    scale = 1.0
-    for _ in range(12):
-        document = weasyprint.HTML(string=chart_print_html(game, paper, scale)).render()
-        if len(document.pages) == 1:
-            break
-        scale *= 0.94
-    else:
-        raise InputError(f"the chart of {game.rules.name} does not fit on one {paper} page")
-    document.metadata.created = document.metadata.modified = None
-    pdf: bytes = document.write_pdf()
-    return pdf
 
 
 def edge_dict(game: GameAnalysis, strategy: str, ev: float) -> dict[str, Any]:
@@ -763,30 +778,39 @@ def _grid_cell(row: CountIndex | None) -> str:
     return f"{'' if row.above == play else '<'}{row.index:+.1f}"
 
 
-def index_grids(matrix: IndexMatrix) -> str:
-    """The matrix as plain fixed-width grids (80 columns): hands down, up cards across."""
+def _grid_rows(matrix: IndexMatrix) -> list[tuple[str, str, list[tuple[str, list[str]]]]]:
+    """(play, title, [(row label, one :func:`_grid_cell` per up card)]) of each grid of
+    :data:`GRIDS` that has a row, rows without any entry left out."""
     cells = {(c.kind, c.label, c.up): c for c in matrix.cells}
     labels: dict[str, list[str]] = {}
     for c in matrix.cells:
         if c.label not in labels.setdefault(c.kind, []):
             labels[c.kind].append(c.label)
-    blocks = []
+    grids = []
     for kind, play, title in GRIDS:
-        lines = [f"{title}; true count at or above which to {play}",
-                 f"{'':>6}" + "".join(f"{u:>7}" for u in matrix.up_cards)]
-        any_row = False
+        rows = []
         for label in labels.get(kind, []):
-            entries = []
+            texts = []
             for u in matrix.up_cards:
                 cell = cells.get((kind, label, u))
-                row = None if cell is None else next(
+                found = None if cell is None else next(
                     (r for r in cell.rows if r.decision.actions[0] == play), None)
-                entries.append(_grid_cell(row))
-            if any(entries):
-                any_row = True
-                lines.append(f"{label:>6}" + "".join(f"{e:>7}" for e in entries))
-        if any_row:
-            blocks.append("\n".join(lines))
+                texts.append(_grid_cell(found))
+            if any(texts):
+                rows.append((label, texts))
+        if rows:
+            grids.append((play, title, rows))
+    return grids
+
+
+def index_grids(matrix: IndexMatrix) -> str:
+    """The matrix as plain fixed-width grids (80 columns): hands down, up cards across."""
+    blocks = []
+    for play, title, rows in _grid_rows(matrix):
+        lines = [f"{title}; true count at or above which to {play}",
+                 f"{'':>6}" + "".join(f"{u:>7}" for u in matrix.up_cards)]
+        lines += [f"{label:>6}" + "".join(f"{e:>7}" for e in texts) for label, texts in rows]
+        blocks.append("\n".join(lines))
     insurance = [r for c in matrix.cells if c.kind == "insurance" for r in c.rows]
     if insurance:
         blocks.append(f"insurance: at or above {_grid_cell(insurance[0])}")
@@ -820,6 +844,74 @@ def indices_csv(table: IndexTable, matrix: IndexMatrix | None = None) -> str:
                              *row.decision.actions, number(row.index),
                              number(row.linear_index), row.above or "", "", row.note])
     return buffer.getvalue()
+
+
+INDEX_COLOURS = {"stand": HTML_COLOURS["S"], "double": HTML_COLOURS["Dh"],
+                 "split": HTML_COLOURS["P"], "surrender": HTML_COLOURS["Rh"],
+                 "insurance": HTML_COLOURS["E"]}
+"""The colour of each play's grid on the printed index chart (as on the wall chart)."""
+
+
+def indices_print_html(table: IndexTable, matrix: IndexMatrix | None, paper: str = "a4",
+                       scale: float = 1.0) -> str:
+    """The index chart as a page for print: the published decisions, then each play's
+    grid (hands down, up cards across) with the true count in each cell, coloured by the
+    play where it is taken at that count or above (``all``: at every count; ``-``:
+    never; ``<``: at or below)."""
+    css_paper, width, _height = PAPERS[paper]
+    rules = table.rules
+    title = f"{table.count.name} count indices: {rules.name}, {rules.decks} decks"
+    column = (width - 18.0 - 6.0) / 22
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title>",
+        f"<style>@page{{size:{css_paper} portrait;margin:9mm}}"
+        f"body{{font-family:'DejaVu Sans',sans-serif;font-size:{8 * scale:.2f}pt;margin:0}}"
+        f"h1{{font-size:{14 * scale:.2f}pt;margin:0 0 1mm}}"
+        f"h2{{font-size:{9.5 * scale:.2f}pt;margin:2mm 0 1mm}}"
+        ".cols{display:flex;gap:6mm;align-items:flex-start}"
+        f"table{{border-collapse:collapse;table-layout:fixed;font-size:{8.5 * scale:.2f}pt}}"
+        f"td,th{{border:0.5pt solid #666;padding:{1.0 * scale:.2f}mm 0;width:{column:.2f}mm;"
+        "text-align:center;overflow:hidden}th{background:#e9ecef}"
+        "table.pub td,table.pub th{width:auto;padding:0.6mm 1.5mm}p{margin:1mm 0}"
+        "</style></head><body>", f"<h1>{html.escape(title)}</h1>",
+        f"<p>{html.escape(str(rules))}. True count at or above which to take each play"
+        " (exact along the count family; docs/MODEL.md, \"Count indices\").</p>",
+    ]
+    pub = ['<table class="pub"><tr><th>decision</th><th>play</th><th>index</th>'
+           "<th>linear</th><th>published</th></tr>"]
+    for row in table.rows:
+        d = row.decision
+        pub.append("<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in (
+            d.name, d.actions[0],
+            "-" if row.index is None else f"{row.index:+.1f}",
+            "-" if row.linear_index is None else f"{row.linear_index:+.1f}",
+            "" if d.published is None else f"{d.published:+d}")) + "</tr>")
+    pub.append("</table>")
+    ups = matrix.up_cards if matrix is not None else ()
+    grids = [
+        f"<h2>{html.escape(title)}</h2><table><tr><th></th>"
+        + "".join(f"<th>{u}</th>" for u in ups) + "</tr>"
+        + "".join(f"<tr><th>{label}</th>" + "".join(
+            f'<td style="background:{INDEX_COLOURS[play] if t and t != "-" else "#fff"}">'
+            f"{html.escape(t)}</td>" for t in texts) + "</tr>" for label, texts in rows)
+        + "</table>"
+        for play, title, rows in (_grid_rows(matrix) if matrix is not None else [])]
+    half = (len(grids) + 1) // 2
+    parts.append('<div class="cols"><div>' + "".join(grids[:half]) + "</div><div>"
+                 + "".join(grids[half:]) + "</div></div>")
+    parts.append("<h2>Published decisions</h2>" + "".join(pub))
+    parts.append("<p>&lt; before an index: the play is better at or below it; all: at every"
+                 " true count from -20 to +20; -: at none; blank: not allowed.</p>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def indices_pdf(table: IndexTable, matrix: IndexMatrix | None, paper: str = "a4") -> bytes:
+    """The index chart (:func:`indices_print_html`) as a one-page PDF (weasyprint)."""
+    _require_pdf(paper)
+    return one_page_pdf(lambda scale: indices_print_html(table, matrix, paper, scale),
+                        f"the index chart of {table.rules.name}", paper)
 
 
 # ---------------------------------------------------------------- sidebets

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -285,3 +286,23 @@ def test_indices_risk_averse_json_and_text() -> None:
     split = next(r for r in got["indices"] if r["actions"][0] == "split")
     assert split["risk_averse_index"] is not None
     assert split["risk_averse_index"] > split["index"]  # a split doubles what is at risk
+
+
+@pytest.mark.render
+def test_the_index_chart_prints_on_one_page_with_its_indices(tmp_path: Path) -> None:
+    """`indices --format pdf`: weasyprint lays the grids and the published decisions on
+    one A4 page; the text read back holds the grids' titles and the insurance row with
+    its index, 10/3 (the hand calculation above), printed to one decimal: +3.3."""
+    import pypdf
+
+    path = tmp_path / "indices.pdf"
+    done = runner.invoke(app, ["indices", "--rules", "deluxe", "--decks", "1", "--format",
+                               "pdf", "--out", str(path)])
+    assert done.exit_code == 0, done.output
+    pdf = pypdf.PdfReader(path)
+    assert len(pdf.pages) == 1
+    text = pdf.pages[0].extract_text()
+    for title in ("hard totals: stand", "hard totals: double", "soft totals: double",
+                  "pairs: split", "Published decisions"):
+        assert title in text
+    assert "insurance insurance +3.3 +3.3 +3" in text
