@@ -129,3 +129,25 @@ def test_eor_definition_flag_json_and_a_bad_name() -> None:
     bad = runner.invoke(app, ["eor", "--decks", "1", "--definition", "scaled"])
     assert bad.exit_code == 2
     assert bad.stderr.count("\n") == 1 and bad.stderr.startswith("error: ")
+
+
+@pytest.mark.slow
+def test_fixed_chart_round_equals_the_counters_chart_round_on_a_reduced_shoe() -> None:
+    """Two code paths, one definition: ``count``'s counter plays the full shoe's chart on
+    every shoe it deals (``BlackjackCounter.plan``, its own sums over the pass's table);
+    ``chart_round_ev`` does so for ``eor --definition fixed-chart``. On the shoe less a 5
+    and less a ten (6 decks, late surrender against T and A, where the full shoe's chart
+    surrenders 16 vs T) they agree to float rounding."""
+    from strategy_calc.count import blackjack_counter
+    from strategy_calc.counting import chart_round_ev
+    from strategy_calc.game import whole_game_pass
+
+    rules = wizard_rules(False)
+    top = analyse_game(rules)
+    policies = {up: ups.policy.tobytes() for up, ups in whole_game_pass(rules).ups.items()}
+    counter = blackjack_counter(rules, "basic")
+    for symbol in "5T":
+        rank = next(r for r in RANKS if r.symbol == symbol)
+        shoe = Shoe.full(6).remove([Card(rank)])
+        ours = chart_round_ev(rules, top, shoe, policies)
+        assert abs(ours - counter.plan(shoe, moments=False).ev) < 1e-14, symbol
