@@ -678,11 +678,19 @@ def risk(
 
 @app.command(
     short_help="Effects of removal of each rank",
-    epilog=examples('strategy-calc eor --rules deluxe --decks 6 --json'))
+    epilog=examples('strategy-calc eor --rules deluxe --decks 6 --json',
+                    'strategy-calc eor --rules deluxe --decks 6 --set surrender=late_vs_ten_ace',
+                    'strategy-calc eor --rules deluxe --decks 6 --definition fixed-chart'))
 def eor(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
+    definition: Annotated[str, typer.Option(
+        "--definition", help="reoptimised (the default): the best play re-optimised for each"
+        " reduced shoe, against the full shoe's optimal EV; fixed-chart: the full shoe's"
+        " chart played unchanged on each reduced shoe, against its EV off the top (the"
+        " effects then sum to exactly 0 over a deck). One card removed either way.")
+    ] = "reoptimised",
     plot: PlotOpt = None,
     format_: FormatOpt = None,
     as_json: JsonOpt = False,
@@ -690,13 +698,14 @@ def eor(
     """Effects of removal: the change in EV when one card of each rank leaves a full shoe."""
     as_json = wants_json(as_json, format_)
     from strategy_calc import report
-    from strategy_calc.counting import EffectsOfRemoval, effects_of_removal
+    from strategy_calc.counting import EffectsOfRemoval, check_eor_definition, effects_of_removal
 
     def compute() -> EffectsOfRemoval:
         check_output(plot, "--plot")
+        chosen = check_eor_definition(definition)
         ruleset = load_rules(rules, set_, decks)
         with progress_bar("effects of removal") as tick:
-            result = effects_of_removal(ruleset, tick)
+            result = effects_of_removal(ruleset, tick, chosen)
         if plot is not None:
             report.eor_plot(result, str(plot))
         return result

@@ -40,9 +40,13 @@ from strategy_calc.cards import (
     parse_cards,
     rank_counts,
 )
+from strategy_calc.chart import Chart
 from strategy_calc.count_systems import HILO, CountSystem, find_system
+from strategy_calc.edge import round_evs
+from strategy_calc.errors import InputError
+from strategy_calc.game import UP_ORDER, add_split_values, split_hand_codes, whole_game_pass
 from strategy_calc.rules import BlackjackRules, RulesError
-from strategy_calc.strategy import analyse_game
+from strategy_calc.strategy import GameAnalysis, analyse_game
 
 Progress = Callable[[int, int], None] | None
 """``progress(done, total)``, called as work completes (or ``None``)."""
@@ -65,6 +69,39 @@ def deck_sum(effects: Mapping[str, float]) -> float:
     0
     """
     return sum(DECK_WEIGHTS[r] * effects[r.symbol] for r in RANKS)
+
+
+EOR_DEFINITIONS: Mapping[str, str] = {
+    "reoptimised": (
+        "one card of the rank removed from a full shoe; the best composition-dependent play"
+        " re-optimised for the reduced shoe; minus the full shoe's optimal EV"),
+    "fixed-chart": (
+        "one card of the rank removed from a full shoe; the full shoe's chart (two-card"
+        " plays, total-dependent hit/stand, insurance) played unchanged on the reduced shoe;"
+        " minus the chart's EV off the top"),
+}
+"""The definitions ``eor --definition`` offers (name -> what ``game[rank]`` is), the
+default first. Both remove exactly one card and take no scaling; see
+:class:`EffectsOfRemoval` and docs/MODEL.md "Effects of removal"."""
+
+DEFAULT_EOR_DEFINITION = "reoptimised"
+
+
+def check_eor_definition(name: str) -> str:
+    """``name`` normalised (case, ``_`` for ``-``), or an InputError naming the choices.
+
+    >>> check_eor_definition("Fixed_Chart")
+    'fixed-chart'
+    >>> check_eor_definition("scaled")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    strategy_calc.errors.InputError: unknown ... 'scaled': choose from reoptimised, fixed-chart
+    """
+    key = name.strip().lower().replace("_", "-")
+    if key not in EOR_DEFINITIONS:
+        raise InputError(f"unknown effects-of-removal definition {name!r}: choose from"
+                         f" {', '.join(EOR_DEFINITIONS)}")
+    return key
 
 
 def _tick(progress: Progress, done: int, total: int) -> None:
@@ -118,12 +155,24 @@ class DecisionEffects:
 class EffectsOfRemoval:
     """Effects of removal of one card of each rank from a full shoe, on the game and a decision.
 
-    ``ev_full``: EV of a round from a full shoe under the best
-    composition-dependent play (``analyse_game(rules).ev_optimal``), per unit
-    initial bet, dealer blackjacks included, insurance declined.
-    ``game[symbol]``: ``ev_optimal`` of the full shoe less one card of that rank
-    (``A``, ``2`` .. ``9``, ``T``), minus ``ev_full``; the play is re-optimised
-    for each reduced shoe.
+    ``definition`` (:data:`EOR_DEFINITIONS`) says what ``game`` holds:
+
+    - ``reoptimised`` (the default): ``ev_full`` is the EV of a round from a
+      full shoe under the best composition-dependent play
+      (``analyse_game(rules).ev_optimal``), per unit initial bet, dealer
+      blackjacks included, insurance and even money where worth more (never
+      off the top at 3:2); ``game[symbol]`` is ``ev_optimal`` of the full shoe
+      less one card of that rank (``A``, ``2`` .. ``9``, ``T``), minus
+      ``ev_full``: the play is re-optimised for each reduced shoe. This is the
+      definition of Wizard of Odds' Appendix 7 (from k_c's analyser), whose
+      twenty figures it reproduces to their last digit under his game (6 decks,
+      S17 and H17, DAS, split once, late surrender against a ten or an ace:
+      ``surrender=late_vs_ten_ace``; docs/REFERENCE.md).
+    - ``fixed-chart``: ``ev_full`` is the chart's EV off the top
+      (``analyse_game(rules).ev_basic``); ``game[symbol]`` is the EV of the
+      *same* chart (its two-card plays, its total-dependent hit/stand policy,
+      its insurance) played on the reduced shoe, minus ``ev_full``. The
+      strategy is fixed, so :attr:`deck_sum` is exactly 0 (below).
 
     **Why the effects only nearly sum to zero.** Let ``f(s)`` be the EV of a
     round dealt from shoe ``s``, ``c`` the full shoe (``N = 52 D`` cards) and
@@ -163,10 +212,12 @@ class EffectsOfRemoval:
     ev_full: float
     game: Mapping[str, float]
     decision: DecisionEffects
+    definition: str = DEFAULT_EOR_DEFINITION
 
     @property
     def deck_sum(self) -> float:
-        """:func:`deck_sum` of ``game``: 13 times the value of seeing one burned card."""
+        """:func:`deck_sum` of ``game``: 13 times the value of seeing one burned card
+        (``reoptimised``), 0 up to float rounding (``fixed-chart``)."""
         return deck_sum(self.game)
 
 
@@ -224,23 +275,65 @@ def decision_effects(
     return DecisionEffects(cards, up_card, actions, full, effects)
 
 
-def effects_of_removal(rules: BlackjackRules, progress: Progress = None) -> EffectsOfRemoval:
-    """Effects of removal on the game (best play) and on stand vs hit for T,6 vs T.
+def chart_round_ev(rules: BlackjackRules, top: GameAnalysis, shoe: Shoe,
+                   policies: Mapping[Rank, bytes]) -> float:
+    """EV per unit initial bet of a round from ``shoe`` playing the chart of ``top``.
 
-    Eleven :func:`~strategy_calc.strategy.analyse_game` passes (about 0.3 s
-    each for 6-8 decks); ``progress(done, 11)`` after each. See
-    :class:`EffectsOfRemoval` for the definitions and the (near) zero sum.
+    ``top``: the :func:`~strategy_calc.strategy.analyse_game` of the shoe the chart was
+    made for; ``policies``: its total-dependent hit/stand policy per up card
+    (:attr:`~strategy_calc.game.UpCardDeals.policy` of its pass). The chart's two-card
+    plays, split hands, policy and insurance are kept; only the cards change. Dealer
+    blackjacks included.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> rules = blackjack_rules("deluxe", ["decks=2"])
+    >>> top = analyse_game(rules)
+    >>> own = {up: ups.policy.tobytes() for up, ups in whole_game_pass(rules).ups.items()}
+    >>> abs(chart_round_ev(rules, top, Shoe.full(2), own) - top.ev_basic) < 1e-15
+    True
     """
+    chart = Chart(dict(top.hard), dict(top.soft), dict(top.pairs),  # type: ignore[arg-type]
+                  insure=top.insure)
+    game = whole_game_pass(rules, shoe, policies=policies)
+    for up in UP_ORDER:
+        ups = game.ups[up]
+        add_split_values(game, ups, split_hand_codes(ups, chart.split_hand_bits(up)))
+    return round_evs(game, chart)[0]
+
+
+def effects_of_removal(rules: BlackjackRules, progress: Progress = None,
+                       definition: str = DEFAULT_EOR_DEFINITION) -> EffectsOfRemoval:
+    """Effects of removal on the game and on stand vs hit for T,6 vs T.
+
+    ``definition``: a key of :data:`EOR_DEFINITIONS` (default ``reoptimised``, the
+    best play for each shoe; ``fixed-chart``, the full shoe's chart on every shoe).
+    Eleven :func:`~strategy_calc.strategy.analyse_game` passes, or whole-game passes
+    under the fixed chart (about 0.05 s each at 6 decks); ``progress(done, 11)``
+    after each. See :class:`EffectsOfRemoval` for the definitions and the (near) zero
+    sum.
+    """
+    definition = check_eor_definition(definition)
     total = len(RANKS) + 1
-    ev_full = float(analyse_game(rules).ev_optimal)
-    _tick(progress, 1, total)
     full = Shoe.full(rules.decks)
+    top = analyse_game(rules)
+    if definition == "fixed-chart":
+        policies = {up: ups.policy.tobytes() for up, ups in whole_game_pass(rules).ups.items()}
+
+        def value(shoe: Shoe) -> float:
+            return chart_round_ev(rules, top, shoe, policies)
+
+        ev_full = float(top.ev_basic)
+    else:
+        def value(shoe: Shoe) -> float:
+            return float(analyse_game(rules, shoe=shoe).ev_optimal)
+
+        ev_full = float(top.ev_optimal)
+    _tick(progress, 1, total)
     game: dict[str, float] = {}
     for step, rank in enumerate(RANKS, start=2):
-        less = analyse_game(rules, shoe=full.remove([Card(rank)])).ev_optimal
-        game[rank.symbol] = float(less - ev_full)
+        game[rank.symbol] = value(full.remove([Card(rank)])) - ev_full
         _tick(progress, step, total)
-    return EffectsOfRemoval(rules, ev_full, game, decision_effects(rules))
+    return EffectsOfRemoval(rules, ev_full, game, decision_effects(rules), definition)
 
 
 # ---------------------------------------------------------------- count indices

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from strategy_calc.baccarat import BET_NAMES, BETS
 from strategy_calc.blackjack import ACTIONS, OUTCOMES, HandAnalysis
 from strategy_calc.cards import RANKS, Rank
+from strategy_calc.counting import EOR_DEFINITIONS
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules
 from strategy_calc.sampling import Estimate
@@ -630,6 +631,8 @@ def eor_dict(result: EffectsOfRemoval) -> dict[str, Any]:
         "units": "EV per unit initial bet; one card of the rank removed from a full shoe",
         "conditioned_on_no_dealer_blackjack": {
             "game": False, "decision": result.rules.peek},
+        "definition": result.definition,
+        "definition_text": EOR_DEFINITIONS[result.definition],
     }
 
 
@@ -640,7 +643,9 @@ def eor_text(result: EffectsOfRemoval) -> str:
     rules = result.rules
     decision = result.decision
     label = f"{','.join(map(str, decision.hand))} vs {decision.up}"
-    table = Table(title=f"effects of removal, {rules} (EV per unit initial bet, in %)",
+    fixed = result.definition == "fixed-chart"
+    kind = ", the full shoe's chart fixed" if fixed else ""
+    table = Table(title=f"effects of removal{kind}, {rules} (EV per unit initial bet, in %)",
                   title_justify="left")
     table.add_column("rank removed")
     table.add_column("game EV", justify="right")
@@ -651,11 +656,15 @@ def eor_text(result: EffectsOfRemoval) -> str:
     table.add_row("weighted sum", f"{100 * result.deck_sum:+.4f}",
                   f"{100 * decision.deck_sum:+.4f}")
     cond = " (given no dealer blackjack)" if rules.peek else ""
+    play = "chart" if fixed else "game"
+    why = ("Exactly 0 up to rounding: the chart is fixed, and burning an unseen card does not"
+           " change a fixed strategy's EV." if fixed else
+           "Not exactly 0: it is 13 times the value of seeing one burned card, since the play"
+           " is re-optimised for each shoe.")
     lines = [
-        f"full shoe: game EV {100 * result.ev_full:+.4f}%; {label} stand - hit"
+        f"full shoe: {play} EV {100 * result.ev_full:+.4f}%; {label} stand - hit"
         f" {100 * decision.full:+.4f}%{cond}",
-        "weighted sum: A..9 once, T four times (one suit). Not exactly 0: it is 13 times the"
-        " value of seeing one burned card, since the play is re-optimised for each shoe.",
+        f"weighted sum: A..9 once, T four times (one suit). {why}",
     ]
     return render(table, *lines)
 

@@ -44,7 +44,7 @@ DoubleOn = Literal["any", "9-11", "10-11", "11", "none"]
 _DOUBLE_TOTALS: dict[str, tuple[int, int]] = {
     "any": (0, 21), "9-11": (9, 11), "10-11": (10, 11), "11": (11, 11), "none": (1, 0)}
 """The best two-card totals each ``double_on`` allows (low, high): :meth:`may_double`."""
-Surrender = Literal["none", "late", "early", "not_vs_ace", "2-9"]
+Surrender = Literal["none", "late", "early", "not_vs_ace", "2-9", "late_vs_ten_ace"]
 PairTable = Literal["none", "any", "perfect"]
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +151,9 @@ class BlackjackRules:
     """``none``; ``late`` (lost whole to a dealer blackjack); ``early`` (half
     back even against a dealer blackjack); ``not_vs_ace`` (Macau: any up card but
     an ace, decided before the dealer draws, so early); ``2-9`` (Deluxe: only
-    against 2-9, where the dealer cannot have blackjack)."""
+    against 2-9, where the dealer cannot have blackjack); ``late_vs_ten_ace`` (late,
+    only against a ten or an ace: the game of Wizard of Odds' effects-of-removal table,
+    docs/REFERENCE.md)."""
     insurance: bool = True
     """Insurance (half the bet, pays 2:1) is offered against an ace."""
     even_money: bool = False
@@ -224,6 +226,8 @@ class BlackjackRules:
         False
         >>> BlackjackRules(surrender="not_vs_ace").may_surrender(10)
         True
+        >>> [BlackjackRules(surrender="late_vs_ten_ace").may_surrender(up) for up in (1, 9, 10)]
+        [True, False, True]
         """
         if self.surrender == "none":
             return False
@@ -231,6 +235,8 @@ class BlackjackRules:
             return up != 1
         if self.surrender == "2-9":
             return 2 <= up <= 9
+        if self.surrender == "late_vs_ten_ace":
+            return up in (1, 10)
         return True
 
     def offers_insurance(self, up: int) -> bool:
@@ -254,7 +260,7 @@ class BlackjackRules:
     def surrender_loses_to_blackjack(self) -> bool:
         """Late surrender: decided after the peek, so a dealer blackjack takes the whole bet;
         every other kind gives half the bet back regardless."""
-        return self.surrender == "late"
+        return self.surrender in ("late", "late_vs_ten_ace")
 
     def dealer_blackjack_takes(self, second_split_hand: bool = False) -> tuple[float, float]:
         """What an ENHC dealer blackjack takes from a standing hand: (on a bet of 1, doubled).
@@ -288,7 +294,7 @@ class BlackjackRules:
             f"split-{self.max_split_hands}" + ("-RSA" if self.resplit_aces else ""),
         ]
         surrender = {"none": "", "late": "LS", "early": "ES", "not_vs_ace": "ES-not-A",
-                     "2-9": "LS-2-9"}[self.surrender]
+                     "2-9": "LS-2-9", "late_vs_ten_ace": "LS-T-A"}[self.surrender]
         if surrender:
             parts.append(surrender)
         if self.has_bonus:
@@ -745,7 +751,7 @@ def describe_ruleset(spec: str) -> RulesetInfo:
     >>> info = describe_ruleset("deluxe")
     >>> field = next(f for f in info.fields if f.name == "surrender")
     >>> field.value, field.allowed
-    ('2-9', 'none, late, early, not_vs_ace, 2-9')
+    ('2-9', 'none, late, early, not_vs_ace, 2-9, late_vs_ten_ace')
     >>> field.source
     'only vs 2-9, on the first two cards'
     """

@@ -56,7 +56,8 @@ missing from the cards he draws. Hands and the dealer then settle:
 * a hand of exactly three cards 7-7-7, or 6-7-8 of one suit, that was not
   doubled is paid ``bonus_777`` / ``bonus_suited_678`` times the bet at once
   and settled (split hands only if ``bonus_on_split_hands``);
-* surrender: -1/2 (ENHC ``late``: -1 if the dealer then has blackjack);
+* surrender: -1/2 (ENHC ``late`` and ``late_vs_ten_ace``: -1 if the dealer then has
+  blackjack; ``late_vs_ten_ace`` is offered against a ten or an ace only);
 * otherwise the dealer completes his hand: in ENHC a dealer blackjack beats
   every remaining hand: an undoubled hand loses 1, a doubled one 2 under
   ``enhc_loses = "all"``; under ``"original"`` the first hand loses 1 (its
@@ -147,6 +148,9 @@ SUITED_KINDS: tuple[Kind, ...] = (
     (10, None),
 )
 ACTION_ORDER = ("stand", "hit", "double", "surrender", "split")
+LATE_SURRENDER = ("late", "late_vs_ten_ace")
+"""The surrender kinds a dealer blackjack takes whole (``late_vs_ten_ace``: late, offered
+only against a ten or an ace)."""
 DEALER_STATES = ("17", "18", "19", "20", "21", "bust", "blackjack")
 
 Counts = tuple[int, ...]
@@ -751,7 +755,8 @@ class RoundOracle:
     def surrender_allowed(self, up: int) -> bool:
         kind = self.rules.surrender
         return (kind in ("late", "early") or (kind == "not_vs_ace" and up != 1)
-                or (kind == "2-9" and 2 <= up <= 9))
+                or (kind == "2-9" and 2 <= up <= 9)
+                or (kind == "late_vs_ten_ace" and up in (1, 10)))
 
     def hand_bonus(self, cards: tuple[Kind, ...], split: bool) -> Fraction:
         """What a three-card (undoubled) hand ``cards`` ((rank, suit) pairs) is paid at once."""
@@ -838,7 +843,7 @@ class RoundOracle:
         if kind == "bonus":
             return out[1]  # already an int: the amount times scale
         if kind == "surrender":
-            if self.rules.surrender == "late" and not self.peek and k == 6:
+            if self.rules.surrender in LATE_SURRENDER and not self.peek and k == 6:
                 return -self.scale
             return -self.scale // 2
         total, bet = out[1], out[2]
@@ -859,8 +864,8 @@ class RoundOracle:
         return self.scale if blackjack else -self.scale // 2
 
     def needs_dealer(self, out: Outcome) -> bool:
-        return out[0] == "total" or (out[0] == "surrender" and self.rules.surrender == "late"
-                                     and not self.peek)
+        return out[0] == "total" or (out[0] == "surrender" and not self.peek
+                                     and self.rules.surrender in LATE_SURRENDER)
 
     # --- exact counting: every probability is a number of orderings of the cards
     #
@@ -1231,7 +1236,7 @@ class RoundOracle:
             pnb = p_no_blackjack(view, up)
             if self.peek:
                 values["surrender"] = Fraction(-1, 2) * pnb
-            elif self.rules.surrender == "late":
+            elif self.rules.surrender in LATE_SURRENDER:
                 values["surrender"] = -(1 - pnb) - pnb / 2
             else:
                 values["surrender"] = Fraction(-1, 2)

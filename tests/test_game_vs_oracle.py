@@ -93,6 +93,14 @@ EVEN_MONEY = [
          ("bonus_suited_678=0", "blackjack_pays=1.2", "even_money=true",
           "even_money_vs_ten=true")),
 ]
+# Late surrender against a ten or an ace only (the game of Wizard of Odds' effects-of-removal
+# table, docs/REFERENCE.md): peek (surrender after the check) and ENHC (a dealer blackjack
+# then takes the whole bet).
+LATE_TEN_ACE = [
+    Case("deluxe", (1, 1, 1, 1, 1, 1, 1, 1, 1, 6), ("surrender=late_vs_ten_ace",)),
+    Case("macau-1983", (1, 1, 1, 1, 2, 1, 3, 1, 2, 6),
+         ("bonus_suited_678=0", "surrender=late_vs_ten_ace")),
+]
 
 PEEK_SCALE_REASON = (
     "total-dependent play, peek game, up A or T: the calculator sums E[result * "
@@ -175,7 +183,8 @@ def assert_consistent(result: RoundResult) -> None:
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("case", _param(DELUXE + MACAU_RANKS + EVEN_MONEY))
+@pytest.mark.parametrize("case", _param(DELUXE + MACAU_RANKS + EVEN_MONEY)
+                         + _param(LATE_TEN_ACE))
 def test_whole_round_optimal_ev_equals_the_brute_force_on_tiny_shoes(case: Case) -> None:
     """docs/MODEL.md "Basic strategy and the house edge": every initial deal, dealer
     blackjacks included, each hand's best composition-dependent play, insured where the
@@ -240,7 +249,7 @@ def test_the_suited_distribution_agrees_once_split_hands_make_no_bonus() -> None
 
 @pytest.mark.oracle
 @pytest.mark.parametrize("case", _param(DELUXE + MACAU_RANKS + EVEN_MONEY)
-                         + _param(MACAU_SUITED, slow=True))
+                         + _param(MACAU_SUITED, slow=True) + _param(LATE_TEN_ACE))
 def test_chart_round_ev_equals_the_brute_force(case: Case) -> None:
     """docs/MODEL.md "Basic strategy and the house edge", (a) playing the chart: two-
     card decisions from the chart (codes per report.CODES; split hands by the row of

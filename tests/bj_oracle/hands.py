@@ -99,7 +99,9 @@ def _surrender(rules: BlackjackRules, up: int, p_bj: Fraction, natural: bool) ->
         return None
     if kind == "2-9":
         return Fraction(-1, 2) if 2 <= up <= 9 else None
-    if kind == "late":
+    if kind == "late_vs_ten_ace" and up not in (1, 10):  # late, only against a ten or an ace
+        return None
+    if kind in ("late", "late_vs_ten_ace"):
         if rules.peek:  # conditioned on no dealer blackjack
             return Fraction(-1, 2)
         return -p_bj - (1 - p_bj) / 2
