@@ -790,7 +790,8 @@ def indices(
     check_output(out, "--out")
     if format_ is IndexFormat.pdf:
         refuse_binary_on_terminal(out)
-    if risk_averse != (spread is not None and bankroll is not None):
+    ramp_given = (spread is not None, bankroll is not None)
+    if ramp_given != (risk_averse, risk_averse):
         raise fail("--risk-averse weighs variance at a bet: give it with both --spread and"
                    " --bankroll" if risk_averse else
                    "--spread and --bankroll go with --risk-averse")
