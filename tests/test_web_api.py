@@ -1,0 +1,72 @@
+"""The JSON API of ``strategy-calc serve`` through Starlette's ASGI test client (no port,
+no browser): each endpoint answers exactly what its command's ``--json`` prints, and
+every refusal is one JSON error with the right status (issue 32)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from typer.testing import CliRunner
+
+from strategy_calc import web
+from strategy_calc.cli import app, run_captured
+
+pytestmark = pytest.mark.parallel  # (the app runs commands in worker processes)
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[object]:
+    from starlette.testclient import TestClient
+
+    with TestClient(web.create_app(run_captured)) as test_client:
+        yield test_client
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    done = runner.invoke(app, list(args))
+    return done.exit_code, done.stdout, done.stderr
+
+
+def test_a_hand_query_answers_the_hand_command(client: object) -> None:
+    response = client.get("/api/hand", params=[  # type: ignore[attr-defined]
+        ("cards", "T,6"), ("vs", "T"), ("rules", "deluxe"), ("decks", "6"),
+        ("set", "surrender=none"), ("removed", "5,5"), ("split_strategy", "cdp1")])
+    code, out, _err = cli("hand", "T,6", "--vs", "T", "--rules", "deluxe", "--decks", "6",
+                          "--set", "surrender=none", "--removed", "5,5", "--split-strategy",
+                          "cdp1", "--json")
+    assert response.status_code == 200 and code == 0
+    assert response.json() == json.loads(out)
+
+
+def test_bad_input_is_a_400_carrying_the_commands_error_line(client: object) -> None:
+    response = client.get("/api/hand?cards=T,X&vs=T")  # type: ignore[attr-defined]
+    code, _out, err = cli("hand", "T,X", "--vs", "T", "--json")
+    assert response.status_code == 400 and code == 2
+    assert "error: " + response.json()["error"] == err.strip()
+
+
+@pytest.mark.parametrize(("path", "status", "says"), [
+    ("/api/nope", 404, "no such endpoint"),
+    ("/api/edge?rules=/etc/passwd", 400, "a built-in ruleset"),
+    ("/api/hand?cards=T,6&vs=T&decks=40", 400, "decks"),
+    ("/api/hand?cards=" + "T," * 1200 + "6&vs=T", 413, "longer than"),
+    ("/download/secrets.txt", 404, "no such download"),
+])
+def test_what_a_request_may_not_ask_is_one_json_error(client: object, path: str,
+                                                        status: int, says: str) -> None:
+    response = client.get(path)  # type: ignore[attr-defined]
+    assert response.status_code == status
+    assert says in response.json()["error"]
+
+
+def test_the_page_and_its_files_are_served_from_the_package(client: object) -> None:
+    for path, kind in (("/", "text/html"), ("/static/app.js", "text/javascript"),
+                       ("/static/style.css", "text/css")):
+        response = client.get(path)  # type: ignore[attr-defined]
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith(kind)
+    assert client.get("/static/../pyproject.toml").status_code == 404  # type: ignore[attr-defined]
