@@ -1124,8 +1124,9 @@ def count(
     decks: DecksOpt = None,
     shoe: ShoeOpt = None,
     system: Annotated[str | None, typer.Option(
-        "--system", metavar="NAME|FILE", help="A balanced count system (strategy-calc counts"
-        " lists them) or a TOML count file (blackjack; default hilo).")] = None,
+        "--system", metavar="NAME|FILE", help="A count system (strategy-calc counts lists"
+        " them) or a TOML count file (blackjack; default hilo); an unbalanced one (ko,"
+        " red7) bets and wongs by its running count from its IRC.")] = None,
     compare: Annotated[str | None, typer.Option(
         "--compare", metavar="NAME,NAME,...", help="Several systems on the same seeded shoes"
         " (paired), a SCORE table (blackjack).")] = None,

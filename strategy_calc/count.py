@@ -272,7 +272,8 @@ def index_plays(rules: BlackjackRules, system: CountSystem) -> tuple[IndexPlay, 
 
 @dataclass(frozen=True, slots=True)
 class RoundRecord:
-    """One dealt round: the true count before the deal and its exact moments."""
+    """One dealt round: the count before the deal (the true count, or an unbalanced
+    system's running count: :attr:`BlackjackCounter.count_kind`) and its exact moments."""
 
     tc: float
     ev: float
@@ -604,12 +605,12 @@ class BlackjackCounter:
         counts = list(self.start().counts)
         cards = [Card(rank, SUITS[k % 4]) for rank in Rank for k in range(counts[rank - 1])]
         shoe_rng(self.seed, index).shuffle(cards)
-        running: float = 0
+        running: float = self.system.initial_running_count(rules.decks)
         pos = 0
         rounds: list[RoundRecord] = []
         while len(cards) - pos > self.cut_card:
             unseen = len(cards) - pos
-            tc = self.system.true_count(running, unseen)
+            tc = self.key_count(running, unseen)
             moments = (len(rounds) + index) % self.moment_every == 0
             shoe = Shoe.from_counts(counts, rules.decks)
             plan = self._top_plans.get(moments) if pos == 0 else None
@@ -627,6 +628,18 @@ class BlackjackCounter:
                 counts[card.rank - 1] -= 1
                 running += self.system.tag_card(card)
         return tuple(rounds)
+
+    @property
+    def count_kind(self) -> str:
+        """What a round's count (:attr:`RoundRecord.tc`, the ramp's and the wonging's
+        key) is: ``true count`` for a balanced system, ``running count`` for an
+        unbalanced one (started at its IRC: KO, Red 7)."""
+        return "true count" if self.system.balanced else "running count"
+
+    def key_count(self, running: float, unseen: int) -> float:
+        """The count bets are keyed by (:attr:`count_kind`) before a round, with
+        ``running`` the running count and ``unseen`` cards left."""
+        return self.system.true_count(running, unseen) if self.system.balanced else running
 
     def deal_round(self, cards: Sequence[Card], pos: int, plan: RoundPlan,
                    shoe: Shoe | None = None) -> int:
@@ -682,7 +695,9 @@ def blackjack_counter(
         raise InputError(f"unknown strategy {strategy!r}: choose from "
                          f"{', '.join(BLACKJACK_STRATEGIES)}")
     check_distribution_rules(rules)
-    count = find_system(system).require_balanced("count (its bets and index plays)")
+    count = find_system(system)
+    if strategy == "basic+indices":  # (an unbalanced system bets by its running count)
+        count.require_balanced("basic+indices (its index plays read a true count)")
     n = shoe.total if shoe is not None else 52 * rules.decks
     if cut_card is not None and penetration is not None:
         raise InputError("give --penetration or --cut-card, not both")

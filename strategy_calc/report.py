@@ -1221,6 +1221,7 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
         "penetration": None if result.one_round_per_shuffle else result.penetration,
         "cut_card": None if result.one_round_per_shuffle else c.cut_card,
         "one_round_per_shuffle": result.one_round_per_shuffle, "seats": c.seats,
+        "count_kind": c.count_kind,
         "rounds": result.rounds, "shoes": result.shoes, "seed": c.seed,
         "ev_per_round": _estimate(result.ev_per_round),
         "ev_off_the_top": result.ev_off_the_top,
@@ -1261,8 +1262,12 @@ def count_text(result: BlackjackCount) -> str:
              f" {result.penetration:.1%})")
     seats = (f"; {c.seats} boxes at the table, the player's first, the others playing the"
              " same plan and their cards counted" if c.seats > 1 else "")
-    head = (f"{c.rules}; {c.strategy} play, {c.system.name} true count (running count per"
-            f" deck unseen) before each deal; {result.rounds} rounds from {result.shoes}"
+    kind = c.count_kind
+    keyed = ("true count (running count per deck unseen)" if kind == "true count" else
+             f"running count from its IRC ({c.system.initial_running_count(c.rules.decks):g};"
+             " an unbalanced count: bets, table and wonging by the running count)")
+    head = (f"{c.rules}; {c.strategy} play, {c.system.name} {keyed} before each deal;"
+            f" {result.rounds} rounds from {result.shoes}"
             f" shoes (seed {c.seed}), {dealt}{seats}")
     figures = Table(title="per round, units of the initial bet (+- one standard error)",
                     title_justify="left")
@@ -1273,7 +1278,7 @@ def count_text(result: BlackjackCount) -> str:
     figures.add_row("EV off the top (exact)", f"{100 * result.ev_off_the_top:+.4f}%")
     figures.add_row("cut-card effect", _pm(result.cut_card_effect))
     if result.wong is not None and result.share_played is not None:
-        figures.add_row(f"wonging: in at true count >= {result.wong.enter:g}, out below"
+        figures.add_row(f"wonging: in at {kind} >= {result.wong.enter:g}, out below"
                         f" {result.wong.exit:g}", f"{result.share_played:.1%} of rounds played")
     if result.spread is not None or result.wong is not None:
         win = result.win_rate_per_round
@@ -1293,8 +1298,8 @@ def count_text(result: BlackjackCount) -> str:
                                             result.risk_of_ruin)):
         if result.spread is not None or result.wong is not None:
             figures.add_row(name, f"{value:.4g}" if value is not None else "-")
-    by_tc = Table(title="by true count (floored)", title_justify="left")
-    by_tc.add_column("true count", justify="right")
+    by_tc = Table(title=f"by {kind} (floored)", title_justify="left")
+    by_tc.add_column(kind, justify="right")
     by_tc.add_column("frequency", justify="right")
     by_tc.add_column("EV per round", justify="right")
     for row in result.by_true_count:
@@ -1345,7 +1350,8 @@ def comparison_plot(result: Comparison, path: str) -> None:
         ax.plot([row.tc for row in rows], [100 * row.ev for row in rows], marker="o",
                 label=r.counter.system.name)
     ax.axhline(0, color="#888", linewidth=0.8)
-    ax.set_xlabel("true count (floored; bins of at least 20 rounds)")
+    kinds = sorted({r.counter.count_kind for r in result.results})
+    ax.set_xlabel(f"{' / '.join(kinds)} (floored; bins of at least 20 rounds)")
     ax.set_ylabel("EV per round (%)")
     ax.legend()
     fig.tight_layout()
@@ -1360,7 +1366,7 @@ def count_plot(result: BlackjackCount, path: str) -> None:
     fig, ax = plt.subplots(figsize=(8, 4.5))
     tcs = [r.tc for r in rows]
     ax.bar(tcs, [100 * r.frequency for r in rows], color="#9ecae1", label="frequency (%)")
-    ax.set_xlabel("true count (floored)")
+    ax.set_xlabel(f"{result.counter.count_kind} (floored)")
     ax.set_xticks(_integer_ticks(tcs))  # the counts are whole numbers: no -7.5 ticks
     ax.set_ylabel("frequency of rounds (%)")
     ev_ax = ax.twinx()

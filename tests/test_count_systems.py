@@ -154,8 +154,41 @@ def test_a_bad_count_file_is_one_error_line(tmp_path: Path, text: str, message: 
     assert message in result.stderr
 
 
-def test_an_unbalanced_system_is_refused_by_count_with_one_line() -> None:
+def test_an_unbalanced_system_cannot_drive_true_count_index_plays() -> None:
+    """KO has no true count, so basic+indices (whose index plays read one) refuses it in
+    one line; basic play bets it by its running count."""
     result = runner.invoke(app, ["count", "--rules", "deluxe", "--system", "ko",
-                                 "--rounds", "5"])
+                                 "--rounds", "5", "--strategy", "basic+indices"])
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
     assert "'ko' is unbalanced (a deck sums to +4)" in result.stderr
+
+
+@pytest.mark.parametrize(("system", "irc"), [("ko", 4 - 4 * 2), ("red7", -2 * 2)])
+def test_an_unbalanced_count_is_keyed_by_its_running_count_from_the_irc(
+    system: str, irc: int
+) -> None:
+    """KO (Vancura and Fuchs) starts at 4 - 4 x decks, Red 7 (Snyder) at -2 x decks: at
+    two decks -4 and -4. Before each round the key is that IRC plus the published tags of
+    the cards dealt (Red 7's seven by its suit: red +1, black 0), not divided by the decks
+    left; the JSON says which count it is."""
+    rules = blackjack_rules("deluxe", ["decks=2"])
+    counter = count.blackjack_counter(rules, system=system, moment_every=10**9)
+    assert counter.count_kind == "running count"
+    records = counter.play_one(0)
+    cards = [Card(rank, SUITS[k % 4]) for rank in Rank
+             for k in range(counter.start().counts[rank - 1])]
+    shoe_rng(counter.seed, 0).shuffle(cards)
+    pos, running = 0, float(irc)
+    for record in records:
+        assert record.tc == running
+        plan = counter.plan(counter.start().remove(cards[:pos]), record.tc, False)
+        end = counter.deal_round(cards, pos, plan)
+        for c in cards[pos:end]:
+            red = c.rank is Rank.SEVEN and c.suit in ("h", "d")
+            running += 1 if (system == "red7" and red) else PUBLISHED[system][c.rank - 1]
+        pos = end
+    assert len(records) >= 5
+    got = json.loads(runner.invoke(app, ["count", "--rules", "deluxe", "--decks", "1",
+                                         "--system", system, "--rounds", "5", "--jobs", "1",
+                                         "--json"]).stdout)
+    assert got["count_kind"] == "running count" and got["system"] == system
