@@ -28,11 +28,12 @@ def test_each_compared_system_is_its_own_run_on_the_same_shoes(tmp_path: Path) -
     system sees the same rounds (the same EVs, the same EV per round); its ramp's figures
     are those of ``count --system NAME`` alone."""
     plot = tmp_path / "compare.png"
-    data = run_json("--compare", "hilo,zen,halves", "--plot", str(plot))
-    assert data["paired"] is True and list(data["systems"]) == ["hilo", "zen", "halves"]
+    data = run_json("--compare", "hilo,zen,halves,ko", "--plot", str(plot))
+    assert data["paired"] is True and list(data["systems"]) == ["hilo", "zen", "halves", "ko"]
+    assert data["systems"]["ko"]["count_kind"] == "running count"  # (KO: unbalanced)
     evs = {name: s["ev_per_round"]["value"] for name, s in data["systems"].items()}
     assert len(set(evs.values())) == 1
-    for name in ("hilo", "zen"):
+    for name in ("hilo", "zen", "ko"):
         alone = run_json("--system", name)
         assert data["systems"][name] == alone
     assert plot.stat().st_size > 1000 and plot.read_bytes()[:4] == b"\x89PNG"
@@ -54,7 +55,7 @@ def test_score_se_is_the_delta_method_of_the_win_rate_and_sd_errors() -> None:
     (["--compare", "hilo"], "two or more different systems"),
     (["--compare", "hilo,hilo"], "two or more different systems"),
     (["--compare", "hilo,zen", "--system", "zen"], "give --system or --compare, not both"),
-    (["--compare", "hilo,ko"], "'ko' is unbalanced"),
+    (["--compare", "hilo,ko", "--strategy", "basic+indices"], "'ko' is unbalanced"),
     (["--compare", "hilo,zen-lite"], "unknown count system 'zen-lite'"),
 ])
 def test_bad_comparisons_are_one_error_line(args: list[str], message: str) -> None:
