@@ -64,7 +64,8 @@ def n0(win: float, sd: float) -> float | None:
     >>> n0(0.02, 2.0)
     10000.0
     """
-    return (sd / win) ** 2 if win > 0 else None
+    ratio = sd / win if win > 0 else math.inf
+    return ratio * ratio if win > 0 else None  # (inf, not an error, when w is tiny)
 
 
 def risk_of_ruin(win: float, sd: float, bankroll: float) -> float:

@@ -870,6 +870,9 @@ class OptimisedRamp:
     spread_within_limits: bool | None
     """Whether every bet of the hand-given ramp is within the minimum and maximum bet
     (only then is the optimum's SCORE sure to be at least its)."""
+    score_difference: Estimate | None = None
+    """The optimum's SCORE less the hand-given ramp's over the same rounds, with its
+    paired standard error (:func:`score_difference`)."""
 
 
 def count_buckets(shoes: Sequence[tuple[RoundRecord, ...]]) -> tuple[CountBucket, ...]:
@@ -931,6 +934,56 @@ def _ramp_result(spread: Spread | None, shoes: Sequence[tuple[RoundRecord, ...]]
     return RampResult(spread, win, sd, sd_se, n0, score, se, di, ror, hours)
 
 
+def _score_influence(shoes: Sequence[tuple[RoundRecord, ...]],
+                     bets: Sequence[Sequence[float]]) -> tuple[float, list[float]] | None:
+    """SCORE = 10^6 w^2 / (m2 - w^2) of betting ``bets`` over ``shoes`` (w and m2 the
+    ratio estimates of :func:`_ramp_result`), and each shoe's first-order influence on
+    it: psi_i = dS/dw (first_i - w n_i) / mean(n) + dS/dm2 (second_i - m2 k_i) / mean(k),
+    with dS/dw = 10^6 2 w m2 / var^2 and dS/dm2 = -10^6 w^2 / var^2 (None: no SCORE)."""
+    first = [math.fsum(b * r.ev for b, r in zip(bs, s, strict=True))
+             for bs, s in zip(bets, shoes, strict=True)]
+    second = [math.fsum(b * b * r.second_moment for b, r in zip(bs, s, strict=True)
+                        if r.second_moment is not None) for bs, s in zip(bets, shoes, strict=True)]
+    counts = [float(len(s)) for s in shoes]
+    sampled = [float(sum(1 for r in s if r.second_moment is not None)) for s in shoes]
+    if not math.fsum(sampled):
+        return None
+    w = math.fsum(first) / math.fsum(counts)
+    m2 = math.fsum(second) / math.fsum(sampled)
+    var = m2 - w * w
+    value = score_of(w, math.sqrt(var)) if var > 0 else None
+    if value is None:
+        return None
+    n = len(shoes)
+    c_bar, k_bar = math.fsum(counts) / n, math.fsum(sampled) / n
+    d_w, d_m2 = 1e6 * 2 * w * m2 / var ** 2, -1e6 * w * w / var ** 2
+    return value, [d_w * (f - w * c) / c_bar + d_m2 * (q - m2 * k) / k_bar
+                   for f, c, q, k in zip(first, counts, second, sampled, strict=True)]
+
+
+def score_difference(shoes: Sequence[tuple[RoundRecord, ...]], bets: Sequence[Sequence[float]],
+                     other: Sequence[Sequence[float]]) -> Estimate | None:
+    """SCORE of betting ``bets`` less that of ``other`` over the same ``shoes`` (per shoe,
+    per round), with the standard error of the difference by the delta method over the
+    shoes, which pairs the two ramps (their rounds are the same, so most of the noise
+    cancels): se^2 = sum (psi_i - phi_i)^2 / (n (n - 1)) with psi, phi each SCORE's
+    per-shoe influence. None when either ramp has no SCORE.
+
+    >>> r = RoundRecord
+    >>> shoes = [(r(0, 0.01, 1.0), r(2, 0.03, 1.2)), (r(0, -0.01, 1.1), r(2, 0.05, 1.3))]
+    >>> score_difference(shoes, [[1, 2], [1, 2]], [[1, 2], [1, 2]])  # a ramp against itself
+    Estimate(value=0.0, se=0.0)
+    """
+    a, b = _score_influence(shoes, bets), _score_influence(shoes, other)
+    if a is None or b is None:
+        return None
+    n = len(shoes)
+    if n < 2:
+        return Estimate(a[0] - b[0], math.nan)
+    diff = [x - y for x, y in zip(a[1], b[1], strict=True)]
+    return Estimate(a[0] - b[0], math.sqrt(math.fsum(d * d for d in diff) / (n * (n - 1))))
+
+
 def _optimal_ramp(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | None,
                   limits: RampLimits) -> OptimisedRamp:
     """The optimal ramp of ``shoes``' counts under ``limits``, evaluated over their rounds
@@ -939,9 +992,11 @@ def _optimal_ramp(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | Non
     ramp = optimize_ramp(buckets, limits)
     chosen = Spread(ramp.bets)  # one step per count of the run: the same bets
 
+    def bets(s: Spread) -> list[list[float]]:
+        return [[s.bet(r.tc) for r in shoe] for shoe in shoes]
+
     def over(s: Spread) -> RampResult:
-        return _ramp_result(s, shoes, [[s.bet(r.tc) for r in shoe] for shoe in shoes],
-                            limits.bankroll, limits.rounds_per_hour)
+        return _ramp_result(s, shoes, bets(s), limits.bankroll, limits.rounds_per_hour)
 
     hand_bets = [spread.bet(b.tc) for b in buckets] if spread is not None else None
     return OptimisedRamp(
@@ -949,7 +1004,8 @@ def _optimal_ramp(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | Non
         None if hand_bets is None else ramp_figures(buckets, hand_bets, limits.bankroll,
                                                     limits.rounds_per_hour),
         None if hand_bets is None else all(limits.min_bet <= b <= limits.max_bet
-                                           for b in hand_bets))
+                                           for b in hand_bets),
+        None if spread is None else score_difference(shoes, bets(chosen), bets(spread)))
 
 
 def summarise(

@@ -1049,6 +1049,7 @@ def optimal_ramp_dict(o: OptimisedRamp) -> dict[str, Any]:
     if o.spread_result is not None and o.spread_figures is not None:
         spread = {"spread": str(o.spread_result.spread),
                   "within_limits": o.spread_within_limits,
+                  "score_difference": _estimate(o.score_difference),
                   **_ramp_result_dict(o.spread_result),
                   "model": _figures_dict(o.spread_figures)}
     return {
@@ -1131,6 +1132,11 @@ def _optimal_ramp_text(o: OptimisedRamp) -> list[Any]:
         model.append(f"{o.spread_figures.score:.3f}" if o.spread_figures.score is not None
                      else "-")
     figures.add_row("SCORE from the per-count data (maximised)", *model)
+    if o.score_difference is not None:
+        d = o.score_difference
+        figures.add_row("SCORE, optimal less --spread (paired SE)",
+                        f"{d.value:+.3f}" + (f" +- {d.se:.3f}" if math.isfinite(d.se) else ""),
+                        "")
     note = ("Bets clip(scale x EV / E[X^2], min, max) per floored true count (scale"
             f" {ramp.scale:.4g}); E[X^2] the mean of a count's rounds with an exact second"
             " moment (pooled over all of them where it has none). The figures over the"
