@@ -1045,7 +1045,8 @@ def count(
         "--scheduler", metavar="ADDRESS", help="Run on a Dask cluster, e.g. tcp://host:8786 "
         "(pip install 'strategy_calc[cluster]').")] = None,
     bankroll: Annotated[float | None, typer.Option(
-        "--bankroll", help="Bankroll in units, for the risk of ruin (blackjack).")] = None,
+        "--bankroll", help="Bankroll in units, for the risk of ruin and --optimize-ramp"
+        " (blackjack).")] = None,
     moment_every: Annotated[int | None, typer.Option(
         "--moment-every", help="Exact second moment on one round in N (blackjack; default"
         " 25; 1 = every round, slow: split rounds are enumerated jointly).")] = None,
