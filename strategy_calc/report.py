@@ -1131,7 +1131,8 @@ def _optimal_ramp_text(o: OptimisedRamp) -> list[Any]:
     if o.spread_figures is not None:
         model.append(f"{o.spread_figures.score:.3f}" if o.spread_figures.score is not None
                      else "-")
-    figures.add_row("SCORE from the per-count data (maximised)", *model)
+    figures.add_row("SCORE from the per-count data" + (
+        " (maximised)" if ramp.criterion == "score" else ""), *model)
     if o.score_difference is not None:
         d = o.score_difference
         figures.add_row("SCORE, optimal less --spread (paired SE)",
@@ -1140,9 +1141,12 @@ def _optimal_ramp_text(o: OptimisedRamp) -> list[Any]:
     note = ("Bets clip(scale x EV / E[X^2], min, max) per floored true count (scale"
             f" {ramp.scale:.4g}); E[X^2] the mean of a count's rounds with an exact second"
             " moment (pooled over all of them where it has none). The figures over the"
-            " rounds use the same estimators as the hand ramp's; the SCORE from the"
-            " per-count data is what the optimum maximises. True counts only (count takes"
-            " balanced systems).")
+            " rounds use the same estimators as the hand ramp's; the ramp is chosen on the"
+            " per-count data's figures (" + (
+                "its SCORE" if ramp.criterion == "score" else
+                "its risk of ruin" if ramp.criterion == "max-ror" else "the Kelly bets")
+            + "), bet by bet, with no smoothing across counts. True counts only (count"
+            " takes balanced systems).")
     if o.spread_within_limits is False:
         note += " The --spread ramp bets outside --min-bet..--max-bet."
     return [by_count, figures, note]

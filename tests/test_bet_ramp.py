@@ -194,16 +194,19 @@ def test_the_optimum_scores_at_least_any_ramp_within_the_limits(
     assert [b for _tc, b in best.bets] == list(scaled_bets(buckets, best.scale, low, high))
 
 
-COUNT = ["count", "--rules", "deluxe", "--decks", "1", "--moment-every", "4", "--jobs", "1"]
+# A 39-card shoe (3 of each rank, 12 tens) to a cut card 20 from the end: about three
+# rounds a shoe, every third round with its exact second moment.
+COUNT = ["count", "--rules", "deluxe", "--shoe", "A=3,2=3,3=3,4=3,5=3,6=3,7=3,8=3,9=3,T=12",
+         "--cut-card", "20", "--moment-every", "3", "--jobs", "1"]
 
 
 @pytest.mark.slow
 def test_count_optimize_ramp_json_against_its_own_per_count_rows() -> None:
-    """A tiny real run (one deck, about 60 rounds): the contract's keys, each bet
+    """A tiny real run (a 39-card shoe, 40 rounds): the contract's keys, each bet
     clip(scale x EV / E[X^2]) from the reported rows, the per-count SCORE recomputed
     from those rows, the round figures' SCORE, N0 and risk of ruin from the reported win
     rate and SD, and the hand ramp's figures the same as the top-level ones."""
-    result = runner.invoke(app, [*COUNT, "--rounds", "60", "--spread", "0:1,1:2,2:4,3:8",
+    result = runner.invoke(app, [*COUNT, "--rounds", "40", "--spread", "0:1,1:2,2:4,3:8",
                                  "--optimize-ramp", "--bankroll", "1000", "--min-bet", "1",
                                  "--max-bet", "8", "--rounds-per-hour", "80", "--json"])
     assert result.exit_code == 0, result.output
@@ -266,7 +269,7 @@ def test_bad_ramp_flags_are_one_error_line(args: list[str], message: str) -> Non
 
 @pytest.mark.slow
 def test_an_unreachable_max_ror_in_a_real_run_is_one_error_line() -> None:
-    """One shoe of one deck, 1 unit of bankroll, a risk of ruin of 1e-12: unreachable."""
+    """One small shoe, 1 unit of bankroll, a risk of ruin of 1e-12: unreachable."""
     result = runner.invoke(app, [*COUNT, "--rounds", "1", "--optimize-ramp", "--bankroll",
                                  "1", "--min-bet", "1", "--max-bet", "8", "--max-ror",
                                  "1e-12"])
