@@ -245,12 +245,23 @@ def scaled_bets(buckets: Sequence[CountBucket], scale: float, min_bet: float,
     bet for a bankroll of ``scale`` units), clipped to [``min_bet``, ``max_bet``]; the
     minimum where the EV is not positive.
 
+    A bet within 1e-12 (relative) of a limit is that limit: the scale at which a bet
+    reaches a limit is computed as limit x E[X^2] / EV, and rounding must not leave the
+    bet a hair below it.
+
     >>> scaled_bets([CountBucket(0, 0.5, -0.01, 1.0), CountBucket(1, 0.5, 0.01, 1.0)],
     ...             300.0, 1.0, 12.0)
     (1.0, 3.0)
+    >>> scaled_bets([CountBucket(0, 1.0, 0.0254, 1.0)], 7.5 * 1.0 / 0.0254, 3.0, 7.5)
+    (7.5,)
     """
-    return tuple(min(max_bet, max(min_bet, scale * b.ev / b.second_moment)) if b.ev > 0
-                 else min_bet for b in buckets)
+    def clip(bet: float) -> float:
+        if bet >= max_bet * (1 - 1e-12):
+            return max_bet
+        return min_bet if bet <= min_bet * (1 + 1e-12) else bet
+
+    return tuple(clip(scale * b.ev / b.second_moment) if b.ev > 0 else min_bet
+                 for b in buckets)
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,11 +307,13 @@ def _pieces(buckets: Sequence[CountBucket], lo: float, hi: float, start: float, 
             ) -> tuple[float, float, float, float]:
     """On scales between breakpoints ``start`` and ``stop``: (A, B, C, D) with the win
     w = A + B c and second moment m2 = C + D c^2 at scale c."""
-    mid = 0.5 * (start + stop) if math.isfinite(stop) else start + 1.0
+    # (past the last point every bet is at a limit: any scale beyond it will do)
+    beyond = 2.0 * start if start > 0 else 1.0
+    mid = 0.5 * (start + stop) if math.isfinite(stop) else beyond
     a = b_ = c_ = d = 0.0
     for bucket, bet in zip(buckets, scaled_bets(buckets, mid, lo, hi), strict=True):
         ratio = bucket.ev / bucket.second_moment
-        if bucket.ev > 0 and lo < mid * ratio < hi:  # proportional: bet = c x ratio
+        if bucket.ev > 0 and lo < bet < hi:  # proportional: bet = c x ratio
             b_ += bucket.frequency * bucket.ev * ratio
             d += bucket.frequency * bucket.second_moment * ratio * ratio
         else:
@@ -326,8 +339,9 @@ def optimize_ramp(buckets: Sequence[CountBucket], limits: RampLimits) -> Optimal
     ``limits``; its criterion is ``limits.criterion``.
 
     Every candidate is ``clip(c x EV / E[X^2], min, max)``. Between two scales at which a
-    count's bet reaches a limit, w = A + B c and m2 = C + D c^2, so SCORE (which grows
-    with w^2 / m2) is stationary only at c = B C / (A D), and the risk-of-ruin limit
+    count's bet reaches a limit, w = A + B c and m2 = C + D c^2 with B = D (both the sum
+    of f e^2 / E[X^2] over the counts bet in proportion), so SCORE (which grows with
+    w^2 / m2) is stationary only at c = B C / (A D) = C / A, and the risk-of-ruin limit
     exp(-2 w B / (m2 - w^2)) <= r is a quadratic inequality in c: the optimum is one of
     finitely many points, all tried.
     """
@@ -347,8 +361,8 @@ def optimize_ramp(buckets: Sequence[CountBucket], limits: RampLimits) -> Optimal
     def best_score() -> float:
         candidates = list(points) or [0.0]
         for start, stop, (a, b, c, d) in pieces:
-            if a != 0.0 and d > 0.0:
-                at = b * c / (a * d)
+            if a != 0.0 and b > 0.0 and d > 0.0:  # B = D = sum f e^2 / E[X^2]: at C / A
+                at = c / a
                 if start < at < stop:
                     candidates.append(at)
         scored = [(figures(c).score, c) for c in candidates]

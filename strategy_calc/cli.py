@@ -1004,6 +1004,8 @@ class CountFormat(StrEnum):
     short_help="Card counting over seeded shoes, exact EVs",
     epilog=examples(
     'strategy-calc count --rules deluxe --decks 6 --spread "1:1,2:4,3:8" --rounds 10000',
+    'strategy-calc count --rules deluxe --decks 6 --spread "0:1,1:2,2:4,3:8,4:12"'
+    ' --optimize-ramp --bankroll 10000 --min-bet 1 --max-bet 12 --rounds 4000',
     'strategy-calc count --rules macau-baccarat --shoes 1000 --json'))
 def count(
     rules: AnyRulesOpt = None,

@@ -27,8 +27,16 @@ from strategy_calc.bet_ramp import (
     scaled_bets,
 )
 from strategy_calc.cli import app
-from strategy_calc.count import RoundRecord, parse_spread, score_difference
+from strategy_calc.count import (
+    RoundRecord,
+    blackjack_counter,
+    parse_spread,
+    score_difference,
+    summarise,
+)
 from strategy_calc.errors import InputError
+from strategy_calc.report import count_text
+from strategy_calc.rules import blackjack_rules
 
 runner = CliRunner()
 
@@ -67,8 +75,9 @@ def test_a_ramps_score_n0_and_risk_of_ruin_by_hand() -> None:
 def test_the_score_optimum_of_three_counts_worked_by_hand() -> None:
     """Bets from 1 to 10. With +3 at the maximum and +1 proportional (b = 0.008 c), w =
     0.25(-0.02) + 0.25(10)(0.05) + 0.5(0.01)(0.008 c) = 0.12 + 0.00004 c and m2 = 1.25
-    (0.25 + 0.25(100)) + 0.5(1.25)(0.008 c)^2 = 31.5625 + 0.00004 c^2; w^2 / m2 is
-    stationary where B C = A D c, at c = 31.5625 / 0.12 = 263.02, inside this piece
+    (0.25 + 0.25(100)) + 0.5(1.25)(0.008 c)^2 = 31.5625 + 0.00004 c^2; d(w^2 / m2)/dc
+    = 0 where B (C + D c^2) = (A + B c) D c, i.e. (B = D here) at c = C / A = 31.5625 /
+    0.12 = 263.02, inside this piece
     (+3 is at the maximum from c = 250, +1 leaves the minimum at c = 125). The other
     pieces have no interior stationary point (both proportional: c = -62.5 < 0; +3
     alone: w is constant), and the piece ends score lower (c = 250: bets 1, 2, 10)."""
@@ -159,11 +168,14 @@ def test_infeasible_limits_are_input_errors(kwargs: dict[str, float], message: s
         RampLimits(**args)  # type: ignore[arg-type]
 
 
-counts = st.lists(st.tuples(st.floats(0.01, 1.0), st.floats(-0.06, 0.06),
-                            st.floats(0.8, 3.0)), min_size=1, max_size=6)
+# EVs of 0 or at least 1e-9 in size: an EV of 1e-267 puts its count's bet changes at
+# scales near 1e267, where the pieces' coefficients (EV^2 / E[X^2]) underflow to 0.
+evs = st.one_of(st.just(0.0), st.floats(1e-9, 0.06), st.floats(-0.06, -1e-9))
+counts = st.lists(st.tuples(st.floats(0.01, 1.0), evs, st.floats(0.8, 3.0)),
+                  min_size=1, max_size=6)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, derandomize=True)
 @given(data=counts, low=st.floats(0.5, 5.0), spread=st.floats(1.0, 20.0),
        shares=st.lists(st.floats(0.0, 1.0), min_size=6, max_size=6))
 def test_the_optimum_scores_at_least_any_ramp_within_the_limits(
@@ -192,6 +204,38 @@ def test_the_optimum_scores_at_least_any_ramp_within_the_limits(
             near = ramp_figures(buckets, moved, 1000).score
             assert near is None or best.figures.score >= near * (1 - 1e-9)
     assert [b for _tc, b in best.bets] == list(scaled_bets(buckets, best.scale, low, high))
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(data=counts, low=st.floats(0.5, 5.0), spread=st.floats(1.0, 20.0),
+       bankroll=st.floats(10.0, 1e5), ror=st.floats(1e-4, 0.5))
+def test_no_larger_scale_keeps_the_risk_of_ruin_limit(
+        data: list[tuple[float, float, float]], low: float, spread: float, bankroll: float,
+        ror: float) -> None:
+    """A brute force over 400 scales (a geometric grid to where every bet is at a limit):
+    none above the chosen one meets the limit with different bets; and when the limit is
+    refused as unreachable, no scale of the grid meets it."""
+    total = math.fsum(f for f, _e, _m in data)
+    buckets = tuple(CountBucket(k, f / total, e, m) for k, (f, e, m) in enumerate(data))
+    high = low * spread
+    limits = RampLimits(bankroll=bankroll, min_bet=low, max_bet=high, max_ror=ror)
+    ends = [x * b.second_moment / b.ev for b in buckets if b.ev > 0 for x in (low, high)]
+    top = max(ends, default=1.0) * 1.01
+    grid = [top * 10 ** (-8 * k / 399) for k in range(400)]
+
+    def risk(c: float) -> float:
+        return ramp_figures(buckets, scaled_bets(buckets, c, low, high), bankroll).risk_of_ruin
+
+    try:
+        best = optimize_ramp(buckets, limits)
+    except InputError:
+        assert all(risk(c) > ror * (1 - 1e-9) for c in grid)
+        return
+    assert best.figures.risk_of_ruin <= ror * (1 + 1e-9)
+    chosen = [b for _tc, b in best.bets]
+    for c in grid:
+        if c > best.scale and list(scaled_bets(buckets, c, low, high)) != chosen:
+            assert risk(c) > ror * (1 - 1e-9)
 
 
 # A 39-card shoe (3 of each rank, 12 tens) to a cut card 20 from the end: about three
@@ -294,3 +338,32 @@ def test_a_ramp_and_its_double_have_the_same_score_paired_to_zero() -> None:
     flat = [[1.0 for _ in shoe] for shoe in shoes]
     apart = score_difference(shoes, bets, flat)
     assert apart is not None and apart.se > 0
+
+
+def test_with_every_second_moment_the_rounds_and_the_per_count_data_agree() -> None:
+    """Six rounds in two shoes, each with its second moment. By hand, the counts: -2
+    (EV -0.02, E[X^2] 1.3), -1 (-0.01, 1.35), 0 (0, 1.3), +1 (0.01, 1.25), +2 (two rounds:
+    EV 0.025, E[X^2] 1.25), each round a sixth. With every round sampled the per-count
+    second moments weigh each round as the rounds' estimate does, so the optimal ramp's
+    win rate and SD over the rounds equal those from the per-count data."""
+    rules = blackjack_rules("deluxe", ["decks=1"])
+    counter = blackjack_counter(rules, moment_every=10**9)
+    r = RoundRecord
+    played = [(r(-1.5, -0.02, 1.3), r(0.3, 0.0, 1.3), r(2.2, 0.03, 1.2)),
+              (r(1.1, 0.01, 1.25), r(2.7, 0.02, 1.3), r(-0.5, -0.01, 1.35))]
+    limits = RampLimits(bankroll=1000, min_bet=1, max_bet=8)
+    result = summarise(counter, played, 6, parse_spread("0:1,1:2,2:4"), 1000, optimize=limits)
+    opt = result.optimal
+    assert opt is not None
+    assert [(b.tc, b.ev, b.second_moment) for b in opt.buckets] == [
+        (-2, -0.02, 1.3), (-1, -0.01, 1.35), (0, 0.0, 1.3), (1, 0.01, 1.25),
+        (2, pytest.approx(0.025, abs=1e-15), pytest.approx(1.25, abs=1e-15))]
+    assert [b.frequency for b in opt.buckets] == pytest.approx([1 / 6] * 4 + [2 / 6])
+    assert opt.result.win_rate_per_round.value == pytest.approx(opt.ramp.figures.win,
+                                                                rel=1e-12)
+    assert opt.result.sd_per_round == pytest.approx(opt.ramp.figures.sd, rel=1e-12)
+    assert opt.spread_result is not None and opt.spread_figures is not None
+    assert opt.spread_result.score == pytest.approx(opt.spread_figures.score, rel=1e-12)
+    text = count_text(result)
+    assert "optimal ramp (the ramp that maximises SCORE" in text
+    assert "SCORE, optimal less --spread (paired SE)" in text
