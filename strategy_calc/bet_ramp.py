@@ -406,15 +406,21 @@ def _max_ror_scale(buckets: Sequence[CountBucket], limits: RampLimits, points: l
         roots = _quadratic_roots(big_l * (d - b * b), -2.0 * big_l * a * b - 2.0 * bank * b,
                                  big_l * (c - a * a) - 2.0 * bank * a)
         candidates.update(x for x in roots if start <= x <= stop and 0.0 <= x <= cap)
-    tried = []
-    for c_ in sorted(candidates, reverse=True):
-        bets = scaled_bets(buckets, c_, lo, hi)
-        w, m2 = ramp_moments(buckets, bets)
+    def ror_at(x: float) -> float:
+        w, m2 = ramp_moments(buckets, scaled_bets(buckets, x, lo, hi))
         var = m2 - w * w
-        ror = risk_of_ruin(w, math.sqrt(var), bank) if var > 0 else (0.0 if w > 0 else 1.0)
-        tried.append(ror)
-        if ror <= limits.max_ror * (1.0 + 1e-9):  # a root, to rounding
+        return risk_of_ruin(w, math.sqrt(var), bank) if var > 0 else (0.0 if w > 0 else 1.0)
+
+    for c_ in sorted(candidates, reverse=True):
+        if ror_at(c_) <= limits.max_ror * (1.0 + 1e-9):  # a root, to rounding
             return c_
+    # None is feasible: the least risk of ruin, where w / (m2 - w^2) is largest, for the
+    # message. On a piece, d/dc of (A + B c) / (C + D c^2 - (A + B c)^2) is 0 where
+    # B (D - B^2) c^2 + 2 A (D - B^2) c - B (C + A^2) = 0.
+    least = {0.0, cap, *(p for p in points if p <= cap)}
+    for start, stop, (a, b, c, d) in pieces:
+        roots = _quadratic_roots(b * (d - b * b), 2.0 * a * (d - b * b), -b * (c + a * a))
+        least.update(x for x in roots if start <= x <= stop and 0.0 <= x <= cap)
     raise InputError(f"--max-ror {limits.max_ror:g} cannot be met for a bankroll of"
-                     f" {bank:g} units with bets from {lo:g} to {hi:g}: every ramp has a"
-                     f" higher risk of ruin (the least found: {min(tried):.4g})")
+                     f" {bank:g} units with bets from {lo:g} to {hi:g}: the least risk of ruin"
+                     f" of any ramp is {min(ror_at(x) for x in least):.4g}")

@@ -140,11 +140,20 @@ def test_max_ror_with_a_kelly_fraction_bets_no_more_than_that_fraction() -> None
                                                         rel=1e-9)
 
 
-def test_an_unreachable_risk_of_ruin_is_an_input_error() -> None:
-    """With 1 unit of bankroll no ramp of these counts keeps the risk of ruin at 1e-6:
-    the best is exp(-2 w / s^2) with w / s^2 well below 7."""
-    with pytest.raises(InputError, match="--max-ror 1e-06 cannot be met"):
+def test_an_unreachable_risk_of_ruin_is_an_input_error_naming_the_least() -> None:
+    """With 1 unit of bankroll no ramp of these counts keeps the risk of ruin at 1e-6.
+    The least the message names is checked by brute force: exp(-2 w / (m2 - w^2)) with
+    w = -0.005 + 0.015 b and m2 = 0.5 + 0.5 b^2, over bets b from 1 to 100 in steps of
+    1e-4 (it is near b = 1.39, about 0.979)."""
+    with pytest.raises(InputError, match="--max-ror 1e-06 cannot be met") as refused:
         optimize_ramp(TWO, RampLimits(bankroll=1, min_bet=1, max_bet=100, max_ror=1e-6))
+
+    def ror(b: float) -> float:
+        w = -0.005 + 0.015 * b
+        return math.exp(-2 * w / (0.5 + 0.5 * b * b - w * w))
+
+    least = min(ror(1 + k / 10000) for k in range(990001))
+    assert f"the least risk of ruin of any ramp is {least:.4g}" in str(refused.value)
 
 
 def test_no_positive_count_has_no_score_optimum() -> None:
@@ -228,8 +237,11 @@ def test_no_larger_scale_keeps_the_risk_of_ruin_limit(
 
     try:
         best = optimize_ramp(buckets, limits)
-    except InputError:
+    except InputError as refused:
         assert all(risk(c) > ror * (1 - 1e-9) for c in grid)
+        least = float(str(refused).rsplit(" ", 1)[1])  # "...: the least ... is X"
+        assert least > ror * (1 - 1e-3)  # (printed to 4 digits)
+        assert all(risk(c) >= least * (1 - 1e-3) for c in grid)
         return
     assert best.figures.risk_of_ruin <= ror * (1 + 1e-9)
     chosen = [b for _tc, b in best.bets]
