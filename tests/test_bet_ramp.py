@@ -352,7 +352,8 @@ def test_a_ramp_and_its_double_have_the_same_score_paired_to_zero() -> None:
     assert apart is not None and apart.se > 0
 
 
-def test_with_every_second_moment_the_rounds_and_the_per_count_data_agree() -> None:
+def test_with_every_second_moment_the_rounds_and_the_per_count_data_agree(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Six rounds in two shoes, each with its second moment. By hand, the counts: -2
     (EV -0.02, E[X^2] 1.3), -1 (-0.01, 1.35), 0 (0, 1.3), +1 (0.01, 1.25), +2 (two rounds:
     EV 0.025, E[X^2] 1.25), each round a sixth. With every round sampled the per-count
@@ -376,6 +377,7 @@ def test_with_every_second_moment_the_rounds_and_the_per_count_data_agree() -> N
     assert opt.result.sd_per_round == pytest.approx(opt.ramp.figures.sd, rel=1e-12)
     assert opt.spread_result is not None and opt.spread_figures is not None
     assert opt.spread_result.score == pytest.approx(opt.spread_figures.score, rel=1e-12)
+    monkeypatch.setenv("COLUMNS", "100")  # (the text's width: the terminal's, at most 100)
     text = count_text(result)
     assert "optimal ramp (the ramp that maximises SCORE" in text
     assert "SCORE, optimal less --spread (paired SE)" in text
