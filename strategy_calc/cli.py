@@ -26,6 +26,7 @@ from strategy_calc.errors import InputError
 if TYPE_CHECKING:
     from rich.progress import Progress
 
+    from strategy_calc.bet_ramp import RampLimits
     from strategy_calc.cards import Shoe
     from strategy_calc.count import BlackjackCounter, Comparison, Spread, Wong
     from strategy_calc.rules import BlackjackRules
@@ -1117,6 +1118,8 @@ class CountFormat(StrEnum):
     short_help="Card counting over seeded shoes, exact EVs",
     epilog=examples(
     'strategy-calc count --rules deluxe --decks 6 --spread "1:1,2:4,3:8" --rounds 10000',
+    'strategy-calc count --rules deluxe --decks 6 --spread "0:1,1:2,2:4,3:8,4:12"'
+    ' --optimize-ramp --bankroll 10000 --min-bet 1 --max-bet 12 --rounds 4000',
     'strategy-calc count --rules macau-baccarat --shoes 1000 --json'))
 def count(
     rules: AnyRulesOpt = None,
@@ -1163,7 +1166,8 @@ def count(
         "--scheduler", metavar="ADDRESS", help="Run on a Dask cluster, e.g. tcp://host:8786 "
         "(pip install 'strategy_calc[cluster]').")] = None,
     bankroll: Annotated[float | None, typer.Option(
-        "--bankroll", help="Bankroll in units, for the risk of ruin (blackjack).")] = None,
+        "--bankroll", help="Bankroll in units, for the risk of ruin and --optimize-ramp"
+        " (blackjack).")] = None,
     moment_every: Annotated[int | None, typer.Option(
         "--moment-every", help="Exact second moment on one round in N (blackjack; default"
         " 25; 1 = every round, slow: split rounds are enumerated jointly).")] = None,
@@ -1173,6 +1177,23 @@ def count(
     exit_: Annotated[float | None, typer.Option(
         "--exit", metavar="TC", help="Wonging: stop playing when the true count falls below"
         " this (with --enter).")] = None,
+    optimize_ramp: Annotated[bool, typer.Option(
+        "--optimize-ramp", help="Also the bet ramp that maximises SCORE within --min-bet and"
+        " --max-bet (needs --bankroll; blackjack).")] = False,
+    min_bet: Annotated[float | None, typer.Option(
+        "--min-bet", help="Smallest bet in units, for --optimize-ramp.")] = None,
+    max_bet: Annotated[float | None, typer.Option(
+        "--max-bet", help="Largest bet in units, for --optimize-ramp.")] = None,
+    kelly_fraction: Annotated[float | None, typer.Option(
+        "--kelly-fraction", help="--optimize-ramp: bet this fraction of the Kelly bet for"
+        " --bankroll at each count, clipped to the limits (instead of the SCORE optimum).")
+    ] = None,
+    max_ror: Annotated[float | None, typer.Option(
+        "--max-ror", help="--optimize-ramp: the highest win rate whose risk of ruin for"
+        " --bankroll is at most this (at most --kelly-fraction's bets when given).")] = None,
+    rounds_per_hour: Annotated[float | None, typer.Option(
+        "--rounds-per-hour", help="--optimize-ramp: for the hours to double the bankroll"
+        " (default 100).")] = None,
     plot: PlotOpt = None,
     yes: Annotated[bool, typer.Option(
         "--yes", help="Run even if it is estimated at more than ten minutes.")] = False,
@@ -1185,8 +1206,10 @@ def count(
 
     Blackjack: the EV of each round for the cards unseen, under the strategy,
     averaged over the dealt shoes; by true count, and for a bet ramp (N0,
-    SCORE, DI, risk of ruin). Baccarat (--rules macau-baccarat): how often and
-    by how much each bet turns positive during a shoe.
+    SCORE, DI, risk of ruin); --optimize-ramp: the ramp that maximises SCORE
+    (or the win rate under --max-ror) within --min-bet and --max-bet.
+    Baccarat (--rules macau-baccarat): how often and by how much each bet
+    turns positive during a shoe.
     """
     from strategy_calc import count as counting
     from strategy_calc import parallel, report
@@ -1208,6 +1231,8 @@ def count(
         n = rounds if rounds is not None else 1000
         every = moment_every if moment_every is not None else counting.MOMENT_EVERY
         names = _compared(compare, system)
+        limits = _ramp_limits(optimize_ramp, bankroll, min_bet, max_bet, kelly_fraction,
+                              max_ror, rounds_per_hour, bool(names) or wong is not None)
         if n >= 1 and every >= 1:  # (else blackjack_counter and blackjack_count say why)
             runs = len(names) if names else 1  # (each compared system deals the rounds)
             confirm_long_run(runs * counting.estimated_seconds(
@@ -1221,7 +1246,7 @@ def count(
             start, seats or 1)
         with progress_bar(f"{n} rounds") as tick, parallel.executor(jobs, scheduler) as pool:
             result = counting.blackjack_count(counter, n, ramp, bankroll, pool, tick,
-                                              wong=wong)
+                                              wong=wong, optimize=limits)
         if plot is not None:
             report.count_plot(result, str(plot))
         return result
@@ -1236,7 +1261,11 @@ def count(
                             ("--rounds", rounds), ("--bankroll", bankroll),
                             ("--moment-every", moment_every), ("--plot", plot),
                             ("--system", system), ("--compare", compare),
-                            ("--enter", enter), ("--exit", exit_), ("--seats", seats)):
+                            ("--enter", enter), ("--exit", exit_), ("--seats", seats),
+                            ("--optimize-ramp", optimize_ramp or None),
+                            ("--min-bet", min_bet), ("--max-bet", max_bet),
+                            ("--kelly-fraction", kelly_fraction), ("--max-ror", max_ror),
+                            ("--rounds-per-hour", rounds_per_hour)):
             if value is not None:
                 raise InputError(f"{flag} is a blackjack option; the baccarat run deals"
                                  " --shoes")
@@ -1274,6 +1303,33 @@ def _compared(compare: str | None, system: str | None) -> list[str] | None:
     if len(names) < 2 or len({n.lower() for n in names}) != len(names):
         raise InputError("--compare takes two or more different systems, e.g. hilo,zen,halves")
     return names
+
+
+def _ramp_limits(optimize: bool, bankroll: float | None, min_bet: float | None,
+                 max_bet: float | None, kelly_fraction: float | None, max_ror: float | None,
+                 rounds_per_hour: float | None, several: bool) -> RampLimits | None:
+    """``--optimize-ramp``'s limits: it needs --bankroll, --min-bet and --max-bet, and its
+    other flags need it (None without it); ``several``: systems compared or wonging,
+    which it does not take."""
+    from strategy_calc.bet_ramp import ROUNDS_PER_HOUR, RampLimits
+
+    if not optimize:
+        for flag, value in (("--min-bet", min_bet), ("--max-bet", max_bet),
+                            ("--kelly-fraction", kelly_fraction), ("--max-ror", max_ror),
+                            ("--rounds-per-hour", rounds_per_hour)):
+            if value is not None:
+                raise InputError(f"{flag} is an --optimize-ramp option: add --optimize-ramp")
+        return None
+    if several:
+        raise InputError("--optimize-ramp is for one system betting every round: not"
+                         " with --compare, --enter or --exit")
+    for flag, value in (("--bankroll", bankroll), ("--min-bet", min_bet),
+                        ("--max-bet", max_bet)):
+        if value is None:
+            raise InputError(f"--optimize-ramp needs {flag} (units)")
+    assert bankroll is not None and min_bet is not None and max_bet is not None
+    return RampLimits(bankroll, min_bet, max_bet, kelly_fraction, max_ror,
+                      rounds_per_hour if rounds_per_hour is not None else ROUNDS_PER_HOUR)
 
 
 def _wong(enter: float | None, exit_: float | None) -> Wong | None:

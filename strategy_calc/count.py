@@ -24,6 +24,20 @@ from typing import TYPE_CHECKING
 
 from strategy_calc import engine
 from strategy_calc.actions import Action
+from strategy_calc.bet_ramp import (
+    CountBucket,
+    OptimalRamp,
+    RampFigures,
+    RampLimits,
+    desirability_index,
+    hours_to_double,
+    optimize_ramp,
+    ramp_figures,
+    risk_of_ruin,
+)
+from strategy_calc.bet_ramp import n0 as n0_of
+from strategy_calc.bet_ramp import score as score_of
+from strategy_calc.bet_ramp import score_se as score_se_of
 from strategy_calc.cards import SUITS, Card, Rank, Shoe, parse_cards
 from strategy_calc.chart import Chart
 from strategy_calc.count_systems import CountSystem, find_system
@@ -744,13 +758,13 @@ class BlackjackCount:
     """The result of :func:`blackjack_count`; EVs per round in units of the initial bet.
 
     Definitions (Don Schlesinger, *Blackjack Attack*, 3rd ed., ch. 10; the bet
-    ramp's win rate ``w`` and SD ``s`` per round, in units): ``n0 = (s/w)^2``,
-    the rounds needed for the expected win to equal one SD; ``di = 1000 w/s``,
-    the desirability index; ``score = di^2 = 10^6 (w/s)^2``, the win per 100
-    rounds of a player with a bankroll of 10,000 units betting the ramp scaled
-    to his optimal (Kelly) size; ``risk_of_ruin = exp(-2 w B / s^2)`` for a
-    bankroll of ``B`` units (the diffusion approximation). Ramp figures are
-    None without a spread.
+    ramp's win rate ``w`` and SD ``s`` per round, in units), each computed by one
+    function of :mod:`strategy_calc.bet_ramp`: ``n0 = (s/w)^2``, the rounds needed
+    for the expected win to equal one SD; ``di = 1000 w/s``, the desirability
+    index; ``score = di^2 = 10^6 (w/s)^2``, the win per 100 rounds of a player
+    with a bankroll of 10,000 units betting the ramp scaled to his optimal
+    (Kelly) size; ``risk_of_ruin = exp(-2 w B / s^2)`` for a bankroll of ``B``
+    units (the diffusion approximation). Ramp figures are None without a spread.
     """
 
     counter: BlackjackCounter
@@ -782,9 +796,9 @@ class BlackjackCount:
     share_played: float | None = None
     """With :attr:`wong`: the share of the rounds observed that were played (bet)."""
     score_se: float | None = None
-    """Standard error of :attr:`score` by the delta method from the win rate's and the
-    SD's standard errors, their covariance taken as 0: SCORE = 10^6 (w/s)^2, so
-    se = SCORE x sqrt((2 se_w / w)^2 + (2 se_s / s)^2)."""
+    """Standard error of :attr:`score` (:func:`strategy_calc.bet_ramp.score_se`)."""
+    optimal: OptimisedRamp | None = None
+    """With ``--optimize-ramp``: the optimal ramp and its figures over the same rounds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -797,14 +811,14 @@ class Comparison:
 def blackjack_count(
     counter: BlackjackCounter, rounds: int = 1000, spread: Spread | None = None,
     bankroll: float | None = None, pool: Executor | None = None, progress: Progress = None,
-    batch: int = 4, wong: Wong | None = None,
+    batch: int = 4, wong: Wong | None = None, optimize: RampLimits | None = None,
 ) -> BlackjackCount:
     """Deal shoes until ``rounds`` rounds; each round's EV (and sampled moments) exact.
 
     Shoes are dealt in index order, in batches of ``batch`` on ``pool``
     (default: this thread); the run keeps the fewest first whole shoes that hold
     ``rounds`` rounds (its ``rounds``: how many they hold), so its figures do not
-    depend on the executor.
+    depend on the executor. ``optimize``: also the optimal ramp (:func:`summarise`).
     """
     if rounds < 1:
         raise InputError(f"--rounds must be at least 1, not {rounds}")
@@ -839,18 +853,201 @@ def blackjack_count(
         per_shoe = max(1.0, have / len(played))
     if progress is not None:
         progress(rounds, rounds)
-    return summarise(counter, played, rounds, spread, bankroll, wong)
+    return summarise(counter, played, rounds, spread, bankroll, wong, optimize)
+
+
+@dataclass(frozen=True, slots=True)
+class RampResult:
+    """A ramp's figures over the rounds of a run, per round in units, each with the
+    estimator the hand-given ramp's figures use (:func:`summarise`): the win rate a
+    ratio estimate over shoes, the SD from the rounds with a second moment."""
+
+    spread: Spread | None
+    """The ramp (None: flat one unit)."""
+    win_rate_per_round: Estimate
+    sd_per_round: float | None
+    sd_per_round_se: float | None
+    n0: float | None
+    score: float | None
+    score_se: float | None
+    di: float | None
+    risk_of_ruin: float | None
+    """For the bankroll given, else None."""
+    hours_to_double: float | None = None
+    """With a bankroll and rounds per hour: the hours for the expected win to equal the
+    bankroll (:func:`strategy_calc.bet_ramp.hours_to_double`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OptimisedRamp:
+    """``count --optimize-ramp``: the ramp chosen on the run's counts, its figures over the
+    run's rounds, and the hand-given ramp's beside it (the same rounds)."""
+
+    ramp: OptimalRamp
+    """The bets per count and the figures of the per-count data it was chosen on."""
+    buckets: tuple[CountBucket, ...]
+    """The per-count data: frequency, EV, E[X^2] (see :func:`count_buckets`)."""
+    result: RampResult
+    """The optimal ramp over the run's rounds."""
+    spread_result: RampResult | None
+    """The hand-given ramp (``--spread``) over the same rounds, with its hours to double."""
+    spread_figures: RampFigures | None
+    """The hand-given ramp's figures from the same per-count data as :attr:`ramp`'s
+    (the quantity the optimum maximises: the like-for-like comparison)."""
+    spread_within_limits: bool | None
+    """Whether every bet of the hand-given ramp is within the minimum and maximum bet
+    (only then is the optimum's SCORE sure to be at least its)."""
+    score_difference: Estimate | None = None
+    """The optimum's SCORE less the hand-given ramp's over the same rounds, with its
+    paired standard error (:func:`score_difference`)."""
+
+
+def count_buckets(shoes: Sequence[tuple[RoundRecord, ...]]) -> tuple[CountBucket, ...]:
+    """Per floored true count of the rounds of ``shoes``: their share of the rounds,
+    mean exact EV, and mean exact second moment over those of them that have one
+    (``sampled``); a count none of whose rounds has one takes the mean over every round
+    that has one (E[X^2] moves little with the count: from 1.33 at true count -4 to
+    1.21 at +6 in a 6,000-round run of 6 decks).
+
+    >>> r = RoundRecord
+    >>> [(b.tc, round(b.frequency, 4), b.ev, round(b.second_moment, 12), b.sampled)
+    ...  for b in count_buckets([(r(0.5, -0.01, 1.2), r(1.5, 0.01, None)), (r(0.2, 0.0, 1.4),)])]
+    [(0, 0.6667, -0.005, 1.3, 2), (1, 0.3333, 0.01, 1.3, 0)]
+    """
+    bins: dict[int, list[RoundRecord]] = {}
+    for shoe in shoes:
+        for r in shoe:
+            bins.setdefault(math.floor(r.tc), []).append(r)
+    everything = [r.second_moment for rs in bins.values() for r in rs
+                  if r.second_moment is not None]
+    if not everything:
+        raise InputError("no round of the run has its second moment: lower --moment-every")
+    pooled = math.fsum(everything) / len(everything)
+    total = sum(len(rs) for rs in bins.values())
+    out = []
+    for tc, rs in sorted(bins.items()):
+        moments = [r.second_moment for r in rs if r.second_moment is not None]
+        out.append(CountBucket(tc, len(rs) / total, math.fsum(r.ev for r in rs) / len(rs),
+                               math.fsum(moments) / len(moments) if moments else pooled,
+                               len(moments)))
+    return tuple(out)
+
+
+def _ramp_result(spread: Spread | None, shoes: Sequence[tuple[RoundRecord, ...]],
+                 bets: Sequence[Sequence[float]], bankroll: float | None,
+                 rounds_per_hour: float | None = None) -> RampResult:
+    """The figures of betting ``bets[i][j]`` units on round ``j`` of shoe ``i``."""
+    counts = [float(len(s)) for s in shoes]
+    win = ratio_estimate([math.fsum(b * r.ev for b, r in zip(bs, s, strict=True))
+                          for bs, s in zip(bets, shoes, strict=True)], counts)
+    sd = sd_se = None
+    if any(r.second_moment is not None for s in shoes for r in s):
+        got = sd_estimate(
+            [math.fsum(b ** 2 * r.second_moment for b, r in zip(bs, s, strict=True)
+                       if r.second_moment is not None) for bs, s in zip(bets, shoes, strict=True)],
+            [float(sum(1 for r in s if r.second_moment is not None)) for s in shoes],
+            [math.fsum(b * r.ev for b, r in zip(bs, s, strict=True))
+             for bs, s in zip(bets, shoes, strict=True)], counts)
+        sd, sd_se = got.value, got.se if math.isfinite(got.se) else None
+    n0 = score = di = ror = se = hours = None
+    if sd is not None and sd > 0:
+        di = desirability_index(win.value, sd)
+        n0, score = n0_of(win.value, sd), score_of(win.value, sd)
+        if score is not None and sd_se is not None and math.isfinite(win.se):
+            se = score_se_of(score, win.value, win.se, sd, sd_se)
+        if bankroll is not None:
+            ror = risk_of_ruin(win.value, sd, bankroll)
+    if bankroll is not None and rounds_per_hour is not None:
+        hours = hours_to_double(win.value, bankroll, rounds_per_hour)
+    return RampResult(spread, win, sd, sd_se, n0, score, se, di, ror, hours)
+
+
+def _score_influence(shoes: Sequence[tuple[RoundRecord, ...]],
+                     bets: Sequence[Sequence[float]]) -> tuple[float, list[float]] | None:
+    """SCORE = 10^6 w^2 / (m2 - w^2) of betting ``bets`` over ``shoes`` (w and m2 the
+    ratio estimates of :func:`_ramp_result`), and each shoe's first-order influence on
+    it: psi_i = dS/dw (first_i - w n_i) / mean(n) + dS/dm2 (second_i - m2 k_i) / mean(k),
+    with dS/dw = 10^6 2 w m2 / var^2 and dS/dm2 = -10^6 w^2 / var^2 (None: no SCORE)."""
+    first = [math.fsum(b * r.ev for b, r in zip(bs, s, strict=True))
+             for bs, s in zip(bets, shoes, strict=True)]
+    second = [math.fsum(b * b * r.second_moment for b, r in zip(bs, s, strict=True)
+                        if r.second_moment is not None) for bs, s in zip(bets, shoes, strict=True)]
+    counts = [float(len(s)) for s in shoes]
+    sampled = [float(sum(1 for r in s if r.second_moment is not None)) for s in shoes]
+    if not math.fsum(sampled):
+        return None
+    w = math.fsum(first) / math.fsum(counts)
+    m2 = math.fsum(second) / math.fsum(sampled)
+    var = m2 - w * w
+    value = score_of(w, math.sqrt(var)) if var > 0 else None
+    if value is None:
+        return None
+    n = len(shoes)
+    c_bar, k_bar = math.fsum(counts) / n, math.fsum(sampled) / n
+    d_w, d_m2 = 1e6 * 2 * w * m2 / var ** 2, -1e6 * w * w / var ** 2
+    return value, [d_w * (f - w * c) / c_bar + d_m2 * (q - m2 * k) / k_bar
+                   for f, c, q, k in zip(first, counts, second, sampled, strict=True)]
+
+
+def score_difference(shoes: Sequence[tuple[RoundRecord, ...]], bets: Sequence[Sequence[float]],
+                     other: Sequence[Sequence[float]]) -> Estimate | None:
+    """SCORE of betting ``bets`` less that of ``other`` over the same ``shoes`` (per shoe,
+    per round), with the standard error of the difference by the delta method over the
+    shoes, which pairs the two ramps (their rounds are the same, so most of the noise
+    cancels): se^2 = sum (psi_i - phi_i)^2 / (n (n - 1)) with psi, phi each SCORE's
+    per-shoe influence. None when either ramp has no SCORE.
+
+    >>> r = RoundRecord
+    >>> shoes = [(r(0, 0.01, 1.0), r(2, 0.03, 1.2)), (r(0, -0.01, 1.1), r(2, 0.05, 1.3))]
+    >>> score_difference(shoes, [[1, 2], [1, 2]], [[1, 2], [1, 2]])  # a ramp against itself
+    Estimate(value=0.0, se=0.0)
+    """
+    a, b = _score_influence(shoes, bets), _score_influence(shoes, other)
+    if a is None or b is None:
+        return None
+    n = len(shoes)
+    if n < 2:
+        return Estimate(a[0] - b[0], math.nan)
+    diff = [x - y for x, y in zip(a[1], b[1], strict=True)]
+    return Estimate(a[0] - b[0], math.sqrt(math.fsum(d * d for d in diff) / (n * (n - 1))))
+
+
+def _optimal_ramp(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | None,
+                  limits: RampLimits) -> OptimisedRamp:
+    """The optimal ramp of ``shoes``' counts under ``limits``, evaluated over their rounds
+    beside the hand-given ``spread``."""
+    buckets = count_buckets(shoes)
+    ramp = optimize_ramp(buckets, limits)
+    chosen = Spread(ramp.bets)  # one step per count of the run: the same bets
+
+    def bets(s: Spread) -> list[list[float]]:
+        return [[s.bet(r.tc) for r in shoe] for shoe in shoes]
+
+    def over(s: Spread) -> RampResult:
+        return _ramp_result(s, shoes, bets(s), limits.bankroll, limits.rounds_per_hour)
+
+    hand_bets = [spread.bet(b.tc) for b in buckets] if spread is not None else None
+    return OptimisedRamp(
+        ramp, buckets, over(chosen), over(spread) if spread is not None else None,
+        None if hand_bets is None else ramp_figures(buckets, hand_bets, limits.bankroll,
+                                                    limits.rounds_per_hour),
+        None if hand_bets is None else all(limits.min_bet <= b <= limits.max_bet
+                                           for b in hand_bets),
+        None if spread is None else score_difference(shoes, bets(chosen), bets(spread)))
 
 
 def summarise(
     counter: BlackjackCounter, played: Sequence[tuple[RoundRecord, ...]], rounds: int,
     spread: Spread | None, bankroll: float | None, wong: Wong | None = None,
+    optimize: RampLimits | None = None,
 ) -> BlackjackCount:
     """The figures of the fewest first whole shoes of ``played`` holding ``rounds`` rounds.
 
     Whole shoes only: cutting the last one short would over-weight the top of a shoe
     (and so pull the cut-card effect towards 0). With ``wong`` a watched round bets 0:
-    the win rate, SD, N0 and SCORE are per round observed.
+    the win rate, SD, N0 and SCORE are per round observed. With ``optimize``: the ramp
+    of :func:`strategy_calc.bet_ramp.optimize_ramp` for these rounds' counts
+    (:func:`count_buckets`), and its figures over the same rounds as ``spread``'s.
     """
     shoes: list[tuple[RoundRecord, ...]] = []
     dealt = 0
@@ -887,38 +1084,24 @@ def summarise(
     share = (None if wong is None
              else sum(1 for b in bets for x in b if x) / rounds)
     sampled = [r for s in shoes for r in s if r.second_moment is not None]
-    win = ratio_estimate([math.fsum(b * r.ev for b, r in zip(bs, s, strict=True))
-                          for bs, s in zip(bets, shoes, strict=True)], counts)
-    sd = sd_se = None
-    if sampled:
-        sd_got = sd_estimate(
-            [math.fsum(b ** 2 * r.second_moment for b, r in zip(bs, s, strict=True)
-                       if r.second_moment is not None) for bs, s in zip(bets, shoes, strict=True)],
-            [float(sum(1 for r in s if r.second_moment is not None)) for s in shoes],
-            [math.fsum(b * r.ev for b, r in zip(bs, s, strict=True))
-             for bs, s in zip(bets, shoes, strict=True)], counts)
-        sd, sd_se = sd_got.value, sd_got.se
-    n0 = score = di = ror = score_se = None
-    win_rate = None
-    if spread is not None or wong is not None:
-        win_rate = win
-        if sd is not None and sd > 0:
-            di = 1000 * win.value / sd
-            if win.value > 0:  # a losing ramp has no SCORE and never reaches N0
-                score = di * di
-                n0 = (sd / win.value) ** 2
-                if sd_se is not None and math.isfinite(sd_se) and math.isfinite(win.se):
-                    score_se = score * math.hypot(2 * win.se / win.value, 2 * sd_se / sd)
-            if bankroll is not None:
-                ror = (math.exp(-2 * win.value * bankroll / sd ** 2) if win.value > 0
-                       else 1.0)
+    hand = _ramp_result(spread, shoes, bets, bankroll)
+    optimal = None
+    if optimize is not None:
+        if wong is not None:
+            raise InputError("--optimize-ramp bets every round: it does not take --enter"
+                             " and --exit")
+        optimal = _optimal_ramp(shoes, spread, optimize)
+    ramp = spread is not None or wong is not None
     n = counter.start().total
     return BlackjackCount(
         counter=counter, penetration=(n - counter.cut_card) / n, rounds=rounds,
         shoes=len(shoes), spread=spread, bankroll=bankroll, ev_per_round=ev,
         ev_off_the_top=top, cut_card_effect=effect,
-        by_true_count=table, sd_per_round=sd, win_rate_per_round=win_rate, n0=n0,
-        score=score, di=di, risk_of_ruin=ror, moment_rounds=len(sampled),
-        sd_per_round_se=sd_se if sd_se is not None and math.isfinite(sd_se) else None,
+        by_true_count=table, sd_per_round=hand.sd_per_round,
+        win_rate_per_round=hand.win_rate_per_round if ramp else None,
+        n0=hand.n0 if ramp else None, score=hand.score if ramp else None,
+        di=hand.di if ramp else None,
+        risk_of_ruin=hand.risk_of_ruin if ramp and bankroll is not None else None,
+        moment_rounds=len(sampled), sd_per_round_se=hand.sd_per_round_se,
         one_round_per_shuffle=counter.one_round, wong=wong, share_played=share,
-        score_se=score_se)
+        score_se=hand.score_se if ramp else None, optimal=optimal)

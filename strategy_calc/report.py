@@ -28,7 +28,8 @@ from strategy_calc.splits import SPLIT_STRATEGIES
 if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never loads it
     from strategy_calc.baccarat import BaccaratOdds
     from strategy_calc.baccarat_count import BaccaratCount
-    from strategy_calc.count import BlackjackCount, Comparison
+    from strategy_calc.bet_ramp import RampFigures
+    from strategy_calc.count import BlackjackCount, Comparison, OptimisedRamp, RampResult
     from strategy_calc.count_systems import CountSystem
     from strategy_calc.counting import CountIndex, EffectsOfRemoval, IndexMatrix, IndexTable
     from strategy_calc.rules import Ruleset, RulesetInfo
@@ -1241,7 +1242,142 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
         "wong": None if result.wong is None else {
             "enter": result.wong.enter, "exit": result.wong.exit,
             "share_played": result.share_played},
+        **({} if result.optimal is None else {
+            "optimal_ramp": optimal_ramp_dict(result.optimal, c.count_kind)}),
     }
+
+
+def _ramp_result_dict(r: RampResult) -> dict[str, Any]:
+    """A ramp's figures over a run's rounds (``count --optimize-ramp``'s JSON)."""
+    win, sd, sd_se = r.win_rate_per_round, r.sd_per_round, r.sd_per_round_se
+    return {
+        "win_rate_per_round": _estimate(win),
+        "win_rate_per_100": _estimate(Estimate(100 * win.value, 100 * win.se)),
+        "sd_per_round": _finite(sd), "sd_per_round_se": _finite(sd_se),
+        "sd_per_100": None if sd is None else _estimate(
+            Estimate(10 * sd, 10 * sd_se if sd_se is not None else math.nan)),
+        "score": {"value": _finite(r.score), "se": _finite(r.score_se)},
+        "n0": _finite(r.n0), "di": _finite(r.di), "risk_of_ruin": _finite(r.risk_of_ruin),
+        "hours_to_double": _finite(r.hours_to_double),
+    }
+
+
+def _figures_dict(f: RampFigures) -> dict[str, float | None]:
+    """A ramp's figures from per-count data: per 100 rounds, units."""
+    return {"win_rate_per_100": 100 * f.win, "sd_per_100": 10 * f.sd,
+            "score": _finite(f.score), "n0": _finite(f.n0), "di": _finite(f.di),
+            "risk_of_ruin": _finite(f.risk_of_ruin),
+            "hours_to_double": _finite(f.hours_to_double)}
+
+
+def optimal_ramp_dict(o: OptimisedRamp, kind: str = "true count") -> dict[str, Any]:
+    """``count --optimize-ramp``'s ``"optimal_ramp"`` object (a CLI contract: the keys of
+    issue 30 and those documented in docs/CLI.md)."""
+    ramp, limits = o.ramp, o.ramp.limits
+    spread = None
+    if o.spread_result is not None and o.spread_figures is not None:
+        spread = {"spread": str(o.spread_result.spread),
+                  "within_limits": o.spread_within_limits,
+                  "score_difference": _estimate(o.score_difference),
+                  **_ramp_result_dict(o.spread_result),
+                  "model": _figures_dict(o.spread_figures)}
+    return {
+        "criterion": ramp.criterion, "scale": ramp.scale,
+        "bankroll": limits.bankroll, "min_bet": limits.min_bet, "max_bet": limits.max_bet,
+        "kelly_fraction": limits.kelly_fraction, "max_ror": limits.max_ror,
+        "rounds_per_hour": limits.rounds_per_hour,
+        "count": "true" if kind == "true count" else "running",
+        "bets": {str(tc): units for tc, units in ramp.bets},
+        "by_count": [{"tc": b.tc, "frequency": b.frequency, "ev": b.ev,
+                      "variance": b.variance, "second_moment": b.second_moment,
+                      "sampled": b.sampled, "bet": units}
+                     for b, (_tc, units) in zip(o.buckets, ramp.bets, strict=True)],
+        **_ramp_result_dict(o.result),
+        "model": _figures_dict(ramp.figures),
+        "compared_with_spread": spread,
+    }
+
+
+def _optimal_ramp_text(o: OptimisedRamp, kind: str = "true count") -> list[Any]:
+    """The optimal ramp's tables: the bets by count, then its figures beside the hand
+    ramp's (the same rounds)."""
+    from rich.table import Table
+
+    ramp, limits = o.ramp, o.ramp.limits
+    kelly = (f"{limits.kelly_fraction:g} x the Kelly bet for the bankroll"
+             if limits.kelly_fraction is not None else "")
+    if ramp.criterion == "score":
+        why = "the ramp that maximises SCORE"
+    elif ramp.criterion == "kelly":
+        why = kelly
+    else:
+        why = (f"the highest win rate with a risk of ruin at most {limits.max_ror:g}"
+               + (f", at most {kelly}" if kelly else ""))
+    by_count = Table(title=f"optimal ramp ({why}; bets from {limits.min_bet:g} to"
+                     f" {limits.max_bet:g} units, bankroll {limits.bankroll:g}): per"
+                     f" {kind}, per unit bet", title_justify="left")
+    for name in (kind, "frequency", "EV", "variance", "E[X^2] rounds", "bet"):
+        by_count.add_column(name, justify="right")
+    for b, (_tc, units) in zip(o.buckets, ramp.bets, strict=True):
+        by_count.add_row(f"{b.tc:+d}", f"{b.frequency:.4f}", f"{100 * b.ev:+.3f}%",
+                         f"{b.variance:.4f}", f"{b.sampled}" if b.sampled else "0 (pooled)",
+                         f"{units:.2f}")
+    figures = Table(title="the ramps over the same rounds, units (+- one standard error)",
+                    title_justify="left")
+    figures.add_column("figure")
+    figures.add_column("optimal", justify="right")
+    hand = o.spread_result
+    if hand is not None:
+        figures.add_column(f"--spread {hand.spread}", justify="right")
+
+    def sd100(r: RampResult) -> str:
+        if r.sd_per_round is None:
+            return "-"
+        se = r.sd_per_round_se
+        return f"{10 * r.sd_per_round:.3f}" + (f" +- {10 * se:.3f}" if se is not None else "")
+
+    def score_text(r: RampResult) -> str:
+        if r.score is None:
+            return "-"
+        return f"{r.score:.3f}" + (f" +- {r.score_se:.3f}" if r.score_se is not None else "")
+
+    def num(x: float | None, fmt: str = ".4g") -> str:
+        return "-" if x is None else format(x, fmt)
+
+    rows: list[tuple[str, Any]] = [
+        ("win per 100 rounds", lambda r: _pm(r.win_rate_per_round, 100.0, "")),
+        ("SD per 100 rounds", sd100),
+        ("SCORE", score_text),
+        ("N0 (rounds)", lambda r: num(r.n0)),
+        ("DI", lambda r: num(r.di, ".3f")),
+        (f"risk of ruin, bankroll {limits.bankroll:g}", lambda r: num(r.risk_of_ruin)),
+        (f"hours to double at {limits.rounds_per_hour:g} rounds an hour",
+         lambda r: num(r.hours_to_double, ",.0f")),
+    ]
+    for name, get in rows:
+        figures.add_row(name, get(o.result), *([get(hand)] if hand is not None else []))
+    model = [f"{ramp.figures.score:.3f}" if ramp.figures.score is not None else "-"]
+    if o.spread_figures is not None:
+        model.append(f"{o.spread_figures.score:.3f}" if o.spread_figures.score is not None
+                     else "-")
+    figures.add_row("SCORE from the per-count data" + (
+        " (maximised)" if ramp.criterion == "score" else ""), *model)
+    if o.score_difference is not None:
+        d = o.score_difference
+        figures.add_row("SCORE, optimal less --spread (paired SE)",
+                        f"{d.value:+.3f}" + (f" +- {d.se:.3f}" if math.isfinite(d.se) else ""),
+                        "")
+    note = (f"Bets clip(scale x EV / E[X^2], min, max) per floored {kind} (scale"
+            f" {ramp.scale:.4g}); E[X^2] the mean of a count's rounds with an exact second"
+            " moment (pooled over all of them where it has none). The figures over the"
+            " rounds use the same estimators as the hand ramp's; the ramp is chosen on the"
+            " per-count data's figures (" + (
+                "its SCORE" if ramp.criterion == "score" else
+                "its risk of ruin" if ramp.criterion == "max-ror" else "the Kelly bets")
+            + "), bet by bet, with no smoothing across counts.")
+    if o.spread_within_limits is False:
+        note += " The --spread ramp bets outside --min-bet..--max-bet."
+    return [by_count, figures, note]
 
 
 def _pm(e: Estimate | None, scale: float = 100.0, unit: str = "%") -> str:
@@ -1306,7 +1442,8 @@ def count_text(result: BlackjackCount) -> str:
         by_tc.add_row(f"{row.tc:+d}", f"{row.frequency:.4f}", f"{100 * row.ev:+.3f}%")
     note = (f"second moments exact on {result.moment_rounds} rounds (one in"
             f" {c.moment_every}); every round's EV exact")
-    return render(head, figures, note, by_tc)
+    extra = [] if result.optimal is None else _optimal_ramp_text(result.optimal, c.count_kind)
+    return render(head, figures, note, by_tc, *extra)
 
 
 def comparison_dict(result: Comparison) -> dict[str, Any]:
