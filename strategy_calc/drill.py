@@ -101,14 +101,19 @@ class Deal:
     hand: tuple[Rank, Rank]
     up: Rank
     frequency: float
+    suited: bool | None = None
+    """Where Macau's suited 6-7-8 bonus makes suits matter (a 6-7, 6-8 or 7-8 start): the
+    two cards are of one suit (shown as spades) or not (spades and hearts); else None."""
 
     @property
     def cards(self) -> str:
         """The hand as ``hand`` takes it: the ace first, else the higher card first
-        (``T,6``, ``A,7``, ``8,8``)."""
+        (``T,6``, ``A,7``, ``8,8``; ``7s,6s`` and ``7s,6h`` where suits matter)."""
         low, high = self.hand
         first, second = (low, high) if low is Rank.ACE else (high, low)
-        return f"{first.symbol},{second.symbol}"
+        if self.suited is None:
+            return f"{first.symbol},{second.symbol}"
+        return f"{first.symbol}s,{second.symbol}{'s' if self.suited else 'h'}"
 
     @property
     def natural(self) -> bool:
@@ -143,22 +148,44 @@ def deal_frequency(shoe: Shoe, hand: tuple[Rank, Rank], up: Rank) -> float:
     return orders * ways / (n * (n - 1) * (n - 2))
 
 
-def all_deals(shoe: Shoe) -> tuple[Deal, ...]:
+SUITED_BONUS_RANKS = frozenset({Rank.SIX, Rank.SEVEN, Rank.EIGHT})
+
+
+def all_deals(shoe: Shoe, suits_matter: bool = False) -> tuple[Deal, ...]:
     """Every deal that can come off ``shoe`` (up cards 2..9, T, A; hands lower rank
     first), with its frequency; they sum to 1.
+
+    ``suits_matter`` (a suited 6-7-8 bonus): a 6-7, 6-8 or 7-8 start is two deals, its
+    cards of one suit or not; off a full shoe two cards of different ranks are of one
+    suit with chance 1/4 (each rank's cards are spread evenly over the suits, whatever
+    the up card).
 
     >>> deals = all_deals(Shoe.full(2))
     >>> len(deals), round(sum(d.frequency for d in deals), 12)
     (550, 1.0)
+    >>> len(all_deals(Shoe.full(2), suits_matter=True))  # 3 starts x 10 up cards more
+    580
     """
     found = []
     for up in UP_ORDER:
         for i, a in enumerate(RANKS):
             for b in RANKS[i:]:
                 p = deal_frequency(shoe, (a, b), up)
-                if p > 0:
+                if p <= 0:
+                    continue
+                if suits_matter and a != b and {a, b} <= SUITED_BONUS_RANKS:
+                    same = _same_suit_chance(shoe, a, b)
+                    found += [Deal((a, b), up, p * same, True),
+                              Deal((a, b), up, p * (1.0 - same), False)]
+                else:
                     found.append(Deal((a, b), up, p))
     return tuple(found)
+
+
+def _same_suit_chance(shoe: Shoe, a: Rank, b: Rank) -> float:
+    """P(two cards of ranks ``a`` and ``b`` off ``shoe`` are of one suit)."""
+    rows = shoe.suits[a - 1], shoe.suits[b - 1]
+    return sum(x * y for x, y in zip(*rows, strict=True)) / (sum(rows[0]) * sum(rows[1]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,7 +312,7 @@ class PlayDrill:
     boxes: Mapping[str, int] = field(default_factory=dict)
     seed: int | None = None
     _game: GameAnalysis | None = field(default=None, init=False, repr=False)
-    _hands: dict[tuple[tuple[Rank, Rank], Rank], HandAnalysis] = field(
+    _hands: dict[tuple[str, Rank], HandAnalysis] = field(
         default_factory=dict, init=False, repr=False)
     _pool: tuple[Deal, ...] = field(default=(), init=False, repr=False)
     _cumulative: list[float] = field(default_factory=list, init=False, repr=False)
@@ -297,7 +324,8 @@ class PlayDrill:
         if self.focus is not None and self.focus not in FOCUS:
             raise InputError(f"--focus must be one of {', '.join(FOCUS)}, not {self.focus!r}")
         self.shoe = Shoe.full(self.rules.decks)
-        pool = tuple(d for d in all_deals(self.shoe) if self._in_focus(d)
+        suits_matter = self.rules.bonus_suited_678 > 0
+        pool = tuple(d for d in all_deals(self.shoe, suits_matter) if self._in_focus(d)
                      and self._asks(d))
         if not pool:
             raise InputError(f"no deal of {self.rules.name} ({self.rules.decks}D) fits"
@@ -316,7 +344,7 @@ class PlayDrill:
 
     def analysis(self, deal: Deal) -> HandAnalysis:
         """``analyse_hand`` of the deal (what ``strategy-calc hand`` prints), kept."""
-        key = (deal.hand, deal.up)
+        key = (deal.cards, deal.up)
         if key not in self._hands:
             self._hands[key] = analyse_hand(deal.cards, deal.up.symbol, self.rules)
         return self._hands[key]
@@ -462,10 +490,10 @@ class SessionReport:
     @property
     def mistakes(self) -> tuple[Graded, ...]:
         """The wrong answers, each question once (its first miss), costliest first."""
-        seen: set[tuple[tuple[Rank, Rank], Rank, str, str]] = set()
+        seen: set[tuple[str, Rank, str, str]] = set()
         found = []
         for g in self.answers:
-            key = (g.question.deal.hand, g.question.deal.up, g.question.kind, g.answer)
+            key = (g.question.deal.cards, g.question.deal.up, g.question.kind, g.answer)
             if not g.correct and key not in seen:
                 seen.add(key)
                 found.append(g)

@@ -115,9 +115,9 @@ def play_loop(drill: PlayDrill, limit: int | None, term: Terminal) -> list[Grade
     graded: list[Graded] = []
     pending: list[Question] = []
     term.say(str(drill.rules))
-    term.say(f"against the {drill.against}" + (f", focus {drill.focus}" if drill.focus else "")
-             + ": answer h s d p r (hit stand double split surrender),")
-    term.say("i/n insurance, e/n even money; q quits")
+    term.say(f"against the {drill.against}" + (f", focus {drill.focus}" if drill.focus else ""))
+    term.say("answers: h hit, s stand, d double, p split, r surrender; i/n insurance;")
+    term.say("e/n even money; q (or Ctrl-D) quits with the report")
     try:
         while limit is None or len(graded) < limit:
             while not pending:
