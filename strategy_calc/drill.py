@@ -5,14 +5,16 @@ A *deal* is the player's two cards and the dealer's up card, off the top of a fu
 ``rules.decks`` decks. Its *frequency* is exact: the probability that the first three cards
 dealt are those ranks (each order counted), from the shoe's rank counts.
 
-A deal gives one or two *questions*:
+A deal gives one or two *questions* (and a split a third):
 
 - ``play``: the first decision of a hand that is not a natural, answered with a letter of
   :data:`PLAY_LETTERS` (``h`` hit, ``s`` stand, ``d`` double, ``p`` split, ``r`` surrender;
   only those the rules allow for that hand);
 - ``insurance``: against an ace where insurance is offered, before the play: ``i`` take
   it, ``n`` decline (the only question of a natural that has no even money);
-- ``even_money``: a natural where 1:1 is offered: ``e`` take it, ``n`` decline.
+- ``even_money``: a natural where 1:1 is offered: ``e`` take it, ``n`` decline;
+- ``split_hand``: after a pair answered ``p``, the first split hand, its second card
+  dealt (:meth:`PlayDrill.split_hand`).
 
 Every EV comes from :func:`strategy_calc.blackjack.analyse_hand` for that hand and up card,
 the function ``strategy-calc hand`` prints: EV per unit initial bet, in a peek game given
@@ -189,6 +191,19 @@ def _same_suit_chance(shoe: Shoe, a: Rank, b: Rank) -> float:
 
 
 @dataclass(frozen=True, slots=True)
+class SplitHand:
+    """The first hand of a split: the pair card and the card dealt to it (``cards``, as
+    ``hand`` takes them: ``8,3``, or ``7s,6s`` where suits matter), with the other pair
+    card out of the shoe (``removed``: ``hand 8,3 --vs 6 --removed 8`` gives its EVs).
+    ``chance``: the probability of that card (and suits) given the deal."""
+
+    cards: str
+    ranks: tuple[Rank, Rank]
+    removed: str
+    chance: float
+
+
+@dataclass(frozen=True, slots=True)
 class Question:
     """One decision of a deal, with every allowed answer's EV.
 
@@ -197,7 +212,8 @@ class Question:
     1, and declining the natural's EV unconditioned). ``reference``: the answer checked
     against; ``optimal`` and ``chart``: the best play of these cards and the chart's.
     ``per_round``: what one unit of EV on this question is worth per round dealt (the
-    deal's frequency, times P(no dealer blackjack) for a play in a peek game).
+    deal's frequency, times P(no dealer blackjack) for a play in a peek game). ``split``:
+    a ``split_hand`` question's hand (EV per unit bet of that hand).
     """
 
     deal: Deal
@@ -207,6 +223,12 @@ class Question:
     optimal: str
     chart: str
     per_round: float
+    split: SplitHand | None = None
+
+    @property
+    def hand(self) -> str:
+        """The cards decided on: the deal's, or a split hand's."""
+        return self.split.cards if self.split is not None else self.deal.cards
 
     @property
     def words(self) -> Mapping[str, str]:
@@ -220,12 +242,15 @@ class Question:
 
     @property
     def prompt(self) -> str:
-        """``T,6 vs T`` (a play), ``T,6 vs A: insurance?``, ``A,T vs A: even money?``."""
+        """``T,6 vs T`` (a play), ``T,6 vs A: insurance?``, ``A,T vs A: even money?``,
+        ``8,8 split: 8,3 vs 6`` (the first split hand)."""
         text = f"{self.deal.cards} vs {self.deal.up.symbol}"
         if self.kind == "insurance":
             return text + ": insurance?"
         if self.kind == "even_money":
             return text + ": even money?"
+        if self.split is not None:
+            return f"{self.deal.cards} split: {self.split.cards} vs {self.deal.up.symbol}"
         return text
 
     @property
@@ -234,14 +259,27 @@ class Question:
         text = f"{self.deal.cards} vs {self.deal.up.symbol}"
         if self.kind == "play":
             return text
+        if self.split is not None:
+            return f"the split hand {self.split.cards} vs {self.deal.up.symbol}"
         return f"{'insurance' if self.kind == 'insurance' else 'even money'} on {text}"
 
     @property
     def cell(self) -> str:
-        """The history's cell of this question: the chart cell of a play, ``insurance vs
-        A`` or ``even_money vs A`` for the side decisions."""
-        return (self.deal.cell if self.kind == "play"
-                else f"{self.kind} vs {self.deal.up.symbol}")
+        """The history's cell of this question: the chart cell of a play, ``split hard 11
+        vs 6`` for a split hand, ``insurance vs A`` or ``even_money vs A``."""
+        if self.kind == "play":
+            return self.deal.cell
+        if self.split is not None:
+            total, soft = _total(self.split.ranks)
+            return f"split {'soft' if soft else 'hard'} {total} vs {self.deal.up.symbol}"
+        return f"{self.kind} vs {self.deal.up.symbol}"
+
+
+def _total(ranks: Iterable[Rank]) -> tuple[int, bool]:
+    """A hand's best total and whether it is soft (an ace counted 11)."""
+    hard = sum(int(r) for r in ranks)
+    soft = Rank.ACE in ranks and hard + 10 <= 21
+    return (hard + 10 if soft else hard), soft
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,6 +355,7 @@ class PlayDrill:
     _pool: tuple[Deal, ...] = field(default=(), init=False, repr=False)
     _cumulative: list[float] = field(default_factory=list, init=False, repr=False)
     _rng: random.Random = field(default_factory=random.Random, init=False, repr=False)
+    _split_rng: random.Random = field(default_factory=random.Random, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.against not in AGAINST:
@@ -334,6 +373,9 @@ class PlayDrill:
         self._cumulative = list(running_sums(
             d.frequency * 2.0 ** (BOXES - self.boxes.get(d.cell, NEW_BOX)) for d in pool))
         self._rng = random.Random(self.seed)
+        # the split hands' cards come from their own generator, so the deals that follow
+        # do not depend on whether a pair was split
+        self._split_rng = random.Random(f"split hands {self.seed}")
 
     @property
     def game(self) -> GameAnalysis:
@@ -405,6 +447,89 @@ class PlayDrill:
         scale = self._no_blackjack(deal) if self.rules.peek else 1.0
         out.append(self._question(deal, "play", values, optimal, chart, per_round * scale))
         return out
+
+    def split_hand(self, question: Question, drawn: Rank | None = None) -> Question | None:
+        """After a pair is split: the first split hand's question, its second card dealt
+        from the shoe less the deal's cards (in a peek game, weighted by P(no dealer
+        blackjack) with it gone, as the hole card is known not to make one). None where
+        the split hand has no decision the drill asks: split aces taking one card, a 21,
+        a card that could be split again (resplits are not drilled), or a bonus not paid
+        on split hands (then ``hand``'s EVs, of an initial hand, would not be a split
+        hand's).
+
+        Its EVs are ``analyse_hand`` of the two cards with the other pair card removed
+        (``strategy-calc hand 8,3 --vs 6 --removed 8``), without surrender, and double
+        only where the rules let a split hand double. The first split hand is played
+        before the second is dealt, so nothing else is known. ``drawn``: that card's rank
+        (default: drawn from the drill's generator of split cards).
+        """
+        deal = question.deal
+        rules = self.rules
+        if (question.kind != "play" or deal.hand[0] != deal.hand[1]
+                or "p" not in question.values):
+            return None
+        pair = deal.hand[0]
+        if rules.split_aces_take_one_card(pair is Rank.ACE) or (
+                rules.has_bonus and not rules.bonus_on_split_hands):
+            return None
+        left = list(self.shoe.counts)
+        for rank in (pair, pair, deal.up):
+            left[rank - 1] -= 1
+        weights = [n * (self._no_blackjack_left(left, Rank(i + 1), deal.up)
+                        if rules.peek else 1.0) for i, n in enumerate(left)]
+        if drawn is None:
+            x = self._split_rng.random() * sum(weights)
+            drawn = Rank(min(bisect_right(list(running_sums(weights)), x), len(weights) - 1)
+                         + 1)
+        chance = weights[drawn - 1] / sum(weights)
+        if drawn is pair and rules.max_split_hands > 2:
+            return None
+        if _total((pair, drawn))[0] == 21:
+            return None
+        cards = f"{pair.symbol},{drawn.symbol}"
+        if rules.bonus_suited_678 > 0 and drawn is not pair and {pair, drawn} <= (
+                SUITED_BONUS_RANKS):
+            same = _same_suit_chance(self.shoe, pair, drawn)
+            suited = self._split_rng.random() < same
+            chance *= same if suited else 1.0 - same
+            cards = f"{pair.symbol}s,{drawn.symbol}{'s' if suited else 'h'}"
+        ev = analyse_hand(cards, deal.up.symbol, rules, removed=pair.symbol).ev
+        values = {k: v for k, v in (("s", ev["stand"]), ("h", ev["hit"]))
+                  if v is not None}
+        if ev["double"] is not None and rules.split_hands_may_double(pair is Rank.ACE):
+            values["d"] = ev["double"]
+        optimal = max(values, key=lambda k: values[k])
+        total, soft = _total((pair, drawn))
+        code = ChartCode.parse((self.game.soft if soft else self.game.hard)[total][
+            deal.up.symbol])
+        chart = LETTER_OF.get(code.action, "")
+        if chart not in values:
+            chart = LETTER_OF.get(code.otherwise, "") if code.otherwise is not None else ""
+        if chart not in values:
+            chart = max(("s", "h"), key=lambda k: values[k])
+        per_round = deal.frequency * chance
+        if rules.peek:
+            per_round *= self._no_blackjack_left(left, drawn, deal.up)
+        split = SplitHand(cards, (pair, drawn), pair.symbol, chance)
+        return Question(deal, "split_hand", values,
+                        optimal if self.against == "optimal" else chart, optimal, chart,
+                        per_round, split)
+
+    @staticmethod
+    def _no_blackjack_left(left: Sequence[int], drawn: Rank, up: Rank) -> float:
+        """P(no dealer blackjack) from the counts ``left`` less one ``drawn``."""
+        if up not in (Rank.ACE, Rank.TEN):
+            return 1.0
+        other = Rank.TEN if up is Rank.ACE else Rank.ACE
+        completing = left[other - 1] - (1 if drawn is other else 0)
+        return 1.0 - completing / (sum(left) - 1)
+
+    def follow_up(self, graded: Graded) -> Question | None:
+        """The question an answer leads to: a split answered ``p`` gives its first split
+        hand (:meth:`split_hand`)."""
+        if graded.answer == "p" and graded.question.kind == "play":
+            return self.split_hand(graded.question)
+        return None
 
     def _insurance(self, deal: Deal, value: float, code: ChartCode,
                    per_round: float) -> Question:
@@ -490,10 +615,10 @@ class SessionReport:
     @property
     def mistakes(self) -> tuple[Graded, ...]:
         """The wrong answers, each question once (its first miss), costliest first."""
-        seen: set[tuple[str, Rank, str, str]] = set()
+        seen: set[tuple[str, str, str]] = set()
         found = []
         for g in self.answers:
-            key = (g.question.deal.cards, g.question.deal.up, g.question.kind, g.answer)
+            key = (g.question.prompt, g.question.kind, g.answer)
             if not g.correct and key not in seen:
                 seen.add(key)
                 found.append(g)
@@ -782,6 +907,9 @@ def graded_answers(drill: PlayDrill, answers: Sequence[str], limit: int | None =
             graded.append(drill.grade(question, text))
         except InputError as exc:
             raise InputError(f"answer {number}: {exc}") from None
+        follow = drill.follow_up(graded[-1])
+        if follow is not None:
+            pending.insert(0, follow)
     return graded
 
 
@@ -795,6 +923,6 @@ def split_answers(text: str) -> list[str]:
 
 
 __all__ = ["AGAINST", "FOCUS", "CountAnswer", "CountQuestion", "CountReport", "Deal",
-           "Graded", "History", "PlayDrill", "Question", "SessionReport", "all_deals",
+           "Graded", "History", "PlayDrill", "Question", "SessionReport", "SplitHand", "all_deals",
            "count_questions", "deal_frequency", "default_history_path", "graded_answers",
            "parse_answer", "parse_count_answer", "record_session", "split_answers"]

@@ -133,6 +133,9 @@ def play_loop(drill: PlayDrill, limit: int | None, term: Terminal) -> list[Grade
             result = drill.grade(question, line, round(time.monotonic() - start, 3))
             graded.append(result)
             term.say(_paint(report.drill_answer_text(result), result.correct, term.colour))
+            follow = drill.follow_up(result)
+            if follow is not None:
+                pending.insert(0, follow)
     except _Quit:
         pass
     return graded

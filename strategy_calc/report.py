@@ -1386,12 +1386,14 @@ def drill_answer_text(graded: Graded) -> str:
 
 def _graded_dict(g: Graded) -> dict[str, Any]:
     q = g.question
-    return {"hand": q.deal.cards, "up": q.deal.up.symbol, "answer": g.answer,
+    return {"hand": q.hand, "up": q.deal.up.symbol, "answer": g.answer,
             "best": q.reference, "correct": g.correct, "ev_cost": g.ev_cost,
             "kind": q.kind, "cell": q.cell, "answer_word": q.words[g.answer],
             "best_word": q.words[q.reference], "optimal": q.optimal, "chart": q.chart,
             "ev": dict(q.values), "frequency": q.deal.frequency,
-            "ev_cost_per_100_rounds": g.ev_cost_per_100_rounds, "seconds": g.seconds}
+            "ev_cost_per_100_rounds": g.ev_cost_per_100_rounds, "seconds": g.seconds,
+            "split_from": q.deal.cards if q.split is not None else None,
+            "removed": q.split.removed if q.split is not None else None}
 
 
 def drill_dict(result: SessionReport) -> dict[str, Any]:
@@ -1448,7 +1450,7 @@ def drill_text(result: SessionReport) -> str:
 
 def _row_order(row: str) -> tuple[int, int]:
     kind, _, key = row.partition(" ")
-    value = 1 if key == "A" else 10 if key == "T" else int(key)
+    value = 1 if key == "A" else 10 if key == "T" else int(key) if key.isdigit() else 0
     return ({"hard": 0, "soft": 1, "pair": 2}.get(kind, 3), value)
 
 

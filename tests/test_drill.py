@@ -145,7 +145,7 @@ def test_json_costs_are_the_hand_commands_ev_differences_and_the_contract_keys()
     assert {q["kind"] for q in questions} >= {"play", "insurance"}
     for q in questions:
         assert {"hand", "up", "answer", "best", "correct", "ev_cost"} <= set(q)
-        ev = dict(sc.analyse_hand(q["hand"], q["up"], rules).ev)
+        ev = dict(sc.analyse_hand(q["hand"], q["up"], rules, removed=q["removed"] or "").ev)
         want = value_of(ev, q["best"]) - value_of(ev, q["answer"])
         assert q["ev_cost"] == pytest.approx(want, abs=1e-12)
         assert q["correct"] == (want <= 0.0)
@@ -197,6 +197,42 @@ def test_macau_deals_a_suited_6_7_one_time_in_four_and_asks_its_own_best_play() 
     ev = sc.analyse_hand("7s,6s", "2", rules).ev
     assert ev["hit"] is not None and ev["stand"] is not None and ev["hit"] > ev["stand"]
     assert (suited.reference, suited.chart, mixed.reference) == ("h", "s", "s")
+
+
+def test_a_split_hand_is_asked_next_with_the_oracle_s_evs_and_no_surrender() -> None:
+    """Deluxe, one deck: T,T vs T split, the first hand dealt a 6: a split hand's stand
+    and hit are those of T,6 vs T with the other ten gone too (the exact oracle, from the
+    shoe less T,T,T and the 6); no surrender on a split hand; double after split allowed.
+    Its chance is 4 sixes among the 49 cards left, weighted by P(no dealer blackjack)
+    (the hole card is not an ace: 4 aces of the 48 left after the card)."""
+    from bj_oracle import full_shoe, hand_evs, remove
+
+    rules = blackjack_rules("deluxe", ["decks=1"])
+    drill = PlayDrill(rules, focus="pairs")
+    (pair,) = drill.questions(Deal((Rank.TEN, Rank.TEN), Rank.TEN, 0.01))
+    follows = [drill.follow_up(drill.grade(pair, "p")) for _ in range(5)]  # (A: 21, none)
+    assert {f.kind for f in follows if f is not None} == {"split_hand"}
+    hand = drill.split_hand(pair, drawn=Rank.SIX)
+    assert hand is not None and hand.split is not None
+    assert (hand.split.cards, hand.choices) == ("T,6", ("s", "h", "d"))
+    exact = hand_evs([10, 6], 10, remove(full_shoe(1), [10, 10, 6, 10]), rules)
+    assert hand.values["s"] == pytest.approx(float(exact["stand"]), abs=1e-12)  # type: ignore
+    assert hand.values["h"] == pytest.approx(float(exact["hit"]), abs=1e-12)  # type: ignore
+    weights = [n * (1 - (4 - (r == 1)) / 48) for r, n in
+               zip(range(1, 11), [4, 4, 4, 4, 4, 4, 4, 4, 4, 13], strict=True)]
+    assert hand.split.chance == pytest.approx(weights[5] / sum(weights), rel=1e-13)
+
+
+def test_macau_split_hands_do_not_double_and_split_aces_are_not_asked() -> None:
+    """Macau: no double after a split (8,3 after splitting 8s: s or h only), and split
+    aces take one card each (no question)."""
+    drill = PlayDrill(blackjack_rules("macau-1983", ["decks=6"]))
+    eights = drill.questions(Deal((Rank.EIGHT, Rank.EIGHT), Rank.SIX, 0.01))[-1]
+    hand = drill.split_hand(eights, drawn=Rank.THREE)
+    assert hand is not None and hand.choices == ("s", "h")
+    assert hand.split is not None and hand.split.chance == pytest.approx(24 / 309, rel=1e-13)
+    aces = drill.questions(Deal((Rank.ACE, Rank.ACE), Rank.SIX, 0.01))[-1]
+    assert drill.split_hand(aces) is None
 
 
 def test_focus_exceptions_deals_only_hands_whose_best_play_is_not_the_chart_s() -> None:
