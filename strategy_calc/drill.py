@@ -33,8 +33,9 @@ is a chart row against an up card, ``hard 16 vs T``). A miss sends the cell to b
 right answer moves it up one box; a cell never asked sits in box 3. A deal is drawn with
 probability proportional to its frequency times ``2 ** (5 - box)`` of its cell, so a
 missed cell comes back 16 times as often as a mastered one, and 4 times as often as one
-never asked. The boxes are read at the start of a session (so a seed deals the same
-questions whatever the answers).
+never asked. The boxes are read at the start of a session, so a seed deals the same
+deals whatever the answers (a split answered ``p`` adds its split hand's question, its card
+from a generator of its own).
 
 >>> from strategy_calc.rules import blackjack_rules
 >>> drill = PlayDrill(blackjack_rules("deluxe", ["decks=1"]))
@@ -349,6 +350,8 @@ class PlayDrill:
     focus: str | None = None
     boxes: Mapping[str, int] = field(default_factory=dict)
     seed: int | None = None
+    shoe: Shoe = field(init=False, repr=False)
+    """The full shoe the deals come off (``rules.decks`` decks)."""
     _game: GameAnalysis | None = field(default=None, init=False, repr=False)
     _hands: dict[tuple[str, Rank], HandAnalysis] = field(
         default_factory=dict, init=False, repr=False)

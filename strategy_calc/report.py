@@ -1468,7 +1468,9 @@ def drill_stats_text(stats: Mapping[str, Any], path: str) -> str:
         return "\n".join([*lines, "no sessions yet"])
     for name, entry in stats.items():
         sessions = entry["sessions"]
-        lines.append(f"{name}: {len(sessions)} sessions")
+        lines.append(name)
+        lines.append(f"  {len(sessions)} sessions" + (", the last 10:" if len(sessions) > 10
+                                                      else ":"))
         for s in sessions[-10:]:
             acc = "-" if s.get("accuracy") is None else f"{100 * s['accuracy']:.0f}%"
             lines.append(f"  {s.get('date', '?'):<21}{s.get('kind', 'play'):<11}"

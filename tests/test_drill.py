@@ -445,6 +445,31 @@ def test_the_true_count_drill_divides_by_the_decks_left_in_the_tray() -> None:
         assert q["correct"] == (abs(exact) < 0.5)
 
 
+def test_the_count_loop_asks_again_after_a_bad_answer_and_times_each_answer() -> None:
+    """The terminal loop on text streams: a bad answer gets one line and the same question;
+    the hand count of the cards shown is right."""
+    import io
+
+    from strategy_calc.count_systems import HILO
+    from strategy_calc.drill_loop import Terminal, count_loop
+
+    (question,) = count_questions(HILO, 1, "count", 1, 6, seed=5)
+    by_hand = sum(HILO_BY_HAND[str(c)[0]] for c in question.cards)
+    out = io.StringIO()
+    answers = count_loop([question], 0.0, Terminal(io.StringIO(f"seven\n{by_hand}\n"), out))
+    assert [a.correct for a in answers] == [True] and answers[0].seconds is not None
+    assert out.getvalue().count("running count?") == 2 and "is not a count" in out.getvalue()
+
+
+def test_a_count_session_is_kept_in_the_history(tmp_path: Path) -> None:
+    path = tmp_path / "h.json"
+    result = runner.invoke(app, ["drill", "true-count", "--history", str(path), "--seed", "1",
+                                 "--answers", "0,1"])
+    assert result.exit_code == 0, result.output
+    sessions = History.load(path).stats()["true-count drill: hilo"]["sessions"]
+    assert [s["questions"] for s in sessions] == [2]
+
+
 def test_count_questions_are_seeded_and_a_system_s_tags_are_used() -> None:
     from strategy_calc.count_systems import find_system
 
@@ -554,7 +579,9 @@ def _take_the_terminal() -> None:
 
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
-def test_ctrl_c_leaves_with_the_report_and_the_history_saved(tmp_path: Path) -> None:
+@pytest.mark.parametrize("key", [b"\x03", b"\x04"], ids=["ctrl-c", "ctrl-d"])
+def test_ctrl_c_and_ctrl_d_leave_with_the_report_and_the_history_saved(
+        tmp_path: Path, key: bytes) -> None:
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "TERM": "xterm", "NO_COLOR": "1"}
     master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "strategy_calc", "drill", "--rules",
@@ -571,7 +598,7 @@ def test_ctrl_c_leaves_with_the_report_and_the_history_saved(tmp_path: Path) -> 
         # prints the prompt before it waits in select(), and a SIGINT in between is only
         # seen at the next key (measured: 3 of 7 runs under pytest when sent at once).
         time.sleep(0.3)
-        os.write(master, b"\x03")  # Ctrl-C
+        os.write(master, key)
         report = _read_until(master, b"seed 2")
         assert proc.wait(timeout=30) == 0
     finally:
