@@ -1043,15 +1043,17 @@ def _play_drill(rules: str | None, set_: list[str] | None, decks: int | None, ag
     else:
         graded = guarded(lambda: drills.graded_answers(dealer, given, count))
     result = drills.SessionReport(dealer.rules, against, focus, seed, tuple(graded))
-    if path is not None and graded:
-        guarded(lambda: drills.record_session(past, result).save(path))
     if as_json:
         print(dump_json(report.drill_dict(result)))
-        return
-    if given is not None:
-        for g in graded:
-            print(f"{g.question.prompt}  {g.answer}\n  {report.drill_answer_text(g)}")
-    print(report.drill_text(result) + f"\nseed {seed}")
+    else:
+        if given is not None:
+            for g in graded:
+                print(f"{g.question.prompt}  {g.answer}\n  {report.drill_answer_text(g)}")
+        print(report.drill_text(result) + f"\nseed {seed}")
+    if path is not None and graded:  # (after the report: a history that cannot be written
+        # is an error line after it, not a lost report)
+        sys.stdout.flush()
+        guarded(lambda: drills.record_session(past, result).save(path))
 
 
 def _count_drill(kind: str, rules: str | None, set_: list[str] | None, decks: int | None,
@@ -1088,22 +1090,23 @@ def _count_drill(kind: str, rules: str | None, set_: list[str] | None, decks: in
             except InputError as exc:
                 raise fail(f"answer {number}: {exc}") from None
     result = drills.CountReport(counting, kind, tuple(answered))
+    if as_json:
+        print(dump_json(report.count_drill_dict(result)))
+    else:
+        if given is not None:
+            for a in answered:
+                print(f"{report.count_question_text(a.question)}\n  {a.answer:+g} -"
+                      f" {report.count_answer_text(a)}")
+        print(report.count_drill_text(result) + f"\nseed {seed}")
     if path is not None and past is not None and answered:
         import time as clock
 
         summary = {"date": clock.strftime("%Y-%m-%dT%H:%M:%SZ", clock.gmtime()),
                    "kind": kind, "questions": len(answered), "accuracy": result.accuracy,
                    "mean_seconds": result.mean_seconds}
+        sys.stdout.flush()
         guarded(lambda: past.record(f"{kind} drill: {counting.name}", [], summary)
                 .save(path))
-    if as_json:
-        print(dump_json(report.count_drill_dict(result)))
-        return
-    if given is not None:
-        for a in answered:
-            print(f"{report.count_question_text(a.question)}\n  {a.answer:+g} -"
-                  f" {report.count_answer_text(a)}")
-    print(report.count_drill_text(result) + f"\nseed {seed}")
 
 @app.command(
     short_help="The rulesets and their fields",

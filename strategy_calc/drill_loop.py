@@ -136,8 +136,8 @@ def play_loop(drill: PlayDrill, limit: int | None, term: Terminal) -> list[Grade
             follow = drill.follow_up(result)
             if follow is not None:
                 pending.insert(0, follow)
-    except _Quit:
-        pass
+    except (_Quit, KeyboardInterrupt):  # (Ctrl-C while a card shows or a hand is analysed)
+        term.out.write("\n")
     return graded
 
 
@@ -167,6 +167,6 @@ def count_loop(questions: list[CountQuestion], pace: float, term: Terminal,
                                  round(time.monotonic() - start, 3))
             answers.append(answer)
             term.say(_paint(report.count_answer_text(answer), answer.correct, term.colour))
-    except _Quit:
-        pass
+    except (_Quit, KeyboardInterrupt):  # (Ctrl-C while a card shows or a hand is analysed)
+        term.out.write("\n")
     return answers

@@ -333,6 +333,11 @@ def test_the_text_report_fits_80_columns_and_marks_the_missed_cells() -> None:
     (["--count", "1", "--answers", "s,s", "--focus", "hard"], "more answers"),
     (["--rules", "deluxe", "--focus", "exceptions", "--answers", "s"], "no deal"),
     (["--history", "h.json", "--no-history", "--answers", "s"], "not both"),
+    (["count", "--cards", "0", "--answers", "1"], "--cards"),
+    (["count", "--pace", "-1", "--answers", "1"], "--pace"),
+    (["count", "--answers", "seven"], "is not a count"),
+    (["true-count", "--system", "ko", "--answers", "1"], "unbalanced"),
+    (["sideways", "--answers", "1"], "kind"),
 ])
 def test_bad_flags_and_answers_are_one_error_line_and_exit_2(
         args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -560,6 +565,7 @@ def test_a_pseudo_terminal_session_shows_hand_s_ev_differences_and_keeps_the_his
         os.close(master)
     assert b"Traceback" not in report and b"accuracy " in report
     assert costs_checked == wrong == 3 and right == 3
+    assert b"\x1b[31m" not in transcript and b"\x1b[32m" not in transcript  # NO_COLOR
     text = (transcript + report).decode(errors="replace")
     assert all(len(line) <= 80 for line in text.splitlines())
     history = History.load(tmp_path / "strategy_calc" / "drill-history.json")
@@ -582,7 +588,10 @@ def _take_the_terminal() -> None:
 @pytest.mark.parametrize("key", [b"\x03", b"\x04"], ids=["ctrl-c", "ctrl-d"])
 def test_ctrl_c_and_ctrl_d_leave_with_the_report_and_the_history_saved(
         tmp_path: Path, key: bytes) -> None:
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "TERM": "xterm", "NO_COLOR": "1"}
+    """Without NO_COLOR the verdict is coloured (red or green); either key ends the
+    session quietly with the report, and the history is written."""
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env.update(XDG_DATA_HOME=str(tmp_path), TERM="xterm")
     master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "strategy_calc", "drill", "--rules",
                              "deluxe", "--decks", "1", "--seed", "2", "--focus", "soft"],
@@ -593,7 +602,8 @@ def test_ctrl_c_and_ctrl_d_leave_with_the_report_and_the_history_saved(
     try:
         _read_until(master, b"] > ")
         os.write(master, b"s\r")
-        _read_until(master, b"] > ")
+        verdict = _read_until(master, b"] > ")
+        assert b"\x1b[31mwrong" in verdict or b"\x1b[32mright" in verdict
         # Type Ctrl-C a moment after the prompt shows, as a person would: CPython's readline
         # prints the prompt before it waits in select(), and a SIGINT in between is only
         # seen at the next key (measured: 3 of 7 runs under pytest when sent at once).
