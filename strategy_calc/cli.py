@@ -940,9 +940,10 @@ class DrillFocus(StrEnum):
     'strategy-calc drill --stats'))
 def drill(
     kind: Annotated[DrillKind, typer.Argument(
-        case_sensitive=False, help="play (the default): starting hands against up cards;"
-        " count: a dealt sequence's running count; true-count: a running count and a"
-        " discard tray's true count.")] = DrillKind.PLAY,
+        case_sensitive=False, metavar="[play|count|true-count]",
+        help="play (the default): starting hands against up cards; count: a dealt"
+        " sequence's running count; true-count: a running count and a discard tray's true"
+        " count.")] = DrillKind.PLAY,
     rules: RulesOpt = None,
     set_: SetOpt = None,
     decks: DecksOpt = None,
