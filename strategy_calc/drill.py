@@ -13,8 +13,8 @@ A deal gives one or two *questions* (and a split a third):
 - ``insurance``: against an ace where insurance is offered, before the play: ``i`` take
   it, ``n`` decline (the only question of a natural that has no even money);
 - ``even_money``: a natural where 1:1 is offered: ``e`` take it, ``n`` decline;
-- ``split_hand``: after a pair answered ``p``, the first split hand, its second card
-  dealt (:meth:`PlayDrill.split_hand`).
+- ``split_hand``: after a pair answered ``p``, each split hand played out, its cards
+  dealt (:meth:`PlayDrill.follow_up`).
 
 Every EV comes from :func:`strategy_calc.blackjack.analyse_hand` for that hand and up card,
 the function ``strategy-calc hand`` prints: EV per unit initial bet, in a peek game given
@@ -68,7 +68,7 @@ from strategy_calc.cards import RANKS, SUITS, Card, Rank, Shoe
 from strategy_calc.chart import row_of
 from strategy_calc.count_systems import CountSystem
 from strategy_calc.errors import InputError
-from strategy_calc.game import UP_ORDER
+from strategy_calc.game import UP_ORDER, whole_game_pass
 from strategy_calc.rules import BlackjackRules
 from strategy_calc.strategy import GameAnalysis, analyse_game
 
@@ -193,15 +193,20 @@ def _same_suit_chance(shoe: Shoe, a: Rank, b: Rank) -> float:
 
 @dataclass(frozen=True, slots=True)
 class SplitHand:
-    """The first hand of a split: the pair card and the card dealt to it (``cards``, as
-    ``hand`` takes them: ``8,3``, or ``7s,6s`` where suits matter), with the other pair
-    card out of the shoe (``removed``: ``hand 8,3 --vs 6 --removed 8`` gives its EVs).
-    ``chance``: the probability of that card (and suits) given the deal."""
+    """A split hand being played: ``cards`` as ``hand`` takes them (``8,3``, ``8,3,5``, or
+    ``7s,6s`` where suits matter), the other cards seen out of the shoe (``removed``:
+    ``hand 8,3 --vs 6 --removed 8`` gives its EVs). ``chance``: the probability of the
+    cards drawn since the split, given the deal (and no dealer blackjack in a peek game).
+    ``number``: 1 or 2; ``first`` and ``second``: both hands' cards so far (the second
+    empty while the first is played)."""
 
     cards: str
-    ranks: tuple[Rank, Rank]
+    ranks: tuple[Rank, ...]
     removed: str
     chance: float
+    number: int = 1
+    first: tuple[Rank, ...] = ()
+    second: tuple[Rank, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,8 +256,18 @@ class Question:
         if self.kind == "even_money":
             return text + ": even money?"
         if self.split is not None:
-            return f"{self.deal.cards} split: {self.split.cards} vs {self.deal.up.symbol}"
+            which = "first" if self.split.number == 1 else "second"
+            return (f"{self.deal.cards} split, {which} hand: {self.split.cards} vs"
+                    f" {self.deal.up.symbol}")
         return text
+
+    @property
+    def short(self) -> str:
+        """The prompt in a table: ``T,6 vs T``, ``8,3 vs 6 (split 1)``, ``T,6 vs A (ins)``."""
+        text = f"{self.hand} vs {self.deal.up.symbol}"
+        if self.split is not None:
+            return f"{text} (split {self.split.number})"
+        return text + {"insurance": " (ins)", "even_money": " (even)"}.get(self.kind, "")
 
     @property
     def label(self) -> str:
@@ -261,7 +276,7 @@ class Question:
         if self.kind == "play":
             return text
         if self.split is not None:
-            return f"the split hand {self.split.cards} vs {self.deal.up.symbol}"
+            return f"the split hand {self.split.cards} vs {self.deal.up.symbol}"  # (label)
         return f"{'insurance' if self.kind == 'insurance' else 'even money'} on {text}"
 
     @property
@@ -359,6 +374,7 @@ class PlayDrill:
     _cumulative: list[float] = field(default_factory=list, init=False, repr=False)
     _rng: random.Random = field(default_factory=random.Random, init=False, repr=False)
     _split_rng: random.Random = field(default_factory=random.Random, init=False, repr=False)
+    _policy: dict[Rank, list[int]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.against not in AGAINST:
@@ -453,19 +469,8 @@ class PlayDrill:
 
     def split_hand(self, question: Question, drawn: Rank | None = None) -> Question | None:
         """After a pair is split: the first split hand's question, its second card dealt
-        from the shoe less the deal's cards (in a peek game, weighted by P(no dealer
-        blackjack) with it gone, as the hole card is known not to make one). None where
-        the split hand has no decision the drill asks: split aces taking one card, a 21,
-        a card that could be split again (resplits are not drilled), or a bonus not paid
-        on split hands (then ``hand``'s EVs, of an initial hand, would not be a split
-        hand's).
-
-        Its EVs are ``analyse_hand`` of the two cards with the other pair card removed
-        (``strategy-calc hand 8,3 --vs 6 --removed 8``), without surrender, and double
-        only where the rules let a split hand double. The first split hand is played
-        before the second is dealt, so nothing else is known. ``drawn``: that card's rank
-        (default: drawn from the drill's generator of split cards).
-        """
+        (``drawn``, or from the drill's generator of split cards); None where the drill
+        asks nothing of it (see :meth:`follow_up`)."""
         deal = question.deal
         rules = self.rules
         if (question.kind != "play" or deal.hand[0] != deal.hand[1]
@@ -475,48 +480,155 @@ class PlayDrill:
         if rules.split_aces_take_one_card(pair is Rank.ACE) or (
                 rules.has_bonus and not rules.bonus_on_split_hands):
             return None
-        left = list(self.shoe.counts)
-        for rank in (pair, pair, deal.up):
-            left[rank - 1] -= 1
-        weights = [n * (self._no_blackjack_left(left, Rank(i + 1), deal.up)
-                        if rules.peek else 1.0) for i, n in enumerate(left)]
+        return self._start_hand(deal, 1, (pair,), 1.0, drawn)
+
+    def follow_up(self, graded: Graded) -> Question | None:
+        """The question an answer leads to, as the split is played out.
+
+        A pair answered ``p``: the first split hand, its second card dealt from the shoe
+        less the cards seen. A split hand answered ``h`` gets a card and is asked again
+        (below 21); ``d`` gets its one card; then (or after ``s``) the second split hand
+        is dealt its second card and played the same way. Every card is drawn from the
+        cards not seen, in a peek game weighted by P(no dealer blackjack) with it gone
+        (the hole card is known not to make one), from a generator of its own (so the
+        deals that follow do not depend on the split).
+
+        A split hand's EVs are ``analyse_hand`` of its cards with the other cards seen
+        removed (``strategy-calc hand 8,3 --vs 6 --removed 8``: the first hand sees the
+        other pair card; the second, the first hand's cards), without surrender, and
+        double only on two cards where the rules let a split hand double. Not asked:
+        split aces that take one card, a 21, a pair card dealt where it could be split
+        again (resplits are not drilled; that hand is left there), rules whose bonus is
+        not paid on split hands; nor the second hand where an ENHC dealer blackjack takes
+        only the original bet (``enhc_loses = "original"``), as ``hand``'s EVs, those of
+        an initial hand, would not be its own. Where the 6-7-8 bonus makes suits matter,
+        the first hand's two cards are dealt suited or not; later cards have no suit.
+        """
+        q = graded.question
+        if q.kind == "play":
+            return self.split_hand(q) if graded.answer == "p" else None
+        if q.kind != "split_hand" or q.split is None:
+            return None
+        split = q.split
+        first, second = split.first, split.second
+        chance = split.chance
+        hand = first if split.number == 1 else second
+        if graded.answer in ("h", "d"):
+            card, p = self._draw(q.deal, (*first, *second))
+            hand, chance = (*hand, card), chance * p
+            if split.number == 1:
+                first = hand
+            else:
+                second = hand
+            if graded.answer == "h" and _total(hand)[0] < 21:
+                return self.split_question(q.deal, split.number, first, second, chance)
+        if split.number == 2:
+            return None
+        if not self.rules.peek and self.rules.enhc_loses == "original":
+            return None
+        return self._start_hand(q.deal, 2, first, chance, None)
+
+    def _start_hand(self, deal: Deal, number: int, first: tuple[Rank, ...], chance: float,
+                    drawn: Rank | None) -> Question | None:
+        """Deal split hand ``number`` its second card; its question (None where none)."""
+        pair = deal.hand[0]
+        seen = (*first, pair) if number == 2 else first
         if drawn is None:
-            x = self._split_rng.random() * sum(weights)
-            drawn = Rank(min(bisect_right(list(running_sums(weights)), x), len(weights) - 1)
-                         + 1)
-        chance = weights[drawn - 1] / sum(weights)
-        if drawn is pair and rules.max_split_hands > 2:
+            drawn, p = self._draw(deal, seen)
+        else:
+            p = self._draw_chance(deal, seen, drawn)
+        chance *= p
+        if (drawn is pair and self.rules.max_split_hands > 2) or _total(
+                (pair, drawn))[0] == 21:
             return None
-        if _total((pair, drawn))[0] == 21:
-            return None
-        cards = f"{pair.symbol},{drawn.symbol}"
-        if rules.bonus_suited_678 > 0 and drawn is not pair and {pair, drawn} <= (
-                SUITED_BONUS_RANKS):
+        suited = None
+        if (number == 1 and self.rules.bonus_suited_678 > 0 and drawn is not pair
+                and {pair, drawn} <= SUITED_BONUS_RANKS):
             same = _same_suit_chance(self.shoe, pair, drawn)
             suited = self._split_rng.random() < same
             chance *= same if suited else 1.0 - same
-            cards = f"{pair.symbol}s,{drawn.symbol}{'s' if suited else 'h'}"
-        ev = analyse_hand(cards, deal.up.symbol, rules, removed=pair.symbol).ev
-        values = {k: v for k, v in (("s", ev["stand"]), ("h", ev["hit"]))
-                  if v is not None}
+        if number == 1:
+            return self.split_question(deal, 1, (pair, drawn), (), chance, suited)
+        return self.split_question(deal, 2, first, (pair, drawn), chance)
+
+    def _cards_left(self, deal: Deal, seen: Sequence[Rank]) -> list[int]:
+        """The shoe's rank counts less the deal's cards (both pair cards) and ``seen``
+        (the split hands' cards beyond their pair cards)."""
+        left = list(self.shoe.counts)
+        for rank in (*deal.hand, deal.up, *seen[1:]):
+            left[rank - 1] -= 1
+        return left
+
+    def _weights(self, deal: Deal, seen: Sequence[Rank]) -> list[float]:
+        left = self._cards_left(deal, seen)
+        if not self.rules.peek:
+            return [float(n) for n in left]
+        return [n * self._no_blackjack_left(left, Rank(i + 1), deal.up)
+                for i, n in enumerate(left)]
+
+    def _draw_chance(self, deal: Deal, seen: Sequence[Rank], card: Rank) -> float:
+        weights = self._weights(deal, seen)
+        return weights[card - 1] / sum(weights)
+
+    def _draw(self, deal: Deal, seen: Sequence[Rank]) -> tuple[Rank, float]:
+        """A card from the cards not seen (``seen``: the split hands' cards, the first
+        of them a pair card), and its chance given those cards and, in a peek game, no
+        dealer blackjack."""
+        weights = self._weights(deal, seen)
+        x = self._split_rng.random() * sum(weights)
+        index = min(bisect_right(list(running_sums(weights)), x), len(weights) - 1)
+        return Rank(index + 1), weights[index] / sum(weights)
+
+    def split_question(self, deal: Deal, number: int, first: tuple[Rank, ...],
+                      second: tuple[Rank, ...], chance: float,
+                      suited: bool | None = None) -> Question:
+        """The question of split hand ``number`` given both hands' cards so far (``first``,
+        ``second``: pair card first; ``chance`` of the cards drawn since the split;
+        ``suited``: the first hand's two cards of one suit or not, where that matters),
+        with its EVs (see :meth:`follow_up`)."""
+        rules = self.rules
+        pair = deal.hand[0]
+        hand, others = (first, (pair,)) if number == 1 else (second, first)
+        symbols = [r.symbol for r in hand]
+        if suited is not None:
+            symbols = [f"{symbols[0]}s", f"{symbols[1]}{'s' if suited else 'h'}"]
+        cards = ",".join(symbols)
+        removed = ",".join(r.symbol for r in others)
+        ev = analyse_hand(cards, deal.up.symbol, rules, removed=removed).ev
+        values = {k: v for k, v in (("s", ev["stand"]), ("h", ev["hit"])) if v is not None}
         if ev["double"] is not None and rules.split_hands_may_double(pair is Rank.ACE):
             values["d"] = ev["double"]
         optimal = max(values, key=lambda k: values[k])
-        total, soft = _total((pair, drawn))
-        code = ChartCode.parse((self.game.soft if soft else self.game.hard)[total][
-            deal.up.symbol])
-        chart = LETTER_OF.get(code.action, "")
-        if chart not in values:
-            chart = LETTER_OF.get(code.otherwise, "") if code.otherwise is not None else ""
-        if chart not in values:
-            chart = max(("s", "h"), key=lambda k: values[k])
-        per_round = deal.frequency * chance
-        if rules.peek:
-            per_round *= self._no_blackjack_left(left, drawn, deal.up)
-        split = SplitHand(cards, (pair, drawn), pair.symbol, chance)
+        chart = self._split_chart(hand, deal.up, values)
+        per_round = deal.frequency * chance * (self._no_blackjack(deal) if rules.peek
+                                               else 1.0)
+        split = SplitHand(cards, hand, removed, chance, number, first, second)
         return Question(deal, "split_hand", values,
                         optimal if self.against == "optimal" else chart, optimal, chart,
                         per_round, split)
+
+    def _split_chart(self, hand: Sequence[Rank], up: Rank, values: Mapping[str, float]) -> str:
+        """The chart's play of a split hand: on two cards its total's row (double where
+        allowed, else the fallback; no surrender), then the total-dependent hit/stand
+        policy the chart plays after the first decision."""
+        total, soft = _total(hand)
+        if len(hand) > 2:
+            return "h" if self.policy(up)[total + (32 if soft else 0)] else "s"
+        code = ChartCode.parse((self.game.soft if soft else self.game.hard)[total][up.symbol])
+        chart = LETTER_OF.get(code.action, "")
+        if chart not in values and code.otherwise is not None:
+            chart = LETTER_OF.get(code.otherwise, "")
+        if chart not in values:
+            chart = "h" if self.policy(up)[total + (32 if soft else 0)] else "s"
+        return chart
+
+    def policy(self, up: Rank) -> Sequence[int]:
+        """The chart's total-dependent hit/stand play against ``up`` (1 hits), per node
+        class: best total, plus 32 when soft (computed on first use)."""
+        if self._policy is None:
+            game = whole_game_pass(self.rules)
+            self._policy = {u: list(game.ups[u].policy) for u in game.ups}
+        return self._policy[up]
 
     @staticmethod
     def _no_blackjack_left(left: Sequence[int], drawn: Rank, up: Rank) -> float:
@@ -526,13 +638,6 @@ class PlayDrill:
         other = Rank.TEN if up is Rank.ACE else Rank.ACE
         completing = left[other - 1] - (1 if drawn is other else 0)
         return 1.0 - completing / (sum(left) - 1)
-
-    def follow_up(self, graded: Graded) -> Question | None:
-        """The question an answer leads to: a split answered ``p`` gives its first split
-        hand (:meth:`split_hand`)."""
-        if graded.answer == "p" and graded.question.kind == "play":
-            return self.split_hand(graded.question)
-        return None
 
     def _insurance(self, deal: Deal, value: float, code: ChartCode,
                    per_round: float) -> Question:

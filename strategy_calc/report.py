@@ -1434,7 +1434,8 @@ def drill_text(result: SessionReport) -> str:
         lines.append("costliest mistakes:        answer best   per bet   per 100 rounds")
         for g in result.costliest:
             q = g.question
-            lines.append(f"  {q.prompt:<24}{g.answer:>6} {q.reference:>4} {g.ev_cost:>9.5f}"
+            name = q.short if len(q.short) <= 24 else q.short[:23] + "~"
+            lines.append(f"  {name:<24}{g.answer:>6} {q.reference:>4} {g.ev_cost:>9.5f}"
                          f" {g.ev_cost_per_100_rounds:>16.6f}")
     grid = result.missed_cells()
     missed = {row: cells for row, cells in grid.items() if "x" in cells.values()}

@@ -235,6 +235,36 @@ def test_macau_split_hands_do_not_double_and_split_aces_are_not_asked() -> None:
     assert drill.split_hand(aces) is None
 
 
+def test_split_hands_are_played_out_hand_by_hand_with_hand_s_evs() -> None:
+    """Deluxe, 6 decks, 8,8 vs 2 split: the first hand 8,2 hit to 8,2,3 (hard 13) is asked
+    again, stand or hit only, and the chart stands (the published chart: hard 13 vs 2
+    stands); the second hand 8,4 sees the first hand's cards. Each EV is analyse_hand's
+    for those cards with the other cards seen removed (what `hand --removed` prints)."""
+    rules = blackjack_rules("deluxe", ["decks=6"])
+    drill = deluxe_six()
+    deal = Deal((Rank.EIGHT, Rank.EIGHT), Rank.TWO, 0.01)
+    eight, two, three, four = Rank.EIGHT, Rank.TWO, Rank.THREE, Rank.FOUR
+    hit_once = drill.split_question(deal, 1, (eight, two, three), (), 1.0)
+    assert hit_once.choices == ("s", "h") and hit_once.chart == "s"
+    ev = sc.analyse_hand("8,2,3", "2", rules, removed="8").ev
+    assert (hit_once.values["s"], hit_once.values["h"]) == (ev["stand"], ev["hit"])
+    second = drill.split_question(deal, 2, (eight, two, three), (eight, four), 1.0)
+    assert second.prompt == "8,8 split, second hand: 8,4 vs 2"
+    assert second.choices == ("s", "h", "d") and second.chart == "h"  # hard 12 vs 2: hit
+    ev = sc.analyse_hand("8,4", "2", rules, removed="8,2,3").ev
+    assert second.values == {"s": ev["stand"], "h": ev["hit"], "d": ev["double"]}
+
+
+def test_after_the_first_split_hand_stands_the_second_is_dealt() -> None:
+    drill = PlayDrill(blackjack_rules("deluxe", ["decks=1"]), focus="pairs", seed=4)
+    (pair,) = drill.questions(Deal((Rank.NINE, Rank.NINE), Rank.SIX, 0.01))
+    first = drill.split_hand(pair, drawn=Rank.NINE)
+    assert first is not None and first.split is not None
+    second = drill.follow_up(drill.grade(first, "s"))  # (a 9 and any card: not 21)
+    assert second is not None and second.split is not None and second.split.number == 2
+    assert second.split.first == (Rank.NINE, Rank.NINE) and second.split.removed == "9,9"
+
+
 def test_focus_exceptions_deals_only_hands_whose_best_play_is_not_the_chart_s() -> None:
     drill = PlayDrill(blackjack_rules("macau-1983", ["decks=6"]), focus="exceptions")
     for _ in range(20):
