@@ -221,6 +221,8 @@ def test_a_split_hand_is_asked_next_with_the_oracle_s_evs_and_no_surrender() -> 
     weights = [n * (1 - (4 - (r == 1)) / 48) for r, n in
                zip(range(1, 11), [4, 4, 4, 4, 4, 4, 4, 4, 4, 13], strict=True)]
     assert hand.split.chance == pytest.approx(weights[5] / sum(weights), rel=1e-13)
+    # per round: P(the deal) * P(a 6 next: 4 of 49) * P(no ace in the hole: 44 of 48)
+    assert hand.per_round == pytest.approx(0.01 * 4 / 49 * 44 / 48, rel=1e-13)
 
 
 def test_macau_split_hands_do_not_double_and_split_aces_are_not_asked() -> None:
