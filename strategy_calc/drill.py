@@ -792,9 +792,9 @@ class History:
             data = json.loads(text)
         except ValueError:
             raise InputError(f"{path} is not a drill history (not JSON)") from None
-        if (not isinstance(data, dict) or data.get("version") != HISTORY_VERSION
-                or not isinstance(data.get("rulesets"), dict)):
-            raise InputError(f"{path} is not a drill history (version {HISTORY_VERSION})")
+        if not _is_history(data):
+            raise InputError(f"{path} is not a drill history (version {HISTORY_VERSION}):"
+                             " move it away or give another --history FILE")
         return cls(data)
 
     def save(self, path: Path) -> None:
@@ -847,6 +847,35 @@ class History:
             out[name] = {"sessions": list(entry.get("sessions", [])), "boxes": boxes,
                          "weak_cells": sorted(c for c, e in cells.items() if e["box"] == 1)}
         return out
+
+
+def _is_history(data: object) -> bool:
+    """Whether ``data`` has the shape :class:`History` writes (so reading it cannot fail
+    halfway through a session).
+
+    >>> _is_history({"version": 1, "rulesets": {"r": {"cells": {"hard 16 vs T": {
+    ...     "box": 1, "asked": 1, "missed": 1}}, "sessions": []}}})
+    True
+    >>> _is_history({"version": 1, "rulesets": {"r": {"cells": {"x": {"box": 9}}}}})
+    False
+    """
+    if not isinstance(data, dict) or data.get("version") != HISTORY_VERSION:
+        return False
+    rulesets = data.get("rulesets")
+    if not isinstance(rulesets, dict):
+        return False
+    for entry in rulesets.values():
+        if not (isinstance(entry, dict) and isinstance(entry.get("cells"), dict)
+                and isinstance(entry.get("sessions"), list)):
+            return False
+        for cell in entry["cells"].values():
+            if not (isinstance(cell, dict) and all(
+                    type(cell.get(k)) is int for k in ("box", "asked", "missed"))
+                    and 1 <= cell["box"] <= BOXES):
+                return False
+        if not all(isinstance(session, dict) for session in entry["sessions"]):
+            return False
+    return True
 
 
 def record_session(history: History, report: SessionReport, when: float | None = None,

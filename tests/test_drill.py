@@ -398,9 +398,11 @@ def test_the_history_is_written_atomically_and_a_bad_file_is_an_error(tmp_path: 
     History().record("r", [("hard 16 vs T", False)]).save(path)
     assert History.load(path).boxes("r") == {"hard 16 vs T": 1}
     assert [p.name for p in path.parent.iterdir()] == ["history.json"]  # no temp file left
-    path.write_text("not json")
-    result = runner.invoke(app, ["drill", "--history", str(path), "--answers", "s"])
-    assert result.exit_code == 2 and result.stderr.startswith("error: ")
+    for bad in ("not json", '{"version": 1, "rulesets": {"r": {"cells": {"c": {"box": 0}}}}}'):
+        path.write_text(bad)
+        result = runner.invoke(app, ["drill", "--history", str(path), "--answers", "s"])
+        assert result.exit_code == 2 and result.stderr.startswith("error: ")
+        assert result.stderr.count("\n") == 1
 
 
 def test_a_second_session_brings_the_missed_cell_back_sooner_than_chance(
