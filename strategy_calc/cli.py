@@ -1053,8 +1053,8 @@ def _play_drill(rules: str | None, set_: list[str] | None, decks: int | None, ag
         print(report.drill_text(result) + f"\nseed {seed}")
     if path is not None and graded:  # (after the report: a history that cannot be written
         # is an error line after it, not a lost report)
-        sys.stdout.flush()
-        guarded(lambda: drills.record_session(past, result).save(path))
+        sys.stdout.flush()  # (the file read again: another session may have written it)
+        guarded(lambda: drills.record_session(drills.History.load(path), result).save(path))
 
 
 def _count_drill(kind: str, rules: str | None, set_: list[str] | None, decks: int | None,
@@ -1106,8 +1106,8 @@ def _count_drill(kind: str, rules: str | None, set_: list[str] | None, decks: in
                    "kind": kind, "questions": len(answered), "accuracy": result.accuracy,
                    "mean_seconds": result.mean_seconds}
         sys.stdout.flush()
-        guarded(lambda: past.record(f"{kind} drill: {counting.name}", [], summary)
-                .save(path))
+        guarded(lambda: drills.History.load(path).record(
+            f"{kind} drill: {counting.name}", [], summary).save(path))
 
 @app.command(
     short_help="The rulesets and their fields",
