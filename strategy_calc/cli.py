@@ -1437,7 +1437,7 @@ def count(
         every = moment_every if moment_every is not None else counting.MOMENT_EVERY
         names = _compared(compare, system)
         limits = _ramp_limits(optimize_ramp, bankroll, min_bet, max_bet, kelly_fraction,
-                              max_ror, rounds_per_hour, bool(names) or wong is not None)
+                              max_ror, rounds_per_hour, wong is not None)
         if n >= 1 and every >= 1:  # (else blackjack_counter and blackjack_count say why)
             runs = len(names) if names else 1  # (each compared system deals the rounds)
             confirm_long_run(runs * counting.estimated_seconds(
@@ -1445,7 +1445,8 @@ def count(
         if names:
             return _compare([counting.blackjack_counter(
                 ruleset, strategy.value, name, cut_card, seed, penetration, every, start,
-                seats or 1) for name in names], n, ramp, bankroll, wong, jobs, scheduler, plot)
+                seats or 1) for name in names], n, ramp, bankroll, wong, jobs, scheduler, plot,
+                limits)
         counter = counting.blackjack_counter(
             ruleset, strategy.value, system or "hilo", cut_card, seed, penetration, every,
             start, seats or 1)
@@ -1526,8 +1527,8 @@ def _ramp_limits(optimize: bool, bankroll: float | None, min_bet: float | None,
                 raise InputError(f"{flag} is an --optimize-ramp option: add --optimize-ramp")
         return None
     if several:
-        raise InputError("--optimize-ramp is for one system betting every round: not"
-                         " with --compare, --enter or --exit")
+        raise InputError("--optimize-ramp is for a counter betting every round: not with"
+                         " --enter or --exit")
     for flag, value in (("--bankroll", bankroll), ("--min-bet", min_bet),
                         ("--max-bet", max_bet)):
         if value is None:
@@ -1548,9 +1549,11 @@ def _wong(enter: float | None, exit_: float | None) -> Wong | None:
 
 def _compare(counters: list[BlackjackCounter], rounds: int, ramp: Spread | None,
              bankroll: float | None, wong: Wong | None, jobs: int | None,
-             scheduler: str | None, plot: Path | None) -> Comparison:
+             scheduler: str | None, plot: Path | None,
+             limits: RampLimits | None = None) -> Comparison:
     """``count --compare``: each counter's run on the same seeded shoes (one progress bar
-    each), and the plot of their EVs by true count."""
+    each), with ``limits`` each its own optimal ramp (the like-for-like comparison of
+    counts on different scales), and the plot of their EVs by count."""
     from strategy_calc import count as counting
     from strategy_calc import parallel, report
 
@@ -1559,7 +1562,7 @@ def _compare(counters: list[BlackjackCounter], rounds: int, ramp: Spread | None,
         for counter in counters:
             with progress_bar(f"{counter.system.name}: {rounds} rounds") as tick:
                 results.append(counting.blackjack_count(counter, rounds, ramp, bankroll, pool,
-                                                        tick, wong=wong))
+                                                        tick, wong=wong, optimize=limits))
     comparison = counting.Comparison(tuple(results))
     if plot is not None:
         report.comparison_plot(comparison, str(plot))

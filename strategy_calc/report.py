@@ -1482,7 +1482,27 @@ def comparison_text(result: Comparison) -> str:
             f"{r.di:.3f}" if r.di is not None else "-")
     note = ("SCORE's SE by the delta method from the win rate's and the SD's, their"
             " covariance taken as 0; the systems' differences are paired (same shoes)")
-    return render(head, table, note)
+    optimal = [r for r in result.results if r.optimal is not None]
+    if not optimal:
+        return render(head, table, note)
+    best = Table(title="each system's own optimal ramp (--optimize-ramp), per 100 rounds,"
+                 " units", title_justify="left")
+    for name, justify in (("system", "left"), ("count", "left"), ("win / 100", "right"),
+                          ("SCORE", "right"), ("N0", "right"), ("DI", "right")):
+        best.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for r in optimal:
+        o = r.optimal
+        assert o is not None
+        got = o.result
+        best.add_row(
+            r.counter.system.name, r.counter.count_kind, _pm(got.win_rate_per_round, 100.0, ""),
+            (f"{got.score:.2f}" + (f" +- {got.score_se:.2f}" if got.score_se is not None
+                                   else "")) if got.score is not None else "-",
+            f"{got.n0:.4g}" if got.n0 is not None else "-",
+            f"{got.di:.3f}" if got.di is not None else "-")
+    return render(head, table, note, best,
+                  "Each ramp is chosen on its own system's counts from the same rounds it is"
+                  " scored on (an upper estimate; MODEL.md, \"Optimal bet ramps\").")
 
 
 def comparison_plot(result: Comparison, path: str) -> None:

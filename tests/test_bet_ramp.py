@@ -315,7 +315,7 @@ def test_count_optimize_ramp_json_against_its_own_per_count_rows() -> None:
       "--kelly-fraction", "-1"], "--kelly-fraction must be a positive"),
     (["--min-bet", "1"], "--min-bet is an --optimize-ramp option"),
     (["--optimize-ramp", "--bankroll", "100", "--min-bet", "1", "--max-bet", "8",
-      "--enter", "1", "--exit", "0"], "not with --compare, --enter or --exit"),
+      "--enter", "1", "--exit", "0"], "not with --enter or --exit"),
 ])
 def test_bad_ramp_flags_are_one_error_line(args: list[str], message: str) -> None:
     result = runner.invoke(app, [*COUNT, "--rounds", "5", *args])

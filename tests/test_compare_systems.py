@@ -62,3 +62,15 @@ def test_bad_comparisons_are_one_error_line(args: list[str], message: str) -> No
     result = runner.invoke(app, [*BASE, *args])
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
     assert message in result.stderr
+
+
+def test_compared_systems_each_get_their_own_optimal_ramp() -> None:
+    """With --optimize-ramp each compared system's ramp is chosen on its own counts (KO
+    by its running count): each system's optimal_ramp is that of its own run alone."""
+    args = ["--optimize-ramp", "--bankroll", "10000", "--min-bet", "1", "--max-bet", "8"]
+    data = run_json("--compare", "hilo,ko", *args)
+    for name in ("hilo", "ko"):
+        alone = run_json("--system", name, *args)
+        assert data["systems"][name]["optimal_ramp"] == alone["optimal_ramp"]
+    assert data["systems"]["ko"]["optimal_ramp"]["count"] == "running"
+    assert data["systems"]["hilo"]["optimal_ramp"]["count"] == "true"
