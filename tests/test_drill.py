@@ -17,6 +17,7 @@ from itertools import permutations
 from pathlib import Path
 
 import pytest
+from terminal import read_until
 from typer.testing import CliRunner
 
 import strategy_calc as sc
@@ -522,24 +523,6 @@ def test_count_questions_are_seeded_and_a_system_s_tags_are_used() -> None:
 # -- the terminal program -------------------------------------------------------------------
 
 
-def _read_until(fd: int, marker: bytes, timeout: float = 60.0) -> bytes:
-    import select
-
-    data = b""
-    end = time.monotonic() + timeout
-    while marker not in data:
-        left = end - time.monotonic()
-        assert left > 0, f"no {marker!r} in {data!r}"
-        ready, _, _ = select.select([fd], [], [], left)
-        if ready:
-            try:
-                chunk = os.read(fd, 4096)
-            except OSError:
-                break
-            if not chunk:
-                break
-            data += chunk
-    return data
 
 
 @pytest.mark.slow
@@ -562,10 +545,10 @@ def test_a_pseudo_terminal_session_shows_hand_s_ev_differences_and_keeps_the_his
     costs_checked = right = wrong = 0
     transcript = b""
     try:
-        screen = _read_until(master, b"] > ")
+        screen = read_until(master, b"] > ")
         transcript += screen
         os.write(master, b"x\r")  # not an answer: one line, and the same question again
-        again = _read_until(master, b"] > ")
+        again = read_until(master, b"] > ")
         assert b"unknown answer 'x'" in again
         assert prompt.findall(screen)[-1] == prompt.findall(again)[-1]
         screen = again
@@ -577,7 +560,7 @@ def test_a_pseudo_terminal_session_shows_hand_s_ev_differences_and_keeps_the_his
             worst = min(allowed, key=lambda k: value_of(dict(ev), k))
             answer = best if turn % 2 else worst
             os.write(master, answer.encode() + b"\r")
-            screen = _read_until(master, b"] > ")
+            screen = read_until(master, b"] > ")
             transcript += screen
             shown = re.search(rb"(right|wrong): best (\w)[^;]*; (\w) costs ([0-9.]+) a bet",
                               screen)
@@ -591,7 +574,7 @@ def test_a_pseudo_terminal_session_shows_hand_s_ev_differences_and_keeps_the_his
             assert abs(float(shown.group(4)) - want) <= 1e-12
             costs_checked += 1
         os.write(master, b"q\r")
-        report = _read_until(master, b"seed 21")
+        report = read_until(master, b"seed 21")
         assert proc.wait(timeout=30) == 0
     finally:
         if proc.poll() is None:
@@ -634,16 +617,16 @@ def test_ctrl_c_and_ctrl_d_leave_with_the_report_and_the_history_saved(
                             preexec_fn=_take_the_terminal)
     os.close(slave)
     try:
-        _read_until(master, b"] > ")
+        read_until(master, b"] > ")
         os.write(master, b"s\r")
-        verdict = _read_until(master, b"] > ")
+        verdict = read_until(master, b"] > ")
         assert b"\x1b[31mwrong" in verdict or b"\x1b[32mright" in verdict
         # Type Ctrl-C a moment after the prompt shows, as a person would: CPython's readline
         # prints the prompt before it waits in select(), and a SIGINT in between is only
         # seen at the next key (measured: 3 of 7 runs under pytest when sent at once).
         time.sleep(0.3)
         os.write(master, key)
-        report = _read_until(master, b"seed 2")
+        report = read_until(master, b"seed 2")
         assert proc.wait(timeout=30) == 0
     finally:
         if proc.poll() is None:

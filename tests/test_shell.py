@@ -5,13 +5,12 @@ from __future__ import annotations
 import io
 import os
 import pty
-import select
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from terminal import read_until
 
 import strategy_calc as sc
 from strategy_calc.shell import PROMPT, Session, run
@@ -57,23 +56,6 @@ def test_bad_lines_are_one_error_line_and_the_loop_goes_on() -> None:
     assert "stand: " in out.getvalue()
 
 
-def _read_until(fd: int, marker: bytes, timeout: float = 60.0) -> bytes:
-    """Bytes from the terminal until ``marker`` appears (or the timeout: an assertion)."""
-    data = b""
-    end = time.monotonic() + timeout
-    while marker not in data:
-        left = end - time.monotonic()
-        assert left > 0, f"no {marker!r} in {data!r}"
-        ready, _, _ = select.select([fd], [], [], left)
-        if ready:
-            try:
-                chunk = os.read(fd, 4096)
-            except OSError:
-                break
-            if not chunk:
-                break
-            data += chunk
-    return data
 
 
 @pytest.mark.slow
@@ -92,15 +74,15 @@ def test_a_pseudo_terminal_session_with_prompt_line_editing_and_history(tmp_path
     os.close(slave)
     try:
         prompt = PROMPT.encode()
-        _read_until(master, prompt)
+        read_until(master, prompt)
         os.write(master, b"T,6 vs T hit\r")
-        first = _read_until(master, prompt)
+        first = read_until(master, prompt)
         assert answer in first
         os.write(master, b"\x1b[A\r")  # up arrow: the same query again
-        again = _read_until(master, prompt)
+        again = read_until(master, prompt)
         assert answer in again
         os.write(master, b"9,9 vs 7 stand\r")
-        assert b"stand: " in _read_until(master, prompt)
+        assert b"stand: " in read_until(master, prompt)
         os.write(master, b":quit\r")
         assert proc.wait(timeout=30) == 0
     finally:
