@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -405,18 +406,29 @@ SplitStrategyOpt = Annotated[str, typer.Option(
     " card dealt and maximises the round; slowest, resplits included).")]
 
 
+ProgressSink = Callable[[str, int, int], None]
+"""``sink(label, done, total)``: where a command's progress also goes (see
+:func:`run_captured`)."""
+
+_progress_sink: ContextVar[ProgressSink | None] = ContextVar("progress_sink", default=None)
+
+
 @contextmanager
 def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
     """A ``tick(done, total)`` callback drawing a progress bar on stderr once ~1 s has passed.
 
-    Only on a terminal: piped or captured stderr stays clean for other tools.
+    Only on a terminal: piped or captured stderr stays clean for other tools. Every tick
+    also goes to the progress sink of :func:`run_captured`, if it was given one.
     """
     start = time.perf_counter()
     bar: Progress | None = None
     task = None
+    sink = _progress_sink.get()
 
     def tick(done: int, total: int) -> None:
         nonlocal bar, task
+        if sink is not None:
+            sink(label, done, total)
         if bar is None and sys.stderr.isatty() and time.perf_counter() - start > 1.0:
             from rich.console import Console
             from rich.progress import Progress
@@ -1590,18 +1602,24 @@ def run(args: list[str] | None = None) -> int:
     return result if isinstance(result, int) else 0
 
 
-def run_captured(args: list[str]) -> tuple[int, bytes, str]:
+def run_captured(args: list[str], progress: ProgressSink | None = None
+                 ) -> tuple[int, bytes, str]:
     """Run the command line ``args`` in this process as :func:`run` does, its output
-    captured: ``(exit status, stdout bytes, stderr text)``. For ``serve``'s worker
-    processes, one command at a time each (the capture replaces ``sys.stdout``)."""
+    captured: ``(exit status, stdout bytes, stderr text)``; ``progress(label, done,
+    total)`` is called as its progress bars tick. For ``serve``'s worker processes, one
+    command at a time each (the capture replaces ``sys.stdout``)."""
     import contextlib
     import io
 
     out, err = io.BytesIO(), io.StringIO()
     text = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
-    with contextlib.redirect_stdout(text), contextlib.redirect_stderr(err):
-        code = run(list(args))
-        text.flush()
+    token = _progress_sink.set(progress)
+    try:
+        with contextlib.redirect_stdout(text), contextlib.redirect_stderr(err):
+            code = run(list(args))
+            text.flush()
+    finally:
+        _progress_sink.reset(token)
     return code, out.getvalue(), err.getvalue()
 
 

@@ -29,8 +29,10 @@ import contextlib
 import json
 import multiprocessing
 import os
+import re
 import sys
 import tempfile
+import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -155,8 +157,41 @@ def _check_limits(name: str, given: dict[str, list[str]]) -> None:
             raise InputError(f"shoe: at most {52 * MAX_DECKS} cards here")
 
 
-Command = Callable[[list[str]], tuple[int, bytes, str]]
-"""Runs one command line: ``(exit status, stdout bytes, stderr text)``."""
+Progress = Callable[[str, int, int], None]
+"""``progress(label, done, total)``: a command's progress bars as they tick."""
+Command = Callable[[list[str], Progress | None], tuple[int, bytes, str]]
+"""Runs one command line, reporting its progress: ``(exit status, stdout bytes, stderr
+text)`` (:func:`strategy_calc.cli.run_captured`)."""
+
+PROGRESS_KEY = re.compile(r"[A-Za-z0-9_-]{1,40}")
+"""What a request's ``progress`` key may be (the page makes one per request)."""
+PROGRESS_KEPT = 1024
+"""Progress states kept (per key) before the oldest is dropped."""
+
+_progress_queue: Any = None
+"""In a worker process: the queue its commands' progress goes to (:func:`_worker_start`)."""
+
+
+def _worker_start(queue: Any) -> None:
+    """A worker process's initialiser: where its commands report their progress."""
+    global _progress_queue
+    _progress_queue = queue
+
+
+def _worker_run(command: Command, args: list[str], key: str | None
+                ) -> tuple[int, bytes, str, tuple[str, int, int] | None]:
+    """Run ``command`` in a worker, its progress sent under ``key`` to the server as it
+    ticks; the last tick comes back with the answer (so the final state never races it)."""
+    queue = _progress_queue
+    last: list[tuple[str, int, int]] = []
+
+    def sink(label: str, done: int, total: int) -> None:
+        last[:] = [(label, done, total)]
+        if queue is not None:
+            queue.put((key, label, done, total))
+
+    code, out, err = command(args, sink if key is not None else None)
+    return code, out, err, (last[0] if last else None)
 
 
 class Runner:
@@ -177,26 +212,68 @@ class Runner:
         self._command = command
         self._pool: ProcessPoolExecutor | None = None
         self._slots: asyncio.Semaphore | None = None  # made in the server's event loop
+        self._progress: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._queue: Any = None
+        self._drain: threading.Thread | None = None
 
     def close(self) -> None:
-        """Stop the worker processes (if any)."""
+        """Stop the worker processes (if any) and the thread reading their progress."""
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
+        if self._queue is not None and self._drain is not None:
+            self._queue.put(None)
+            self._drain.join(timeout=5)
+            self._queue = self._drain = None
 
-    async def run(self, args: list[str]) -> tuple[int, bytes]:
+    def progress(self, key: str) -> dict[str, Any]:
+        """The progress of the request that gave ``key``: ``{"label", "done", "total",
+        "finished"}`` as its command's progress bar last ticked (``{}`` before any tick, or
+        for an unknown key)."""
+        with self._lock:
+            return dict(self._progress.get(key, {}))
+
+    def _note(self, key: str, label: str, done: int, total: int, finished: bool) -> None:
+        with self._lock:
+            state = self._progress.get(key)
+            if state is not None and state.get("finished"):
+                return  # (a tick that arrives after the answer changes nothing)
+            self._progress[key] = {"label": label, "done": done, "total": total,
+                                   "finished": finished}
+            self._progress.move_to_end(key)
+            while len(self._progress) > PROGRESS_KEPT:
+                self._progress.popitem(last=False)
+
+    def _read_progress(self) -> None:
+        """The thread that files the workers' ticks by request key, until ``None``."""
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            key, label, done, total = item
+            if key is not None:
+                self._note(key, label, done, total, False)
+
+    async def run(self, args: list[str], progress: str | None = None) -> tuple[int, bytes]:
         """``(HTTP status, body)``: what the command prints (200), or its ``error:`` line as
-        JSON ``{"error": ...}`` (400)."""
+        JSON ``{"error": ...}`` (400). ``progress``: the key its progress is kept under
+        (:meth:`progress`)."""
         key = tuple(args)
         if key in self._answers:
             self._answers.move_to_end(key)
+            if progress is not None:
+                self._note(progress, "answered before", 1, 1, True)
             return self._answers[key]
         if self._slots is None:
             self._slots = asyncio.Semaphore(self._processes)
         async with self._slots:
             if key in self._answers:  # (answered while this one waited)
                 return self._answers[key]
-            code, out, err = await self._execute(args)
+            code, out, err, last = await self._execute(args, progress)
+        if progress is not None:
+            label, done, total = last if last is not None else ("", 1, 1)
+            self._note(progress, label, done, total, True)
         answer = _answer(code, out, err)
         if answer[0] != 500:
             self._answers[key] = answer
@@ -205,19 +282,27 @@ class Runner:
         return answer
 
 
-    async def _execute(self, args: list[str]) -> tuple[int, bytes, str]:
+    async def _execute(self, args: list[str], progress: str | None
+                       ) -> tuple[int, bytes, str, tuple[str, int, int] | None]:
         if self._command is not None:
             if self._pool is None:
+                context = multiprocessing.get_context("spawn")
+                self._queue = context.Queue()
+                self._drain = threading.Thread(target=self._read_progress, daemon=True,
+                                               name="progress")
+                self._drain.start()
                 self._pool = ProcessPoolExecutor(
-                    self._processes, mp_context=multiprocessing.get_context("spawn"))
+                    self._processes, mp_context=context, initializer=_worker_start,
+                    initargs=(self._queue,))
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool, self._command, args)
+            return await loop.run_in_executor(self._pool, _worker_run, self._command, args,
+                                              progress)
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "strategy_calc", *args, cwd=tempfile.gettempdir(),
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE)
         out, err = await process.communicate()
-        return process.returncode or 0, out, err.decode("utf-8", "replace")
+        return process.returncode or 0, out, err.decode("utf-8", "replace"), None
 
 
 def _answer(code: int, out: bytes, err: str) -> tuple[int, bytes]:
@@ -234,6 +319,33 @@ def page(name: str) -> str:
     return (resources.files("strategy_calc") / "web_static" / name).read_text(encoding="utf-8")
 
 
+def _error(status: int, message: str) -> Any:
+    """A JSON ``{"error": message}`` response."""
+    from starlette.responses import JSONResponse
+
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _command_line(request: Any, endpoint: str, output: str) -> Any:
+    """The request's command line (:func:`argv`; its ``progress`` key is not part of it),
+    or the response refusing it."""
+    if len(request.url.query) > MAX_QUERY:
+        return _error(413, f"the query is longer than {MAX_QUERY} characters")
+    query = [(k, v) for k, v in request.query_params.multi_items() if k != "progress"]
+    try:
+        return argv(endpoint, query, output)
+    except InputError as exc:
+        return _error(404 if str(exc).startswith("no such endpoint") else 400, str(exc))
+
+
+def _progress_key(request: Any) -> Any:
+    """The request's ``progress`` key (None without one), or the response refusing it."""
+    key = request.query_params.get("progress")
+    if key is not None and not PROGRESS_KEY.fullmatch(key):
+        return _error(400, "progress: 1 to 40 letters, digits, - or _")
+    return key
+
+
 def create_app(command: Command | None = None) -> Any:
     """The Starlette app: ``/`` the page, ``/static/NAME`` its files, ``/api/...``,
     ``/download/...``; ``command``: how a command line runs (:class:`Runner`)."""
@@ -243,9 +355,6 @@ def create_app(command: Command | None = None) -> Any:
     from starlette.routing import Route
 
     runner = Runner(command=command)
-
-    def _json(status: int, data: dict[str, Any]) -> Response:
-        return JSONResponse(data, status_code=status)
 
     async def index(_request: Request) -> Response:
         return HTMLResponse(page("index.html"))
@@ -257,29 +366,28 @@ def create_app(command: Command | None = None) -> Any:
             return Response("not found", status_code=404)
         return Response(page(name), media_type=kinds[name])
 
-    def command_line(request: Request, endpoint: str, output: str) -> list[str] | Response:
-        """The request's command line (:func:`argv`), or the response refusing it."""
-        if len(request.url.query) > MAX_QUERY:
-            return _json(413, {"error": f"the query is longer than {MAX_QUERY} characters"})
-        try:
-            return argv(endpoint, list(request.query_params.multi_items()), output)
-        except InputError as exc:
-            status = 404 if str(exc).startswith("no such endpoint") else 400
-            return _json(status, {"error": str(exc)})
-
     async def api(request: Request) -> Response:
-        args = command_line(request, request.path_params["name"], "json")
+        args = _command_line(request, request.path_params["name"], "json")
+        key = _progress_key(request)
         if isinstance(args, Response):
             return args
-        status, body = await runner.run(args)
+        if isinstance(key, Response):
+            return key
+        status, body = await runner.run(args, key)
         return Response(body.strip(), status_code=status, media_type="application/json")
+
+    async def progress(request: Request) -> Response:
+        key = request.query_params.get("key", "")
+        if not PROGRESS_KEY.fullmatch(key):
+            return _error(400, "key: 1 to 40 letters, digits, - or _")  # type: ignore[no-any-return]
+        return JSONResponse(runner.progress(key))
 
     async def download(request: Request) -> Response:
         name = request.path_params["name"]
         if name not in DOWNLOADS:
-            return _json(404, {"error": f"no such download {name}"})
+            return _error(404, f"no such download {name}")  # type: ignore[no-any-return]
         endpoint, output, kind = DOWNLOADS[name]
-        args = command_line(request, endpoint, output)
+        args = _command_line(request, endpoint, output)
         if isinstance(args, Response):
             return args
         status, body = await runner.run(args)
@@ -294,7 +402,7 @@ def create_app(command: Command | None = None) -> Any:
         runner.close()  # the worker processes end with the server
 
     return Starlette(routes=[
-        Route("/", index), Route("/static/{name}", static),
+        Route("/", index), Route("/static/{name}", static), Route("/api/progress", progress),
         Route("/api/{name}", api), Route("/download/{name}", download)], lifespan=lifespan)
 
 

@@ -70,3 +70,37 @@ def test_the_page_and_its_files_are_served_from_the_package(client: object) -> N
         assert response.status_code == 200
         assert response.headers["content-type"].startswith(kind)
     assert client.get("/static/../pyproject.toml").status_code == 404  # type: ignore[attr-defined]
+
+
+def test_a_commands_progress_reaches_a_sink() -> None:
+    """run_captured hands every tick of the command's progress bars to its sink (the
+    bars themselves draw only on a terminal): the chart's pass ticks once per up card up
+    to its total, and the output is what the command prints without a sink."""
+    ticks: list[tuple[str, int, int]] = []
+    args = ["chart", "--rules", "deluxe", "--decks", "1", "--json"]
+    code, out, _err = run_captured(args, lambda label, done, total: ticks.append(
+        (label, done, total)))
+    assert code == 0 and out == run_captured(args)[1]
+    assert ticks and {label for label, _d, _t in ticks} == {"analysing every hand"}
+    assert ticks[-1][1] == ticks[-1][2] > 1
+    assert [d for _l, d, _t in ticks] == sorted(d for _l, d, _t in ticks)
+
+
+def test_a_request_keeps_its_progress_under_its_key(client: object) -> None:
+    """?progress=KEY is not part of the command (the answer is the same with or without
+    it); /api/progress?key=KEY gives the command's last tick, finished once answered; an
+    answer served from the cache is finished at once; an unknown key has no state yet."""
+    query = "/api/chart?rules=deluxe&decks=3"
+    first = client.get(query + "&progress=k1")  # type: ignore[attr-defined]
+    assert first.status_code == 200
+    state = client.get("/api/progress?key=k1").json()  # type: ignore[attr-defined]
+    assert state["finished"] is True and state["label"] == "analysing every hand"
+    assert state["done"] == state["total"] > 1
+    again = client.get(query + "&progress=k2")  # type: ignore[attr-defined]
+    assert again.json() == first.json() == client.get(query).json()  # type: ignore[attr-defined]
+    cached = client.get("/api/progress?key=k2").json()  # type: ignore[attr-defined]
+    assert cached["finished"] is True and cached["label"] == "answered before"
+    assert client.get("/api/progress?key=nobody").json() == {}  # type: ignore[attr-defined]
+    for bad in ("/api/progress?key=a/b", "/api/progress", query + "&progress=%20x"):
+        response = client.get(bad)  # type: ignore[attr-defined]
+        assert response.status_code == 400 and "error" in response.json()

@@ -54,15 +54,39 @@ async function loadFields() {
 $("rules").addEventListener("change", loadFields);
 loadFields();
 
+// A request's progress: the server keeps its command's progress bar under a key the
+// page makes (?progress=KEY) and answers /api/progress?key=KEY while it computes.
+function showProgress(status, state, seconds) {
+  status.textContent = "";
+  const text = state.total
+    ? `computing: ${state.label} ${state.done} of ${state.total}, ${seconds} s `
+    : `computing... ${seconds} s `;
+  status.append(text);
+  if (state.total) status.append(el("progress", undefined, {"max": String(state.total), "value": String(state.done)}));
+}
+
 async function ask(endpoint, params, status) {
   status.className = "status";
   status.textContent = "computing...";
   const started = Date.now();
-  const timer = setInterval(() => {
-    status.textContent = `computing... ${((Date.now() - started) / 1000).toFixed(0)} s`;
-  }, 1000);
+  const key = Math.random().toString(36).slice(2, 14);
+  const query = new URLSearchParams(params);
+  query.set("progress", key);
+  let polling = false;
+  const timer = setInterval(async () => {
+    if (polling) return;
+    polling = true;
+    try {
+      const state = await (await fetch(`/api/progress?key=${key}`)).json();
+      if (!state.finished) showProgress(status, state, ((Date.now() - started) / 1000).toFixed(0));
+    } catch (e) {
+      // (progress is a courtesy: the answer itself reports any error)
+    } finally {
+      polling = false;
+    }
+  }, 500);
   try {
-    const response = await fetch(`/api/${endpoint}?${params}`);
+    const response = await fetch(`/api/${endpoint}?${query}`);
     const data = await response.json();
     if (!response.ok) {
       status.className = "status error";
