@@ -12,6 +12,7 @@ import math
 import os
 import sys
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -375,16 +376,33 @@ def with_shoe(
     return replace(ruleset, decks=cards.decks), cards
 
 
+GAMES_KEPT = 8
+"""Whole-game analyses a process keeps (:func:`_game`): one for a command line; in
+``serve``'s warm workers, the chart and the edge of a ruleset share one."""
+
+_games: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+
+
 def _game(rules: str | None, set_: list[str] | None, decks: int | None,
           shoe: str | None = None, split_strategy: str = "cdp1") -> Any:
-    """Load a blackjack ruleset and analyse the whole game (progress bar after ~1 s)."""
+    """Load a blackjack ruleset and analyse the whole game (progress bar after ~1 s),
+    or take the analysis this process made of the same ruleset, shoe and split strategy
+    (the last :data:`GAMES_KEPT`; an analysis is an immutable value)."""
     from strategy_calc.strategy import analyse_game
 
     ruleset, cards = guarded(lambda: with_shoe(rules, set_, decks, shoe))
     warn_slow_split(ruleset, split_strategy, "every pair")
+    key = (ruleset, cards, split_strategy.strip().lower())
+    if key in _games:
+        _games.move_to_end(key)
+        return _games[key]
     with progress_bar("analysing every hand") as tick:
-        return guarded(lambda: analyse_game(ruleset, tick, shoe=cards,
+        game = guarded(lambda: analyse_game(ruleset, tick, shoe=cards,
                                             split_strategy=split_strategy))
+    _games[key] = game
+    while len(_games) > GAMES_KEPT:
+        _games.popitem(last=False)
+    return game
 
 
 def warn_slow_split(ruleset: BlackjackRules, split_strategy: str, what: str) -> None:

@@ -1026,3 +1026,23 @@ def test_bench_can_say_how_long_it_takes_for_every_workload() -> None:
     assert set(bench.TYPICAL_MS) == set(bench.names())
     one = bench.expected_seconds(3, ["game-8d"])
     assert one == pytest.approx(4 * bench.TYPICAL_MS["game-8d"] / 1000)
+
+
+def test_a_process_keeps_a_rulesets_analysis_for_its_next_command() -> None:
+    """``serve``'s workers answer the chart and the edge of one ruleset from one analysis:
+    the second command takes the kept analysis (the same object), and its answer equals a
+    fresh process's; another split strategy or shoe is another analysis."""
+    from strategy_calc import cli
+    from strategy_calc.cli import run_captured
+
+    cli._games.clear()
+    chart = run_captured(["chart", "--rules", "deluxe", "--decks", "2", "--json"])
+    kept = dict(cli._games)
+    edge = run_captured(["edge", "--rules", "deluxe", "--decks", "2", "--json"])
+    assert len(kept) == 1 and dict(cli._games) == kept
+    cli._games.clear()
+    assert run_captured(["edge", "--rules", "deluxe", "--decks", "2", "--json"]) == edge
+    assert chart[0] == edge[0] == 0
+    run_captured(["edge", "--rules", "deluxe", "--decks", "2", "--split-strategy", "cdz",
+                  "--json"])
+    assert len(cli._games) == 2
