@@ -220,6 +220,11 @@ class EffectsOfRemoval:
         (``reoptimised``), 0 up to float rounding (``fixed-chart``)."""
         return deck_sum(self.game)
 
+    @property
+    def definition_text(self) -> str:
+        """What ``game`` holds under :attr:`definition` (:data:`EOR_DEFINITIONS`)."""
+        return EOR_DEFINITIONS[self.definition]
+
 
 ALTERNATIVES: Mapping[str, tuple[str, ...]] = {
     "hit_or_stand": ("hit", "stand"),

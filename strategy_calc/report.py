@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from strategy_calc.baccarat import BET_NAMES, BETS
 from strategy_calc.blackjack import ACTIONS, OUTCOMES, HandAnalysis
 from strategy_calc.cards import RANKS, Rank
-from strategy_calc.counting import EOR_DEFINITIONS
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules
 from strategy_calc.sampling import Estimate
@@ -640,7 +639,7 @@ def eor_dict(result: EffectsOfRemoval) -> dict[str, Any]:
         "conditioned_on_no_dealer_blackjack": {
             "game": False, "decision": result.rules.peek},
         "definition": result.definition,
-        "definition_text": EOR_DEFINITIONS[result.definition],
+        "definition_text": result.definition_text,
     }
 
 
