@@ -835,27 +835,23 @@ def indices(
         IndexTable,
         count_indices,
         index_matrix,
+        with_risk_averse,
     )
 
     def compute() -> tuple[IndexTable, IndexMatrix | None]:
         ruleset = load_rules(rules, set_, decks)
         ra = _bet_and_bankroll(spread, bankroll)
+        how = "" if ra is None else f"--spread {spread} --bankroll {bankroll:g}"
         if hand is not None and vs is not None:
             with progress_bar("count indices") as tick:
                 cell = index_matrix(ruleset, count, tick, hand=hand, up=vs)
             rows = cell.cells[0].rows
-            table = IndexTable(ruleset, cell.count, cell.family, rows)
             if ra is not None:
-                table = count_indices(ruleset, count, None, [r.decision for r in rows],
-                                      linear=True, risk_averse=ra)
-                table = replace(table, risk_averse=f"--spread {spread} --bankroll"
-                                f" {bankroll:g}")
-            return table, None
+                rows = tuple(with_risk_averse(ruleset, cell.family, r, *ra) for r in rows)
+            return IndexTable(ruleset, cell.count, cell.family, rows, how), None
         with progress_bar("published indices") as tick:
-            table = count_indices(ruleset, count, tick, PUBLISHED, linear=True,
-                                  risk_averse=ra)
-        if ra is not None:
-            table = replace(table, risk_averse=f"--spread {spread} --bankroll {bankroll:g}")
+            table = replace(count_indices(ruleset, count, tick, PUBLISHED, linear=True,
+                                          risk_averse=ra), risk_averse=how)
         if published:
             return table, None
         with progress_bar("every play's index") as tick:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -268,16 +268,35 @@ def decision_effects(
     """
     cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
     up_card = parse_card(up) if isinstance(up, str) else up
-    full = _difference(analyse_hand(cards, up_card, rules), actions)
+    return _effects_of(removal_analyses(rules, cards, up_card), actions)
+
+
+RemovalAnalyses = tuple[HandAnalysis, Mapping[str, HandAnalysis]]
+"""A hand off the top, and the same hand with one card of each rank (by symbol) gone."""
+
+
+def removal_analyses(rules: BlackjackRules, cards: Sequence[Card], up: Card
+                     ) -> RemovalAnalyses:
+    """The 11 hand analyses every decision's effects of removal for ``cards`` vs ``up``
+    are read from (:func:`decision_effects`); make them once for several decisions."""
+    return (analyse_hand(cards, up, rules),
+            {rank.symbol: analyse_hand(cards, up, rules, removed=[Card(rank)])
+             for rank in RANKS})
+
+
+def _effects_of(analyses: RemovalAnalyses, actions: tuple[str, str]) -> DecisionEffects:
+    """:class:`DecisionEffects` of ``actions`` read off :func:`removal_analyses`."""
+    top, less = analyses
+    full = _difference(top, actions)
     if full is None:
         raise RulesError(f"{' or '.join(actions)} is not allowed for "
-                         f"{','.join(map(str, cards))} vs {up_card} under {rules.name}")
+                         f"{','.join(map(str, top.hand))} vs {top.up} under {top.rules.name}")
     effects: dict[str, float] = {}
-    for rank in RANKS:
-        less = _difference(analyse_hand(cards, up_card, rules, removed=[Card(rank)]), actions)
-        assert less is not None  # the same actions are allowed with one card fewer
-        effects[rank.symbol] = less - full
-    return DecisionEffects(cards, up_card, actions, full, effects)
+    for symbol, analysis in less.items():
+        value = _difference(analysis, actions)
+        assert value is not None  # the same actions are allowed with one card fewer
+        effects[symbol] = value - full
+    return DecisionEffects(top.hand, top.up, actions, full, effects)
 
 
 def chart_round_ev(rules: BlackjackRules, top: GameAnalysis, shoe: Shoe,
@@ -607,35 +626,48 @@ def _cell_indices(
 ) -> list[CountIndex]:
     """:func:`count_index` of several decisions of one hand and up card, from one hand
     analysis per step of the family (every decision reads the same EVs)."""
-    hand = parse_cards(decisions[0].hand)
-    up = parse_card(decisions[0].up)
-    reach = max(1, math.floor(TRUE_COUNT_RANGE / family.true_count(1) + 1e-9))
     points: list[list[tuple[float, float]]] = [[] for _ in decisions]
     refused: list[str | None] = [None] * len(decisions)
-    for step in range(-reach, reach + 1):
-        removed = family.removed(step, hand, up)
-        if removed is None:
-            continue
-        try:
-            analysis = analyse_hand(hand, up, rules, removed=removed)
-        except RulesError as exc:
-            return [CountIndex(d, None, None, (), f"not computed: {exc}") for d in decisions]
-        for k, decision in enumerate(decisions):
-            value = _difference(analysis, decision.actions)
-            if value is None:
-                refused[k] = f"{' / '.join(decision.actions)}: {NOT_ALLOWED}"
-            else:
-                points[k].append((family.true_count(step), value))
+    try:
+        for tc, analysis in _along_family(rules, family, decisions[0]):
+            for k, decision in enumerate(decisions):
+                value = _difference(analysis, decision.actions)
+                if value is None:
+                    refused[k] = f"{' / '.join(decision.actions)}: {NOT_ALLOWED}"
+                else:
+                    points[k].append((tc, value))
+    except RulesError as exc:
+        return [CountIndex(d, None, None, (), f"not computed: {exc}") for d in decisions]
     rows = []
+    analyses = None
     for decision, pts, why in zip(decisions, points, refused, strict=True):
         if why is not None:
             rows.append(CountIndex(decision, None, None, (), why))
             continue
         row = _root(decision, tuple(pts), rules)
         if linear:
-            row = replace(row, linear_index=linear_index(rules, decision, family))
+            if analyses is None:  # (one set of removals serves every play of the hand)
+                analyses = removal_analyses(rules, parse_cards(decision.hand),
+                                            parse_card(decision.up))
+            row = replace(row, linear_index=linear_index(rules, decision, family, analyses))
         rows.append(row)
     return rows
+
+
+def _along_family(rules: BlackjackRules, family: CountFamily, decision: Decision,
+                  outcomes: bool = False) -> Iterator[tuple[float, HandAnalysis]]:
+    """(true count, the decision's hand analysed with the cards outside the family's unseen
+    cards removed) at every integer step of ``family`` with a true count in [-20, 20]
+    whose composition holds the hand (``outcomes``: with outcomes and second moments).
+    Raises ``RulesError`` where the rules refuse a step's hand."""
+    hand = parse_cards(decision.hand)
+    up = parse_card(decision.up)
+    reach = max(1, math.floor(TRUE_COUNT_RANGE / family.true_count(1) + 1e-9))
+    for step in range(-reach, reach + 1):
+        removed = family.removed(step, hand, up)
+        if removed is not None:
+            yield family.true_count(step), analyse_hand(hand, up, rules, removed=removed,
+                                                        outcomes=outcomes)
 
 
 BetAt = Callable[[float], float]
@@ -699,28 +731,21 @@ def risk_averse_index(rules: BlackjackRules, decision: Decision, family: CountFa
     """
     if not bankroll > 0 or not math.isfinite(bankroll):
         raise RulesError(f"a bankroll is a positive number of units, not {bankroll:g}")
-    hand = parse_cards(decision.hand)
-    up = parse_card(decision.up)
-    reach = max(1, math.floor(TRUE_COUNT_RANGE / family.true_count(1) + 1e-9))
     points: list[tuple[float, float]] = []
-    for step in range(-reach, reach + 1):
-        removed = family.removed(step, hand, up)
-        if removed is None:
-            continue
-        tc = family.true_count(step)
-        try:
-            analysis = analyse_hand(hand, up, rules, removed=removed, outcomes=True)
-        except RulesError as exc:
-            return None, f"not computed: {exc}"
-        value = _ra_difference(analysis, decision.actions, bet(tc) / bankroll)
-        if value is None:
-            return None, "risk-averse index not computed for this play under these rules"
-        points.append((tc, value))
+    try:
+        for tc, analysis in _along_family(rules, family, decision, outcomes=True):
+            value = _ra_difference(analysis, decision.actions, bet(tc) / bankroll)
+            if value is None:
+                return None, "risk-averse index not computed for this play under these rules"
+            points.append((tc, value))
+    except RulesError as exc:
+        return None, f"not computed: {exc}"
     row = _root(decision, tuple(points), rules)
     return row.index, row.note
 
 
-def linear_index(rules: BlackjackRules, decision: Decision, family: CountFamily) -> float | None:
+def linear_index(rules: BlackjackRules, decision: Decision, family: CountFamily,
+                 analyses: RemovalAnalyses | None = None) -> float | None:
     """The removal-based linear estimate of ``decision``'s index along ``family``.
 
     Let ``s`` be the shoe the hand is dealt from off the top (the full shoe less the
@@ -741,13 +766,17 @@ def linear_index(rules: BlackjackRules, decision: Decision, family: CountFamily)
     Along :class:`CountFamily` ``u`` is linear in the step, so ``d`` is too; the index
     is the true count where it vanishes: None when that lies outside
     [-:data:`TRUE_COUNT_RANGE`, +:data:`TRUE_COUNT_RANGE`] or the model is flat.
+    ``analyses``: the hand's :func:`removal_analyses`, if already made (they serve
+    every play of the hand).
 
     >>> from strategy_calc.rules import blackjack_rules
     >>> rules = blackjack_rules("deluxe", ["decks=6", "surrender=none"])
     >>> round(linear_index(rules, ILLUSTRIOUS_18[0], CountFamily(6)), 9)  # insurance: 10/3
     3.333333333
     """
-    effects = decision_effects(rules, decision.hand, decision.up, decision.actions)
+    if analyses is None:
+        analyses = removal_analyses(rules, parse_cards(decision.hand), parse_card(decision.up))
+    effects = _effects_of(analyses, decision.actions)
     gone = [a + b for a, b in zip(rank_counts(effects.hand), rank_counts([effects.up]),
                                   strict=True)]
     shoe = [c - g for c, g in zip(Shoe.full(rules.decks).counts, gone, strict=True)]
@@ -839,13 +868,21 @@ def count_indices(
     rows = []
     for done, decision in enumerate(decisions, start=1):
         row = count_index(rules, decision, system, linear)
-        if risk_averse is not None and row.index is not None:
-            averse, _why = risk_averse_index(rules, decision, family, *risk_averse)
-            row = replace(row, risk_averse_index=averse)
+        if risk_averse is not None:
+            row = with_risk_averse(rules, family, row, *risk_averse)
         rows.append(row)
         _tick(progress, done, len(decisions))
     how = f"bet ramp and bankroll of {risk_averse[1]:g} units" if risk_averse else ""
     return IndexTable(rules, system, family, tuple(rows), how)
+
+
+def with_risk_averse(rules: BlackjackRules, family: CountFamily, row: CountIndex, bet: BetAt,
+                     bankroll: float) -> CountIndex:
+    """``row`` with its :func:`risk_averse_index` (where it has an index at all)."""
+    if row.index is None:
+        return row
+    averse, _why = risk_averse_index(rules, row.decision, family, bet, bankroll)
+    return replace(row, risk_averse_index=averse)
 
 
 # ---------------------------------------------------------------- every decision
@@ -980,8 +1017,7 @@ def index_matrix(
     cells = []
     for done, (kind, label, cards_, u, plays) in enumerate(jobs, start=1):
         decisions = [Decision(f"{p} {label} vs {u}", cards_, u, PLAYS[p]) for p in plays]
-        rows = [replace(row, linear_index=linear_index(rules, row.decision, family))
-                for row in _cell_indices(rules, family, decisions, linear=False)
+        rows = [row for row in _cell_indices(rules, family, decisions, linear=True)
                 if not row.note.endswith(NOT_ALLOWED)]
         cells.append(CellIndices(kind, label, cards_, u, tuple(rows)))
         _tick(progress, done, len(jobs))
