@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import re
-import subprocess
 import sys
 import time
 from fractions import Fraction
@@ -17,7 +15,7 @@ from itertools import permutations
 from pathlib import Path
 
 import pytest
-from terminal import read_until
+from terminal import on_terminal, read_until
 from typer.testing import CliRunner
 
 import strategy_calc as sc
@@ -535,16 +533,11 @@ def test_a_pseudo_terminal_session_shows_hand_s_ev_differences_and_keeps_the_his
     rules = blackjack_rules("deluxe", ["decks=2"])
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "TERM": "xterm", "NO_COLOR": "1",
            "COLUMNS": "80"}
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "strategy_calc", "drill", "--rules",
-                             "deluxe", "--decks", "2", "--seed", "21", "--focus", "hard"],
-                            stdin=slave, stdout=slave, stderr=slave, env=env, cwd=tmp_path,
-                            close_fds=True)
-    os.close(slave)
     prompt = re.compile(rb"(\S+,\S+) vs (\S+)  \[([a-z ]+)\] > ")
     costs_checked = right = wrong = 0
     transcript = b""
-    try:
+    with on_terminal(["drill", "--rules", "deluxe", "--decks", "2", "--seed", "21", "--focus",
+                      "hard"], env, tmp_path) as (proc, master):
         screen = read_until(master, b"] > ")
         transcript += screen
         os.write(master, b"x\r")  # not an answer: one line, and the same question again
@@ -576,18 +569,13 @@ def test_a_pseudo_terminal_session_shows_hand_s_ev_differences_and_keeps_the_his
         os.write(master, b"q\r")
         report = read_until(master, b"seed 21")
         assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(master)
     assert b"Traceback" not in report and b"accuracy " in report
     assert costs_checked == wrong == 3 and right == 3
     assert b"\x1b[31m" not in transcript and b"\x1b[32m" not in transcript  # NO_COLOR
     text = (transcript + report).decode(errors="replace")
     assert all(len(line) <= 80 for line in text.splitlines())
     history = History.load(tmp_path / "strategy_calc" / "drill-history.json")
-    assert sum(History.load(tmp_path / "strategy_calc" / "drill-history.json").stats()[
-        str(rules)]["boxes"].values()) >= 1
+    assert sum(history.stats()[str(rules)]["boxes"].values()) >= 1
     assert history.boxes(str(rules))
 
 
@@ -609,14 +597,9 @@ def test_ctrl_c_and_ctrl_d_leave_with_the_report_and_the_history_saved(
     session quietly with the report, and the history is written."""
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env.update(XDG_DATA_HOME=str(tmp_path), TERM="xterm")
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "strategy_calc", "drill", "--rules",
-                             "deluxe", "--decks", "1", "--seed", "2", "--focus", "soft"],
-                            stdin=slave, stdout=slave, stderr=slave, env=env, cwd=tmp_path,
-                            close_fds=True, start_new_session=True,
-                            preexec_fn=_take_the_terminal)
-    os.close(slave)
-    try:
+    with on_terminal(["drill", "--rules", "deluxe", "--decks", "1", "--seed", "2", "--focus",
+                      "soft"], env, tmp_path, start_new_session=True,
+                     preexec_fn=_take_the_terminal) as (proc, master):
         read_until(master, b"] > ")
         os.write(master, b"s\r")
         verdict = read_until(master, b"] > ")
@@ -628,9 +611,5 @@ def test_ctrl_c_and_ctrl_d_leave_with_the_report_and_the_history_saved(
         os.write(master, key)
         report = read_until(master, b"seed 2")
         assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(master)
     assert b"Traceback" not in report and b"accuracy " in report
     assert (tmp_path / "strategy_calc" / "drill-history.json").is_file()

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import io
 import os
-import pty
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from terminal import read_until
+from terminal import on_terminal, read_until
 
 import strategy_calc as sc
 from strategy_calc.shell import PROMPT, Session, run
@@ -66,13 +64,9 @@ def test_a_pseudo_terminal_session_with_prompt_line_editing_and_history(tmp_path
     hit = sc.analyse_hand("T,6", "T", sc.blackjack_rules("deluxe", ["decks=6"])).ev["hit"]
     assert hit is not None
     answer = f"hit: {hit:+.4f}".encode()
-    master, slave = pty.openpty()
     env = {**os.environ, "HOME": str(tmp_path), "TERM": "xterm", "NO_COLOR": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "strategy_calc", "shell", "--rules",
-                             "deluxe", "--decks", "6"], stdin=slave, stdout=slave, stderr=slave,
-                            env=env, cwd=tmp_path, close_fds=True)
-    os.close(slave)
-    try:
+    with on_terminal(["shell", "--rules", "deluxe", "--decks", "6"], env,
+                     tmp_path) as (proc, master):
         prompt = PROMPT.encode()
         read_until(master, prompt)
         os.write(master, b"T,6 vs T hit\r")
@@ -85,10 +79,6 @@ def test_a_pseudo_terminal_session_with_prompt_line_editing_and_history(tmp_path
         assert b"stand: " in read_until(master, prompt)
         os.write(master, b":quit\r")
         assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(master)
     history = (tmp_path / ".strategy_calc_history").read_text()
     assert "T,6 vs T hit" in history and "9,9 vs 7 stand" in history
 
