@@ -199,7 +199,7 @@ cdef int suited_terms(Ctx* c, int node, double m, int pair, int r, bint may_doub
 
 cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_two,
                    const int* double_ok, bint das, bint aces_one_card, Term* out,
-                   int cap, double* mass) noexcept nogil:
+                   int cap, double* mass, int only_first=-1) noexcept nogil:
     """Where a hand ends, by probability: every terminal state after hitting ``start``.
 
     ``start`` (mass ``m0``) takes a card; from then on the hand hits or stands
@@ -209,6 +209,8 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
     follows ``codes`` (bit 1 double, 2 hit, 4 stand) or the optimal choice.
     Returns the number of terminals written (-1 if more than ``cap``).
     With ``c.mom`` set, each terminal also gets its moments (see ``Ctx.mom``).
+    ``only_first`` (a rank index, or -1): only the paths whose first card drawn at
+    ``start`` is of that rank (their probability, not renormalised).
     """
     cdef int shoe[NR]
     cdef int node, r, ch, N, n = 0, code
@@ -283,7 +285,7 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
             continue
         N = node_shoe(c, node, shoe)
         for r in range(NR):
-            if shoe[r] <= 0:
+            if shoe[r] <= 0 or (only_first >= 0 and node == start and r != only_first):
                 continue
             p = m * shoe[r] / N
             ch = node_child[node][r]

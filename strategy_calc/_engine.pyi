@@ -169,6 +169,17 @@ def split_moments(
     table: SplitMomentTable | None = None,
     cross: float | None = None,
 ) -> tuple[float, float, float] | None: ...
+RESPLIT_ROW_WIDTH: int
+
+def resplit_moment_rows(
+    base: memoryview,
+    pair: int,
+    up: int,
+    params: Any,
+    codes: memoryview | None,
+    rows: int,
+    second_params: Any = None,
+) -> list[tuple[float, ...] | None]: ...
 def split_moment_group(tables: tuple[SplitMomentTable, ...]) -> SplitMomentGroup: ...
 def split_cross_sums(group: SplitMomentGroup, base: memoryview) -> tuple[float, ...] | None: ...
 def split_moment_table(

@@ -38,9 +38,9 @@ from strategy_calc.engine import (
     UpCardPass,
 )
 from strategy_calc.game import UP_ORDER, GamePass, UpCardDeals, natural_results
-from strategy_calc.hands import split_round_params, up_card_suits
+from strategy_calc.hands import split_hand_params, split_round_params, up_card_suits
 from strategy_calc.rules import BlackjackRules, RulesError
-from strategy_calc.splits import max_hands_for
+from strategy_calc.splits import combine_moments, max_hands_for
 
 if TYPE_CHECKING:
     import numpy as np
@@ -297,8 +297,10 @@ def split_moments(
     tables, used (and made) for fixed codes whose bonuses do not depend on the shoe;
     ``cross``: this round's cross sum from them, if already made
     (:meth:`SplitTables.cross_sums`)."""
-    if conditioning is Conditioning.PEEK_SHORTCUT or max_hands_for(rules, pair is Rank.ACE) > 2:
+    if conditioning is Conditioning.PEEK_SHORTCUT:
         return None
+    if max_hands_for(rules, pair is Rank.ACE) > 2:
+        return resplit_moments(rules, pair, up, base, conditioning, codes)
     first, second, suits = split_round_params(rules, base, [Card(pair), Card(pair)],
                                               conditioning)
     if suits is not None:  # (the hands know their suits)
@@ -312,6 +314,57 @@ def split_moments(
                                                 int(up), first, codes, second):
             table = None  # (a shoe with more of some rank than the run's reference)
     return engine.split_moments(base, pair, up, first, codes, second, table)
+
+
+def resplit_moments(
+    rules: BlackjackRules, pair: Rank, up: Rank, base: Shoe, conditioning: Conditioning,
+    codes: memoryview | None,
+) -> tuple[float, float, float]:
+    """Raw ``(E[X], E[X^2], E[X 1{dealer blackjack}])`` of a split round with resplits (up
+    to :func:`~strategy_calc.splits.max_hands_for` hands), exactly: every split hand plays
+    ``codes`` or, if None, its own best play for its cards, the up card and the pair
+    (``cdp1``); see :func:`strategy_calc.splits.combine_moments` for the derivation.
+    ``base``: both pair cards in it, up card gone; raw as :func:`split_moments` (peek: the
+    outcomes with no dealer blackjack). A :class:`RulesError` (never a different game)
+    where this is not exact: the peek shortcut, split 6s, 7s and 8s under the suited
+    6-7-8 bonus (each resplit hand's own suit chance), a shoe some play could run out of.
+    """
+    max_hands = max_hands_for(rules, pair is Rank.ACE)
+    if conditioning is Conditioning.PEEK_SHORTCUT:
+        raise RulesError("exact moments with resplits are computed in the exact peek model,"
+                         " not the shortcut")
+    first, second, suits = split_round_params(rules, base, [Card(pair), Card(pair)],
+                                              conditioning)
+    later = split_hand_params(rules, base, [Card(pair), Card(pair)], conditioning,
+                              start=Card(pair))
+    if suits is not None or not tabled(first, second) or later != second:
+        raise RulesError("exact moments with resplits of 6s, 7s and 8s under the suited 6-7-8"
+                         " bonus are not computed (each hand's suit chance differs);"
+                         " use max_split_hands=2")
+    if could_run_out(base, max_hands):
+        raise RulesError(f"exact moments with resplits to {max_hands} hands need a shoe the"
+                         f" hands and the dealer cannot run out of ({base.total} cards left)")
+    rows = engine.resplit_moment_rows(base, pair, up, first, codes, 2 * max_hands - 2, second)
+    return combine_moments(rows, base.total - 2, base.count(pair) - 2, max_hands)
+
+
+def could_run_out(base: Shoe, hands: int) -> bool:
+    """Whether ``hands`` player hands and the dealer could need more cards than ``base``
+    holds (up card gone). Each hand draws only while its hard total is at most 20, the
+    dealer while his is at most 16 (up card included), so the cards before each hand's
+    last one add up to at most 20 (16); all those cards together are at most the most
+    cards of ``base`` whose values (aces 1) add up to ``20 hands + 16``, and each hand
+    and the dealer then take one last card.
+
+    >>> could_run_out(Shoe.full(1), 4), could_run_out(Shoe.from_counts([12] + [0] * 9), 2)
+    (False, True)
+    """
+    budget, taken = 20 * hands + 16, 0
+    for value, count in enumerate(base.counts, start=1):
+        k = min(count, budget // value)
+        taken += k
+        budget -= k * value
+    return taken + hands + 1 > base.total
 
 
 def deal_histogram(

@@ -106,6 +106,7 @@ __all__ = [
     "hand_values",
     "int_array",
     "node_table",
+    "resplit_moment_rows",
     "split_cross_sums",
     "split_distribution",
     "split_hand_code",
@@ -532,6 +533,19 @@ def split_moments(
     got = _engine.split_moments(int_array(base.counts), int(pair), int(up), params, codes,
                                 None, second, table, cross)
     return None if got is None else (float(got[0]), float(got[1]), float(got[2]))
+
+
+def resplit_moment_rows(
+    base: Shoe, pair: Rank, up: Rank, params: EngineParams, codes: memoryview | None,
+    rows: int, second: EngineParams | None = None,
+) -> list[tuple[float, ...] | None]:
+    """The raw sums of a resplit round's moments, one row per count of further pair cards
+    gone (0 .. ``rows`` - 1; None where the shoe has too few): see the engine's
+    ``resplit_moment_rows`` for the layout and :func:`strategy_calc.splits.combine_moments`
+    for their use. ``codes`` None: each hand's own best play, frozen (``cdp1``)."""
+    got = _engine.resplit_moment_rows(int_array(base.counts), int(pair), int(up), params,
+                                      codes, rows, second)
+    return [None if row is None else tuple(float(x) for x in row) for row in got]
 
 
 def split_moment_group(tables: Sequence[SplitMomentTable]) -> SplitMomentGroup:

@@ -185,6 +185,134 @@ def _removal_values(rows: Sequence[Row], column: int, n: int, n_pair: int) -> tu
     return x, non_pair
 
 
+MomentRow = tuple[float, ...]
+"""One row of :func:`strategy_calc._engine.resplit_moment_rows` (20 raw sums)."""
+
+
+def combine_moments(rows: Sequence[MomentRow | None], n: int, n_pair: int,
+                    max_hands: int) -> tuple[float, float, float]:
+    """Raw ``(E[X], E[X^2], E[X 1{dealer blackjack}])`` of a split round with resplits up to
+    ``max_hands`` hands, X the net result of all its hands, from the engine's rows (``a``
+    further pair cards gone; ``n`` / ``n_pair`` as in :func:`combine`).
+
+    X = sum_h X_h, so E[X^2] = sum_h E[X_h^2] + 2 sum_{h<g} E[X_h X_g]. Every split hand
+    plays one fixed strategy on its own cards, so the module's identities hold for any
+    expectation of the hands' and the dealer's cards, joint ones included: per
+    arrangement of the second-card draws, a hand whose second card is known to be no
+    pair card (it completed before the maximum) and a *free* one (after it) are valued
+    with the other hands' non-pair second cards gone as unseen cards; two such hands
+    jointly likewise, the indicator of each constrained hand's second card taken in the
+    engine's sums (``E[Y 1{s1 != pair}] = E[Y] - E[Y 1{s1 = pair}]``, and for two hands
+    the four terms) and divided by its probability. By symmetry every pair of hands of
+    one kind (the first hand or a later one; constrained or free) has the same value, so
+    an arrangement adds its pair counts times those values. ``E[X]`` is
+    :func:`combine`'s sum on the same rows, and with ``max_hands`` 2 this is the one-split
+    round's (``X_1 + X_2``, no constraint).
+
+    Every hand worth -1 whatever happens (r = -1, r^2 = 1, no blackjack part; a part is
+    its chance times that): with up to 3 hands, 10 cards left of which 2 pair cards,
+    X = -H with H the number of hands, 3 with chance p3 = 1 - (8/10)(7/9) (a pair card
+    among the two second cards), so E[X] = -(2 + p3) and E[X^2] = 4 + 5 p3:
+
+    >>> def row(a):  # a further pair cards gone: the second card a pair card with chance v
+    ...     n, k = 10 - a, 2 - a
+    ...     v, vv = k / n, k * (k - 1) / (n * (n - 1))
+    ...     return (-1.0, 1.0, 0.0, -v, v, 0.0) * 2 + (1.0, v, v, vv) * 2
+    >>> m1, m2, _ = combine_moments([row(a) for a in range(3)], 10, 2, 3)
+    >>> p3 = 1 - 8 / 10 * 7 / 9
+    >>> round(m1, 12) == round(-(2 + p3), 12), round(m2, 12) == round(4 + 5 * p3, 12)
+    (True, True)
+    """
+    singles, pairs = _moment_values(rows, n, n_pair)
+    totals = [0.0, 0.0, 0.0]
+    for kind, hands, resplits, non_pairs, count in arrangements(max_hands):
+        prob = _arrangement_chance(count, resplits, non_pairs, n, n_pair)
+        if prob <= 0.0:
+            continue
+        a = resplits
+        # constrained: the first hand and c - 1 later ones; free: f later ones
+        c = hands if kind == "early" else non_pairs
+        f = hands - c
+        for q in range(3):
+            (free_1, cons_1), (free_o, cons_o) = singles[0][q], singles[1][q]
+            if c:
+                value = cons_1(a, c - 1) + (c - 1) * cons_o(a, c - 1) + f * free_o(a, c)
+            else:
+                value = free_1(a, 0) + (hands - 1) * free_o(a, 0)
+            totals[q] += prob * value
+        (ff_1, cf_1, cc_1), (ff_o, cf_o, cc_o) = pairs
+        if c:  # pairs of hands by kind, times their value
+            terms = [(c - 1, cc_1, c - 2), (f, cf_1, c - 1),
+                     ((c - 1) * (c - 2) // 2, cc_o, c - 2), ((c - 1) * f, cf_o, c - 1),
+                     (f * (f - 1) // 2, ff_o, c)]
+        else:
+            terms = [(hands - 1, ff_1, 0), ((hands - 1) * (hands - 2) // 2, ff_o, 0)]
+        totals[1] += prob * 2.0 * sum(k * value(a, b) for k, value, b in terms if k)
+    return totals[0], totals[1], totals[2]
+
+
+Values = Callable[[int, int], float]
+"""A quantity's value given (further pair cards gone, other hands' non-pair second cards gone)."""
+
+
+def _moment_values(rows: Sequence[MomentRow | None], n: int, n_pair: int
+                   ) -> tuple[list[list[tuple[Values, Values]]], list[tuple[Values, ...]]]:
+    """:func:`combine_moments`' values from its rows: per role (0 the first hand, 1 a later
+    one) and quantity (r, r^2, r 1{bj}) one hand's (free, constrained) values; per role
+    (0 first and later, 1 two later) two hands' (free-free, constrained-free,
+    constrained-constrained) values of E[r1 r2]."""
+    def v(a: int, b: int) -> float:
+        left = n - a - b
+        return (n_pair - a) / left if left > 0 and n_pair > a else 0.0
+
+    def both(a: int, b: int) -> float:
+        left, pairs = n - a - b, max(n_pair - a, 0)
+        if left < 2:
+            return 0.0
+        return (left - pairs) * (left - pairs - 1) / (left * (left - 1))
+
+    def extend(at: Callable[[int], float]) -> Values:
+        @cache
+        def g(a: int, b: int) -> float:
+            if b == 0:
+                return at(a)
+            w = v(a, b - 1)
+            return (g(a, b - 1) - w * g(a + 1, b - 1)) / (1.0 - w) if w < 1.0 else 0.0
+        return g
+
+    def column(*terms: tuple[float, int]) -> Callable[[int], float]:
+        def at(a: int) -> float:
+            row = rows[a] if a < len(rows) else None
+            return 0.0 if row is None else sum(s * row[i] for s, i in terms)
+        return at
+
+    def cond(g: Callable[[int, int], float], p: Callable[[int, int], float]
+             ) -> Callable[[int, int], float]:
+        def h(a: int, b: int) -> float:
+            q = p(a, b)
+            return g(a, b) / q if q > 0.0 else 0.0
+        return h
+
+    def no_pair(a: int, b: int) -> float:
+        return 1.0 - v(a, b)
+
+    def one(role: int, q: int) -> tuple[Callable[[int, int], float], Callable[[int, int], float]]:
+        """(free, constrained) values of one hand's quantity q (0 r, 1 r^2, 2 r 1{bj})."""
+        i = 6 * role + q
+        return extend(column((1.0, i))), cond(extend(column((1.0, i), (-1.0, i + 3))), no_pair)
+
+    def two(role: int) -> tuple[Callable[[int, int], float], ...]:
+        """(free-free, constrained-free, constrained-constrained) values of E[r1 r2]."""
+        i = 12 + 4 * role  # XX, XP (hand 2's second card a pair card), PX, PP
+        return (extend(column((1.0, i))),
+                cond(extend(column((1.0, i), (-1.0, i + 2))), no_pair),
+                cond(extend(column((1.0, i), (-1.0, i + 1), (-1.0, i + 2), (1.0, i + 3))),
+                     both))
+
+    return ([[one(role, q) for q in range(3)] for role in range(2)],
+            [two(role) for role in range(2)])
+
+
 @dataclass(frozen=True, slots=True)
 class SplitValues:
     """Raw split EVs (engine scale) of the first hand and of all others, per strategy."""

@@ -188,7 +188,12 @@ from bj_oracle.dealer import (
 from bj_oracle.hands import _hand_evs, _surrender, hand_evs, hand_evs_shortcut, hand_evs_suited
 from bj_oracle.optimal import split_ev_optimal_bruteforce
 from bj_oracle.postsplit import _HandAfter, split_ev_postsplit_bruteforce
-from bj_oracle.resplit import HandEnd, _play_split_hand, split_ev_resplit_bruteforce
+from bj_oracle.resplit import (
+    HandEnd,
+    _play_split_hand,
+    split_ev_resplit_bruteforce,
+    split_moments_resplit_bruteforce,
+)
 from bj_oracle.solver import (
     _bj_probability,
     _bonuses,
@@ -280,5 +285,6 @@ __all__ = [  # every name, the private helpers too: some tests reach into them
     "split_ev_postsplit_bruteforce",
     "split_ev_resplit_bruteforce",
     "split_ev_suited",
+    "split_moments_resplit_bruteforce",
     "suited_shoe",
 ]

@@ -141,3 +141,59 @@ def split_ev_resplit_bruteforce(
         for (left, _), (_, tally) in finished.items():
             ev += p_hole * _tally_value(solver1, left, hole, tally, losses)
     return ev
+
+
+def split_moments_resplit_bruteforce(
+    pair_rank: int, up: int, shoe: Shoe, rules: BlackjackRules
+) -> tuple[Fraction, Fraction, Fraction] | None:
+    """The moments ``(E[X], E[X^2], E[X 1{dealer blackjack}])`` of a resplit round, X the
+    net result of all the split hands (per unit initial bet), played as
+    :func:`split_ev_resplit_bruteforce` plays them (the real sequential process, casino
+    order, the frozen one-split-hand policies), but keeping the whole joint law: after
+    each hand the paths are grouped by (shoe left, number of hands, the multiset of the
+    finished hands' outcomes), and the dealer's law from each shoe left settles every hand
+    of a path against the same dealer hand. Peek: conditioned on no dealer blackjack, like
+    the EV. For tiny shoes.
+    """
+    if rules.max_split_hands == 1:
+        return None
+    pair = [(pair_rank, None), (pair_rank, None)]
+    first, later = _split_hand_setups(RANK_LAYOUT, pair, up, tuple(shoe), rules)
+    solver1, solver2 = _hand_solver(first), _hand_solver(later)
+    resplit_kind = pair_rank - 1 if pair_rank != 1 or rules.resplit_aces else None
+    max_hands = rules.max_split_hands
+    losses = {1: first.loss_vs_bj, 2: later.loss_vs_bj}
+
+    Ends = tuple[tuple[int, Outcome], ...]  # the finished hands' (1 first / 2 later, outcome)
+    State = tuple[tuple[int, ...], int, Ends]
+    m1 = m2 = with_bj = Fraction(0)
+    for hole, p_hole in solver1.scenarios:
+        start = tuple(shoe) if hole is None else _take(tuple(shoe), hole)
+        states: dict[State, Fraction] = {(start, 2, ()): Fraction(1)}
+        played = 0
+        finished: dict[State, Fraction] = {}
+        while states:
+            following: dict[State, Fraction] = {}
+            for (left, hands, ends), p in states.items():
+                if played == hands:
+                    finished[(left, hands, ends)] = p
+                    continue
+                solver = solver1 if played == 0 else solver2
+                for (final, left2, hands2), q in _play_split_hand(
+                        solver, left, hands, max_hands, resplit_kind).items():
+                    end = (1 if played == 0 else 2, final)
+                    key = (left2, hands2, tuple(sorted((*ends, end))))
+                    following[key] = following.get(key, Fraction(0)) + p * q
+            states = following
+            played += 1
+        for (left, _, ends), p in finished.items():
+            for k, p_dealer in enumerate(_dealer_law(solver1, left, hole)):
+                if not p_dealer:
+                    continue
+                x = sum((_settle(out, k, losses[cls]) for cls, out in ends), Fraction(0))
+                w = p_hole * p * p_dealer
+                m1 += w * x
+                m2 += w * x * x
+                if k == 6:
+                    with_bj += w * x
+    return m1, m2, with_bj
