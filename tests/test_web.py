@@ -255,3 +255,52 @@ def test_the_hand_calculator_takes_a_shoe_by_rank_counts(server: str) -> None:
         page.wait_for_selector("#hand-out table.hand", timeout=60_000)
         text = page.inner_text("#hand-out")
     assert f"{want['ev']['split']:.6f}" in text and "1D" in text
+
+
+@pytest.mark.render
+def test_the_hand_calculator_picks_suits_for_macaus_suited_six_seven_eight(server: str) -> None:
+    """Macau rule 9 in the page: clicking diamonds for the 6 and the 7 types 6d,7d; its EVs
+    are ``/api/hand``'s for 6d,7d, and beside them the mixed suits (6d,7s) and no suits
+    (6,7), as the API answers them, the suited hit ahead of the mixed one. The help line
+    states the payouts of ``rules macau-1983``; Deluxe (no bonus) offers no suits."""
+    def api(cards: str) -> dict[str, object]:
+        status, data = get(server, f"/api/hand?cards={cards}&vs=T&rules=macau-1983")
+        assert status == 200 and isinstance(data, dict)
+        return data
+
+    suited, mixed, unknown = api("6d,7d"), api("6d,7s"), api("6,7")
+    evs = [d["ev"] for d in (suited, mixed, unknown)]
+    assert all(isinstance(e, dict) for e in evs)
+    with browser_page(server + "/") as page:
+        page.click("nav button[data-tab='hand']")
+        page.fill("#hand-cards", "6,7")
+        page.wait_for_selector("#suits-box:not([hidden]) .picker", timeout=60_000)
+        page.click(".picker[aria-label='suit of 6'] button[data-suit='d']")
+        page.click(".picker[aria-label='suit of 7'] button[data-suit='d']")
+        typed = page.input_value("#hand-cards")
+        pressed = page.get_attribute(".picker[aria-label='suit of 7'] button[data-suit='d']",
+                                     "aria-pressed")
+        help_line = page.inner_text("#bonus-help")
+        page.click("#hand-go")
+        page.wait_for_selector("#suits-out table tr[data-action='hit']", timeout=60_000)
+        shown = page.inner_text("#hand-out")
+        head = page.eval_on_selector_all("#suits-out th", "cells => cells.map(c => c.textContent)")
+        hit = page.eval_on_selector_all("#suits-out tr[data-action='hit'] td",
+                                        "cells => cells.map(c => c.textContent)")
+        page.click("#suits-mixed")
+        remixed = page.input_value("#hand-cards")
+        page.select_option("#rules", "deluxe")
+        page.wait_for_function("document.querySelector('#fields-status').textContent"
+                               ".startsWith('deluxe')", timeout=60_000)
+        deluxe_hidden = page.eval_on_selector("#suits-box", "box => box.hidden")
+    assert typed == "6d,7d" and pressed == "true"
+    assert "3\u00d7 the bet for exactly three cards 6-7-8 of one suit" in help_line
+    assert "7-7-7 of any suits" in help_line
+    assert "6d,7d vs T" in shown
+    for action in ("stand", "hit", "surrender"):
+        assert f"{evs[0][action]:.6f}" in shown  # type: ignore[index]
+    assert head[1:4] == ["one suit (6d,7d)", "mixed suits (6d,7s)", "suits not given (6,7)"]
+    assert hit[1:4] == [f"{e['hit']:.6f}" for e in evs]  # type: ignore[index]
+    gain = evs[0]["hit"] - evs[1]["hit"]  # type: ignore[index, operator]
+    assert gain > 0 and hit[4] == f"+{gain:.6f}"
+    assert remixed == "6d,7s" and deluxe_hidden is True
