@@ -304,3 +304,37 @@ def test_the_hand_calculator_picks_suits_for_macaus_suited_six_seven_eight(serve
     gain = evs[0]["hit"] - evs[1]["hit"]  # type: ignore[index, operator]
     assert gain > 0 and hit[4] == f"+{gain:.6f}"
     assert remixed == "6d,7s" and deluxe_hidden is True
+
+
+@pytest.mark.render
+def test_a_suited_chart_exception_opens_in_the_hand_calculator_with_its_suits(
+        server: str) -> None:
+    """Macau at 1 deck: the chart lists suited 7-8 vs T (hit, where the chart surrenders);
+    clicking it evaluates 7s,8s vs T in the hand calculator, ``/api/hand``'s EVs, with the
+    mixed suits (7s,8h) beside it, whose best play is ``/api/hand``'s own for 7s,8h."""
+    status, chart = get(server, "/api/chart?rules=macau-1983&decks=1")
+    assert status == 200 and isinstance(chart, dict)
+    listed = [d for d in chart["exceptions"] if d["suited"]]
+    assert [(d["hand"], d["up"]) for d in listed] == [(["7", "8"], "T")]
+    answers = []
+    for cards in ("7s,8s", "7s,8h"):
+        status, data = get(server, f"/api/hand?cards={cards}&vs=T&rules=macau-1983&decks=1")
+        assert status == 200 and isinstance(data, dict)
+        answers.append(data)
+    with browser_page(server + "/") as page:
+        page.select_option("#decks", "1")
+        page.click("#chart-go")
+        page.click("li.exc-item:has-text('7,8 suited vs T')", timeout=60_000)
+        page.wait_for_selector("#suits-out tr[data-action='hit']", timeout=60_000)
+        typed = page.input_value("#hand-cards"), page.input_value("#hand-vs")
+        shown = page.inner_text("#hand-out")
+        bold = page.eval_on_selector_all(
+            "#suits-out td.best", "cells => cells.map(c => [c.parentElement.dataset.action,"
+            " c.cellIndex])")
+    assert typed == ("7s,8s", "T")
+    # the exception's play for the suited hand, the chart's (Rh: surrender) for the mixed one
+    assert (listed[0]["best"], listed[0]["chart"]) == ("hit", "Rh")
+    assert (answers[0]["best"], answers[1]["best"]) == ("hit", "surrender")
+    assert "7s,8s vs T" in shown and f"{answers[0]['ev']['hit']:.6f}" in shown
+    assert [answers[0]["best"], answers[1]["best"]] == [a for a, col in sorted(
+        bold, key=lambda b: b[1]) if col in (1, 2)]

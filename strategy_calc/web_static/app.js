@@ -216,10 +216,12 @@ $("chart-go").addEventListener("click", async () => {
   out.append(legend);
   const list = el("ul");
   for (const d of data.exceptions) {
-    list.append(el("li", `${d.hand.join(",")}${d.suited ? " suited" : ""} vs ${d.up}: ${d.best}`
-      + ` (chart ${d.chart}, +${d.gain.toFixed(5)})`));
+    const item = el("li", `${d.hand.join(",")}${d.suited ? " suited" : ""} vs ${d.up}: ${d.best}`
+      + ` (chart ${d.chart}, +${d.gain.toFixed(5)})`, {"class": "exc-item", "title": "open in the hand calculator"});
+    item.addEventListener("click", () => openHand(d));
+    list.append(item);
   }
-  out.append(el("h3", `Composition-dependent exceptions (${data.exceptions.length})`), list);
+  out.append(el("h3", `Composition-dependent exceptions (${data.exceptions.length}; click one for its EVs)`), list);
 });
 
 // Macau's suited plays (rule 9): a hand of exactly three cards 6-7-8 of one suit, or
@@ -399,6 +401,19 @@ async function compareSuits() {
   out.append(el("h3", "Suited or not (EV per unit initial bet; bold: the best play)"), t);
   const errors = answers.map((a, i) => (a.error ? `${variants[i][0]}: ${a.error}` : "")).filter(Boolean);
   for (const e of errors) out.append(el("p", `error: ${e}`, {"class": "status error"}));
+}
+
+// A chart exception in the hand calculator: its cards (a suited one's 6s, 7s and 8s of one
+// suit) against its up card, from the chart's full shoe.
+function openHand(exception) {
+  const cards = exception.hand.map((r) => ({rank: r, face: r, suit: ""}));
+  $("hand-cards").value = cardText(exception.suited ? withSuits(cards, "same") : cards);
+  $("hand-vs").value = exception.up;
+  $("hand-removed").value = "";
+  $("hand-shoe").value = "";
+  document.querySelector("nav button[data-tab='hand']").click();
+  showSuits();
+  $("hand-go").click();
 }
 
 $("hand-go").addEventListener("click", async () => {
