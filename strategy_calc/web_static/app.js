@@ -294,7 +294,7 @@ function showSuits() {
   if (triple > 0) paid.push(`${triple}\u00d7${suited > 0 ? "" : " the bet"} for 7-7-7 of any suits`);
   $("bonus-help").textContent = `${$("rules").value} pays ${paid.join(" and ")} at once, even`
     + ` against an ace, and settles the hand (not when doubled; ${onSplit ? "" : "not "}on split hands).`
-    + (suited > 0 ? " Pick the suits of the 6s, 7s and 8s (or type 6s,7s; removed cards too: 8s);"
+    + (suited > 0 ? " Pick the suit of each 6, 7 and 8 (or type 6s,7s; removed cards too: 8s);"
       + " a card without one is averaged over the suits the shoe may hold." : "");
   if (suited <= 0) return;
   cards.forEach((card, i) => {
