@@ -314,7 +314,7 @@ function showSuits() {
     for (const [id, text, how] of [["suits-one", "one suit", "same"], ["suits-mixed", "mixed suits", "mixed"],
       ["suits-none", "no suits", "none"]]) {
       const b = el("button", text, {"type": "button", "id": id});
-      b.addEventListener("click", () => setCards("hand-cards", withSuits(parseCards($("hand-cards").value), how)));
+      b.addEventListener("click", () => setCards("hand-cards", withSuits(parseCards($("hand-cards").value), how, knownCards())));
       pickers.append(b, " ");
     }
   }
@@ -322,11 +322,15 @@ function showSuits() {
 for (const id of ["hand-cards", "hand-vs", "sets"]) $(id).addEventListener("input", showSuits);
 $("fields").addEventListener("input", showSuits);
 
-// The hand's 6s, 7s and 8s all of one suit (the first given, else spades), of mixed suits
-// (the first keeps its suit, the others take the next ones), or without suits.
-function withSuits(cards, how) {
-  const first = (cards.find((c) => bonusRank(c) && c.suit) || {suit: "s"}).suit;
-  const others = ["s", "h", "d", "c"].filter((s) => s !== first);
+// The hand's 6s, 7s and 8s all of one suit (the first given, else the suit the fewest
+// known cards of those ranks (removed, up card) have left), of mixed suits (the first keeps
+// its suit, the others take the next ones in that order), or without suits.
+function withSuits(cards, how, known = []) {
+  const ranks = new Set(cards.filter(bonusRank).map((c) => c.rank));
+  const gone = (suit) => known.filter((c) => c.suit === suit && ranks.has(c.rank)).length;
+  const order = ["s", "h", "d", "c"].sort((a, b) => gone(a) - gone(b));
+  const first = (cards.find((c) => bonusRank(c) && c.suit) || {suit: order[0]}).suit;
+  const others = order.filter((s) => s !== first);
   let k = 0;
   return cards.map((c) => {
     if (!bonusRank(c)) return c;
@@ -335,6 +339,8 @@ function withSuits(cards, how) {
     return {...c, suit};
   });
 }
+// The cards typed as out of the shoe: removed, and the up card.
+const knownCards = () => [...(parseCards($("hand-removed").value) || []), ...(parseCards($("hand-vs").value) || [])];
 
 function handQuery(cards) {
   const q = gameParams();
@@ -356,7 +362,8 @@ async function compareSuits() {
   const ranks = cards ? cards.map((c) => c.rank) : [];
   if (!cards || payout("bonus_suited_678") <= 0 || cards.length < 2 || cards.length > 3
       || !cards.every(bonusRank) || new Set(ranks).size !== ranks.length) return;
-  const variants = [["one suit", withSuits(cards, "same")], ["mixed suits", withSuits(cards, "mixed")],
+  const known = knownCards();
+  const variants = [["one suit", withSuits(cards, "same", known)], ["mixed suits", withSuits(cards, "mixed", known)],
     ["suits not given", withSuits(cards, "none")]];
   status.className = "status";
   status.textContent = "valuing the hand's suits...";
@@ -417,11 +424,13 @@ function openHand(exception) {
 }
 
 $("hand-go").addEventListener("click", async () => {
+  $("suits-out").textContent = "";  // (the last hand's suits go with its answer)
+  $("suits-status").textContent = "";
   const data = await ask("hand", handQuery($("hand-cards").value), $("hand-status"));
   const out = $("hand-out");
   out.textContent = "";
   if (data) out.append(handTable(data, `${data.hand.join(",")} vs ${data.up}: ${data.ruleset}`));
-  if (data) await compareSuits(); else { $("suits-out").textContent = ""; $("suits-status").textContent = ""; }
+  if (data) await compareSuits();
 });
 
 $("effects-go").addEventListener("click", async () => {
