@@ -261,8 +261,9 @@ def test_the_hand_calculator_takes_a_shoe_by_rank_counts(server: str) -> None:
 def test_the_hand_calculator_picks_suits_for_macaus_suited_six_seven_eight(server: str) -> None:
     """Macau rule 9 in the page: clicking diamonds for the 6 and the 7 types 6d,7d; its EVs
     are ``/api/hand``'s for 6d,7d, and beside them the mixed suits (6d,7s) and no suits
-    (6,7), as the API answers them, the suited hit ahead of the mixed one. The help line
-    states the payouts of ``rules macau-1983``; Deluxe (no bonus) offers no suits."""
+    (6,7), as the API answers them, the suited hit ahead of the mixed one; with the 6s and
+    7h gone from one deck, the comparison takes diamonds and clubs. The help line states the
+    payouts of ``rules macau-1983``; Deluxe (no bonus) offers no suits."""
     def api(cards: str) -> dict[str, object]:
         status, data = get(server, f"/api/hand?cards={cards}&vs=T&rules=macau-1983")
         assert status == 200 and isinstance(data, dict)
@@ -289,6 +290,15 @@ def test_the_hand_calculator_picks_suits_for_macaus_suited_six_seven_eight(serve
                                         "cells => cells.map(c => c.textContent)")
         page.click("#suits-mixed")
         remixed = page.input_value("#hand-cards")
+        # one deck less the 6s and 7h: the comparison's suits are ones the shoe still holds
+        page.select_option("#decks", "1")
+        page.fill("#hand-cards", "6,7")
+        page.fill("#hand-removed", "6s,7h")
+        page.click("#hand-go")
+        page.wait_for_selector("#suits-out tr[data-action='hit']", timeout=60_000)
+        one_deck = page.eval_on_selector_all("#suits-out th",
+                                             "cells => cells.map(c => c.textContent)")
+        one_deck_errors = page.locator("#suits-out .error").count()
         page.select_option("#rules", "deluxe")
         page.wait_for_function("document.querySelector('#fields-status').textContent"
                                ".startsWith('deluxe')", timeout=60_000)
@@ -304,6 +314,7 @@ def test_the_hand_calculator_picks_suits_for_macaus_suited_six_seven_eight(serve
     gain = evs[0]["hit"] - evs[1]["hit"]  # type: ignore[index, operator]
     assert gain > 0 and hit[4] == f"+{gain:.6f}"
     assert remixed == "6d,7s" and deluxe_hidden is True
+    assert one_deck[1:3] == ["one suit (6d,7d)", "mixed suits (6d,7c)"] and one_deck_errors == 0
 
 
 @pytest.mark.render
