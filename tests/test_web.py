@@ -255,3 +255,97 @@ def test_the_hand_calculator_takes_a_shoe_by_rank_counts(server: str) -> None:
         page.wait_for_selector("#hand-out table.hand", timeout=60_000)
         text = page.inner_text("#hand-out")
     assert f"{want['ev']['split']:.6f}" in text and "1D" in text
+
+
+@pytest.mark.render
+def test_the_hand_calculator_picks_suits_for_macaus_suited_six_seven_eight(server: str) -> None:
+    """Macau rule 9 in the page: clicking diamonds for the 6 and the 7 types 6d,7d; its EVs
+    are ``/api/hand``'s for 6d,7d, and beside them the mixed suits (6d,7s) and no suits
+    (6,7), as the API answers them, the suited hit ahead of the mixed one; with the 6s and
+    7h gone from one deck, the comparison takes diamonds and clubs. The help line states the
+    payouts of ``rules macau-1983``; Deluxe (no bonus) offers no suits."""
+    def api(cards: str) -> dict[str, object]:
+        status, data = get(server, f"/api/hand?cards={cards}&vs=T&rules=macau-1983")
+        assert status == 200 and isinstance(data, dict)
+        return data
+
+    suited, mixed, unknown = api("6d,7d"), api("6d,7s"), api("6,7")
+    evs = [d["ev"] for d in (suited, mixed, unknown)]
+    assert all(isinstance(e, dict) for e in evs)
+    with browser_page(server + "/") as page:
+        page.click("nav button[data-tab='hand']")
+        page.fill("#hand-cards", "6,7")
+        page.wait_for_selector("#suits-box:not([hidden]) .picker", timeout=60_000)
+        page.click(".picker[aria-label='suit of 6'] button[data-suit='d']")
+        page.click(".picker[aria-label='suit of 7'] button[data-suit='d']")
+        typed = page.input_value("#hand-cards")
+        pressed = page.get_attribute(".picker[aria-label='suit of 7'] button[data-suit='d']",
+                                     "aria-pressed")
+        help_line = page.inner_text("#bonus-help")
+        page.click("#hand-go")
+        page.wait_for_selector("#suits-out table tr[data-action='hit']", timeout=60_000)
+        shown = page.inner_text("#hand-out")
+        head = page.eval_on_selector_all("#suits-out th", "cells => cells.map(c => c.textContent)")
+        hit = page.eval_on_selector_all("#suits-out tr[data-action='hit'] td",
+                                        "cells => cells.map(c => c.textContent)")
+        page.click("#suits-mixed")
+        remixed = page.input_value("#hand-cards")
+        # one deck less the 6s and 7h: the comparison's suits are ones the shoe still holds
+        page.select_option("#decks", "1")
+        page.fill("#hand-cards", "6,7")
+        page.fill("#hand-removed", "6s,7h")
+        page.click("#hand-go")
+        page.wait_for_selector("#suits-out tr[data-action='hit']", timeout=60_000)
+        one_deck = page.eval_on_selector_all("#suits-out th",
+                                             "cells => cells.map(c => c.textContent)")
+        one_deck_errors = page.locator("#suits-out .error").count()
+        page.select_option("#rules", "deluxe")
+        page.wait_for_function("document.querySelector('#fields-status').textContent"
+                               ".startsWith('deluxe')", timeout=60_000)
+        deluxe_hidden = page.eval_on_selector("#suits-box", "box => box.hidden")
+    assert typed == "6d,7d" and pressed == "true"
+    assert "3\u00d7 the bet for exactly three cards 6-7-8 of one suit" in help_line
+    assert "7-7-7 of any suits" in help_line
+    assert "6d,7d vs T" in shown
+    for action in ("stand", "hit", "surrender"):
+        assert f"{evs[0][action]:.6f}" in shown  # type: ignore[index]
+    assert head[1:4] == ["one suit (6d,7d)", "mixed suits (6d,7s)", "suits not given (6,7)"]
+    assert hit[1:4] == [f"{e['hit']:.6f}" for e in evs]  # type: ignore[index]
+    gain = evs[0]["hit"] - evs[1]["hit"]  # type: ignore[index, operator]
+    assert gain > 0 and hit[4] == f"+{gain:.6f}"
+    assert remixed == "6d,7s" and deluxe_hidden is True
+    assert one_deck[1:3] == ["one suit (6d,7d)", "mixed suits (6d,7c)"] and one_deck_errors == 0
+
+
+@pytest.mark.render
+def test_a_suited_chart_exception_opens_in_the_hand_calculator_with_its_suits(
+        server: str) -> None:
+    """Macau at 1 deck: the chart lists suited 7-8 vs T (hit, where the chart surrenders);
+    clicking it evaluates 7s,8s vs T in the hand calculator, ``/api/hand``'s EVs, with the
+    mixed suits (7s,8h) beside it, whose best play is ``/api/hand``'s own for 7s,8h."""
+    status, chart = get(server, "/api/chart?rules=macau-1983&decks=1")
+    assert status == 200 and isinstance(chart, dict)
+    listed = [d for d in chart["exceptions"] if d["suited"]]
+    assert [(d["hand"], d["up"]) for d in listed] == [(["7", "8"], "T")]
+    answers = []
+    for cards in ("7s,8s", "7s,8h"):
+        status, data = get(server, f"/api/hand?cards={cards}&vs=T&rules=macau-1983&decks=1")
+        assert status == 200 and isinstance(data, dict)
+        answers.append(data)
+    with browser_page(server + "/") as page:
+        page.select_option("#decks", "1")
+        page.click("#chart-go")
+        page.click("li.exc-item:has-text('7,8 suited vs T')", timeout=60_000)
+        page.wait_for_selector("#suits-out tr[data-action='hit']", timeout=60_000)
+        typed = page.input_value("#hand-cards"), page.input_value("#hand-vs")
+        shown = page.inner_text("#hand-out")
+        bold = page.eval_on_selector_all(
+            "#suits-out td.best", "cells => cells.map(c => [c.parentElement.dataset.action,"
+            " c.cellIndex])")
+    assert typed == ("7s,8s", "T")
+    # the exception's play for the suited hand, the chart's (Rh: surrender) for the mixed one
+    assert (listed[0]["best"], listed[0]["chart"]) == ("hit", "Rh")
+    assert (answers[0]["best"], answers[1]["best"]) == ("hit", "surrender")
+    assert "7s,8s vs T" in shown and f"{answers[0]['ev']['hit']:.6f}" in shown
+    assert [answers[0]["best"], answers[1]["best"]] == [a for a, col in sorted(
+        bold, key=lambda b: b[1]) if col in (1, 2)]

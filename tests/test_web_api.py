@@ -108,3 +108,86 @@ def test_a_request_keeps_its_progress_under_its_key(client: object) -> None:
     for bad in ("/api/progress?key=a/b", "/api/progress", query + "&progress=%20x"):
         response = client.get(bad)  # type: ignore[attr-defined]
         assert response.status_code == 400 and "error" in response.json()
+
+
+# Macau's suited plays (rule 9: 6-7-8 of one suit pays 3 times the bet at once): a
+# 1-deck shoe with many cards gone keeps the exact oracle cheap.
+SUITED_REMOVED = "2,3,4,4,5,9,9,T,T,T,T,T,A,2,3,T,T,5,9,6h,7c,8c"
+
+
+def test_suited_cards_in_the_api_are_the_clis_suited_hand(client: object) -> None:
+    """``/api/hand?cards=6d,7d&vs=T&rules=macau-1983`` is ``hand 6d,7d --vs T --rules
+    macau-1983 --json``, suits and all (``"hand": ["6d", "7d"]``, suits known); its hit
+    differs from the mixed suits' 6d,7s (whose 8 makes only a plain 21), its stand does not
+    (suits never change a total)."""
+    suited = client.get("/api/hand?cards=6d,7d&vs=T&rules=macau-1983")  # type: ignore[attr-defined]
+    code, out, _err = cli("hand", "6d,7d", "--vs", "T", "--rules", "macau-1983", "--json")
+    assert suited.status_code == 200 and code == 0
+    assert suited.json() == json.loads(out)
+    assert suited.json()["hand"] == ["6d", "7d"] and suited.json()["suits_known"] is True
+    mixed = client.get("/api/hand?cards=6d,7s&vs=T&rules=macau-1983").json()  # type: ignore[attr-defined]
+    assert suited.json()["ev"]["stand"] == mixed["ev"]["stand"]
+    assert suited.json()["ev"]["hit"] > mixed["ev"]["hit"]
+
+
+def test_the_suited_six_seven_gains_its_suits_eight_times_bonus_less_a_plain_21(
+        client: object) -> None:
+    """Macau, 1 deck less the up card T, the hand and 22 other cards (among them 6h, 7c,
+    8c), 27 cards left, the 8d one of them. Hitting 6d,7d differs from hitting 6d,7s only
+    when the 8d comes: the suited hand is paid 3 at once, the mixed one stands on a plain
+    three-card 21 (every other card plays the same ranks from the same shoe), so by hand
+
+        hit(6d,7d) - hit(6d,7s) = 1/27 * (3 - EV(stand on 21 vs T))
+
+    and, no hole card, that 21 wins unless the dealer makes 21 (push) or blackjack (the
+    whole bet lost): EV = 1 - P(dealer 21) - 2 P(dealer blackjack), his cards drawn from
+    the shoe less the 6, 7 and 8 (the exact oracle's dealer). The suited hit is also the
+    oracle's whole suit-aware hand."""
+    import bj_oracle
+
+    from strategy_calc.rules import blackjack_rules
+
+    def hand(cards: str) -> dict[str, object]:
+        response = client.get("/api/hand", params=[  # type: ignore[attr-defined]
+            ("cards", cards), ("vs", "T"), ("rules", "macau-1983"), ("decks", "1"),
+            ("removed", SUITED_REMOVED)])
+        assert response.status_code == 200
+        return response.json()  # type: ignore[no-any-return]
+
+    suited, mixed = hand("6d,7d")["ev"], hand("6d,7s")["ev"]
+    assert isinstance(suited, dict) and isinstance(mixed, dict)
+    gone = [10 if c == "T" else 1 if c == "A" else int(c[0]) for c in SUITED_REMOVED.split(",")]
+    shoe = bj_oracle.remove(bj_oracle.full_shoe(1), [*gone, 6, 7, 10])
+    assert sum(shoe) == 27
+    dealer = bj_oracle.dealer_distribution(bj_oracle.remove(shoe, [8]), 10, False)
+    plain_21 = 1 - dealer["21"] - 2 * dealer["blackjack"]
+    assert suited["hit"] - mixed["hit"] == pytest.approx(float((3 - plain_21) / 27), abs=1e-12)
+
+    rules = blackjack_rules("macau-1983", decks=1)
+    removed = [(10 if c == "T" else 1 if c == "A" else int(c[0]), c[1] if len(c) > 1 else None)
+               for c in SUITED_REMOVED.split(",")]
+    oracle_shoe = bj_oracle.suited_shoe(1, [*removed, (6, "d"), (7, "d"), (10, None)])
+    want = bj_oracle.hand_evs_suited(((6, "d"), (7, "d")), 10, oracle_shoe, rules)
+    assert suited["hit"] == pytest.approx(float(want["hit"] or 0), abs=1e-12)
+    assert suited["stand"] == pytest.approx(float(want["stand"] or 0), abs=1e-12)
+
+
+@pytest.mark.parametrize("cards", ["6x,7d", "6d,7dd", "6♦,7♦"])
+def test_a_bad_suit_is_a_400_carrying_the_commands_error_line(client: object,
+                                                              cards: str) -> None:
+    response = client.get("/api/hand", params={  # type: ignore[attr-defined]
+        "cards": cards, "vs": "T", "rules": "macau-1983"})
+    code, _out, err = cli("hand", cards, "--vs", "T", "--rules", "macau-1983", "--json")
+    assert response.status_code == 400 and code == 2
+    assert "error: " + response.json()["error"] == err.strip()
+    assert "suit letter" in err
+
+
+def test_a_suited_card_the_shoe_cannot_hold_is_a_400(client: object) -> None:
+    """One deck has one 6 of diamonds: a second is the CLI's error, and the API's."""
+    response = client.get("/api/hand?cards=6d,7d&vs=T&decks=1&removed=6d")  # type: ignore[attr-defined]
+    code, _out, err = cli("hand", "6d,7d", "--vs", "T", "--decks", "1", "--removed", "6d",
+                          "--json")
+    assert response.status_code == 400 and code == 2
+    assert "error: " + response.json()["error"] == err.strip()
+    assert "6 of diamonds" in err

@@ -50,6 +50,7 @@ async function loadFields() {
     table.append(tr);
   }
   $("fields-status").textContent = `${data.ruleset} (hover a field for its meaning)`;
+  showSuits();
 }
 $("rules").addEventListener("change", loadFields);
 loadFields();
@@ -215,23 +216,221 @@ $("chart-go").addEventListener("click", async () => {
   out.append(legend);
   const list = el("ul");
   for (const d of data.exceptions) {
-    list.append(el("li", `${d.hand.join(",")}${d.suited ? " suited" : ""} vs ${d.up}: ${d.best}`
-      + ` (chart ${d.chart}, +${d.gain.toFixed(5)})`));
+    const item = el("li", `${d.hand.join(",")}${d.suited ? " suited" : ""} vs ${d.up}: ${d.best}`
+      + ` (chart ${d.chart}, +${d.gain.toFixed(5)})`, {"class": "exc-item", "title": "open in the hand calculator"});
+    item.addEventListener("click", () => openHand(d));
+    list.append(item);
   }
-  out.append(el("h3", `Composition-dependent exceptions (${data.exceptions.length})`), list);
+  out.append(el("h3", `Composition-dependent exceptions (${data.exceptions.length}; click one for its EVs)`), list);
 });
 
-$("hand-go").addEventListener("click", async () => {
+// Macau's suited plays (rule 9): a hand of exactly three cards 6-7-8 of one suit, or
+// 7-7-7, is paid at once. Suits are typed as on the command line (6s,7s); the pickers
+// below the cards rewrite them, and a 6-7-8 hand is valued suited and not side by side.
+const SUITS = [["", "?", "suit not given: the bonus is averaged over the possible suits"],
+  ["s", "\u2660", "spades"], ["h", "\u2665", "hearts"], ["d", "\u2666", "diamonds"], ["c", "\u2663", "clubs"]];
+const CARD = /^(10|[2-9atjqk])([shdc]?)$/i;
+
+// "T,6s" -> [{rank: "T", suit: ""}, {rank: "6", suit: "s"}] (null if a card is not one).
+function parseCards(text) {
+  const out = [];
+  for (const token of text.split(/[,\s]+/).filter(Boolean)) {
+    const m = CARD.exec(token);
+    if (!m) return null;
+    const r = m[1].toUpperCase();
+    out.push({rank: ["10", "J", "Q", "K"].includes(r) ? "T" : r, face: r, suit: m[2].toLowerCase()});
+  }
+  return out;
+}
+const cardText = (cards) => cards.map((c) => c.face + c.suit).join(",");
+const bonusRank = (c) => ["6", "7", "8"].includes(c.rank);
+
+// A rules field as the request will have it: an override typed in the Overrides box, else
+// an edited value in the fields table, else the ruleset's own.
+function ruleValue(name) {
+  let value = fields[name] ? String(fields[name].value) : undefined;
+  const input = document.querySelector(`#fields input[name='${name}']`);
+  if (input && input.value.trim()) value = input.value.trim();
+  for (const s of $("sets").value.split(",").map((x) => x.trim())) {
+    if (s.startsWith(`${name}=`)) value = s.slice(name.length + 1);
+  }
+  return value;
+}
+function payout(name) {  // a bonus field's payout: a number or a ratio such as 6:5
+  const v = ruleValue(name);
+  if (v === undefined) return 0;
+  const [a, b] = v.split(":").map(Number);
+  const x = b === undefined ? a : a / b;
+  return Number.isFinite(x) ? x : 0;
+}
+
+function setCards(id, cards) { $(id).value = cardText(cards); showSuits(); }
+
+function picker(label, card, onPick) {
+  const box = el("span", undefined, {"class": "picker", "role": "group", "aria-label": `suit of ${label}`});
+  box.append(el("b", label));
+  for (const [suit, glyph, name] of SUITS) {
+    const b = el("button", glyph, {"type": "button", "data-suit": suit, "title": name,
+      "aria-pressed": String(card.suit === suit)});
+    if (suit === "h" || suit === "d") b.classList.add("red");
+    b.addEventListener("click", () => onPick(suit));
+    box.append(b);
+  }
+  return box;
+}
+
+// The help line and a suit picker for each 6, 7 and 8 (hand and up card), when the ruleset
+// pays a bonus and the hand holds one of those ranks.
+function showSuits() {
+  const box = $("suits-box"), pickers = $("suit-pickers");
+  const cards = parseCards($("hand-cards").value), up = parseCards($("hand-vs").value);
+  const suited = payout("bonus_suited_678"), triple = payout("bonus_777");
+  box.hidden = !(cards && cards.some(bonusRank) && (suited > 0 || triple > 0));
+  pickers.textContent = "";
+  if (box.hidden) return;
+  const onSplit = String(ruleValue("bonus_on_split_hands")).toLowerCase() === "true";
+  const paid = [];
+  if (suited > 0) paid.push(`${suited}\u00d7 the bet for exactly three cards 6-7-8 of one suit`);
+  if (triple > 0) paid.push(`${triple}\u00d7${suited > 0 ? "" : " the bet"} for 7-7-7 of any suits`);
+  $("bonus-help").textContent = `${$("rules").value} pays ${paid.join(" and ")} at once, even`
+    + ` against an ace, and settles the hand (not when doubled; ${onSplit ? "" : "not "}on split hands).`
+    + (suited > 0 ? " Pick the suit of each 6, 7 and 8 (or type 6s,7s; removed cards too: 8s);"
+      + " a card without one is averaged over the suits the shoe may hold." : "");
+  if (suited <= 0) return;
+  cards.forEach((card, i) => {
+    if (!bonusRank(card)) return;
+    pickers.append(picker(`${card.face}`, card, (suit) => {
+      const now = parseCards($("hand-cards").value);
+      if (now && now[i]) { now[i].suit = suit; setCards("hand-cards", now); }
+    }));
+  });
+  if (up && up.length === 1 && bonusRank(up[0])) {
+    pickers.append(picker(`up ${up[0].face}`, up[0], (suit) => {
+      const now = parseCards($("hand-vs").value);
+      if (now && now.length === 1) { now[0].suit = suit; setCards("hand-vs", now); }
+    }));
+  }
+  if (cards.filter(bonusRank).length >= 2) {
+    for (const [id, text, how] of [["suits-one", "one suit", "same"], ["suits-mixed", "mixed suits", "mixed"],
+      ["suits-none", "no suits", "none"]]) {
+      const b = el("button", text, {"type": "button", "id": id});
+      b.addEventListener("click", () => setCards("hand-cards", withSuits(parseCards($("hand-cards").value), how, knownCards())));
+      pickers.append(b, " ");
+    }
+  }
+}
+for (const id of ["hand-cards", "hand-vs", "sets"]) $(id).addEventListener("input", showSuits);
+$("fields").addEventListener("input", showSuits);
+
+// The hand's 6s, 7s and 8s all of one suit (the first given, else the suit the fewest
+// known cards of those ranks (removed, up card) have left), of mixed suits (the first keeps
+// its suit, the others take the next ones in that order), or without suits.
+function withSuits(cards, how, known = []) {
+  const ranks = new Set(cards.filter(bonusRank).map((c) => c.rank));
+  const gone = (suit) => known.filter((c) => c.suit === suit && ranks.has(c.rank)).length;
+  const order = ["s", "h", "d", "c"].sort((a, b) => gone(a) - gone(b));
+  const first = (cards.find((c) => bonusRank(c) && c.suit) || {suit: order[0]}).suit;
+  const others = order.filter((s) => s !== first);
+  let k = 0;
+  return cards.map((c) => {
+    if (!bonusRank(c)) return c;
+    const suit = how === "none" ? "" : how === "same" || k === 0 ? first : others[(k - 1) % 3];
+    k += 1;
+    return {...c, suit};
+  });
+}
+// The cards typed as out of the shoe: removed, and the up card.
+const knownCards = () => [...(parseCards($("hand-removed").value) || []), ...(parseCards($("hand-vs").value) || [])];
+
+function handQuery(cards) {
   const q = gameParams();
-  q.set("cards", $("hand-cards").value);
+  q.set("cards", cards);
   q.set("vs", $("hand-vs").value);
   if ($("hand-removed").value.trim()) q.append("removed", $("hand-removed").value.trim());
   if ($("hand-shoe").value.trim()) { q.delete("decks"); q.set("shoe", $("hand-shoe").value.trim()); }
   q.set("split_strategy", $("hand-split").value);
-  const data = await ask("hand", q, $("hand-status"));
+  return q;
+}
+
+// A 6-7-8 hand (two or three of those ranks, no two alike) under a suited bonus: its EVs
+// with the cards of one suit, of mixed suits and without suits, side by side.
+async function compareSuits() {
+  const out = $("suits-out"), status = $("suits-status");
+  out.textContent = "";
+  status.textContent = "";
+  const cards = parseCards($("hand-cards").value);
+  const ranks = cards ? cards.map((c) => c.rank) : [];
+  if (!cards || payout("bonus_suited_678") <= 0 || cards.length < 2 || cards.length > 3
+      || !cards.every(bonusRank) || new Set(ranks).size !== ranks.length) return;
+  const known = knownCards();
+  const variants = [["one suit", withSuits(cards, "same", known)], ["mixed suits", withSuits(cards, "mixed", known)],
+    ["suits not given", withSuits(cards, "none")]];
+  status.className = "status";
+  status.textContent = "valuing the hand's suits...";
+  const answers = await Promise.all(variants.map(async ([, v]) => {
+    try {
+      const response = await fetch(`/api/hand?${handQuery(cardText(v))}`);
+      const data = await response.json();
+      return response.ok ? data : {error: data.error};
+    } catch (e) {
+      return {error: String(e)};
+    }
+  }));
+  status.textContent = "";
+  const t = el("table", undefined, {"class": "suits"});
+  const head = el("tr");
+  head.append(el("th", "action"));
+  variants.forEach(([name, v], i) => head.append(el("th", `${name} (${cardText(v)})`,
+    answers[i].error ? {"title": `error: ${answers[i].error}`} : {})));
+  head.append(el("th", "one suit \u2212 mixed"));
+  t.append(head);
+  const ok = answers.filter((a) => !a.error);
+  if (!ok.length) {
+    status.className = "status error";
+    status.textContent = `error: ${answers[0].error}`;
+    return;
+  }
+  for (const action of Object.keys(ok[0].ev)) {
+    if (ok.every((a) => a.ev[action] === null)) continue;
+    const tr = el("tr", undefined, {"data-action": action});
+    tr.append(el("td", action.replace("_", " ")));
+    for (const a of answers) {
+      const td = el("td", a.error ? "-" : num(a.ev[action]));
+      if (!a.error && a.best === action) td.classList.add("best");
+      tr.append(td);
+    }
+    const [one, mixed] = answers;
+    const diff = one.error || mixed.error || one.ev[action] === null || mixed.ev[action] === null
+      ? null : one.ev[action] - mixed.ev[action];
+    tr.append(el("td", diff === null ? "-" : (diff >= 0 ? "+" : "") + diff.toFixed(6)));
+    t.append(tr);
+  }
+  out.append(el("h3", "Suited or not (EV per unit initial bet; bold: the best play)"), t);
+  const errors = answers.map((a, i) => (a.error ? `${variants[i][0]}: ${a.error}` : "")).filter(Boolean);
+  for (const e of errors) out.append(el("p", `error: ${e}`, {"class": "status error"}));
+}
+
+// A chart exception in the hand calculator: its cards (a suited one's 6s, 7s and 8s of one
+// suit) against its up card, from the chart's full shoe.
+function openHand(exception) {
+  const cards = exception.hand.map((r) => ({rank: r, face: r, suit: ""}));
+  $("hand-cards").value = cardText(exception.suited ? withSuits(cards, "same") : cards);
+  $("hand-vs").value = exception.up;
+  $("hand-removed").value = "";
+  $("hand-shoe").value = "";
+  document.querySelector("nav button[data-tab='hand']").click();
+  showSuits();
+  $("hand-go").click();
+}
+
+$("hand-go").addEventListener("click", async () => {
+  $("suits-out").textContent = "";  // (the last hand's suits go with its answer)
+  $("suits-status").textContent = "";
+  const data = await ask("hand", handQuery($("hand-cards").value), $("hand-status"));
   const out = $("hand-out");
   out.textContent = "";
   if (data) out.append(handTable(data, `${data.hand.join(",")} vs ${data.up}: ${data.ruleset}`));
+  if (data) await compareSuits();
 });
 
 $("effects-go").addEventListener("click", async () => {
