@@ -31,6 +31,7 @@ Two ways to compute that exist:
 from __future__ import annotations
 
 import array
+import contextlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -56,12 +57,14 @@ from strategy_calc.hands import (
     optimal_split_ev,
     postsplit_ev,
     pre_split_codes,
+    resplit_moments,
     split_round_params,
     split_values,
     up_card_suits,
 )
 from strategy_calc.rules import (
     BlackjackRules,
+    RulesError,
 )
 from strategy_calc.splits import (
     check_split_strategy,
@@ -413,6 +416,16 @@ def _outcomes(
                 hist[i] += p * x
         out["split"] = signs(hist)
         moments["split"] = moment2(hist)
+    elif ev["split"] is not None and split_strategy in ("cdp1", "cdz"):
+        # resplits: the round's distribution is not enumerated; its moments are exact
+        # (split 6s, 7s, 8s under the suited bonus and shoes some play could run out of
+        # are not: no figure then)
+        with contextlib.suppress(RulesError):
+            moments["split"] = math.fsum(
+                p * resplit_moments(rules, hand[0].rank, up, shoe, conditioning,
+                                    memoryview(split_codes).cast("b") if split_codes
+                                    else None)[1]
+                for p, shoe in up_cases or [(1.0, base)]) / scale
     if ev["surrender"] is not None:
         out["surrender"] = {"win": 0.0, "push": 0.0, "lose": 1.0}
         moments["surrender"] = _surrender_second_moment(rules, 1.0 - no_bj, natural,

@@ -681,10 +681,13 @@ def risk(
     format_: FormatOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Exact distribution of a round's result, its SD, and the bankroll's risk of ruin."""
+    """Exact distribution of a round's result, its SD, and the bankroll's risk of ruin.
+
+    With resplits (max_split_hands 3 or 4) the round's exact mean and SD, and the normal
+    approximation's figures from them (the distribution itself is not enumerated)."""
     as_json = wants_json(as_json, format_)
     from strategy_calc import report
-    from strategy_calc.risk import round_outcomes, summarise
+    from strategy_calc.risk import round_moments, round_outcomes, summarise, summarise_moments
 
     def compute() -> dict[str, Any]:
         check_output(plot, "--plot")
@@ -693,12 +696,23 @@ def risk(
         if not math.isfinite(bankroll) or bankroll <= 0:
             raise InputError(f"--bankroll must be a positive finite number, not {bankroll:g}")
         ruleset, start = with_shoe(rules, set_, decks, shoe)
+        resplits = ruleset.max_split_hands > 2
+        if resplits and plot is not None:
+            raise InputError("--plot draws the round's distribution, which is not enumerated"
+                             " with resplits (max_split_hands > 2); the exact mean and SD are")
+        outcomes = None
         with progress_bar("enumerating every round") as tick:
-            outcomes, ev = round_outcomes(ruleset, strategy.value, tick, split_strategy, start)
-        summary = summarise(outcomes, bankroll, rounds)
+            if resplits:
+                mean, second, ev = round_moments(ruleset, strategy.value, tick, split_strategy,
+                                                 start)
+            else:
+                outcomes, ev = round_outcomes(ruleset, strategy.value, tick, split_strategy,
+                                              start)
+        summary = (summarise(outcomes, bankroll, rounds) if outcomes is not None
+                   else summarise_moments(mean, second, bankroll, rounds))
         data = report.risk_dict(ruleset, strategy.value, ev, summary)
         data["split_strategy"] = split_strategy.strip().lower()
-        if plot is not None:
+        if plot is not None and outcomes is not None:
             from strategy_calc.risk import path_quantiles
 
             report.risk_plot(data, path_quantiles(outcomes, rounds), str(plot))

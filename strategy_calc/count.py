@@ -46,6 +46,7 @@ from strategy_calc.distributions import (
     SplitTables,
     check_distribution_rules,
     deal_histogram,
+    deal_moments,
     optimal_codes,
     split_cross_sums,
     split_moments,
@@ -515,7 +516,7 @@ class BlackjackCounter:
                                             None if optimal else memoryview(codes),
                                             self._split_tables, cross.get(Rank(hand[0])))
                         if got is not None:
-                            extra += w * _split_second_moment(got, rules.peek, insured, nb)
+                            extra += w * deal_moments(got, rules.peek, insured, nb)[1]
                             continue
                     hist += w * deal_histogram(game, ups, hand, case.q678, action.value, codes,
                                                optimal, insured)
@@ -664,25 +665,6 @@ class BlackjackCounter:
                           self.seats)
 
 
-def _split_second_moment(moments: tuple[float, float, float], peek: bool, insured: bool,
-                         no_bj: float) -> float:
-    """E[X^2] of a split deal, from the raw moments of its split round
-    (:func:`strategy_calc.distributions.split_moments`), insurance included.
-
-    Peek: the raw moments hold the outcomes with no dealer blackjack, which takes the
-    original bet (-1) with chance 1 - ``no_bj``; insured, that blackjack pays the
-    insurance 1 (the round is 0) and every other outcome is 0.5 lower:
-    E[(X - 1/2)^2 1{no blackjack}] = E[X^2 ...] - E[X ...] + no_bj / 4. No hole card:
-    X + I with I = 1 on a blackjack, else -1/2: E[(X + I)^2] = E[X^2] + 2 E[X I] + E[I^2],
-    E[X I] = 3/2 E[X 1{blackjack}] - 1/2 E[X], E[I^2] = 1/4 + 3/4 P(blackjack).
-    """
-    m1, m2, with_bj = moments
-    p_bj = 1.0 - no_bj
-    if peek:
-        return m2 - m1 + 0.25 * no_bj if insured else m2 + p_bj
-    return m2 + (3.0 * with_bj - m1 + 0.25 + 0.75 * p_bj if insured else 0.0)
-
-
 def blackjack_counter(
     rules: BlackjackRules, strategy: str = "basic", system: str = "hilo",
     cut_card: int | None = None, seed: int = 1, penetration: float | None = None,
@@ -708,7 +690,7 @@ def blackjack_counter(
     if strategy not in BLACKJACK_STRATEGIES:
         raise InputError(f"unknown strategy {strategy!r}: choose from "
                          f"{', '.join(BLACKJACK_STRATEGIES)}")
-    check_distribution_rules(rules)
+    check_distribution_rules(rules, resplits=True)
     count = find_system(system)
     if strategy == "basic+indices":  # (an unbalanced system bets by its running count)
         count.require_balanced("basic+indices (its index plays read a true count)")

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import array
+import math
 import threading
 import uuid
 from collections import OrderedDict
@@ -38,9 +39,9 @@ from strategy_calc.engine import (
     UpCardPass,
 )
 from strategy_calc.game import UP_ORDER, GamePass, UpCardDeals, natural_results
-from strategy_calc.hands import split_hand_params, split_round_params, up_card_suits
+from strategy_calc.hands import resplit_moments, split_round_params, up_card_suits
 from strategy_calc.rules import BlackjackRules, RulesError
-from strategy_calc.splits import combine_moments, max_hands_for
+from strategy_calc.splits import max_hands_for
 
 if TYPE_CHECKING:
     import numpy as np
@@ -59,10 +60,51 @@ def round_distributions(
     card, the codes split hands play under optimal play (default: each hand's
     own optimum, the ``cdp1`` split strategy; the ``cdz`` codes for ``cdz``).
     """
+    check_distribution_rules(game.rules)
+    hist_basic, hist_optimal, natural_basic, natural_optimal = _round_parts(
+        game, chart, chart_codes, split_codes, progress, None)
+    return (_merge(_histogram_dict(hist_basic), natural_basic),
+            _merge(_histogram_dict(hist_optimal), natural_optimal))
+
+
+def round_moments(
+    game: GamePass, chart: Chart, chart_codes: dict[Rank, array.array[int]],
+    split_codes: dict[Rank, bytes] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """``((E[X], E[X^2]) under the chart, (E[X], E[X^2]) optimal)`` of a round's net result
+    X (units of the initial bet), exactly, resplits included: the deals of
+    :func:`round_distributions`, but a split round that may resplit gives its moments
+    (:func:`resplit_moments`) instead of its distribution, which is not enumerated.
+    Arguments as :func:`round_distributions`.
+    """
+    import numpy as np
+
+    check_distribution_rules(game.rules, resplits=True)
+    extra = [[0.0, 0.0], [0.0, 0.0]]  # (basic, optimal) resplit rounds' E[X], E[X^2]
+    hist_basic, hist_optimal, natural_basic, natural_optimal = _round_parts(
+        game, chart, chart_codes, split_codes, progress, extra)
+    xs = (np.arange(HIST_SIZE) - HIST_OFFSET) / 100.0
+    out = []
+    for hist, natural, (m1, m2) in ((hist_basic, natural_basic, extra[0]),
+                                    (hist_optimal, natural_optimal, extra[1])):
+        out.append((float(np.dot(hist, xs)) + m1 + math.fsum(x * p for x, p in natural.items()),
+                    float(np.dot(hist, xs * xs)) + m2
+                    + math.fsum(x * x * p for x, p in natural.items())))
+    return out[0], out[1]
+
+
+def _round_parts(
+    game: GamePass, chart: Chart, chart_codes: dict[Rank, array.array[int]],
+    split_codes: dict[Rank, bytes] | None, progress: Callable[[int, int], None] | None,
+    resplit: list[list[float]] | None,
+) -> tuple[np.ndarray, np.ndarray, dict[float, float], dict[float, float]]:
+    """The histograms (chart, optimal) and the naturals' exact results of every deal (see
+    :func:`round_distributions`); with ``resplit``, a split round that may resplit adds
+    its ``weight * (E[X], E[X^2])`` to ``resplit[0]`` (chart) or ``resplit[1]`` instead."""
     import numpy as np
 
     rules = game.rules
-    check_distribution_rules(rules)
     hist_optimal, hist_basic = np.zeros(HIST_SIZE), np.zeros(HIST_SIZE)
     # a natural's results, keyed exactly (any payout)
     natural_basic: dict[float, float] = {}
@@ -75,6 +117,8 @@ def round_distributions(
         for hand, cases in ups.deals.items():
             action = chart.code(hand, up).action
             nb = ups.no_blackjack(hand)
+            resplits = (resplit is not None and hand[0] == hand[1]
+                        and max_hands_for(rules, hand[0] == 1) > 2)
             for case in cases:
                 weight = ups.p_up * ups.weight(hand) * case.probability
                 if hand == (1, 10):  # paid at once, unless the dealer has one too
@@ -85,31 +129,85 @@ def round_distributions(
                         for x, p in natural_results(rules.blackjack_pays, nb, even, insured):
                             results[x] = results.get(x, 0.0) + weight * p
                     continue
-                for hist, play, codes, optimal, insured in (
-                        (hist_optimal, case.best().value, best_codes, True, case.insures()),
-                        (hist_basic, action.value, chart_codes[up], False,
+                for k, hist, play, codes, optimal, insured in (
+                        (1, hist_optimal, case.best().value, best_codes, True, case.insures()),
+                        (0, hist_basic, action.value, chart_codes[up], False,
                          chart.insures(action) and case.insurance is not None)):
-                    if insured:
+                    chosen = split_codes[up] if optimal and split_codes is not None else None
+                    if resplit is not None and resplits and play == Action.SPLIT.value:
+                        m1, m2 = resplit_deal_moments(
+                            rules, Rank(hand[0]), up, ups.base, game.conditioning,
+                            memoryview(chosen).cast("b") if chosen is not None
+                            else None if optimal else memoryview(codes), insured, nb)
+                        resplit[k][0] += weight * m1
+                        resplit[k][1] += weight * m2
+                    elif insured:
                         hist += weight * deal_histogram(
-                            game, ups, hand, case.q678, play, codes, optimal, True,
-                            split_codes[up] if optimal and split_codes is not None else None)
+                            game, ups, hand, case.q678, play, codes, optimal, True, chosen)
                     else:
                         add_deal_distribution(
                             hist, weight, rules, hand, up, ups.base, game.conditioning, play,
-                            case.q678, nb, codes, game.memo, optimal,
-                            split_codes[up] if optimal and split_codes is not None else None)
+                            case.q678, nb, codes, game.memo, optimal, chosen)
     if progress is not None:
         progress(len(UP_ORDER), len(UP_ORDER))
-    return (_merge(_histogram_dict(hist_basic), natural_basic),
-            _merge(_histogram_dict(hist_optimal), natural_optimal))
+    return hist_basic, hist_optimal, natural_basic, natural_optimal
 
 
-def check_distribution_rules(rules: BlackjackRules) -> None:
+def resplit_deal_moments(
+    rules: BlackjackRules, pair: Rank, up: Rank, base: Shoe, conditioning: Conditioning,
+    codes: memoryview | None, insured: bool, no_bj: float,
+) -> tuple[float, float]:
+    """``(E[X], E[X^2])`` of splitting ``pair`` against ``up`` with resplits, the dealer's
+    blackjack and an insurance bet included, per unit probability of the deal (its shoe
+    ``base``: up card gone, the pair in; ``codes`` as :func:`resplit_moments`), by the up
+    card's suits where they matter (:func:`strategy_calc.hands.up_card_suits`)."""
+    m1 = m2 = 0.0
+    for p, shoe in up_card_suits(rules, base, up, pair):
+        raw = resplit_moments(rules, pair, up, shoe, conditioning, codes)
+        first, second = deal_moments(raw, conditioning.peek, insured, no_bj)
+        m1 += p * first
+        m2 += p * second
+    return m1, m2
+
+
+def deal_moments(moments: tuple[float, float, float], peek: bool, insured: bool,
+                 no_bj: float) -> tuple[float, float]:
+    """``(E[X], E[X^2])`` of a split deal from the raw moments of its split round
+    (:func:`split_moments`, :func:`resplit_moments`), the dealer's blackjack and an
+    insurance bet included.
+
+    Peek: the raw moments hold the outcomes with no dealer blackjack, which takes the
+    original bet (-1) with chance 1 - ``no_bj``; insured, that blackjack pays the
+    insurance 1 (the round is 0) and every other outcome is 0.5 lower:
+    E[(X - 1/2)^2 1{no blackjack}] = E[X^2 ...] - E[X ...] + no_bj / 4. No hole card:
+    X + I with I = 1 on a blackjack, else -1/2: E[(X + I)^2] = E[X^2] + 2 E[X I] + E[I^2],
+    E[X I] = 3/2 E[X 1{blackjack}] - 1/2 E[X], E[I^2] = 1/4 + 3/4 P(blackjack).
+
+    >>> [round(x, 12) for x in deal_moments((-0.1, 1.2, 0.0), True, False, 0.9)]
+    [-0.2, 1.3]
+
+    (Peek, not insured: a dealer blackjack, chance 0.1, takes the bet: -0.1 - 0.1 and
+    1.2 + 0.1.)
+    """
+    m1, m2, with_bj = moments
+    p_bj = 1.0 - no_bj
+    if peek:
+        if insured:
+            return m1 - 0.5 * no_bj, m2 - m1 + 0.25 * no_bj
+        return m1 - p_bj, m2 + p_bj
+    if insured:
+        return (m1 + p_bj - 0.5 * no_bj, m2 + 3.0 * with_bj - m1 + 0.25 + 0.75 * p_bj)
+    return m1, m2
+
+
+def check_distribution_rules(rules: BlackjackRules, resplits: bool = False) -> None:
     """Refuse rules whose round results the exact distribution cannot key exactly.
 
     Results other than a natural's are sums of +-1, +-2, 1/2 and the Macau
     bonuses, kept in hundredths of the bet from -5 to +21: a bonus must be a
-    whole number of hundredths, at most 10 (two split hands: 20).
+    whole number of hundredths, at most 10 (two split hands: 20). With resplits
+    (``max_split_hands`` above 2) a round's distribution is not enumerated (its
+    moments are, :func:`round_moments`): refused unless ``resplits``.
 
     >>> check_distribution_rules(BlackjackRules(bonus_777=3.0))
     >>> check_distribution_rules(BlackjackRules(bonus_777=2.125))  # doctest: +ELLIPSIS
@@ -117,9 +215,10 @@ def check_distribution_rules(rules: BlackjackRules) -> None:
     ...
     strategy_calc.rules.RulesError: outcome distributions need bonus payouts in whole ...
     """
-    if rules.max_split_hands > 2:
-        raise RulesError("outcome distributions with resplits (max_split_hands > 2)"
-                         " are not computed; use 2")
+    if rules.max_split_hands > 2 and not resplits:
+        raise RulesError("outcome distributions with resplits (max_split_hands > 2) are not"
+                         " enumerated (their exact mean and SD are); use max_split_hands=2"
+                         " for the whole distribution")
     for bonus in (rules.bonus_777, rules.bonus_suited_678):
         if bonus > 10 or abs(bonus * 100 - round(bonus * 100)) > 1e-9:
             raise RulesError("outcome distributions need bonus payouts in whole hundredths"
@@ -314,57 +413,6 @@ def split_moments(
                                                 int(up), first, codes, second):
             table = None  # (a shoe with more of some rank than the run's reference)
     return engine.split_moments(base, pair, up, first, codes, second, table)
-
-
-def resplit_moments(
-    rules: BlackjackRules, pair: Rank, up: Rank, base: Shoe, conditioning: Conditioning,
-    codes: memoryview | None,
-) -> tuple[float, float, float]:
-    """Raw ``(E[X], E[X^2], E[X 1{dealer blackjack}])`` of a split round with resplits (up
-    to :func:`~strategy_calc.splits.max_hands_for` hands), exactly: every split hand plays
-    ``codes`` or, if None, its own best play for its cards, the up card and the pair
-    (``cdp1``); see :func:`strategy_calc.splits.combine_moments` for the derivation.
-    ``base``: both pair cards in it, up card gone; raw as :func:`split_moments` (peek: the
-    outcomes with no dealer blackjack). A :class:`RulesError` (never a different game)
-    where this is not exact: the peek shortcut, split 6s, 7s and 8s under the suited
-    6-7-8 bonus (each resplit hand's own suit chance), a shoe some play could run out of.
-    """
-    max_hands = max_hands_for(rules, pair is Rank.ACE)
-    if conditioning is Conditioning.PEEK_SHORTCUT:
-        raise RulesError("exact moments with resplits are computed in the exact peek model,"
-                         " not the shortcut")
-    first, second, suits = split_round_params(rules, base, [Card(pair), Card(pair)],
-                                              conditioning)
-    later = split_hand_params(rules, base, [Card(pair), Card(pair)], conditioning,
-                              start=Card(pair))
-    if suits is not None or not tabled(first, second) or later != second:
-        raise RulesError("exact moments with resplits of 6s, 7s and 8s under the suited 6-7-8"
-                         " bonus are not computed (each hand's suit chance differs);"
-                         " use max_split_hands=2")
-    if could_run_out(base, max_hands):
-        raise RulesError(f"exact moments with resplits to {max_hands} hands need a shoe the"
-                         f" hands and the dealer cannot run out of ({base.total} cards left)")
-    rows = engine.resplit_moment_rows(base, pair, up, first, codes, 2 * max_hands - 2, second)
-    return combine_moments(rows, base.total - 2, base.count(pair) - 2, max_hands)
-
-
-def could_run_out(base: Shoe, hands: int) -> bool:
-    """Whether ``hands`` player hands and the dealer could need more cards than ``base``
-    holds (up card gone). Each hand draws only while its hard total is at most 20, the
-    dealer while his is at most 16 (up card included), so the cards before each hand's
-    last one add up to at most 20 (16); all those cards together are at most the most
-    cards of ``base`` whose values (aces 1) add up to ``20 hands + 16``, and each hand
-    and the dealer then take one last card.
-
-    >>> could_run_out(Shoe.full(1), 4), could_run_out(Shoe.from_counts([12] + [0] * 9), 2)
-    (False, True)
-    """
-    budget, taken = 20 * hands + 16, 0
-    for value, count in enumerate(base.counts, start=1):
-        k = min(count, budget // value)
-        taken += k
-        budget -= k * value
-    return taken + hands + 1 > base.total
 
 
 def deal_histogram(

@@ -20,7 +20,7 @@ from dataclasses import replace
 from strategy_calc import engine
 from strategy_calc.cards import SUITED_RANKS, SUITS, Card, CardError, Rank, Shoe
 from strategy_calc.rules import BlackjackRules, RulesError
-from strategy_calc.splits import SplitValues, cdz_codes, combine, max_hands_for
+from strategy_calc.splits import SplitValues, cdz_codes, combine, combine_moments, max_hands_for
 
 AUTOPLAY_POLICY = memoryview(array.array("b", [1 if (k % 32) <= 11 else 0 for k in range(64)]))
 """Auto-play on disconnection (Deluxe): hit while the best total (an ace counting
@@ -349,3 +349,55 @@ def postsplit_ev(
                                                                     conditioning),
                                       split_hand_params(rules, base, cards[::-1], conditioning))
     return one + two
+
+
+def resplit_moments(
+    rules: BlackjackRules, pair: Rank, up: Rank, base: Shoe, conditioning: engine.Conditioning,
+    codes: memoryview | None,
+) -> tuple[float, float, float]:
+    """Raw ``(E[X], E[X^2], E[X 1{dealer blackjack}])`` of a split round with resplits (up
+    to :func:`~strategy_calc.splits.max_hands_for` hands), exactly: every split hand plays
+    ``codes`` or, if None, its own best play for its cards, the up card and the pair
+    (``cdp1``); see :func:`strategy_calc.splits.combine_moments` for the derivation.
+    ``base``: both pair cards in it, up card gone; raw as :func:`split_moments` (peek: the
+    outcomes with no dealer blackjack). A :class:`RulesError` (never a different game)
+    where this is not exact: the peek shortcut, split 6s, 7s and 8s under the suited
+    6-7-8 bonus (each resplit hand's own suit chance), a shoe some play could run out of.
+    """
+    max_hands = max_hands_for(rules, pair is Rank.ACE)
+    if conditioning is engine.Conditioning.PEEK_SHORTCUT:
+        raise RulesError("exact moments with resplits are computed in the exact peek model,"
+                         " not the shortcut")
+    first, second, suits = split_round_params(rules, base, [Card(pair), Card(pair)],
+                                              conditioning)
+    later = split_hand_params(rules, base, [Card(pair), Card(pair)], conditioning,
+                              start=Card(pair))
+    if (suits is not None or first.suited_678_chance or second.suited_678_chance
+            or later != second):
+        raise RulesError("exact moments with resplits of 6s, 7s and 8s under the suited 6-7-8"
+                         " bonus are not computed (each hand's suit chance differs);"
+                         " use max_split_hands=2")
+    if could_run_out(base, max_hands):
+        raise RulesError(f"exact moments with resplits to {max_hands} hands need a shoe the"
+                         f" hands and the dealer cannot run out of ({base.total} cards left)")
+    rows = engine.resplit_moment_rows(base, pair, up, first, codes, 2 * max_hands - 2, second)
+    return combine_moments(rows, base.total - 2, base.count(pair) - 2, max_hands)
+
+
+def could_run_out(base: Shoe, hands: int) -> bool:
+    """Whether ``hands`` player hands and the dealer could need more cards than ``base``
+    holds (up card gone). Each hand draws only while its hard total is at most 20, the
+    dealer while his is at most 16 (up card included), so the cards before each hand's
+    last one add up to at most 20 (16); all those cards together are at most the most
+    cards of ``base`` whose values (aces 1) add up to ``20 hands + 16``, and each hand
+    and the dealer then take one last card.
+
+    >>> could_run_out(Shoe.full(1), 4), could_run_out(Shoe.from_counts([12] + [0] * 9), 2)
+    (False, True)
+    """
+    budget, taken = 20 * hands + 16, 0
+    for value, count in enumerate(base.counts, start=1):
+        k = min(count, budget // value)
+        taken += k
+        budget -= k * value
+    return taken + hands + 1 > base.total

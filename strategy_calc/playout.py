@@ -29,6 +29,7 @@ from strategy_calc.cards import Card, Shoe
 from strategy_calc.engine import node_table
 from strategy_calc.hands import split_hand_params
 from strategy_calc.rules import BlackjackRules
+from strategy_calc.splits import max_hands_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,11 +138,19 @@ def _play_box(rules: BlackjackRules, deal: _Deal, first: Card, second: Card, up_
         live = _best_total([p1, p2, int(deal.take().rank)]) <= 21
     elif action is Action.SPLIT:
         live = False
-        for k, (own, other) in enumerate(((first, second), (second, first))):
+        # hands in queue order; a pair card drawn as a second card starts another hand
+        # while fewer than the most allowed exist (resplits), and the hand draws again
+        hands = [(first, second), (second, first)]
+        most = max_hands_for(rules, p1 == 1)
+        for k, (own, other) in enumerate(hands):
             own_codes = None
             if shoe is not None:
-                own_codes = _split_play_of(rules, shoe, up_card, own, other, k == 1)
-            held = [own, deal.take()]
+                own_codes = _split_play_of(rules, shoe, up_card, own, other, k >= 1)
+            card = deal.take()
+            while int(card.rank) == p1 and len(hands) < most:
+                hands.append((card, own))
+                card = deal.take()
+            held = [own, card]
             if rules.split_aces_take_one_card(p1 == 1):
                 live = True
                 continue

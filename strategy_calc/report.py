@@ -566,19 +566,31 @@ def _outcome_key(x: float) -> str:
 
 
 def risk_dict(rules: BlackjackRules, strategy: str, ev: float, summary: Any) -> dict[str, Any]:
-    """The ``risk --json`` object."""
+    """The ``risk --json`` object. With resplits the distribution is not enumerated:
+    ``outcomes``, ``risk_of_ruin``, ``loss_probability`` and ``quantiles`` are null and
+    ``distribution`` says why (``ev`` and ``sd`` are exact either way)."""
+    outcomes = summary.outcomes
     return {
         "rules": rules.name, "decks": rules.decks, "ruleset": str(rules), "strategy": strategy,
         "ev": summary.mean, "ev_game": ev, "sd": summary.sd,
-        "outcomes": {_outcome_key(x): p for x, p in sorted(summary.outcomes.items())},
+        "distribution": "exact" if outcomes is not None else RESPLIT_NOTE,
+        "outcomes": None if outcomes is None
+        else {_outcome_key(x): p for x, p in sorted(outcomes.items())},
         "bankroll": summary.bankroll, "rounds": summary.rounds,
         "risk_of_ruin": summary.risk_of_ruin,
         "risk_of_ruin_normal": summary.risk_of_ruin_normal,
         "log10_risk_of_ruin_normal": _finite(summary.log10_risk_of_ruin_normal),
         "loss_probability": summary.loss_probability,
         "loss_probability_normal": summary.loss_probability_normal,
-        "quantiles": dict(summary.quantiles), "quantiles_normal": dict(summary.quantiles_normal),
+        "quantiles": None if summary.quantiles is None else dict(summary.quantiles),
+        "quantiles_normal": dict(summary.quantiles_normal),
     }
+
+
+RESPLIT_NOTE = ("not enumerated with resplits (max_split_hands > 2): the round's exact mean"
+                " and SD (every split hand's moments and every pair of hands' joint moments),"
+                " and the normal approximation from them")
+"""Why ``risk`` gives no exact distribution (and no exact risk of ruin) with resplits."""
 
 
 def _risk_cell(data: Mapping[str, Any]) -> str:
@@ -594,22 +606,29 @@ def risk_text(data: Mapping[str, Any]) -> str:
     """The round distribution and the bankroll figures, exact next to normal."""
     from rich.table import Table
 
-    dist = Table(title="a round's net result", title_justify="left")
-    dist.add_column("result", justify="right")
-    dist.add_column("probability", justify="right")
-    for key, p in data["outcomes"].items():
-        dist.add_row(key, f"{p:.8f}")
+    enumerated = data["outcomes"] is not None
+    dist: Table | str = f"a round's distribution: {data['distribution']}"
+    if enumerated:
+        dist = Table(title="a round's net result", title_justify="left")
+        dist.add_column("result", justify="right")
+        dist.add_column("probability", justify="right")
+        for key, p in data["outcomes"].items():
+            dist.add_row(key, f"{p:.8f}")
     figures = Table(title=f"bankroll {data['bankroll']:g} units, {data['rounds']} rounds, flat"
                     " bets", title_justify="left")
     figures.add_column("")
     figures.add_column("exact", justify="right")
     figures.add_column("normal approx.", justify="right")
-    figures.add_row("risk of ruin", f"{data['risk_of_ruin']:.6f}", _risk_cell(data))
-    figures.add_row("P(behind at the end)", f"{data['loss_probability']:.6f}",
+
+    def exact(key: str, form: str) -> str:
+        return format(data[key], form) if enumerated else "-"
+
+    figures.add_row("risk of ruin", exact("risk_of_ruin", ".6f"), _risk_cell(data))
+    figures.add_row("P(behind at the end)", exact("loss_probability", ".6f"),
                     f"{data['loss_probability_normal']:.6f}")
-    for q, value in data["quantiles"].items():
-        figures.add_row(f"result, {q} quantile", f"{value:+.1f}",
-                        f"{data['quantiles_normal'][q]:+.1f}")
+    for q, value in data["quantiles_normal"].items():
+        figures.add_row(f"result, {q} quantile",
+                        f"{data['quantiles'][q]:+.1f}" if enumerated else "-", f"{value:+.1f}")
     head = f"EV per round {data['ev']:+.6f}, SD {data['sd']:.6f}"
     return render(f"{data['ruleset']}; {data['strategy']} play, results in units of the"
                   " initial bet", dist, head, figures)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import reduce
 
 import numpy as np
@@ -46,23 +46,26 @@ class RiskSummary:
     bankroll falls to 0 or less within ``rounds`` rounds (``_normal``: the
     Brownian approximation); ``loss_probability``: P(behind after ``rounds``),
     exact and normal; ``quantiles``: result after ``rounds`` at 5/25/50/75/95%.
+    With resplits (:func:`summarise_moments`) the round's distribution is not
+    enumerated: ``outcomes`` and the exact figures are None, ``mean`` and ``sd`` are
+    exact, and the normal figures come from them.
     """
 
-    outcomes: Mapping[float, float]
+    outcomes: Mapping[float, float] | None
     mean: float
     sd: float
     bankroll: float
     rounds: int
-    risk_of_ruin: float
+    risk_of_ruin: float | None
     risk_of_ruin_normal: float
     log10_risk_of_ruin_normal: float
     """``log10`` of the normal approximation's risk, computed in logs: finite where the
     risk itself is below the smallest double (and so 0); ``-inf`` when the risk is 0
     or when even its log is below the double range (about ``-1.8e308``: a bankroll near
     1e308 over a few rounds)."""
-    loss_probability: float
+    loss_probability: float | None
     loss_probability_normal: float
-    quantiles: Mapping[str, float]
+    quantiles: Mapping[str, float] | None
     quantiles_normal: Mapping[str, float]
 
 
@@ -96,8 +99,6 @@ def summarise(outcomes: Mapping[float, float], bankroll: float, rounds: int) -> 
     (By hand: ``2 Phi(-B / sqrt N)`` with ``B / sqrt N = 316,228``; ``log Phi(-x)`` is
     about ``-x^2 / 2``, so ``log10`` is about ``-1e11 / 2 / ln 10 = -2.1715e10``.)
     """
-    from scipy import stats  # type: ignore[import-untyped, unused-ignore]
-
     if rounds < 1:
         raise InputError(f"rounds must be at least 1, not {rounds}")
     if not (math.isfinite(bankroll) and bankroll > 0):
@@ -131,17 +132,43 @@ def summarise(outcomes: Mapping[float, float], bankroll: float, rounds: int) -> 
     total, offsets, quantiles = _after(probs, low, step, rounds)
     loss = float(total[np.flatnonzero(offsets < -1e-12)].sum())
 
+    return replace(_normal_summary(mean, sd, bankroll, rounds), outcomes=dict(outcomes),
+                   risk_of_ruin=min(ruined, 1.0), loss_probability=loss, quantiles=quantiles)
+
+
+def summarise_moments(mean: float, second_moment: float, bankroll: float,
+                      rounds: int) -> RiskSummary:
+    """The figures of :func:`summarise` that a round's mean and second moment give (the
+    normal approximation's), the exact ones None: for rounds whose distribution is not
+    enumerated (resplits; :func:`round_moments`).
+
+    >>> s = summarise_moments(0.0, 1.0, bankroll=1, rounds=1)
+    >>> s.sd, s.risk_of_ruin, round(s.risk_of_ruin_normal, 6)  # 2 Phi(-1)
+    (1.0, None, 0.317311)
+    """
+    if rounds < 1:
+        raise InputError(f"rounds must be at least 1, not {rounds}")
+    if not (math.isfinite(bankroll) and bankroll > 0):
+        raise InputError(f"bankroll must be a positive finite number, not {bankroll}")
+    return _normal_summary(mean, math.sqrt(max(second_moment - mean * mean, 0.0)), bankroll,
+                           rounds)
+
+
+def _normal_summary(mean: float, sd: float, bankroll: float, rounds: int) -> RiskSummary:
+    """:func:`summarise_moments` from the round's mean and standard deviation."""
+    from scipy import stats  # type: ignore[import-untyped, unused-ignore]
+
     n_mean, n_sd = mean * rounds, sd * math.sqrt(rounds)
     normal = stats.norm(n_mean, n_sd)
     quantiles_normal = {f"{int(q * 100)}%": float(normal.ppf(q)) for q in QUANTILES}
     log_ror = _log_ruin_normal(mean, sd, bankroll, rounds)
     ror_normal = math.exp(log_ror)  # (exp(-inf) is 0.0)
     return RiskSummary(
-        outcomes=dict(outcomes), mean=mean, sd=sd, bankroll=bankroll, rounds=rounds,
-        risk_of_ruin=min(ruined, 1.0), risk_of_ruin_normal=min(ror_normal, 1.0),
+        outcomes=None, mean=mean, sd=sd, bankroll=bankroll, rounds=rounds,
+        risk_of_ruin=None, risk_of_ruin_normal=min(ror_normal, 1.0),
         log10_risk_of_ruin_normal=min(log_ror / math.log(10), 0.0),
-        loss_probability=loss, loss_probability_normal=float(normal.cdf(0.0)),
-        quantiles=quantiles, quantiles_normal=quantiles_normal,
+        loss_probability=None, loss_probability_normal=float(normal.cdf(0.0)),
+        quantiles=None, quantiles_normal=quantiles_normal,
     )
 
 
@@ -202,18 +229,38 @@ def round_outcomes(
     check 1e-12). ``split_strategy``: ``cdp1``, ``cdp`` or ``cdp-hands`` (the same: one
     split) or ``cdz`` (optimal play's split hands).
     """
+    optimal = _risk_strategy(strategy) is Strategy.OPTIMAL
+    game = analyse_game(rules, progress, shoe=shoe, distribution=True,
+                        split_strategy=split_strategy)
+    outcomes = game.outcomes_optimal if optimal else game.outcomes_basic
+    assert outcomes is not None
+    return outcomes, game.ev_optimal if optimal else game.ev_basic
+
+
+def round_moments(
+    rules: BlackjackRules, strategy: Strategy | str,
+    progress: Callable[[int, int], None] | None = None, split_strategy: str = "cdp1",
+    shoe: Shoe | None = None,
+) -> tuple[float, float, float]:
+    """``(E[X], E[X^2], the game's EV)`` of a round under ``strategy``, exactly, resplits
+    included (:func:`strategy_calc.distributions.round_moments`); E[X] is that EV (the
+    tests check 1e-12). ``split_strategy``: ``cdp1`` or ``cdz`` with resplits."""
+    optimal = _risk_strategy(strategy) is Strategy.OPTIMAL
+    game = analyse_game(rules, progress, shoe=shoe, moments=True, split_strategy=split_strategy)
+    moments = game.moments_optimal if optimal else game.moments_basic
+    assert moments is not None
+    return moments[0], moments[1], game.ev_optimal if optimal else game.ev_basic
+
+
+def _risk_strategy(strategy: Strategy | str) -> Strategy:
+    """``strategy`` as :attr:`Strategy.OPTIMAL` or :attr:`Strategy.BASIC`, else an error."""
     try:
         chosen = Strategy(strategy)
     except ValueError:
         chosen = None
     if chosen not in (Strategy.OPTIMAL, Strategy.BASIC):
         raise RulesError(f"unknown strategy {strategy!r} for risk (optimal or basic)")
-    game = analyse_game(rules, progress, shoe=shoe, distribution=True,
-                        split_strategy=split_strategy)
-    optimal = chosen is Strategy.OPTIMAL
-    outcomes = game.outcomes_optimal if optimal else game.outcomes_basic
-    assert outcomes is not None
-    return outcomes, game.ev_optimal if optimal else game.ev_basic
+    return chosen
 
 
 def path_quantiles(

@@ -47,7 +47,11 @@ from dataclasses import dataclass
 from strategy_calc import chart as charts
 from strategy_calc.cards import Rank, Shoe
 from strategy_calc.chart import Deviation
-from strategy_calc.distributions import check_distribution_rules, round_distributions
+from strategy_calc.distributions import (
+    check_distribution_rules,
+    round_distributions,
+    round_moments,
+)
 from strategy_calc.edge import round_evs, round_evs_by_up
 from strategy_calc.game import (
     UP_ORDER,
@@ -84,6 +88,11 @@ class GameAnalysis:
     initial bet: probability} (only with ``analyse_game(..., distribution=True)``)."""
     outcomes_optimal: Mapping[float, float] | None = None
     """The same under optimal composition-dependent play."""
+    moments_basic: tuple[float, float] | None = None
+    """``(E[X], E[X^2])`` of a round's net result X under the chart, exact, resplits
+    included (only with ``analyse_game(..., moments=True)``)."""
+    moments_optimal: tuple[float, float] | None = None
+    """The same under optimal composition-dependent play."""
     split_strategy: str = "cdp1"
     """How split hands play under optimal play (``ev_optimal``)."""
     ev_by_up: Mapping[str, tuple[float, float]] | None = None
@@ -100,12 +109,32 @@ class GameAnalysis:
         return -self.ev_basic
 
 
+def _check_enumeration(rules: BlackjackRules, split_strategy: str, distribution: bool,
+                       moments: bool) -> None:
+    """Refuse (one :class:`RulesError`) a distribution or moments :func:`analyse_game`
+    cannot make exact for these rules and split strategy."""
+    if (distribution or moments) and split_strategy in ("postsplit", "optimal"):
+        raise RulesError("outcome distributions are computed for the cdp1, cdp, cdp-hands"
+                         f" and cdz split strategies, not {split_strategy}")
+    if moments and rules.max_split_hands > 2 and split_strategy in ("cdp", "cdp-hands"):
+        why = ("no single process of play has its value" if split_strategy == "cdp"
+               else "its plays follow the number of resplits")
+        raise RulesError("exact moments with resplits are computed for the cdp1 and cdz split"
+                         " strategies (each hand plays one fixed strategy), not"
+                         f" {split_strategy}: {why}")
+    if distribution:
+        check_distribution_rules(rules)
+    if moments:
+        check_distribution_rules(rules, resplits=True)
+
+
 def analyse_game(
     rules: BlackjackRules,
     progress: Callable[[int, int], None] | None = None,
     shoe: Shoe | None = None,
     distribution: bool = False,
     split_strategy: str = "cdp1",
+    moments: bool = False,
 ) -> GameAnalysis:
     """Chart, deviations and the EV of a round (chart and optimal play) off the top of a shoe.
 
@@ -116,16 +145,15 @@ def analyse_game(
     result under both strategies (slower: split rounds are enumerated jointly).
     ``split_strategy``: how split hands play under optimal play
     (:data:`strategy_calc.splits.SPLIT_STRATEGIES`; the chart's split hands play the
-    chart whatever it is).
+    chart whatever it is). ``moments``: the exact mean and second moment of a round's
+    net result under both strategies (:func:`strategy_calc.distributions.round_moments`:
+    with resplits too, where the distribution is not enumerated).
     """
     split_strategy = check_split_strategy(split_strategy)
-    if distribution and split_strategy in ("postsplit", "optimal"):
-        raise RulesError("outcome distributions are computed for the cdp1, cdp, cdp-hands"
-                         f" and cdz split strategies, not {split_strategy}")
-    if distribution:
-        check_distribution_rules(rules)
+    _check_enumeration(rules, split_strategy, distribution, moments)
+    enumerated_steps = (1 if distribution else 0) + (1 if moments else 0)
     per_up = 11 if split_strategy == "optimal" else 1  # the optimal split ticks per pair
-    steps = len(UP_ORDER) * (1 + per_up + (1 if distribution else 0))
+    steps = len(UP_ORDER) * (1 + per_up + enumerated_steps)
 
     def first_half(done: int, _total: int) -> None:
         if progress is not None:
@@ -170,12 +198,23 @@ def analyse_game(
 
         outcomes_basic, outcomes_optimal = round_distributions(
             game, chart, chart_codes, split_codes or None, enumerated)
+    moments_basic = moments_optimal = None
+    if moments:
+        base = len(UP_ORDER) * (1 + per_up + (1 if distribution else 0))
+
+        def summed(done: int, _total: int) -> None:
+            if progress is not None:
+                progress(base + done, steps)
+
+        moments_basic, moments_optimal = round_moments(
+            game, chart, chart_codes, split_codes or None, summed)
     return GameAnalysis(
         rules=rules, hard=hard, soft=soft, pairs=pairs,
         exceptions=tuple(sorted(deviations, key=lambda d: (len(d.hand), d.hand, d.suited,
                                                           d.up))),
         ev_basic=ev_basic, ev_optimal=ev_optimal,
         outcomes_basic=outcomes_basic, outcomes_optimal=outcomes_optimal,
+        moments_basic=moments_basic, moments_optimal=moments_optimal,
         ev_by_up={up.symbol: by_up[up] for up in UP_ORDER},
         split_strategy=split_strategy, insure=chart.insure,
     )

@@ -15,8 +15,9 @@ import pytest
 
 from strategy_calc.blackjack import analyse_hand
 from strategy_calc.cards import Card, Rank, Shoe
-from strategy_calc.distributions import could_run_out, resplit_moments, split_moments
+from strategy_calc.distributions import split_moments
 from strategy_calc.engine import Conditioning
+from strategy_calc.hands import could_run_out, resplit_moments
 from strategy_calc.rules import BlackjackRules, RulesError, blackjack_rules
 
 TOL = 1e-12
@@ -97,7 +98,7 @@ def test_resplit_moments_match_the_bruteforce_across_rules(
     _check(rules, pair, up, shoe)
 
 
-@pytest.mark.parametrize(("hands", "pair", "up"), [(3, 8, 10), (4, 8, 10), (4, 1, 6), (4, 2, 7)])
+@pytest.mark.parametrize(("hands", "pair", "up"), [(3, 8, 10), (4, 8, 10), (4, 1, 6), (3, 2, 7)])
 def test_resplit_mean_is_the_split_ev_at_six_decks(hands: int, pair: int, up: int) -> None:
     """The first moment is the cdp1 split EV the game reports (another derivation: the
     removal identities on one hand's values, ``splits.combine``), at a full 6-deck shoe."""
@@ -145,3 +146,90 @@ def test_resplit_moments_refuse_what_they_cannot_make_exact() -> None:
     with pytest.raises(RulesError, match="suited 6-7-8"):
         resplit_moments(macau, Rank.SEVEN, Rank.TEN, Shoe.full(6).remove([Card(Rank.TEN)]),
                         Conditioning.of(macau), None)
+
+
+def test_a_hands_split_second_moment_with_resplits_is_the_bruteforces() -> None:
+    """``hand``'s ``second_moments["split"]`` with resplits (one deck less 32 cards, 8,8
+    vs 6, up to 3 hands): the brute force's E[X^2] (no dealer blackjack against a 6)."""
+    rules, pair, up, shoe = FAST[0][1:]
+    assert rules.max_split_hands == 3
+    start = oracle.remove(oracle.full_shoe(1), [pair, pair, up])
+    removed = [Card(Rank(r)) for r in range(1, 11) for _ in range(start[r - 1] - shoe[r - 1])]
+    got = analyse_hand([Card(Rank(pair))] * 2, Card(Rank(up)), rules, removed,
+                       outcomes=True).second_moments
+    want = oracle.split_moments_resplit_bruteforce(pair, up, shoe, rules)
+    assert got is not None and got["split"] is not None and want is not None
+    assert abs(got["split"] - float(want[1])) <= TOL
+
+
+def test_a_resplit_takes_the_next_pair_card_in_the_playout() -> None:
+    """The count's play-out resplits in casino order (RULES.md: a pair card drawn to a
+    split hand starts another hand while fewer than the most allowed exist). Deal 8, up 6,
+    8, hole T; the first hand draws an 8 (a third hand), then 3; the second hand T; the
+    third 2; every hand stands, and the dealer's 16 draws T: 9 cards. Split once only,
+    the first hand keeps its 8 (16), the second takes the 3, the dealer the T: 7 cards."""
+    from strategy_calc.actions import Action
+    from strategy_calc.cards import parse_cards
+    from strategy_calc.playout import RoundPlan, play_round
+
+    plan = RoundPlan(0.0, None, {(6, 8, 8, False): Action.SPLIT}, {6: bytes([4]) * 4096},
+                     frozenset())
+    cards = parse_cards("8,6,8,T,8,3,T,2,T,T,T")
+    three = blackjack_rules("deluxe", ["max_split_hands=3"])
+    assert play_round(three, cards, 0, plan) == 9
+    assert play_round(blackjack_rules("deluxe"), cards, 0, plan) == 7
+
+
+def test_the_counts_round_off_the_top_has_the_games_moments_with_resplits() -> None:
+    """Two assemblies of one round's E[X^2] with resplits agree: the count's round plan
+    off the top of a full deck (its split rounds' moments one deal at a time) and the
+    game's (``analyse_game(moments=True)``, every deal weighted), under the chart."""
+    from strategy_calc.count import blackjack_counter
+    from strategy_calc.strategy import analyse_game
+
+    rules = blackjack_rules("deluxe", ["max_split_hands=4"], decks=1)
+    plan = blackjack_counter(rules).plan(Shoe.full(1))
+    game = analyse_game(rules, moments=True)
+    assert game.moments_basic is not None and plan.second_moment is not None
+    assert abs(plan.ev - game.ev_basic) <= 1e-12
+    assert abs(plan.second_moment - game.moments_basic[1]) <= 1e-12
+    assert abs(game.moments_basic[0] - game.ev_basic) <= 1e-12
+
+
+@pytest.mark.slow
+def test_wizard_of_odds_appendix_4_variance_with_doubling_after_splits() -> None:
+    """Wizard of Odds, blackjack appendix 4 (basic strategy, a cut-card simulation of
+    about 1e10 hands, resplits to 4): 6 decks, H17, DAS, no surrender, no resplit aces:
+    variance 1.346 (docs/REFERENCE.md). The exact figure off the top: 1.3459."""
+    from strategy_calc.strategy import analyse_game
+
+    rules = blackjack_rules("deluxe", ["dealer_hits_soft_17=true", "surrender=none",
+                                       "max_split_hands=4"], decks=6)
+    m = analyse_game(rules, moments=True).moments_basic
+    assert m is not None
+    assert abs(m[1] - m[0] ** 2 - 1.346) < 0.001
+
+
+@pytest.mark.slow
+def test_wizard_of_odds_no_das_variance_is_the_das_pair_splits() -> None:
+    """His no-DAS rows sit 0.008-0.009 above the exact figure, and splitting the seven
+    pairs a DAS chart splits and a no-DAS chart hits (2,2 and 3,3 vs 2-3, 4,4 vs 5-6,
+    6,6 vs 2) adds that E[X^2]: 6 decks, S17, no DAS, no surrender (Wong's benchmark):
+    his 1.295 (Wong's own 1.28) against 1.2869 + 0.0085. Each cell's weight is the
+    chance of its deal (pair card, up card, pair card from 312 cards)."""
+    from strategy_calc.strategy import analyse_game
+
+    rules = blackjack_rules("deluxe", ["double_after_split=false", "surrender=none",
+                                       "max_split_hands=4"], decks=6)
+    m = analyse_game(rules, moments=True).moments_basic
+    assert m is not None
+    variance = m[1] - m[0] ** 2
+    extra = 0.0
+    for pair, ups in ((2, (2, 3)), (3, (2, 3)), (4, (5, 6)), (6, (2,))):
+        for up in ups:
+            got = analyse_hand([Card(Rank(pair))] * 2, Card(Rank(up)), rules,
+                               outcomes=True).second_moments
+            assert got is not None and got["split"] is not None and got["hit"] is not None
+            extra += 24 / 312 * 24 / 311 * 23 / 310 * (got["split"] - got["hit"])
+    assert abs(variance - 1.295) > 0.007  # the chart's own play: outside his rounding
+    assert abs(variance + extra - 1.295) < 0.001

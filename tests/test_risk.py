@@ -80,7 +80,8 @@ def test_risk_json_contract() -> None:
 
 
 @pytest.mark.parametrize("args", [["--rounds", "0"], ["--bankroll", "-5"],
-                                  ["--set", "max_split_hands=4"]])
+                                  ["--rules", "deluxe", "--set", "max_split_hands=4",
+                                   "--split-strategy", "cdp"]])
 def test_risk_errors(args: list[str]) -> None:
     out = runner.invoke(app, ["risk", "--decks", "1", *args])
     assert out.exit_code == 2 and out.stderr.startswith("error: ")
@@ -206,3 +207,22 @@ def test_risk_s_enumeration_reports_progress_to_the_end() -> None:
     assert ticks[-1] == (30, 30) and {total for _, total in ticks} == {30}
     assert [done for done, _ in ticks] == sorted(done for done, _ in ticks)
     assert sum(1 for done, _ in ticks if done > 20) == 10
+
+
+def test_risk_with_resplits_gives_the_exact_mean_and_sd_and_no_distribution() -> None:
+    """With resplits the round's distribution is not enumerated: ``outcomes`` and the exact
+    figures are null and ``distribution`` says so; the mean is the game's EV and the SD
+    comes from the exact second moment (tests/test_resplit_moments.py checks it against the
+    brute force); the normal approximation's figures are there."""
+    out = runner.invoke(app, ["risk", "--rules", "deluxe", "--decks", "1", "--set",
+                              "max_split_hands=4", "--strategy", "basic", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["outcomes"] is None and data["risk_of_ruin"] is None
+    assert data["loss_probability"] is None and data["quantiles"] is None
+    assert "resplits" in data["distribution"]
+    assert abs(data["ev"] - data["ev_game"]) < 1e-12
+    assert 1.0 < data["sd"] < 1.3 and 0.0 < data["risk_of_ruin_normal"] < 1.0
+    plot = runner.invoke(app, ["risk", "--rules", "deluxe", "--decks", "1", "--set",
+                               "max_split_hands=4", "--plot", "x.png"])
+    assert plot.exit_code == 2 and plot.stderr.startswith("error: --plot")
