@@ -12,26 +12,29 @@ RESPLIT_ROW_WIDTH = RESPLIT_WIDTH
 
 cdef int pair_cross(Ctx* cb, Ctx* cs, const int* base, int n1, int p, const Params* P2,
                     const char* code_b, const Term* ta, int na, double bja1, double bja2,
-                    double bjb1, double bjb2, Term* tb, int cap, double* mass,
-                    double* out) noexcept nogil:
+                    double bjb1, double bjb2, Term* tb, int cap, double* mass, int k_lo,
+                    int half, double* out) noexcept nogil:
     """``out[0] +=`` E[(r1 + 1)(r2 + 1)] over hand 1's ends ``ta[:na]`` and every end of hand
-    2 played after it; ``out[1] +=`` the part where hand 2's second card is a pair card
-    (rank index ``p``). r1 settles with ``bja1``/``bja2`` (what a dealer blackjack takes
-    from an undoubled / doubled hand), r2 with ``bjb1``/``bjb2``; peek: no-blackjack
-    outcomes only. A plain bust (-1 whatever the dealer holds) adds nothing: its hand-2
-    pass and its look-ups are skipped. Returns -1 if hand 2 has too many ends."""
-    cdef int i, j, o, r, k, nb
+    2 played after it (if ``k_lo`` is 0); ``out[1] +=`` the part where hand 2's second card
+    is a pair card (rank index ``p``). r1 settles with ``bja1``/``bja2`` (what a dealer
+    blackjack takes from an undoubled / doubled hand), r2 with ``bjb1``/``bjb2``; peek:
+    no-blackjack outcomes only. A plain bust (-1 whatever the dealer holds) adds nothing:
+    its hand-2 pass and its look-ups are skipped. ``half`` (0 or 1, else -1): for that
+    part the two hands play and settle alike and hand 1's ends carry the same filter, so
+    the joint law is symmetric: each pair of distinct ends once, twice over (the order of
+    ``cmp_term``). Returns -1 if hand 2 has too many ends."""
+    cdef int i, j, o, r, k, nb, c
     cdef int removed[NR]
     cdef double u1[NOUT]
     cdef double d[NOUT]
-    cdef double x
+    cdef double x, w
     for i in range(na):
         if plain_bust(&ta[i]):
             continue
         for o in range(NOUT):
             u1[o] = term_result(&ta[i], o, bja1, bja2) + 1.0
         hand_two_after(cb, base, &ta[i])
-        for k in range(2):
+        for k in range(k_lo, 2):
             nb = propagate(cb, n1, 1.0, code_b, True, P2.double_ok, P2.das, P2.aces_one_card,
                            tb, cap, mass, p if k == 1 else -1)
             if nb < 0:
@@ -39,6 +42,13 @@ cdef int pair_cross(Ctx* cb, Ctx* cs, const int* base, int n1, int p, const Para
             for j in range(nb):
                 if plain_bust(&tb[j]):
                     continue
+                w = 1.0
+                if k == half:
+                    c = cmp_term(&tb[j], &ta[i])
+                    if c > 0:
+                        continue
+                    if c < 0:
+                        w = 2.0
                 for r in range(NR):
                     removed[r] = node_counts[ta[i].node][r] + (ta[i].extra == r) \
                         + node_counts[tb[j].node][r] + (tb[j].extra == r)
@@ -49,7 +59,7 @@ cdef int pair_cross(Ctx* cb, Ctx* cs, const int* base, int n1, int p, const Para
                 for o in range(NOUT):
                     if d[o] != 0.0 and u1[o] != 0.0:
                         x += d[o] * u1[o] * (term_result(&tb[j], o, bjb1, bjb2) + 1.0)
-                out[k] += ta[i].mass * tb[j].mass * x
+                out[k] += w * ta[i].mass * tb[j].mass * x
     return 0
 
 
@@ -168,10 +178,18 @@ cdef int resplit_row(SplitRound* w, int p, const Params* P, const Params* P2,
             if n < 0:
                 return -1
             marginal_sums(&w.cs, w.ta, n, p, bj1, bj2, A[f])
+            # hands alike: the joint law is symmetric, so S[1][0] = S[0][1] and S[f][f]
+            # takes each pair of distinct ends once
             if pair_cross(&w.cb, &w.cs, w.cs.base, n1, p, P2, code_b, w.ta, n, bj1, bj2,
-                          w.cb.bjl1, w.cb.bjl2, w.tb, cap, w.mass, S[f]) != 0:
+                          w.cb.bjl1, w.cb.bjl2, w.tb, cap, w.mass,
+                          f if alike else 0, f if alike else -1, S[f]) != 0:
                 return -1
-        for g in range(2):  # hand 2 dealt first
+        if alike:
+            S[1][0] = S[0][1]
+            for f in range(2):
+                for g in range(2):
+                    B[f][g] = A[g][f]
+        for g in range(2 if not alike else 0):  # hand 2 dealt first
             n = propagate(&w.ca, n1, 1.0, code_b, True, P2.double_ok, P2.das,
                           P2.aces_one_card, w.ta, cap, w.mass, p if g == 1 else -1)
             if n < 0:
