@@ -86,7 +86,7 @@ from strategy_calc.game import (
 from strategy_calc.hands import split_hand_params
 from strategy_calc.parallel import run_all
 from strategy_calc.playout import RoundPlan, play_round
-from strategy_calc.rules import BlackjackRules
+from strategy_calc.rules import BlackjackRules, RulesError
 from strategy_calc.sampling import (
     Estimate,
     Progress,
@@ -495,9 +495,8 @@ class BlackjackCounter:
                 w_hand = ups.p_up * row.weight
                 by_chart = self._chart_action(hand, up) if fixed else None
                 if hand == (1, 10):
-                    for x, p in self._natural(up, cases[0], nb, insured, optimal, actions):
-                        exact[x] = exact.get(x, 0.0) + w_hand * p
-                        ev += w_hand * p * x
+                    ev = _add_results(exact, w_hand, self._natural(up, cases[0], nb, insured,
+                                                                   optimal, actions), ev)
                     continue
                 for i, case in enumerate(cases):
                     w = w_hand * case.probability
@@ -511,10 +510,14 @@ class BlackjackCounter:
                     if hist is None:
                         continue
                     if action is Action.SPLIT:  # its moments without its distribution
-                        got = split_moments(rules, Rank(hand[0]), up, ups.base,
-                                            game.conditioning,
-                                            None if optimal else memoryview(codes),
-                                            self._split_tables, cross.get(Rank(hand[0])))
+                        try:
+                            got = split_moments(rules, Rank(hand[0]), up, ups.base,
+                                                game.conditioning,
+                                                None if optimal else memoryview(codes),
+                                                self._split_tables, cross.get(Rank(hand[0])))
+                        except RulesError:  # resplits from a shoe too short to be exact:
+                            hist = None     # this round has no second moment
+                            continue
                         if got is not None:
                             extra += w * deal_moments(got, rules.peek, insured, nb)[1]
                             continue
@@ -663,6 +666,16 @@ class BlackjackCounter:
         round, which an ``optimal`` counter's split hands play their own decisions for)."""
         return play_round(self.rules, cards, pos, plan, shoe, self.strategy == "optimal",
                           self.seats)
+
+
+def _add_results(exact: dict[float, float], weight: float,
+                 results: Sequence[tuple[float, float]], ev: float) -> float:
+    """Add ``weight`` times ``results`` ((result, probability) pairs) to ``exact``; ``ev``
+    with their contribution added (in their order)."""
+    for x, p in results:
+        exact[x] = exact.get(x, 0.0) + weight * p
+        ev += weight * p * x
+    return ev
 
 
 def blackjack_counter(

@@ -233,3 +233,20 @@ def test_wizard_of_odds_no_das_variance_is_the_das_pair_splits() -> None:
             extra += 24 / 312 * 24 / 311 * 23 / 310 * (got["split"] - got["hit"])
     assert abs(variance - 1.295) > 0.007  # the chart's own play: outside his rounding
     assert abs(variance + extra - 1.295) < 0.001
+
+
+def test_a_counted_round_too_short_for_exact_resplit_moments_has_none() -> None:
+    """Deep in a counted shoe with resplits the shoe can be too short for the identities
+    (``could_run_out``): that round's EV is still given, its second moment is None (the
+    run's moments are sampled from the other rounds) rather than the run stopping. Two
+    cards of each rank but four tens: 21 cards once the up card is gone, and four hands
+    and the dealer could need 23."""
+    from strategy_calc.count import blackjack_counter
+
+    rules = blackjack_rules("deluxe", ["max_split_hands=4"], decks=1)
+    short = Shoe.from_counts([2] * 9 + [4])
+    assert could_run_out(Shoe.from_counts([2] * 9 + [3]), 4)  # (the shoe less a ten up)
+    plan = blackjack_counter(rules).plan(short)
+    assert plan.second_moment is None and plan.ev == plan.ev  # (a number, not NaN)
+    longer = blackjack_counter(rules).plan(Shoe.from_counts([2] * 9 + [10]))
+    assert longer.second_moment is not None
