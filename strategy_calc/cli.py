@@ -1442,6 +1442,10 @@ def count(
     plot: PlotOpt = None,
     yes: Annotated[bool, typer.Option(
         "--yes", help="Run even if it is estimated at more than ten minutes.")] = False,
+    side_counts: Annotated[bool, typer.Option(
+        "--side-counts/--no-side-counts", help="Bets read the system's side counts (Hi-Opt"
+        " II's and Uston APC's aces), each card weighed by the game's effects of removal;"
+        " plays read the main count.")] = True,
     format_: Annotated[CountFormat | None, typer.Option(
             "--format", case_sensitive=False, help="Output format: text (the default) or json.")
                        ] = None,
@@ -1485,11 +1489,11 @@ def count(
         if names:
             return _compare([counting.blackjack_counter(
                 ruleset, strategy.value, name, cut_card, seed, penetration, every, start,
-                seats or 1) for name in names], n, ramp, bankroll, wong, jobs, scheduler, plot,
-                limits)
+                seats or 1, side_counts) for name in names], n, ramp, bankroll, wong, jobs,
+                scheduler, plot, limits)
         counter = counting.blackjack_counter(
             ruleset, strategy.value, system or "hilo", cut_card, seed, penetration, every,
-            start, seats or 1)
+            start, seats or 1, side_counts)
         with progress_bar(f"{n} rounds") as tick, parallel.executor(jobs, scheduler) as pool:
             result = counting.blackjack_count(counter, n, ramp, bankroll, pool, tick,
                                               wong=wong, optimize=limits)

@@ -41,7 +41,7 @@ from strategy_calc.bet_ramp import score_se as score_se_of
 from strategy_calc.cards import SUITS, Card, Rank, Shoe, parse_cards
 from strategy_calc.chart import Chart
 from strategy_calc.count_systems import CountSystem, find_system
-from strategy_calc.counting import ILLUSTRIOUS_18, count_index
+from strategy_calc.counting import ILLUSTRIOUS_18, count_index, effects_of_removal
 from strategy_calc.distributions import (
     SplitTables,
     check_distribution_rules,
@@ -297,6 +297,29 @@ class RoundRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class SideCount:
+    """A side count a run bets by: its ``ranks``, the running-count points one card of
+    them seen is worth in the bet's count (``weight``:
+    :meth:`strategy_calc.count_systems.CountSystem.side_weights`), and their ``share`` of
+    the shoe every deal starts from."""
+
+    name: str
+    ranks: frozenset[int]
+    weight: float
+    share: float
+
+    def adjustment(self, seen: int, dealt: int) -> float:
+        """What the bet's running count adds with ``seen`` cards of the side count's ranks
+        among ``dealt`` cards: ``weight`` times the surplus over the expected ``dealt *
+        share``.
+
+        >>> SideCount("aces", frozenset({1}), -2.0, 1 / 13).adjustment(seen=6, dealt=52)
+        -4.0
+        """
+        return self.weight * (seen - dealt * self.share)
+
+
+@dataclass(frozen=True, slots=True)
 class BlackjackCounter:
     """A picklable job: the rules, the strategy, the count and the cut card of a run."""
 
@@ -322,6 +345,9 @@ class BlackjackCounter:
     """Boxes at the table: the player's, dealt and played first, and ``seats - 1`` others
     playing the same plan, whose cards leave the shoe and are counted
     (:func:`strategy_calc.playout.play_round`)."""
+    side: tuple[SideCount, ...] = ()
+    """The side counts bets are keyed by besides the main count (index plays and insurance
+    read the main count alone)."""
     _chart_actions: dict[tuple[int, tuple[int, int]], Action] = field(
         init=False, repr=False, compare=False)
     """The chart's action per (up card, two-card start): fixed for the run."""
@@ -626,9 +652,13 @@ class BlackjackCounter:
         running: float = self.system.initial_running_count(rules.decks)
         pos = 0
         rounds: list[RoundRecord] = []
+        seen = [0] * len(self.side)  # cards of each side count's ranks dealt
         while len(cards) - pos > self.cut_card:
             unseen = len(cards) - pos
             tc = self.key_count(running, unseen)
+            bet_key = tc if not self.side else self.key_count(
+                running + sum(c.adjustment(k, pos) for c, k in zip(self.side, seen, strict=True)),
+                unseen)
             moments = (len(rounds) + index) % self.moment_every == 0
             shoe = Shoe.from_counts(counts, rules.decks)
             plan = self._top_plans.get(moments) if pos == 0 else None
@@ -636,7 +666,7 @@ class BlackjackCounter:
                 plan = self.plan(shoe, tc, moments)
                 if pos == 0:  # every shoe starts from one composition: plan it once
                     self._top_plans[moments] = plan
-            rounds.append(RoundRecord(tc, plan.ev, plan.second_moment))
+            rounds.append(RoundRecord(bet_key, plan.ev, plan.second_moment))
             start = pos
             try:
                 pos = self.deal_round(cards, pos, plan, shoe)
@@ -645,6 +675,8 @@ class BlackjackCounter:
             for card in cards[start:pos]:
                 counts[card.rank - 1] -= 1
                 running += self.system.tag_card(card)
+                for i, c in enumerate(self.side):
+                    seen[i] += card.rank in c.ranks
         return tuple(rounds)
 
     @property
@@ -682,6 +714,7 @@ def blackjack_counter(
     rules: BlackjackRules, strategy: str = "basic", system: str = "hilo",
     cut_card: int | None = None, seed: int = 1, penetration: float | None = None,
     moment_every: int = MOMENT_EVERY, shoe: Shoe | None = None, seats: int = 1,
+    side_counts: bool = True,
 ) -> BlackjackCounter:
     """The counter of a run: the chart and its play off the top, and the index plays.
 
@@ -695,7 +728,9 @@ def blackjack_counter(
     Under ``single_deck_one_round`` at one deck (Macau's metal box) each shuffle deals
     one round, so there is no cut card to place: giving one (other than ``n - 1``, which
     deals one round too) is an error. ``seats``: boxes at the table (1 to
-    :data:`MAX_SEATS`; :attr:`BlackjackCounter.seats`).
+    :data:`MAX_SEATS`; :attr:`BlackjackCounter.seats`). ``side_counts``: bets read the
+    system's side counts (an ace side count's weight from the game's effects of removal
+    under the chart, :meth:`~strategy_calc.count_systems.CountSystem.side_weights`).
     """
     if not 1 <= seats <= MAX_SEATS:
         raise InputError(f"--seats must be between 1 and {MAX_SEATS} (boxes at the table),"
@@ -735,8 +770,15 @@ def blackjack_counter(
     policies = {up: ups.policy.tobytes() for up, ups in top.ups.items()}
     plays = index_plays(rules, count) if strategy == "basic+indices" else ()
     full = shoe.counts if shoe is not None else Shoe.full(rules.decks).counts
+    side: tuple[SideCount, ...] = ()
+    if side_counts and count.side_counts:
+        effects = effects_of_removal(rules, definition="fixed-chart").game
+        weights = count.side_weights([effects[r.symbol] for r in Rank])
+        side = tuple(SideCount(name, frozenset(ranks), weights[name],
+                               sum(full[r - 1] for r in ranks) / sum(full))
+                     for name, ranks in count.side_counts.items())
     return BlackjackCounter(rules, strategy, count, cut_card, seed, chart, policies, plays,
-                            moment_every, full, one_round, seats)
+                            moment_every, full, one_round, seats, side)
 
 
 @dataclass(frozen=True, slots=True)

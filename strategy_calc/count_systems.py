@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -105,6 +105,38 @@ class CountSystem:
         if card.rank is Rank.SEVEN and self.red_seven is not None and card.suit is not None:
             return self.red_seven if card.suit in RED_SUITS else self.tags[6]
         return self.tag(card.rank)
+
+    def side_weights(self, effects: Sequence[float]) -> dict[str, float]:
+        """Per side count, the running-count points one card of its ranks seen is worth
+        when bets are sized (Griffin's linear model, *The Theory of Blackjack*): the ranks
+        outside every side count fix the scale ``s`` of the tags, the least-squares slope of
+        the effects of removal on them (``sum n t e / sum n t^2``, ``n`` cards of a rank
+        in a deck, ``e`` the effect on the game's EV of removing one card of it, in the
+        order A..T); a rank's ideal tag is ``e / s``, and a side count carries what its
+        ranks' ideal tags add to their tags in the main count (their mean over the cards).
+        The bet's running count is then ``running + weight * (seen - expected seen)`` for
+        each side count. With effects proportional to Hi-Lo's tags (the ace's included), a
+        Hi-Opt I-like count's ace side count carries exactly Hi-Lo's ace tag, -1:
+
+        >>> hi_opt = CountSystem("x", (0, 0, 1, 1, 1, 1, 0, 0, 0, -1), side_counts={"a": (1,)})
+        >>> hi_opt.side_weights([0.001 * t for t in HILO.tags])
+        {'a': -1.0}
+        """
+        sided = {r for ranks in self.side_counts.values() for r in ranks}
+        pairs = [(n, t, e) for rank, (n, t, e) in enumerate(
+            zip(ONE_DECK_COUNTS, self.tags, effects, strict=True), start=1) if rank not in sided]
+        scale = (sum(n * t * e for n, t, e in pairs) / sum(n * t * t for n, t, _e in pairs)
+                 if any(t for _n, t, _e in pairs) else 0.0)
+        if scale <= 0.0:
+            raise InputError(f"count system {self.name!r}: its tags do not follow the effects"
+                             " of removal (no positive scale), so its side counts cannot be"
+                             " weighed")
+        out: dict[str, float] = {}
+        for name, ranks in self.side_counts.items():
+            cards = sum(ONE_DECK_COUNTS[r - 1] for r in ranks)
+            out[name] = sum(ONE_DECK_COUNTS[r - 1] * (effects[r - 1] / scale - self.tags[r - 1])
+                            for r in ranks) / cards
+        return out
 
     @property
     def deck_sum(self) -> float:

@@ -1248,6 +1248,8 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
         "cut_card": None if result.one_round_per_shuffle else c.cut_card,
         "one_round_per_shuffle": result.one_round_per_shuffle, "seats": c.seats,
         "count_kind": c.count_kind,
+        "side_counts": {side.name: {"ranks": [Rank(r).symbol for r in sorted(side.ranks)],
+                                    "weight": side.weight} for side in c.side} or None,
         "rounds": result.rounds, "shoes": result.shoes, "seed": c.seed,
         "ev_per_round": _estimate(result.ev_per_round),
         "ev_off_the_top": result.ev_off_the_top,
@@ -1427,8 +1429,12 @@ def count_text(result: BlackjackCount) -> str:
     keyed = ("true count (running count per deck unseen)" if kind == "true count" else
              f"running count from its IRC ({c.system.initial_running_count(c.rules.decks):g};"
              " an unbalanced count: bets, table and wonging by the running count)")
-    head = (f"{c.rules}; {c.strategy} play, {c.system.name} {keyed} before each deal;"
-            f" {result.rounds} rounds from {result.shoes}"
+    sides = "".join(
+        f"; bets add {side.weight:+.3f} points per card of its {side.name} side count"
+        f" ({','.join(Rank(r).symbol for r in sorted(side.ranks))}) seen beyond the shoe's"
+        " share (plays read the main count)" for side in c.side)
+    head = (f"{c.rules}; {c.strategy} play, {c.system.name} {keyed} before each deal"
+            f"{sides}; {result.rounds} rounds from {result.shoes}"
             f" shoes (seed {c.seed}), {dealt}{seats}")
     figures = Table(title="per round, units of the initial bet (+- one standard error)",
                     title_justify="left")

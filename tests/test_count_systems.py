@@ -132,6 +132,41 @@ def test_count_keeps_the_running_count_of_the_system_it_is_given() -> None:
     assert len(records) >= 2
 
 
+def test_an_ace_side_count_moves_the_bet_by_its_weight_per_ace_beyond_the_share() -> None:
+    """Hi-Opt II with its ace side count: before each round the bet's key is the running
+    count plus ``weight * (aces dealt - cards dealt / 13)``, per deck unseen (the tags
+    summed here from the published table, the aces counted by hand); the index plays
+    and the table of plays read the main count. The weight is the ace's ideal tag in the
+    game's effects of removal (about -2 for Hi-Opt II at one deck: its tens' -2)."""
+    rules = blackjack_rules("deluxe", ["decks=1"])
+    counter = count.blackjack_counter(rules, system="hiopt2", moment_every=10**9)
+    (side,) = counter.side
+    assert side.ranks == frozenset({1}) and side.share == 1 / 13
+    assert -2.5 < side.weight < -1.5
+    records = counter.play_one(0)
+    cards = [Card(rank, SUITS[k % 4]) for rank in Rank
+             for k in range(counter.start().counts[rank - 1])]
+    shoe_rng(counter.seed, 0).shuffle(cards)
+    pos, running, aces = 0, 0.0, 0
+    for record in records:
+        adjusted = running + side.weight * (aces - pos / 13)
+        assert record.tc == pytest.approx(adjusted * 52 / (len(cards) - pos), abs=1e-12)
+        main = running * 52 / (len(cards) - pos)
+        plan = counter.plan(counter.start().remove(cards[:pos]), main, False)
+        end = counter.deal_round(cards, pos, plan)
+        running += sum(PUBLISHED["hiopt2"][c.rank - 1] for c in cards[pos:end])
+        aces += sum(c.rank is Rank.ACE for c in cards[pos:end])
+        pos = end
+    assert len(records) >= 2 and aces > 0
+    plain = count.blackjack_counter(rules, system="hiopt2", moment_every=10**9,
+                                    side_counts=False)
+    assert plain.side == ()
+    out = runner.invoke(app, ["count", "--rules", "deluxe", "--decks", "1", "--system",
+                              "hiopt2", "--rounds", "5", "--no-side-counts", "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["side_counts"] is None
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ('tags = { A = -1, 2 = 1, 3 = 1, 4 = 1, 5 = 1, 6 = 1, 7 = 0, 8 = 0, 9 = 0 }', "missing T"),
     ('tags = { A = -1, 2 = "x", 3 = 1, 4 = 1, 5 = 1, 6 = 1, 7 = 0, 8 = 0, 9 = 0, T = -1 }',
