@@ -194,6 +194,8 @@ def test_the_counts_round_off_the_top_has_the_games_moments_with_resplits() -> N
     assert abs(plan.ev - game.ev_basic) <= 1e-12
     assert abs(plan.second_moment - game.moments_basic[1]) <= 1e-12
     assert abs(game.moments_basic[0] - game.ev_basic) <= 1e-12
+    assert game.moments_optimal is not None  # optimal play: cdp1's split hands, the EV's
+    assert abs(game.moments_optimal[0] - game.ev_optimal) <= 1e-12
 
 
 @pytest.mark.slow
