@@ -6,28 +6,28 @@ return; no compute module imports this one (or rich).
 
 from __future__ import annotations
 
-import html
 import io
 import json
 import math
-import textwrap
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from strategy_calc.baccarat import BET_NAMES, BETS
-from strategy_calc.blackjack import ACTIONS, OUTCOMES, HandAnalysis
 from strategy_calc.cards import RANKS, Rank
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules
-from strategy_calc.sampling import Estimate
 from strategy_calc.splits import SPLIT_STRATEGIES
 
-if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never loads it
+# Start-up (issue 29): what one command alone renders is imported in the functions that
+# render it (html, textwrap, the baccarat and one-hand analyses, sampling's estimates),
+# so that `edge --json` loads none of it (tests/test_startup_imports.py); rich is
+# imported where a table is drawn: JSON output never loads it.
+if TYPE_CHECKING:
+    from fractions import Fraction
+
     from strategy_calc.baccarat import BaccaratOdds
     from strategy_calc.baccarat_count import BaccaratCount
     from strategy_calc.bet_ramp import RampFigures
+    from strategy_calc.blackjack import HandAnalysis
     from strategy_calc.count import BlackjackCount, Comparison, OptimisedRamp, RampResult
     from strategy_calc.count_systems import CountSystem
     from strategy_calc.counting import CountIndex, EffectsOfRemoval, IndexMatrix, IndexTable
@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never 
         SessionReport,
     )
     from strategy_calc.rules import Ruleset, RulesetInfo
+    from strategy_calc.sampling import Estimate
     from strategy_calc.sidebets import PairOdds
     from strategy_calc.strategy import GameAnalysis
     from strategy_calc.sweep import Row as SweepRow
@@ -49,6 +50,8 @@ if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never 
 
 def hand_dict(result: HandAnalysis) -> dict[str, Any]:
     """The ``hand --json`` object (the CLI contract's keys)."""
+    from strategy_calc.blackjack import ACTIONS, OUTCOMES
+
     return {
         "rules": result.rules.name,
         "decks": result.rules.decks,
@@ -177,6 +180,8 @@ def render(*items: Any) -> str:
 def hand_text(result: HandAnalysis, exact: Mapping[str, Any] | None = None) -> str:
     """A table of every action's EV (best marked) and the dealer's outcome probabilities."""
     from rich.table import Table
+
+    from strategy_calc.blackjack import ACTIONS, OUTCOMES
 
     peek = result.conditioned_on_no_dealer_blackjack
     cond = ("playing actions given the dealer has no blackjack (he checked); insurance and"
@@ -401,6 +406,8 @@ def chart_print_html(game: GameAnalysis, paper: str = "a4", scale: float = 1.0) 
     exceptions (Macau's suited-bonus plays included) underneath. ``scale``
     shrinks the type (:func:`chart_pdf` lowers it until the page fits).
     """
+    import html
+
     css_paper, width, _height = PAPERS[paper]
     rules = game.rules
     title = (f"{rules.name}, {rules.decks} deck{'s' if rules.decks > 1 else ''}: basic strategy"
@@ -840,6 +847,8 @@ def _grid_rows(matrix: IndexMatrix) -> list[tuple[str, str, list[tuple[str, list
 
 def index_grids(matrix: IndexMatrix) -> str:
     """The matrix as plain fixed-width grids (80 columns): hands down, up cards across."""
+    import textwrap
+
     blocks = []
     for play, title, rows in _grid_rows(matrix):
         lines = [f"{title}; true count at or above which to {play}",
@@ -893,6 +902,8 @@ def indices_print_html(table: IndexTable, matrix: IndexMatrix | None, paper: str
     grid (hands down, up cards across) with the true count in each cell, coloured by the
     play where it is taken at that count or above (``all``: at every count; ``-``:
     never; ``<``: at or below)."""
+    import html
+
     css_paper, width, _height = PAPERS[paper]
     rules = table.rules
     title = f"{table.count.name} count indices: {rules.name}, {rules.decks} decks"
@@ -1035,6 +1046,7 @@ def odds_dict(
     """The ``baccarat --json`` object: the CLI contract's keys, plus ``ruleset`` (the
     slug), ``payouts`` (the rules' fields), ``counts`` (the exact integers) and, when
     ``exact``, ``exact`` (the same figures as ``"numerator/denominator"`` strings)."""
+    from dataclasses import asdict
 
     ev = odds.exact_ev()
     out: dict[str, Any] = {
@@ -1087,6 +1099,8 @@ def odds_text(
     """A readable report: a table of every bet, the best bet, optional fractions and EOR."""
     from rich import box
     from rich.table import Table
+
+    from strategy_calc.baccarat import BET_NAMES, BETS
 
     rules = odds.rules
     removed = ",".join(odds.removed) or "none"
@@ -1239,6 +1253,8 @@ def _estimate(e: Estimate | None) -> dict[str, float | None] | None:
 
 def count_dict(result: BlackjackCount) -> dict[str, Any]:
     """The ``count --format json`` object of a blackjack run (the keys are a CLI contract)."""
+    from strategy_calc.sampling import Estimate
+
     c = result.counter
     win = result.win_rate_per_round
     return {
@@ -1274,6 +1290,8 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
 
 def _ramp_result_dict(r: RampResult) -> dict[str, Any]:
     """A ramp's figures over a run's rounds (``count --optimize-ramp``'s JSON)."""
+    from strategy_calc.sampling import Estimate
+
     win, sd, sd_se = r.win_rate_per_round, r.sd_per_round, r.sd_per_round_se
     return {
         "win_rate_per_round": _estimate(win),
@@ -1617,6 +1635,8 @@ def baccarat_count_text(result: BaccaratCount) -> str:
     """The baccarat ``count`` report: one row per bet."""
     from rich.table import Table
 
+    from strategy_calc.baccarat import BET_NAMES
+
     r = result.rules
     head = (f"{r}; {result.shoes} shoes (seed {result.seed}), {result.hands} hands, cut card"
             f" {result.cut_card} cards from the end; each hand's EV exact for the cards"
@@ -1735,6 +1755,8 @@ def counts_dict(systems: Sequence[CountSystem]) -> dict[str, Any]:
 
 def counts_text(systems: Sequence[CountSystem]) -> str:
     """One line of tags per system, then what each is and where its tags come from."""
+    import textwrap
+
     head = f"{'system':<10} " + " ".join(f"{r.symbol:>4}" for r in RANKS) + "  deck  divisor"
     lines = [head, "-" * len(head)]
     for s in systems:
@@ -1874,6 +1896,8 @@ def drill_stats_dict(stats: Mapping[str, Any], path: str) -> dict[str, Any]:
 def drill_stats_text(stats: Mapping[str, Any], path: str) -> str:
     """Progress over time per ruleset: one line per session (the last ten), the cells in
     each Leitner box, and the weakest cells."""
+    import textwrap
+
     lines = [f"history: {path}"]
     if not stats:
         return "\n".join([*lines, "no sessions yet"])

@@ -47,11 +47,6 @@ from dataclasses import dataclass
 from strategy_calc import chart as charts
 from strategy_calc.cards import Rank, Shoe
 from strategy_calc.chart import Deviation
-from strategy_calc.distributions import (
-    check_distribution_rules,
-    round_distributions,
-    round_moments,
-)
 from strategy_calc.edge import round_evs, round_evs_by_up
 from strategy_calc.game import (
     UP_ORDER,
@@ -122,10 +117,10 @@ def _check_enumeration(rules: BlackjackRules, split_strategy: str, distribution:
         raise RulesError("exact moments with resplits are computed for the cdp1 and cdz split"
                          " strategies (each hand plays one fixed strategy), not"
                          f" {split_strategy}: {why}")
-    if distribution:
-        check_distribution_rules(rules)
-    if moments:
-        check_distribution_rules(rules, resplits=True)
+    if distribution or moments:  # the enumerations' module, loaded only for them
+        from strategy_calc.distributions import check_distribution_rules
+
+        check_distribution_rules(rules, resplits=not distribution)
 
 
 def analyse_game(
@@ -196,6 +191,8 @@ def analyse_game(
             if progress is not None:
                 progress(base + done, steps)
 
+        from strategy_calc.distributions import round_distributions
+
         outcomes_basic, outcomes_optimal = round_distributions(
             game, chart, chart_codes, split_codes or None, enumerated)
     moments_basic = moments_optimal = None
@@ -205,6 +202,8 @@ def analyse_game(
         def summed(done: int, _total: int) -> None:
             if progress is not None:
                 progress(base + done, steps)
+
+        from strategy_calc.distributions import round_moments
 
         moments_basic, moments_optimal = round_moments(
             game, chart, chart_codes, split_codes or None, summed)

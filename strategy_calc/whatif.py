@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 
 from strategy_calc import engine
 from strategy_calc.actions import Strategy
-from strategy_calc.blackjack import analyse_hand
 from strategy_calc.cards import Card, Shoe
 from strategy_calc.engine import Conditioning
 from strategy_calc.game import UP_ORDER, node_id
@@ -93,6 +92,8 @@ def bonus_value(
     ``progress(done, 5)``: after each of the four games and the changed plays.
     ``shoe``: the shoe before the deal (default: full decks).
     """
+    from strategy_calc.blackjack import analyse_hand  # here: `edge` does not need it
+
     if not rules.has_bonus:
         raise RulesError(f"ruleset {rules.name!r} pays no 6-7-8 / 7-7-7 bonus")
     plain = replace(rules, bonus_777=0.0, bonus_suited_678=0.0)
