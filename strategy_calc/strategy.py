@@ -182,7 +182,7 @@ def analyse_game(
         if progress is not None:
             progress(len(UP_ORDER) + (step + 1) * per_up, steps)
     by_up = round_evs_by_up(game, chart)
-    ev_basic, ev_optimal = round_evs(game, chart)
+    ev_basic, ev_optimal = round_evs(game, chart, by_up)
     outcomes_basic = outcomes_optimal = None
     if distribution:
         base = len(UP_ORDER) * (1 + per_up)
