@@ -547,7 +547,7 @@ def edge(
     """The exact house edge / return to player of a ruleset from a full shoe."""
     as_json = wants_json(as_json, format_)
     from strategy_calc import report
-    from strategy_calc.whatif import strategy_ev
+    from strategy_calc.strategy import strategy_ev
 
     def compute() -> tuple[GameAnalysis, float]:
         game = _game(rules, set_, decks, shoe, split_strategy)

@@ -12,15 +12,17 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from strategy_calc.actions import ACTIONS, OUTCOMES
 from strategy_calc.cards import RANKS, Rank
 from strategy_calc.errors import InputError
-from strategy_calc.rules import BlackjackRules
+from strategy_calc.rules import BET_NAMES, BETS, BlackjackRules
 from strategy_calc.splits import SPLIT_STRATEGIES
 
-# Start-up (issue 29): what one command alone renders is imported in the functions that
-# render it (html, textwrap, the baccarat and one-hand analyses, sampling's estimates),
-# so that `edge --json` loads none of it (tests/test_startup_imports.py); rich is
-# imported where a table is drawn: JSON output never loads it.
+# Start-up (issue 29): the standard modules only some commands' renderers use (html,
+# textwrap, fractions) are imported in those functions, and the project's only from the
+# vocabulary and the rules, so that `edge --json` loads neither baccarat, the one-hand
+# analysis nor sampling (tests/test_startup_imports.py); rich is imported where a table
+# is drawn: JSON output never loads it.
 if TYPE_CHECKING:
     from fractions import Fraction
 
@@ -50,8 +52,6 @@ if TYPE_CHECKING:
 
 def hand_dict(result: HandAnalysis) -> dict[str, Any]:
     """The ``hand --json`` object (the CLI contract's keys)."""
-    from strategy_calc.blackjack import ACTIONS, OUTCOMES
-
     return {
         "rules": result.rules.name,
         "decks": result.rules.decks,
@@ -180,8 +180,6 @@ def render(*items: Any) -> str:
 def hand_text(result: HandAnalysis, exact: Mapping[str, Any] | None = None) -> str:
     """A table of every action's EV (best marked) and the dealer's outcome probabilities."""
     from rich.table import Table
-
-    from strategy_calc.blackjack import ACTIONS, OUTCOMES
 
     peek = result.conditioned_on_no_dealer_blackjack
     cond = ("playing actions given the dealer has no blackjack (he checked); insurance and"
@@ -1100,8 +1098,6 @@ def odds_text(
     from rich import box
     from rich.table import Table
 
-    from strategy_calc.baccarat import BET_NAMES, BETS
-
     rules = odds.rules
     removed = ",".join(odds.removed) or "none"
     title = (f"{rules}  |  {odds.cards_left} of {52 * rules.decks} cards left"
@@ -1248,13 +1244,16 @@ def _finite(x: float | None) -> float | None:
 
 
 def _estimate(e: Estimate | None) -> dict[str, float | None] | None:
-    return None if e is None else {"value": _finite(e.value), "se": _finite(e.se)}
+    return None if e is None else _figure(e.value, e.se)
+
+
+def _figure(value: float, se: float) -> dict[str, float | None]:
+    """A figure and its standard error as JSON (non-finite ones null)."""
+    return {"value": _finite(value), "se": _finite(se)}
 
 
 def count_dict(result: BlackjackCount) -> dict[str, Any]:
     """The ``count --format json`` object of a blackjack run (the keys are a CLI contract)."""
-    from strategy_calc.sampling import Estimate
-
     c = result.counter
     win = result.win_rate_per_round
     return {
@@ -1272,7 +1271,7 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
                           for row in result.by_true_count],
         "spread": str(result.spread) if result.spread is not None else None,
         "win_rate_per_round": _estimate(win),
-        "win_rate_per_100": _estimate(Estimate(100 * win.value, 100 * win.se))
+        "win_rate_per_100": _figure(100 * win.value, 100 * win.se)
         if win is not None else None,
         "sd_per_round": _finite(result.sd_per_round),
         "sd_per_round_se": _finite(result.sd_per_round_se),
@@ -1290,15 +1289,13 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
 
 def _ramp_result_dict(r: RampResult) -> dict[str, Any]:
     """A ramp's figures over a run's rounds (``count --optimize-ramp``'s JSON)."""
-    from strategy_calc.sampling import Estimate
-
     win, sd, sd_se = r.win_rate_per_round, r.sd_per_round, r.sd_per_round_se
     return {
         "win_rate_per_round": _estimate(win),
-        "win_rate_per_100": _estimate(Estimate(100 * win.value, 100 * win.se)),
+        "win_rate_per_100": _figure(100 * win.value, 100 * win.se),
         "sd_per_round": _finite(sd), "sd_per_round_se": _finite(sd_se),
-        "sd_per_100": None if sd is None else _estimate(
-            Estimate(10 * sd, 10 * sd_se if sd_se is not None else math.nan)),
+        "sd_per_100": None if sd is None else _figure(
+            10 * sd, 10 * sd_se if sd_se is not None else math.nan),
         "score": {"value": _finite(r.score), "se": _finite(r.score_se)},
         "n0": _finite(r.n0), "di": _finite(r.di), "risk_of_ruin": _finite(r.risk_of_ruin),
         "hours_to_double": _finite(r.hours_to_double),
@@ -1634,8 +1631,6 @@ def _se(se: float) -> str:
 def baccarat_count_text(result: BaccaratCount) -> str:
     """The baccarat ``count`` report: one row per bet."""
     from rich.table import Table
-
-    from strategy_calc.baccarat import BET_NAMES
 
     r = result.rules
     head = (f"{r}; {result.shoes} shoes (seed {result.seed}), {result.hands} hands, cut card"

@@ -607,6 +607,16 @@ def blackjack_rules(
     return build_rules(BlackjackRules, table, extra)
 
 
+BETS: tuple[str, ...] = ("banker", "player", "tie", "player_pair", "banker_pair")
+"""The baccarat bets, in display order (also the tie-break order of
+:attr:`strategy_calc.baccarat.BaccaratOdds.best`)."""
+
+BET_NAMES: dict[str, str] = {
+    "banker": "Banker", "player": "Player", "tie": "Tie",
+    "player_pair": "Player Pair", "banker_pair": "Banker Pair",
+}
+"""Display names of :data:`BETS`."""
+
 DEFAULT_BACCARAT = "macau-baccarat"
 """The built-in baccarat ruleset used when none is named."""
 
