@@ -73,9 +73,20 @@ def test_the_scripts_quick_exit_keeps_output_status_and_atexit_functions() -> No
 
 def test_the_script_waits_for_a_running_thread_as_python_does() -> None:
     """With another non-daemon thread alive the script exits the ordinary way, which
-    waits for it (a quick exit would cut it off)."""
-    done = _script("import threading, time\nthreading.Thread(target=lambda: (time.sleep(0.3),"
-                   " print('thread done', flush=True))).start()",
-                   "hand", "T,6", "--vs", "T", "--decks", "1", "--json")
+    waits for it (a quick exit would cut it off): the thread prints 0.2 s after the
+    command has finished."""
+    body = ("import threading, time\n"
+            "import strategy_calc.cli as cli\n"
+            "finished = threading.Event()\n"
+            "command = cli.run_script\n"
+            "def run_then_flag():\n"
+            "    try:\n        return command()\n"
+            "    finally:\n        finished.set()\n"
+            "cli.run_script = run_then_flag\n"
+            "def later():\n"
+            "    finished.wait()\n    time.sleep(0.2)\n    print('thread done', flush=True)\n"
+            "threading.Thread(target=later).start()")
+    done = _script(body, "hand", "T,6", "--vs", "T", "--decks", "1", "--json")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.rstrip("\n").split("\n")[-1] == "thread done"
+    lines = done.stdout.rstrip("\n").split("\n")
+    assert lines[-1] == "thread done" and lines[0].startswith("{"), done.stdout[-300:]
