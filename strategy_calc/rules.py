@@ -345,10 +345,17 @@ def _payout_slug(pays: float) -> str:
 
 
 @functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    """A rules class's resolved field types (``typing.get_type_hints``, about 0.2 ms: once
+    per class, not per rules value or ruleset read). Callers must not change the dict."""
+    return typing.get_type_hints(cls)
+
+
+@functools.cache
 def _choice_fields(cls: type) -> tuple[tuple[str, tuple[Any, ...]], ...]:
     """``(field, choices)`` of each ``Literal`` field of a rules class, in field order
-    (resolving the hints costs about 0.2 ms, and every rules value checks them)."""
-    hints = typing.get_type_hints(cls)
+    (every rules value checks them)."""
+    hints = _hints(cls)
     return tuple((field.name, typing.get_args(hints[field.name]))
                  for field in dataclasses.fields(cls)
                  if typing.get_origin(hints[field.name]) is Literal)
@@ -444,7 +451,8 @@ def build_rules(
     >>> build_rules(BlackjackRules, {"decks": 2}, ["dealer_hits_soft_17=true"]).dealer_hits_soft_17
     True
     """
-    hints = typing.get_type_hints(cls)
+    rules_class: type = cls
+    hints = _hints(rules_class)
     names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     kind = game or cls.__name__.removesuffix("Rules").lower()
     values: dict[str, Any] = {}
