@@ -43,6 +43,8 @@ from strategy_calc.cards import (
     parse_face_cards,
 )
 from strategy_calc.errors import InputError
+from strategy_calc.rules import BET_NAMES as BET_NAMES  # the bets' names live with the rules
+from strategy_calc.rules import BETS as BETS
 from strategy_calc.rules import BaccaratRules
 
 RANKS: tuple[str, ...] = FACES
@@ -50,15 +52,6 @@ RANKS: tuple[str, ...] = FACES
 
 POINTS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
 """Baccarat value of each rank of :data:`RANKS` (A = 1, T/J/Q/K = 0)."""
-
-BETS: tuple[str, ...] = ("banker", "player", "tie", "player_pair", "banker_pair")
-"""The bets, in display order (also the tie-break order of :attr:`BaccaratOdds.best`)."""
-
-BET_NAMES: dict[str, str] = {
-    "banker": "Banker", "player": "Player", "tie": "Tie",
-    "player_pair": "Player Pair", "banker_pair": "Banker Pair",
-}
-"""Display names of :data:`BETS`."""
 
 MIN_CARDS = 6
 """A round can use six cards, so a shoe must hold at least this many."""

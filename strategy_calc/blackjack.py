@@ -38,7 +38,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from strategy_calc import actions, engine
-from strategy_calc.actions import Action
+from strategy_calc.actions import ACTIONS as ACTIONS  # the keys' vocabulary, kept here too
+from strategy_calc.actions import OUTCOMES as OUTCOMES
 from strategy_calc.cards import (
     Card,
     CardError,
@@ -72,12 +73,8 @@ from strategy_calc.splits import (
 )
 
 PeekMethod = Literal["exact", "shortcut"]
-ACTIONS = tuple(a.value for a in Action)
-"""The keys of :attr:`HandAnalysis.ev`, in display order."""
 PLAY_ACTIONS = tuple(a.value for a in actions.PLAY_ACTIONS)
 """The keys of the actions that play the hand (the others are side decisions)."""
-OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")
-"""Dealer outcome keys: final totals, bust, blackjack (up card plus hole card)."""
 
 
 @dataclass(frozen=True, slots=True)

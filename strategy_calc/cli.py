@@ -547,7 +547,7 @@ def edge(
     """The exact house edge / return to player of a ruleset from a full shoe."""
     as_json = wants_json(as_json, format_)
     from strategy_calc import report
-    from strategy_calc.whatif import strategy_ev
+    from strategy_calc.strategy import strategy_ev
 
     def compute() -> tuple[GameAnalysis, float]:
         game = _game(rules, set_, decks, shoe, split_strategy)
@@ -1702,13 +1702,18 @@ def one_line(message: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def main() -> None:
-    """Console-script entry point."""
+def run_script() -> int:
+    """:func:`run` on ``sys.argv[1:]`` for the script: the exit status, 2 with one error
+    line if the compiled engine cannot be imported."""
     try:
-        code = run()
+        return run()
     except ImportError as exc:
         if "_engine" not in str(exc):
             raise
         print(f"error: {one_line(str(exc), 600)}", file=sys.stderr)
-        raise SystemExit(2) from None
-    raise SystemExit(code)
+        return 2
+
+
+def main() -> None:
+    """Console-script entry point (the script itself goes through ``__main__``)."""
+    raise SystemExit(run_script())

@@ -18,20 +18,24 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from strategy_calc.cards import Rank
 from strategy_calc.chart import Chart
 from strategy_calc.game import UP_ORDER, GamePass
 
 
-def round_evs(game: GamePass, chart: Chart) -> tuple[float, float]:
+def round_evs(game: GamePass, chart: Chart,
+              by_up: Mapping[Rank, tuple[float, float]] | None = None) -> tuple[float, float]:
     """``(ev_chart, ev_optimal)``: EV per unit initial bet of a round off the top.
 
     Chart: each start takes its cell's action (a natural's ``E``: even money), then
     the total-dependent policy (split hands by the chart), insured where the chart
     insures; optimal: each start's best composition-dependent action, insured where
     that is worth it, or even money. The game pass must hold the split values.
+    ``by_up``: :func:`round_evs_by_up` of the same game and chart, if already at hand.
     """
-    by_up = round_evs_by_up(game, chart)
+    by_up = by_up if by_up is not None else round_evs_by_up(game, chart)
     ev_basic = sum(game.ups[up].p_up * by_up[up][0] for up in UP_ORDER)
     ev_optimal = sum(game.ups[up].p_up * by_up[up][1] for up in UP_ORDER)
     return ev_basic, ev_optimal

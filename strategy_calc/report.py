@@ -6,28 +6,30 @@ return; no compute module imports this one (or rich).
 
 from __future__ import annotations
 
-import html
 import io
 import json
 import math
-import textwrap
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from strategy_calc.baccarat import BET_NAMES, BETS
-from strategy_calc.blackjack import ACTIONS, OUTCOMES, HandAnalysis
+from strategy_calc.actions import ACTIONS, OUTCOMES
 from strategy_calc.cards import RANKS, Rank
 from strategy_calc.errors import InputError
-from strategy_calc.rules import BlackjackRules
-from strategy_calc.sampling import Estimate
+from strategy_calc.rules import BET_NAMES, BETS, BlackjackRules
 from strategy_calc.splits import SPLIT_STRATEGIES
 
-if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never loads it
+# Start-up (issue 29): the standard modules only some commands' renderers use (html,
+# textwrap, fractions) are imported in those functions, and the project's only from the
+# vocabulary and the rules, so that `edge --json` loads neither baccarat, the one-hand
+# analysis nor sampling (tests/test_startup_imports.py); rich is imported where a table
+# is drawn: JSON output never loads it.
+if TYPE_CHECKING:
+    from fractions import Fraction
+
     from strategy_calc.baccarat import BaccaratOdds
     from strategy_calc.baccarat_count import BaccaratCount
     from strategy_calc.bet_ramp import RampFigures
+    from strategy_calc.blackjack import HandAnalysis
     from strategy_calc.count import BlackjackCount, Comparison, OptimisedRamp, RampResult
     from strategy_calc.count_systems import CountSystem
     from strategy_calc.counting import CountIndex, EffectsOfRemoval, IndexMatrix, IndexTable
@@ -39,6 +41,7 @@ if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never 
         SessionReport,
     )
     from strategy_calc.rules import Ruleset, RulesetInfo
+    from strategy_calc.sampling import Estimate
     from strategy_calc.sidebets import PairOdds
     from strategy_calc.strategy import GameAnalysis
     from strategy_calc.sweep import Row as SweepRow
@@ -401,6 +404,8 @@ def chart_print_html(game: GameAnalysis, paper: str = "a4", scale: float = 1.0) 
     exceptions (Macau's suited-bonus plays included) underneath. ``scale``
     shrinks the type (:func:`chart_pdf` lowers it until the page fits).
     """
+    import html
+
     css_paper, width, _height = PAPERS[paper]
     rules = game.rules
     title = (f"{rules.name}, {rules.decks} deck{'s' if rules.decks > 1 else ''}: basic strategy"
@@ -840,6 +845,8 @@ def _grid_rows(matrix: IndexMatrix) -> list[tuple[str, str, list[tuple[str, list
 
 def index_grids(matrix: IndexMatrix) -> str:
     """The matrix as plain fixed-width grids (80 columns): hands down, up cards across."""
+    import textwrap
+
     blocks = []
     for play, title, rows in _grid_rows(matrix):
         lines = [f"{title}; true count at or above which to {play}",
@@ -893,6 +900,8 @@ def indices_print_html(table: IndexTable, matrix: IndexMatrix | None, paper: str
     grid (hands down, up cards across) with the true count in each cell, coloured by the
     play where it is taken at that count or above (``all``: at every count; ``-``:
     never; ``<``: at or below)."""
+    import html
+
     css_paper, width, _height = PAPERS[paper]
     rules = table.rules
     title = f"{table.count.name} count indices: {rules.name}, {rules.decks} decks"
@@ -1035,6 +1044,7 @@ def odds_dict(
     """The ``baccarat --json`` object: the CLI contract's keys, plus ``ruleset`` (the
     slug), ``payouts`` (the rules' fields), ``counts`` (the exact integers) and, when
     ``exact``, ``exact`` (the same figures as ``"numerator/denominator"`` strings)."""
+    from dataclasses import asdict
 
     ev = odds.exact_ev()
     out: dict[str, Any] = {
@@ -1234,7 +1244,12 @@ def _finite(x: float | None) -> float | None:
 
 
 def _estimate(e: Estimate | None) -> dict[str, float | None] | None:
-    return None if e is None else {"value": _finite(e.value), "se": _finite(e.se)}
+    return None if e is None else _figure(e.value, e.se)
+
+
+def _figure(value: float, se: float) -> dict[str, float | None]:
+    """A figure and its standard error as JSON (non-finite ones null)."""
+    return {"value": _finite(value), "se": _finite(se)}
 
 
 def count_dict(result: BlackjackCount) -> dict[str, Any]:
@@ -1258,7 +1273,7 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
                           for row in result.by_true_count],
         "spread": str(result.spread) if result.spread is not None else None,
         "win_rate_per_round": _estimate(win),
-        "win_rate_per_100": _estimate(Estimate(100 * win.value, 100 * win.se))
+        "win_rate_per_100": _figure(100 * win.value, 100 * win.se)
         if win is not None else None,
         "sd_per_round": _finite(result.sd_per_round),
         "sd_per_round_se": _finite(result.sd_per_round_se),
@@ -1279,10 +1294,10 @@ def _ramp_result_dict(r: RampResult) -> dict[str, Any]:
     win, sd, sd_se = r.win_rate_per_round, r.sd_per_round, r.sd_per_round_se
     return {
         "win_rate_per_round": _estimate(win),
-        "win_rate_per_100": _estimate(Estimate(100 * win.value, 100 * win.se)),
+        "win_rate_per_100": _figure(100 * win.value, 100 * win.se),
         "sd_per_round": _finite(sd), "sd_per_round_se": _finite(sd_se),
-        "sd_per_100": None if sd is None else _estimate(
-            Estimate(10 * sd, 10 * sd_se if sd_se is not None else math.nan)),
+        "sd_per_100": None if sd is None else _figure(
+            10 * sd, 10 * sd_se if sd_se is not None else math.nan),
         "score": {"value": _finite(r.score), "se": _finite(r.score_se)},
         "n0": _finite(r.n0), "di": _finite(r.di), "risk_of_ruin": _finite(r.risk_of_ruin),
         "hours_to_double": _finite(r.hours_to_double),
@@ -1741,6 +1756,8 @@ def counts_dict(systems: Sequence[CountSystem]) -> dict[str, Any]:
 
 def counts_text(systems: Sequence[CountSystem]) -> str:
     """One line of tags per system, then what each is and where its tags come from."""
+    import textwrap
+
     head = f"{'system':<10} " + " ".join(f"{r.symbol:>4}" for r in RANKS) + "  deck  divisor"
     lines = [head, "-" * len(head)]
     for s in systems:
@@ -1880,6 +1897,8 @@ def drill_stats_dict(stats: Mapping[str, Any], path: str) -> dict[str, Any]:
 def drill_stats_text(stats: Mapping[str, Any], path: str) -> str:
     """Progress over time per ruleset: one line per session (the last ten), the cells in
     each Leitner box, and the weakest cells."""
+    import textwrap
+
     lines = [f"history: {path}"]
     if not stats:
         return "\n".join([*lines, "no sessions yet"])

@@ -19,19 +19,22 @@ strategy_calc.rules.RulesError: unknown field 'max_split' for blackjack rules
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
+import pkgutil
 import tomllib
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
-from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from strategy_calc.cards import CardError, check_decks
 from strategy_calc.errors import InputError
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 
 class RulesError(InputError):
@@ -341,16 +344,30 @@ def _payout_slug(pays: float) -> str:
     return f"{pays:g}:1"
 
 
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    """A rules class's resolved field types (``typing.get_type_hints``, about 0.2 ms: once
+    per class, not per rules value or ruleset read). Callers must not change the dict."""
+    return typing.get_type_hints(cls)
+
+
+@functools.cache
+def _choice_fields(cls: type) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    """``(field, choices)`` of each ``Literal`` field of a rules class, in field order
+    (every rules value checks them)."""
+    hints = _hints(cls)
+    return tuple((field.name, typing.get_args(hints[field.name]))
+                 for field in dataclasses.fields(cls)
+                 if typing.get_origin(hints[field.name]) is Literal)
+
+
 def _check_choices(value: Any) -> None:
     """Reject a value of a ``Literal`` field outside its choices, naming the field."""
-    hints = typing.get_type_hints(type(value))
-    for field in dataclasses.fields(value):
-        choices = typing.get_args(hints[field.name])
-        if typing.get_origin(hints[field.name]) is Literal and getattr(
-            value, field.name
-        ) not in choices:
+    cls: type = type(value)
+    for name, choices in _choice_fields(cls):
+        if getattr(value, name) not in choices:
             raise RulesError(
-                f"invalid value {getattr(value, field.name)!r} for {field.name}"
+                f"invalid value {getattr(value, name)!r} for {name}"
                 f" (choose from {', '.join(map(str, choices))})"
             )
 
@@ -434,7 +451,8 @@ def build_rules(
     >>> build_rules(BlackjackRules, {"decks": 2}, ["dealer_hits_soft_17=true"]).dealer_hits_soft_17
     True
     """
-    hints = typing.get_type_hints(cls)
+    rules_class: type = cls
+    hints = _hints(rules_class)
     names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     kind = game or cls.__name__.removesuffix("Rules").lower()
     values: dict[str, Any] = {}
@@ -479,8 +497,12 @@ def _read_table(spec: str, folder: Path | None) -> tuple[dict[str, Any], str, Pa
                          f" ({', '.join(BUILTIN_RULESETS)}) or a TOML file")
     builtin = _builtin(spec)
     if builtin is not None:
-        text = resources.files("strategy_calc.rulesets").joinpath(builtin.file)
-        return tomllib.loads(text.read_text(encoding="utf-8")), builtin.name, None
+        # through the package's loader (a zipped install too), without importlib.resources
+        # (its import, zipfile and tempfile among it, costs `edge` about 2 ms; issue 29)
+        data = pkgutil.get_data("strategy_calc.rulesets", builtin.file)
+        if data is None:  # pragma: no cover - a loader that cannot read package data
+            raise RulesError(f"built-in ruleset {builtin.name} cannot be read here")
+        return tomllib.loads(data.decode("utf-8")), builtin.name, None
     path = Path(spec) if folder is None or Path(spec).is_absolute() else folder / spec
     if path.is_dir():
         raise RulesError(f"ruleset {spec!r} is a folder, not a TOML file")
@@ -593,6 +615,16 @@ def blackjack_rules(
     return build_rules(BlackjackRules, table, extra)
 
 
+BETS: tuple[str, ...] = ("banker", "player", "tie", "player_pair", "banker_pair")
+"""The baccarat bets, in display order (also the tie-break order of
+:attr:`strategy_calc.baccarat.BaccaratOdds.best`)."""
+
+BET_NAMES: dict[str, str] = {
+    "banker": "Banker", "player": "Player", "tie": "Tie",
+    "player_pair": "Player Pair", "banker_pair": "Banker Pair",
+}
+"""Display names of :data:`BETS`."""
+
 DEFAULT_BACCARAT = "macau-baccarat"
 """The built-in baccarat ruleset used when none is named."""
 
@@ -652,6 +684,8 @@ class BaccaratRules:
         >>> BaccaratRules().payout("banker_pays")
         Fraction(19, 20)
         """
+        from fractions import Fraction  # here: only baccarat's exact odds need it
+
         return Fraction(getattr(self, field)).limit_denominator(10**6)
 
     def __str__(self) -> str:

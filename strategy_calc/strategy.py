@@ -4,7 +4,9 @@
 (:mod:`strategy_calc.game`), the chart and its deviations
 (:mod:`strategy_calc.chart`), the house edge (:mod:`strategy_calc.edge`)
 and, on request, the round distributions (:mod:`strategy_calc.distributions`).
-What-ifs (auto-play, the bonuses) are in :mod:`strategy_calc.whatif`.
+The EV under any :class:`~strategy_calc.actions.Strategy` (:func:`strategy_ev`), the
+auto-play policy's included (:func:`autoplay_ev`), is here; what the bonuses are worth
+is in :mod:`strategy_calc.whatif`.
 
 Definitions (all exact for the strategy named):
 
@@ -45,7 +47,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from strategy_calc import chart as charts
-from strategy_calc.cards import Rank, Shoe
+from strategy_calc import engine
+from strategy_calc.actions import Strategy
+from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.chart import Deviation
 from strategy_calc.distributions import (
     check_distribution_rules,
@@ -53,17 +57,21 @@ from strategy_calc.distributions import (
     round_moments,
 )
 from strategy_calc.edge import round_evs, round_evs_by_up
+from strategy_calc.engine import Conditioning
 from strategy_calc.game import (
     UP_ORDER,
     add_split_values,
     apply_split_strategy,
+    node_id,
     split_hand_codes,
     whole_game_pass,
 )
+from strategy_calc.hands import AUTOPLAY_POLICY
 from strategy_calc.rules import BlackjackRules, RulesError
 from strategy_calc.splits import check_split_strategy
 
-__all__ = ["UP_ORDER", "Deviation", "GameAnalysis", "analyse_game"]
+__all__ = ["UP_ORDER", "Deviation", "GameAnalysis", "analyse_game", "autoplay_ev",
+           "strategy_ev"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +195,7 @@ def analyse_game(
         if progress is not None:
             progress(len(UP_ORDER) + (step + 1) * per_up, steps)
     by_up = round_evs_by_up(game, chart)
-    ev_basic, ev_optimal = round_evs(game, chart)
+    ev_basic, ev_optimal = round_evs(game, chart, by_up)
     outcomes_basic = outcomes_optimal = None
     if distribution:
         base = len(UP_ORDER) * (1 + per_up)
@@ -219,3 +227,50 @@ def analyse_game(
         split_strategy=split_strategy, insure=chart.insure,
     )
 
+
+def autoplay_ev(rules: BlackjackRules) -> float:
+    """EV per unit initial bet of a round played by the auto-play policy, from a full shoe.
+
+    Auto-play (Deluxe, on disconnection): hit while the best total is 11 or
+    less, then stand; never double, split, surrender or insure. Blackjacks are
+    paid; dealer blackjacks included, as in :func:`analyse_game`.
+    """
+    full = Shoe.full(rules.decks)
+    conditioning = Conditioning.of(rules)
+    params = engine.engine_params(rules)
+    memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)
+    ev = 0.0
+    for up in UP_ORDER:
+        base = full.remove([Card(up)])
+        upass = engine.up_card_pass(base, up, params, AUTOPLAY_POLICY, memo)
+        p_up = full.count(up) / full.total
+        for a in range(1, 11):
+            for b in range(a, 11):
+                row = upass.row(node_id((a, b)))
+                if not row.weight > 0:
+                    continue
+                nb = row.no_blackjack
+                if (a, b) == (1, 10):
+                    value = rules.blackjack_pays * nb
+                else:
+                    value = conditioning.round_value(row.policy, nb)
+                ev += p_up * row.weight * value
+    return ev
+
+
+def strategy_ev(
+    rules: BlackjackRules, strategy: Strategy, game: GameAnalysis | None = None
+) -> float:
+    """EV per unit initial bet of a round off the top under ``strategy``.
+
+    ``game``: the ruleset's :func:`analyse_game` result, if already at hand.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> rules = blackjack_rules("deluxe", ["decks=2"])
+    >>> strategy_ev(rules, Strategy.BASIC) <= strategy_ev(rules, Strategy.OPTIMAL)
+    True
+    """
+    if strategy is Strategy.AUTOPLAY:
+        return autoplay_ev(rules)
+    game = game if game is not None else analyse_game(rules)
+    return game.ev_basic if strategy is Strategy.BASIC else game.ev_optimal

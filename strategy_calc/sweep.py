@@ -6,7 +6,7 @@
 - presets: named lists of changes (``macau-rules``: what each Macau 1983 rule
   costs or gives against a common 6-deck S17 DAS peek game).
 
-Every variant is one whole-game analysis (:func:`strategy_calc.whatif.strategy_ev`)
+Every variant is one whole-game analysis (:func:`strategy_calc.strategy.strategy_ev`)
 run on the execution layer (:mod:`strategy_calc.parallel`); a task carries the
 ruleset's TOML table, not a file name, so it runs anywhere a worker has the
 package. Results are deterministic: the same bits whatever the executor.
@@ -30,7 +30,7 @@ from typing import Any, Literal
 from strategy_calc.actions import Strategy
 from strategy_calc.parallel import run_all
 from strategy_calc.rules import BlackjackRules, RulesError, build_rules, load_ruleset
-from strategy_calc.whatif import strategy_ev
+from strategy_calc.strategy import strategy_ev
 
 Mode = Literal["grid", "effects"]
 MAX_VARIANTS = 10_000

@@ -11,45 +11,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
-from strategy_calc import engine
-from strategy_calc.actions import Strategy
 from strategy_calc.blackjack import analyse_hand
-from strategy_calc.cards import Card, Shoe
-from strategy_calc.engine import Conditioning
-from strategy_calc.game import UP_ORDER, node_id
-from strategy_calc.hands import AUTOPLAY_POLICY
+from strategy_calc.cards import Shoe
+from strategy_calc.game import UP_ORDER
 from strategy_calc.rules import BlackjackRules, RulesError
 from strategy_calc.strategy import GameAnalysis, analyse_game
 
-
-def autoplay_ev(rules: BlackjackRules) -> float:
-    """EV per unit initial bet of a round played by the auto-play policy, from a full shoe.
-
-    Auto-play (Deluxe, on disconnection): hit while the best total is 11 or
-    less, then stand; never double, split, surrender or insure. Blackjacks are
-    paid; dealer blackjacks included, as in :func:`analyse_game`.
-    """
-    full = Shoe.full(rules.decks)
-    conditioning = Conditioning.of(rules)
-    params = engine.engine_params(rules)
-    memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)
-    ev = 0.0
-    for up in UP_ORDER:
-        base = full.remove([Card(up)])
-        upass = engine.up_card_pass(base, up, params, AUTOPLAY_POLICY, memo)
-        p_up = full.count(up) / full.total
-        for a in range(1, 11):
-            for b in range(a, 11):
-                row = upass.row(node_id((a, b)))
-                if not row.weight > 0:
-                    continue
-                nb = row.no_blackjack
-                if (a, b) == (1, 10):
-                    value = rules.blackjack_pays * nb
-                else:
-                    value = conditioning.round_value(row.policy, nb)
-                ev += p_up * row.weight * value
-    return ev
+# The auto-play policy's return and any strategy's EV live with the game analysis (so
+# that `edge` need not load the one-hand analysis this module's bonus values use); kept
+# here by name too.
+from strategy_calc.strategy import autoplay_ev as autoplay_ev
+from strategy_calc.strategy import strategy_ev as strategy_ev
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,21 +96,3 @@ def bonus_value(
     tick(5)
     return BonusValue(rules, with_game.ev_optimal, plain_game.ev_optimal, only_777, only_678,
                       tuple(chart_changes), tuple(changed))
-
-
-def strategy_ev(
-    rules: BlackjackRules, strategy: Strategy, game: GameAnalysis | None = None
-) -> float:
-    """EV per unit initial bet of a round off the top under ``strategy``.
-
-    ``game``: the ruleset's :func:`analyse_game` result, if already at hand.
-
-    >>> from strategy_calc.rules import blackjack_rules
-    >>> rules = blackjack_rules("deluxe", ["decks=2"])
-    >>> strategy_ev(rules, Strategy.BASIC) <= strategy_ev(rules, Strategy.OPTIMAL)
-    True
-    """
-    if strategy is Strategy.AUTOPLAY:
-        return autoplay_ev(rules)
-    game = game if game is not None else analyse_game(rules)
-    return game.ev_basic if strategy is Strategy.BASIC else game.ev_optimal
