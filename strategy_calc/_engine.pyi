@@ -169,6 +169,17 @@ def split_moments(
     table: SplitMomentTable | None = None,
     cross: float | None = None,
 ) -> tuple[float, float, float] | None: ...
+def box_pair_moments(
+    base: memoryview,
+    up: int,
+    params: Any,
+    actions: memoryview,
+    codes: memoryview,
+    split_codes: list[memoryview | None],
+    split_params: list[Any],
+    blackjack_pays: float,
+    surrender_blackjack_loss: float,
+) -> tuple[float, float, float]: ...
 def split_moment_group(tables: tuple[SplitMomentTable, ...]) -> SplitMomentGroup: ...
 def split_cross_sums(group: SplitMomentGroup, base: memoryview) -> tuple[float, ...] | None: ...
 def split_moment_table(

@@ -112,6 +112,7 @@ __all__ = [
     "split_moment_group",
     "split_moment_table",
     "split_moments",
+    "box_pair_moments",
     "split_optimal",
     "split_play",
     "split_postsplit",
@@ -532,6 +533,23 @@ def split_moments(
     got = _engine.split_moments(int_array(base.counts), int(pair), int(up), params, codes,
                                 None, second, table, cross)
     return None if got is None else (float(got[0]), float(got[1]), float(got[2]))
+
+
+def box_pair_moments(
+    base: Shoe, up: Rank, params: EngineParams, actions: memoryview, codes: memoryview,
+    split_codes: Sequence[memoryview | None], split_params: Sequence[EngineParams | None],
+    blackjack_pays: float, surrender_blackjack_loss: float,
+) -> tuple[float, float, float]:
+    """``(E[X1], E[X1^2] less the split starts' part, E[X1 X2])`` of two boxes dealt off
+    ``base`` (up card ``up`` gone), per unit bet a box, given the up card, every dealer
+    outcome included; each box plays ``actions`` (its two-card play per pair of rank
+    indexes, ``10 a + b``, a <= b: 0 stand, 1 hit, 2 double, 3 split, 4 surrender) then
+    ``codes`` (per node), a split of rank index p ``split_codes[p]`` and
+    ``split_params[p]`` where not None. See the engine's docstring for how."""
+    got = _engine.box_pair_moments(int_array(base.counts), int(up), params, actions, codes,
+                                   list(split_codes), list(split_params), blackjack_pays,
+                                   surrender_blackjack_loss)
+    return float(got[0]), float(got[1]), float(got[2])
 
 
 def split_moment_group(tables: Sequence[SplitMomentTable]) -> SplitMomentGroup:

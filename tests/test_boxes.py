@@ -9,10 +9,18 @@ as the shoe cannot run out; so Var(X_1 + ... + X_N) = N Var(X_1) + N (N - 1) Cov
 
 from __future__ import annotations
 
+import array
 from fractions import Fraction
 
 import pytest
-from oracle_boxes import BoxRules, ShoeExhausted, box_moments, mimic_strategy
+from oracle_boxes import BoxRules, ShoeExhausted, Strategy, box_moments, mimic_strategy
+
+from strategy_calc.boxes import box_figures, check_boxes, up_card_moments
+from strategy_calc.cards import Rank, Shoe
+from strategy_calc.engine import CODE_DOUBLE, CODE_HIT, CODE_STAND, engine_params, node_table
+from strategy_calc.errors import InputError
+from strategy_calc.rules import BlackjackRules, blackjack_rules
+from strategy_calc.strategy import analyse_game
 
 # Shoes (cards per rank, aces first) small enough to enumerate, big enough that no deal
 # of three boxes empties them (the brute force would raise ShoeExhausted)
@@ -61,3 +69,105 @@ def test_a_shoe_that_can_run_out_gives_two_boxes_a_law_but_not_three() -> None:
     assert box_moments(shoe, 2, mimic_strategy, BoxRules()).ev[0] is not None
     with pytest.raises(ShoeExhausted):
         box_moments(shoe, 3, mimic_strategy, BoxRules())
+
+
+# ---------------------------------------------------------------- the engine's figure
+
+def _engine_arrays(strategy: Strategy, up: int) -> tuple[memoryview, memoryview]:
+    """A strategy as the engine takes it: two-card plays per start, codes per node."""
+    table = node_table()
+    actions = array.array("b", bytes(100))
+    for a in range(1, 11):
+        for b in range(a, 11):
+            actions[10 * (a - 1) + (b - 1)] = "SHDPR".index(strategy((a, b), up, "first"))
+    codes = array.array("b", bytes(table.n_nodes))
+    for counts, i in table.index.items():
+        cards = tuple(r + 1 for r in range(10) for _ in range(counts[r]))
+        if len(cards) >= 2:
+            x = strategy(cards, up, "split" if len(cards) == 2 else "later")
+            codes[i] = CODE_DOUBLE | CODE_HIT if x == "D" else (CODE_HIT if x == "H"
+                                                                else CODE_STAND)
+    return memoryview(actions), memoryview(codes)
+
+
+def engine_box_moments(shoe: tuple[int, ...], peek: bool,
+                       strategy: Strategy = mimic_strategy) -> tuple[float, float, float]:
+    """(E[X1], E[X1^2], E[X1 X2]) of two boxes from the engine, summed over up cards."""
+    rules = BlackjackRules(decks=1, hole_card="peek" if peek else "enhc",
+                           surrender="late" if peek else "early")
+    params = engine_params(rules)
+    aces = engine_params(rules, pair=Rank.ACE)
+    n = sum(shoe)
+    out = [0.0, 0.0, 0.0]
+    for up in range(1, 11):
+        if shoe[up - 1] == 0:
+            continue
+        base = Shoe.from_counts([c - (i == up - 1) for i, c in enumerate(shoe)])
+        actions, codes = _engine_arrays(strategy, up)
+        splits = {}
+        for p in range(1, 11):
+            if strategy((p, p), up, "first") == "P" and base.counts[p - 1] >= 2:
+                c = base.counts[p - 1]
+                splits[Rank(p)] = c * (c - 1) / ((n - 1) * (n - 2))
+        got = up_card_moments(rules, base, Rank(up), params, actions, codes, [None] * 10,
+                              [aces] + [None] * 9, splits)
+        for k in range(3):
+            out[k] += shoe[up - 1] / n * got[k]
+    return out[0], out[1], out[2]
+
+
+ENGINE_SHOES = [(1, 0, 0, 0, 0, 0, 1, 2, 2, 7), (2, 0, 0, 0, 0, 0, 1, 2, 2, 8),
+                (1, 1, 0, 0, 0, 0, 1, 2, 2, 6), (2, 1, 1, 0, 0, 0, 0, 0, 1, 6)]
+
+
+def _agree(shoe: tuple[int, ...], peek: bool) -> None:
+    m = box_moments(shoe, 2, mimic_strategy, BoxRules(peek=peek))
+    ev, second, cross = engine_box_moments(shoe, peek)
+    assert ev == pytest.approx(float(m.ev[0]), abs=1e-12)
+    assert second == pytest.approx(float(m.second[0]), abs=1e-12)
+    assert cross == pytest.approx(float(m.cross[(0, 1)]), abs=1e-12)
+
+
+def test_two_boxes_in_the_engine_agree_with_the_casino_order_brute_force() -> None:
+    """Splits of aces (one card each) and 8s, doubles on 10 and 11, surrender of 16 vs
+    a ten, naturals: E[X1], E[X1^2] and E[X1 X2] to 1e-12 (ENHC, one shoe)."""
+    _agree(ENGINE_SHOES[2], False)
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("peek", [False, True], ids=["enhc", "peek"])
+@pytest.mark.parametrize("shoe", ENGINE_SHOES)
+def test_two_boxes_in_the_engine_agree_with_the_brute_force_on_tiny_shoes(
+        shoe: tuple[int, ...], peek: bool) -> None:
+    _agree(shoe, peek)
+
+
+def test_ev_per_box_is_the_optimal_ev_of_edge() -> None:
+    """Consistency (engine against engine; the brute force above is the independent
+    check): each box plays edge's optimal play, so its EV is edge's optimal EV (deluxe,
+    one deck: no bonus, and insurance and even money are never worth it off the top)."""
+    rules = blackjack_rules("deluxe", ["decks=1"])
+    fig = box_figures(rules, boxes=2)
+    assert fig.ev_per_box == pytest.approx(analyse_game(rules).ev_optimal, abs=1e-12)
+    assert fig.variance_per_round == pytest.approx(
+        2 * fig.variance_per_box + 2 * fig.covariance, abs=1e-12)
+
+
+@pytest.mark.parametrize("boxes", [0, 8, -1])
+def test_a_number_of_boxes_a_table_does_not_have_is_refused(boxes: int) -> None:
+    with pytest.raises(InputError, match="--boxes must be 1 to 7"):
+        check_boxes(boxes)
+
+
+@pytest.mark.slow
+def test_six_deck_variance_and_covariance_match_wongs_published_benchmark() -> None:
+    """Stanford Wong, *Professional Blackjack*, p. 203 (quoted by Wizard of Odds, "Variance
+    in blackjack", appendix 4): variance 1.28 and covariance 0.47 per hand for his
+    benchmark rules, six decks, S17, no double after split, no resplit of aces, no
+    surrender (his basic strategy, simulated; ours each box's own optimum, exact, one
+    split). Wizard of Odds' own simulation of those rules with resplits: 1.295 and 0.478."""
+    rules = blackjack_rules("deluxe", ["decks=6", "double_after_split=false",
+                                       "surrender=none"])
+    fig = box_figures(rules, boxes=2)
+    assert fig.variance_per_box == pytest.approx(1.28, abs=0.01)
+    assert fig.covariance == pytest.approx(0.47, abs=0.01)

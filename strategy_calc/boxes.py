@@ -1,0 +1,197 @@
+"""Several boxes in one round: each box's EV and variance and the covariance between two
+boxes, exactly, off a given shoe (issue 30, item 4).
+
+A player may bet on several boxes of one round (RULES.md, Macau rule 13 and the shoe
+rules). The boxes share the dealer's hand and the cards, so their results are
+correlated and the variance of a round of ``N`` boxes is not ``N`` times one box's.
+With every box playing a strategy that sees only its own cards and the up card, the
+boxes are exchangeable and the joint law of two boxes and the dealer does not depend on
+how many other boxes are dealt (their cards are unseen random cards), as long as the
+shoe cannot run out (proved on tiny shoes by the casino-order brute force
+``tests/oracle_boxes.py``). So, per unit bet a box,
+
+    Var(X_1 + ... + X_N) = N Var(X_1) + N (N - 1) Cov(X_1, X_2),
+
+and one exact ``Cov(X_1, X_2)`` serves every ``N``. The engine computes it
+(:func:`strategy_calc.engine.box_pair_moments`: every initial deal of both boxes and the
+up card, both boxes' ends jointly with the dealer against both).
+
+The play: each box plays each start's best composition-dependent action for its own
+two cards and the up card off ``shoe`` (as ``edge``'s optimal play, split hands cdp1),
+hits by its own cards after; insurance and even money declined; Macau's suited 6-7-8
+counted with its chance for cards of unknown suit (:attr:`UpCardDeals.suited_chance`),
+not from the suits of a two-card 6-7, 6-8 or 7-8 (so with that bonus the EV per box
+can differ from ``edge``'s a little).
+
+>>> from strategy_calc.rules import blackjack_rules
+>>> fig = box_figures(blackjack_rules("deluxe", ["decks=1"]), boxes=3)
+>>> fig.boxes, round(fig.variance_per_round / fig.variance_per_box, 3) > 3
+(3, True)
+"""
+
+from __future__ import annotations
+
+import array
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from strategy_calc import engine
+from strategy_calc.actions import Action
+from strategy_calc.cards import Rank, Shoe
+from strategy_calc.distributions import optimal_codes
+from strategy_calc.errors import InputError
+from strategy_calc.game import UP_ORDER, add_split_values, whole_game_pass
+from strategy_calc.rules import BlackjackRules
+
+MAX_BOXES = 7
+"""The most boxes a table has."""
+
+_ACTION_CODE = {Action.STAND: 0, Action.HIT: 1, Action.DOUBLE: 2, Action.SPLIT: 3,
+                Action.SURRENDER: 4}
+
+
+def check_boxes(boxes: int) -> int:
+    """``boxes`` if it is a number of boxes a table has (1..7), else InputError."""
+    if not 1 <= boxes <= MAX_BOXES:
+        raise InputError(f"--boxes must be 1 to {MAX_BOXES} (boxes at one table), not {boxes}")
+    return boxes
+
+
+@dataclass(frozen=True)
+class BoxFigures:
+    """One round of ``boxes`` boxes off a shoe, per unit bet a box (dealer blackjacks
+    included, unconditioned: the whole round)."""
+
+    boxes: int
+    ev_per_box: float
+    """E[X_1]: EV of one box."""
+    second_moment_per_box: float
+    """E[X_1^2]."""
+    cross_moment: float
+    """E[X_1 X_2]: two boxes of the same round."""
+
+    @property
+    def variance_per_box(self) -> float:
+        """Var(X_1)."""
+        return self.second_moment_per_box - self.ev_per_box ** 2
+
+    @property
+    def covariance(self) -> float:
+        """Cov(X_1, X_2) between two boxes of one round."""
+        return self.cross_moment - self.ev_per_box ** 2
+
+    @property
+    def correlation(self) -> float:
+        """Cov(X_1, X_2) / Var(X_1)."""
+        return self.covariance / self.variance_per_box
+
+    @property
+    def ev_per_round(self) -> float:
+        """E[X_1 + ... + X_N] = N E[X_1]."""
+        return self.boxes * self.ev_per_box
+
+    @property
+    def variance_per_round(self) -> float:
+        """Var(X_1 + ... + X_N) = N Var(X_1) + N (N - 1) Cov(X_1, X_2)."""
+        n = self.boxes
+        return n * self.variance_per_box + n * (n - 1) * self.covariance
+
+    @property
+    def sd_per_round(self) -> float:
+        """The standard deviation of a round's total result (units)."""
+        return math.sqrt(self.variance_per_round)
+
+
+def surrender_blackjack_loss(rules: BlackjackRules) -> float:
+    """What a surrendered box loses to a dealer blackjack found after it surrendered
+    (ENHC: 1 under late surrender, else 1/2; peek games check first, so never used)."""
+    return 1.0 if rules.hole_card == "enhc" and rules.surrender in (
+        "late", "late_vs_ten_ace") else 0.5
+
+
+def up_card_moments(
+    rules: BlackjackRules, base: Shoe, up: Rank, params: engine.EngineParams,
+    actions: memoryview, codes: memoryview, split_codes: list[memoryview | None],
+    split_params: list[engine.EngineParams | None], splits: dict[Rank, float],
+) -> tuple[float, float, float]:
+    """``(E[X_1], E[X_1^2], E[X_1 X_2])`` given the up card ``up`` (``base``: the shoe
+    less it), boxes playing fixed decisions (:func:`strategy_calc.engine.box_pair_moments`'
+    arguments); ``splits``: the pair ranks that split, with their starts' chances from
+    ``base``, whose second moments (both hands jointly) come from
+    :func:`strategy_calc.engine.split_moments`."""
+    e, s, c = engine.box_pair_moments(base, up, params, actions, codes, split_codes,
+                                      split_params, rules.blackjack_pays,
+                                      surrender_blackjack_loss(rules))
+    for pair, w in splits.items():  # a split box's second moment: its hands jointly
+        i = int(pair) - 1
+        sp = split_params[i] or params
+        sc = split_codes[i] if split_codes[i] is not None else codes
+        sm = engine.split_moments(base, pair, up, sp, sc)
+        if sm is None:  # (a shoe small enough that the identities fail: the distribution)
+            hist = array.array("d", bytes(8 * engine.HIST_SIZE))
+            engine.split_distribution(base, pair, up, sp, sc, hist)
+            s += w * math.fsum(m * ((k - engine.HIST_OFFSET) / 100.0) ** 2
+                               for k, m in enumerate(hist) if m != 0.0)
+        else:
+            s += w * sm[1]
+    return e, s, c
+
+
+def box_figures(rules: BlackjackRules, shoe: Shoe | None = None, boxes: int = 2,
+                progress: Callable[[int, int], None] | None = None) -> BoxFigures:
+    """The exact moments of ``boxes`` boxes of one round off ``shoe`` (default a full
+    shoe), each box playing its own optimum (module docstring).
+
+    InputError for a bad number of boxes or a shoe the dealer could run out of.
+    ``progress(done, 10)`` after each up card.
+    """
+    check_boxes(boxes)
+    if rules.max_split_hands > 2:
+        raise InputError("--boxes values one split per box (max_split_hands=2); resplits"
+                         " are not modelled for several boxes yet")
+    shoe = shoe if shoe is not None else Shoe.full(rules.decks)
+    game = whole_game_pass(rules, shoe, partial=True)
+    params = engine.engine_params(rules, game.conditioning)
+    ev = second = cross = 0.0
+    for step, up in enumerate(UP_ORDER):
+        ups = game.ups.get(up)
+        if ups is None:
+            continue
+        codes = optimal_codes(ups.table)
+        add_split_values(game, ups, codes, None, 1)
+        p = params.with_bonus(rules.bonus_777, rules.bonus_suited_678, ups.suited_chance)
+        actions = array.array("b", bytes(100))
+        splits: dict[Rank, float] = {}
+        for hand, cases in ups.deals.items():
+            a, b = sorted(hand)
+            values: dict[Action, float] = {}
+            for case in cases:
+                for action, v in case.allowed().items():
+                    values[action] = values.get(action, 0.0) + case.probability * v
+            best = max(values, key=lambda x: (values[x], -list(_ACTION_CODE).index(x)))
+            actions[10 * (a - 1) + (b - 1)] = _ACTION_CODE[best]
+            if best is Action.SPLIT:
+                splits[Rank(a)] = ups.weight(hand)
+        split_codes: list[memoryview | None] = [None] * 10
+        split_params: list[engine.EngineParams | None] = [None] * 10
+        for pair in splits:
+            sp = engine.engine_params(rules, game.conditioning, pair).with_bonus(
+                rules.bonus_777 if rules.bonus_on_split_hands else 0.0,
+                rules.bonus_suited_678 if rules.bonus_on_split_hands else 0.0,
+                ups.suited_chance if rules.bonus_on_split_hands else 0.0)
+            played, _suited = engine.split_play(ups.base, pair, up, sp)
+            split_codes[int(pair) - 1] = memoryview(array.array("b", played))
+            split_params[int(pair) - 1] = sp
+        e, s, c = up_card_moments(rules, ups.base, up, p, memoryview(actions),
+                                  memoryview(codes), split_codes, split_params, splits)
+        ev += ups.p_up * e
+        second += ups.p_up * s
+        cross += ups.p_up * c
+        if progress is not None:
+            progress(step + 1, len(UP_ORDER))
+    return BoxFigures(boxes, ev, second, cross)
+
+
+__all__ = ["MAX_BOXES", "BoxFigures", "box_figures", "check_boxes",
+           "surrender_blackjack_loss", "up_card_moments"]
