@@ -107,6 +107,10 @@ def removed_cards(removed: list[str] | None) -> str:
     """
     return ",".join(part for part in removed or [] if part.strip())
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+BoxesOpt = Annotated[int | None, typer.Option(
+    "--boxes", metavar="N", help="Also give the EV and variance per box of playing N boxes"
+    " (1-7) of one round off the top, the covariance between two boxes and the variance"
+    " and SD of the round (each box its own optimal play).")]
 
 
 class OutputFormat(StrEnum):
@@ -275,25 +279,57 @@ def hand(
         "fractions.")] = False,
     format_: FormatOpt = None,
     as_json: JsonOpt = False,
+    boxes: BoxesOpt = None,
 ) -> None:
     """Every action's exact EV for one blackjack hand against an up card."""
     as_json = wants_json(as_json, format_)
     from strategy_calc import blackjack, report
 
-    def compute() -> tuple[blackjack.HandAnalysis, dict[str, Any] | None]:
+    def compute() -> tuple[blackjack.HandAnalysis, dict[str, Any] | None, Any]:
         ruleset, start = with_shoe(rules, set_, decks, shoe)
+        if boxes is not None:
+            from strategy_calc.boxes import check_boxes
+
+            check_boxes(boxes)
         warn_slow_split(ruleset, split_strategy, "this pair")
         with progress_bar("the optimal split") as tick:
             result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed),
                                             postsplit=postsplit, outcomes=True, shoe=start,
                                             split_strategy=split_strategy, progress=tick)
+        fig = None
+        if boxes is not None:
+            fig = _box_figures(ruleset, start, boxes, removed_cards(removed))
         if not exact:
-            return result, None
+            return result, None, fig
         from strategy_calc.exact import hand_exact
 
-        return result, hand_exact(result)
+        return result, hand_exact(result), fig
 
-    respond(compute, lambda done: (report.hand_json if as_json else report.hand_text)(*done))
+    def render(done: tuple[blackjack.HandAnalysis, dict[str, Any] | None, Any]) -> str:
+        result, fractions, fig = done
+        if as_json:
+            text = report.hand_json(result, fractions)
+            if fig is None:
+                return text
+            return dump_json({**json.loads(text), **report.boxes_dict(fig)})
+        text = report.hand_text(result, fractions)
+        return text if fig is None else text + "\n" + report.boxes_text(fig)
+
+    respond(compute, render)
+
+
+def _box_figures(ruleset: BlackjackRules, start: Shoe | None, boxes: int,
+                 removed: str = "") -> Any:
+    """``--boxes N``: :func:`strategy_calc.boxes.box_figures` off the top of the shoe
+    (``start``, else a full one) less the ``--removed`` cards."""
+    from strategy_calc.boxes import box_figures
+    from strategy_calc.cards import Shoe, parse_cards
+
+    base = start if start is not None else Shoe.full(ruleset.decks)
+    if removed:
+        base = base.remove(parse_cards(removed))
+    with progress_bar(f"{boxes} boxes") as tick:
+        return box_figures(ruleset, base, boxes, tick)
 
 
 @app.command(
@@ -543,19 +579,34 @@ def edge(
     ] = Strategy.BASIC,
     format_: FormatOpt = None,
     as_json: JsonOpt = False,
+    boxes: BoxesOpt = None,
 ) -> None:
     """The exact house edge / return to player of a ruleset from a full shoe."""
     as_json = wants_json(as_json, format_)
     from strategy_calc import report
     from strategy_calc.whatif import strategy_ev
 
-    def compute() -> tuple[GameAnalysis, float]:
-        game = _game(rules, set_, decks, shoe, split_strategy)
-        return game, strategy_ev(game.rules, strategy, game)
+    def compute() -> tuple[GameAnalysis, float, Any]:
+        if boxes is not None:
+            from strategy_calc.boxes import check_boxes
 
-    respond(compute, lambda done: (
-        dump_json(report.edge_dict(done[0], strategy.value, done[1])) if as_json
-        else report.edge_text(done[0], strategy.value, done[1])))
+            guarded(lambda: check_boxes(boxes))
+        game = _game(rules, set_, decks, shoe, split_strategy)
+        fig = None
+        if boxes is not None:
+            ruleset, start = with_shoe(rules, set_, decks, shoe)
+            fig = _box_figures(ruleset, start, boxes)
+        return game, strategy_ev(game.rules, strategy, game), fig
+
+    def render(done: tuple[GameAnalysis, float, Any]) -> str:
+        game, ev, fig = done
+        if as_json:
+            data = report.edge_dict(game, strategy.value, ev)
+            return dump_json(data if fig is None else {**data, **report.boxes_dict(fig)})
+        text = report.edge_text(game, strategy.value, ev)
+        return text if fig is None else text + "\n" + report.boxes_text(fig)
+
+    respond(compute, render)
 
 
 @app.command(

@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # rich is imported where a table is drawn: JSON output never 
     from strategy_calc.baccarat import BaccaratOdds
     from strategy_calc.baccarat_count import BaccaratCount
     from strategy_calc.bet_ramp import RampFigures
+    from strategy_calc.boxes import BoxFigures
     from strategy_calc.count import BlackjackCount, Comparison, OptimisedRamp, RampResult
     from strategy_calc.count_systems import CountSystem
     from strategy_calc.counting import CountIndex, EffectsOfRemoval, IndexMatrix, IndexTable
@@ -526,6 +527,54 @@ def edge_text(game: GameAnalysis, strategy: str, ev: float) -> str:
         lines.append(f"(optimal play: house edge {-game.ev_optimal * 100:.4f}%, so this"
                      f" strategy costs {(game.ev_optimal - ev) * 100:.4f} points)")
     return "\n".join(lines)
+
+
+def boxes_dict(fig: BoxFigures) -> dict[str, Any]:
+    """The keys ``--boxes N`` adds to ``hand`` and ``edge`` JSON: ``boxes``,
+    ``covariance_between_boxes`` (``{"value", "se"}`` as ``count`` gives it; exact here, so
+    ``se`` 0) and ``box_figures``: per unit bet a box, each box its own optimum off the top.
+
+    >>> from strategy_calc.boxes import BoxFigures
+    >>> d = boxes_dict(BoxFigures(2, 0.0, 1.3, 0.5))
+    >>> d["boxes"], d["covariance_between_boxes"], d["box_figures"]["variance_per_round"]
+    (2, {'value': 0.5, 'se': 0.0}, 3.6)
+    """
+    return {
+        "boxes": fig.boxes,
+        "covariance_between_boxes": {"value": fig.covariance, "se": 0.0},
+        "box_figures": {
+            "boxes": fig.boxes, "play": "optimal", "ev_per_box": fig.ev_per_box,
+            "variance_per_box": fig.variance_per_box,
+            "sd_per_box": math.sqrt(fig.variance_per_box),
+            "second_moment_per_box": fig.second_moment_per_box,
+            "covariance_between_boxes": fig.covariance,
+            "correlation_between_boxes": fig.correlation,
+            "ev_per_round": fig.ev_per_round, "variance_per_round": fig.variance_per_round,
+            "sd_per_round": fig.sd_per_round},
+    }
+
+
+def boxes_text(fig: BoxFigures) -> str:
+    """The lines ``--boxes N`` adds to ``hand`` and ``edge`` text.
+
+    >>> from strategy_calc.boxes import BoxFigures
+    >>> # variance 1.3 - 0.005^2 = 1.299975; covariance 0.5 - 0.005^2 = 0.499975;
+    >>> # a round: 2 x 1.299975 + 2 x 0.499975 = 3.5999
+    >>> print(boxes_text(BoxFigures(2, -0.005, 1.3, 0.5)))  # doctest: +NORMALIZE_WHITESPACE
+    2 boxes off the top, each box its own optimal play (insurance declined), per unit a box:
+      EV per box -0.5000%   variance per box 1.3000 (SD 1.1402)
+      covariance between two boxes 0.5000 (correlation 0.385)
+      a round of 2 boxes: EV -0.0100 units, variance 3.5999, SD 1.8973
+    """
+    n = fig.boxes
+    return (f"{n} box{'es' if n > 1 else ''} off the top, each box its own optimal play"
+            " (insurance declined), per unit a box:\n"
+            f"  EV per box {fig.ev_per_box * 100:+.4f}%   variance per box"
+            f" {fig.variance_per_box:.4f} (SD {math.sqrt(fig.variance_per_box):.4f})\n"
+            f"  covariance between two boxes {fig.covariance:.4f}"
+            f" (correlation {fig.correlation:.3f})\n"
+            f"  a round of {n} box{'es' if n > 1 else ''}: EV {fig.ev_per_round:+.4f} units,"
+            f" variance {fig.variance_per_round:.4f}, SD {fig.sd_per_round:.4f}")
 
 
 def bonus_dict(value: BonusValue) -> dict[str, Any]:

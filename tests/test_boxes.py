@@ -10,17 +10,23 @@ as the shoe cannot run out; so Var(X_1 + ... + X_N) = N Var(X_1) + N (N - 1) Cov
 from __future__ import annotations
 
 import array
+import json
+import math
 from fractions import Fraction
 
 import pytest
 from oracle_boxes import BoxRules, ShoeExhausted, Strategy, box_moments, mimic_strategy
+from typer.testing import CliRunner
 
 from strategy_calc.boxes import box_figures, check_boxes, up_card_moments
 from strategy_calc.cards import Rank, Shoe
+from strategy_calc.cli import app
 from strategy_calc.engine import CODE_DOUBLE, CODE_HIT, CODE_STAND, engine_params, node_table
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules, blackjack_rules
 from strategy_calc.strategy import analyse_game
+
+runner = CliRunner()
 
 # Shoes (cards per rank, aces first) small enough to enumerate, big enough that no deal
 # of three boxes empties them (the brute force would raise ShoeExhausted)
@@ -142,6 +148,7 @@ def test_two_boxes_in_the_engine_agree_with_the_brute_force_on_tiny_shoes(
     _agree(shoe, peek)
 
 
+@pytest.mark.slow
 def test_ev_per_box_is_the_optimal_ev_of_edge() -> None:
     """Consistency (engine against engine; the brute force above is the independent
     check): each box plays edge's optimal play, so its EV is edge's optimal EV (deluxe,
@@ -171,3 +178,51 @@ def test_six_deck_variance_and_covariance_match_wongs_published_benchmark() -> N
     fig = box_figures(rules, boxes=2)
     assert fig.variance_per_box == pytest.approx(1.28, abs=0.01)
     assert fig.covariance == pytest.approx(0.47, abs=0.01)
+
+
+# ---------------------------------------------------------------- the CLI
+
+HALF_DECK = "A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8"
+
+
+def test_edge_boxes_gives_the_round_of_n_boxes_in_json() -> None:
+    """deluxe from half a deck, three boxes: the round's variance is N Var + N (N - 1) Cov,
+    worked from the printed figures. (Here a box's EV is below edge's optimal EV: from
+    this shoe optimal play insures some starts against an ace, and the boxes decline
+    insurance; at a full deck they agree, test_ev_per_box_is_the_optimal_ev_of_edge.)"""
+    result = runner.invoke(app, ["edge", "--rules", "deluxe", "--shoe", HALF_DECK, "--boxes",
+                                 "3", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    fig = data["box_figures"]
+    assert data["boxes"] == fig["boxes"] == 3
+    assert data["covariance_between_boxes"] == {"value": fig["covariance_between_boxes"],
+                                                "se": 0.0}
+    assert fig["ev_per_box"] < data["ev_optimal"]
+    var, cov = fig["variance_per_box"], fig["covariance_between_boxes"]
+    assert fig["variance_per_round"] == pytest.approx(3 * var + 6 * cov, abs=1e-12)
+    assert fig["sd_per_round"] == pytest.approx(math.sqrt(3 * var + 6 * cov), abs=1e-12)
+    assert fig["ev_per_round"] == pytest.approx(3 * fig["ev_per_box"], abs=1e-15)
+    assert fig["correlation_between_boxes"] == pytest.approx(cov / var, abs=1e-12)
+
+
+def test_hand_boxes_adds_the_box_figures_to_text_and_json() -> None:
+    args = ["hand", "T,6", "--vs", "T", "--rules", "deluxe", "--shoe", HALF_DECK, "--boxes"]
+    text = runner.invoke(app, [*args, "2"])
+    assert text.exit_code == 0, text.output
+    assert "covariance between two boxes" in text.stdout
+    assert "a round of 2 boxes" in text.stdout
+    data = json.loads(runner.invoke(app, [*args, "3", "--json"]).stdout)
+    assert data["boxes"] == 3 and "stand" in data["ev"]
+    fig = data["box_figures"]
+    assert f"variance per box {fig['variance_per_box']:.4f}" in text.stdout
+
+
+@pytest.mark.parametrize("command", [["edge"], ["hand", "T,6", "--vs", "T"]])
+@pytest.mark.parametrize("boxes", ["0", "8"])
+def test_a_bad_number_of_boxes_is_one_error_line_and_exit_2(command: list[str],
+                                                            boxes: str) -> None:
+    result = runner.invoke(app, [*command, "--boxes", boxes])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: --boxes must be 1 to 7 (boxes at one table), not {boxes}"]
