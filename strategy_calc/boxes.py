@@ -18,7 +18,8 @@ up card, both boxes' ends jointly with the dealer against both).
 
 The play: each box plays each start's best composition-dependent action for its own
 two cards and the up card off ``shoe`` (as ``edge``'s optimal play, split hands cdp1),
-hits by its own cards after; insurance and even money declined; Macau's suited 6-7-8
+hits by its own cards after; or the chart of ``shoe`` (as ``edge``'s basic strategy);
+insurance and even money declined; Macau's suited 6-7-8
 counted with its chance for cards of unknown suit (:attr:`UpCardDeals.suited_chance`),
 not from the suits of a two-card 6-7, 6-8 or 7-8 (so with that bonus the EV per box
 can differ from ``edge``'s a little).
@@ -39,10 +40,18 @@ from dataclasses import dataclass
 from strategy_calc import engine
 from strategy_calc.actions import Action
 from strategy_calc.cards import Rank, Shoe
+from strategy_calc.chart import Chart
 from strategy_calc.distributions import optimal_codes
 from strategy_calc.errors import InputError
-from strategy_calc.game import UP_ORDER, add_split_values, whole_game_pass
+from strategy_calc.game import (
+    UP_ORDER,
+    UpCardDeals,
+    add_split_values,
+    chart_codes,
+    whole_game_pass,
+)
 from strategy_calc.rules import BlackjackRules
+from strategy_calc.strategy import analyse_game
 
 MAX_BOXES = 7
 """The most boxes a table has."""
@@ -70,6 +79,8 @@ class BoxFigures:
     """E[X_1^2]."""
     cross_moment: float
     """E[X_1 X_2]: two boxes of the same round."""
+    play: str = "optimal"
+    """How each box plays (:data:`PLAYS`)."""
 
     @property
     def variance_per_box(self) -> float:
@@ -138,51 +149,84 @@ def up_card_moments(
     return e, s, c
 
 
-def box_figures(rules: BlackjackRules, shoe: Shoe | None = None, boxes: int = 2,
-                progress: Callable[[int, int], None] | None = None) -> BoxFigures:
-    """The exact moments of ``boxes`` boxes of one round off ``shoe`` (default a full
-    shoe), each box playing its own optimum (module docstring).
+PLAYS = ("optimal", "basic")
+"""How the boxes play: each its own optimum, or the chart (basic strategy)."""
 
-    InputError for a bad number of boxes or a shoe the dealer could run out of.
-    ``progress(done, 10)`` after each up card.
+
+def _first_plays(ups: UpCardDeals, chart: Chart | None) -> tuple[array.array[int],
+                                                                dict[Rank, float]]:
+    """Each two-card start's play against ``ups.up`` (the engine's ``actions``: the best
+    of its values summed over its suit cases, or the chart's cell), and the pairs that
+    split with their starts' chances."""
+    up = ups.up
+    actions = array.array("b", bytes(100))
+    splits: dict[Rank, float] = {}
+    for hand, cases in ups.deals.items():
+        a, b = sorted(hand)
+        if chart is not None:
+            best = chart.code(hand, up).action
+            if best is Action.EVEN_MONEY:
+                continue  # (a natural: paid, even money declined)
+        else:
+            values: dict[Action, float] = {}
+            for case in cases:
+                for action, v in case.allowed().items():
+                    values[action] = values.get(action, 0.0) + case.probability * v
+            best = max(values, key=lambda x: (values[x], -list(_ACTION_CODE).index(x)))
+        actions[10 * (a - 1) + (b - 1)] = _ACTION_CODE[best]
+        if best is Action.SPLIT:
+            splits[Rank(a)] = ups.weight(hand)
+    return actions, splits
+
+
+def box_figures(rules: BlackjackRules, shoe: Shoe | None = None, boxes: int = 2,
+                progress: Callable[[int, int], None] | None = None,
+                play: str = "optimal") -> BoxFigures:
+    """The exact moments of ``boxes`` boxes of one round off ``shoe`` (default a full
+    shoe), each box playing its own optimum (module docstring) or, ``play="basic"``, the
+    chart of ``shoe`` (each start its cell's action, then the total-dependent hit/stand
+    play; split hands by the chart's rows, as ``edge``'s basic strategy plays them).
+
+    InputError for a bad number of boxes. ``progress(done, 10)`` after each up card.
     """
     check_boxes(boxes)
+    if play not in PLAYS:
+        raise InputError(f"the boxes play {' or '.join(PLAYS)}, not {play}")
     if rules.max_split_hands > 2:
         raise InputError("--boxes values one split per box (max_split_hands=2); resplits"
                          " are not modelled for several boxes yet")
     shoe = shoe if shoe is not None else Shoe.full(rules.decks)
     game = whole_game_pass(rules, shoe, partial=True)
     params = engine.engine_params(rules, game.conditioning)
+    chart = None
+    if play == "basic":
+        drawn = analyse_game(rules, shoe=shoe)
+        chart = Chart(dict(drawn.hard), dict(drawn.soft), dict(drawn.pairs),  # type: ignore[arg-type]
+                      insure=drawn.insure)
     ev = second = cross = 0.0
     for step, up in enumerate(UP_ORDER):
         ups = game.ups.get(up)
         if ups is None:
             continue
-        codes = optimal_codes(ups.table)
-        add_split_values(game, ups, codes, None, 1)
+        if chart is None:
+            codes = optimal_codes(ups.table)
+            add_split_values(game, ups, codes, None, 1)
+        else:
+            codes = chart_codes(ups.policy, chart.split_hand_bits(up))
         p = params.with_bonus(rules.bonus_777, rules.bonus_suited_678, ups.suited_chance)
-        actions = array.array("b", bytes(100))
-        splits: dict[Rank, float] = {}
-        for hand, cases in ups.deals.items():
-            a, b = sorted(hand)
-            values: dict[Action, float] = {}
-            for case in cases:
-                for action, v in case.allowed().items():
-                    values[action] = values.get(action, 0.0) + case.probability * v
-            best = max(values, key=lambda x: (values[x], -list(_ACTION_CODE).index(x)))
-            actions[10 * (a - 1) + (b - 1)] = _ACTION_CODE[best]
-            if best is Action.SPLIT:
-                splits[Rank(a)] = ups.weight(hand)
+        actions, splits = _first_plays(ups, chart)
         split_codes: list[memoryview | None] = [None] * 10
         split_params: list[engine.EngineParams | None] = [None] * 10
+        on_split = rules.bonus_on_split_hands
         for pair in splits:
             sp = engine.engine_params(rules, game.conditioning, pair).with_bonus(
-                rules.bonus_777 if rules.bonus_on_split_hands else 0.0,
-                rules.bonus_suited_678 if rules.bonus_on_split_hands else 0.0,
-                ups.suited_chance if rules.bonus_on_split_hands else 0.0)
-            played, _suited = engine.split_play(ups.base, pair, up, sp)
-            split_codes[int(pair) - 1] = memoryview(array.array("b", played))
+                rules.bonus_777 if on_split else 0.0,
+                rules.bonus_suited_678 if on_split else 0.0,
+                ups.suited_chance if on_split else 0.0)
             split_params[int(pair) - 1] = sp
+            if chart is None:  # cdp1: each split hand's own best play (the chart's: codes)
+                played, _suited = engine.split_play(ups.base, pair, up, sp)
+                split_codes[int(pair) - 1] = memoryview(array.array("b", played))
         e, s, c = up_card_moments(rules, ups.base, up, p, memoryview(actions),
                                   memoryview(codes), split_codes, split_params, splits)
         ev += ups.p_up * e
@@ -190,8 +234,8 @@ def box_figures(rules: BlackjackRules, shoe: Shoe | None = None, boxes: int = 2,
         cross += ups.p_up * c
         if progress is not None:
             progress(step + 1, len(UP_ORDER))
-    return BoxFigures(boxes, ev, second, cross)
+    return BoxFigures(boxes, ev, second, cross, play)
 
 
-__all__ = ["MAX_BOXES", "BoxFigures", "box_figures", "check_boxes",
+__all__ = ["MAX_BOXES", "PLAYS", "BoxFigures", "box_figures", "check_boxes",
            "surrender_blackjack_loss", "up_card_moments"]

@@ -319,9 +319,10 @@ def hand(
 
 
 def _box_figures(ruleset: BlackjackRules, start: Shoe | None, boxes: int,
-                 removed: str = "") -> Any:
+                 removed: str = "", play: str = "optimal") -> Any:
     """``--boxes N``: :func:`strategy_calc.boxes.box_figures` off the top of the shoe
-    (``start``, else a full one) less the ``--removed`` cards."""
+    (``start``, else a full one) less the ``--removed`` cards, the boxes playing
+    ``play``."""
     from strategy_calc.boxes import box_figures
     from strategy_calc.cards import Shoe, parse_cards
 
@@ -329,7 +330,7 @@ def _box_figures(ruleset: BlackjackRules, start: Shoe | None, boxes: int,
     if removed:
         base = base.remove(parse_cards(removed))
     with progress_bar(f"{boxes} boxes") as tick:
-        return box_figures(ruleset, base, boxes, tick)
+        return box_figures(ruleset, base, boxes, tick, play)
 
 
 @app.command(
@@ -591,11 +592,13 @@ def edge(
             from strategy_calc.boxes import check_boxes
 
             guarded(lambda: check_boxes(boxes))
+            if strategy is Strategy.AUTOPLAY:
+                raise fail("--boxes takes --strategy basic or optimal, not autoplay")
         game = _game(rules, set_, decks, shoe, split_strategy)
         fig = None
         if boxes is not None:
             ruleset, start = with_shoe(rules, set_, decks, shoe)
-            fig = _box_figures(ruleset, start, boxes)
+            fig = _box_figures(ruleset, start, boxes, play=strategy.value)
         return game, strategy_ev(game.rules, strategy, game), fig
 
     def render(done: tuple[GameAnalysis, float, Any]) -> str:

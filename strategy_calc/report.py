@@ -543,7 +543,7 @@ def boxes_dict(fig: BoxFigures) -> dict[str, Any]:
         "boxes": fig.boxes,
         "covariance_between_boxes": {"value": fig.covariance, "se": 0.0},
         "box_figures": {
-            "boxes": fig.boxes, "play": "optimal", "ev_per_box": fig.ev_per_box,
+            "boxes": fig.boxes, "play": fig.play, "ev_per_box": fig.ev_per_box,
             "variance_per_box": fig.variance_per_box,
             "sd_per_box": math.sqrt(fig.variance_per_box),
             "second_moment_per_box": fig.second_moment_per_box,
@@ -567,7 +567,8 @@ def boxes_text(fig: BoxFigures) -> str:
       a round of 2 boxes: EV -0.0100 units, variance 3.5999, SD 1.8973
     """
     n = fig.boxes
-    return (f"{n} box{'es' if n > 1 else ''} off the top, each box its own optimal play"
+    how = "its own optimal play" if fig.play == "optimal" else "playing the chart"
+    return (f"{n} box{'es' if n > 1 else ''} off the top, each box {how}"
             " (insurance declined), per unit a box:\n"
             f"  EV per box {fig.ev_per_box * 100:+.4f}%   variance per box"
             f" {fig.variance_per_box:.4f} (SD {math.sqrt(fig.variance_per_box):.4f})\n"

@@ -149,15 +149,20 @@ def test_two_boxes_in_the_engine_agree_with_the_brute_force_on_tiny_shoes(
 
 
 @pytest.mark.slow
-def test_ev_per_box_is_the_optimal_ev_of_edge() -> None:
+def test_ev_per_box_is_the_ev_of_edge_for_either_play() -> None:
     """Consistency (engine against engine; the brute force above is the independent
-    check): each box plays edge's optimal play, so its EV is edge's optimal EV (deluxe,
-    one deck: no bonus, and insurance and even money are never worth it off the top)."""
+    check): a box playing edge's optimal play, or its chart, has edge's EV for that play
+    (deluxe, one deck: no bonus, and insurance and even money are never worth it off the
+    top)."""
     rules = blackjack_rules("deluxe", ["decks=1"])
+    game = analyse_game(rules)
     fig = box_figures(rules, boxes=2)
-    assert fig.ev_per_box == pytest.approx(analyse_game(rules).ev_optimal, abs=1e-12)
+    assert fig.ev_per_box == pytest.approx(game.ev_optimal, abs=1e-12)
     assert fig.variance_per_round == pytest.approx(
         2 * fig.variance_per_box + 2 * fig.covariance, abs=1e-12)
+    chart = box_figures(rules, boxes=2, play="basic")
+    assert chart.play == "basic"
+    assert chart.ev_per_box == pytest.approx(game.ev_basic, abs=1e-12)
 
 
 @pytest.mark.parametrize("boxes", [0, 8, -1])
@@ -171,8 +176,10 @@ def test_six_deck_variance_and_covariance_match_wongs_published_benchmark() -> N
     """Stanford Wong, *Professional Blackjack*, p. 203 (quoted by Wizard of Odds, "Variance
     in blackjack", appendix 4): variance 1.28 and covariance 0.47 per hand for his
     benchmark rules, six decks, S17, no double after split, no resplit of aces, no
-    surrender (his basic strategy, simulated; ours each box's own optimum, exact, one
-    split). Wizard of Odds' own simulation of those rules with resplits: 1.295 and 0.478."""
+    surrender (his basic strategy, simulated; ours each box's own optimum, exact off the
+    top, one split: the chart gives 1.2785 and 0.4703, docs/REFERENCE.md, but costs the
+    chart's derivation too). Wizard of Odds' own simulation of those rules with resplits:
+    1.295 and 0.478."""
     rules = blackjack_rules("deluxe", ["decks=6", "double_after_split=false",
                                        "surrender=none"])
     fig = box_figures(rules, boxes=2)
@@ -191,7 +198,7 @@ def test_edge_boxes_gives_the_round_of_n_boxes_in_json() -> None:
     this shoe optimal play insures some starts against an ace, and the boxes decline
     insurance; at a full deck they agree, test_ev_per_box_is_the_optimal_ev_of_edge.)"""
     result = runner.invoke(app, ["edge", "--rules", "deluxe", "--shoe", HALF_DECK, "--boxes",
-                                 "3", "--json"])
+                                 "3", "--strategy", "optimal", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     fig = data["box_figures"]
@@ -216,6 +223,18 @@ def test_hand_boxes_adds_the_box_figures_to_text_and_json() -> None:
     assert data["boxes"] == 3 and "stand" in data["ev"]
     fig = data["box_figures"]
     assert f"variance per box {fig['variance_per_box']:.4f}" in text.stdout
+
+
+def test_edge_boxes_plays_the_chart_under_basic_strategy() -> None:
+    """edge's default strategy is the chart: the boxes play it, and say so."""
+    args = ["edge", "--rules", "deluxe", "--shoe", HALF_DECK, "--boxes", "2"]
+    basic = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    assert basic["box_figures"]["play"] == "basic"
+    assert "each box playing the chart" in runner.invoke(app, args).stdout
+    refused = runner.invoke(app, [*args, "--strategy", "autoplay"])
+    assert refused.exit_code == 2
+    assert refused.stderr.strip().splitlines() == [
+        "error: --boxes takes --strategy basic or optimal, not autoplay"]
 
 
 @pytest.mark.parametrize("command", [["edge"], ["hand", "T,6", "--vs", "T"]])
