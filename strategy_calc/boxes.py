@@ -67,6 +67,44 @@ def check_boxes(boxes: int) -> int:
     return boxes
 
 
+def most_cards_dealt(counts: tuple[int, ...], boxes: int) -> int:
+    """An upper bound on the cards one round of ``boxes`` boxes (each splitting once at
+    most) and the dealer can take from a shoe of rank ``counts`` (ace first).
+
+    Every hand's cards but its last have a hard total (aces 1) of at most 20 (a player
+    hits only below 21) or, the dealer's, 16 (he draws only below 17), so all the hands'
+    cards but one each hold at most ``20 x 2 boxes + 16`` points: no more cards than the
+    shoe's smallest cards summing to that, plus one last card a hand.
+
+    >>> # 96 points: the four A-6 of one deck (84 points) and a 7: 25 cards, 5 hands
+    >>> most_cards_dealt(Shoe.full(1).counts, 2)
+    30
+    """
+    hands = 2 * boxes + 1
+    points = 20 * 2 * boxes + 16
+    taken = 0
+    for rank, n in enumerate(counts, start=1):
+        k = min(n, points // rank)
+        taken += k
+        points -= k * rank
+        if k < n:
+            break
+    return taken + hands
+
+
+def check_cannot_run_out(counts: tuple[int, ...], boxes: int) -> None:
+    """InputError unless no round of ``boxes`` boxes (two at least: the covariance is
+    two boxes') can empty the shoe: the figures' premise (MODEL.md, "Several boxes")."""
+    need = most_cards_dealt(counts, max(boxes, 2))
+    if need > sum(counts):
+        fits = [n for n in range(2, MAX_BOXES + 1) if most_cards_dealt(counts, n)
+                <= sum(counts)]
+        most = f"at most {fits[-1]} boxes" if fits else "not even two boxes"
+        raise InputError(f"a round of {boxes} boxes could empty this {sum(counts)}-card shoe"
+                         f" (up to {need} cards), and then the exact figures have no"
+                         f" meaning: {most} here")
+
+
 @dataclass(frozen=True)
 class BoxFigures:
     """One round of ``boxes`` boxes off a shoe, per unit bet a box (dealer blackjacks
@@ -187,7 +225,8 @@ def box_figures(rules: BlackjackRules, shoe: Shoe | None = None, boxes: int = 2,
     chart of ``shoe`` (each start its cell's action, then the total-dependent hit/stand
     play; split hands by the chart's rows, as ``edge``'s basic strategy plays them).
 
-    InputError for a bad number of boxes. ``progress(done, 10)`` after each up card.
+    InputError for a bad number of boxes, or a shoe that a round of them could empty
+    (:func:`check_cannot_run_out`). ``progress(done, 10)`` after each up card.
     """
     check_boxes(boxes)
     if play not in PLAYS:
@@ -196,6 +235,7 @@ def box_figures(rules: BlackjackRules, shoe: Shoe | None = None, boxes: int = 2,
         raise InputError("--boxes values one split per box (max_split_hands=2); resplits"
                          " are not modelled for several boxes yet")
     shoe = shoe if shoe is not None else Shoe.full(rules.decks)
+    check_cannot_run_out(shoe.counts, boxes)
     game = whole_game_pass(rules, shoe, partial=True)
     params = engine.engine_params(rules, game.conditioning)
     chart = None
@@ -238,4 +278,5 @@ def box_figures(rules: BlackjackRules, shoe: Shoe | None = None, boxes: int = 2,
 
 
 __all__ = ["MAX_BOXES", "PLAYS", "BoxFigures", "box_figures", "check_boxes",
+           "check_cannot_run_out", "most_cards_dealt",
            "surrender_blackjack_loss", "up_card_moments"]
