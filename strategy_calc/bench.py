@@ -248,6 +248,7 @@ TYPICAL_MS: dict[str, float] = {
     "resplit-optimal-1d": 52048.8, "game-optimal-8d": 35762.3, "count-6d": 585.1,
     "count-6d-ev": 484.0, "baccarat-shoe-8d": 15.5, "baccarat-6d": 0.2, "baccarat-8d": 0.2,
     "baccarat-eor-8d": 2.2, "count-6d-moments": 4977.7, "resplit-optimal-6d": 780000.0,
+    "boxes-6d": 4975.4,
 }
 """Each workload's median, milliseconds, measured here (2-core machine, 2026-12-04,
 ``strategy-calc bench --json``): what :func:`expected_seconds` adds up.
