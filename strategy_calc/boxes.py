@@ -24,10 +24,12 @@ counted with its chance for cards of unknown suit (:attr:`UpCardDeals.suited_cha
 not from the suits of a two-card 6-7, 6-8 or 7-8 (so with that bonus the EV per box
 can differ from ``edge``'s a little).
 
->>> from strategy_calc.rules import blackjack_rules
->>> fig = box_figures(blackjack_rules("deluxe", ["decks=1"]), boxes=3)
->>> fig.boxes, round(fig.variance_per_round / fig.variance_per_box, 3) > 3
-(3, True)
+A round of three boxes, each of variance 1.3 and covariance 0.5 with another (and EV
+0): 3 x 1.3 + 3 x 2 x 0.5 = 6.9, against 3.9 for independent boxes.
+
+>>> fig = BoxFigures(3, 0.0, 1.3, 0.5)
+>>> round(fig.variance_per_round, 12), round(fig.sd_per_round, 4)
+(6.9, 2.6268)
 """
 
 from __future__ import annotations
