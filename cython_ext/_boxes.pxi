@@ -100,7 +100,8 @@ cdef double blackjack_chance(const int* shoe, int up) noexcept nogil:
 def box_pair_moments(const int[:] base, int up, params, const char[:] actions,
                      const char[:] codes, split_codes, split_params, double blackjack_pays,
                      double surrender_blackjack_loss):
-    """``(E[X1], E[X1^2] less the split starts' part, E[X1 X2])`` for two boxes dealt off
+    """``(E[X1], E[X1^2] less the split starts' part, E[X1 X2], E[X1 1{dealer
+    blackjack}])`` for two boxes dealt off
     ``base`` (the shoe with the up card ``up`` gone), per unit bet a box, given the up
     card, raw over every dealer outcome (peek: the dealer-blackjack rounds included,
     where a natural pushes and every other box loses 1).
@@ -131,7 +132,7 @@ def box_pair_moments(const int[:] base, int up, params, const char[:] actions,
     cdef Ctx c
     cdef Ctx ca, cb
     cdef bint made = False, made_split = False, peek
-    cdef UnionSum R, Q, H
+    cdef UnionSum R, Q, H, B
     cdef Term* terms = NULL
     cdef double* mass = NULL
     cdef double* lanes = NULL
@@ -143,7 +144,7 @@ def box_pair_moments(const int[:] base, int up, params, const char[:] actions,
     cdef int shoe[NR]
     cdef double r[NOUT]
     cdef int a, b, o, i, j, k, n, node, act, p, cap = 20000, N = 0, n1, ok
-    cdef double w, f, pbj, ev, second, cross, x, xi, xj
+    cdef double w, f, pbj, ev, second, cross, x, xi, xj, with_bj
     cdef const char* cd
     cdef const char* scd
     cdef const char[:] sview
@@ -174,6 +175,7 @@ def box_pair_moments(const int[:] base, int up, params, const char[:] actions,
     ok = usum_init(&R)
     ok = usum_init(&Q) | ok
     ok = usum_init(&H) | ok
+    ok = usum_init(&B) | ok
     m = NULL
     try:
         if ok != 0:
@@ -278,6 +280,15 @@ def box_pair_moments(const int[:] base, int up, params, const char[:] actions,
         if ok != 0:
             raise MemoryError()
         ev = box_table_sum(&R, &base[0], up, P.h17, lanes)
+        # E[X1 1{dealer blackjack}]: the blackjack entries alone (peek: the rounds below)
+        for i in range(R.n if not peek else 0):
+            for k in range(NR):
+                cards[k] = R.cards[i * NR + k]
+            row = usum_row(&B, cards)
+            if row == NULL:
+                raise MemoryError()
+            row[OUT_BJ] = R.h[i * NOUT + OUT_BJ]
+        with_bj = box_table_sum(&B, &base[0], up, P.h17, lanes)
         second = box_table_sum(&Q, &base[0], up, P.h17, lanes)
         cross = box_table_sum(&H, &base[0], up, P.h17, lanes)
         if peek and (up == 1 or up == 10):
@@ -293,6 +304,7 @@ def box_pair_moments(const int[:] base, int up, params, const char[:] actions,
                         shoe[k] = base[k] - (k == a) - (k == b)
                     pbj = blackjack_chance(shoe, up)
                     ev += w * pbj * xi
+                    with_bj += w * pbj * xi
                     second += w * pbj * xi * xi
                     for i in range(NR):
                         for j in range(i, NR):
@@ -317,7 +329,8 @@ def box_pair_moments(const int[:] base, int up, params, const char[:] actions,
         usum_free(&R)
         usum_free(&Q)
         usum_free(&H)
+        usum_free(&B)
         free(terms)
         free(mass)
         free(lanes)
-    return ev, second, cross
+    return ev, second, cross, with_bj

@@ -165,15 +165,16 @@ def up_card_moments(
     rules: BlackjackRules, base: Shoe, up: Rank, params: engine.EngineParams,
     actions: memoryview, codes: memoryview, split_codes: list[memoryview | None],
     split_params: list[engine.EngineParams | None], splits: dict[Rank, float],
-) -> tuple[float, float, float]:
-    """``(E[X_1], E[X_1^2], E[X_1 X_2])`` given the up card ``up`` (``base``: the shoe
+) -> tuple[float, float, float, float]:
+    """``(E[X_1], E[X_1^2], E[X_1 X_2], E[X_1 1{dealer blackjack}])`` given the up card
+    ``up`` (``base``: the shoe
     less it), boxes playing fixed decisions (:func:`strategy_calc.engine.box_pair_moments`'
     arguments); ``splits``: the pair ranks that split, with their starts' chances from
     ``base``, whose second moments (both hands jointly) come from
     :func:`strategy_calc.engine.split_moments`."""
-    e, s, c = engine.box_pair_moments(base, up, params, actions, codes, split_codes,
-                                      split_params, rules.blackjack_pays,
-                                      surrender_blackjack_loss(rules))
+    e, s, c, with_bj = engine.box_pair_moments(base, up, params, actions, codes, split_codes,
+                                                split_params, rules.blackjack_pays,
+                                                surrender_blackjack_loss(rules))
     for pair, w in splits.items():  # a split box's second moment: its hands jointly
         i = int(pair) - 1
         sp = split_params[i] or params
@@ -186,7 +187,7 @@ def up_card_moments(
                                for k, m in enumerate(hist) if m != 0.0)
         else:
             s += w * sm[1]
-    return e, s, c
+    return e, s, c, with_bj
 
 
 PLAYS = ("optimal", "basic")
@@ -269,7 +270,7 @@ def box_figures(rules: BlackjackRules, shoe: Shoe | None = None, boxes: int = 2,
             if chart is None:  # cdp1: each split hand's own best play (the chart's: codes)
                 played, _suited = engine.split_play(ups.base, pair, up, sp)
                 split_codes[int(pair) - 1] = memoryview(array.array("b", played))
-        e, s, c = up_card_moments(rules, ups.base, up, p, memoryview(actions),
+        e, s, c, _bj = up_card_moments(rules, ups.base, up, p, memoryview(actions),
                                   memoryview(codes), split_codes, split_params, splits)
         ev += ups.p_up * e
         second += ups.p_up * s

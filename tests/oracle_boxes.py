@@ -194,6 +194,15 @@ def round_distribution(counts: Counts, boxes: int, strategy: Strategy,
                        rules: BoxRules) -> dict[tuple[Fraction, ...], Fraction]:
     """The joint law of the boxes' net results (per unit bet a box), exactly.
     ``counts``: cards per rank, index 0 = aces .. 9 = ten-valued."""
+    out: dict[tuple[Fraction, ...], Fraction] = {}
+    for (x, _bj), p in round_law(counts, boxes, strategy, rules).items():
+        _add(out, x, p)
+    return out
+
+
+def round_law(counts: Counts, boxes: int, strategy: Strategy, rules: BoxRules
+              ) -> dict[tuple[tuple[Fraction, ...], bool], Fraction]:
+    """:func:`round_distribution` with, in each key, whether the dealer had blackjack."""
     # the deal in casino order: first cards, the up card, second cards, (peek) the hole card
     deal: dict[tuple[Counts, tuple[int, ...]], Fraction] = {(tuple(counts), ()): Fraction(1)}
     for _ in range(2 * boxes + 1 + rules.peek):
@@ -208,11 +217,11 @@ def round_distribution(counts: Counts, boxes: int, strategy: Strategy,
         _add(dealt, (c, seen[boxes], tuple(tuple(sorted((seen[b], seen[boxes + 1 + b])))
                                           for b in range(boxes)),
                      seen[2 * boxes + 1] if rules.peek else None), p)
-    out: dict[tuple[Fraction, ...], Fraction] = {}
+    out: dict[tuple[tuple[Fraction, ...], bool], Fraction] = {}
     for (c, up, hands, hole), p in dealt.items():
         if hole is not None and sorted((up, hole)) == [1, 10]:
-            _add(out, tuple(Fraction(0) if sorted(h) == [1, 10] else Fraction(-1)
-                            for h in hands), p)
+            _add(out, (tuple(Fraction(0) if sorted(h) == [1, 10] else Fraction(-1)
+                             for h in hands), True), p)
             continue
         # each box plays out in turn
         states: dict[tuple[tuple[tuple[End, ...], ...], Counts], Fraction] = {((), c): p}
@@ -224,7 +233,6 @@ def round_distribution(counts: Counts, boxes: int, strategy: Strategy,
             states = nxt2
         for (done, c2), q in states.items():
             stands = any(e[0] == "stand" for ends in done for e in ends)
-            naturals = any(e[0] == "nat" for ends in done for e in ends)
             if stands:
                 first = (up,) if hole is None else (up, hole)
                 if hole is None:
@@ -234,14 +242,16 @@ def round_distribution(counts: Counts, boxes: int, strategy: Strategy,
                             _add(law, k, q3 * q4)
                 else:
                     law = _dealer(c2, first, rules.h17)
-            elif naturals and hole is None:  # ENHC: only whether the dealer has blackjack
+            elif hole is None:  # ENHC: only whether the dealer has blackjack (a natural's
+                # payout, and E[X 1{dealer blackjack}]; his second card is an unseen card)
                 law = {}
                 for r, q3, _rest in _draws(c2):
                     _add(law, "bj" if sorted((up, r)) == [1, 10] else 0, q3)
             else:
                 law = {None: Fraction(1)}
             for k, q5 in law.items():
-                _add(out, tuple(_settle(ends, k, rules) for ends in done), q * q5)
+                _add(out, (tuple(_settle(ends, k, rules) for ends in done), k == "bj"),
+                     q * q5)
     return out
 
 
@@ -254,6 +264,7 @@ class BoxMoments:
     second: tuple[Fraction, ...]                   # E[X_i^2]
     cross: dict[tuple[int, int], Fraction]         # E[X_i X_j], i < j
     total_variance: Fraction                       # Var(X_1 + ... + X_N)
+    with_blackjack: tuple[Fraction, ...] = ()      # E[X_i 1{dealer blackjack}]
 
     def covariance(self, i: int, j: int) -> Fraction:
         return self.cross[(i, j)] - self.ev[i] * self.ev[j]
@@ -272,8 +283,12 @@ def box_moments(counts: tuple[int, ...], boxes: int, strategy: Strategy,
     s1 = Fraction(0)
     s2 = Fraction(0)
     mass = Fraction(0)
-    for x, p in round_distribution(counts, boxes, strategy, rules).items():
+    bj = [Fraction(0)] * boxes
+    for (x, dealer_bj), p in round_law(counts, boxes, strategy, rules).items():
         mass += p
+        if dealer_bj:
+            for i in range(boxes):
+                bj[i] += p * x[i]
         for i in range(boxes):
             ev[i] += p * x[i]
             second[i] += p * x[i] * x[i]
@@ -282,7 +297,7 @@ def box_moments(counts: tuple[int, ...], boxes: int, strategy: Strategy,
         s1 += p * sum(x)
         s2 += p * sum(x) ** 2
     assert mass == 1, mass
-    return BoxMoments(boxes, tuple(ev), tuple(second), cross, s2 - s1 * s1)
+    return BoxMoments(boxes, tuple(ev), tuple(second), cross, s2 - s1 * s1, tuple(bj))
 
 
 def mimic_strategy(cards: tuple[int, ...], up: int, where: str) -> str:

@@ -102,15 +102,16 @@ def _engine_arrays(strategy: Strategy, up: int) -> tuple[memoryview, memoryview]
     return memoryview(actions), memoryview(codes)
 
 
-def engine_box_moments(shoe: tuple[int, ...], peek: bool,
-                       strategy: Strategy = mimic_strategy) -> tuple[float, float, float]:
-    """(E[X1], E[X1^2], E[X1 X2]) of two boxes from the engine, summed over up cards."""
+def engine_box_moments(shoe: tuple[int, ...], peek: bool, strategy: Strategy = mimic_strategy
+                       ) -> tuple[float, float, float, float]:
+    """(E[X1], E[X1^2], E[X1 X2], E[X1 1{dealer blackjack}]) of two boxes from the
+    engine, summed over up cards."""
     rules = BlackjackRules(decks=1, hole_card="peek" if peek else "enhc",
                            surrender="late" if peek else "early")
     params = engine_params(rules)
     aces = engine_params(rules, pair=Rank.ACE)
     n = sum(shoe)
-    out = [0.0, 0.0, 0.0]
+    out = [0.0, 0.0, 0.0, 0.0]
     for up in range(1, 11):
         if shoe[up - 1] == 0:
             continue
@@ -123,9 +124,9 @@ def engine_box_moments(shoe: tuple[int, ...], peek: bool,
                 splits[Rank(p)] = c * (c - 1) / ((n - 1) * (n - 2))
         got = up_card_moments(rules, base, Rank(up), params, actions, codes, [None] * 10,
                               [aces] + [None] * 9, splits)
-        for k in range(3):
+        for k in range(4):
             out[k] += shoe[up - 1] / n * got[k]
-    return out[0], out[1], out[2]
+    return out[0], out[1], out[2], out[3]
 
 
 ENGINE_SHOES = [(1, 0, 0, 0, 0, 0, 1, 2, 2, 7), (2, 0, 0, 0, 0, 0, 1, 2, 2, 8),
@@ -134,15 +135,17 @@ ENGINE_SHOES = [(1, 0, 0, 0, 0, 0, 1, 2, 2, 7), (2, 0, 0, 0, 0, 0, 1, 2, 2, 8),
 
 def _agree(shoe: tuple[int, ...], peek: bool) -> None:
     m = box_moments(shoe, 2, mimic_strategy, BoxRules(peek=peek))
-    ev, second, cross = engine_box_moments(shoe, peek)
+    ev, second, cross, with_bj = engine_box_moments(shoe, peek)
     assert ev == pytest.approx(float(m.ev[0]), abs=1e-12)
+    assert with_bj == pytest.approx(float(m.with_blackjack[0]), abs=1e-12)
     assert second == pytest.approx(float(m.second[0]), abs=1e-12)
     assert cross == pytest.approx(float(m.cross[(0, 1)]), abs=1e-12)
 
 
 def test_two_boxes_in_the_engine_agree_with_the_casino_order_brute_force() -> None:
     """Splits of aces (one card each) and 8s, doubles on 10 and 11, surrender of 16 vs
-    a ten, naturals: E[X1], E[X1^2] and E[X1 X2] to 1e-12 (ENHC, one shoe)."""
+    a ten, naturals: E[X1], E[X1^2], E[X1 X2] and E[X1 1{dealer blackjack}] to 1e-12
+    (ENHC, one shoe)."""
     _agree(ENGINE_SHOES[2], False)
 
 
