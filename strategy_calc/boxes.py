@@ -161,6 +161,53 @@ def surrender_blackjack_loss(rules: BlackjackRules) -> float:
         "late", "late_vs_ten_ace") else 0.5
 
 
+def split_params_for(rules: BlackjackRules, conditioning: engine.Conditioning, pair: Rank,
+                     ups: UpCardDeals) -> engine.EngineParams:
+    """The engine parameters of a box's split hands of ``pair`` against ``ups.up`` (the
+    bonuses as the rules pay them on split hands, suits unknown)."""
+    on_split = rules.bonus_on_split_hands
+    return engine.engine_params(rules, conditioning, pair).with_bonus(
+        rules.bonus_777 if on_split else 0.0, rules.bonus_suited_678 if on_split else 0.0,
+        ups.suited_chance if on_split else 0.0)
+
+
+def up_card_cross(rules: BlackjackRules, ups: UpCardDeals, conditioning: engine.Conditioning,
+                  plays: dict[tuple[int, int], Action], codes: array.array[int],
+                  own_splits: bool, insured: bool) -> float:
+    """E[(X_1 + I)(X_2 + I)] given the up card of ``ups``: two boxes of one round whose
+    starts take ``plays`` (two-card start, low card first: its first action; a natural
+    is paid) and then ``codes``; split hands play ``codes`` too, or (``own_splits``) each
+    its own best play (cdp1). ``insured``: every box takes insurance (``I``: +1 when the
+    dealer has blackjack, -1/2 else, per unit bet; the same for both boxes), so E[(X1 +
+    I)(X2 + I)] = E[X1 X2] + 2 E[X1 I] + E[I^2] with E[X1 I] = 3/2 E[X1 1{blackjack}] -
+    1/2 E[X1]; else I = 0."""
+    up = ups.up
+    params = engine.engine_params(rules, conditioning).with_bonus(
+        rules.bonus_777, rules.bonus_suited_678, ups.suited_chance)
+    actions = array.array("b", bytes(100))
+    split_codes: list[memoryview | None] = [None] * 10
+    split_params: list[engine.EngineParams | None] = [None] * 10
+    for (a, b), action in plays.items():
+        if (a, b) == (1, 10):
+            continue
+        actions[10 * (a - 1) + (b - 1)] = _ACTION_CODE[action]
+        if action is Action.SPLIT:
+            pair = Rank(a)
+            sp = split_params_for(rules, conditioning, pair, ups)
+            split_params[a - 1] = sp
+            if own_splits:
+                played, _suited = engine.split_play(ups.base, pair, up, sp)
+                split_codes[a - 1] = memoryview(array.array("b", played))
+    e, _s, cross, with_bj = engine.box_pair_moments(
+        ups.base, up, params, memoryview(actions), memoryview(codes), split_codes,
+        split_params, rules.blackjack_pays, surrender_blackjack_loss(rules))
+    if not insured:
+        return cross
+    counts = ups.base.counts
+    p_bj = counts[9] / sum(counts) if up is Rank.ACE else 0.0
+    return cross + 2.0 * (1.5 * with_bj - 0.5 * e) + p_bj + 0.25 * (1.0 - p_bj)
+
+
 def up_card_moments(
     rules: BlackjackRules, base: Shoe, up: Rank, params: engine.EngineParams,
     actions: memoryview, codes: memoryview, split_codes: list[memoryview | None],
@@ -260,12 +307,8 @@ def box_figures(rules: BlackjackRules, shoe: Shoe | None = None, boxes: int = 2,
         actions, splits = _first_plays(ups, chart)
         split_codes: list[memoryview | None] = [None] * 10
         split_params: list[engine.EngineParams | None] = [None] * 10
-        on_split = rules.bonus_on_split_hands
         for pair in splits:
-            sp = engine.engine_params(rules, game.conditioning, pair).with_bonus(
-                rules.bonus_777 if on_split else 0.0,
-                rules.bonus_suited_678 if on_split else 0.0,
-                ups.suited_chance if on_split else 0.0)
+            sp = split_params_for(rules, game.conditioning, pair, ups)
             split_params[int(pair) - 1] = sp
             if chart is None:  # cdp1: each split hand's own best play (the chart's: codes)
                 played, _suited = engine.split_play(ups.base, pair, up, sp)
@@ -280,6 +323,16 @@ def box_figures(rules: BlackjackRules, shoe: Shoe | None = None, boxes: int = 2,
     return BoxFigures(boxes, ev, second, cross, play)
 
 
-__all__ = ["MAX_BOXES", "PLAYS", "BoxFigures", "box_figures", "check_boxes",
-           "check_cannot_run_out", "most_cards_dealt",
-           "surrender_blackjack_loss", "up_card_moments"]
+__all__ = [
+    "MAX_BOXES",
+    "PLAYS",
+    "BoxFigures",
+    "box_figures",
+    "check_boxes",
+    "check_cannot_run_out",
+    "most_cards_dealt",
+    "split_params_for",
+    "surrender_blackjack_loss",
+    "up_card_cross",
+    "up_card_moments",
+]

@@ -1431,6 +1431,10 @@ def count(
         "--seats", metavar="N", help="Boxes at the table, 1-7 (blackjack; default 1): the"
         " player's is dealt and plays first, the others play the same way and their cards"
         " are seen.")] = None,
+    boxes: Annotated[int | None, typer.Option(
+        "--boxes", metavar="N", help="The player's boxes, 1-7 (blackjack; default 1): each"
+        " bets the round's bet; EV and variance per round are the boxes' total's, with the"
+        " exact covariance between boxes.")] = None,
     strategy: Annotated[CountStrategy, typer.Option(
         "--strategy", case_sensitive=False,
         help="basic: the chart; basic+indices: plus the computed Illustrious"
@@ -1525,11 +1529,11 @@ def count(
         if names:
             return _compare([counting.blackjack_counter(
                 ruleset, strategy.value, name, cut_card, seed, penetration, every, start,
-                seats or 1) for name in names], n, ramp, bankroll, wong, jobs, scheduler, plot,
-                limits)
+                seats or 1, boxes or 1) for name in names], n, ramp, bankroll, wong, jobs,
+                scheduler, plot, limits)
         counter = counting.blackjack_counter(
             ruleset, strategy.value, system or "hilo", cut_card, seed, penetration, every,
-            start, seats or 1)
+            start, seats or 1, boxes or 1)
         with progress_bar(f"{n} rounds") as tick, parallel.executor(jobs, scheduler) as pool:
             result = counting.blackjack_count(counter, n, ramp, bankroll, pool, tick,
                                               wong=wong, optimize=limits)
@@ -1548,6 +1552,7 @@ def count(
                             ("--moment-every", moment_every), ("--plot", plot),
                             ("--system", system), ("--compare", compare),
                             ("--enter", enter), ("--exit", exit_), ("--seats", seats),
+                            ("--boxes", boxes),
                             ("--optimize-ramp", optimize_ramp or None),
                             ("--min-bet", min_bet), ("--max-bet", max_bet),
                             ("--kelly-fraction", kelly_fraction), ("--max-ror", max_ror),

@@ -1300,6 +1300,9 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
             "share_played": result.share_played},
         **({} if result.optimal is None else {
             "optimal_ramp": optimal_ramp_dict(result.optimal, c.count_kind)}),
+        **({} if c.boxes == 1 else {
+            "boxes": c.boxes,
+            "covariance_between_boxes": _estimate(result.covariance_between_boxes)}),
     }
 
 
@@ -1454,6 +1457,9 @@ def count_text(result: BlackjackCount) -> str:
              f" {result.penetration:.1%})")
     seats = (f"; {c.seats} boxes at the table, the player's first, the others playing the"
              " same plan and their cards counted" if c.seats > 1 else "")
+    if c.boxes > 1:
+        seats += (f"; the player plays {c.boxes} boxes, each at the round's bet: a round's"
+                  " EV and SD are their total's")
     kind = c.count_kind
     keyed = ("true count (running count per deck unseen)" if kind == "true count" else
              f"running count from its IRC ({c.system.initial_running_count(c.rules.decks):g};"
@@ -1469,6 +1475,10 @@ def count_text(result: BlackjackCount) -> str:
         "as dealt" if result.one_round_per_shuffle else "cut card"), _pm(result.ev_per_round))
     figures.add_row("EV off the top (exact)", f"{100 * result.ev_off_the_top:+.4f}%")
     figures.add_row("cut-card effect", _pm(result.cut_card_effect))
+    if result.covariance_between_boxes is not None:
+        cov = result.covariance_between_boxes
+        figures.add_row("covariance between two boxes (exact per round, mean)",
+                        f"{cov.value:.4f} +- {cov.se:.4f}")
     if result.wong is not None and result.share_played is not None:
         figures.add_row(f"wonging: in at {kind} >= {result.wong.enter:g}, out below"
                         f" {result.wong.exit:g}", f"{result.share_played:.1%} of rounds played")

@@ -18,6 +18,7 @@ import pytest
 from oracle_boxes import BoxRules, ShoeExhausted, Strategy, box_moments, mimic_strategy
 from typer.testing import CliRunner
 
+from strategy_calc.actions import Action
 from strategy_calc.boxes import (
     box_figures,
     check_boxes,
@@ -27,6 +28,7 @@ from strategy_calc.boxes import (
 )
 from strategy_calc.cards import Rank, Shoe
 from strategy_calc.cli import app
+from strategy_calc.count import BlackjackCounter, blackjack_counter
 from strategy_calc.engine import CODE_DOUBLE, CODE_HIT, CODE_STAND, engine_params, node_table
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules, blackjack_rules
@@ -277,3 +279,65 @@ def test_boxes_that_could_empty_the_shoe_are_one_error_line() -> None:
     assert result.stderr.strip().splitlines() == [
         "error: a round of 4 boxes could empty this 39-card shoe (up to 40 cards), and then"
         " the exact figures have no meaning: at most 3 boxes here"]
+
+
+# ---------------------------------------------------------------- count --boxes
+
+def _counter_strategy(counter: BlackjackCounter) -> Strategy:
+    """The counter's chart play (no index plays) as the brute force takes a strategy:
+    each start its chart cell, split hands' two-card plays and later hits its codes."""
+    table = node_table()
+    letters = {Action.STAND: "S", Action.HIT: "H", Action.DOUBLE: "D", Action.SPLIT: "P",
+               Action.SURRENDER: "R"}
+
+    def strategy(cards: tuple[int, ...], up: int, where: str) -> str:
+        if where == "first":
+            return letters[counter.chart.code((cards[0], cards[1]), Rank(up)).action]
+        code = counter.play_codes(Rank(up))[table.node(cards)]
+        return "D" if code & CODE_DOUBLE else ("H" if code & CODE_HIT else "S")
+
+    return strategy
+
+
+@pytest.mark.parametrize("shoe", [(1, 0, 0, 0, 0, 0, 1, 2, 2, 7), (1, 1, 0, 0, 0, 0, 1, 2, 2, 6)])
+def test_a_counted_round_of_two_boxes_agrees_with_the_casino_order_brute_force(
+        shoe: tuple[int, ...]) -> None:
+    """count --boxes 2: a round's EV, second moment (of both boxes' total) and covariance
+    between the boxes, from a tiny shoe left in a counted shoe, against the brute force
+    playing the counter's chart: to 1e-12 (deluxe: peek, double any two, DAS, surrender
+    against 2-9)."""
+    rules = blackjack_rules("deluxe", ["decks=1"])
+    counter = blackjack_counter(rules, cut_card=30, boxes=2)
+    plan = counter.plan(Shoe.from_counts(shoe), 0.0, moments=True)
+    m = box_moments(shoe, 2, _counter_strategy(counter), BoxRules(peek=True))
+    assert plan.ev == pytest.approx(float(m.ev[0] + m.ev[1]), abs=1e-12)
+    total_second = m.total_variance + (m.ev[0] + m.ev[1]) ** 2
+    assert plan.second_moment == pytest.approx(float(total_second), abs=1e-12)
+    assert plan.covariance == pytest.approx(float(m.covariance(0, 1)), abs=1e-12)
+
+
+def test_count_boxes_reports_the_covariance_between_boxes() -> None:
+    """A short run from a shoe rich in tens (so that no round of two boxes can empty it
+    at the cut card): the JSON keys of the contract, and the round's variance includes
+    the covariance (SD of two boxes above sqrt(2) x one box's is what a positive
+    covariance does; worked from the run's own figures below)."""
+    shoe = "A=4,2=1,3=1,4=1,5=1,6=4,7=4,8=4,9=4,T=24"
+    args = ["count", "--rules", "deluxe", "--shoe", shoe, "--cut-card", "30", "--rounds",
+            "6", "--moment-every", "1", "--format", "json"]
+    two = json.loads(runner.invoke(app, [*args, "--boxes", "2"]).stdout)
+    one = json.loads(runner.invoke(app, args).stdout)
+    assert two["boxes"] == 2 and "boxes" not in one
+    cov = two["covariance_between_boxes"]
+    assert set(cov) == {"value", "se"} and cov["value"] > 0.3
+    assert two["ev_off_the_top"] == pytest.approx(2 * one["ev_off_the_top"], abs=1e-12)
+    assert two["sd_per_round"] > math.sqrt(2) * one["sd_per_round"] * 0.9
+
+
+def test_count_boxes_refuses_a_shoe_a_round_of_them_could_empty_at_the_cut_card() -> None:
+    """One deck, 20 cards behind the cut card: a round of two boxes could take 30
+    (test_the_most_cards_a_round_of_boxes_can_take_from_one_deck's bound)."""
+    result = runner.invoke(app, ["count", "--rules", "deluxe", "--decks", "1", "--boxes", "2"])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        "error: --boxes 2: a round could take up to 30 cards, more than the 21 a round can"
+        " start from at the cut card; deal fewer boxes or less of the shoe"]
