@@ -1435,6 +1435,9 @@ def count(
         "--boxes", metavar="N", help="The player's boxes, 1-7 (blackjack; default 1): each"
         " bets the round's bet; EV and variance per round are the boxes' total's, with the"
         " exact covariance between boxes.")] = None,
+    box_ramp: Annotated[str | None, typer.Option(
+        "--box-ramp", metavar="TC:BOXES,...", help='Boxes by floored count, e.g. "2:2" (two'
+        " boxes from true count +2; below the lowest step, --boxes).")] = None,
     strategy: Annotated[CountStrategy, typer.Option(
         "--strategy", case_sensitive=False,
         help="basic: the chart; basic+indices: plus the computed Illustrious"
@@ -1516,6 +1519,7 @@ def count(
                                  " --rounds")
         ruleset, start = with_shoe(spec, set_, decks, shoe)
         ramp = counting.parse_spread(spread) if spread is not None else None
+        box_steps = counting.parse_box_ramp(box_ramp) if box_ramp is not None else ()
         wong = _wong(enter, exit_)
         n = rounds if rounds is not None else 1000
         every = moment_every if moment_every is not None else counting.MOMENT_EVERY
@@ -1529,11 +1533,11 @@ def count(
         if names:
             return _compare([counting.blackjack_counter(
                 ruleset, strategy.value, name, cut_card, seed, penetration, every, start,
-                seats or 1, boxes or 1) for name in names], n, ramp, bankroll, wong, jobs,
-                scheduler, plot, limits)
+                seats or 1, boxes or 1, box_steps) for name in names], n, ramp, bankroll,
+                wong, jobs, scheduler, plot, limits)
         counter = counting.blackjack_counter(
             ruleset, strategy.value, system or "hilo", cut_card, seed, penetration, every,
-            start, seats or 1, boxes or 1)
+            start, seats or 1, boxes or 1, box_steps)
         with progress_bar(f"{n} rounds") as tick, parallel.executor(jobs, scheduler) as pool:
             result = counting.blackjack_count(counter, n, ramp, bankroll, pool, tick,
                                               wong=wong, optimize=limits)
@@ -1552,7 +1556,7 @@ def count(
                             ("--moment-every", moment_every), ("--plot", plot),
                             ("--system", system), ("--compare", compare),
                             ("--enter", enter), ("--exit", exit_), ("--seats", seats),
-                            ("--boxes", boxes),
+                            ("--boxes", boxes), ("--box-ramp", box_ramp),
                             ("--optimize-ramp", optimize_ramp or None),
                             ("--min-bet", min_bet), ("--max-bet", max_bet),
                             ("--kelly-fraction", kelly_fraction), ("--max-ror", max_ror),

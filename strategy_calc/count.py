@@ -204,6 +204,33 @@ class Wong:
         return out
 
 
+def parse_box_ramp(text: str) -> tuple[tuple[int, int], ...]:
+    """A box ramp from ``"TC:BOXES,..."``: from each (integer) count up, that many boxes
+    (1 to 7); below the lowest step, ``count --boxes`` (default 1).
+
+    >>> parse_box_ramp("4:3, 2:2")
+    ((2, 2), (4, 3))
+    >>> parse_box_ramp("2:9")
+    Traceback (most recent call last):
+    ...
+    strategy_calc.errors.InputError: --box-ramp: 2:9: boxes must be 1 to 7
+    """
+    steps: dict[int, int] = {}
+    for part in (p.strip() for p in text.split(",")):
+        tc, sep, n = part.partition(":")
+        try:
+            key, boxes = int(tc), int(n)
+        except ValueError:
+            raise InputError(f"--box-ramp: {part!r} is not TC:BOXES (whole numbers, e.g."
+                             " 2:2)") from None
+        if not sep or not 1 <= boxes <= MAX_SEATS:
+            raise InputError(f"--box-ramp: {part}: boxes must be 1 to {MAX_SEATS}")
+        if key in steps:
+            raise InputError(f"--box-ramp: the count {key} is given twice")
+        steps[key] = boxes
+    return tuple(sorted(steps.items()))
+
+
 def parse_spread(text: str) -> Spread:
     """A ramp from ``"TC:UNITS,..."`` (integer true counts, positive units).
 
@@ -330,6 +357,9 @@ class BlackjackCounter:
     first ``boxes`` of the ``max(seats, boxes)`` dealt): a round's EV and second moment are
     those of the boxes' total, E[X_1 + ... + X_N] = N E[X_1] and E[(X_1 + ... + X_N)^2] =
     N E[X_1^2] + N (N - 1) E[X_1 X_2] (docs/MODEL.md, "Several boxes")."""
+    box_ramp: tuple[tuple[int, int], ...] = ()
+    """(count, boxes) steps (:func:`parse_box_ramp`): from each count up (floored, the
+    count bets are keyed by), that many boxes; below them, :attr:`boxes`."""
     _chart_actions: dict[tuple[int, tuple[int, int]], Action] = field(
         init=False, repr=False, compare=False)
     """The chart's action per (up card, two-card start): fixed for the run."""
@@ -406,6 +436,14 @@ class BlackjackCounter:
                     action = chosen
         return action
 
+    def boxes_at(self, count: float) -> int:
+        """The player's boxes at ``count`` (:attr:`box_ramp`, else :attr:`boxes`)."""
+        n = self.boxes
+        for key, boxes in self.box_ramp:
+            if math.floor(count) >= key:
+                n = boxes
+        return n
+
     def play_codes(self, up: Rank) -> array.array[int]:
         """The engine's node codes of the chart's play against ``up``: every hit or stand
         after the first decision, and a split hand's two-card play."""
@@ -472,10 +510,11 @@ class BlackjackCounter:
         game = whole_game_pass(rules, shoe, policies=None if optimal else self.policies,
                                partial=True, chart_only=not optimal, memo=memo,
                                wants=self._chart_wants, deals=not quick)
+        boxes = self.boxes_at(tc)
         if quick:
-            return self._boxes_round(self._chart_round(game), None)
+            return self._boxes_round(self._chart_round(game), None, boxes)
         hist = np.zeros(HIST_SIZE) if moments else None
-        box_cross = 0.0 if hist is not None and self.boxes > 1 else None  # E[X_1 X_2]
+        box_cross = 0.0 if hist is not None and boxes > 1 else None  # E[X_1 X_2]
         extra = 0.0  # second moments of split rounds taken without their distribution
         exact: dict[float, float] = {}  # naturals' results, keyed exactly
         ev = 0.0
@@ -541,7 +580,7 @@ class BlackjackCounter:
             second = (float(np.dot(hist, xs * xs)) + extra
                       + math.fsum(x * x * p for x, p in exact.items()))
         return self._boxes_round(RoundPlan(ev, second, actions, codes_by_up,
-                                           frozenset(insure)), box_cross)
+                                           frozenset(insure)), box_cross, boxes)
 
     def _box_cross(self, cross: float | None, game: GamePass, ups: UpCardDeals,
                    chosen: dict[tuple[tuple[int, int], int], Action], fixed: bool,
@@ -557,11 +596,10 @@ class BlackjackCounter:
         return cross + ups.p_up * up_card_cross(self.rules, ups, game.conditioning, plays,
                                                 codes, self.strategy == "optimal", insured)
 
-    def _boxes_round(self, plan: RoundPlan, cross: float | None) -> RoundPlan:
-        """``plan`` (one box's round) for the player's :attr:`boxes` boxes: the EV and
-        second moment of their total, and Cov(X_1, X_2) from ``cross`` = E[X_1 X_2]
-        (None: not computed)."""
-        n = self.boxes
+    def _boxes_round(self, plan: RoundPlan, cross: float | None, n: int) -> RoundPlan:
+        """``plan`` (one box's round) for the player's ``n`` boxes: the EV and second
+        moment of their total, and Cov(X_1, X_2) from ``cross`` = E[X_1 X_2] (None: not
+        computed)."""
         if n == 1:
             return plan
         second = plan.second_moment
@@ -570,7 +608,7 @@ class BlackjackCounter:
             second = n * second + n * (n - 1) * cross
             covariance = cross - plan.ev * plan.ev
         return RoundPlan(n * plan.ev, second, plan.actions, plan.codes, plan.insure,
-                         covariance)
+                         covariance, n)
 
     def _split_pairs(self, ups: UpCardDeals, up: Rank, tc: float, fixed: bool,
                      optimal: bool) -> set[int] | None:
@@ -707,7 +745,7 @@ class BlackjackCounter:
         (:func:`strategy_calc.playout.play_round`; ``shoe``: the cards unseen before the
         round, which an ``optimal`` counter's split hands play their own decisions for)."""
         return play_round(self.rules, cards, pos, plan, shoe, self.strategy == "optimal",
-                          max(self.seats, self.boxes))
+                          max(self.seats, plan.boxes))
 
 
 def _split_second_moment(moments: tuple[float, float, float], peek: bool, insured: bool,
@@ -733,7 +771,7 @@ def blackjack_counter(
     rules: BlackjackRules, strategy: str = "basic", system: str = "hilo",
     cut_card: int | None = None, seed: int = 1, penetration: float | None = None,
     moment_every: int = MOMENT_EVERY, shoe: Shoe | None = None, seats: int = 1,
-    boxes: int = 1,
+    boxes: int = 1, box_ramp: tuple[tuple[int, int], ...] = (),
 ) -> BlackjackCounter:
     """The counter of a run: the chart and its play off the top, and the index plays.
 
@@ -780,8 +818,9 @@ def blackjack_counter(
                          f" {n}-card shoe behind it, not {cut_card}")
     if moment_every < 1:
         raise InputError(f"--moment-every must be at least 1, not {moment_every}")
-    if boxes != 1:
-        _check_boxes(rules, strategy, boxes, shoe, cut_card)
+    if boxes != 1 or box_ramp:
+        _check_boxes(rules, strategy, max([boxes, *(n for _tc, n in box_ramp)]), shoe,
+                     cut_card)
     game = analyse_game(rules, shoe=shoe)
     chart = Chart(dict(game.hard), dict(game.soft), dict(game.pairs),  # type: ignore[arg-type]
                   insure=game.insure)
@@ -790,7 +829,7 @@ def blackjack_counter(
     plays = index_plays(rules, count) if strategy == "basic+indices" else ()
     full = shoe.counts if shoe is not None else Shoe.full(rules.decks).counts
     return BlackjackCounter(rules, strategy, count, cut_card, seed, chart, policies, plays,
-                            moment_every, full, one_round, seats, boxes)
+                            moment_every, full, one_round, seats, boxes, box_ramp)
 
 
 def _check_boxes(rules: BlackjackRules, strategy: str, boxes: int, shoe: Shoe | None,
@@ -1181,7 +1220,8 @@ def summarise(
         moment_rounds=len(sampled), sd_per_round_se=hand.sd_per_round_se,
         one_round_per_shuffle=counter.one_round, wong=wong, share_played=share,
         score_se=hand.score_se if ramp else None, optimal=optimal,
-        covariance_between_boxes=_covariance(shoes) if counter.boxes > 1 else None)
+        covariance_between_boxes=_covariance(shoes) if counter.boxes > 1 or counter.box_ramp
+        else None)
 
 
 def _covariance(shoes: Sequence[tuple[RoundRecord, ...]]) -> Estimate | None:

@@ -41,8 +41,9 @@ class RoundPlan:
     codes for later decisions (2 hit, 4 stand; split hands' two-card nodes
     may add 1, double); the action key's last item: a 6-7, 6-8 or 7-8 start whose
     two cards share a suit (its suited 6-7-8 chance is positive); ``insure``: the
-    up cards against which insurance is taken; ``covariance``: with several boxes,
-    Cov(X_1, X_2) of two of them (``ev`` and ``second_moment`` are then their total's).
+    up cards against which insurance is taken; ``covariance``: with several boxes
+    (``boxes``, the player's, dealt first), Cov(X_1, X_2) of two of them (``ev`` and
+    ``second_moment`` are then their total's).
     """
 
     ev: float
@@ -51,6 +52,7 @@ class RoundPlan:
     codes: dict[int, bytes]
     insure: frozenset[int]
     covariance: float | None = None
+    boxes: int = 1
 
 
 @dataclass(slots=True)

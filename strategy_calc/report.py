@@ -1300,8 +1300,9 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
             "share_played": result.share_played},
         **({} if result.optimal is None else {
             "optimal_ramp": optimal_ramp_dict(result.optimal, c.count_kind)}),
-        **({} if c.boxes == 1 else {
+        **({} if c.boxes == 1 and not c.box_ramp else {
             "boxes": c.boxes,
+            "box_ramp": {str(tc): n for tc, n in c.box_ramp} or None,
             "covariance_between_boxes": _estimate(result.covariance_between_boxes)}),
     }
 
@@ -1457,9 +1458,10 @@ def count_text(result: BlackjackCount) -> str:
              f" {result.penetration:.1%})")
     seats = (f"; {c.seats} boxes at the table, the player's first, the others playing the"
              " same plan and their cards counted" if c.seats > 1 else "")
-    if c.boxes > 1:
-        seats += (f"; the player plays {c.boxes} boxes, each at the round's bet: a round's"
-                  " EV and SD are their total's")
+    if c.boxes > 1 or c.box_ramp:
+        ramp = "".join(f", {n} from {tc:+d}" for tc, n in c.box_ramp)
+        seats += (f"; the player plays {c.boxes} box{'es' if c.boxes > 1 else ''}{ramp},"
+                  " each at the round's bet: a round's EV and SD are their total's")
     kind = c.count_kind
     keyed = ("true count (running count per deck unseen)" if kind == "true count" else
              f"running count from its IRC ({c.system.initial_running_count(c.rules.decks):g};"

@@ -341,3 +341,26 @@ def test_count_boxes_refuses_a_shoe_a_round_of_them_could_empty_at_the_cut_card(
     assert result.stderr.strip().splitlines() == [
         "error: --boxes 2: a round could take up to 30 cards, more than the 21 a round can"
         " start from at the cut card; deal fewer boxes or less of the shoe"]
+
+
+def test_a_box_ramp_plays_its_boxes_from_its_count_up() -> None:
+    """--box-ramp 2:2: one box below true count +2 (floored), two from it; a round of two
+    boxes has twice one box's EV (E[X_1 + X_2] = 2 E[X_1])."""
+    rules = blackjack_rules("deluxe", ["decks=1"])
+    single = blackjack_counter(rules, cut_card=30)
+    ramped = blackjack_counter(rules, cut_card=30, box_ramp=((2, 2),))
+    assert [ramped.boxes_at(tc) for tc in (-3.0, 1.99, 2.0, 5.5)] == [1, 1, 2, 2]
+    top = Shoe.full(1)
+    one = single.plan(top, 0.0, moments=False).ev
+    assert ramped.plan(top, 1.5, moments=False).ev == one
+    assert ramped.plan(top, 2.5, moments=False).ev == pytest.approx(2 * one, abs=1e-15)
+
+
+@pytest.mark.parametrize(("ramp", "message"), [
+    ("2:x", "error: --box-ramp: '2:x' is not TC:BOXES (whole numbers, e.g. 2:2)"),
+    ("2:8", "error: --box-ramp: 2:8: boxes must be 1 to 7"),
+    ("2:2,2:3", "error: --box-ramp: the count 2 is given twice")])
+def test_a_bad_box_ramp_is_one_error_line(ramp: str, message: str) -> None:
+    result = runner.invoke(app, ["count", "--rules", "deluxe", "--box-ramp", ramp])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [message]
