@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from strategy_calc.actions import Action
 from strategy_calc.boxes import (
+    BoxFigures,
     box_figures,
     check_boxes,
     check_cannot_run_out,
@@ -31,6 +32,7 @@ from strategy_calc.cli import app
 from strategy_calc.count import BlackjackCounter, blackjack_counter
 from strategy_calc.engine import CODE_DOUBLE, CODE_HIT, CODE_STAND, engine_params, node_table
 from strategy_calc.errors import InputError
+from strategy_calc.report import boxes_text
 from strategy_calc.rules import BlackjackRules, blackjack_rules
 from strategy_calc.strategy import analyse_game
 
@@ -226,22 +228,26 @@ def test_edge_boxes_gives_the_round_of_n_boxes_in_json() -> None:
 
 def test_hand_boxes_adds_the_box_figures_to_text_and_json() -> None:
     args = ["hand", "T,6", "--vs", "T", "--rules", "deluxe", "--shoe", SMALL_SHOE, "--boxes"]
-    text = runner.invoke(app, [*args, "2"])
+    text = runner.invoke(app, [*args, "3"])
     assert text.exit_code == 0, text.output
     assert "covariance between two boxes" in text.stdout
-    assert "a round of 2 boxes" in text.stdout
-    data = json.loads(runner.invoke(app, [*args, "3", "--json"]).stdout)
-    assert data["boxes"] == 3 and "stand" in data["ev"]
+    assert "a round of 3 boxes" in text.stdout
+    # the JSON of the same figures (one box's do not depend on the number of boxes)
+    data = json.loads(runner.invoke(app, [*args, "2", "--json"]).stdout)
+    assert data["boxes"] == 2 and "stand" in data["ev"]
     fig = data["box_figures"]
     assert f"variance per box {fig['variance_per_box']:.4f}" in text.stdout
 
 
 def test_edge_boxes_plays_the_chart_under_basic_strategy() -> None:
-    """edge's default strategy is the chart: the boxes play it, and say so."""
+    """edge's default strategy is the chart: the boxes play it, and say so; autoplay is
+    refused before any work."""
     args = ["edge", "--rules", "deluxe", "--shoe", SMALL_SHOE, "--boxes", "2"]
-    basic = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
-    assert basic["box_figures"]["play"] == "basic"
-    assert "each box playing the chart" in runner.invoke(app, args).stdout
+    fig = json.loads(runner.invoke(app, [*args, "--json"]).stdout)["box_figures"]
+    assert fig["play"] == "basic"
+    assert "each box playing the chart" in boxes_text(BoxFigures(
+        2, fig["ev_per_box"], fig["second_moment_per_box"],
+        fig["covariance_between_boxes"] + fig["ev_per_box"] ** 2, fig["play"]))
     refused = runner.invoke(app, [*args, "--strategy", "autoplay"])
     assert refused.exit_code == 2
     assert refused.stderr.strip().splitlines() == [
