@@ -1529,7 +1529,8 @@ def count(
         if n >= 1 and every >= 1:  # (else blackjack_counter and blackjack_count say why)
             runs = len(names) if names else 1  # (each compared system deals the rounds)
             confirm_long_run(runs * counting.estimated_seconds(
-                strategy.value, n, every, jobs or os.cpu_count() or 1), f"{n:,} rounds", yes)
+                strategy.value, n, every, jobs or os.cpu_count() or 1,
+                (boxes or 1) > 1 or bool(box_steps)), f"{n:,} rounds", yes)
         if names:
             return _compare([counting.blackjack_counter(
                 ruleset, strategy.value, name, cut_card, seed, penetration, every, start,

@@ -127,15 +127,25 @@ MOMENT_SECONDS = 1.0
 """An exact second moment at 6 decks, CPU seconds (issue 29's measurement: about 1 s)."""
 
 
-def estimated_seconds(strategy: str, rounds: int, moment_every: int, workers: int) -> float:
+BOXES_MOMENT_SECONDS = 5.0
+"""CPU seconds the covariance between boxes adds to a round with a second moment (six
+decks, 2026-12-06: 39 such rounds cost 207 CPU-seconds more, docs/PERFORMANCE.md)."""
+
+
+def estimated_seconds(strategy: str, rounds: int, moment_every: int, workers: int,
+                      boxes: bool = False) -> float:
     """About how long a run of ``rounds`` rounds takes on ``workers`` cores of a machine like
-    the one :data:`ROUND_SECONDS` was measured on (an estimate, to warn before a long run).
+    the one :data:`ROUND_SECONDS` was measured on (an estimate, to warn before a long run);
+    ``boxes``: with several boxes (:data:`BOXES_MOMENT_SECONDS`).
 
     >>> estimated_seconds("basic", 10_000, 25, 2) / 60  # ten thousand rounds on two cores
     5.416666666666667
+    >>> estimated_seconds("basic", 10_000, 25, 2, boxes=True) / 60  # + 400 x 5 s / 2 cores
+    22.083333333333332
     """
     per_round = ROUND_SECONDS.get(strategy, max(ROUND_SECONDS.values()))
-    return rounds * (per_round + MOMENT_SECONDS / moment_every) / max(1, workers)
+    moment = MOMENT_SECONDS + (BOXES_MOMENT_SECONDS if boxes else 0.0)
+    return rounds * (per_round + moment / moment_every) / max(1, workers)
 
 
 @dataclass(frozen=True, slots=True)
