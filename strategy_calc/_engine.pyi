@@ -180,6 +180,17 @@ def resplit_moment_rows(
     rows: int,
     second_params: Any = None,
 ) -> list[tuple[float, ...] | None]: ...
+def box_pair_moments(
+    base: memoryview,
+    up: int,
+    params: Any,
+    actions: memoryview,
+    codes: memoryview,
+    split_codes: list[memoryview | None],
+    split_params: list[Any],
+    blackjack_pays: float,
+    surrender_blackjack_loss: float,
+) -> tuple[float, float, float, float]: ...
 def split_moment_group(tables: tuple[SplitMomentTable, ...]) -> SplitMomentGroup: ...
 def split_cross_sums(group: SplitMomentGroup, base: memoryview) -> tuple[float, ...] | None: ...
 def split_moment_table(

@@ -27,6 +27,7 @@ from strategy_calc.actions import Strategy
 from strategy_calc.baccarat import analyse, effects_of_removal
 from strategy_calc.baccarat_count import linear_counter
 from strategy_calc.blackjack import analyse_hand
+from strategy_calc.boxes import box_figures
 from strategy_calc.cards import RANKS, Card, Rank, Shoe
 from strategy_calc.count import blackjack_counter
 from strategy_calc.engine import Conditioning
@@ -212,6 +213,10 @@ def workloads() -> list[Workload]:
         Workload("count-6d-moments", "count: the same shoe as count-6d (42 rounds) with"
                  " every round's exact second moment (--moment-every 1)",
                  lambda: _counter(6, 1).play_one(0), items=(42, "rounds"), max_runs=3),
+        Workload("boxes-6d", "edge --boxes 2: two boxes off the top playing the chart, EV,"
+                 " variance and the exact covariance per box, deluxe, 6 decks",
+                 functools.partial(box_figures, blackjack_rules("deluxe", decks=6), boxes=2,
+                                   play="basic"), max_runs=3),
         Workload("baccarat-shoe-8d", "count: one whole 8-deck baccarat shoe, cut card 14, five"
                  " exact EVs and the linear count before every hand",
                  lambda: _baccarat_shoe(8), items=(1, "shoes")),
@@ -243,6 +248,7 @@ TYPICAL_MS: dict[str, float] = {
     "resplit-optimal-1d": 52048.8, "game-optimal-8d": 35762.3, "count-6d": 585.1,
     "count-6d-ev": 484.0, "baccarat-shoe-8d": 15.5, "baccarat-6d": 0.2, "baccarat-8d": 0.2,
     "baccarat-eor-8d": 2.2, "count-6d-moments": 4977.7, "resplit-optimal-6d": 780000.0,
+    "boxes-6d": 4975.4,
 }
 """Each workload's median, milliseconds, measured here (2-core machine, 2026-12-04,
 ``strategy-calc bench --json``): what :func:`expected_seconds` adds up.

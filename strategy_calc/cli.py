@@ -107,6 +107,10 @@ def removed_cards(removed: list[str] | None) -> str:
     """
     return ",".join(part for part in removed or [] if part.strip())
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+BoxesOpt = Annotated[int | None, typer.Option(
+    "--boxes", metavar="N", help="Also give the EV and variance per box of playing N boxes"
+    " (1-7) of one round off the top, the covariance between two boxes and the variance"
+    " and SD of the round (each box its own optimal play).")]
 
 
 class OutputFormat(StrEnum):
@@ -275,25 +279,58 @@ def hand(
         "fractions.")] = False,
     format_: FormatOpt = None,
     as_json: JsonOpt = False,
+    boxes: BoxesOpt = None,
 ) -> None:
     """Every action's exact EV for one blackjack hand against an up card."""
     as_json = wants_json(as_json, format_)
     from strategy_calc import blackjack, report
 
-    def compute() -> tuple[blackjack.HandAnalysis, dict[str, Any] | None]:
+    def compute() -> tuple[blackjack.HandAnalysis, dict[str, Any] | None, Any]:
         ruleset, start = with_shoe(rules, set_, decks, shoe)
+        if boxes is not None:
+            from strategy_calc.boxes import check_boxes
+
+            check_boxes(boxes)
         warn_slow_split(ruleset, split_strategy, "this pair")
         with progress_bar("the optimal split") as tick:
             result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed),
                                             postsplit=postsplit, outcomes=True, shoe=start,
                                             split_strategy=split_strategy, progress=tick)
+        fig = None
+        if boxes is not None:
+            fig = _box_figures(ruleset, start, boxes, removed_cards(removed))
         if not exact:
-            return result, None
+            return result, None, fig
         from strategy_calc.exact import hand_exact
 
-        return result, hand_exact(result)
+        return result, hand_exact(result), fig
 
-    respond(compute, lambda done: (report.hand_json if as_json else report.hand_text)(*done))
+    def render(done: tuple[blackjack.HandAnalysis, dict[str, Any] | None, Any]) -> str:
+        result, fractions, fig = done
+        if as_json:
+            text = report.hand_json(result, fractions)
+            if fig is None:
+                return text
+            return dump_json({**json.loads(text), **report.boxes_dict(fig)})
+        text = report.hand_text(result, fractions)
+        return text if fig is None else text + "\n" + report.boxes_text(fig)
+
+    respond(compute, render)
+
+
+def _box_figures(ruleset: BlackjackRules, start: Shoe | None, boxes: int,
+                 removed: str = "", play: str = "optimal") -> Any:
+    """``--boxes N``: :func:`strategy_calc.boxes.box_figures` off the top of the shoe
+    (``start``, else a full one) less the ``--removed`` cards, the boxes playing
+    ``play``."""
+    from strategy_calc.boxes import box_figures
+    from strategy_calc.cards import Shoe, parse_cards
+
+    base = start if start is not None else Shoe.full(ruleset.decks)
+    if removed:
+        base = base.remove(parse_cards(removed))
+    with progress_bar(f"{boxes} boxes") as tick:
+        return box_figures(ruleset, base, boxes, tick, play)
 
 
 @app.command(
@@ -543,19 +580,36 @@ def edge(
     ] = Strategy.BASIC,
     format_: FormatOpt = None,
     as_json: JsonOpt = False,
+    boxes: BoxesOpt = None,
 ) -> None:
     """The exact house edge / return to player of a ruleset from a full shoe."""
     as_json = wants_json(as_json, format_)
     from strategy_calc import report
     from strategy_calc.strategy import strategy_ev
 
-    def compute() -> tuple[GameAnalysis, float]:
-        game = _game(rules, set_, decks, shoe, split_strategy)
-        return game, strategy_ev(game.rules, strategy, game)
+    def compute() -> tuple[GameAnalysis, float, Any]:
+        if boxes is not None:
+            from strategy_calc.boxes import check_boxes
 
-    respond(compute, lambda done: (
-        dump_json(report.edge_dict(done[0], strategy.value, done[1])) if as_json
-        else report.edge_text(done[0], strategy.value, done[1])))
+            guarded(lambda: check_boxes(boxes))
+            if strategy is Strategy.AUTOPLAY:
+                raise fail("--boxes takes --strategy basic or optimal, not autoplay")
+        game = _game(rules, set_, decks, shoe, split_strategy)
+        fig = None
+        if boxes is not None:
+            ruleset, start = with_shoe(rules, set_, decks, shoe)
+            fig = _box_figures(ruleset, start, boxes, play=strategy.value)
+        return game, strategy_ev(game.rules, strategy, game), fig
+
+    def render(done: tuple[GameAnalysis, float, Any]) -> str:
+        game, ev, fig = done
+        if as_json:
+            data = report.edge_dict(game, strategy.value, ev)
+            return dump_json(data if fig is None else {**data, **report.boxes_dict(fig)})
+        text = report.edge_text(game, strategy.value, ev)
+        return text if fig is None else text + "\n" + report.boxes_text(fig)
+
+    respond(compute, render)
 
 
 @app.command(
@@ -1391,6 +1445,13 @@ def count(
         "--seats", metavar="N", help="Boxes at the table, 1-7 (blackjack; default 1): the"
         " player's is dealt and plays first, the others play the same way and their cards"
         " are seen.")] = None,
+    boxes: Annotated[int | None, typer.Option(
+        "--boxes", metavar="N", help="The player's boxes, 1-7 (blackjack; default 1): each"
+        " bets the round's bet; EV and variance per round are the boxes' total's, with the"
+        " exact covariance between boxes.")] = None,
+    box_ramp: Annotated[str | None, typer.Option(
+        "--box-ramp", metavar="TC:BOXES,...", help='Boxes by floored count, e.g. "2:2" (two'
+        " boxes from true count +2; below the lowest step, --boxes).")] = None,
     strategy: Annotated[CountStrategy, typer.Option(
         "--strategy", case_sensitive=False,
         help="basic: the chart; basic+indices: plus the computed Illustrious"
@@ -1476,6 +1537,7 @@ def count(
                                  " --rounds")
         ruleset, start = with_shoe(spec, set_, decks, shoe)
         ramp = counting.parse_spread(spread) if spread is not None else None
+        box_steps = counting.parse_box_ramp(box_ramp) if box_ramp is not None else ()
         wong = _wong(enter, exit_)
         n = rounds if rounds is not None else 1000
         every = moment_every if moment_every is not None else counting.MOMENT_EVERY
@@ -1485,15 +1547,16 @@ def count(
         if n >= 1 and every >= 1:  # (else blackjack_counter and blackjack_count say why)
             runs = len(names) if names else 1  # (each compared system deals the rounds)
             confirm_long_run(runs * counting.estimated_seconds(
-                strategy.value, n, every, jobs or os.cpu_count() or 1), f"{n:,} rounds", yes)
+                strategy.value, n, every, jobs or os.cpu_count() or 1,
+                (boxes or 1) > 1 or bool(box_steps)), f"{n:,} rounds", yes)
         if names:
             return _compare([counting.blackjack_counter(
                 ruleset, strategy.value, name, cut_card, seed, penetration, every, start,
-                seats or 1, side_counts) for name in names], n, ramp, bankroll, wong, jobs,
-                scheduler, plot, limits)
+                seats or 1, boxes or 1, box_steps, side_counts) for name in names], n, ramp,
+                bankroll, wong, jobs, scheduler, plot, limits)
         counter = counting.blackjack_counter(
             ruleset, strategy.value, system or "hilo", cut_card, seed, penetration, every,
-            start, seats or 1, side_counts)
+            start, seats or 1, boxes or 1, box_steps, side_counts)
         with progress_bar(f"{n} rounds") as tick, parallel.executor(jobs, scheduler) as pool:
             result = counting.blackjack_count(counter, n, ramp, bankroll, pool, tick,
                                               wong=wong, optimize=limits)
@@ -1512,6 +1575,7 @@ def count(
                             ("--moment-every", moment_every), ("--plot", plot),
                             ("--system", system), ("--compare", compare),
                             ("--enter", enter), ("--exit", exit_), ("--seats", seats),
+                            ("--boxes", boxes), ("--box-ramp", box_ramp),
                             ("--optimize-ramp", optimize_ramp or None),
                             ("--min-bet", min_bet), ("--max-bet", max_bet),
                             ("--kelly-fraction", kelly_fraction), ("--max-ror", max_ror),

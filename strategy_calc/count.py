@@ -38,6 +38,7 @@ from strategy_calc.bet_ramp import (
 from strategy_calc.bet_ramp import n0 as n0_of
 from strategy_calc.bet_ramp import score as score_of
 from strategy_calc.bet_ramp import score_se as score_se_of
+from strategy_calc.boxes import check_boxes, most_cards_dealt, up_card_cross
 from strategy_calc.cards import SUITS, Card, Rank, Shoe, parse_cards
 from strategy_calc.chart import Chart
 from strategy_calc.count_systems import CountSystem, find_system
@@ -127,15 +128,25 @@ MOMENT_SECONDS = 1.0
 """An exact second moment at 6 decks, CPU seconds (issue 29's measurement: about 1 s)."""
 
 
-def estimated_seconds(strategy: str, rounds: int, moment_every: int, workers: int) -> float:
+BOXES_MOMENT_SECONDS = 5.0
+"""CPU seconds the covariance between boxes adds to a round with a second moment (six
+decks, 2026-12-06: 39 such rounds cost 207 CPU-seconds more, docs/PERFORMANCE.md)."""
+
+
+def estimated_seconds(strategy: str, rounds: int, moment_every: int, workers: int,
+                      boxes: bool = False) -> float:
     """About how long a run of ``rounds`` rounds takes on ``workers`` cores of a machine like
-    the one :data:`ROUND_SECONDS` was measured on (an estimate, to warn before a long run).
+    the one :data:`ROUND_SECONDS` was measured on (an estimate, to warn before a long run);
+    ``boxes``: with several boxes (:data:`BOXES_MOMENT_SECONDS`).
 
     >>> estimated_seconds("basic", 10_000, 25, 2) / 60  # ten thousand rounds on two cores
     5.416666666666667
+    >>> estimated_seconds("basic", 10_000, 25, 2, boxes=True) / 60  # + 400 x 5 s / 2 cores
+    22.083333333333332
     """
     per_round = ROUND_SECONDS.get(strategy, max(ROUND_SECONDS.values()))
-    return rounds * (per_round + MOMENT_SECONDS / moment_every) / max(1, workers)
+    moment = MOMENT_SECONDS + (BOXES_MOMENT_SECONDS if boxes else 0.0)
+    return rounds * (per_round + moment / moment_every) / max(1, workers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +213,33 @@ class Wong:
                 inside = True
             out.append(inside)
         return out
+
+
+def parse_box_ramp(text: str) -> tuple[tuple[int, int], ...]:
+    """A box ramp from ``"TC:BOXES,..."``: from each (integer) count up, that many boxes
+    (1 to 7); below the lowest step, ``count --boxes`` (default 1).
+
+    >>> parse_box_ramp("4:3, 2:2")
+    ((2, 2), (4, 3))
+    >>> parse_box_ramp("2:9")
+    Traceback (most recent call last):
+    ...
+    strategy_calc.errors.InputError: --box-ramp: 2:9: boxes must be 1 to 7
+    """
+    steps: dict[int, int] = {}
+    for part in (p.strip() for p in text.split(",")):
+        tc, sep, n = part.partition(":")
+        try:
+            key, boxes = int(tc), int(n)
+        except ValueError:
+            raise InputError(f"--box-ramp: {part!r} is not TC:BOXES (whole numbers, e.g."
+                             " 2:2)") from None
+        if not sep or not 1 <= boxes <= MAX_SEATS:
+            raise InputError(f"--box-ramp: {part}: boxes must be 1 to {MAX_SEATS}")
+        if key in steps:
+            raise InputError(f"--box-ramp: the count {key} is given twice")
+        steps[key] = boxes
+    return tuple(sorted(steps.items()))
 
 
 def parse_spread(text: str) -> Spread:
@@ -294,6 +332,9 @@ class RoundRecord:
     ev: float
     second_moment: float | None
     """None on rounds whose second moment was not computed (see ``moment_every``)."""
+    covariance: float | None = None
+    """With several boxes (:attr:`BlackjackCounter.boxes`), on the rounds with a second
+    moment: Cov(X_1, X_2) of two of the player's boxes, per unit bet a box."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +386,14 @@ class BlackjackCounter:
     """Boxes at the table: the player's, dealt and played first, and ``seats - 1`` others
     playing the same plan, whose cards leave the shoe and are counted
     (:func:`strategy_calc.playout.play_round`)."""
+    boxes: int = 1
+    """The player's boxes, each betting the round's bet and playing the same plan (the
+    first ``boxes`` of the ``max(seats, boxes)`` dealt): a round's EV and second moment are
+    those of the boxes' total, E[X_1 + ... + X_N] = N E[X_1] and E[(X_1 + ... + X_N)^2] =
+    N E[X_1^2] + N (N - 1) E[X_1 X_2] (docs/MODEL.md, "Several boxes")."""
+    box_ramp: tuple[tuple[int, int], ...] = ()
+    """(count, boxes) steps (:func:`parse_box_ramp`): from each count up (floored, the
+    count bets are keyed by), that many boxes; below them, :attr:`boxes`."""
     side: tuple[SideCount, ...] = ()
     """The side counts bets are keyed by besides the main count (index plays and insurance
     read the main count alone)."""
@@ -424,6 +473,19 @@ class BlackjackCounter:
                     action = chosen
         return action
 
+    def boxes_at(self, count: float) -> int:
+        """The player's boxes at ``count`` (:attr:`box_ramp`, else :attr:`boxes`)."""
+        n = self.boxes
+        for key, boxes in self.box_ramp:
+            if math.floor(count) >= key:
+                n = boxes
+        return n
+
+    def play_codes(self, up: Rank) -> array.array[int]:
+        """The engine's node codes of the chart's play against ``up``: every hit or stand
+        after the first decision, and a split hand's two-card play."""
+        return self._split_codes[up]
+
     def _chart_action(self, hand: tuple[int, int], up: Rank) -> Action:
         """The chart's initial play."""
         return self._chart_actions.get((int(up), hand)) or self.chart.code(hand, up).action
@@ -485,9 +547,11 @@ class BlackjackCounter:
         game = whole_game_pass(rules, shoe, policies=None if optimal else self.policies,
                                partial=True, chart_only=not optimal, memo=memo,
                                wants=self._chart_wants, deals=not quick)
+        boxes = self.boxes_at(tc)
         if quick:
-            return self._chart_round(game)
+            return self._boxes_round(self._chart_round(game), None, boxes)
         hist = np.zeros(HIST_SIZE) if moments else None
+        box_cross = 0.0 if hist is not None and boxes > 1 else None  # E[X_1 X_2]
         extra = 0.0  # second moments of split rounds taken without their distribution
         exact: dict[float, float] = {}  # naturals' results, keyed exactly
         ev = 0.0
@@ -549,12 +613,42 @@ class BlackjackCounter:
                             continue
                     hist += w * deal_histogram(game, ups, hand, case.q678, action.value, codes,
                                                optimal, insured)
+            box_cross = self._box_cross(box_cross, game, ups, chosen, fixed, codes, insured)
         second = None
         if hist is not None:
             xs = (np.arange(HIST_SIZE) - HIST_OFFSET) / 100.0
             second = (float(np.dot(hist, xs * xs)) + extra
                       + math.fsum(x * x * p for x, p in exact.items()))
-        return RoundPlan(ev, second, actions, codes_by_up, frozenset(insure))
+        return self._boxes_round(RoundPlan(ev, second, actions, codes_by_up,
+                                           frozenset(insure)), box_cross, boxes)
+
+    def _box_cross(self, cross: float | None, game: GamePass, ups: UpCardDeals,
+                   chosen: dict[tuple[tuple[int, int], int], Action], fixed: bool,
+                   codes: array.array[int], insured: bool) -> float | None:
+        """``cross`` plus ``ups``' part of E[X_1 X_2] between two of the player's boxes
+        (:func:`strategy_calc.boxes.up_card_cross`, each start played as in :meth:`plan`);
+        None stays None (not wanted)."""
+        if cross is None:
+            return None
+        plays = {(min(hand), max(hand)): (self._chart_action(hand, ups.up) if fixed
+                                          else chosen[(hand, 0)])
+                 for hand in ups.deals if hand != (1, 10)}
+        return cross + ups.p_up * up_card_cross(self.rules, ups, game.conditioning, plays,
+                                                codes, self.strategy == "optimal", insured)
+
+    def _boxes_round(self, plan: RoundPlan, cross: float | None, n: int) -> RoundPlan:
+        """``plan`` (one box's round) for the player's ``n`` boxes: the EV and second
+        moment of their total, and Cov(X_1, X_2) from ``cross`` = E[X_1 X_2] (None: not
+        computed)."""
+        if n == 1:
+            return plan
+        second = plan.second_moment
+        covariance = None
+        if second is not None and cross is not None:
+            second = n * second + n * (n - 1) * cross
+            covariance = cross - plan.ev * plan.ev
+        return RoundPlan(n * plan.ev, second, plan.actions, plan.codes, plan.insure,
+                         covariance, n)
 
     def _split_pairs(self, ups: UpCardDeals, up: Rank, tc: float, fixed: bool,
                      optimal: bool) -> set[int] | None:
@@ -666,7 +760,7 @@ class BlackjackCounter:
                 plan = self.plan(shoe, tc, moments)
                 if pos == 0:  # every shoe starts from one composition: plan it once
                     self._top_plans[moments] = plan
-            rounds.append(RoundRecord(bet_key, plan.ev, plan.second_moment))
+            rounds.append(RoundRecord(bet_key, plan.ev, plan.second_moment, plan.covariance))
             start = pos
             try:
                 pos = self.deal_round(cards, pos, plan, shoe)
@@ -697,7 +791,7 @@ class BlackjackCounter:
         (:func:`strategy_calc.playout.play_round`; ``shoe``: the cards unseen before the
         round, which an ``optimal`` counter's split hands play their own decisions for)."""
         return play_round(self.rules, cards, pos, plan, shoe, self.strategy == "optimal",
-                          self.seats)
+                          max(self.seats, plan.boxes))
 
 
 def _add_results(exact: dict[float, float], weight: float,
@@ -714,7 +808,7 @@ def blackjack_counter(
     rules: BlackjackRules, strategy: str = "basic", system: str = "hilo",
     cut_card: int | None = None, seed: int = 1, penetration: float | None = None,
     moment_every: int = MOMENT_EVERY, shoe: Shoe | None = None, seats: int = 1,
-    side_counts: bool = True,
+    boxes: int = 1, box_ramp: tuple[tuple[int, int], ...] = (), side_counts: bool = True,
 ) -> BlackjackCounter:
     """The counter of a run: the chart and its play off the top, and the index plays.
 
@@ -763,6 +857,9 @@ def blackjack_counter(
                          f" {n}-card shoe behind it, not {cut_card}")
     if moment_every < 1:
         raise InputError(f"--moment-every must be at least 1, not {moment_every}")
+    if boxes != 1 or box_ramp:
+        _check_boxes(rules, strategy, max([boxes, *(n for _tc, n in box_ramp)]), shoe,
+                     cut_card)
     game = analyse_game(rules, shoe=shoe)
     chart = Chart(dict(game.hard), dict(game.soft), dict(game.pairs),  # type: ignore[arg-type]
                   insure=game.insure)
@@ -778,7 +875,30 @@ def blackjack_counter(
                                sum(full[r - 1] for r in ranks) / sum(full))
                      for name, ranks in count.side_counts.items())
     return BlackjackCounter(rules, strategy, count, cut_card, seed, chart, policies, plays,
-                            moment_every, full, one_round, seats, side)
+                            moment_every, full, one_round, seats, boxes, box_ramp, side)
+
+
+def _check_boxes(rules: BlackjackRules, strategy: str, boxes: int, shoe: Shoe | None,
+                 cut_card: int) -> None:
+    """InputError unless the player's ``boxes`` can be valued exactly in every round: no
+    round of them can empty the shoe at the cut card (the shoe there is some of the full
+    shoe's cards: :func:`strategy_calc.boxes.most_cards_dealt` of the full shoe bounds
+    them), one play per start (not optimal play's suit cases) and no even money."""
+    check_boxes(boxes)
+    if rules.max_split_hands > 2:
+        raise InputError("--boxes values one split per box (max_split_hands=2)")
+    if strategy == "optimal" and rules.bonus_suited_678 > 0:
+        raise InputError("--boxes with --strategy optimal: not with the suited 6-7-8 bonus"
+                         " (the play of a 6-7, 6-8 or 7-8 start depends on its suits)")
+    if rules.even_money and rules.blackjack_pays < 1.5:
+        raise InputError("--boxes: not with even money worth taking (blackjack pays"
+                         f" {rules.blackjack_pays:g})")
+    full = shoe.counts if shoe is not None else Shoe.full(rules.decks).counts
+    need = most_cards_dealt(full, max(boxes, 2))
+    if need > cut_card + 1:
+        raise InputError(f"--boxes {boxes}: a round could take up to {need} cards, more than"
+                         f" the {cut_card + 1} a round can start from at the cut card; deal"
+                         " fewer boxes or less of the shoe")
 
 
 @dataclass(frozen=True, slots=True)
@@ -832,6 +952,10 @@ class BlackjackCount:
     wong: Wong | None = None
     share_played: float | None = None
     """With :attr:`wong`: the share of the rounds observed that were played (bet)."""
+    covariance_between_boxes: Estimate | None = None
+    """With several boxes: the mean over the rounds with a second moment of Cov(X_1,
+    X_2) between two of the player's boxes at that round's shoe (per unit bet a box),
+    its standard error over the shoes."""
     score_se: float | None = None
     """Standard error of :attr:`score` (:func:`strategy_calc.bet_ramp.score_se`)."""
     optimal: OptimisedRamp | None = None
@@ -1141,4 +1265,13 @@ def summarise(
         risk_of_ruin=hand.risk_of_ruin if ramp and bankroll is not None else None,
         moment_rounds=len(sampled), sd_per_round_se=hand.sd_per_round_se,
         one_round_per_shuffle=counter.one_round, wong=wong, share_played=share,
-        score_se=hand.score_se if ramp else None, optimal=optimal)
+        score_se=hand.score_se if ramp else None, optimal=optimal,
+        covariance_between_boxes=_covariance(shoes) if counter.boxes > 1 or counter.box_ramp
+        else None)
+
+
+def _covariance(shoes: Sequence[tuple[RoundRecord, ...]]) -> Estimate | None:
+    """The mean of the rounds' covariances between boxes, a ratio over the shoes."""
+    sums = [math.fsum(r.covariance for r in s if r.covariance is not None) for s in shoes]
+    counts = [float(sum(1 for r in s if r.covariance is not None)) for s in shoes]
+    return ratio_estimate(sums, counts) if sum(counts) > 0 else None

@@ -99,6 +99,7 @@ __all__ = [
     "SplitRow",
     "SplitSuits",
     "UpCardPass",
+    "box_pair_moments",
     "dealer_memo",
     "dealer_probs",
     "engine_params",
@@ -546,6 +547,24 @@ def resplit_moment_rows(
     got = _engine.resplit_moment_rows(int_array(base.counts), int(pair), int(up), params,
                                       codes, rows, second)
     return [None if row is None else tuple(float(x) for x in row) for row in got]
+
+
+def box_pair_moments(
+    base: Shoe, up: Rank, params: EngineParams, actions: memoryview, codes: memoryview,
+    split_codes: Sequence[memoryview | None], split_params: Sequence[EngineParams | None],
+    blackjack_pays: float, surrender_blackjack_loss: float,
+) -> tuple[float, float, float, float]:
+    """``(E[X1], E[X1^2] less the split starts' part, E[X1 X2], E[X1 1{dealer
+    blackjack}])`` of two boxes dealt off
+    ``base`` (up card ``up`` gone), per unit bet a box, given the up card, every dealer
+    outcome included; each box plays ``actions`` (its two-card play per pair of rank
+    indexes, ``10 a + b``, a <= b: 0 stand, 1 hit, 2 double, 3 split, 4 surrender) then
+    ``codes`` (per node), a split of rank index p ``split_codes[p]`` and
+    ``split_params[p]`` where not None. See the engine's docstring for how."""
+    got = _engine.box_pair_moments(int_array(base.counts), int(up), params, actions, codes,
+                                   list(split_codes), list(split_params), blackjack_pays,
+                                   surrender_blackjack_loss)
+    return float(got[0]), float(got[1]), float(got[2]), float(got[3])
 
 
 def split_moment_group(tables: Sequence[SplitMomentTable]) -> SplitMomentGroup:

@@ -42,7 +42,9 @@ class RoundPlan:
     codes for later decisions (2 hit, 4 stand; split hands' two-card nodes
     may add 1, double); the action key's last item: a 6-7, 6-8 or 7-8 start whose
     two cards share a suit (its suited 6-7-8 chance is positive); ``insure``: the
-    up cards against which insurance is taken.
+    up cards against which insurance is taken; ``covariance``: with several boxes
+    (``boxes``, the player's, dealt first), Cov(X_1, X_2) of two of them (``ev`` and
+    ``second_moment`` are then their total's).
     """
 
     ev: float
@@ -50,6 +52,8 @@ class RoundPlan:
     actions: dict[tuple[int, int, int, bool], Action]
     codes: dict[int, bytes]
     insure: frozenset[int]
+    covariance: float | None = None
+    boxes: int = 1
 
 
 @dataclass(slots=True)

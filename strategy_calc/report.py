@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from strategy_calc.baccarat_count import BaccaratCount
     from strategy_calc.bet_ramp import RampFigures
     from strategy_calc.blackjack import HandAnalysis
+    from strategy_calc.boxes import BoxFigures
     from strategy_calc.count import BlackjackCount, Comparison, OptimisedRamp, RampResult
     from strategy_calc.count_systems import CountSystem
     from strategy_calc.counting import CountIndex, EffectsOfRemoval, IndexMatrix, IndexTable
@@ -531,6 +532,55 @@ def edge_text(game: GameAnalysis, strategy: str, ev: float) -> str:
         lines.append(f"(optimal play: house edge {-game.ev_optimal * 100:.4f}%, so this"
                      f" strategy costs {(game.ev_optimal - ev) * 100:.4f} points)")
     return "\n".join(lines)
+
+
+def boxes_dict(fig: BoxFigures) -> dict[str, Any]:
+    """The keys ``--boxes N`` adds to ``hand`` and ``edge`` JSON: ``boxes``,
+    ``covariance_between_boxes`` (``{"value", "se"}`` as ``count`` gives it; exact here, so
+    ``se`` 0) and ``box_figures``: per unit bet a box, each box its own optimum off the top.
+
+    >>> from strategy_calc.boxes import BoxFigures
+    >>> d = boxes_dict(BoxFigures(2, 0.0, 1.3, 0.5))
+    >>> d["boxes"], d["covariance_between_boxes"], d["box_figures"]["variance_per_round"]
+    (2, {'value': 0.5, 'se': 0.0}, 3.6)
+    """
+    return {
+        "boxes": fig.boxes,
+        "covariance_between_boxes": {"value": fig.covariance, "se": 0.0},
+        "box_figures": {
+            "boxes": fig.boxes, "play": fig.play, "ev_per_box": fig.ev_per_box,
+            "variance_per_box": fig.variance_per_box,
+            "sd_per_box": math.sqrt(fig.variance_per_box),
+            "second_moment_per_box": fig.second_moment_per_box,
+            "covariance_between_boxes": fig.covariance,
+            "correlation_between_boxes": fig.correlation,
+            "ev_per_round": fig.ev_per_round, "variance_per_round": fig.variance_per_round,
+            "sd_per_round": fig.sd_per_round},
+    }
+
+
+def boxes_text(fig: BoxFigures) -> str:
+    """The lines ``--boxes N`` adds to ``hand`` and ``edge`` text.
+
+    >>> from strategy_calc.boxes import BoxFigures
+    >>> # variance 1.3 - 0.005^2 = 1.299975; covariance 0.5 - 0.005^2 = 0.499975;
+    >>> # a round: 2 x 1.299975 + 2 x 0.499975 = 3.5999
+    >>> print(boxes_text(BoxFigures(2, -0.005, 1.3, 0.5)))  # doctest: +NORMALIZE_WHITESPACE
+    2 boxes off the top, each box its own optimal play (insurance declined), per unit a box:
+      EV per box -0.5000%   variance per box 1.3000 (SD 1.1402)
+      covariance between two boxes 0.5000 (correlation 0.385)
+      a round of 2 boxes: EV -0.0100 units, variance 3.5999, SD 1.8973
+    """
+    n = fig.boxes
+    how = "its own optimal play" if fig.play == "optimal" else "playing the chart"
+    return (f"{n} box{'es' if n > 1 else ''} off the top, each box {how}"
+            " (insurance declined), per unit a box:\n"
+            f"  EV per box {fig.ev_per_box * 100:+.4f}%   variance per box"
+            f" {fig.variance_per_box:.4f} (SD {math.sqrt(fig.variance_per_box):.4f})\n"
+            f"  covariance between two boxes {fig.covariance:.4f}"
+            f" (correlation {fig.correlation:.3f})\n"
+            f"  a round of {n} box{'es' if n > 1 else ''}: EV {fig.ev_per_round:+.4f} units,"
+            f" variance {fig.variance_per_round:.4f}, SD {fig.sd_per_round:.4f}")
 
 
 def bonus_dict(value: BonusValue) -> dict[str, Any]:
@@ -1286,6 +1336,10 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
             "share_played": result.share_played},
         **({} if result.optimal is None else {
             "optimal_ramp": optimal_ramp_dict(result.optimal, c.count_kind)}),
+        **({} if c.boxes == 1 and not c.box_ramp else {
+            "boxes": c.boxes,
+            "box_ramp": {str(tc): n for tc, n in c.box_ramp} or None,
+            "covariance_between_boxes": _estimate(result.covariance_between_boxes)}),
     }
 
 
@@ -1440,6 +1494,10 @@ def count_text(result: BlackjackCount) -> str:
              f" {result.penetration:.1%})")
     seats = (f"; {c.seats} boxes at the table, the player's first, the others playing the"
              " same plan and their cards counted" if c.seats > 1 else "")
+    if c.boxes > 1 or c.box_ramp:
+        ramp = "".join(f", {n} from {tc:+d}" for tc, n in c.box_ramp)
+        seats += (f"; the player plays {c.boxes} box{'es' if c.boxes > 1 else ''}{ramp},"
+                  " each at the round's bet: a round's EV and SD are their total's")
     kind = c.count_kind
     keyed = ("true count (running count per deck unseen)" if kind == "true count" else
              f"running count from its IRC ({c.system.initial_running_count(c.rules.decks):g};"
@@ -1459,6 +1517,10 @@ def count_text(result: BlackjackCount) -> str:
         "as dealt" if result.one_round_per_shuffle else "cut card"), _pm(result.ev_per_round))
     figures.add_row("EV off the top (exact)", f"{100 * result.ev_off_the_top:+.4f}%")
     figures.add_row("cut-card effect", _pm(result.cut_card_effect))
+    if result.covariance_between_boxes is not None:
+        cov = result.covariance_between_boxes
+        figures.add_row("covariance between two boxes (exact per round, mean)",
+                        f"{cov.value:.4f} +- {cov.se:.4f}")
     if result.wong is not None and result.share_played is not None:
         figures.add_row(f"wonging: in at {kind} >= {result.wong.enter:g}, out below"
                         f" {result.wong.exit:g}", f"{result.share_played:.1%} of rounds played")
