@@ -514,7 +514,8 @@ class BlackjackCounter:
                         got = split_moments(rules, Rank(hand[0]), up, ups.base,
                                             game.conditioning,
                                             None if optimal else memoryview(codes),
-                                            self._split_tables, cross.get(Rank(hand[0])))
+                                            self._split_tables, cross.get(Rank(hand[0])),
+                                            memo)
                         if got is not None:
                             extra += w * deal_moments(got, rules.peek, insured, nb)[1]
                             continue
