@@ -697,6 +697,9 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
         ca = &w.ca
         cb = &w.cb
         cs = &w.cs
+        # a caller's every-up-card memo: this up card's rows alone while that is cheaper
+        # (dmemo_fill's rent-or-buy rule; the same doubles either way)
+        ca.lazy = cb.lazy = cs.lazy = memo is not None
         ta = w.ta
         tb = w.tb
         mass = w.mass

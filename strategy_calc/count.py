@@ -604,7 +604,8 @@ class BlackjackCounter:
                             got = split_moments(rules, Rank(hand[0]), up, ups.base,
                                                 game.conditioning,
                                                 None if optimal else memoryview(codes),
-                                                self._split_tables, cross.get(Rank(hand[0])))
+                                                self._split_tables, cross.get(Rank(hand[0])),
+                                                memo)
                         except RulesError:  # resplits from a shoe too short to be exact:
                             hist = None     # this round has no second moment
                             continue

@@ -385,17 +385,21 @@ def split_cross_sums(
 def split_moments(
     rules: BlackjackRules, pair: Rank, up: Rank, base: Shoe, conditioning: Conditioning,
     codes: memoryview | None, tables: SplitTables | None = None,
-    cross: float | None = None,
+    cross: float | None = None, memo: engine.DealerMemo | None = None,
 ) -> tuple[float, float, float] | None:
     """Raw ``(E[X], E[X^2], E[X 1{dealer blackjack}])`` of one split round, as
     :func:`add_deal_distribution`'s split plays it (``codes``: its split hands' codes, None
     for their own optimum), without the round's distribution: far fewer dealer look-ups
-    (:func:`strategy_calc.engine.split_moments`). None where that does not apply: the peek
-    shortcut, resplits, split hands that see their suits, a shoe the dealer could run out
-    of; the distribution then gives the moments. ``tables``: the run's split moment
+    (:func:`strategy_calc.engine.split_moments`). With resplits, the round's exact moments
+    (:func:`strategy_calc.hands.resplit_moments`, which raises ``RulesError`` where they are
+    not exact). None where this does not apply: the peek shortcut, split hands that see
+    their suits, a shoe the dealer could run out of; the distribution then gives the
+    moments. ``tables``: the run's split moment
     tables, used (and made) for fixed codes whose bonuses do not depend on the shoe;
     ``cross``: this round's cross sum from them, if already made
-    (:meth:`SplitTables.cross_sums`)."""
+    (:meth:`SplitTables.cross_sums`); ``memo``: the round's dealer memo (origin ``base``
+    plus the up card), whose rows then serve the hands' own moments of every split round
+    of the pass (the same rows: each is the same tree evaluation of the same shoe)."""
     if conditioning is Conditioning.PEEK_SHORTCUT:
         return None
     if max_hands_for(rules, pair is Rank.ACE) > 2:
@@ -405,14 +409,15 @@ def split_moments(
     if suits is not None:  # (the hands know their suits)
         return None
     if cross is not None:
-        return engine.split_moments(base, pair, up, first, codes, second, cross=cross)
+        return engine.split_moments(base, pair, up, first, codes, second, cross=cross,
+                                    memo=memo)
     table = None
     if tables is not None and codes is not None and tabled(first, second):
         table = tables.table(pair, up, first, second, codes)
         if table is not None and not table.fits(engine.int_array(base.counts), int(pair),
                                                 int(up), first, codes, second):
             table = None  # (a shoe with more of some rank than the run's reference)
-    return engine.split_moments(base, pair, up, first, codes, second, table)
+    return engine.split_moments(base, pair, up, first, codes, second, table, memo=memo)
 
 
 def deal_histogram(

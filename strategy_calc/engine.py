@@ -523,16 +523,17 @@ def split_distribution(
 def split_moments(
     base: Shoe, pair: Rank, up: Rank, params: EngineParams, codes: memoryview | None,
     second: EngineParams | None = None, table: SplitMomentTable | None = None,
-    cross: float | None = None,
+    cross: float | None = None, memo: DealerMemo | None = None,
 ) -> tuple[float, float, float] | None:
     """Raw ``(E[X], E[X^2], E[X 1{dealer blackjack}])`` of a split round (the round of
     :func:`split_distribution`, hands that do not see their suits), or None for a shoe the
     dealer could run out of (see the engine). ``table``: the round's
     :func:`split_moment_table` (its cross sums from one dealer evaluation per union of the
     hands' cards); or ``cross``: those sums already made for this shoe
-    (:func:`split_cross_sums`)."""
+    (:func:`split_cross_sums`). ``memo``: a dealer memo whose origin is ``base`` plus the
+    up card (the round's pass's: its rows serve every split round of the pass)."""
     got = _engine.split_moments(int_array(base.counts), int(pair), int(up), params, codes,
-                                None, second, table, cross)
+                                memo, second, table, cross)
     return None if got is None else (float(got[0]), float(got[1]), float(got[2]))
 
 

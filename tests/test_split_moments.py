@@ -207,6 +207,38 @@ def test_a_runs_split_tables_travel_empty_and_are_made_once() -> None:
     assert later._split_tables is copy._split_tables and len(later._split_tables) == made
 
 
+@pytest.mark.parametrize(("name", "sets"), RULES[::2], ids=["deluxe0", "macau-1983"])
+def test_split_rounds_sharing_one_passs_dealer_memo_keep_their_own_moments(
+        name: str, sets: tuple[str, ...]) -> None:
+    """A count's moment round gives every split round of its pass one dealer memo (origin:
+    the round's shoe, every up card), each round asking only its own up card's rows,
+    which the memo's lazy walks give as the same doubles as a walk of every up card's
+    tree: each round's moments are those of its joint distribution, and the rounds
+    against several up cards share the memo's entries."""
+    rules, _base, _cards, cond = _round(name, sets, 8, 10)
+    counts = list(Shoe.full(2).counts)
+    counts[9] -= 3  # the shoe of _round: three tens and a five gone
+    counts[4] -= 1
+    shoe = Shoe.from_counts(counts, 2)
+    memo = engine.dealer_memo(shoe, rules.dealer_hits_soft_17)
+    counter = count.blackjack_counter(rules, cut_card=60)
+    for pair, up in [(8, 10), (9, 1), (7, 7), (8, 7)]:
+        base = shoe.remove([Card(Rank(up))])
+        first, second, _ = split_round_params(rules, base, [Card(Rank(pair))] * 2, cond)
+        codes = memoryview(counter._split_codes[Rank(up)])
+        want = _joint_moments(base, pair, up, first, second, codes, cond)
+        got = engine.split_moments(base, Rank(pair), Rank(up), first, codes, second,
+                                   memo=memo)
+        assert got is not None
+        assert max(abs(g - w) for g, w in zip(got, want, strict=True)) < HIST_TOL, (pair, up)
+        alone = engine.split_moments(base, Rank(pair), Rank(up), first, codes, second)
+        assert got == alone  # regression pin: the memo changes the time, not one bit
+    seen = memo.entries
+    engine.split_moments(shoe.remove([Card(Rank.SEVEN)]), Rank.EIGHT, Rank.SEVEN,
+                         first, codes, second, memo=memo)
+    assert memo.entries == seen  # (8,8 against a 7 again: every row already kept)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "sets"), RULES, ids=[f"{n}{i}" for i, (n, _) in enumerate(RULES)])
 def test_a_groups_cross_sums_give_each_split_round_its_own_moments(
