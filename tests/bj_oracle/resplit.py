@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from bj_oracle.basics import RANK_LAYOUT, Shoe, _take
-from bj_oracle.solver import _Hand, _hand_solver
+from bj_oracle.solver import _Hand, _hand_solver, _Setup
 from bj_oracle.split_bruteforce import (
     Outcome,
     _dealer_law,
@@ -64,6 +64,17 @@ def _tally_value(
     return value
 
 
+def _resplit_setup(
+    pair_rank: int, up: int, shoe: Shoe, rules: BlackjackRules
+) -> tuple[_Setup, _Setup, _Hand, _Hand, int | None]:
+    """The split hands' setups (H1, the later ones), their policies, and the kind of card
+    that resplits (None: none does, aces without ``resplit_aces``)."""
+    pair = [(pair_rank, None), (pair_rank, None)]
+    first, later = _split_hand_setups(RANK_LAYOUT, pair, up, tuple(shoe), rules)
+    resplit_kind = pair_rank - 1 if pair_rank != 1 or rules.resplit_aces else None
+    return first, later, _hand_solver(first), _hand_solver(later), resplit_kind
+
+
 def split_ev_resplit_bruteforce(
     pair_rank: int, up: int, shoe: Shoe, rules: BlackjackRules
 ) -> Fraction | None:
@@ -94,10 +105,7 @@ def split_ev_resplit_bruteforce(
     """
     if rules.max_split_hands == 1:
         return None
-    pair = [(pair_rank, None), (pair_rank, None)]
-    first, later = _split_hand_setups(RANK_LAYOUT, pair, up, tuple(shoe), rules)
-    solver1, solver2 = _hand_solver(first), _hand_solver(later)
-    resplit_kind = pair_rank - 1 if pair_rank != 1 or rules.resplit_aces else None
+    first, later, solver1, solver2, resplit_kind = _resplit_setup(pair_rank, up, shoe, rules)
     max_hands = rules.max_split_hands
 
     plays: dict[tuple[int, tuple[int, ...], int], dict[HandEnd, Fraction]] = {}
@@ -157,10 +165,7 @@ def split_moments_resplit_bruteforce(
     """
     if rules.max_split_hands == 1:
         return None
-    pair = [(pair_rank, None), (pair_rank, None)]
-    first, later = _split_hand_setups(RANK_LAYOUT, pair, up, tuple(shoe), rules)
-    solver1, solver2 = _hand_solver(first), _hand_solver(later)
-    resplit_kind = pair_rank - 1 if pair_rank != 1 or rules.resplit_aces else None
+    first, later, solver1, solver2, resplit_kind = _resplit_setup(pair_rank, up, shoe, rules)
     max_hands = rules.max_split_hands
     losses = {1: first.loss_vs_bj, 2: later.loss_vs_bj}
 
