@@ -297,6 +297,7 @@ cdef class DealerMemo:
         cdef int o[NR]
         cdef int r
         check_shoe(origin)
+        ensure_trees(h17)
         if up < 0 or up > 10:
             raise ValueError("up is 0 (every up card) or a rank 1..10")
         for r in range(NR):

@@ -449,54 +449,66 @@ cdef int derive_up_tree(const UTree* t, const int* mask, int bits, UTree* out) n
     return tree_steps(out)
 
 
-cdef int build_trees() except -1:
-    """Every dealer tree, from one enumeration of draw orders per soft-17 rule."""
-    cdef KeyMap finals
-    cdef int counts[NR]
-    cdef int h, b, up, i, j, k
-    cdef int* mask
-    cdef const UTree* t
-    for h in range(2):
-        if keymap_init(&finals, 13, 2) != 0:
-            keymap_free(&finals)
-            raise MemoryError("building the dealer tables")
-        for up in range(NR):
-            memset(counts, 0, sizeof(counts))
-            counts[up] = 1
-            dealer_sequences(up + 1, up == 0, 1, counts, up, h, &finals)
-        try:
-            for b in range(2):
-                if build_tree(&trees[h][b], &finals, b) != 0:
-                    raise MemoryError("building the dealer tables")
-        finally:
-            keymap_free(&finals)
-        for b in range(2):
-            t = &trees[h][b]
-            mask = <int*>calloc(t.n, sizeof(int))
-            if mask == NULL:
-                raise MemoryError("building the dealer tables")
-            for j in range(t.nfin):
-                for k in range(t.fin_start[j], t.fin_start[j + 1]):
-                    mask[t.fin_node[j]] |= 1 << t.ent_up[k]
-            for i in range(t.n - 1, 0, -1):
-                mask[t.parent[i]] |= mask[i]
-            for up in range(NR):
-                if derive_up_tree(t, mask, 1 << up, &up_trees[h][b][up]) != 0:
-                    free(mask)
-                    raise MemoryError("building the dealer tables")
-            node_mask[h][b] = mask  # kept for set_tree
-        longest_hand[h] = trees[h][1].ncards_max
-        for b in range(2):
-            tree_cost[h][b][0] = trees[h][b].n + trees[h][b].grp_start[ROWS]
-            for up in range(NR):
-                t = &up_trees[h][b][up]
-                tree_cost[h][b][up + 1] = t.n + t.grp_start[ROWS]
-        if longest_hand[h] > KMAX:
-            raise RuntimeError("a dealer hand is longer than the factor tables (KMAX)")
+cdef bint trees_made[2]  # the soft-17 rule's trees are built (ensure_trees)
+
+
+cdef int ensure_trees(bint h17) except -1:
+    """Build the dealer trees of one soft-17 rule (``h17``) on first use: at most once, with
+    the GIL held (so one thread at a time), and before any section without the GIL can
+    read them. Every way into those sections reads its rule here first: the parameters
+    (:func:`read_params`), a :class:`DealerMemo` and :func:`dealer_probs`. A process that
+    never meets an H17 game never builds its trees (half the tables' build at import)."""
+    if not trees_made[h17]:
+        build_trees(1 if h17 else 0)
+        trees_made[h17] = True
     return 0
 
 
-build_trees()
+cdef int build_trees(int h) except -1:
+    """Every dealer tree of soft-17 rule ``h`` (0 S17, 1 H17), from one enumeration of
+    draw orders."""
+    cdef KeyMap finals
+    cdef int counts[NR]
+    cdef int b, up, i, j, k
+    cdef int* mask
+    cdef const UTree* t
+    if keymap_init(&finals, 13, 2) != 0:
+        keymap_free(&finals)
+        raise MemoryError("building the dealer tables")
+    for up in range(NR):
+        memset(counts, 0, sizeof(counts))
+        counts[up] = 1
+        dealer_sequences(up + 1, up == 0, 1, counts, up, h, &finals)
+    try:
+        for b in range(2):
+            if build_tree(&trees[h][b], &finals, b) != 0:
+                raise MemoryError("building the dealer tables")
+    finally:
+        keymap_free(&finals)
+    for b in range(2):
+        t = &trees[h][b]
+        mask = <int*>calloc(t.n, sizeof(int))
+        if mask == NULL:
+            raise MemoryError("building the dealer tables")
+        for j in range(t.nfin):
+            for k in range(t.fin_start[j], t.fin_start[j + 1]):
+                mask[t.fin_node[j]] |= 1 << t.ent_up[k]
+        for i in range(t.n - 1, 0, -1):
+            mask[t.parent[i]] |= mask[i]
+        for up in range(NR):
+            if derive_up_tree(t, mask, 1 << up, &up_trees[h][b][up]) != 0:
+                free(mask)
+                raise MemoryError("building the dealer tables")
+        node_mask[h][b] = mask  # kept for set_tree
+    longest_hand[h] = trees[h][1].ncards_max
+    for b in range(2):
+        tree_cost[h][b][0] = trees[h][b].n + trees[h][b].grp_start[ROWS]
+        for up in range(NR):
+            t = &up_trees[h][b][up]
+            tree_cost[h][b][up + 1] = t.n + t.grp_start[ROWS]
+    if longest_hand[h] > KMAX:
+        raise RuntimeError("a dealer hand is longer than the factor tables (KMAX)")
+    return 0
 
 
 cdef inline const UTree* made_set_tree(bint h17, int b, int bits) noexcept nogil:
@@ -720,6 +732,7 @@ def dealer_probs(const int[:] shoe, int up, bint h17):
     cdef double* buf
     check_shoe(shoe)
     check_up(up)
+    ensure_trees(h17)
     for r in range(NR):
         s[r] = shoe[r] + (r == up - 1)
         n += s[r]
@@ -734,6 +747,8 @@ def dealer_probs(const int[:] shoe, int up, bint h17):
 
 def dealer_table_sizes():
     """``{(h17, with_bust, up): (nodes, finals)}`` of the dealer prefix trees (up 0: all ten)."""
+    ensure_trees(False)
+    ensure_trees(True)
     sizes = {(h, b, 0): (trees[h][b].n, trees[h][b].nfin) for h in range(2) for b in range(2)}
     for h in range(2):
         for b in range(2):

@@ -38,8 +38,9 @@ P(no blackjack) at the root; 2 = peek, the common shortcut: the player draws
 as if no hole card were dealt and standing uses the dealer distribution
 renormalised to no blackjack.
 
-Reentrancy: the tables are built once at import (the dealer trees of several
-up cards on first use, with the GIL held, and never changed after); every
+Reentrancy: the tables are built once at import (the dealer trees of a soft-17
+rule when a call first reads that rule, and those of several up cards on first
+use, with the GIL held, and never changed after); every
 call owns its scratch (or a caller-owned :class:`DealerMemo`, one call at a
 time) and runs without the GIL, so calls from many threads do not interfere.
 

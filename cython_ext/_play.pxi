@@ -31,6 +31,7 @@ cdef int read_params(object p, Params* out) except -1:
     if out.mode < 0 or out.mode > 2:
         raise ValueError("conditioning is 0, 1 or 2")
     out.h17 = bool(p.dealer_hits_soft_17)
+    ensure_trees(out.h17)
     out.bjl1 = p.blackjack_loss
     out.bjl2 = p.blackjack_loss_doubled
     out.bjl1_second = p.second_hand_blackjack_loss
