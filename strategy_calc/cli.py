@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from strategy_calc.cards import Shoe
     from strategy_calc.count import BlackjackCounter, Comparison, Spread, Wong
     from strategy_calc.rules import BlackjackRules
-    from strategy_calc.strategy import GameAnalysis
 
 app = typer.Typer(
     name="strategy-calc",
@@ -442,6 +441,24 @@ def _game(rules: str | None, set_: list[str] | None, decks: int | None,
     return game
 
 
+def _optimal_edge(rules: str | None, set_: list[str] | None, decks: int | None,
+                  shoe: str | None, split_strategy: str) -> Any:
+    """The optimal-play EV of a ruleset (:func:`strategy_calc.strategy.optimal_edge`), or
+    the one in this process's analysis of the same ruleset, shoe and split strategy (the
+    same numbers)."""
+    from strategy_calc.strategy import OptimalEdge, optimal_edge
+
+    ruleset, cards = guarded(lambda: with_shoe(rules, set_, decks, shoe))
+    warn_slow_split(ruleset, split_strategy, "every pair")
+    kept = _games.get((ruleset, cards, split_strategy.strip().lower()))
+    if kept is not None:
+        return OptimalEdge(kept.rules, kept.ev_optimal,
+                           {up: v[1] for up, v in kept.ev_by_up.items()}, kept.split_strategy)
+    with progress_bar("analysing every hand") as tick:
+        return guarded(lambda: optimal_edge(ruleset, tick, shoe=cards,
+                                            split_strategy=split_strategy))
+
+
 def warn_slow_split(ruleset: BlackjackRules, split_strategy: str, what: str) -> None:
     """Say so before an optimal split with resplits on more than one deck (hours of work:
     the fully optimal solver's states grow with the shoe and the hands)."""
@@ -587,21 +604,24 @@ def edge(
     from strategy_calc import report
     from strategy_calc.strategy import strategy_ev
 
-    def compute() -> tuple[GameAnalysis, float, Any]:
+    def compute() -> tuple[Any, float, Any]:
         if boxes is not None:
             from strategy_calc.boxes import check_boxes
 
             guarded(lambda: check_boxes(boxes))
             if strategy is Strategy.AUTOPLAY:
                 raise fail("--boxes takes --strategy basic or optimal, not autoplay")
-        game = _game(rules, set_, decks, shoe, split_strategy)
         fig = None
         if boxes is not None:
             ruleset, start = with_shoe(rules, set_, decks, shoe)
             fig = _box_figures(ruleset, start, boxes, play=strategy.value)
+        if strategy is Strategy.OPTIMAL:  # (optimal play alone: the chart is not needed)
+            optimal = _optimal_edge(rules, set_, decks, shoe, split_strategy)
+            return optimal, optimal.ev_optimal, fig
+        game = _game(rules, set_, decks, shoe, split_strategy)
         return game, strategy_ev(game.rules, strategy, game), fig
 
-    def render(done: tuple[GameAnalysis, float, Any]) -> str:
+    def render(done: tuple[Any, float, Any]) -> str:
         game, ev, fig = done
         if as_json:
             data = report.edge_dict(game, strategy.value, ev)

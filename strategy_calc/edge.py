@@ -22,7 +22,7 @@ from collections.abc import Mapping
 
 from strategy_calc.cards import Rank
 from strategy_calc.chart import Chart
-from strategy_calc.game import UP_ORDER, GamePass
+from strategy_calc.game import UP_ORDER, GamePass, UpCardDeals
 
 
 def round_evs(game: GamePass, chart: Chart,
@@ -50,18 +50,28 @@ def round_evs_by_up(game: GamePass, chart: Chart) -> dict[Rank, tuple[float, flo
     out: dict[Rank, tuple[float, float]] = {}
     for up in UP_ORDER:
         ups = game.ups[up]
-        ev_basic = ev_optimal = 0.0
+        ev_basic = 0.0
         for hand, cases in ups.deals.items():
             action = chart.code(hand, up).action
             insured = chart.insures(action)
             for case in cases:
                 weight = ups.weight(hand) * case.probability
-                best = case.round_best()
                 chosen = case.chart_value(action)
                 assert chosen is not None
                 if insured and case.insurance is not None:
                     chosen += case.insurance
-                ev_optimal += weight * best
                 ev_basic += weight * chosen
-        out[up] = (ev_basic, ev_optimal)
+        out[up] = (ev_basic, optimal_ev(ups))
     return out
+
+
+def optimal_ev(ups: UpCardDeals) -> float:
+    """EV of a round given the up card of ``ups`` under optimal play (each start's best
+    action, insured or even money where worth more:
+    :meth:`~strategy_calc.game.DealValues.round_best`); unconditioned on the hole card.
+    The pass must hold the split values."""
+    ev = 0.0
+    for hand, cases in ups.deals.items():
+        for case in cases:
+            ev += ups.weight(hand) * case.probability * case.round_best()
+    return ev

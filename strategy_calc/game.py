@@ -634,23 +634,43 @@ def add_split_values(
     return found
 
 
+def add_optimal_split_values(game: GamePass, ups: UpCardDeals) -> None:
+    """Value every pair's split against ``ups.up`` under optimal play alone (``cdp1``; no
+    chart: the chart's split values stay None), as :func:`add_split_values` fills its
+    ``split`` field: what the optimal-play EV needs and no more."""
+    for pair_rank in range(1, 11):
+        hand = (pair_rank, pair_rank)
+        if hand not in ups.deals:
+            continue
+        values = split_round_values(game, ups, None, pair_rank, engine.SPLIT_OPTIMAL)
+        if values is not None:
+            ups.deals[hand] = [d.with_splits(values[0], None, None) for d in ups.deals[hand]]
+
+
 def split_round_values(
-    game: GamePass, ups: UpCardDeals, chart_codes: array.array[int], pair_rank: int,
+    game: GamePass, ups: UpCardDeals, chart_codes: array.array[int] | None, pair_rank: int,
     columns: int = engine.SPLIT_ALL, lazy: bool = False, params: engine.EngineParams | None = None,
 ) -> tuple[float, float, float] | None:
     """The round values of splitting the pair ``pair_rank`` against ``ups.up`` (optimal, by
     the chart, chart without DAS: EV per unit initial bet of the whole round, dealer
     blackjacks included), or None if the rules allow no split. The shoe must hold the pair
     (``ups.rows`` gives it a positive weight). Arguments as :func:`add_split_values`';
-    ``params``: :func:`~strategy_calc.hands.split_values`'."""
+    ``params``: :func:`~strategy_calc.hands.split_values`'. Without ``chart_codes`` only
+    the optimal value is made (``columns`` :data:`~strategy_calc.engine.SPLIT_OPTIMAL`) and
+    the other two are NaN: read the first alone."""
     raw = [0.0, 0.0, 0.0]
     for p, base in up_card_suits(game.rules, ups.base, ups.up, Rank(pair_rank)):
         values = split_values(game.rules, base, ups.up, Rank(pair_rank), game.conditioning,
-                              memoryview(chart_codes), game.memo, columns=columns,
-                              lazy=lazy, params=params)
-        if values is None or values.chart is None or values.chart_no_das is None:
+                              None if chart_codes is None else memoryview(chart_codes),
+                              game.memo, columns=columns, lazy=lazy, params=params)
+        if values is None:
             return None
-        for i, v in enumerate((values.optimal, values.chart, values.chart_no_das)):
+        nothing = (math.nan, math.nan)
+        by_chart = values.chart if chart_codes is not None else nothing
+        by_chart_nodas = values.chart_no_das if chart_codes is not None else nothing
+        if by_chart is None or by_chart_nodas is None:
+            return None
+        for i, v in enumerate((values.optimal, by_chart, by_chart_nodas)):
             raw[i] += p * sum(v)
     adj = game.conditioning.blackjack_adjustment(ups.no_blackjack((pair_rank, pair_rank)))
     split, chart, no_das = (x + adj for x in raw)

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from strategy_calc.rules import Ruleset, RulesetInfo
     from strategy_calc.sampling import Estimate
     from strategy_calc.sidebets import PairOdds
-    from strategy_calc.strategy import GameAnalysis
+    from strategy_calc.strategy import GameAnalysis, OptimalEdge
     from strategy_calc.sweep import Row as SweepRow
     from strategy_calc.sweep import SweepResult
     from strategy_calc.whatif import BonusValue
@@ -504,21 +504,22 @@ def _require_pdf(paper: str) -> None:
         raise InputError(f"unknown paper {paper!r}: choose from {', '.join(PAPERS)}")
 
 
-def edge_dict(game: GameAnalysis, strategy: str, ev: float) -> dict[str, Any]:
+def edge_dict(game: GameAnalysis | OptimalEdge, strategy: str, ev: float) -> dict[str, Any]:
     """The ``edge --json`` object: ``ev`` of ``strategy`` (per unit initial bet, dealer
-    blackjacks included), the optimal-play EV, and by up card where the pass has them."""
+    blackjacks included), the optimal-play EV, and by up card where the pass has them
+    (``game``: the whole analysis, or for ``optimal`` the optimal play's alone)."""
     rules = game.rules
     data: dict[str, Any] = {
         "rules": rules.name, "decks": rules.decks, "strategy": strategy, "ev": ev,
         "house_edge": -ev, "rtp": 1.0 + ev, "ruleset": str(rules),
         "ev_optimal": game.ev_optimal, "split_strategy": game.split_strategy}
-    if game.ev_by_up is not None and strategy != "autoplay":
-        column = 1 if strategy == "optimal" else 0
-        data["by_up_card"] = {up: values[column] for up, values in game.ev_by_up.items()}
+    by_up = game.by_up_card(strategy)
+    if by_up is not None:
+        data["by_up_card"] = by_up
     return data
 
 
-def edge_text(game: GameAnalysis, strategy: str, ev: float) -> str:
+def edge_text(game: GameAnalysis | OptimalEdge, strategy: str, ev: float) -> str:
     """One line per figure, the EV by up card, and what the strategy costs against
     optimal play."""
     data = edge_dict(game, strategy, ev)

@@ -56,10 +56,11 @@ from strategy_calc.distributions import (
     round_distributions,
     round_moments,
 )
-from strategy_calc.edge import round_evs, round_evs_by_up
+from strategy_calc.edge import optimal_ev, round_evs, round_evs_by_up
 from strategy_calc.engine import Conditioning
 from strategy_calc.game import (
     UP_ORDER,
+    add_optimal_split_values,
     add_split_values,
     apply_split_strategy,
     node_id,
@@ -70,8 +71,16 @@ from strategy_calc.hands import AUTOPLAY_POLICY
 from strategy_calc.rules import BlackjackRules, RulesError
 from strategy_calc.splits import check_split_strategy
 
-__all__ = ["UP_ORDER", "Deviation", "GameAnalysis", "analyse_game", "autoplay_ev",
-           "strategy_ev"]
+__all__ = [
+    "UP_ORDER",
+    "Deviation",
+    "GameAnalysis",
+    "OptimalEdge",
+    "analyse_game",
+    "autoplay_ev",
+    "optimal_edge",
+    "strategy_ev",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +124,72 @@ class GameAnalysis:
     def house_edge(self) -> float:
         """House edge under the chart (minus ``ev_basic``)."""
         return -self.ev_basic
+
+    def by_up_card(self, strategy: str) -> dict[str, float] | None:
+        """The EV of a round by up card symbol under ``strategy`` (``basic`` or ``optimal``;
+        None for another or where :attr:`ev_by_up` was not made)."""
+        if self.ev_by_up is None or strategy not in ("basic", "optimal"):
+            return None
+        column = 1 if strategy == "optimal" else 0
+        return {up: values[column] for up, values in self.ev_by_up.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class OptimalEdge:
+    """The EV of a round off the top under optimal play alone: what ``edge --strategy
+    optimal`` reports, without the chart (:func:`optimal_edge`). ``ev_optimal`` and
+    ``ev_by_up`` (by up card symbol, dealer blackjacks included) are the same numbers as
+    :class:`GameAnalysis`' optimal ones, to the bit."""
+
+    rules: BlackjackRules
+    ev_optimal: float
+    ev_by_up: Mapping[str, float]
+    split_strategy: str = "cdp1"
+
+    def by_up_card(self, strategy: str) -> dict[str, float] | None:
+        """:meth:`GameAnalysis.by_up_card`: for ``optimal`` alone."""
+        return dict(self.ev_by_up) if strategy == "optimal" else None
+
+
+def optimal_edge(
+    rules: BlackjackRules,
+    progress: Callable[[int, int], None] | None = None,
+    shoe: Shoe | None = None,
+    split_strategy: str = "cdp1",
+) -> OptimalEdge:
+    """The optimal-play EV of :func:`analyse_game` (same arguments), with none of the
+    chart's work: the whole-game pass, each pair's split under optimal play only (the
+    engine's optimal column), the split strategy, and each up card's best round
+    (:func:`strategy_calc.edge.optimal_ev`).
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> rules = blackjack_rules("deluxe", ["decks=2"])
+    >>> optimal_edge(rules).ev_optimal == analyse_game(rules).ev_optimal
+    True
+    """
+    split_strategy = check_split_strategy(split_strategy)
+    per_up = 11 if split_strategy == "optimal" else 1  # the optimal split ticks per pair
+    steps = len(UP_ORDER) * (1 + per_up)
+
+    def tick(done: int, _total: int) -> None:
+        if progress is not None:
+            progress(done, steps)
+
+    game = whole_game_pass(rules, shoe, tick)
+    for step, up in enumerate(UP_ORDER):
+        ups = game.ups[up]
+        add_optimal_split_values(game, ups)
+        done = len(UP_ORDER) + step * per_up
+
+        def pair_done(pairs: int, _total: int, done: int = done) -> None:
+            if progress is not None:
+                progress(done + pairs, steps)
+
+        apply_split_strategy(game, ups, split_strategy, pair_done if per_up > 1 else None)
+        tick(len(UP_ORDER) + (step + 1) * per_up, steps)
+    by_up = {up: optimal_ev(game.ups[up]) for up in UP_ORDER}
+    return OptimalEdge(rules, sum(game.ups[up].p_up * by_up[up] for up in UP_ORDER),
+                       {up.symbol: by_up[up] for up in UP_ORDER}, split_strategy)
 
 
 def _check_enumeration(rules: BlackjackRules, split_strategy: str, distribution: bool,
