@@ -15,14 +15,19 @@ HEAVY = ("strategy_calc.counting", "strategy_calc.strategy", "strategy_calc.coun
          "numpy", "scipy", "sympy")
 
 
-def test_hand_imports_no_whole_game_or_count_analysis() -> None:
+def _loaded(args: list[str], modules: tuple[str, ...]) -> str:
+    """Which of ``modules`` a fresh process has loaded once ``strategy-calc ARGS`` ran."""
     code = ("import sys\n"
             "from strategy_calc.cli import run\n"
-            "assert run(['hand', 'T,6', '--vs', 'T']) == 0\n"
-            f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n")
+            f"assert run({args!r}) == 0\n"
+            f"print(sorted(m for m in {modules!r} if m in sys.modules))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, cwd="/")
-    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout[-500:]
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_hand_imports_no_whole_game_or_count_analysis() -> None:
+    assert _loaded(["hand", "T,6", "--vs", "T"], HEAVY) == "[]"
 
 
 # `edge` needs the rules, the whole-game pass and the renderer's edge_dict: not the
@@ -37,13 +42,9 @@ EDGE_UNUSED = ("strategy_calc.blackjack", "strategy_calc.baccarat", "strategy_ca
 
 
 def test_edge_imports_only_the_game_pass_and_its_renderer() -> None:
-    code = ("import sys\n"
-            "from strategy_calc.cli import run\n"
-            "assert run(['edge', '--rules', 'deluxe', '--decks', '1', '--json']) == 0\n"
-            f"print(sorted(m for m in {EDGE_UNUSED!r} if m in sys.modules))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True, cwd="/")
-    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout[-500:]
+    assert _loaded(["edge", "--rules", "deluxe", "--decks", "1", "--json"], EDGE_UNUSED) == "[]"
+    assert _loaded(["edge", "--rules", "deluxe", "--decks", "1", "--strategy", "optimal",
+                    "--json"], EDGE_UNUSED) == "[]"
 
 
 def _script(body: str, *args: str) -> subprocess.CompletedProcess[str]:
