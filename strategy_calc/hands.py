@@ -387,10 +387,11 @@ def resplit_moments(
 def could_run_out(base: Shoe, hands: int) -> bool:
     """Whether ``hands`` player hands and the dealer could need more cards than ``base``
     holds (up card gone). Each hand draws only while its hard total is at most 20, the
-    dealer while his is at most 16 (up card included), so the cards before each hand's
-    last one add up to at most 20 (16); all those cards together are at most the most
-    cards of ``base`` whose values (aces 1) add up to ``20 hands + 16``, and each hand
-    and the dealer then take one last card.
+    dealer while his is at most 16, so a hand's cards before its last add up to at most 20
+    and the dealer's from the shoe (hole card and draws) before his last to at most 16
+    less his up card; all those cards together are at most the most cards of ``base``
+    whose values (aces 1) add up to ``20 hands + 16``, and each hand and the dealer then
+    take one last card.
 
     >>> could_run_out(Shoe.full(1), 4), could_run_out(Shoe.from_counts([12] + [0] * 9), 2)
     (False, True)
