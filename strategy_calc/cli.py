@@ -426,9 +426,7 @@ def _game(rules: str | None, set_: list[str] | None, decks: int | None,
     (the last :data:`GAMES_KEPT`; an analysis is an immutable value)."""
     from strategy_calc.strategy import analyse_game
 
-    ruleset, cards = guarded(lambda: with_shoe(rules, set_, decks, shoe))
-    warn_slow_split(ruleset, split_strategy, "every pair")
-    key = (ruleset, cards, split_strategy.strip().lower())
+    ruleset, cards, key = _game_key(rules, set_, decks, shoe, split_strategy)
     if key in _games:
         _games.move_to_end(key)
         return _games[key]
@@ -441,6 +439,15 @@ def _game(rules: str | None, set_: list[str] | None, decks: int | None,
     return game
 
 
+def _game_key(rules: str | None, set_: list[str] | None, decks: int | None,
+              shoe: str | None, split_strategy: str) -> tuple[Any, Any, tuple[Any, ...]]:
+    """The ruleset and shoe of a whole-game command (a warning first where its split
+    strategy is slow), and the key its analysis is kept under in :data:`_games`."""
+    ruleset, cards = guarded(lambda: with_shoe(rules, set_, decks, shoe))
+    warn_slow_split(ruleset, split_strategy, "every pair")
+    return ruleset, cards, (ruleset, cards, split_strategy.strip().lower())
+
+
 def _optimal_edge(rules: str | None, set_: list[str] | None, decks: int | None,
                   shoe: str | None, split_strategy: str) -> Any:
     """The optimal-play EV of a ruleset (:func:`strategy_calc.strategy.optimal_edge`), or
@@ -448,9 +455,8 @@ def _optimal_edge(rules: str | None, set_: list[str] | None, decks: int | None,
     same numbers)."""
     from strategy_calc.strategy import OptimalEdge, optimal_edge
 
-    ruleset, cards = guarded(lambda: with_shoe(rules, set_, decks, shoe))
-    warn_slow_split(ruleset, split_strategy, "every pair")
-    kept = _games.get((ruleset, cards, split_strategy.strip().lower()))
+    ruleset, cards, key = _game_key(rules, set_, decks, shoe, split_strategy)
+    kept = _games.get(key)
     if kept is not None:
         return OptimalEdge(kept.rules, kept.ev_optimal,
                            {up: v[1] for up, v in kept.ev_by_up.items()}, kept.split_strategy)

@@ -99,10 +99,7 @@ def summarise(outcomes: Mapping[float, float], bankroll: float, rounds: int) -> 
     (By hand: ``2 Phi(-B / sqrt N)`` with ``B / sqrt N = 316,228``; ``log Phi(-x)`` is
     about ``-x^2 / 2``, so ``log10`` is about ``-1e11 / 2 / ln 10 = -2.1715e10``.)
     """
-    if rounds < 1:
-        raise InputError(f"rounds must be at least 1, not {rounds}")
-    if not (math.isfinite(bankroll) and bankroll > 0):
-        raise InputError(f"bankroll must be a positive finite number, not {bankroll}")
+    _check_bankroll(bankroll, rounds)
     xs = np.array(list(outcomes))
     ps = np.array(list(outcomes.values()))
     mean = float(xs @ ps)
@@ -136,6 +133,14 @@ def summarise(outcomes: Mapping[float, float], bankroll: float, rounds: int) -> 
                    risk_of_ruin=min(ruined, 1.0), loss_probability=loss, quantiles=quantiles)
 
 
+def _check_bankroll(bankroll: float, rounds: int) -> None:
+    """One ``InputError`` unless ``rounds`` is at least 1 and ``bankroll`` positive, finite."""
+    if rounds < 1:
+        raise InputError(f"rounds must be at least 1, not {rounds}")
+    if not (math.isfinite(bankroll) and bankroll > 0):
+        raise InputError(f"bankroll must be a positive finite number, not {bankroll}")
+
+
 def summarise_moments(mean: float, second_moment: float, bankroll: float,
                       rounds: int) -> RiskSummary:
     """The figures of :func:`summarise` that a round's mean and second moment give (the
@@ -146,10 +151,7 @@ def summarise_moments(mean: float, second_moment: float, bankroll: float,
     >>> s.sd, s.risk_of_ruin, round(s.risk_of_ruin_normal, 6)  # 2 Phi(-1)
     (1.0, None, 0.317311)
     """
-    if rounds < 1:
-        raise InputError(f"rounds must be at least 1, not {rounds}")
-    if not (math.isfinite(bankroll) and bankroll > 0):
-        raise InputError(f"bankroll must be a positive finite number, not {bankroll}")
+    _check_bankroll(bankroll, rounds)
     return _normal_summary(mean, math.sqrt(max(second_moment - mean * mean, 0.0)), bankroll,
                            rounds)
 

@@ -60,6 +60,8 @@ from strategy_calc.edge import optimal_ev, round_evs, round_evs_by_up
 from strategy_calc.engine import Conditioning
 from strategy_calc.game import (
     UP_ORDER,
+    GamePass,
+    UpCardDeals,
     add_optimal_split_values,
     add_split_values,
     apply_split_strategy,
@@ -179,17 +181,27 @@ def optimal_edge(
     for step, up in enumerate(UP_ORDER):
         ups = game.ups[up]
         add_optimal_split_values(game, ups)
-        done = len(UP_ORDER) + step * per_up
-
-        def pair_done(pairs: int, _total: int, done: int = done) -> None:
-            if progress is not None:
-                progress(done + pairs, steps)
-
-        apply_split_strategy(game, ups, split_strategy, pair_done if per_up > 1 else None)
+        _apply_split_strategy(game, ups, split_strategy, progress, step, per_up, steps)
         tick(len(UP_ORDER) + (step + 1) * per_up, steps)
     by_up = {up: optimal_ev(game.ups[up]) for up in UP_ORDER}
     return OptimalEdge(rules, sum(game.ups[up].p_up * by_up[up] for up in UP_ORDER),
                        {up.symbol: by_up[up] for up in UP_ORDER}, split_strategy)
+
+
+def _apply_split_strategy(
+    game: GamePass, ups: UpCardDeals, split_strategy: str,
+    progress: Callable[[int, int], None] | None, step: int, per_up: int, steps: int,
+) -> bytes | None:
+    """:func:`strategy_calc.game.apply_split_strategy` for the ``step``-th up card of a
+    whole-game analysis whose progress runs to ``steps``: the up cards' passes first, then
+    ``per_up`` ticks an up card (one a pair when the split strategy ticks per pair)."""
+    done = len(UP_ORDER) + step * per_up
+
+    def pair_done(pairs: int, _total: int) -> None:
+        if progress is not None:
+            progress(done + pairs, steps)
+
+    return apply_split_strategy(game, ups, split_strategy, pair_done if per_up > 1 else None)
 
 
 def _check_enumeration(rules: BlackjackRules, split_strategy: str, distribution: bool,
@@ -254,14 +266,8 @@ def analyse_game(
         ups = game.ups[up]
         chart_codes[up] = split_hand_codes(ups, chart.split_hand_bits(up))
         splits = add_split_values(game, ups, chart_codes[up])
-        done = len(UP_ORDER) + step * per_up
-
-        def pair_done(pairs: int, _total: int, done: int = done) -> None:
-            if progress is not None:
-                progress(done + pairs, steps)
-
-        played = apply_split_strategy(game, ups, split_strategy,
-                                      pair_done if per_up > 1 else None)
+        played = _apply_split_strategy(game, ups, split_strategy, progress, step, per_up,
+                                       steps)
         if played is not None:
             split_codes[up] = played
         charts.add_pair_cells(game, cells, ups, splits, pairs)
