@@ -27,6 +27,7 @@ cdef struct DMemo:
     const unsigned short* hint  # per player node: the up cards its rows are wanted against
     long long cap
     double* buf         # tree scratch
+    double* lbuf        # ... of LANES shoes (dmemo_batch), made on first use
     double rows[ROWS]   # ... and its output (single-up memos)
     int* node_entry     # entry of each player node's removal, -1 until computed
     bint busy
@@ -52,6 +53,7 @@ cdef int dmemo_init(DMemo* m, const int* origin, bint h17, int up) noexcept nogi
     m.walks[0] = m.walks[1] = m.walks[2] = 0
     m.hint = NULL
     m.buf = <double*>malloc(tree_scratch_size() * sizeof(double))
+    m.lbuf = NULL
     m.node_entry = <int*>malloc(n_nodes * sizeof(int))
     if m.keys == NULL or m.entry == NULL or m.vals == NULL or m.buf == NULL \
             or m.node_entry == NULL or m.rows_of == NULL:
@@ -67,12 +69,14 @@ cdef void dmemo_free(DMemo* m) noexcept nogil:
     free(m.vals)
     free(m.rows_of)
     free(m.buf)
+    free(m.lbuf)
     free(m.node_entry)
     m.keys = NULL
     m.entry = NULL
     m.vals = NULL
     m.rows_of = NULL
     m.buf = NULL
+    m.lbuf = NULL
     m.node_entry = NULL
 
 
@@ -175,20 +179,19 @@ cdef inline void dmemo_need(DMemo* m, long long idx, const int* removed, int up_
         dmemo_fill(m, idx, removed, up_index, lazy, node)
 
 
-cdef long long dmemo_index(DMemo* m, const int* removed, int up_index,
-                           bint lazy, int node) noexcept nogil:
-    """Entry of the dealer distributions from ``origin - removed``, with up card
-    ``up_index``'s row computed on first use (every row, unless ``lazy``: :func:`dmemo_fill`).
+cdef long long dmemo_lookup(DMemo* m, const int* removed, bint* created) noexcept nogil:
+    """Entry of the removal ``removed``, made if new (``created``: no row computed yet, or
+    a placeholder row while deferring).
 
     Returns -1 if out of memory, -2 if ``removed`` cannot be packed (a rank
     count above 63; never for player hands).
     """
     cdef uint64_t key = 1, slot
-    cdef int r, n = 0
-    cdef int shoe[NR]
+    cdef int r
     cdef double* grown
     cdef EntryRows* grown_rows
     cdef long long idx
+    created[0] = False
     for r in range(NR):
         if removed[r] > 63:
             return -2
@@ -196,10 +199,7 @@ cdef long long dmemo_index(DMemo* m, const int* removed, int up_index,
     slot = mix(key) & m.mask
     while m.keys[slot] != 0:
         if m.keys[slot] == key:
-            idx = m.entry[slot]
-            if m.up < 0:
-                dmemo_need(m, idx, removed, up_index, lazy, node)
-            return idx
+            return m.entry[slot]
         slot = (slot + 1) & m.mask
     if m.used == m.cap:
         grown = <double*>realloc(m.vals, 2 * m.cap * m.stride * sizeof(double))
@@ -212,28 +212,122 @@ cdef long long dmemo_index(DMemo* m, const int* removed, int up_index,
         m.rows_of = grown_rows
         m.cap *= 2
     idx = m.used
+    m.rows_of[idx].have = 0
+    m.rows_of[idx].want = 0
+    m.rows_of[idx].rent = 0
+    if m.up < 0 and m.deferring:  # a placeholder (the dealer always busts), never marked computed
+        memset(&m.vals[idx * ROWS], 0, ROWS * sizeof(double))
+        for r in range(NR):
+            m.vals[idx * ROWS + r * NOUT + OUT_BUST] = 1.0
+    m.keys[slot] = key
+    m.entry[slot] = <int>idx
+    m.used += 1
+    created[0] = True
+    if m.used * 2 > <long long>m.mask and dmemo_grow(m) != 0:
+        return -1
+    return idx
+
+
+cdef long long dmemo_index(DMemo* m, const int* removed, int up_index,
+                           bint lazy, int node) noexcept nogil:
+    """Entry of the dealer distributions from ``origin - removed``, with up card
+    ``up_index``'s row computed on first use (every row, unless ``lazy``: :func:`dmemo_fill`).
+
+    Returns -1 if out of memory, -2 if ``removed`` cannot be packed (a rank
+    count above 63; never for player hands).
+    """
+    cdef int r, n = 0
+    cdef int shoe[NR]
+    cdef bint created
+    cdef long long idx = dmemo_lookup(m, removed, &created)
+    if idx < 0:
+        return idx
     if m.up < 0:
-        m.rows_of[idx].have = 0
-        m.rows_of[idx].want = 0
-        m.rows_of[idx].rent = 0
-        if m.deferring:  # a placeholder (the dealer always busts), never marked computed
-            memset(&m.vals[idx * ROWS], 0, ROWS * sizeof(double))
-            for r in range(NR):
-                m.vals[idx * ROWS + r * NOUT + OUT_BUST] = 1.0
         dmemo_need(m, idx, removed, up_index, lazy, node)
-    else:
+    elif created:
         for r in range(NR):
             shoe[r] = m.origin[r] - removed[r]
             n += shoe[r]
         tree_eval(up_tree_for(m.h17, n, m.up), shoe, m.buf, m.rows)
         memcpy(&m.vals[idx * NOUT], &m.rows[m.up * NOUT], NOUT * sizeof(double))
         m.walks[1] += 1
-    m.keys[slot] = key
-    m.entry[slot] = <int>idx
-    m.used += 1
-    if m.used * 2 > <long long>m.mask and dmemo_grow(m) != 0:
-        return -1
     return idx
+
+
+cdef inline bint dmemo_batches(const DMemo* m) noexcept nogil:
+    """Whether :func:`dmemo_batch` computes ahead: an every-up-card memo that neither defers
+    nor takes hints (whose walks are chosen per entry: :func:`dmemo_fill`)."""
+    return m.up < 0 and not m.deferring and m.hint == NULL
+
+
+cdef void dmemo_flush(DMemo* m, int b, const long long* idx, const int* shoes) noexcept nogil:
+    """Every row of the LANES entries ``idx`` (shoes ``shoes``) by one walk of the tree
+    ``trees[h17][b]``, four shoes at a time (:func:`tree_eval_all_lanes`)."""
+    cdef double* rows[LANES]
+    cdef int l
+    for l in range(LANES):
+        rows[l] = &m.vals[idx[l] * ROWS]
+    tree_eval_all_lanes(&trees[m.h17][b], shoes, m.lbuf, rows)
+    m.walks[0] += LANES
+
+
+cdef int dmemo_batch(DMemo* m, const int* removed, const int* nodes, int count,
+                     long long* entries) noexcept nogil:
+    """Compute now every row of the removals ``removed[k * NR:(k + 1) * NR]`` (``k`` <
+    ``count``) that the memo lacks, LANES at a time: for a caller about to ask for each
+    of them (against any up card) from a memo that walks every up card's tree at once
+    (:func:`dmemo_batches`; otherwise nothing is done). The rows are those
+    :func:`dmemo_fill`'s walk would make, the same doubles (:func:`tree_eval_all_lanes`);
+    only fewer instructions are spent on them. ``nodes[k]``: the player node whose
+    cards removal ``k`` is (its entry is kept as :func:`dmemo_row_node` keeps it), or -1.
+    ``entries[k]``: removal ``k``'s entry, or -2 if it cannot be packed (:func:`dmemo_lookup`).
+    Returns -1 if out of memory.
+    """
+    cdef long long pend[2][LANES]
+    cdef int shoes[2][LANES * NR]
+    cdef int npend[2]
+    cdef int k, r, b, n, l
+    cdef long long idx
+    cdef bint created
+    for k in range(count):
+        entries[k] = -2
+    if not dmemo_batches(m):
+        return 0
+    if m.lbuf == NULL:
+        m.lbuf = <double*>malloc(LANES * tree_scratch_size() * sizeof(double))
+        if m.lbuf == NULL:
+            return -1
+    npend[0] = npend[1] = 0
+    for k in range(count):
+        idx = m.node_entry[nodes[k]] if nodes[k] >= 0 else -1
+        if idx < 0:
+            idx = dmemo_lookup(m, &removed[k * NR], &created)
+            if idx == -1:
+                return -1
+            if idx == -2:
+                continue
+            if nodes[k] >= 0:
+                m.node_entry[nodes[k]] = <int>idx
+        entries[k] = idx
+        if m.rows_of[idx].have != 0:
+            continue
+        m.rows_of[idx].have = ALL_UPS  # (computed below, before returning)
+        n = 0
+        for r in range(NR):
+            n += m.origin[r] - removed[k * NR + r]
+        b = 0 if n >= longest_hand[m.h17] else 1
+        for r in range(NR):
+            shoes[b][npend[b] * NR + r] = m.origin[r] - removed[k * NR + r]
+        pend[b][npend[b]] = idx
+        npend[b] += 1
+        if npend[b] == LANES:
+            dmemo_flush(m, b, pend[b], shoes[b])
+            npend[b] = 0
+    for b in range(2):
+        for l in range(npend[b]):
+            tree_eval(&trees[m.h17][b], &shoes[b][l * NR], m.buf, &m.vals[pend[b][l] * ROWS])
+            m.walks[0] += 1
+    return 0
 
 
 cdef inline void dmemo_copy(DMemo* m, long long idx, int up_index, double* d) noexcept nogil:

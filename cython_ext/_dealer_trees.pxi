@@ -645,6 +645,58 @@ cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) 
             rows[r * NOUT + OUT_BUST] = 1.0 - rest
 
 
+cdef void tree_eval_all_lanes(const UTree* t, const int* shoes, double* buf,
+                              double* const* rows) noexcept nogil:
+    """:func:`tree_eval` of LANES shoes at once, every row: ``rows[l]`` gets what
+    ``tree_eval(t, &shoes[l * NR], ...)`` writes, the same doubles (the same products and
+    sums in the same order; the walk's index loads are made once for the four shoes and
+    each node's four products are independent: lanes.h). ``buf``: caller-owned scratch of
+    LANES * :func:`tree_scratch_size` doubles."""
+    cdef double f[NR * KMAX]
+    cdef double d[(KMAX + 1) * (KMAX + 1)]
+    cdef double lane_sum[LANES]
+    cdef double scale, rest
+    cdef int l, r, i, j, o, N
+    cdef int n = t.n
+    cdef double* cf = buf + LANES * n
+    cdef const int* comb_f = t.comb_f
+    cdef const int* comb_d = t.comb_d
+    cdef const int* shoe
+    cdef double* row
+    for l in range(LANES):
+        shoe = &shoes[l * NR]
+        N = 0
+        for r in range(NR):
+            N += shoe[r]
+            falling_row(shoe[r], t.kmax[r], &f[r * KMAX])
+        total_table(N, t.ncards_max, d)
+        for i in range(t.ncomb):
+            cf[i * LANES + l] = f[comb_f[i]] * d[comb_d[i]]
+        buf[l] = 1.0
+    sc_lanes_nodes(<const int*>t.steps, n, cf, buf)
+    for j in range(ROWS):
+        sc_lanes_group(t.grp_node, t.grp_w, t.grp_start[j], t.grp_start[j + 1], buf, lane_sum)
+        for l in range(LANES):
+            rows[l][j] = lane_sum[l]
+    for l in range(LANES):
+        shoe = &shoes[l * NR]
+        row = rows[l]
+        N = 0
+        for r in range(NR):
+            N += shoe[r]
+        for r in range(NR):
+            if shoe[r] <= 0:
+                continue
+            scale = <double>N / shoe[r]
+            rest = 0.0
+            for o in range(NOUT):
+                row[r * NOUT + o] *= scale
+                if o != OUT_BUST:
+                    rest += row[r * NOUT + o]
+            if not t.with_bust:
+                row[r * NOUT + OUT_BUST] = 1.0 - rest
+
+
 cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,
                           double* out, const double* const* frows,
                           const double* const* dtabs) noexcept nogil:

@@ -67,7 +67,7 @@ cdef inline int row_columns(const char* want, bint fixed_policy, int node) noexc
 
 def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] policy,
                  bint fixed_policy=False, DealerMemo memo=None, const char[:] wanted=None,
-                 bint optimal=True):
+                 bint optimal=True, bint chart=True):
     """Every player hand against one up card, in one pass.
 
     ``base``: the shoe minus the up card (and known cards). For every node with
@@ -95,6 +95,8 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
     take costs nothing.
     ``optimal`` False: the columns ``optimal`` and ``hit`` are left NaN (the
     composition-dependent play, which needs every node's stand value, is not computed).
+    ``chart`` False (optimal play alone): the columns ``policy`` and ``policy_hit`` are
+    left NaN and ``policy`` is not derived (left all 0); without ``fixed_policy`` only.
     """
     cdef Params P
     cdef Ctx c
@@ -113,6 +115,8 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
         raise ValueError(f"out needs {n_nodes} x {<int>PASS_WIDTH}")
     if policy.shape[0] != NCLASS:
         raise ValueError("policy needs 64 entries")
+    if not chart and (fixed_policy or not optimal):
+        raise ValueError("chart=False values optimal play alone (no fixed policy)")
     if wanted is not None:
         if wanted.shape[0] != n_nodes:
             raise ValueError(f"wanted needs one flag per player node ({n_nodes})")
@@ -133,6 +137,9 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                     k = class_order[i]
                     sum_s = 0.0
                     sum_h = 0.0
+                    if want == NULL:  # (every possible node of the class stands first)
+                        batch_stands(&c, &class_nodes[class_start[k]],
+                                     class_start[k + 1] - class_start[k])
                     for q in range(class_start[k], class_start[k + 1]):
                         node = class_nodes[q]
                         if fixed_policy and want != NULL and not want[node]:
@@ -153,7 +160,7 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                         if cols & (ROW_ALL | ROW_STAND) or (
                                 cols & ROW_POLICY_HIT and node_best[node] >= 21):
                             s = stand_value(&c, node, 1.0)
-                        if cols & (ROW_ALL | ROW_POLICY_HIT):
+                        if chart and cols & (ROW_ALL | ROW_POLICY_HIT):
                             h = hit_value(&c, node, True) if node_best[node] < 21 else s
                         sum_s += w * s
                         sum_h += w * h
@@ -164,6 +171,8 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                         out[node, <int>COL_POLICY_HIT] = h
                         out[node, <int>COL_WEIGHT] = w
                         out[node, <int>COL_NO_BLACKJACK] = no_bj(up, shoe, N)
+                    if not chart:
+                        continue
                     if not fixed_policy:
                         pol[k] = 1 if sum_h > sum_s else 0
                     for q in range(class_start[k], class_start[k + 1]):

@@ -65,6 +65,9 @@ cdef int read_params(object p, Params* out) except -1:
 
 
 # ---------------------------------------------------------------- player play
+cdef enum:
+    BATCH = 64  # stands batch_stands hands dmemo_batch at once
+
 cdef struct Ctx:
     int base[NR]        # the shoe the player draws from (up card and known cards gone)
     int up
@@ -193,6 +196,93 @@ cdef void dealer_for(Ctx* c, int node, const int* gone, double* d) noexcept nogi
     memcpy(d, &rows[(c.up - 1) * NOUT], NOUT * sizeof(double))
 
 
+cdef void batch_stands(Ctx* c, const int* nodes, int count) noexcept nogil:
+    """The stand values of the ``count`` player ``nodes`` (with the context's offset)
+    that the shoe can hold, their dealer distributions computed LANES at a time
+    (:func:`dmemo_batch`): for a caller about to stand on each. The same values as
+    :func:`ensure_stand` one by one (the same doubles): only the time differs."""
+    cdef int removed[BATCH * NR]
+    cdef int wides[BATCH]
+    cdef int ids[BATCH]
+    cdef long long idx[BATCH]
+    cdef int i, s, k, node, wide, n = 0, up_bit = 1 << (c.up - 1)
+    if c.memo == NULL or c.lazy or not dmemo_batches(c.memo):
+        return
+    for i in range(count + 1):
+        if n == BATCH or (i == count and n > 0):
+            if dmemo_batch(c.memo, removed, wides, n, idx) != 0:
+                c.failed = True
+                return
+            for k in range(n):
+                if idx[k] >= 0 and c.memo.rows_of[idx[k]].have & up_bit:
+                    stand_from_row(c, ids[k], &c.memo.vals[idx[k] * ROWS + (c.up - 1) * NOUT])
+            n = 0
+        if i == count:
+            break
+        node = nodes[i]
+        if c.has_s[node] or not node_possible(c, node):
+            continue
+        wide = node
+        if c.shift_count >= 0:
+            for k in range(c.shift_count):
+                if wide >= 0:
+                    wide = node_child[wide][c.shift_rank]
+        else:
+            wide = -1
+        for s in range(NR):
+            removed[n * NR + s] = node_counts[node][s] + c.offset[s]
+        wides[n] = wide
+        ids[n] = node
+        n += 1
+
+
+cdef void batch_children(Ctx* c, int node, const int* shoe) noexcept nogil:
+    """:func:`batch_stands` of ``node``'s children by every card ``shoe`` holds that does
+    not bust it: optimal play considers standing at every node; a double stands on its
+    card."""
+    cdef int kids[NR]
+    cdef int r, ch, n = 0
+    for r in range(NR):
+        ch = node_child[node][r]
+        if ch >= 0 and shoe[r] > 0:
+            kids[n] = ch
+            n += 1
+    batch_stands(c, kids, n)
+
+
+cdef int* holding_start = NULL  # per rank r: offsets into holding_nodes of the hands of
+cdef int* holding_nodes = NULL   # two or more cards holding an r (ascending ids)
+
+
+cdef int build_holding() except -1:
+    global holding_start, holding_nodes
+    cdef int r, node, n = 0
+    holding_start = <int*>malloc((NR + 1) * sizeof(int))
+    holding_nodes = <int*>malloc(NR * n_nodes * sizeof(int))
+    if holding_start == NULL or holding_nodes == NULL:
+        raise MemoryError()
+    for r in range(NR):
+        holding_start[r] = n
+        for node in range(n_nodes):
+            if node_ncards[node] >= 2 and node_counts[node][r] > 0:
+                holding_nodes[n] = node
+                n += 1
+    holding_start[NR] = n
+    return 0
+
+
+build_holding()
+
+
+cdef void batch_descendants(Ctx* c, int rank) noexcept nogil:
+    """:func:`batch_stands` of every hand of two or more cards holding a card of rank
+    index ``rank`` that the shoe can hold: each is reached from that one card by hitting
+    (a card added to a hand of 21 or less leaves a total below 21 before it), and optimal
+    play considers standing at every hand it reaches."""
+    batch_stands(c, &holding_nodes[holding_start[rank]],
+                 holding_start[rank + 1] - holding_start[rank])
+
+
 cdef int check_cards(Ctx* c) except -1:
     """Raise if a dealer hand in this computation could have run out of cards."""
     if c.failed:
@@ -247,14 +337,10 @@ cdef inline double no_bj(int up, const int* shoe, int N) noexcept nogil:
     return 1.0
 
 
-cdef void ensure_stand(Ctx* c, int node) noexcept nogil:
-    cdef double d[NOUT]
+cdef void stand_from_row(Ctx* c, int node, const double* d) noexcept nogil:
+    """Keep standing on ``node``'s sums from its dealer distribution ``d`` (unconditioned)."""
     cdef int t, o, x
-    cdef double sn
-    if c.has_s[node]:
-        return
-    dealer_for(c, node, node_counts[node], d)
-    sn = 0.0
+    cdef double sn = 0.0
     for o in range(NOUT):
         sn += d[o]
     if sn < 1.0 - 1e-9:
@@ -270,6 +356,14 @@ cdef void ensure_stand(Ctx* c, int node) noexcept nogil:
     c.sn[node] = sn
     c.pbj[node] = d[OUT_BJ]
     c.has_s[node] = 1
+
+
+cdef void ensure_stand(Ctx* c, int node) noexcept nogil:
+    cdef double d[NOUT]
+    if c.has_s[node]:
+        return
+    dealer_for(c, node, node_counts[node], d)
+    stand_from_row(c, node, d)
 
 
 cdef inline double stand_value(Ctx* c, int node, double bet) noexcept nogil:
@@ -312,6 +406,8 @@ cdef double hit_value(Ctx* c, int node, bint by_policy) noexcept nogil:
     cdef double h = 0.0, p
     if N <= 0:
         return -1e300
+    if not by_policy:
+        batch_children(c, node, shoe)
     for r in range(NR):
         if shoe[r] <= 0:
             continue
@@ -380,6 +476,7 @@ cdef double double_value(Ctx* c, int node, double bet=2.0) noexcept nogil:
     cdef int r, ch
     cdef int N = node_shoe(c, node, shoe)
     cdef double d = 0.0, p
+    batch_children(c, node, shoe)
     for r in range(NR):
         if shoe[r] <= 0:
             continue
@@ -464,6 +561,11 @@ cdef double split_hand(Ctx* c, int pair, const int* double_ok, bint das, bint ac
     cdef int N = node_shoe(c, n1, shoe)
     cdef double w = 0.0, v, d, p
     cdef bint may_double
+    if chart_two == NULL:  # every hand it reaches stands or is weighed against standing
+        if pair == 0 and aces_one_card:
+            batch_children(c, n1, shoe)
+        else:
+            batch_descendants(c, pair)
     for r in range(NR):
         if shoe[r] <= 0:
             continue

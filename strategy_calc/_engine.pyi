@@ -133,6 +133,7 @@ def up_card_pass(
     memo: DealerMemo | None = None,
     wanted: memoryview | None = None,
     optimal: bool = True,
+    chart: bool = True,
 ) -> None: ...
 def baccarat_deal_counts(counts: Sequence[int]) -> tuple[int, int, tuple[int, ...]]: ...
 def hand_distribution(

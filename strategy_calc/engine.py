@@ -468,6 +468,7 @@ class UpCardPass:
 def up_card_pass(
     base: Shoe, up: Rank, params: EngineParams, policy: memoryview | None = None,
     memo: DealerMemo | None = None, rows: bytes | None = None, optimal: bool = True,
+    chart: bool = True,
 ) -> UpCardPass:
     """Every player hand against ``up`` (``base``: the shoe less the up card).
 
@@ -479,6 +480,8 @@ def up_card_pass(
     :data:`ROW_POLICY_HIT`, :data:`ROW_DOUBLE`; ``weight`` and ``no_blackjack`` always;
     ``policy``, ``optimal`` and ``hit`` only in whole rows).
     ``optimal`` False: the ``optimal`` and ``hit`` columns stay NaN (not computed).
+    ``chart`` False (optimal play alone, no ``policy``): the ``policy`` and ``policy_hit``
+    columns stay NaN and no policy is derived (:attr:`UpCardPass.policy` all stand).
     """
     n = node_table().n_nodes
     values = array.array("d", bytes(_ROW.size * n))
@@ -487,7 +490,7 @@ def up_card_pass(
     table = memoryview(values).cast("B").cast("d", [n, PASS_WIDTH])
     wanted = memoryview(rows).cast("b") if rows is not None else None
     _engine.up_card_pass(int_array(base.counts), int(up), params, table, classes, fixed, memo,
-                         wanted, optimal)
+                         wanted, optimal, chart)
     return UpCardPass(values, classes)
 
 

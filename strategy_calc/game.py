@@ -337,6 +337,7 @@ def whole_game_pass(
     memo: engine.DealerMemo | None = None,
     wants: Mapping[Rank, bytes] | None = None,
     deals: bool = True,
+    chart: bool = True,
 ) -> GamePass:
     """Every initial deal's action values against every up card (splits not yet valued).
 
@@ -361,6 +362,9 @@ def whole_game_pass(
     rows into :attr:`UpCardDeals.rows` (what :func:`split_round_values` needs), for a caller
     that reads the pass's table itself (a chart's EV round:
     :meth:`strategy_calc.count.BlackjackCounter.plan`).
+    ``chart`` False (optimal play alone: :func:`strategy_calc.strategy.optimal_edge`): no
+    total-dependent policy is derived, :attr:`DealValues.hit_chart` is NaN and
+    :attr:`UpCardDeals.policy` all stand; the chart cannot be read from such a pass.
     """
     full = shoe if shoe is not None else Shoe.full(rules.decks)
     if min(full.counts) < 1 and policies is None and not partial:
@@ -373,6 +377,8 @@ def whole_game_pass(
         raise ValueError("chart_only plays given policies")
     if wants is not None and not chart_only:
         raise ValueError("wants values a chart's play only (chart_only)")
+    if not chart and (chart_only or policies is not None):
+        raise ValueError("chart=False values optimal play alone")
     wanted = _chart_rows() if chart_only else None
     read = _chart_nodes() if chart_only else _read_nodes()
     if not deals:
@@ -390,7 +396,8 @@ def whole_game_pass(
         policy = memoryview(policies[up]) if policies is not None else None
         table = engine.up_card_pass(base, up, params.with_bonus(
             rules.bonus_777, rules.bonus_suited_678, q_avg), policy, memo=memo,
-            rows=wants[up] if wants is not None else wanted, optimal=not chart_only)
+            rows=wants[up] if wants is not None else wanted, optimal=not chart_only,
+            chart=chart)
         rows = table.rows(read)
         ups = UpCardDeals(up, full.count(up) / full.total, base, table, rows, q_avg)
         may_surrender = rules.may_surrender(int(up))

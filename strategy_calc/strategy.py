@@ -177,7 +177,8 @@ def optimal_edge(
         if progress is not None:
             progress(done, steps)
 
-    game = whole_game_pass(rules, shoe, tick)
+    # cdp1 reads no chart (the other split strategies play the chart after a split)
+    game = whole_game_pass(rules, shoe, tick, chart=split_strategy != "cdp1")
     for step, up in enumerate(UP_ORDER):
         ups = game.ups[up]
         add_optimal_split_values(game, ups)

@@ -299,3 +299,59 @@ def test_the_type_stub_names_exactly_the_compiled_engines_public_functions() -> 
     public = {name for name in dir(_engine) if not name.startswith("_")
               and callable(getattr(_engine, name))}
     assert stubbed == public
+
+
+@pytest.mark.parametrize("decks, gone, h17", [(1, 0, False), (1, 30, True), (1, 36, False),
+                                              (6, 0, True)])
+def test_dealer_walks_made_four_shoes_at_a_time_give_the_one_by_one_values(
+        decks: int, gone: int, h17: bool) -> None:
+    """A whole-game memo walks the dealer tree for four removals at once (the stands of a
+    class of hands, a split hand's every hand): each up card's pass and split on that
+    memo is bit for bit what each removal's own walk gives without a memo. Short shoes
+    put some removals on the tree with bust leaves and some on the one without, in one
+    batch, and leave some hands impossible."""
+    rules = blackjack_rules("deluxe", [f"decks={decks}", f"dealer_hits_soft_17={str(h17).lower()}"])
+    rng = random.Random(decks * 100 + gone)
+    counts = list(Shoe.full(decks).counts)
+    for _ in range(gone):
+        r = rng.choice([i for i, c in enumerate(counts) if c > 1])
+        counts[r] -= 1
+    full = Shoe.from_counts(counts, decks)
+    memo = engine.dealer_memo(full, h17)
+    params = engine.engine_params(rules)
+    for up in (Rank.SIX, Rank.TEN, Rank.ACE):
+        base = full.remove([Card(up)])
+        shared = engine.up_card_pass(base, up, params, memo=memo)
+        alone = engine.up_card_pass(base, up, params)
+        assert repr(shared.values) == repr(alone.values)
+        for pair in (Rank.EIGHT, Rank.ACE, Rank.TWO):
+            if base.count(pair) < 2:
+                continue
+            pair_params = engine.engine_params(rules, pair=pair)
+            with_memo = engine.split_tables(base, pair, up, pair_params, 0, memo=memo)
+            assert repr(with_memo) == repr(engine.split_tables(base, pair, up, pair_params, 0))
+    every, _one, _several = memo.walks
+    assert every == memo.entries  # every removal walked once, for every up card
+
+
+def test_a_pass_without_the_chart_values_optimal_play_alone_the_same() -> None:
+    """``chart=False`` (the optimal-play EV's pass) leaves the chart's columns NaN and derives
+    no policy; its stand, optimal, double and hit columns are bit for bit the full pass's."""
+    rules = blackjack_rules("deluxe", ["decks=2"])
+    full = Shoe.full(2)
+    base = full.remove([Card(Rank.NINE)])
+    params = engine.engine_params(rules)
+    both = engine.up_card_pass(base, Rank.NINE, params)
+    alone = engine.up_card_pass(base, Rank.NINE, params, chart=False)
+    width = len(engine.PASS_COLUMNS)
+    policy_cols = {engine.PASS_COLUMNS.index("policy"), engine.PASS_COLUMNS.index("policy_hit")}
+    for i in range(len(both.values)):
+        a, b = both.values[i], alone.values[i]
+        if i % width in policy_cols:
+            assert b != b  # NaN
+        else:
+            assert repr(a) == repr(b)
+    assert bytes(alone.policy_classes) == bytes(64)
+    assert any(both.policy_classes)
+    with pytest.raises(ValueError, match="optimal play alone"):
+        engine.up_card_pass(base, Rank.NINE, params, policy=memoryview(bytes(64)), chart=False)
