@@ -41,9 +41,12 @@ cdef int dmemo_init(DMemo* m, const int* origin, bint h17, int up) noexcept nogi
     m.h17 = h17
     m.up = up - 1
     m.stride = ROWS if up == 0 else NOUT
-    m.mask = (1ULL << 12) - 1
+    # an every-up-card memo starts with room for a whole-game pass (8 decks: about 7,300
+    # removals) so that its 4 MB of rows are not copied as they grow; pages untouched
+    # cost nothing
+    m.mask = (1ULL << (14 if up == 0 else 12)) - 1
     m.used = 0
-    m.cap = 1024
+    m.cap = 8192 if up == 0 else 1024
     m.busy = False
     m.keys = <uint64_t*>calloc(m.mask + 1, sizeof(uint64_t))
     m.entry = <int*>malloc((m.mask + 1) * sizeof(int))

@@ -652,35 +652,38 @@ cdef void tree_eval_all_lanes(const UTree* t, const int* shoes, double* buf,
     sums in the same order; the walk's index loads are made once for the four shoes and
     each node's four products are independent: lanes.h). ``buf``: caller-owned scratch of
     LANES * :func:`tree_scratch_size` doubles."""
-    cdef double f[NR * KMAX]
+    cdef double row[KMAX + 1]
     cdef double d[(KMAX + 1) * (KMAX + 1)]
+    cdef double f4[NR * KMAX * LANES]               # [rank * KMAX + k][lane]
+    cdef double d4[(KMAX + 1) * (KMAX + 1) * LANES]  # [a * (KMAX + 1) + k][lane]
     cdef double lane_sum[LANES]
     cdef double scale, rest
-    cdef int l, r, i, j, o, N
-    cdef int n = t.n
-    cdef double* cf = buf + LANES * n
-    cdef const int* comb_f = t.comb_f
-    cdef const int* comb_d = t.comb_d
+    cdef int l, r, a, k, j, o, N
+    cdef int n = t.n, top = t.ncards_max
     cdef const int* shoe
-    cdef double* row
+    cdef double* out
     for l in range(LANES):
         shoe = &shoes[l * NR]
         N = 0
         for r in range(NR):
             N += shoe[r]
-            falling_row(shoe[r], t.kmax[r], &f[r * KMAX])
-        total_table(N, t.ncards_max, d)
-        for i in range(t.ncomb):
-            cf[i * LANES + l] = f[comb_f[i]] * d[comb_d[i]]
+            falling_row(shoe[r], t.kmax[r], row)
+            for k in range(t.kmax[r] + 1):
+                f4[(r * KMAX + k) * LANES + l] = row[k]
+        total_table(N, top, d)
+        for a in range(top):
+            for k in range(top - a + 1):
+                d4[(a * (KMAX + 1) + k) * LANES + l] = d[a * (KMAX + 1) + k]
         buf[l] = 1.0
-    sc_lanes_nodes(<const int*>t.steps, n, cf, buf)
+    sc_lanes_combs(t.comb_f, t.comb_d, t.ncomb, f4, d4, buf + LANES * n)
+    sc_lanes_nodes(<const int*>t.steps, n, buf + LANES * n, buf)
     for j in range(ROWS):
         sc_lanes_group(t.grp_node, t.grp_w, t.grp_start[j], t.grp_start[j + 1], buf, lane_sum)
         for l in range(LANES):
             rows[l][j] = lane_sum[l]
     for l in range(LANES):
         shoe = &shoes[l * NR]
-        row = rows[l]
+        out = rows[l]
         N = 0
         for r in range(NR):
             N += shoe[r]
@@ -690,11 +693,11 @@ cdef void tree_eval_all_lanes(const UTree* t, const int* shoes, double* buf,
             scale = <double>N / shoe[r]
             rest = 0.0
             for o in range(NOUT):
-                row[r * NOUT + o] *= scale
+                out[r * NOUT + o] *= scale
                 if o != OUT_BUST:
-                    rest += row[r * NOUT + o]
+                    rest += out[r * NOUT + o]
             if not t.with_bust:
-                row[r * NOUT + OUT_BUST] = 1.0 - rest
+                out[r * NOUT + OUT_BUST] = 1.0 - rest
 
 
 cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,

@@ -65,7 +65,9 @@ from libc.string cimport memset, memcpy, memcmp
 from libc.stdint cimport uint64_t
 from libc.math cimport isfinite
 
-cdef extern from "lanes.h" nogil:  # tree_eval_lanes' hot loops, built for AVX2 too
+cdef extern from "lanes.h" nogil:  # the four-shoe walks' hot loops, built for AVX2 too
+    void sc_lanes_combs(const int* fi, const int* di, int n, const double* f,
+                        const double* d, double* cf)
     void sc_lanes_nodes(const int* steps, int n, const double* cf, double* buf)
     void sc_lanes_group(const int* node, const double* w, int e, int k, const double* buf,
                         double* out)

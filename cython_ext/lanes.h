@@ -44,6 +44,21 @@ static void sc_lanes_nodes(const int *steps, int n, const double *cf, double *bu
     }
 }
 
+/* cf[4 i + l] = f[4 fi[i] + l] * d[4 di[i] + l] for the n factors i of a tree, four lanes l:
+ * tree_eval's factor products (its f and d tables, each lane's, interleaved by lane). */
+SC_CLONES
+static void sc_lanes_combs(const int *fi, const int *di, int n, const double *f,
+                           const double *d, double *cf)
+{
+    int i, l;
+    for (i = 0; i < n; i++) {
+        const double *a = f + 4 * (long)fi[i];
+        const double *b = d + 4 * (long)di[i];
+        for (l = 0; l < 4; l++)
+            cf[4 * (long)i + l] = a[l] * b[l];
+    }
+}
+
 /* out[l] = sum over entries e <= j < k of w[j] buf[4 node[j] + l], four lanes l, summed
  * as tree_eval sums one lane: entry j into accumulator (j - e) mod 4 while four are left,
  * the rest into accumulator 0, then (a0 + a1) + (a2 + a3). */
