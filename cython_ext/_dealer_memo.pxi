@@ -33,20 +33,22 @@ cdef struct DMemo:
     bint busy
 
 
-cdef int dmemo_init(DMemo* m, const int* origin, bint h17, int up) noexcept nogil:
-    """``up``: 0 keeps every up card's row, 1..10 only that one. Returns -1 if out of memory."""
-    cdef int r
+cdef int dmemo_init(DMemo* m, const int* origin, bint h17, int up,
+                    int reserve=0) noexcept nogil:
+    """``up``: 0 keeps every up card's row, 1..10 only that one; ``reserve``: entries to make
+    room for at once (their rows are not copied as the memo grows; untouched pages cost
+    nothing). Returns -1 if out of memory."""
+    cdef int r, log2slots = 12
     for r in range(NR):
         m.origin[r] = origin[r]
     m.h17 = h17
     m.up = up - 1
     m.stride = ROWS if up == 0 else NOUT
-    # an every-up-card memo starts with room for a whole-game pass (8 decks: about 7,300
-    # removals) so that its 4 MB of rows are not copied as they grow; pages untouched
-    # cost nothing
-    m.mask = (1ULL << (14 if up == 0 else 12)) - 1
+    while (1 << log2slots) < 2 * reserve + 2 and log2slots < 30:
+        log2slots += 1
+    m.mask = (1ULL << log2slots) - 1
     m.used = 0
-    m.cap = 8192 if up == 0 else 1024
+    m.cap = reserve if reserve > 1024 else 1024
     m.busy = False
     m.keys = <uint64_t*>calloc(m.mask + 1, sizeof(uint64_t))
     m.entry = <int*>malloc((m.mask + 1) * sizeof(int))
@@ -386,11 +388,13 @@ cdef class DealerMemo:
     (one evaluation serves all ten), 1..10 only that one. Pass it to the
     engine calls whose ``base`` plus up card equals ``origin``; a memo serves
     one call at a time (a second concurrent call raises ``RuntimeError``).
+    ``reserve``: removals to make room for at once (a whole-game pass: about 7,300 at 8
+    decks), so that the rows are not copied as the memo grows; a speed-up only.
     """
     cdef DMemo m
     cdef object _hints  # keeps the buffer m.hint points into
 
-    def __cinit__(self, const int[:] origin, bint h17, int up=0):
+    def __cinit__(self, const int[:] origin, bint h17, int up=0, int reserve=0):
         cdef int o[NR]
         cdef int r
         check_shoe(origin)
@@ -399,7 +403,9 @@ cdef class DealerMemo:
             raise ValueError("up is 0 (every up card) or a rank 1..10")
         for r in range(NR):
             o[r] = origin[r]
-        if dmemo_init(&self.m, o, h17, up) != 0:
+        if reserve < 0 or reserve > 1 << 24:
+            raise ValueError("reserve is 0 .. 2**24 entries")
+        if dmemo_init(&self.m, o, h17, up, reserve) != 0:
             dmemo_free(&self.m)
             raise MemoryError()
 

@@ -87,6 +87,7 @@ __all__ = [
     "SPLIT_CHART",
     "SPLIT_CHART_NODAS",
     "SPLIT_OPTIMAL",
+    "WHOLE_GAME_REMOVALS",
     "Conditioning",
     "DealerMemo",
     "EngineParams",
@@ -310,16 +311,23 @@ def int_array(values: Sequence[int]) -> memoryview:
     return memoryview(array.array("i", values))
 
 
+WHOLE_GAME_REMOVALS = 8192
+"""Room a whole-game pass's memo makes at once (:func:`dealer_memo`'s ``reserve``): it
+holds some 4,800 removals at 1 deck and 7,300 at 8 (the player's hands and the split
+hands' with the other pair card)."""
+
+
 def dealer_memo(origin: Shoe, h17: bool, up: Rank | None = None,
-                hints: array.array[int] | None = None) -> DealerMemo:
+                hints: array.array[int] | None = None, reserve: int = 0) -> DealerMemo:
     """A caller-owned memo of dealer distributions for shoes ``origin`` less some cards.
 
     ``origin`` holds the up card (e.g. the full shoe of a whole-game pass);
     ``up``: keep only that up card's rows (default: all ten). ``hints``: per player
     node, the up cards its rows will be wanted against (:meth:`DealerMemo.hint`; a
-    speed-up only, e.g. :func:`strategy_calc.game.memo_hints`).
+    speed-up only, e.g. :func:`strategy_calc.game.memo_hints`). ``reserve``: removals to
+    make room for at once (e.g. :data:`WHOLE_GAME_REMOVALS`; a speed-up only).
     """
-    memo = DealerMemo(int_array(origin.counts), h17, 0 if up is None else int(up))
+    memo = DealerMemo(int_array(origin.counts), h17, 0 if up is None else int(up), reserve)
     if hints is not None:
         memo.hint(memoryview(hints))
     return memo

@@ -386,7 +386,8 @@ def whole_game_pass(
     conditioning = Conditioning.of(rules)
     params = engine.engine_params(rules)
     if memo is None:
-        memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)
+        memo = engine.dealer_memo(full, rules.dealer_hits_soft_17,
+                                  reserve=engine.WHOLE_GAME_REMOVALS)
     game = GamePass(rules, full, conditioning, memo, {})
     for step, up in enumerate(UP_ORDER):
         if full.count(up) == 0:

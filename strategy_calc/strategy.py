@@ -320,7 +320,8 @@ def autoplay_ev(rules: BlackjackRules) -> float:
     full = Shoe.full(rules.decks)
     conditioning = Conditioning.of(rules)
     params = engine.engine_params(rules)
-    memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)
+    memo = engine.dealer_memo(full, rules.dealer_hits_soft_17,
+                              reserve=engine.WHOLE_GAME_REMOVALS)
     ev = 0.0
     for up in UP_ORDER:
         base = full.remove([Card(up)])
