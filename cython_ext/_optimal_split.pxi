@@ -27,6 +27,24 @@
 # deal depends only on the shoe, and the terminal payoff only on the final
 # shoe and the stakes by class), so backward induction over it maximises the
 # round's expectation over all strategies that use the cards seen.
+#
+# Each hand settled at its end (Opt.own_only). Let g(F) be the finished hands'
+# value when the dealer draws from the shoe F: linear in the dealer's
+# distribution from F (the peek shortcut, which divides by P(no blackjack), is
+# not). If the dealer cannot run out of cards from F less one card, drawing one
+# unseen card first leaves the dealer's cards a uniform draw from the rest, so
+# sum_r F_r / |F| g(F - r) = g(F). Every card the later hands draw is such a
+# draw, so g(F) is a martingale along the deal and, whatever the later hands
+# do (a stopping rule on the cards seen), E[g(final shoe)] = g(F) at the state
+# they start from. Their decisions therefore cannot change what the finished
+# hands are worth: by induction over the hands, the value of a state is
+# V(shoe, hands left, hands made) + g(shoe), and V is the value of the hands
+# still to play alone. So when the dealer cannot run out anywhere in the round
+# (a bound on the cards all the hands can take: opt_no_run_out) each hand's bet
+# is settled against its own final shoe as it ends, the finished hands drop
+# out of the state, and states that differ only in them are one. The two
+# computations are the same expectation summed in another order (equal to
+# rounding: tested against each other and against the casino-order brute force).
 
 cdef uint64_t node_key[MAXN]   # a node's counts packed 6 bits a rank (the removal key's layout)
 
@@ -202,6 +220,7 @@ cdef struct Opt:
     uint64_t key[OPT_LEVELS]  # the final-shoe key of the level's start shoe (last hands)
     int standing[OPT_LEVELS]  # bets standing (last hands)
     double take[OPT_LEVELS]   # ENHC: what a dealer blackjack takes from them (last hands)
+    bint own_only       # each hand's bet settles at its end (see the top of this file)
     bint exhausted
     bint failed
     bint overflow
@@ -363,6 +382,24 @@ cdef double opt_state(Opt* o, int lv, const int* S, int left, int made, const in
     return v
 
 
+cdef double opt_own(Opt* o, int lv, const int* shoe, int bet, int cls) noexcept nogil:
+    """The level's hand's ``bet`` standing on class ``cls``, settled against the dealer
+    drawing from ``shoe`` (``own_only``; never the last hand, which :func:`opt_last`
+    settles)."""
+    cdef const double* v = opt_final(o, opt_key(o, shoe), shoe)
+    cdef double own
+    if v == NULL:
+        return 0.0
+    o.settled += 1
+    own = bet * v[cls]
+    if o.mode == 0:  # what a dealer blackjack takes: hand 1's own amounts when apart
+        if o.first_apart and o.made[lv] == o.left[lv]:
+            own -= o.bjl[bet - 1] * v[NCLS]
+        else:
+            own -= o.bjl[1 + bet] * v[NCLS]
+    return own
+
+
 cdef double opt_next(Opt* o, int lv, const int* shoe, int bet, int cls) noexcept nogil:
     """The level's hand ends leaving ``shoe``: ``bet`` standing on class ``cls`` (bet 0:
     bust or paid, nothing stands)."""
@@ -373,6 +410,9 @@ cdef double opt_next(Opt* o, int lv, const int* shoe, int bet, int cls) noexcept
         W[r] = o.W[lv][r]
     for r in range(3):
         L[r] = o.L[lv][r]
+    if o.own_only:  # (W and L stay empty)
+        return (opt_own(o, lv, shoe, bet, cls) if bet > 0 else 0.0) \
+            + opt_state(o, lv + 1, shoe, o.left[lv] - 1, o.made[lv], W, L)
     if bet > 0:
         W[cls] += bet
         if o.mode == 0:
@@ -644,6 +684,31 @@ cdef double opt_card(Opt* o, int lv, int r) noexcept nogil:
     return <double>S[r] / N * v
 
 
+cdef bint opt_no_run_out(Opt* o) noexcept nogil:
+    """Whether the dealer keeps at least his longest hand's cards (``o.longest``, up card
+    included: so the dealer cannot run out even with one card fewer) at every point of
+    the round, whatever the hands do.
+
+    Each hand holds its pair card, cards of hard total at most 20 less the pair card's
+    (it draws only below 21) and one last card; resplits add ``max_hands`` - 2 pair cards.
+    The drawn cards below the last ones total at most ``max_hands`` x (20 - pair), so at
+    most as many as the smallest cards of the shoe that fit in that sum (aces as 1).
+    """
+    cdef int S[NR]
+    cdef int r, k, budget, taken = 0, N = 0
+    for r in range(NR):
+        S[r] = o.base[r] - 2 * (r == o.p)
+        N += S[r]
+    budget = o.max_hands * (20 - (o.p + 1))
+    for r in range(NR):
+        for k in range(S[r]):
+            if budget < r + 1:
+                break
+            budget -= r + 1
+            taken += 1
+    return N - (o.max_hands - 2) - taken - o.max_hands >= o.longest
+
+
 cdef class OptimalSplit:
     """The fully optimal split of one pair against one up card (caller-owned state).
 
@@ -660,13 +725,17 @@ cdef class OptimalSplit:
     their suited 6-7-8 chance and ``split_suits`` are read; default ``params``).
     :meth:`card` values one second card of hand 1 at a time (for progress);
     the memo of states carries over between calls, one call at a time.
+    ``own_only``: settle each hand's bet at its end, the finished hands out of the state
+    (see the top of ``_optimal_split.pxi``: the same value, to rounding, from far fewer
+    states); None (the default) does so with resplits when the dealer cannot run out
+    of cards and the settlement is linear (:attr:`own_only` says which ran).
     """
     cdef Opt o
     cdef bint busy
     cdef bint ready
 
     def __cinit__(self, const int[:] base, int pair, int up, params, int max_hands,
-                  second=None, resplit=None):
+                  second=None, resplit=None, own_only=None):
         cdef Params P
         cdef Params hands[3]
         cdef Opt* o
@@ -728,6 +797,14 @@ cdef class OptimalSplit:
         o.settled = 0
         o.h17 = P.h17
         o.longest = longest_hand[1 if P.h17 else 0]
+        o.own_only = o.mode != 2 and opt_no_run_out(o)
+        if own_only is not None:
+            if own_only and not o.own_only:
+                raise ValueError("own_only needs a linear settlement (not the peek shortcut)"
+                                 " and a shoe the dealer cannot run out of")
+            o.own_only = bool(own_only)
+        elif max_hands == 2:  # one split keeps its settlement order (fast either way)
+            o.own_only = False
         o.finals.used = 0
         o.tbuf = <double*>malloc(tree_scratch_size() * sizeof(double))
         if o.tbuf == NULL or fmap_alloc(&o.finals, (1 << 12) - 1) != 0:
@@ -790,6 +867,11 @@ cdef class OptimalSplit:
     def value(self):
         """Raw value of the split (all hands), the sum of :meth:`card` over ranks."""
         return sum([self.card(r) for r in range(1, 11)])
+
+    @property
+    def own_only(self):
+        """Whether each hand's bet settles at its end (the finished hands out of the state)."""
+        return self.o.own_only
 
     @property
     def states(self):

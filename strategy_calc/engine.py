@@ -641,13 +641,16 @@ def split_optimal(
     base: Shoe, pair: Rank, up: Rank, params: EngineParams, max_hands: int,
     progress: Callable[[int, int], None] | None = None,
     second: EngineParams | None = None, resplit: EngineParams | None = None,
+    own_only: bool | None = None,
 ) -> OptimalSplitValue:
     """The fully optimal split (every decision uses every card seen; the whole round's EV).
 
     ``base``: the shoe with both pair cards in (up card gone); ``max_hands``:
     2 (one split) to 4. ``progress(done, 10)`` after each second card of hand 1.
     ``params``: hand 1's; ``second`` / ``resplit``: hand 2's and the resplit hands'
-    where their suited 6-7-8 terms differ (default ``params``).
+    where their suited 6-7-8 terms differ (default ``params``). ``own_only``: settle
+    each hand at its end (:class:`~strategy_calc._engine.OptimalSplit`; default: with
+    resplits, where it is exact).
 
     >>> from strategy_calc.rules import blackjack_rules
     >>> shoe = Shoe.full(1).remove([Card(Rank.ACE)])
@@ -657,7 +660,7 @@ def split_optimal(
     True
     """
     solver = _engine.OptimalSplit(int_array(base.counts), int(pair), int(up), params, max_hands,
-                                  second, resplit)
+                                  second, resplit, own_only)
     raw = 0.0
     for rank in range(1, 11):
         raw += float(solver.card(rank))

@@ -153,12 +153,13 @@ def test_the_extension_types_take_the_constructor_arguments_the_stub_names() -> 
              for n in _stub_tree().body if isinstance(n, ast.ClassDef)
              for item in n.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"}
     shoe = int_array(Shoe.full(1).counts)
-    values = {"DealerMemo": {"origin": shoe, "h17": False, "up": 0},
+    values = {"DealerMemo": {"origin": shoe, "h17": False, "up": 0, "reserve": 0},
               "OptimalSplit": {"base": int_array(Shoe.full(1).remove([]).counts),
                                "pair": int(Rank.EIGHT), "up": int(Rank.TEN),
                                "params": engine_params(blackjack_rules("deluxe", decks=1),
                                                        pair=Rank.EIGHT),
-                               "max_hands": 2, "second": None, "resplit": None}}
+                               "max_hands": 2, "second": None, "resplit": None,
+                               "own_only": None}}
     assert set(inits) == set(values)
     for name, args in inits.items():
         assert list(values[name]) == args, name

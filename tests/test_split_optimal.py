@@ -196,3 +196,80 @@ def test_postsplit_and_optimal_take_the_pair_cards_suits_as_cdp1_does() -> None:
         assert values["7s,7h"][s] < values["7,7"][s] - 1e-5  # type: ignore[operator]
     known = values["7s,7h"]
     assert known["cdp1"] <= known["postsplit"] <= known["optimal"]  # type: ignore[operator]
+
+
+# Shoes the dealer cannot run out of whatever the hands do (the solver's bound: 12 cards
+# for him S17, 13 H17, after every card the hands could take), so that each hand's bet is
+# settled at its end and the finished hands leave the state (``own_only``). The brute
+# force knows nothing of that: it keeps every hand to the dealer's turn.
+SETTLED_AT_ITS_END = [
+    pytest.param(_rules(max_split_hands=3), 8, 10, (0, 0, 0, 0, 0, 1, 1, 2, 2, 16),
+                 id="peek-3-hands-88vT-22"),
+    pytest.param(_rules(max_split_hands=3, **ENHC), 9, 6, (1, 0, 0, 0, 0, 1, 1, 1, 2, 15),
+                 id="enhc-3-hands-99v6-21"),
+    pytest.param(_rules(max_split_hands=4), 10, 9, (1, 0, 0, 0, 0, 1, 1, 1, 1, 18),
+                 id="peek-4-hands-TTv9-23"),
+    pytest.param(_rules(max_split_hands=3, **ORIGINAL), 8, 7, (0, 0, 0, 0, 0, 1, 1, 1, 1, 18),
+                 id="original-3-hands-88v7-22"),
+    pytest.param(_rules(max_split_hands=3, dealer_hits_soft_17=True, bonus_777=2.0), 7, 5,
+                 (0, 0, 0, 0, 0, 1, 1, 1, 2, 17), id="H17-777-3-hands-77v5-22"),
+    pytest.param(_rules(max_split_hands=3), 8, 6, (1, 1, 1, 1, 1, 1, 1, 1, 2, 20),
+                 id="peek-3-hands-88v6-30", marks=pytest.mark.slow),
+    pytest.param(_rules(max_split_hands=4, **ENHC), 9, 8, (1, 0, 1, 0, 1, 1, 1, 1, 2, 22),
+                 id="enhc-4-hands-99v8-30", marks=pytest.mark.slow),
+]
+
+
+def _solver(rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...],
+            own_only: bool | None) -> sc._engine.OptimalSplit:
+    start = [n + (i == pair - 1) * 2 for i, n in enumerate(shoe)]  # (the up card gone)
+    params = sc.engine.engine_params(rules, pair=Rank(pair))
+    return sc._engine.OptimalSplit(sc.engine.int_array(start), pair, up, params,
+                                   rules.max_split_hands, own_only=own_only)
+
+
+@pytest.mark.parametrize(("rules", "pair", "up", "shoe"), SETTLED_AT_ITS_END)
+def test_hands_settled_at_their_end_give_the_casino_order_optimum(
+        rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]) -> None:
+    """The finished hands' value is a martingale in the cards the later hands draw (the
+    removal identity), so no later decision can change it: settling each hand as it ends
+    gives the round's optimum, the brute force's exact value to 1e-12."""
+    solver = _solver(rules, pair, up, shoe, None)
+    assert solver.own_only  # (the default where it applies)
+    got = _engine_split(rules, pair, up, shoe, "optimal")
+    want = bj_oracle.split_ev_optimal_bruteforce(pair, up, shoe, rules)
+    assert want is not None
+    assert abs(got - float(want)) <= TOL, (got, float(want))
+    kept = _solver(rules, pair, up, shoe, False)  # finished hands kept to the dealer's turn
+    assert abs(kept.value() - solver.value()) <= TOL
+    assert solver.states <= kept.states
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("pair", "up", "hands"), [(8, 10, 3), (10, 6, 3), (2, 7, 3),
+                                                   (1, 6, 4)])
+def test_a_full_deck_settled_hand_by_hand_equals_the_finished_hands_kept(
+        pair: int, up: int, hands: int) -> None:
+    """One full deck, resplits: the two settlements agree to 1e-12 (the same expectation
+    summed in another order), the hand-by-hand one from fewer states (as many for split
+    aces, which take one card each and stand)."""
+    rules = _rules(max_split_hands=hands)
+    shoe = tuple(n - 2 * (i == pair - 1) - (i == up - 1)
+                 for i, n in enumerate((4,) * 9 + (16,)))
+    settled = _solver(rules, pair, up, shoe, True)
+    kept = _solver(rules, pair, up, shoe, False)
+    assert abs(settled.value() - kept.value()) <= TOL
+    assert settled.states < kept.states or (pair == 1 and settled.states == kept.states)
+
+
+def test_hands_are_settled_at_their_end_only_where_the_dealer_cannot_run_out() -> None:
+    """A shoe the hands could take down to fewer cards than the dealer's longest hand keeps
+    the finished hands to the dealer's turn (the identity needs every draw's dealer whole):
+    asked for, it is refused; by default not used. One split keeps its order by default."""
+    small = (1, 0, 0, 1, 1, 2, 1, 2, 2, 6)  # 16 cards: 4 hands could leave the dealer 3
+    assert not _solver(_rules(max_split_hands=4), 8, 10, small, None).own_only
+    with pytest.raises(ValueError, match="run out"):
+        _solver(_rules(max_split_hands=4), 8, 10, small, True)
+    full = tuple(n - 2 * (i == 7) - (i == 9) for i, n in enumerate((4,) * 9 + (16,)))
+    assert not _solver(_rules(max_split_hands=2), 8, 10, full, None).own_only
+    assert _solver(_rules(max_split_hands=2), 8, 10, full, True).own_only
