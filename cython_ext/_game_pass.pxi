@@ -95,8 +95,9 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
     take costs nothing.
     ``optimal`` False: the columns ``optimal`` and ``hit`` are left NaN (the
     composition-dependent play, which needs every node's stand value, is not computed).
-    ``chart`` False (optimal play alone): the columns ``policy`` and ``policy_hit`` are
-    left NaN and ``policy`` is not derived (left all 0); without ``fixed_policy`` only.
+    ``chart`` False (optimal play alone): the columns ``policy`` and ``policy_hit``, and
+    ``double`` but for two-card hands, are left NaN and ``policy`` is not derived (left all
+    0); without ``fixed_policy`` only.
     """
     cdef Params P
     cdef Ctx c
@@ -184,12 +185,16 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                     if out[node, <int>COL_WEIGHT] != out[node, <int>COL_WEIGHT]:
                         continue
                     cols = row_columns(want, fixed_policy, node)
-                    if cols & (ROW_ALL | ROW_DOUBLE):
+                    if cols & (ROW_ALL | ROW_DOUBLE) and (chart or node_ncards[node] == 2):
                         out[node, <int>COL_DOUBLE] = double_value(&c, node)
                     if optimal and cols & ROW_ALL:
                         out[node, <int>COL_OPTIMAL] = play_value(&c, node)
-                        out[node, <int>COL_HIT] = hit_value(&c, node, False) \
-                            if node_best[node] < 21 else -1e300
+                        if node_best[node] >= 21:
+                            out[node, <int>COL_HIT] = -1e300
+                        elif c.has_h[node]:  # (the same sum play_value made)
+                            out[node, <int>COL_HIT] = c.hv[node]
+                        else:
+                            out[node, <int>COL_HIT] = hit_value(&c, node, False)
             check_cards(&c)
         finally:
             ctx_free(&c)

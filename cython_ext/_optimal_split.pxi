@@ -480,6 +480,34 @@ cdef inline void opt_prefetch(Opt* o, int lv, int node, const int* shoe) noexcep
             __builtin_prefetch(&o.finals.s[mix(key + (1ULL << (6 * r))) & o.finals.mask])
 
 
+cdef inline void opt_prefetch_state(Opt* o, int lv, const int* shoe) noexcept nogil:
+    """Ask for the slots the state after the level's hand ends leaving ``shoe`` reads
+    (``own_only``: the finished hands are not in it)."""
+    cdef uint64_t a, b, slot
+    if opt_pack(o, shoe, o.left[lv] - 1, o.made[lv], o.W[lv], o.L[lv], &a, &b) != 0:
+        return
+    slot = smix(a, b) & o.states.mask
+    __builtin_prefetch(&o.states.k1[slot])
+    __builtin_prefetch(&o.states.k0[slot])
+    __builtin_prefetch(&o.states.v[slot])
+
+
+cdef inline void opt_prefetch_ends(Opt* o, int lv, int node, int* shoe) noexcept nogil:
+    """A hand before the last one at ``node`` (``own_only``): ask for the slots its ends read,
+    standing (the final shoe's dealer side and the next state) and each bust card (the
+    next state), so that the misses overlap."""
+    cdef int r
+    __builtin_prefetch(&o.finals.s[mix(opt_key(o, shoe)) & o.finals.mask])
+    opt_prefetch_state(o, lv, shoe)
+    if node_best[node] >= 21:
+        return
+    for r in range(NR):
+        if shoe[r] > 0 and node_child[node][r] < 0:
+            shoe[r] -= 1
+            opt_prefetch_state(o, lv, shoe)
+            shoe[r] += 1
+
+
 cdef inline double opt_q678(Opt* o, int lv) noexcept nogil:
     """The suited 6-7-8 chance of the level's hand: hand 1 and 2 hold the pair cards as
     given; resplit hands hold pair cards drawn from the shoe."""
@@ -526,6 +554,8 @@ cdef double opt_node(Opt* o, int lv, int node) noexcept nogil:
     N = opt_shoe(o, lv, node, shoe)
     if o.left[lv] == 1:
         return opt_last_node(o, lv, node, shoe, N)
+    if o.own_only:
+        opt_prefetch_ends(o, lv, node, shoe)
     if node == id_777 and o.b777 > 0:
         v = o.b777 * opt_settle(o, shoe, N) + opt_end(o, lv, node, -1, shoe, 0, 0)
     else:
@@ -577,6 +607,11 @@ cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept n
     cdef bint identity = opt_identity(o, lv, N)
     if not identity:
         opt_prefetch(o, lv, node, shoe)
+    if t < 21:  # the children not yet valued stand first: their final shoes' slots
+        for r in range(NR):
+            ch = node_child[node][r]
+            if shoe[r] > 0 and ch >= 0 and o.stamp[lv][ch] != o.cur[lv]:
+                __builtin_prefetch(&o.finals.s[mix(key + (1ULL << (6 * r))) & o.finals.mask])
     if node == id_777 and o.b777 > 0:
         v = o.b777 * opt_settle(o, shoe, N) + opt_last(o, lv, key, shoe, 0, 0, &g)
     else:

@@ -89,11 +89,13 @@ cdef struct Ctx:
     double* tbuf        # dealer-tree scratch (without a memo)
     char* has_s         # stand values computed (they do not depend on bjl or policy)
     char* has_v         # optimal (composition-dependent) value computed
+    char* has_h         # ... with its hit value kept (hv; read by up_card_pass only)
     char* has_t         # fixed-policy value computed
     double* sn          # sum over non-blackjack dealer outcomes of P * payoff of standing
     double* pbj         # P(dealer blackjack) with the node's cards gone
     double* val         # optimal stand/hit value
     double* valt        # value under ``policy``
+    double* hv          # optimal value of hitting (play_value's, when it hits or stands)
     const char* policy  # per node class: 1 = hit, 0 = stand (total-dependent play)
     const char* codes   # per node, overrides ``policy`` when set: bit 2 = hit, else stand
     int suit_play       # propagate at a split 6/7/8's two-card nodes: 0 by the codes, 1 its
@@ -146,23 +148,25 @@ cdef int ctx_init(Ctx* c, const int* base, int up, const Params* p, bint second_
     c.mom_r[1] = -1
     c.exhausted = False
     c.failed = False
-    c.has_s = <char*>calloc(3 * n_nodes, sizeof(char))
-    c.sn = <double*>malloc(4 * n_nodes * sizeof(double))
+    c.has_s = <char*>calloc(4 * n_nodes, sizeof(char))
+    c.sn = <double*>malloc(5 * n_nodes * sizeof(double))
     c.tbuf = <double*>malloc(tree_scratch_size() * sizeof(double))
     if c.has_s == NULL or c.sn == NULL or c.tbuf == NULL:
         ctx_free(c)
         raise MemoryError()
     c.has_v = c.has_s + n_nodes
     c.has_t = c.has_s + 2 * n_nodes
+    c.has_h = c.has_s + 3 * n_nodes
     c.pbj = c.sn + n_nodes
     c.val = c.sn + 2 * n_nodes
     c.valt = c.sn + 3 * n_nodes
+    c.hv = c.sn + 4 * n_nodes
     return 0
 
 
 cdef void ctx_forget(Ctx* c) noexcept nogil:
     """Forget every value (the shoe changed)."""
-    memset(c.has_s, 0, 3 * n_nodes * sizeof(char))
+    memset(c.has_s, 0, 4 * n_nodes * sizeof(char))
 
 
 cdef void dealer_for(Ctx* c, int node, const int* gone, double* d) noexcept nogil:
@@ -295,7 +299,7 @@ cdef int check_cards(Ctx* c) except -1:
 
 cdef void ctx_reset_values(Ctx* c) noexcept nogil:
     """Forget the play values (keep the stand values: they depend on the shoe only)."""
-    memset(c.has_v, 0, 2 * n_nodes * sizeof(char))
+    memset(c.has_v, 0, 3 * n_nodes * sizeof(char))
 
 
 cdef void ctx_free(Ctx* c) noexcept nogil:
@@ -444,6 +448,8 @@ cdef double play_value(Ctx* c, int node) noexcept nogil:
         s = stand_value(c, node, 1.0)
         h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
         v = with_678(c, node, s if s >= h else h)
+        c.hv[node] = h
+        c.has_h[node] = 1
     c.has_v[node] = 1
     c.val[node] = v
     return v

@@ -489,7 +489,8 @@ def up_card_pass(
     ``policy``, ``optimal`` and ``hit`` only in whole rows).
     ``optimal`` False: the ``optimal`` and ``hit`` columns stay NaN (not computed).
     ``chart`` False (optimal play alone, no ``policy``): the ``policy`` and ``policy_hit``
-    columns stay NaN and no policy is derived (:attr:`UpCardPass.policy` all stand).
+    columns, and ``double`` but for two-card hands, stay NaN and no policy is derived
+    (:attr:`UpCardPass.policy` all stand).
     """
     n = node_table().n_nodes
     values = array.array("d", bytes(_ROW.size * n))

@@ -363,8 +363,9 @@ def whole_game_pass(
     that reads the pass's table itself (a chart's EV round:
     :meth:`strategy_calc.count.BlackjackCounter.plan`).
     ``chart`` False (optimal play alone: :func:`strategy_calc.strategy.optimal_edge`): no
-    total-dependent policy is derived, :attr:`DealValues.hit_chart` is NaN and
-    :attr:`UpCardDeals.policy` all stand; the chart cannot be read from such a pass.
+    total-dependent policy is derived, :attr:`DealValues.hit_chart` is NaN,
+    :attr:`UpCardDeals.policy` all stand and only the starts' rows are read (not the
+    three-card ones of the chart's deviations); the chart cannot be read from such a pass.
     """
     full = shoe if shoe is not None else Shoe.full(rules.decks)
     if min(full.counts) < 1 and policies is None and not partial:
@@ -380,7 +381,7 @@ def whole_game_pass(
     if not chart and (chart_only or policies is not None):
         raise ValueError("chart=False values optimal play alone")
     wanted = _chart_rows() if chart_only else None
-    read = _chart_nodes() if chart_only else _read_nodes()
+    read = _chart_nodes() if chart_only or not chart else _read_nodes()
     if not deals:
         read = _pair_nodes()
     conditioning = Conditioning.of(rules)
