@@ -149,6 +149,10 @@ cdef struct FSlot:
     double v[7]         # standing values of the classes 16 or less .. 21, then P(blackjack)
 
 
+cdef enum:
+    FINALS_IN_CACHE = (1 << 14) - 1  # a final-shoe table of more slots (1 MB) is prefetched
+
+
 cdef struct FinalMap:   # the dealer's side of each final shoe: one cache line a shoe
     FSlot* s
     uint64_t mask
@@ -607,7 +611,8 @@ cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept n
     cdef bint identity = opt_identity(o, lv, N)
     if not identity:
         opt_prefetch(o, lv, node, shoe)
-    if t < 21:  # the children not yet valued stand first: their final shoes' slots
+    if t < 21 and o.finals.mask >= FINALS_IN_CACHE:  # the children not yet valued stand
+        # first: ask for their final shoes' slots (once the table outgrows the cache)
         for r in range(NR):
             ch = node_child[node][r]
             if shoe[r] > 0 and ch >= 0 and o.stamp[lv][ch] != o.cur[lv]:

@@ -246,6 +246,8 @@ cdef void batch_children(Ctx* c, int node, const int* shoe) noexcept nogil:
     card."""
     cdef int kids[NR]
     cdef int r, ch, n = 0
+    if c.memo == NULL or c.lazy or not dmemo_batches(c.memo):
+        return
     for r in range(NR):
         ch = node_child[node][r]
         if ch >= 0 and shoe[r] > 0:

@@ -200,7 +200,7 @@ def workloads() -> list[Workload]:
                  " hands, deluxe, 1 deck (one run, no warm-up)",
                  lambda: _optimal_split(1, 4), max_runs=1),
         Workload("resplit-optimal-6d", "the same at 6 decks (on request: --only"
-                 " resplit-optimal-6d; about 2.5 minutes and 1.7 GB here)",
+                 " resplit-optimal-6d; about 1.5 minutes and 1.7 GB here)",
                  lambda: _optimal_split(6, 4), max_runs=1, on_request=True),
         Workload("game-optimal-8d", "edge --split-strategy optimal: the whole game with every"
                  " pair's fully optimal split, deluxe, 8 decks (one run, no warm-up)",
@@ -246,9 +246,9 @@ TYPICAL_MS: dict[str, float] = {
     "game-1d": 40.5, "game-2d": 47.0, "game-6d": 50.0, "game-8d": 48.6, "game-macau-6d": 53.2,
     "process-edge": 274.8, "process-hand": 335.8, "sweep-16": 700.7, "sweep-16-jobs1": 967.4,
     "sweep-16-dask": 738.0, "split-optimal-1d": 23.5, "split-optimal-8d": 45.7,
-    "resplit-optimal-1d": 7100.0, "game-optimal-8d": 35762.3, "count-6d": 585.1,
+    "resplit-optimal-1d": 4700.0, "game-optimal-8d": 35762.3, "count-6d": 585.1,
     "count-6d-ev": 484.0, "baccarat-shoe-8d": 15.5, "baccarat-6d": 0.2, "baccarat-8d": 0.2,
-    "baccarat-eor-8d": 2.2, "count-6d-moments": 4977.7, "resplit-optimal-6d": 134000.0,
+    "baccarat-eor-8d": 2.2, "count-6d-moments": 4977.7, "resplit-optimal-6d": 76900.0,
     "boxes-6d": 4975.4,
 }
 """Each workload's median, milliseconds, measured here (2-core machine, 2026-12-04,
