@@ -358,3 +358,19 @@ def test_a_pass_without_the_chart_values_optimal_play_alone_the_same() -> None:
     assert any(both.policy_classes)
     with pytest.raises(ValueError, match="optimal play alone"):
         engine.up_card_pass(base, Rank.NINE, params, policy=memoryview(bytes(64)), chart=False)
+
+
+def test_a_memo_reserves_room_without_changing_a_value_and_refuses_a_negative_room() -> None:
+    """``reserve`` sizes the memo's tables at once (a speed-up only): the same pass as with a
+    memo that grows; a negative or absurd room is a ``ValueError`` before any work."""
+    rules = blackjack_rules("deluxe", ["decks=1"])
+    full = Shoe.full(1)
+    base = full.remove([Card(Rank.SEVEN)])
+    params = engine.engine_params(rules)
+    roomy = engine.dealer_memo(full, False, reserve=engine.WHOLE_GAME_REMOVALS)
+    growing = engine.dealer_memo(full, False)
+    assert repr(engine.up_card_pass(base, Rank.SEVEN, params, memo=roomy).values) == repr(
+        engine.up_card_pass(base, Rank.SEVEN, params, memo=growing).values)
+    for bad in (-1, 1 << 25):
+        with pytest.raises(ValueError, match="reserve"):
+            _engine.DealerMemo(_ints(list(full.counts)), False, 0, bad)
