@@ -473,8 +473,8 @@ def warn_slow_split(ruleset: BlackjackRules, split_strategy: str, what: str) -> 
             and ruleset.decks > 1):
         print(f"warning: the fully optimal split with resplits ({ruleset.max_split_hands}"
               f" hands) at {ruleset.decks} decks can take a long time for {what} (to 4"
-              " hands, 8,8 vs T: about 1.5 minutes and 1.7 GB at six decks; 2,2 vs T: over"
-              " 20 minutes and 4 GB)", file=sys.stderr)
+              " hands at six decks: 8,8 vs T about 1.5 minutes and 1.7 GB, 6,6 vs T 6"
+              " minutes and 3.3 GB, 2,2 vs T over 20 minutes and 4 GB)", file=sys.stderr)
 
 
 SplitStrategyOpt = Annotated[str, typer.Option(
