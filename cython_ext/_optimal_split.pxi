@@ -150,7 +150,7 @@ cdef struct FSlot:
 
 
 cdef enum:
-    FINALS_IN_CACHE = (1 << 14) - 1  # a final-shoe table of more slots (1 MB) is prefetched
+    FINALS_IN_CACHE = (1 << 18) - 1  # a final-shoe table of more slots (16 MB) is prefetched
 
 
 cdef struct FinalMap:   # the dealer's side of each final shoe: one cache line a shoe
@@ -496,7 +496,7 @@ cdef inline void opt_prefetch_state(Opt* o, int lv, const int* shoe) noexcept no
     __builtin_prefetch(&o.states.v[slot])
 
 
-cdef inline void opt_prefetch_ends(Opt* o, int lv, int node, int* shoe) noexcept nogil:
+cdef void opt_prefetch_ends(Opt* o, int lv, int node, int* shoe) noexcept nogil:
     """A hand before the last one at ``node`` (``own_only``): ask for the slots its ends read,
     standing (the final shoe's dealer side and the next state) and each bust card (the
     next state), so that the misses overlap."""
@@ -592,6 +592,18 @@ cdef inline bint opt_identity(Opt* o, int lv, int N) noexcept nogil:
     return o.left[lv] == 1 and o.mode != 2 and N >= o.longest
 
 
+cdef void opt_prefetch_children(Opt* o, int lv, int node, uint64_t key,
+                                const int* shoe) noexcept nogil:
+    """The last hand at ``node`` (final-shoe key ``key``): its children not yet valued
+    stand first, so ask for their final shoes' slots (once the table outgrows the cache;
+    a function of its own, so that the recursion's frame stays small)."""
+    cdef int r, ch
+    for r in range(NR):
+        ch = node_child[node][r]
+        if shoe[r] > 0 and ch >= 0 and o.stamp[lv][ch] != o.cur[lv]:
+            __builtin_prefetch(&o.finals.s[mix(key + (1ULL << (6 * r))) & o.finals.mask])
+
+
 cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept nogil:
     """:func:`opt_node` for the last hand, the busts settled without a dealer lookup.
 
@@ -611,12 +623,8 @@ cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept n
     cdef bint identity = opt_identity(o, lv, N)
     if not identity:
         opt_prefetch(o, lv, node, shoe)
-    if t < 21 and o.finals.mask >= FINALS_IN_CACHE:  # the children not yet valued stand
-        # first: ask for their final shoes' slots (once the table outgrows the cache)
-        for r in range(NR):
-            ch = node_child[node][r]
-            if shoe[r] > 0 and ch >= 0 and o.stamp[lv][ch] != o.cur[lv]:
-                __builtin_prefetch(&o.finals.s[mix(key + (1ULL << (6 * r))) & o.finals.mask])
+    if t < 21 and o.finals.mask >= FINALS_IN_CACHE:
+        opt_prefetch_children(o, lv, node, key, shoe)
     if node == id_777 and o.b777 > 0:
         v = o.b777 * opt_settle(o, shoe, N) + opt_last(o, lv, key, shoe, 0, 0, &g)
     else:
