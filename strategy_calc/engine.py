@@ -490,7 +490,7 @@ def up_card_pass(
     ``optimal`` False: the ``optimal`` and ``hit`` columns stay NaN (not computed).
     ``chart`` False (optimal play alone, no ``policy``): the ``policy`` and ``policy_hit``
     columns, and ``double`` but for two-card hands, stay NaN and no policy is derived
-    (:attr:`UpCardPass.policy` all stand).
+    (:attr:`UpCardPass.policy_classes` all 0: stand).
     """
     n = node_table().n_nodes
     values = array.array("d", bytes(_ROW.size * n))
