@@ -206,6 +206,12 @@ cdef long long dmemo_lookup(DMemo* m, const int* removed, bint* created) noexcep
         if m.keys[slot] == key:
             return m.entry[slot]
         slot = (slot + 1) & m.mask
+    if (m.used + 1) * 2 > <long long>m.mask:  # grow first: a failure leaves no half entry
+        if dmemo_grow(m) != 0:
+            return -1
+        slot = mix(key) & m.mask
+        while m.keys[slot] != 0:
+            slot = (slot + 1) & m.mask
     if m.used == m.cap:
         grown = <double*>realloc(m.vals, 2 * m.cap * m.stride * sizeof(double))
         if grown == NULL:
@@ -228,8 +234,6 @@ cdef long long dmemo_lookup(DMemo* m, const int* removed, bint* created) noexcep
     m.entry[slot] = <int>idx
     m.used += 1
     created[0] = True
-    if m.used * 2 > <long long>m.mask and dmemo_grow(m) != 0:
-        return -1
     return idx
 
 
@@ -307,7 +311,10 @@ cdef int dmemo_batch(DMemo* m, const int* removed, const int* nodes, int count,
         idx = m.node_entry[nodes[k]] if nodes[k] >= 0 else -1
         if idx < 0:
             idx = dmemo_lookup(m, &removed[k * NR], &created)
-            if idx == -1:
+            if idx == -1:  # out of memory: the entries marked below are not computed
+                for b in range(2):
+                    for l in range(npend[b]):
+                        m.rows_of[pend[b][l]].have = 0
                 return -1
             if idx == -2:
                 continue

@@ -203,8 +203,10 @@ cdef void dealer_for(Ctx* c, int node, const int* gone, double* d) noexcept nogi
 cdef void batch_stands(Ctx* c, const int* nodes, int count) noexcept nogil:
     """The stand values of the ``count`` player ``nodes`` (with the context's offset)
     that the shoe can hold, their dealer distributions computed LANES at a time
-    (:func:`dmemo_batch`): for a caller about to stand on each. The same values as
-    :func:`ensure_stand` one by one (the same doubles): only the time differs."""
+    (:func:`dmemo_batch`): for a caller about to stand on most of them. The same values as
+    :func:`ensure_stand` one by one (the same doubles); a node never stood on costs a
+    dealer walk and nothing else (a dealer who could run out from it is raised only if
+    the play stands there: :func:`stand_from_row`)."""
     cdef int removed[BATCH * NR]
     cdef int wides[BATCH]
     cdef int ids[BATCH]
@@ -219,7 +221,8 @@ cdef void batch_stands(Ctx* c, const int* nodes, int count) noexcept nogil:
                 return
             for k in range(n):
                 if idx[k] >= 0 and c.memo.rows_of[idx[k]].have & up_bit:
-                    stand_from_row(c, ids[k], &c.memo.vals[idx[k] * ROWS + (c.up - 1) * NOUT])
+                    stand_from_row(c, ids[k], &c.memo.vals[idx[k] * ROWS + (c.up - 1) * NOUT],
+                                   True)
             n = 0
         if i == count:
             break
@@ -242,8 +245,8 @@ cdef void batch_stands(Ctx* c, const int* nodes, int count) noexcept nogil:
 
 cdef void batch_children(Ctx* c, int node, const int* shoe) noexcept nogil:
     """:func:`batch_stands` of ``node``'s children by every card ``shoe`` holds that does
-    not bust it: optimal play considers standing at every node; a double stands on its
-    card."""
+    not bust it: optimal play weighs standing at each (but a bonus 7-7-7, paid at once);
+    a double stands on its card."""
     cdef int kids[NR]
     cdef int r, ch, n = 0
     if c.memo == NULL or c.lazy or not dmemo_batches(c.memo):
@@ -282,9 +285,10 @@ build_holding()
 
 cdef void batch_descendants(Ctx* c, int rank) noexcept nogil:
     """:func:`batch_stands` of every hand of two or more cards holding a card of rank
-    index ``rank`` that the shoe can hold: each is reached from that one card by hitting
-    (a card added to a hand of 21 or less leaves a total below 21 before it), and optimal
-    play considers standing at every hand it reaches."""
+    index ``rank`` that the shoe can hold: a split hand from that card reaches almost all
+    of them by hitting, and optimal play weighs standing at each hand it reaches (not
+    all: a hand through a soft 21, such as A,T,T from A,T, or past a bonus 7-7-7, is
+    never reached; it costs a dealer walk and nothing else)."""
     batch_stands(c, &holding_nodes[holding_start[rank]],
                  holding_start[rank + 1] - holding_start[rank])
 
@@ -343,14 +347,22 @@ cdef inline double no_bj(int up, const int* shoe, int N) noexcept nogil:
     return 1.0
 
 
-cdef void stand_from_row(Ctx* c, int node, const double* d) noexcept nogil:
-    """Keep standing on ``node``'s sums from its dealer distribution ``d`` (unconditioned)."""
+cdef void stand_from_row(Ctx* c, int node, const double* d, bint ahead=False) noexcept nogil:
+    """Keep standing on ``node``'s sums from its dealer distribution ``d`` (unconditioned).
+
+    ``ahead``: computed before the play asks for it (:func:`batch_stands`): a dealer who
+    could run out of cards from there is noted on the node (``has_s`` 2) and raised only
+    if the play stands on it (:func:`ensure_stand`), as without the batch."""
     cdef int t, o, x
     cdef double sn = 0.0
+    cdef char done = 1
     for o in range(NOUT):
         sn += d[o]
     if sn < 1.0 - 1e-9:
-        c.exhausted = True
+        if ahead:
+            done = 2
+        else:
+            c.exhausted = True
     t = node_best[node]
     sn = d[OUT_BUST]
     for o in range(5):
@@ -361,12 +373,14 @@ cdef void stand_from_row(Ctx* c, int node, const double* d) noexcept nogil:
             sn -= d[o]
     c.sn[node] = sn
     c.pbj[node] = d[OUT_BJ]
-    c.has_s[node] = 1
+    c.has_s[node] = done
 
 
 cdef void ensure_stand(Ctx* c, int node) noexcept nogil:
     cdef double d[NOUT]
     if c.has_s[node]:
+        if c.has_s[node] == 2:  # (computed ahead from a shoe the dealer could run out of)
+            c.exhausted = True
         return
     dealer_for(c, node, node_counts[node], d)
     stand_from_row(c, node, d)
@@ -569,7 +583,7 @@ cdef double split_hand(Ctx* c, int pair, const int* double_ok, bint das, bint ac
     cdef int N = node_shoe(c, n1, shoe)
     cdef double w = 0.0, v, d, p
     cdef bint may_double
-    if chart_two == NULL:  # every hand it reaches stands or is weighed against standing
+    if chart_two == NULL:  # (nearly) every hand it can hold is reached and weighed standing
         if pair == 0 and aces_one_card:
             batch_children(c, n1, shoe)
         else:

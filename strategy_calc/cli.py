@@ -471,8 +471,9 @@ def warn_slow_split(ruleset: BlackjackRules, split_strategy: str, what: str) -> 
     much longer for a low one, hours for every pair)."""
     if (split_strategy.strip().lower() == "optimal" and ruleset.max_split_hands > 2
             and ruleset.decks > 1):
+        how_long = "hours" if what == "every pair" else "a long time"
         print(f"warning: the fully optimal split with resplits ({ruleset.max_split_hands}"
-              f" hands) at {ruleset.decks} decks can take a long time for {what} (to 4"
+              f" hands) at {ruleset.decks} decks can take {how_long} for {what} (to 4"
               " hands at six decks: 8,8 vs T about 1.5 minutes and 1.7 GB, 6,6 vs T 6"
               " minutes and 3.3 GB, 2,2 vs T over 20 minutes and 4 GB)", file=sys.stderr)
 

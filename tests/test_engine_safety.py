@@ -374,3 +374,24 @@ def test_a_memo_reserves_room_without_changing_a_value_and_refuses_a_negative_ro
     for bad in (-1, 1 << 25):
         with pytest.raises(ValueError, match="reserve"):
             _engine.DealerMemo(_ints(list(full.counts)), False, 0, bad)
+
+
+@pytest.mark.parametrize("rules_set, counts, pair", [
+    (["decks=1", "split_aces_one_card=false"], [2, 1, 1, 0, 0, 0, 0, 0, 0, 3], Rank.ACE),
+    (["decks=1", "bonus_777=3", "double_after_split=false"], [0, 1, 1, 0, 0, 0, 4, 0, 0, 1],
+     Rank.SEVEN),
+])
+def test_a_hand_computed_ahead_but_never_stood_on_is_no_run_out_error(
+        rules_set: list[str], counts: list[int], pair: Rank) -> None:
+    """A split hand's stands are computed ahead for every hand holding its pair card; some
+    are never reached (A,T,T lies past the soft 21 A,T; a bonus 7-7-7 is paid, not stood
+    on), and a dealer who could run out of cards from one of them is no error: the memo's
+    split values are the memo-less ones (review of 2026-12-06, both shoes: the batch raised
+    "could run out" where the play never stands)."""
+    rules = blackjack_rules("deluxe", rules_set)
+    full = Shoe.from_counts(counts, 1)
+    base = full.remove([Card(Rank.TEN)])
+    params = engine.engine_params(rules, pair=pair)
+    alone = engine.split_tables(base, pair, Rank.TEN, params, 0)
+    memo = engine.dealer_memo(full, rules.dealer_hits_soft_17)
+    assert repr(engine.split_tables(base, pair, Rank.TEN, params, 0, memo=memo)) == repr(alone)
