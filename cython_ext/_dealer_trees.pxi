@@ -574,6 +574,25 @@ cdef inline void total_table(int N, int top, double* d) noexcept nogil:
             d[a * (KMAX + 1) + k] = d[a * (KMAX + 1) + k - 1] * inv[a + k - 1]
 
 
+cdef inline void finish_rows(const UTree* t, const int* shoe, int N, double* rows) noexcept nogil:
+    """Turn a walk's sums into :func:`tree_eval`'s rows: each up card ``r`` the shoe (of
+    ``N`` cards) holds conditioned on (times N / shoe[r]), and P(bust) made 1 - the rest
+    when the tree has no bust leaves; rows of ranks the shoe lacks stay as summed (0)."""
+    cdef int r, o
+    cdef double scale, rest
+    for r in range(NR):
+        if shoe[r] <= 0:
+            continue
+        scale = <double>N / shoe[r]
+        rest = 0.0
+        for o in range(NOUT):
+            rows[r * NOUT + o] *= scale
+            if o != OUT_BUST:
+                rest += rows[r * NOUT + o]
+        if not t.with_bust:
+            rows[r * NOUT + OUT_BUST] = 1.0 - rest
+
+
 cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) noexcept nogil:
     """``rows[u * 7 + o]``: P(dealer outcome o | up card u) from ``shoe`` (up card still in it).
 
@@ -587,8 +606,7 @@ cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) 
     """
     cdef double f[NR * KMAX]
     cdef double d[(KMAX + 1) * (KMAX + 1)]
-    cdef double scale, rest
-    cdef int r, k, i, j, e, o, n, N = 0, top = t.ncards_max
+    cdef int r, k, i, j, e, n, N = 0, top = t.ncards_max
     cdef const TStep* steps
     cdef const int* comb_f
     cdef const int* comb_d
@@ -632,17 +650,7 @@ cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) 
             s0 += grp_w[e] * buf[grp_node[e]]
             e += 1
         rows[j] = (s0 + s1) + (s2 + s3)
-    for r in range(NR):
-        if shoe[r] <= 0:
-            continue
-        scale = <double>N / shoe[r]
-        rest = 0.0
-        for o in range(NOUT):
-            rows[r * NOUT + o] *= scale
-            if o != OUT_BUST:
-                rest += rows[r * NOUT + o]
-        if not t.with_bust:
-            rows[r * NOUT + OUT_BUST] = 1.0 - rest
+    finish_rows(t, shoe, N, rows)
 
 
 cdef void tree_eval_all_lanes(const UTree* t, const int* shoes, double* buf,
@@ -657,11 +665,10 @@ cdef void tree_eval_all_lanes(const UTree* t, const int* shoes, double* buf,
     cdef double f4[NR * KMAX * LANES]               # [rank * KMAX + k][lane]
     cdef double d4[(KMAX + 1) * (KMAX + 1) * LANES]  # [a * (KMAX + 1) + k][lane]
     cdef double lane_sum[LANES]
-    cdef double scale, rest
-    cdef int l, r, a, k, j, o, N
+    cdef int l, r, a, k, j, N
     cdef int n = t.n, top = t.ncards_max
+    cdef int Ns[LANES]
     cdef const int* shoe
-    cdef double* out
     for l in range(LANES):
         shoe = &shoes[l * NR]
         N = 0
@@ -670,6 +677,7 @@ cdef void tree_eval_all_lanes(const UTree* t, const int* shoes, double* buf,
             falling_row(shoe[r], t.kmax[r], row)
             for k in range(t.kmax[r] + 1):
                 f4[(r * KMAX + k) * LANES + l] = row[k]
+        Ns[l] = N
         total_table(N, top, d)
         for a in range(top):
             for k in range(top - a + 1):
@@ -682,22 +690,7 @@ cdef void tree_eval_all_lanes(const UTree* t, const int* shoes, double* buf,
         for l in range(LANES):
             rows[l][j] = lane_sum[l]
     for l in range(LANES):
-        shoe = &shoes[l * NR]
-        out = rows[l]
-        N = 0
-        for r in range(NR):
-            N += shoe[r]
-        for r in range(NR):
-            if shoe[r] <= 0:
-                continue
-            scale = <double>N / shoe[r]
-            rest = 0.0
-            for o in range(NOUT):
-                out[r * NOUT + o] *= scale
-                if o != OUT_BUST:
-                    rest += out[r * NOUT + o]
-            if not t.with_bust:
-                out[r * NOUT + OUT_BUST] = 1.0 - rest
+        finish_rows(t, &shoes[l * NR], Ns[l], rows[l])
 
 
 cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,

@@ -471,17 +471,22 @@ cdef extern from *:
     void __builtin_prefetch(const void* addr) nogil
 
 
+cdef inline void opt_prefetch_final(Opt* o, uint64_t key) noexcept nogil:
+    """Ask for the final-shoe slot of ``key`` (:func:`opt_final` reads it later)."""
+    __builtin_prefetch(&o.finals.s[mix(key) & o.finals.mask])
+
+
 cdef inline void opt_prefetch(Opt* o, int lv, int node, const int* shoe) noexcept nogil:
     """Ask for the final-shoe slots a last hand at ``node`` reads (standing, each bust card):
     the misses overlap instead of coming one after another."""
     cdef uint64_t key = o.key[lv] + node_key[node] - o.pkey
     cdef int r
-    __builtin_prefetch(&o.finals.s[mix(key) & o.finals.mask])
+    opt_prefetch_final(o, key)
     if o.standing[lv] == 0 or node_best[node] >= 21:
         return
     for r in range(NR):
         if shoe[r] > 0 and node_child[node][r] < 0:
-            __builtin_prefetch(&o.finals.s[mix(key + (1ULL << (6 * r))) & o.finals.mask])
+            opt_prefetch_final(o, key + (1ULL << (6 * r)))
 
 
 cdef inline void opt_prefetch_state(Opt* o, int lv, const int* shoe) noexcept nogil:
@@ -501,7 +506,7 @@ cdef void opt_prefetch_ends(Opt* o, int lv, int node, int* shoe) noexcept nogil:
     standing (the final shoe's dealer side and the next state) and each bust card (the
     next state), so that the misses overlap."""
     cdef int r
-    __builtin_prefetch(&o.finals.s[mix(opt_key(o, shoe)) & o.finals.mask])
+    opt_prefetch_final(o, opt_key(o, shoe))
     opt_prefetch_state(o, lv, shoe)
     if node_best[node] >= 21:
         return
@@ -601,7 +606,7 @@ cdef void opt_prefetch_children(Opt* o, int lv, int node, uint64_t key,
     for r in range(NR):
         ch = node_child[node][r]
         if shoe[r] > 0 and ch >= 0 and o.stamp[lv][ch] != o.cur[lv]:
-            __builtin_prefetch(&o.finals.s[mix(key + (1ULL << (6 * r))) & o.finals.mask])
+            opt_prefetch_final(o, key + (1ULL << (6 * r)))
 
 
 cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept nogil:

@@ -169,6 +169,18 @@ cdef void ctx_forget(Ctx* c) noexcept nogil:
     memset(c.has_s, 0, 4 * n_nodes * sizeof(char))
 
 
+cdef inline int memo_node(Ctx* c, int node) noexcept nogil:
+    """The player node whose cards are ``node``'s plus the context's offset (the memo's
+    removal, keyed without hashing), or -1 (no such node, or an offset not of that form)."""
+    cdef int k, wide = node
+    if node < 0 or c.shift_count < 0:
+        return -1
+    for k in range(c.shift_count):
+        if wide >= 0:
+            wide = node_child[wide][c.shift_rank]
+    return wide
+
+
 cdef void dealer_for(Ctx* c, int node, const int* gone, double* d) noexcept nogil:
     """The dealer distribution (unconditioned) when the cards ``gone`` leave ``c.base``.
 
@@ -177,16 +189,11 @@ cdef void dealer_for(Ctx* c, int node, const int* gone, double* d) noexcept nogi
     cdef int removed[NR]
     cdef int shoe[NR]
     cdef double rows[ROWS]
-    cdef int r, k, n = 0, wide = node
+    cdef int r, n = 0, wide
     if c.memo != NULL:
         for r in range(NR):
             removed[r] = gone[r] + c.offset[r]
-        if node >= 0 and c.shift_count >= 0:
-            for k in range(c.shift_count):
-                if wide >= 0:
-                    wide = node_child[wide][c.shift_rank]
-        else:
-            wide = -1
+        wide = memo_node(c, node)
         if wide >= 0:
             if dmemo_row_node(c.memo, wide, removed, c.up - 1, c.lazy, d) != 0:
                 c.failed = True
@@ -211,7 +218,7 @@ cdef void batch_stands(Ctx* c, const int* nodes, int count) noexcept nogil:
     cdef int wides[BATCH]
     cdef int ids[BATCH]
     cdef long long idx[BATCH]
-    cdef int i, s, k, node, wide, n = 0, up_bit = 1 << (c.up - 1)
+    cdef int i, s, k, node, n = 0, up_bit = 1 << (c.up - 1)
     if c.memo == NULL or c.lazy or not dmemo_batches(c.memo):
         return
     for i in range(count + 1):
@@ -229,16 +236,9 @@ cdef void batch_stands(Ctx* c, const int* nodes, int count) noexcept nogil:
         node = nodes[i]
         if c.has_s[node] or not node_possible(c, node):
             continue
-        wide = node
-        if c.shift_count >= 0:
-            for k in range(c.shift_count):
-                if wide >= 0:
-                    wide = node_child[wide][c.shift_rank]
-        else:
-            wide = -1
         for s in range(NR):
             removed[n * NR + s] = node_counts[node][s] + c.offset[s]
-        wides[n] = wide
+        wides[n] = memo_node(c, node)
         ids[n] = node
         n += 1
 
