@@ -4,9 +4,9 @@ The library API, by these names (other tools call them):
 
 - :func:`blackjack_rules` (``strategy_calc.rules``): a built-in or TOML
   ruleset, with ``FIELD=VALUE`` overrides;
-- :func:`analyse_hand` (``strategy_calc.blackjack``): every action's exact EV
+- :func:`analyse_hand` (``strategy_calc.blackjack.hand_analysis``): every action's exact EV
   for one hand against an up card;
-- :func:`analyse_game` (``strategy_calc.strategy``): the basic-strategy chart
+- :func:`analyse_game` (``strategy_calc.blackjack.game_analysis``): the basic-strategy chart
   and the house edge under it and under optimal play.
 
 >>> import strategy_calc as sc
@@ -30,15 +30,15 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from strategy_calc.blackjack import analyse_hand
+    from strategy_calc.blackjack.game_analysis import analyse_game
+    from strategy_calc.blackjack.hand_analysis import analyse_hand
     from strategy_calc.rules import blackjack_rules
-    from strategy_calc.strategy import analyse_game
 
 __all__ = ["__version__", "analyse_game", "analyse_hand", "blackjack_rules"]
 
 _HOMES = {
-    "analyse_game": "strategy_calc.strategy",
-    "analyse_hand": "strategy_calc.blackjack",
+    "analyse_game": "strategy_calc.blackjack.game_analysis",
+    "analyse_hand": "strategy_calc.blackjack.hand_analysis",
     "blackjack_rules": "strategy_calc.rules",
 }
 

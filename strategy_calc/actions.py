@@ -47,8 +47,8 @@ _LETTERS = {Action.STAND: "S", Action.HIT: "H", Action.DOUBLE: "D", Action.SPLIT
 _BY_LETTER = {letter: action for action, letter in _LETTERS.items()}
 
 ACTIONS: tuple[str, ...] = tuple(a.value for a in Action)
-"""The keys of a hand's action EVs (:attr:`strategy_calc.blackjack.HandAnalysis.ev`), in
-display order."""
+"""The keys of a hand's action EVs (:attr:`strategy_calc.blackjack.hand_analysis.HandAnalysis.ev`),
+in display order."""
 
 OUTCOMES: tuple[str, ...] = ("17", "18", "19", "20", "21", "bust", "blackjack")
 """Dealer outcome keys: final totals, bust, blackjack (up card plus hole card)."""

@@ -28,9 +28,10 @@ from strategy_calc.errors import InputError
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from strategy_calc.bet_ramp import RampLimits
     from strategy_calc.cards import Shoe
-    from strategy_calc.count import BlackjackCounter, Comparison, Spread, Wong
+    from strategy_calc.counting.counter import BlackjackCounter, Spread, Wong
+    from strategy_calc.counting.ramps import RampLimits
+    from strategy_calc.counting.runs import Comparison
     from strategy_calc.rules import BlackjackRules
 
 app = typer.Typer(
@@ -282,12 +283,13 @@ def hand(
 ) -> None:
     """Every action's exact EV for one blackjack hand against an up card."""
     as_json = wants_json(as_json, format_)
-    from strategy_calc import blackjack, report
+    from strategy_calc import report
+    from strategy_calc.blackjack import hand_analysis as blackjack
 
     def compute() -> tuple[blackjack.HandAnalysis, dict[str, Any] | None, Any]:
         ruleset, start = with_shoe(rules, set_, decks, shoe)
         if boxes is not None:
-            from strategy_calc.boxes import check_boxes
+            from strategy_calc.blackjack.boxes import check_boxes
 
             check_boxes(boxes)
         warn_slow_split(ruleset, split_strategy, "this pair")
@@ -300,7 +302,7 @@ def hand(
             fig = _box_figures(ruleset, start, boxes, removed_cards(removed))
         if not exact:
             return result, None, fig
-        from strategy_calc.exact import hand_exact
+        from strategy_calc.blackjack.exact import hand_exact
 
         return result, hand_exact(result), fig
 
@@ -319,10 +321,10 @@ def hand(
 
 def _box_figures(ruleset: BlackjackRules, start: Shoe | None, boxes: int,
                  removed: str = "", play: str = "optimal") -> Any:
-    """``--boxes N``: :func:`strategy_calc.boxes.box_figures` off the top of the shoe
+    """``--boxes N``: :func:`strategy_calc.blackjack.boxes.box_figures` off the top of the shoe
     (``start``, else a full one) less the ``--removed`` cards, the boxes playing
     ``play``."""
-    from strategy_calc.boxes import box_figures
+    from strategy_calc.blackjack.boxes import box_figures
     from strategy_calc.cards import Shoe, parse_cards
 
     base = start if start is not None else Shoe.full(ruleset.decks)
@@ -354,8 +356,8 @@ def baccarat(
 ) -> None:
     """Exact probabilities and EV of every baccarat bet for a (partly dealt) shoe."""
     as_json = wants_json(as_json, format_)
-    from strategy_calc import baccarat as bac
     from strategy_calc import report
+    from strategy_calc.baccarat import odds as bac
     from strategy_calc.cards import decks_holding
     from strategy_calc.rules import baccarat_rules
 
@@ -424,7 +426,7 @@ def _game(rules: str | None, set_: list[str] | None, decks: int | None,
     """Load a blackjack ruleset and analyse the whole game (progress bar after ~1 s),
     or take the analysis this process made of the same ruleset, shoe and split strategy
     (the last :data:`GAMES_KEPT`; an analysis is an immutable value)."""
-    from strategy_calc.strategy import analyse_game
+    from strategy_calc.blackjack.game_analysis import analyse_game
 
     ruleset, cards, key = _game_key(rules, set_, decks, shoe, split_strategy)
     if key in _games:
@@ -450,10 +452,10 @@ def _game_key(rules: str | None, set_: list[str] | None, decks: int | None,
 
 def _optimal_edge(rules: str | None, set_: list[str] | None, decks: int | None,
                   shoe: str | None, split_strategy: str) -> Any:
-    """The optimal-play EV of a ruleset (:func:`strategy_calc.strategy.optimal_edge`), or
-    the one in this process's analysis of the same ruleset, shoe and split strategy (the
-    same numbers)."""
-    from strategy_calc.strategy import OptimalEdge, optimal_edge
+    """The optimal-play EV of a ruleset
+    (:func:`strategy_calc.blackjack.game_analysis.optimal_edge`), or the one in this process's
+    analysis of the same ruleset, shoe and split strategy (the same numbers)."""
+    from strategy_calc.blackjack.game_analysis import OptimalEdge, optimal_edge
 
     ruleset, cards, key = _game_key(rules, set_, decks, shoe, split_strategy)
     kept = _games.get(key)
@@ -611,11 +613,11 @@ def edge(
     """The exact house edge / return to player of a ruleset from a full shoe."""
     as_json = wants_json(as_json, format_)
     from strategy_calc import report
-    from strategy_calc.strategy import strategy_ev
+    from strategy_calc.blackjack.game_analysis import strategy_ev
 
     def compute() -> tuple[Any, float, Any]:
         if boxes is not None:
-            from strategy_calc.boxes import check_boxes
+            from strategy_calc.blackjack.boxes import check_boxes
 
             guarded(lambda: check_boxes(boxes))
             if strategy is Strategy.AUTOPLAY:
@@ -655,7 +657,7 @@ def bonus(
     """What the Macau suited 6-7-8 / 7-7-7 bonuses add to the return, and the plays they change."""
     as_json = wants_json(as_json, format_)
     from strategy_calc import report
-    from strategy_calc.whatif import BonusValue, bonus_value
+    from strategy_calc.blackjack.whatif import BonusValue, bonus_value
 
     def compute() -> BonusValue:
         ruleset, start = with_shoe(rules, set_, decks, shoe)
@@ -681,7 +683,8 @@ def behind(
 ) -> None:
     """Bet behind: the follower's EV of each choice when the seat doubles or splits."""
     as_json = wants_json(as_json, format_)
-    from strategy_calc import blackjack, report
+    from strategy_calc import report
+    from strategy_calc.blackjack import hand_analysis as blackjack
 
     def compute() -> blackjack.HandAnalysis:
         ruleset, start = with_shoe(rules, set_, decks, shoe)
@@ -702,7 +705,7 @@ def tables(
     ] = False,
 ) -> None:
     """Regenerate the charts of every built-in blackjack ruleset (markdown, HTML, PDF)."""
-    from strategy_calc.tables import generate, generate_pdfs, pdf_names
+    from strategy_calc.jobs.tables import generate, generate_pdfs, pdf_names
 
     if check and not out.is_dir():
         raise fail(f"no {out} folder to check: run from the repository root or pass --out DIR")
@@ -770,7 +773,12 @@ def risk(
     approximation's figures from them (the distribution itself is not enumerated)."""
     as_json = wants_json(as_json, format_)
     from strategy_calc import report
-    from strategy_calc.risk import round_moments, round_outcomes, summarise, summarise_moments
+    from strategy_calc.blackjack.risk import (
+        round_moments,
+        round_outcomes,
+        summarise,
+        summarise_moments,
+    )
 
     def compute() -> dict[str, Any]:
         check_output(plot, "--plot")
@@ -796,7 +804,7 @@ def risk(
         data = report.risk_dict(ruleset, strategy.value, ev, summary)
         data["split_strategy"] = split_strategy.strip().lower()
         if plot is not None and outcomes is not None:
-            from strategy_calc.risk import path_quantiles
+            from strategy_calc.blackjack.risk import path_quantiles
 
             report.risk_plot(data, path_quantiles(outcomes, rounds), str(plot))
         return data
@@ -826,7 +834,11 @@ def eor(
     """Effects of removal: the change in EV when one card of each rank leaves a full shoe."""
     as_json = wants_json(as_json, format_)
     from strategy_calc import report
-    from strategy_calc.counting import EffectsOfRemoval, check_eor_definition, effects_of_removal
+    from strategy_calc.counting.effects import (
+        EffectsOfRemoval,
+        check_eor_definition,
+        effects_of_removal,
+    )
 
     def compute() -> EffectsOfRemoval:
         check_output(plot, "--plot")
@@ -846,7 +858,7 @@ def _bet_and_bankroll(spread: str | None, bankroll: float | None
     """``indices --risk-averse``'s ramp (the bet at a true count) and bankroll, checked."""
     if spread is None or bankroll is None:
         return None
-    from strategy_calc.count import parse_spread
+    from strategy_calc.counting.counter import parse_spread
 
     if not (bankroll > 0 and math.isfinite(bankroll)):
         raise InputError(f"--bankroll must be a positive number of units, not {bankroll:g}")
@@ -926,7 +938,7 @@ def indices(
 
     from dataclasses import replace
 
-    from strategy_calc.counting import (
+    from strategy_calc.counting.indices import (
         PUBLISHED,
         IndexMatrix,
         IndexTable,
@@ -991,7 +1003,7 @@ def sidebet_pair(
     """Exact EV of the pair side bet on the first two cards, for any shoe."""
     as_json = wants_json(as_json, format_)
     from strategy_calc import report
-    from strategy_calc.sidebets import PairOdds, analyse_pair
+    from strategy_calc.blackjack.pair_bet import PairOdds, analyse_pair
 
     def compute() -> PairOdds:
         return analyse_pair(load_rules(rules, set_, decks), removed_cards(removed))
@@ -1020,7 +1032,7 @@ def bench(
     its own; resplit-optimal-6d runs only when named with --only.
     """
     as_json = wants_json(as_json, format_)
-    from strategy_calc import bench as bench_module
+    from strategy_calc.jobs import bench as bench_module
 
     total = len(set(only)) if only else len(bench_module.names(default=True))
     if sys.stderr.isatty() and repeat >= 1:
@@ -1094,7 +1106,7 @@ def sweep(
 ) -> None:
     """The exact EV of rule variants of a ruleset: what each rule is worth."""
     from strategy_calc import parallel, report
-    from strategy_calc import sweep as sweeps
+    from strategy_calc.blackjack import sweep as sweeps
     def compute() -> sweeps.SweepResult:
         if preset is not None and vary:
             raise InputError("give --preset or --vary, not both")
@@ -1229,16 +1241,17 @@ def drill(
     next time (Leitner boxes in the history file).
     """
     as_json = wants_json(as_json, format_)
-    from strategy_calc import drill as drills
     from strategy_calc import report
+    from strategy_calc.drill import history as drill_history
+    from strategy_calc.drill import play as drill_play
 
     if history is not None and no_history:
         raise fail("give --history FILE or --no-history, not both")
-    path = None if no_history else history or drills.default_history_path()
+    path = None if no_history else history or drill_history.default_history_path()
     if stats:
         if path is None:
             raise fail("--stats reads the history: not with --no-history")
-        found = guarded(lambda: drills.History.load(path)).stats()
+        found = guarded(lambda: drill_history.History.load(path)).stats()
         print(dump_json(report.drill_stats_dict(found, str(path))) if as_json
               else report.drill_stats_text(found, str(path)))
         return
@@ -1251,9 +1264,9 @@ def drill(
 
         seed = random.SystemRandom().randrange(2**31)
     interactive = answers is None and sys.stdin.isatty()
-    given = None if interactive else drills.split_answers(
+    given = None if interactive else drill_play.split_answers(
         answers if answers is not None else sys.stdin.read())
-    past = guarded(lambda: drills.History.load(path)) if path is not None else None
+    past = guarded(lambda: drill_history.History.load(path)) if path is not None else None
     if kind is DrillKind.PLAY:
         _play_drill(rules, set_, decks, against.value, focus.value if focus else None,
                     count, seed, given, path, past, as_json)
@@ -1266,13 +1279,14 @@ def _play_drill(rules: str | None, set_: list[str] | None, decks: int | None, ag
                 focus: str | None, count: int | None, seed: int, given: list[str] | None,
                 path: Path | None, past: Any, as_json: bool) -> None:
     """``drill`` (play): deal, ask (or read the answers given), report, remember."""
-    from strategy_calc import drill as drills
     from strategy_calc import report
+    from strategy_calc.drill import history as drill_history
+    from strategy_calc.drill import play as drill_play
 
-    def setup() -> drills.PlayDrill:
+    def setup() -> drill_play.PlayDrill:
         ruleset = load_rules(rules, set_, decks)
         boxes = past.boxes(str(ruleset)) if past is not None else {}
-        return drills.PlayDrill(ruleset, against, focus, boxes, seed)
+        return drill_play.PlayDrill(ruleset, against, focus, boxes, seed)
 
     dealer = guarded(setup)
     if given is None:
@@ -1280,8 +1294,8 @@ def _play_drill(rules: str | None, set_: list[str] | None, decks: int | None, ag
 
         graded = drill_loop.play_loop(dealer, count, drill_loop.Terminal())
     else:
-        graded = guarded(lambda: drills.graded_answers(dealer, given, count))
-    result = drills.SessionReport(dealer.rules, against, focus, seed, tuple(graded))
+        graded = guarded(lambda: drill_play.graded_answers(dealer, given, count))
+    result = drill_play.SessionReport(dealer.rules, against, focus, seed, tuple(graded))
     if as_json:
         print(dump_json(report.drill_dict(result)))
     else:
@@ -1292,7 +1306,8 @@ def _play_drill(rules: str | None, set_: list[str] | None, decks: int | None, ag
     if path is not None and graded:  # (after the report: a history that cannot be written
         # is an error line after it, not a lost report)
         sys.stdout.flush()  # (the file read again: another session may have written it)
-        guarded(lambda: drills.record_session(drills.History.load(path), result).save(path))
+        guarded(lambda: drill_play.record_session(drill_history.History.load(path),
+        result).save(path))
 
 
 def _count_drill(kind: str, rules: str | None, set_: list[str] | None, decks: int | None,
@@ -1300,17 +1315,18 @@ def _count_drill(kind: str, rules: str | None, set_: list[str] | None, decks: in
                  given: list[str] | None, path: Path | None, past: Any,
                  as_json: bool) -> None:
     """``drill count`` / ``drill true-count``."""
-    from strategy_calc import drill as drills
     from strategy_calc import report
-    from strategy_calc.count_systems import find_system
+    from strategy_calc.counting.systems import find_system
+    from strategy_calc.drill import count as drill_count
+    from strategy_calc.drill import history as drill_history
 
-    def setup() -> tuple[Any, list[drills.CountQuestion]]:
+    def setup() -> tuple[Any, list[drill_count.CountQuestion]]:
         ruleset = load_rules(rules, set_, decks)
         counting = find_system(system)
         if kind == "true-count":
             counting = counting.require_balanced("the true-count drill")
         n = count if count is not None else (len(given) if given else 10)
-        return counting, drills.count_questions(counting, ruleset.decks, kind, n, cards, seed)
+        return counting, drill_count.count_questions(counting, ruleset.decks, kind, n, cards, seed)
 
     counting, questions = guarded(setup)
     if given is None:
@@ -1325,10 +1341,10 @@ def _count_drill(kind: str, rules: str | None, set_: list[str] | None, decks: in
             if text.strip().lower() in ("q", "quit"):
                 break
             try:
-                answered.append(drills.CountAnswer(q, drills.parse_count_answer(text)))
+                answered.append(drill_count.CountAnswer(q, drill_count.parse_count_answer(text)))
             except InputError as exc:
                 raise fail(f"answer {number}: {exc}") from None
-    result = drills.CountReport(counting, kind, tuple(answered))
+    result = drill_count.CountReport(counting, kind, tuple(answered))
     if as_json:
         print(dump_json(report.count_drill_dict(result)))
     else:
@@ -1344,7 +1360,7 @@ def _count_drill(kind: str, rules: str | None, set_: list[str] | None, decks: in
                    "kind": kind, "questions": len(answered), "accuracy": result.accuracy,
                    "mean_seconds": result.mean_seconds}
         sys.stdout.flush()
-        guarded(lambda: drills.History.load(path).record(
+        guarded(lambda: drill_history.History.load(path).record(
             f"{kind} drill: {counting.name}", [], summary).save(path))
 
 @app.command(
@@ -1384,7 +1400,7 @@ def counts(
     """The built-in count systems (or one, or a file's): the tag of each rank, balanced or
     not, side counts, the true count's divisor and rounding, and the source of the tags."""
     from strategy_calc import report
-    from strategy_calc.count_systems import COUNT_SYSTEMS, find_system
+    from strategy_calc.counting.systems import COUNT_SYSTEMS, find_system
 
     as_json = wants_json(as_json, format_)
     respond(lambda: [find_system(system)] if system else list(COUNT_SYSTEMS.values()),
@@ -1406,7 +1422,7 @@ def serve(
     of hand, chart, edge, sweep, baccarat and rules, as their --json prints it."""
     import importlib.util
 
-    from strategy_calc import web
+    from strategy_calc.web import server as web
 
     if importlib.util.find_spec("starlette") is None or importlib.util.find_spec(
             "uvicorn") is None:
@@ -1550,12 +1566,13 @@ def count(
     Baccarat (--rules macau-baccarat): how often and by how much each bet
     turns positive during a shoe.
     """
-    from strategy_calc import count as counting
     from strategy_calc import parallel, report
-    from strategy_calc.baccarat_count import BaccaratCount
+    from strategy_calc.counting import counter as counting
+    from strategy_calc.counting import runs as count_runs
+    from strategy_calc.counting.baccarat import BaccaratCount
     from strategy_calc.rules import DEFAULT_BLACKJACK, load_ruleset
 
-    def compute() -> counting.BlackjackCount | counting.Comparison | BaccaratCount:
+    def compute() -> count_runs.BlackjackCount | count_runs.Comparison | BaccaratCount:
         check_output(plot, "--plot")
         spec = rules if rules is not None else DEFAULT_BLACKJACK
         if load_ruleset(spec).get("game", "blackjack") == "baccarat":
@@ -1587,15 +1604,15 @@ def count(
             ruleset, strategy.value, system or "hilo", cut_card, seed, penetration, every,
             start, seats or 1, boxes or 1, box_steps, side_counts)
         with progress_bar(f"{n} rounds") as tick, parallel.executor(jobs, scheduler) as pool:
-            result = counting.blackjack_count(counter, n, ramp, bankroll, pool, tick,
+            result = count_runs.blackjack_count(counter, n, ramp, bankroll, pool, tick,
                                               wong=wong, optimize=limits)
         if plot is not None:
             report.count_plot(result, str(plot))
         return result
 
     def run_baccarat(spec: str) -> BaccaratCount:
-        from strategy_calc import baccarat_count
-        from strategy_calc.baccarat import BETS as BACCARAT_BETS
+        from strategy_calc.baccarat.odds import BETS as BACCARAT_BETS
+        from strategy_calc.counting import baccarat as baccarat_count
         from strategy_calc.rules import baccarat_rules
 
         for flag, value in (("--shoe", shoe), ("--penetration", penetration),
@@ -1624,11 +1641,11 @@ def count(
 
     json_out = wants_json(as_json, format_)
 
-    def render(result: counting.BlackjackCount | counting.Comparison | BaccaratCount) -> str:
+    def render(result: count_runs.BlackjackCount | count_runs.Comparison | BaccaratCount) -> str:
         if isinstance(result, BaccaratCount):
             return json_or_text(json_out, report.baccarat_count_dict,
                                 report.baccarat_count_text)(result)
-        if isinstance(result, counting.Comparison):
+        if isinstance(result, count_runs.Comparison):
             return json_or_text(json_out, report.comparison_dict,
                                 report.comparison_text)(result)
         return json_or_text(json_out, report.count_dict, report.count_text)(result)
@@ -1654,7 +1671,7 @@ def _ramp_limits(optimize: bool, bankroll: float | None, min_bet: float | None,
     """``--optimize-ramp``'s limits: it needs --bankroll, --min-bet and --max-bet, and its
     other flags need it (None without it); ``several``: systems compared or wonging,
     which it does not take."""
-    from strategy_calc.bet_ramp import ROUNDS_PER_HOUR, RampLimits
+    from strategy_calc.counting.ramps import ROUNDS_PER_HOUR, RampLimits
 
     if not optimize:
         for flag, value in (("--min-bet", min_bet), ("--max-bet", max_bet),
@@ -1677,7 +1694,7 @@ def _ramp_limits(optimize: bool, bankroll: float | None, min_bet: float | None,
 
 def _wong(enter: float | None, exit_: float | None) -> Wong | None:
     """``--enter TC --exit TC``: both or neither."""
-    from strategy_calc import count as counting
+    from strategy_calc.counting import counter as counting
 
     if (enter is None) != (exit_ is None):
         raise InputError("wonging needs both --enter TC and --exit TC")
@@ -1691,16 +1708,16 @@ def _compare(counters: list[BlackjackCounter], rounds: int, ramp: Spread | None,
     """``count --compare``: each counter's run on the same seeded shoes (one progress bar
     each), with ``limits`` each its own optimal ramp (the like-for-like comparison of
     counts on different scales), and the plot of their EVs by count."""
-    from strategy_calc import count as counting
     from strategy_calc import parallel, report
+    from strategy_calc.counting import runs as count_runs
 
     results = []
     with parallel.executor(jobs, scheduler) as pool:
         for counter in counters:
             with progress_bar(f"{counter.system.name}: {rounds} rounds") as tick:
-                results.append(counting.blackjack_count(counter, rounds, ramp, bankroll, pool,
+                results.append(count_runs.blackjack_count(counter, rounds, ramp, bankroll, pool,
                                                         tick, wong=wong, optimize=limits))
-    comparison = counting.Comparison(tuple(results))
+    comparison = count_runs.Comparison(tuple(results))
     if plot is not None:
         report.comparison_plot(comparison, str(plot))
     return comparison

@@ -24,14 +24,9 @@ from collections.abc import Callable
 from typing import TextIO
 
 from strategy_calc import report
-from strategy_calc.drill import (
-    CountAnswer,
-    CountQuestion,
-    Graded,
-    PlayDrill,
-    Question,
-    parse_count_answer,
-)
+from strategy_calc.drill.count import CountAnswer, CountQuestion, parse_count_answer
+from strategy_calc.drill.play import PlayDrill
+from strategy_calc.drill.questions import Graded, Question
 from strategy_calc.errors import InputError
 
 QUIT = ("q", "quit", ":q", ":quit", "exit")

@@ -241,7 +241,7 @@ class SplitSuits:
     """How the suits of a split 6, 7 or 8's two pair cards go together, for the engine's
     joint distribution of the round (:func:`split_distribution`).
 
-    Build it with :func:`strategy_calc.hands.split_suit_joint`.
+    Build it with :func:`strategy_calc.blackjack.split.plan.split_suit_joint`.
     """
 
     pool: tuple[float, float, float]
@@ -324,8 +324,8 @@ def dealer_memo(origin: Shoe, h17: bool, up: Rank | None = None,
     ``origin`` holds the up card (e.g. the full shoe of a whole-game pass);
     ``up``: keep only that up card's rows (default: all ten). ``hints``: per player
     node, the up cards its rows will be wanted against (:meth:`DealerMemo.hint`; a
-    speed-up only, e.g. :func:`strategy_calc.game.memo_hints`). ``reserve``: removals to
-    make room for at once (e.g. :data:`WHOLE_GAME_REMOVALS`; a speed-up only).
+    speed-up only, e.g. :func:`strategy_calc.blackjack.game_pass.memo_hints`). ``reserve``: removals
+    to make room for at once (e.g. :data:`WHOLE_GAME_REMOVALS`; a speed-up only).
     """
     memo = DealerMemo(int_array(origin.counts), h17, 0 if up is None else int(up), reserve)
     if hints is not None:
@@ -555,8 +555,9 @@ def resplit_moment_rows(
 ) -> list[tuple[float, ...] | None]:
     """The raw sums of a resplit round's moments, one row per count of further pair cards
     gone (0 .. ``rows`` - 1; None where the shoe has too few): see the engine's
-    ``resplit_moment_rows`` for the layout and :func:`strategy_calc.splits.combine_moments`
-    for their use. ``codes`` None: each hand's own best play, frozen (``cdp1``)."""
+    ``resplit_moment_rows`` for the layout and
+    :func:`strategy_calc.blackjack.split.combine.combine_moments` for their use. ``codes`` None:
+    each hand's own best play, frozen (``cdp1``)."""
     got = _engine.resplit_moment_rows(int_array(base.counts), int(pair), int(up), params,
                                       codes, rows, second)
     return [None if row is None else tuple(float(x) for x in row) for row in got]

@@ -13,10 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from strategy_calc.actions import ACTIONS, OUTCOMES
+from strategy_calc.blackjack.split.combine import SPLIT_STRATEGIES
 from strategy_calc.cards import RANKS, Rank
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BET_NAMES, BETS, BlackjackRules
-from strategy_calc.splits import SPLIT_STRATEGIES
 
 # Start-up (issue 29): the standard modules only some commands' renderers use (html,
 # textwrap, fractions) are imported in those functions, and the project's only from the
@@ -26,28 +26,25 @@ from strategy_calc.splits import SPLIT_STRATEGIES
 if TYPE_CHECKING:
     from fractions import Fraction
 
-    from strategy_calc.baccarat import BaccaratOdds
-    from strategy_calc.baccarat_count import BaccaratCount
-    from strategy_calc.bet_ramp import RampFigures
-    from strategy_calc.blackjack import HandAnalysis
-    from strategy_calc.boxes import BoxFigures
-    from strategy_calc.count import BlackjackCount, Comparison, OptimisedRamp, RampResult
-    from strategy_calc.count_systems import CountSystem
-    from strategy_calc.counting import CountIndex, EffectsOfRemoval, IndexMatrix, IndexTable
-    from strategy_calc.drill import (
-        CountAnswer,
-        CountQuestion,
-        CountReport,
-        Graded,
-        SessionReport,
-    )
+    from strategy_calc.baccarat.odds import BaccaratOdds
+    from strategy_calc.blackjack.boxes import BoxFigures
+    from strategy_calc.blackjack.game_analysis import GameAnalysis, OptimalEdge
+    from strategy_calc.blackjack.hand_analysis import HandAnalysis
+    from strategy_calc.blackjack.pair_bet import PairOdds
+    from strategy_calc.blackjack.sweep import Row as SweepRow
+    from strategy_calc.blackjack.sweep import SweepResult
+    from strategy_calc.blackjack.whatif import BonusValue
+    from strategy_calc.counting.baccarat import BaccaratCount
+    from strategy_calc.counting.effects import EffectsOfRemoval
+    from strategy_calc.counting.indices import CountIndex, IndexMatrix, IndexTable
+    from strategy_calc.counting.ramps import RampFigures
+    from strategy_calc.counting.runs import BlackjackCount, Comparison, OptimisedRamp, RampResult
+    from strategy_calc.counting.sampling import Estimate
+    from strategy_calc.counting.systems import CountSystem
+    from strategy_calc.drill.count import CountAnswer, CountQuestion, CountReport
+    from strategy_calc.drill.play import SessionReport
+    from strategy_calc.drill.questions import Graded
     from strategy_calc.rules import Ruleset, RulesetInfo
-    from strategy_calc.sampling import Estimate
-    from strategy_calc.sidebets import PairOdds
-    from strategy_calc.strategy import GameAnalysis, OptimalEdge
-    from strategy_calc.sweep import Row as SweepRow
-    from strategy_calc.sweep import SweepResult
-    from strategy_calc.whatif import BonusValue
 
 
 
@@ -540,7 +537,7 @@ def boxes_dict(fig: BoxFigures) -> dict[str, Any]:
     ``covariance_between_boxes`` (``{"value", "se"}`` as ``count`` gives it; exact here, so
     ``se`` 0) and ``box_figures``: per unit bet a box, each box its own optimum off the top.
 
-    >>> from strategy_calc.boxes import BoxFigures
+    >>> from strategy_calc.blackjack.boxes import BoxFigures
     >>> d = boxes_dict(BoxFigures(2, 0.0, 1.3, 0.5))
     >>> d["boxes"], d["covariance_between_boxes"], d["box_figures"]["variance_per_round"]
     (2, {'value': 0.5, 'se': 0.0}, 3.6)
@@ -563,7 +560,7 @@ def boxes_dict(fig: BoxFigures) -> dict[str, Any]:
 def boxes_text(fig: BoxFigures) -> str:
     """The lines ``--boxes N`` adds to ``hand`` and ``edge`` text.
 
-    >>> from strategy_calc.boxes import BoxFigures
+    >>> from strategy_calc.blackjack.boxes import BoxFigures
     >>> # variance 1.3 - 0.005^2 = 1.299975; covariance 0.5 - 0.005^2 = 0.499975;
     >>> # a round: 2 x 1.299975 + 2 x 0.499975 = 3.5999
     >>> print(boxes_text(BoxFigures(2, -0.005, 1.3, 0.5)))  # doctest: +NORMALIZE_WHITESPACE
@@ -1019,7 +1016,7 @@ def pair_dict(odds: PairOdds) -> dict[str, Any]:
     strings of the probabilities and the EV).
 
     >>> from strategy_calc.rules import blackjack_rules
-    >>> from strategy_calc.sidebets import analyse_pair
+    >>> from strategy_calc.blackjack.pair_bet import analyse_pair
     >>> data = pair_dict(analyse_pair(blackjack_rules("deluxe", ["pair_bet=any"])))
     >>> data["pays"], data["exact"]["ev"]
     ({'pair': 11.0, 'no_pair': -1.0}, '-43/415')
@@ -1056,7 +1053,7 @@ def pair_text(odds: PairOdds) -> str:
     """A readable report: one row per outcome (pays, probability, share of the EV), then the EV.
 
     >>> from strategy_calc.rules import blackjack_rules
-    >>> from strategy_calc.sidebets import analyse_pair
+    >>> from strategy_calc.blackjack.pair_bet import analyse_pair
     >>> print(pair_text(analyse_pair(blackjack_rules("deluxe"))).splitlines()[-1])
     EV -0.040964 per unit side bet (house edge 4.0964%; exact -17/415)
     """
@@ -1862,7 +1859,7 @@ def drill_answer_text(graded: Graded) -> str:
     exact cost (per unit bet to 12 decimals, and per 100 rounds at the deal's frequency).
 
     >>> from strategy_calc.cards import Rank
-    >>> from strategy_calc.drill import Deal, Graded, Question
+    >>> from strategy_calc.drill.questions import Deal, Graded, Question
     >>> q = Question(Deal((Rank.SIX, Rank.TEN), Rank.TEN, 0.01), "play",
     ...              {"s": -0.54, "h": -0.5}, "h", "h", "h", 0.01)
     >>> print(drill_answer_text(Graded(q, "s", 0.04, False)))

@@ -35,7 +35,7 @@ from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules, blackjack_rules
 
 if TYPE_CHECKING:
-    from strategy_calc.strategy import GameAnalysis
+    from strategy_calc.blackjack.game_analysis import GameAnalysis
 
 HELP = """queries:
   T,6 vs T          every action's EV (cards A 2..9 T J Q K, suits s h d c)
@@ -79,7 +79,7 @@ class Session:
 
     def game(self) -> GameAnalysis:
         """The chart and house edge of the rules (computed once per ruleset)."""
-        from strategy_calc.strategy import analyse_game
+        from strategy_calc.blackjack.game_analysis import analyse_game
 
         if self._game is None:
             self._game = analyse_game(self.rules, shoe=self.shoe)
@@ -100,7 +100,7 @@ class Session:
             raise InputError("a query is CARDS vs UP [ACTION], e.g. T,6 vs T or 8,8 vs A split")
         cards, up = " ".join(words[:at]), words[at + 1]
         action = words[at + 2].lower() if at + 2 < len(words) else None
-        from strategy_calc.blackjack import analyse_hand
+        from strategy_calc.blackjack.hand_analysis import analyse_hand
 
         result = analyse_hand(cards, up, self.rules, shoe=self.shoe, outcomes=True)
         if action is None:

@@ -13,13 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from strategy_calc.baccarat import (
-    BETS,
-    RANKS,
-    analyse,
-    analyse_counts,
-    effects_of_removal,
-)
+from strategy_calc.baccarat.odds import BETS, RANKS, analyse, analyse_counts, effects_of_removal
 from strategy_calc.cli import app
 from strategy_calc.rules import BaccaratRules, baccarat_rules
 

@@ -19,21 +19,16 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from strategy_calc.bet_ramp import (
+from strategy_calc.cli import app
+from strategy_calc.counting.counter import RoundRecord, blackjack_counter, parse_spread
+from strategy_calc.counting.ramps import (
     CountBucket,
     RampLimits,
     optimize_ramp,
     ramp_figures,
     scaled_bets,
 )
-from strategy_calc.cli import app
-from strategy_calc.count import (
-    RoundRecord,
-    blackjack_counter,
-    parse_spread,
-    score_difference,
-    summarise,
-)
+from strategy_calc.counting.runs import score_difference, summarise
 from strategy_calc.errors import InputError
 from strategy_calc.report import count_text
 from strategy_calc.rules import blackjack_rules

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from strategy_calc.blackjack import analyse_hand
+from strategy_calc.blackjack.hand_analysis import analyse_hand
 from strategy_calc.rules import blackjack_rules
 
 MACAU_1 = blackjack_rules("macau-1983", decks=1)
@@ -86,8 +86,8 @@ def test_a_paid_hand_is_settled() -> None:
 def test_the_chart_lists_the_plays_the_suited_bonus_changes() -> None:
     """The chart's suited exceptions (from the game pass's exact suit cases) are the
     two-card plays the bonus command finds by valuing 6s,7s / 6s,8s / 7s,8s one by one."""
-    from strategy_calc.strategy import analyse_game
-    from strategy_calc.whatif import bonus_value
+    from strategy_calc.blackjack.game_analysis import analyse_game
+    from strategy_calc.blackjack.whatif import bonus_value
 
     game = analyse_game(MACAU_6)
     in_chart = {(",".join(r.symbol for r in d.hand), d.up.symbol, d.best)
@@ -107,9 +107,9 @@ def test_a_start_whose_third_card_is_gone_hits_as_if_there_were_no_bonus() -> No
     and a count from such shoes printed NaN EVs."""
     import math
 
+    from strategy_calc.blackjack.game_pass import whole_game_pass
     from strategy_calc.cards import Rank, Shoe
-    from strategy_calc.count import blackjack_counter
-    from strategy_calc.game import whole_game_pass
+    from strategy_calc.counting.counter import blackjack_counter
 
     rules = blackjack_rules("macau-1983", decks=2)
     shoe = Shoe.from_counts([8, 8, 8, 8, 8, 8, 1, 8, 8, 32], 2)  # one 7 left

@@ -19,7 +19,7 @@ from oracle_boxes import BoxRules, ShoeExhausted, Strategy, box_moments, mimic_s
 from typer.testing import CliRunner
 
 from strategy_calc.actions import Action
-from strategy_calc.boxes import (
+from strategy_calc.blackjack.boxes import (
     BoxFigures,
     box_figures,
     check_boxes,
@@ -27,14 +27,14 @@ from strategy_calc.boxes import (
     most_cards_dealt,
     up_card_moments,
 )
+from strategy_calc.blackjack.game_analysis import analyse_game
 from strategy_calc.cards import Rank, Shoe
 from strategy_calc.cli import app
-from strategy_calc.count import BlackjackCounter, blackjack_counter
+from strategy_calc.counting.counter import BlackjackCounter, blackjack_counter
 from strategy_calc.engine import CODE_DOUBLE, CODE_HIT, CODE_STAND, engine_params, node_table
 from strategy_calc.errors import InputError
 from strategy_calc.report import boxes_text
 from strategy_calc.rules import BlackjackRules, blackjack_rules
-from strategy_calc.strategy import analyse_game
 
 runner = CliRunner()
 

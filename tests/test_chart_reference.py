@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from strategy_calc.blackjack.game_analysis import UP_ORDER, GameAnalysis, analyse_game
 from strategy_calc.rules import blackjack_rules
-from strategy_calc.strategy import UP_ORDER, GameAnalysis, analyse_game
 
 UPS = [u.symbol for u in UP_ORDER]
 

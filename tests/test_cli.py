@@ -178,7 +178,7 @@ def test_bench_workloads_of_the_speed_issue_are_named_and_the_longest_waits_to_b
 ) -> None:
     """The names tools key on (issue 29); resplit-optimal-6d (minutes) is timed only when
     named with --only, and a default run's estimate leaves it out."""
-    from strategy_calc import bench
+    from strategy_calc.jobs import bench
 
     wanted = {"game-8d", "process-edge", "process-hand", "count-6d", "count-6d-moments",
               "resplit-optimal-1d", "resplit-optimal-6d"}
@@ -188,7 +188,7 @@ def test_bench_workloads_of_the_speed_issue_are_named_and_the_longest_waits_to_b
 
 
 def test_a_failing_workload_is_reported_not_hung(monkeypatch: pytest.MonkeyPatch) -> None:
-    from strategy_calc import bench
+    from strategy_calc.jobs import bench
 
     def broken() -> None:
         raise ValueError("no such shoe")
@@ -201,7 +201,7 @@ def test_a_failing_workload_is_reported_not_hung(monkeypatch: pytest.MonkeyPatch
 def test_bench_rates_count_what_the_workload_does() -> None:
     """A counted workload reports its rate at the median (``per_second``, ``unit``): the
     counts are the rounds the count's shoes hold, and a whole shoe for baccarat."""
-    from strategy_calc import bench
+    from strategy_calc.jobs import bench
 
     items = {w.name: w.items for w in bench.workloads()}
     assert items["count-6d"] == (len(bench._counter(6, 25).play_one(0)), "rounds")
@@ -213,7 +213,7 @@ def test_bench_rates_count_what_the_workload_does() -> None:
 
 
 def test_bench_lists_the_contract_workloads() -> None:
-    from strategy_calc import bench
+    from strategy_calc.jobs import bench
 
     assert {"game-8d", "game-1d", "all-hands-8d", "splits-8d", "process-edge"} <= set(
         bench.names())
@@ -749,7 +749,7 @@ def test_plot_writes_a_png(command: list[str], tmp_path: Path) -> None:
 def test_path_quantiles_match_the_final_quantiles() -> None:
     """The last point of the bankroll path is the result after all the rounds, whose
     quantiles `risk` reports (both exact convolution powers)."""
-    from strategy_calc.risk import path_quantiles, summarise
+    from strategy_calc.blackjack.risk import path_quantiles, summarise
 
     outcomes = {-1.0: 0.5, 1.0: 0.4, 2.0: 0.1}
     n, last = path_quantiles(outcomes, 40, points=4)[-1]
@@ -1008,7 +1008,7 @@ def test_a_count_estimated_beyond_ten_minutes_needs_yes() -> None:
     """count estimates the run first: a billion rounds is refused off a terminal with the
     estimate (at 0.025 + 1/25 CPU-s a round on two cores, about 376 days), before any
     chart is computed; a thousand rounds (about 33 s) runs without asking."""
-    from strategy_calc.count import estimated_seconds
+    from strategy_calc.counting.counter import estimated_seconds
 
     result = runner.invoke(app, ["count", "--rounds", "1000000000", "--jobs", "2"])
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
@@ -1021,7 +1021,7 @@ def test_a_count_estimated_beyond_ten_minutes_needs_yes() -> None:
 def test_bench_can_say_how_long_it_takes_for_every_workload() -> None:
     """Each workload has the typical time bench's estimate adds up (measured, in
     TYPICAL_MS); the estimate counts the warm-up run of the light ones."""
-    from strategy_calc import bench
+    from strategy_calc.jobs import bench
 
     assert set(bench.TYPICAL_MS) == set(bench.names())
     one = bench.expected_seconds(3, ["game-8d"])

@@ -19,11 +19,14 @@ import pytest
 from oracle_round import Chart, RoundOracle
 
 import strategy_calc as sc
-from strategy_calc import baccarat_count, count, playout, sampling
 from strategy_calc.actions import Action
-from strategy_calc.baccarat import BETS, RANKS, analyse, analyse_counts
-from strategy_calc.baccarat import effects_of_removal as baccarat_eor
+from strategy_calc.baccarat.odds import BETS, RANKS, analyse, analyse_counts
+from strategy_calc.baccarat.odds import effects_of_removal as baccarat_eor
+from strategy_calc.blackjack import playout
 from strategy_calc.cards import Shoe
+from strategy_calc.counting import baccarat as baccarat_count
+from strategy_calc.counting import counter as count
+from strategy_calc.counting import runs, sampling
 from strategy_calc.engine import node_table
 from strategy_calc.parallel import executor
 from strategy_calc.rules import baccarat_rules
@@ -210,9 +213,9 @@ def test_without_a_hole_card_check_a_dealer_blackjack_takes_every_bet_on_the_box
     import numpy as np
 
     from strategy_calc import engine
+    from strategy_calc.blackjack.distributions import HIST_OFFSET, HIST_SIZE
+    from strategy_calc.blackjack.split.plan import split_round_params
     from strategy_calc.cards import Card, Rank
-    from strategy_calc.distributions import HIST_OFFSET, HIST_SIZE
-    from strategy_calc.hands import split_round_params
 
     rules = sc.blackjack_rules("macau-1983", ["decks=1"])
     cond = engine.Conditioning.of(rules)
@@ -241,7 +244,7 @@ def test_a_nearly_used_up_ranks_suit_chances_stay_probabilities() -> None:
     an up 8 of the start's suit gave q = (2/4 - 1) / 1 < 0. By hand, as off the top: the
     start is suited with chance 1/4 and the up 8 has its suit with chance 1/4, so q is 0
     with chance 1/16 and 1/3 (one 8 of that suit among the three others) with 3/16."""
-    from strategy_calc.game import suit_cases
+    from strategy_calc.blackjack.deals import suit_cases
 
     shoe = Shoe.from_counts((4, 4, 4, 4, 4, 3, 3, 2, 4, 16), 1)
     cases = suit_cases((6, 7), 8, shoe.suits)
@@ -261,7 +264,7 @@ def test_a_shoe_dealt_one_round_deep_has_no_cut_card_effect() -> None:
     game tests prove against the brute force), at true count 0."""
     rules = sc.blackjack_rules("deluxe", ["decks=1"])
     counter = count.blackjack_counter(rules, cut_card=51, seed=3)
-    result = count.blackjack_count(counter, rounds=4)
+    result = runs.blackjack_count(counter, rounds=4)
     top = sc.analyse_game(rules).ev_basic
     assert result.shoes == 4
     assert abs(result.ev_off_the_top - top) < TOL
@@ -277,7 +280,7 @@ def test_macau_s_single_deck_deals_one_round_per_shuffle_with_no_cut_card_effect
     proved against the brute force in the game tests), and the cut-card effect is 0
     exactly. A cut card cannot be placed; with the rule off the deck deals on."""
     rules = sc.blackjack_rules("macau-1983", ["decks=1"])
-    result = count.blackjack_count(count.blackjack_counter(rules, seed=4), rounds=30)
+    result = runs.blackjack_count(count.blackjack_counter(rules, seed=4), rounds=30)
     top = sc.analyse_game(rules).ev_basic
     assert (result.rounds, result.shoes, result.one_round_per_shuffle) == (30, 30, True)
     assert abs(result.ev_off_the_top - top) < TOL
@@ -344,9 +347,9 @@ def test_same_seed_gives_the_same_run_whatever_the_executor() -> None:
     shoe order are kept, so threads, processes and batches change nothing."""
     rules = sc.blackjack_rules("deluxe", ["decks=1"])
     counter = count.blackjack_counter(rules, seed=7, moment_every=50)
-    one = count.blackjack_count(counter, rounds=25, batch=1)
+    one = runs.blackjack_count(counter, rounds=25, batch=1)
     with executor(2, kind="threads") as pool:
-        two = count.blackjack_count(counter, rounds=25, pool=pool, batch=3)
+        two = runs.blackjack_count(counter, rounds=25, pool=pool, batch=3)
     assert one == two
     assert one.rounds >= 25 and one.moment_rounds >= 1
     assert one.rounds == sum(len(counter.play_one(i)) for i in range(one.shoes))
@@ -359,14 +362,14 @@ def test_ramp_figures_follow_their_definitions() -> None:
     rules = sc.blackjack_rules("deluxe", ["decks=1"])
     counter = count.blackjack_counter(rules, seed=2, moment_every=5)
     ramp = count.parse_spread("0:1,2:4")
-    result = count.blackjack_count(counter, rounds=20, spread=ramp, bankroll=200)
+    result = runs.blackjack_count(counter, rounds=20, spread=ramp, bankroll=200)
     assert result.win_rate_per_round is not None and result.sd_per_round is not None
     w, s = result.win_rate_per_round.value, result.sd_per_round
     assert result.di == pytest.approx(1000 * w / s)
     assert result.score == pytest.approx((1000 * w / s) ** 2)
     assert result.n0 == pytest.approx((s / w) ** 2)
     assert result.risk_of_ruin == pytest.approx(math.exp(-2 * w * 200 / s**2) if w > 0 else 1)
-    flat = count.blackjack_count(counter, rounds=20)
+    flat = runs.blackjack_count(counter, rounds=20)
     assert flat.win_rate_per_round is None and flat.n0 is None and flat.score is None
 
 
@@ -599,7 +602,7 @@ def test_a_seeded_run_with_the_cut_card_behind_the_fourth_card_finds_the_exact_e
     that the enumeration says."""
     counter, top, pat, _pat_no_blackjack, second = _kc_first_rounds()
     exact = (top.ev + float(second)) / (1 + float(pat))
-    result = count.blackjack_count(counter, rounds=600)
+    result = runs.blackjack_count(counter, rounds=600)
     assert result.ev_off_the_top == top.ev
     # a second round in a share P(pat) of the decks, a binomial share of result.shoes
     q = float(pat)
@@ -772,15 +775,15 @@ def test_a_dask_cluster_and_local_processes_deal_the_same_run() -> None:
     distributed = pytest.importorskip("distributed", reason="needs the cluster extra")
     rules = sc.blackjack_rules("deluxe", ["decks=1"])
     counter = count.blackjack_counter(rules, seed=5, moment_every=40)
-    serial = count.blackjack_count(counter, rounds=16, batch=2)
+    serial = runs.blackjack_count(counter, rounds=16, batch=2)
     bac = baccarat_rules("macau-baccarat", decks=1)
     bac_serial = baccarat_count.baccarat_count(bac, shoes=4, seed=2, batch=1)
     with executor(2) as pool:
-        assert count.blackjack_count(counter, rounds=16, pool=pool, batch=2) == serial
+        assert runs.blackjack_count(counter, rounds=16, pool=pool, batch=2) == serial
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
                                   dashboard_address=None, processes=True) as cluster, \
             executor(scheduler=cluster.scheduler_address) as pool:
-        assert count.blackjack_count(counter, rounds=16, pool=pool, batch=2) == serial
+        assert runs.blackjack_count(counter, rounds=16, pool=pool, batch=2) == serial
         assert baccarat_count.baccarat_count(bac, shoes=4, seed=2, pool=pool, batch=1) == bac_serial
 
 
@@ -790,7 +793,7 @@ def test_a_losing_ramp_has_no_score_and_no_n0() -> None:
     winning ramp; a flat-ish ramp at the start of a shoe loses."""
     rules = sc.blackjack_rules("deluxe", ["decks=6"])
     counter = count.blackjack_counter(rules, seed=1, moment_every=100)
-    result = count.blackjack_count(counter, rounds=3, spread=count.parse_spread("5:2"))
+    result = runs.blackjack_count(counter, rounds=3, spread=count.parse_spread("5:2"))
     assert result.win_rate_per_round is not None and result.win_rate_per_round.value < 0
     assert result.score is None and result.n0 is None
     assert result.di is not None and result.di < 0

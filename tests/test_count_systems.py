@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from strategy_calc import count
 from strategy_calc.cards import SUITS, Card, Rank
 from strategy_calc.cli import app
-from strategy_calc.count_systems import CountSystem, find_system
+from strategy_calc.counting import counter as count
+from strategy_calc.counting.sampling import shoe_rng
+from strategy_calc.counting.systems import CountSystem, find_system
 from strategy_calc.rules import blackjack_rules
-from strategy_calc.sampling import shoe_rng
 
 runner = CliRunner()
 

@@ -11,22 +11,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from strategy_calc.blackjack import analyse_hand
+from strategy_calc.blackjack.hand_analysis import analyse_hand
 from strategy_calc.cards import RANKS, Card, Rank, Shoe, parse_cards, rank_counts
-from strategy_calc.counting import (
+from strategy_calc.counting.effects import (
     DECK_WEIGHTS,
-    HILO,
+    EffectsOfRemoval,
+    decision_effects,
+    effects_of_removal,
+)
+from strategy_calc.counting.indices import (
     ILLUSTRIOUS_18,
     PUBLISHED_RULES,
     CountFamily,
     Decision,
-    EffectsOfRemoval,
     count_index,
     count_indices,
-    decision_effects,
-    effects_of_removal,
     find_count,
 )
+from strategy_calc.counting.systems import HILO
 from strategy_calc.report import eor_dict, eor_text, indices_dict, indices_text
 from strategy_calc.rules import blackjack_rules
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from strategy_calc.blackjack import dealer_outcomes
+from strategy_calc.blackjack.hand_analysis import dealer_outcomes
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.rules import BlackjackRules
 

@@ -21,14 +21,10 @@ from typer.testing import CliRunner
 import strategy_calc as sc
 from strategy_calc.cards import Rank, Shoe
 from strategy_calc.cli import app
-from strategy_calc.drill import (
-    Deal,
-    History,
-    PlayDrill,
-    all_deals,
-    count_questions,
-    deal_frequency,
-)
+from strategy_calc.drill.count import count_questions
+from strategy_calc.drill.history import History
+from strategy_calc.drill.play import PlayDrill
+from strategy_calc.drill.questions import Deal, all_deals, deal_frequency
 from strategy_calc.rules import blackjack_rules
 
 runner = CliRunner()
@@ -488,7 +484,7 @@ def test_the_count_loop_asks_again_after_a_bad_answer_and_times_each_answer() ->
     the hand count of the cards shown is right."""
     import io
 
-    from strategy_calc.count_systems import HILO
+    from strategy_calc.counting.systems import HILO
     from strategy_calc.drill_loop import Terminal, count_loop
 
     (question,) = count_questions(HILO, 1, "count", 1, 6, seed=5)
@@ -509,7 +505,7 @@ def test_a_count_session_is_kept_in_the_history(tmp_path: Path) -> None:
 
 
 def test_count_questions_are_seeded_and_a_system_s_tags_are_used() -> None:
-    from strategy_calc.count_systems import find_system
+    from strategy_calc.counting.systems import find_system
 
     zen = find_system("zen")
     one = count_questions(zen, 2, "count", 3, 8, seed=4)

@@ -19,10 +19,10 @@ import bj_oracle as oracle
 import pytest
 
 from strategy_calc import _engine, engine
-from strategy_calc.blackjack import analyse_hand
+from strategy_calc.blackjack.game_analysis import analyse_game
+from strategy_calc.blackjack.hand_analysis import analyse_hand
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.rules import blackjack_rules
-from strategy_calc.strategy import analyse_game
 
 
 def _ints(values: list[int]) -> memoryview:
@@ -139,12 +139,12 @@ def test_a_memo_filled_one_up_card_at_a_time_then_wholly_changes_no_value() -> N
 @pytest.mark.statistical
 def test_hints_and_a_dry_run_change_no_value() -> None:
     """A memo hinted with the up cards each removal is wanted against (noted in a dry run
-    on the full shoe, :func:`strategy_calc.game.memo_hints`) walks several up cards' tree
-    at once; hints that are wrong, and a memo that took a dry run itself, still give every
+    on the full shoe, :func:`strategy_calc.blackjack.game_pass.memo_hints`) walks several up cards'
+    tree at once; hints that are wrong, and a memo that took a dry run itself, still give every
     value bit for bit as no memo does."""
     import random as _random
 
-    from strategy_calc.count import blackjack_counter
+    from strategy_calc.counting.counter import blackjack_counter
 
     rules = blackjack_rules("deluxe", ["decks=2"])
     counter = blackjack_counter(rules)

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from strategy_calc.blackjack import analyse_hand, dealer_outcomes
+from strategy_calc.blackjack.hand_analysis import analyse_hand, dealer_outcomes
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.rules import BlackjackRules
 
@@ -233,7 +233,7 @@ def test_exact_mode_fractions_equal_the_oracle(deal: tuple) -> None:  # type: ig
     """``hand --exact``: the sympy fractions equal the oracle's, digit for digit."""
     from fractions import Fraction
 
-    from strategy_calc.exact import hand_exact
+    from strategy_calc.blackjack.exact import hand_exact
 
     rules, hand, up, removed = deal
     rules = replace(rules, bonus_777=0.0)

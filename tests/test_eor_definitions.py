@@ -19,11 +19,11 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from strategy_calc.blackjack.game_analysis import analyse_game
 from strategy_calc.cards import RANKS, Card, Shoe
 from strategy_calc.cli import app
-from strategy_calc.counting import DECK_WEIGHTS, effects_of_removal
+from strategy_calc.counting.effects import DECK_WEIGHTS, effects_of_removal
 from strategy_calc.rules import BlackjackRules, blackjack_rules
-from strategy_calc.strategy import analyse_game
 
 WIZARD_APPENDIX_7 = {
     # rank: (S17, H17), % of the initial bet, as published (three decimals)
@@ -138,9 +138,9 @@ def test_fixed_chart_round_equals_the_counters_chart_round_on_a_reduced_shoe() -
     ``chart_round_ev`` does so for ``eor --definition fixed-chart``. On the shoe less a 5
     and less a ten (6 decks, late surrender against T and A, where the full shoe's chart
     surrenders 16 vs T) they agree to float rounding."""
-    from strategy_calc.count import blackjack_counter
-    from strategy_calc.counting import chart_round_ev
-    from strategy_calc.game import whole_game_pass
+    from strategy_calc.blackjack.game_pass import whole_game_pass
+    from strategy_calc.counting.counter import blackjack_counter
+    from strategy_calc.counting.effects import chart_round_ev
 
     rules = wizard_rules(False)
     top = analyse_game(rules)

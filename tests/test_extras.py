@@ -14,7 +14,7 @@ import bj_oracle as oracle
 import pytest
 from typer.testing import CliRunner
 
-from strategy_calc.blackjack import analyse_hand
+from strategy_calc.blackjack.hand_analysis import analyse_hand
 from strategy_calc.cards import Card, Rank
 from strategy_calc.cli import app
 from strategy_calc.rules import BlackjackRules

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
+from strategy_calc.blackjack.game_analysis import analyse_game
 from strategy_calc.rules import BlackjackRules
-from strategy_calc.strategy import analyse_game
 
 APPENDIX_9 = [
     # decks, H17, hole card, DAS, published EV

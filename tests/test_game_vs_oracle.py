@@ -25,9 +25,9 @@ import pytest
 from oracle_round import Chart, RoundOracle, RoundResult
 
 import strategy_calc as sc
+from strategy_calc.blackjack.game_analysis import GameAnalysis
 from strategy_calc.cards import Shoe
 from strategy_calc.rules import BlackjackRules
-from strategy_calc.strategy import GameAnalysis
 
 TOL = 1e-12
 

@@ -19,7 +19,7 @@ from browser import chromium
 
 import strategy_calc as sc
 from strategy_calc import report
-from strategy_calc.tables import table_specs
+from strategy_calc.jobs.tables import table_specs
 
 MM = 72 / 25.4  # PDF points per millimetre
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from strategy_calc.blackjack import analyse_hand
+from strategy_calc.blackjack.hand_analysis import analyse_hand
 from strategy_calc.cli import app
-from strategy_calc.counting import (
+from strategy_calc.counting.indices import (
     FAB_4,
     FAB_4_RULES,
     ILLUSTRIOUS_18,

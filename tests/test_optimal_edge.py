@@ -1,6 +1,6 @@
 """``edge --strategy optimal`` computes optimal play alone (no chart:
-``strategy_calc.strategy.optimal_edge``); its figures are the whole analysis's to the bit,
-and meet the published figure the whole analysis meets."""
+``strategy_calc.blackjack.game_analysis.optimal_edge``); its figures are the whole analysis's to the
+bit, and meet the published figure the whole analysis meets."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from strategy_calc.blackjack.game_analysis import analyse_game, optimal_edge
 from strategy_calc.cli import app
 from strategy_calc.rules import blackjack_rules
-from strategy_calc.strategy import analyse_game, optimal_edge
 
 runner = CliRunner()
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from strategy_calc.blackjack import analyse_hand
+from strategy_calc.blackjack.hand_analysis import analyse_hand
 from strategy_calc.cards import Card, Rank
 from strategy_calc.rules import blackjack_rules
 
@@ -63,8 +63,8 @@ def test_evs_are_bounded_and_dealer_probabilities_sum_to_one(s: tuple) -> None: 
 def test_a_game_without_splits_is_charted_and_worth_less_to_an_optimal_player() -> None:
     """max_split_hands = 1: pairs are played as totals; taking the split away can only
     cost an optimal player (and the chart's pair rows then never say P)."""
+    from strategy_calc.blackjack.game_analysis import analyse_game
     from strategy_calc.rules import blackjack_rules
-    from strategy_calc.strategy import analyse_game
 
     with_split = analyse_game(blackjack_rules("deluxe", ["decks=2"]))
     without = analyse_game(blackjack_rules("deluxe", ["decks=2", "max_split_hands=1"]))
@@ -82,7 +82,7 @@ def test_hands_pairwise_sum_is_numpys_sum_to_the_last_bit(values: list[float], s
     the double ``ndarray.sum()`` gives, on a slice as on the whole."""
     import numpy as np
 
-    from strategy_calc.blackjack import pairwise_sum
+    from strategy_calc.blackjack.hand_analysis import pairwise_sum
 
     start = min(skip, len(values))
     assert pairwise_sum(values, start, len(values)) == float(np.array(values[start:]).sum())

@@ -20,7 +20,7 @@ from __future__ import annotations
 import bj_oracle as oracle
 import pytest
 
-from strategy_calc.blackjack import analyse_hand
+from strategy_calc.blackjack.hand_analysis import analyse_hand
 from strategy_calc.cards import Card, Rank
 from strategy_calc.rules import BlackjackRules
 

@@ -1,23 +1,23 @@
 """Resplits in the round's moments: the exact E[X], E[X^2] and E[X 1{dealer blackjack}] of a
-split round with resplits to 3 and 4 hands (``strategy_calc.distributions.resplit_moments``)
-agree to 1e-12 with a brute force of the real sequential process in casino order
-(``bj_oracle.split_moments_resplit_bruteforce``: hands in queue order, a pair card drawn as
-a second card starts a new hand while fewer than the maximum exist, every hand settled
-against the same dealer hand), every hand playing the frozen one-split-hand policy on its
-own cards (cdp1). The shoes are small but leave the hands and the dealer no way to run out
-of cards (the identities behind the engine's figure assume it; ``could_run_out`` says
-when they do not, and then the figure is refused)."""
+split round with resplits to 3 and 4 hands
+(``strategy_calc.blackjack.distributions.resplit_moments``) agree to 1e-12 with a brute force of the
+real sequential process in casino order (``bj_oracle.split_moments_resplit_bruteforce``: hands in
+queue order, a pair card drawn as a second card starts a new hand while fewer than the maximum
+exist, every hand settled against the same dealer hand), every hand playing the frozen
+one-split-hand policy on its own cards (cdp1). The shoes are small but leave the hands and the
+dealer no way to run out of cards (the identities behind the engine's figure assume it;
+``could_run_out`` says when they do not, and then the figure is refused)."""
 
 from __future__ import annotations
 
 import bj_oracle as oracle
 import pytest
 
-from strategy_calc.blackjack import analyse_hand
+from strategy_calc.blackjack.distributions import split_moments
+from strategy_calc.blackjack.hand_analysis import analyse_hand
+from strategy_calc.blackjack.split.values import could_run_out, resplit_moments
 from strategy_calc.cards import Card, Rank, Shoe
-from strategy_calc.distributions import split_moments
 from strategy_calc.engine import Conditioning
-from strategy_calc.hands import could_run_out, resplit_moments
 from strategy_calc.rules import BlackjackRules, RulesError, blackjack_rules
 
 TOL = 1e-12
@@ -125,8 +125,8 @@ def test_one_split_is_the_joint_round_of_two_hands() -> None:
     joint = split_moments(rules, Rank.EIGHT, Rank.TEN, base, cond, None)
     assert joint is not None
     from strategy_calc import engine
-    from strategy_calc.hands import split_round_params
-    from strategy_calc.splits import combine_moments
+    from strategy_calc.blackjack.split.combine import combine_moments
+    from strategy_calc.blackjack.split.plan import split_round_params
     first, second, _ = split_round_params(rules, base, [Card(Rank.EIGHT)] * 2, cond)
     rows = engine.resplit_moment_rows(base, Rank.EIGHT, Rank.TEN, first, None, 2, second)
     got = combine_moments(rows, base.total - 2, base.count(Rank.EIGHT) - 2, 2)
@@ -169,8 +169,8 @@ def test_a_resplit_takes_the_next_pair_card_in_the_playout() -> None:
     third 2; every hand stands, and the dealer's 16 draws T: 9 cards. Split once only,
     the first hand keeps its 8 (16), the second takes the 3, the dealer the T: 7 cards."""
     from strategy_calc.actions import Action
+    from strategy_calc.blackjack.playout import RoundPlan, play_round
     from strategy_calc.cards import parse_cards
-    from strategy_calc.playout import RoundPlan, play_round
 
     plan = RoundPlan(0.0, None, {(6, 8, 8, False): Action.SPLIT}, {6: bytes([4]) * 4096},
                      frozenset())
@@ -184,8 +184,8 @@ def test_the_counts_round_off_the_top_has_the_games_moments_with_resplits() -> N
     """Two assemblies of one round's E[X^2] with resplits agree: the count's round plan
     off the top of a full deck (its split rounds' moments one deal at a time) and the
     game's (``analyse_game(moments=True)``, every deal weighted), under the chart."""
-    from strategy_calc.count import blackjack_counter
-    from strategy_calc.strategy import analyse_game
+    from strategy_calc.blackjack.game_analysis import analyse_game
+    from strategy_calc.counting.counter import blackjack_counter
 
     rules = blackjack_rules("deluxe", ["max_split_hands=4"], decks=1)
     plan = blackjack_counter(rules).plan(Shoe.full(1))
@@ -203,7 +203,7 @@ def test_wizard_of_odds_appendix_4_variance_with_doubling_after_splits() -> None
     """Wizard of Odds, blackjack appendix 4 (basic strategy, a cut-card simulation of
     about 1e10 hands, resplits to 4): 6 decks, H17, DAS, no surrender, no resplit aces:
     variance 1.346 (docs/REFERENCE.md). The exact figure off the top: 1.3459."""
-    from strategy_calc.strategy import analyse_game
+    from strategy_calc.blackjack.game_analysis import analyse_game
 
     rules = blackjack_rules("deluxe", ["dealer_hits_soft_17=true", "surrender=none",
                                        "max_split_hands=4"], decks=6)
@@ -219,7 +219,7 @@ def test_wizard_of_odds_no_das_variance_is_the_das_pair_splits() -> None:
     6,6 vs 2) adds that E[X^2]: 6 decks, S17, no DAS, no surrender (Wong's benchmark):
     his 1.295 (Wong's own 1.28) against 1.2869 + 0.0085. Each cell's weight is the
     chance of its deal (pair card, up card, pair card from 312 cards)."""
-    from strategy_calc.strategy import analyse_game
+    from strategy_calc.blackjack.game_analysis import analyse_game
 
     rules = blackjack_rules("deluxe", ["double_after_split=false", "surrender=none",
                                        "max_split_hands=4"], decks=6)
@@ -243,7 +243,7 @@ def test_a_counted_round_too_short_for_exact_resplit_moments_has_none() -> None:
     run's moments are sampled from the other rounds) rather than the run stopping. Two
     cards of each rank but four tens: 21 cards once the up card is gone, and four hands
     and the dealer could need 23."""
-    from strategy_calc.count import blackjack_counter
+    from strategy_calc.counting.counter import blackjack_counter
 
     rules = blackjack_rules("deluxe", ["max_split_hands=4"], decks=1)
     short = Shoe.from_counts([2] * 9 + [4])

@@ -8,10 +8,10 @@ from fractions import Fraction
 import pytest
 from typer.testing import CliRunner
 
+from strategy_calc.blackjack.game_analysis import analyse_game
+from strategy_calc.blackjack.risk import summarise
 from strategy_calc.cli import app
-from strategy_calc.risk import summarise
 from strategy_calc.rules import blackjack_rules
-from strategy_calc.strategy import analyse_game
 
 
 @pytest.fixture(scope="module", params=[("deluxe", 1), ("macau-1983", 2)])
@@ -160,7 +160,7 @@ def test_the_normal_risk_of_ruin_is_summed_in_logs_for_any_bankroll(
 
     import mpmath
 
-    from strategy_calc.risk import _log_ruin_normal
+    from strategy_calc.blackjack.risk import _log_ruin_normal
 
     want = _brownian_risk_mpmath(mean, sd, bankroll, rounds)
     got = _log_ruin_normal(mean, sd, bankroll, rounds)
@@ -199,7 +199,7 @@ def test_risk_answers_for_real_bankrolls(rules: str, bankroll: str) -> None:
 def test_risk_s_enumeration_reports_progress_to_the_end() -> None:
     """The seconds after the pass (every round's distribution) tick too: ten up cards in
     the pass, ten for the split values, ten for the enumeration, in order."""
-    from strategy_calc.risk import round_outcomes
+    from strategy_calc.blackjack.risk import round_outcomes
 
     ticks: list[tuple[int, int]] = []
     round_outcomes(blackjack_rules("deluxe", decks=1), "optimal",

@@ -10,7 +10,7 @@ from fractions import Fraction
 import bj_oracle as oracle
 import pytest
 
-from strategy_calc.blackjack import analyse_hand
+from strategy_calc.blackjack.hand_analysis import analyse_hand
 from strategy_calc.cards import parse_cards
 from strategy_calc.rules import blackjack_rules
 

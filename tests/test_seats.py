@@ -16,9 +16,9 @@ from fractions import Fraction
 from typer.testing import CliRunner
 
 from strategy_calc.actions import Action
+from strategy_calc.blackjack.playout import RoundPlan, play_round
 from strategy_calc.cards import parse_cards
 from strategy_calc.cli import app
-from strategy_calc.playout import RoundPlan, play_round
 from strategy_calc.rules import blackjack_rules
 
 PEEK = blackjack_rules("deluxe")

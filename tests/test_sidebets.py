@@ -17,17 +17,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from strategy_calc.cards import SUITS, CardError
-from strategy_calc.cli import app
-from strategy_calc.report import pair_text
-from strategy_calc.rules import BlackjackRules, RulesError, blackjack_rules
-from strategy_calc.sidebets import (
+from strategy_calc.blackjack.pair_bet import (
     RANKS,
     NoPairBetError,
     PairShoe,
     analyse_pair,
     parse_pair_cards,
 )
+from strategy_calc.cards import SUITS, CardError
+from strategy_calc.cli import app
+from strategy_calc.report import pair_text
+from strategy_calc.rules import BlackjackRules, RulesError, blackjack_rules
 
 runner = CliRunner()
 

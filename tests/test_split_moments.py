@@ -17,10 +17,12 @@ import numpy as np
 import pytest
 
 import strategy_calc as sc
-from strategy_calc import count, engine
+from strategy_calc import engine
+from strategy_calc.blackjack.distributions import HIST_OFFSET, HIST_SIZE
+from strategy_calc.blackjack.split.plan import split_round_params
+from strategy_calc.blackjack.split.values import split_values
 from strategy_calc.cards import Card, Rank, Shoe
-from strategy_calc.distributions import HIST_OFFSET, HIST_SIZE
-from strategy_calc.hands import split_round_params, split_values
+from strategy_calc.counting import counter as count
 
 TOL = 1e-12
 # the histogram sums up to millions of terms for 2-2 against a 7: its own rounding
@@ -326,7 +328,7 @@ def test_split_moment_tables_take_two_hands_of_more_than_24_cards() -> None:
 def test_split_tables_over_their_byte_limit_keep_only_the_latest_and_the_same_moments() -> None:
     """Past ``limit_bytes`` the least recently used tables go (made again when asked);
     the moments do not change."""
-    from strategy_calc.distributions import SplitTables
+    from strategy_calc.blackjack.distributions import SplitTables
 
     rules = sc.blackjack_rules("deluxe", ["decks=2"])
     counter = count.blackjack_counter(rules, cut_card=60)

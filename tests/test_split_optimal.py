@@ -172,8 +172,8 @@ def test_a_shoe_that_can_only_give_the_dealer_blackjack_is_refused_in_a_peek_gam
 
 
 def test_the_optimal_split_is_named_and_refused_where_it_cannot_apply() -> None:
+    from strategy_calc.blackjack.game_analysis import analyse_game
     from strategy_calc.rules import RulesError
-    from strategy_calc.strategy import analyse_game
 
     result = sc.analyse_hand("8,8", "T", _rules(), split_strategy="Optimal")
     assert result.split_strategy == "optimal"

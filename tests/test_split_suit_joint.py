@@ -27,9 +27,9 @@ import pytest
 from oracle_round import RoundOracle
 
 from strategy_calc import engine
+from strategy_calc.blackjack.distributions import HIST_OFFSET, HIST_SIZE
+from strategy_calc.blackjack.split.plan import split_round_params
 from strategy_calc.cards import Card, Rank, Shoe
-from strategy_calc.distributions import HIST_OFFSET, HIST_SIZE
-from strategy_calc.hands import split_round_params
 from strategy_calc.rules import BlackjackRules, blackjack_rules
 
 TOL = 1e-12
@@ -196,7 +196,7 @@ def _engine_policy(rules: BlackjackRules, base: Shoe, cards: list[Card], up: Car
                    ) -> Callable[[tuple[tuple[int, str | None], ...]], str]:
     """A split hand's decisions as the engine plays them (engine.split_play), for the
     oracle: its node codes, and at a split 6/7/8's two-card node the code of its suits."""
-    from strategy_calc.hands import split_hand_params
+    from strategy_calc.blackjack.split.plan import split_hand_params
 
     table = engine.node_table()
     left = base.remove(cards)

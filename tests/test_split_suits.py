@@ -19,9 +19,9 @@ import pytest
 
 import strategy_calc as sc
 from strategy_calc import engine
+from strategy_calc.blackjack.distributions import HIST_OFFSET, HIST_SIZE
+from strategy_calc.blackjack.split.plan import split_hand_params, split_round_params
 from strategy_calc.cards import Shoe, parse_cards
-from strategy_calc.distributions import HIST_OFFSET, HIST_SIZE
-from strategy_calc.hands import split_hand_params, split_round_params
 from strategy_calc.rules import BlackjackRules, blackjack_rules
 
 TOL = 1e-12

@@ -10,9 +10,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-HEAVY = ("strategy_calc.counting", "strategy_calc.strategy", "strategy_calc.count",
-         "strategy_calc.distributions", "strategy_calc.drill", "strategy_calc.bet_ramp",
-         "numpy", "scipy", "sympy")
+HEAVY = ("strategy_calc.counting", "strategy_calc.blackjack.game_analysis",
+         "strategy_calc.counting.counter", "strategy_calc.blackjack.distributions",
+         "strategy_calc.drill", "strategy_calc.counting.ramps", "numpy", "scipy", "sympy")
 
 
 def _loaded(args: list[str], modules: tuple[str, ...]) -> str:
@@ -31,14 +31,13 @@ def test_hand_imports_no_whole_game_or_count_analysis() -> None:
 
 
 # `edge` needs the rules, the whole-game pass and the renderer's edge_dict: not the
-# one-hand analysis (blackjack), baccarat, sampling, nor the standard modules only other
-# commands' renderers use (html, fractions) or importlib.resources (zipfile and tempfile
+# one-hand analysis (blackjack.hand_analysis), baccarat, counting, nor the standard modules only
+# other commands' renderers use (html, fractions) or importlib.resources (zipfile and tempfile
 # come with it). Measured 2026-12-06: together with the script's exit (test below) these
 # took `edge --json` from 153 to 121 ms (interleaved medians of 15, docs/PERFORMANCE.md).
-EDGE_UNUSED = ("strategy_calc.blackjack", "strategy_calc.baccarat", "strategy_calc.sampling",
-               "strategy_calc.counting", "strategy_calc.count", "strategy_calc.drill",
-               "strategy_calc.bet_ramp", "html", "fractions", "importlib.resources",
-               "zipfile", "numpy", "scipy", "sympy", "rich")
+EDGE_UNUSED = ("strategy_calc.blackjack.hand_analysis", "strategy_calc.baccarat",
+               "strategy_calc.counting", "strategy_calc.drill", "html", "fractions",
+               "importlib.resources", "zipfile", "numpy", "scipy", "sympy", "rich")
 
 
 def test_edge_imports_only_the_game_pass_and_its_renderer() -> None:

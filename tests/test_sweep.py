@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from strategy_calc import parallel, sweep
+from strategy_calc import parallel
 from strategy_calc.actions import Strategy
+from strategy_calc.blackjack import sweep
+from strategy_calc.blackjack.game_analysis import analyse_game
 from strategy_calc.cli import app
 from strategy_calc.rules import RulesError, blackjack_rules
-from strategy_calc.strategy import analyse_game
 
 runner = CliRunner()
 VARY = ["decks=1,2", "surrender=none,late"]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from strategy_calc.tables import generate, pdf_names
+from strategy_calc.jobs.tables import generate, pdf_names
 
 TABLES = Path(__file__).resolve().parent.parent / "tables"
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import strategy_calc as sc
 from strategy_calc import report
 from strategy_calc.cli import app
-from strategy_calc.tables import table_specs
+from strategy_calc.jobs.tables import table_specs
 
 MM = 72 / 25.4  # PDF points per millimetre
 

@@ -15,8 +15,8 @@ import pytest
 from browser import browser_page
 from typer.testing import CliRunner
 
-from strategy_calc import web
 from strategy_calc.cli import app, run_captured
+from strategy_calc.web import server as web
 
 runner = CliRunner()
 
@@ -210,7 +210,7 @@ def test_a_field_edited_in_the_page_is_an_override(server: str) -> None:
 @pytest.mark.parallel
 def test_concurrent_queries_each_answer_what_a_serial_command_prints(server: str) -> None:
     """Twelve different hands and two charts asked at once: every answer is the CLI's
-    own (commands run a few at a time, :data:`strategy_calc.web.PROCESSES`)."""
+    own (commands run a few at a time, :data:`strategy_calc.web.server.PROCESSES`)."""
     from concurrent.futures import ThreadPoolExecutor
 
     hands = [(a, b, up) for a in ("T", "9", "A") for b in ("6", "7") for up in ("T", "5")]

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 from typer.testing import CliRunner
 
-from strategy_calc import web
 from strategy_calc.cli import app, run_captured
+from strategy_calc.web import server as web
 
 pytestmark = pytest.mark.parallel  # (the app runs commands in worker processes)
 

@@ -8,9 +8,10 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from strategy_calc import count
 from strategy_calc.cli import app
-from strategy_calc.count import RoundRecord, Wong, summarise
+from strategy_calc.counting import counter as count
+from strategy_calc.counting.counter import RoundRecord, Wong
+from strategy_calc.counting.runs import summarise
 from strategy_calc.rules import blackjack_rules
 
 runner = CliRunner()

@@ -14,8 +14,8 @@ import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
-from strategy_calc import web
 from strategy_calc.cli import run_captured
+from strategy_calc.web import server as web
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from strategy_calc import web
 from strategy_calc.cli import run_captured
+from strategy_calc.web import server as web
 
 
 def chart(page: Any, out: Path) -> None:

@@ -1,0 +1,1 @@
+"""Baccarat: every bet's exact EV for a shoe."""

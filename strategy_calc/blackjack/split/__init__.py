@@ -1,0 +1,1 @@
+"""Splitting a pair: the one home of the split facts and values."""

@@ -1,0 +1,242 @@
+"""Counting baccarat over dealt shoes, every hand's expectation exact.
+
+A whole shoe is dealt per the house procedure (the first card is shown and as
+many cards as its value are burnt, unseen; tens and faces count 10), and
+hands are dealt while more than ``cut_card`` cards are left. Before each hand
+the bettor knows every card shown so far; the burnt cards count as unseen.
+The EV of each bet for the unseen cards is exact
+(:func:`strategy_calc.baccarat.odds.analyse_counts`), and equals the EV for the
+physical shoe averaged over what the burnt cards were. Shoes are seeded and
+standard errors are over shoes (:mod:`strategy_calc.counting.sampling`).
+
+>>> from strategy_calc.rules import baccarat_rules
+>>> result = baccarat_count(baccarat_rules("macau-baccarat", decks=1), shoes=2, seed=1)
+>>> result.shoes, result.hands > 10
+(2, True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+
+from strategy_calc.baccarat.odds import BETS, POINTS, RANKS, analyse, analyse_counts
+from strategy_calc.baccarat.odds import effects_of_removal as baccarat_eor
+from strategy_calc.cards import FaceShoe
+from strategy_calc.counting.sampling import Estimate, Progress, batches, mean_estimate, shoe_rng
+from strategy_calc.errors import InputError
+from strategy_calc.parallel import run_all
+from strategy_calc.rules import BaccaratRules
+
+BACCARAT_CUT_CARD = 14
+"""Default: hands are dealt while more than this many cards are left (the cut card)."""
+
+
+def baccarat_deal(cards: Sequence[int], pos: int) -> tuple[int, int, int]:
+    """Deal one baccarat hand from ``cards`` (indices of :data:`RANKS`) starting at ``pos``.
+
+    Returns ``(next position, player point, banker point)``. Player and Banker
+    take two cards each, alternately, Player first; the third-card tableau of
+    the rules follows (naturals 8/9 stand both; Player draws on 0-5; Banker
+    by its point and the Player's third card).
+
+    >>> A, FIVE, NINE, TEN = 0, 4, 8, 9
+    >>> baccarat_deal([NINE, TEN, TEN, TEN], 0)  # a natural 9: nobody draws
+    (4, 9, 0)
+    >>> baccarat_deal([TEN, TEN, TEN, FIVE, A, A], 0)  # Player 0 draws an A; Banker 5 stands on a 1
+    (5, 1, 5)
+    """
+    p = POINTS[cards[pos]] + POINTS[cards[pos + 2]]
+    b = POINTS[cards[pos + 1]] + POINTS[cards[pos + 3]]
+    p, b, pos = p % 10, b % 10, pos + 4
+    if p >= 8 or b >= 8:
+        return pos, p, b
+    third = -1
+    if p <= 5:
+        third = POINTS[cards[pos]]
+        p, pos = (p + third) % 10, pos + 1
+    if third < 0:
+        draws = b <= 5
+    else:
+        draws = (b <= 2 or (b == 3 and third != 8) or (b == 4 and 2 <= third <= 7)
+                 or (b == 5 and 4 <= third <= 7) or (b == 6 and 6 <= third <= 7))
+    if draws:
+        b, pos = (b + POINTS[cards[pos]]) % 10, pos + 1
+    return pos, p, b
+
+
+@dataclass(frozen=True, slots=True)
+class BaccaratShoe:
+    """What one dealt baccarat shoe contributed, per bet of :data:`BETS` (same order).
+
+    ``win`` and ``linear_win`` are sums of exact EVs (units of one bet) over the
+    hands bet on: every hand with positive EV, and every hand the linear count
+    estimates positive.
+    """
+
+    hands: int
+    positive: tuple[int, ...]
+    positive_ev: tuple[float, ...]
+    win: tuple[float, ...]
+    linear_win: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BaccaratCounter:
+    """A picklable job: the rules, the cut card and the linear count of every bet."""
+
+    rules: BaccaratRules
+    cut_card: int
+    seed: int
+    ev_top: tuple[float, ...]
+    """Each bet's EV off the top of a full shoe."""
+    slopes: tuple[tuple[float, ...], ...]
+    """Per bet, per rank: the change in EV per unit change of the rank's share of the
+    unseen cards (``-(N - 1)`` times its effect of removal; see :func:`linear_counter`)."""
+
+    def estimate(self, counts: Sequence[int]) -> list[float]:
+        """Each bet's EV for the unseen ``counts`` by the linear count."""
+        full = FaceShoe.full(self.rules.decks).face_counts
+        n, n0 = sum(counts), sum(full)
+        shift = [c / n - f / n0 for c, f in zip(counts, full, strict=True)]
+        return [top + math.fsum(s * d for s, d in zip(slope, shift, strict=True))
+                for top, slope in zip(self.ev_top, self.slopes, strict=True)]
+
+    def play(self, indices: Sequence[int]) -> list[BaccaratShoe]:
+        """Deal the shoes ``indices`` of the run."""
+        return [self.play_one(i) for i in indices]
+
+    def play_one(self, index: int) -> BaccaratShoe:
+        """Deal shoe ``index``: every hand until the cut card, each bet's exact EV first."""
+        decks = self.rules.decks
+        cards = [r for r in range(len(RANKS)) for _ in range(4 * decks)]
+        shoe_rng(self.seed, index).shuffle(cards)
+        known = list(FaceShoe.full(decks).face_counts)
+        first = cards[0]
+        known[first] -= 1
+        pos = 1 + (POINTS[first] or 10)  # the burn: unseen cards
+        k = len(BETS)
+        hands, positive = 0, [0] * k
+        positive_ev, win, linear_win = [0.0] * k, [0.0] * k, [0.0] * k
+        while len(cards) - pos > max(self.cut_card, 5):
+            ev = analyse_counts(self.rules, known).ev
+            guess = self.estimate(known)
+            for j, bet in enumerate(BETS):
+                if ev[bet] > 0:
+                    positive[j] += 1
+                    positive_ev[j] += ev[bet]
+                    win[j] += ev[bet]
+                if guess[j] > 0:
+                    linear_win[j] += ev[bet]
+            start = pos
+            pos, _p, _b = baccarat_deal(cards, pos)
+            for card in cards[start:pos]:
+                known[card] -= 1
+            hands += 1
+        return BaccaratShoe(hands, tuple(positive), tuple(positive_ev), tuple(win),
+                            tuple(linear_win))
+
+
+def linear_counter(rules: BaccaratRules, cut_card: int, seed: int) -> BaccaratCounter:
+    """The counter of a run: the exact EVs off the top and the linear count of each bet.
+
+    *Linear count*: write the EV as linear in the unseen shares ``p_i`` of
+    the ranks, ``EV ~ EV_0 + sum_i b_i (p_i - p0_i)``. Removing one card of
+    rank ``i`` from the full shoe (``N`` cards) moves ``p_i`` by
+    ``(p0_i - 1)/(N - 1)`` and every other ``p_j`` by ``p0_j/(N - 1)``, so its
+    effect of removal is ``E_i = (sum_j b_j p0_j - b_i)/(N - 1)``; fixing the
+    free constant by ``sum_j b_j p0_j = 0`` gives ``b_i = -(N - 1) E_i``.
+    """
+    top = analyse(rules)
+    eor = baccarat_eor(top)
+    n = top.cards_left
+    slopes = []
+    for bet in BETS:
+        row = []
+        for rank in RANKS:
+            effect = eor[rank]
+            row.append(-(n - 1) * float(effect[bet]) if effect is not None else 0.0)
+        slopes.append(tuple(row))
+    ev = top.ev
+    return BaccaratCounter(rules, cut_card, seed, tuple(ev[b] for b in BETS), tuple(slopes))
+
+
+@dataclass(frozen=True, slots=True)
+class BetCount:
+    """One bet over the dealt shoes: per unit bet, per hand or per shoe as named."""
+
+    ev_off_the_top: float
+    positive_share: float
+    """Share of the hands dealt on which the bet's exact EV is positive."""
+    mean_edge_when_positive: float | None
+    """Mean exact EV of the bet over those hands (None if there were none)."""
+    win_per_shoe: Estimate
+    """Mean per shoe of the exact EVs of the hands with positive EV: the win of a
+    player who bets one unit exactly then (the perfect-information ceiling)."""
+    linear_count_win_per_shoe: Estimate
+    """The same for a player who bets when the linear count says the EV is positive."""
+
+
+@dataclass(frozen=True, slots=True)
+class BaccaratCount:
+    """The result of :func:`baccarat_count`."""
+
+    rules: BaccaratRules
+    shoes: int
+    seed: int
+    cut_card: int
+    hands: int
+    bets: dict[str, BetCount]
+
+
+def baccarat_count(
+    rules: BaccaratRules, shoes: int = 100, seed: int = 1, cut_card: int = BACCARAT_CUT_CARD,
+    bets: Sequence[str] = BETS, pool: Executor | None = None, progress: Progress = None,
+    batch: int = 10,
+) -> BaccaratCount:
+    """Deal ``shoes`` shoes and report each of ``bets`` (see the module docstring).
+
+    ``pool``: the executor the batches of shoes run on (default: this thread).
+    The player may change bets before every hand; for the main bets this is
+    the Macau rule that a bet may be changed after a tie, which otherwise
+    stands.
+    """
+    if shoes < 1:
+        raise InputError(f"--shoes must be at least 1, not {shoes}")
+    if cut_card < 0:
+        raise InputError(f"--cut-card must be 0 or more, not {cut_card}")
+    unknown = [b for b in bets if b not in BETS]
+    if unknown or not bets or any(not b for b in bets):
+        raise InputError(f"unknown bet {', '.join(unknown) or '(none)'}: choose from "
+                         f"{', '.join(BETS)}")
+    if 52 * rules.decks - 11 <= max(cut_card, 5):
+        raise InputError(f"--cut-card {cut_card} leaves no hand to deal from "
+                         f"{rules.decks} deck(s)")
+    counter = linear_counter(rules, cut_card, seed)
+    parts = batches(shoes, batch)
+    if pool is None:
+        done: list[list[BaccaratShoe]] = []
+        for part in parts:
+            done.append(counter.play(part))
+            if progress is not None:
+                progress(len(done), len(parts))
+    else:
+        done = run_all(pool, counter.play, parts, progress)
+    played = [s for part in done for s in part]
+    hands = sum(s.hands for s in played)
+    out: dict[str, BetCount] = {}
+    for j, bet in enumerate(BETS):
+        if bet not in bets:
+            continue
+        positive = sum(s.positive[j] for s in played)
+        out[bet] = BetCount(
+            ev_off_the_top=counter.ev_top[j],
+            positive_share=positive / hands,
+            mean_edge_when_positive=(math.fsum(s.positive_ev[j] for s in played) / positive
+                                     if positive else None),
+            win_per_shoe=mean_estimate([s.win[j] for s in played]),
+            linear_count_win_per_shoe=mean_estimate([s.linear_win[j] for s in played]),
+        )
+    return BaccaratCount(rules, shoes, seed, cut_card, hands, out)

@@ -1,0 +1,930 @@
+"""The blackjack counter: seeded shoes dealt in casino order, each round's EV exact for
+the cards unseen, bets by the count."""
+
+from __future__ import annotations
+
+import array
+import contextlib
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from strategy_calc import engine
+from strategy_calc.actions import Action
+from strategy_calc.blackjack.boxes import check_boxes, most_cards_dealt, up_card_cross
+from strategy_calc.blackjack.chart import Chart
+from strategy_calc.blackjack.deals import (
+    HANDS,
+    UP_ORDER,
+    DealValues,
+    insurance_value,
+    natural_results,
+    row_total,
+    start_values,
+)
+from strategy_calc.blackjack.distributions import (
+    SplitTables,
+    check_distribution_rules,
+    deal_histogram,
+    deal_moments,
+    optimal_codes,
+    split_cross_sums,
+    split_moments,
+)
+from strategy_calc.blackjack.game_analysis import analyse_game
+from strategy_calc.blackjack.game_pass import (
+    GamePass,
+    UpCardDeals,
+    add_split_values,
+    chart_codes,
+    chart_play_rows,
+    hand_nodes,
+    memo_hints,
+    node_id,
+    split_round_values,
+    whole_game_pass,
+)
+from strategy_calc.blackjack.playout import RoundPlan, play_round
+from strategy_calc.blackjack.split.plan import split_hand_params
+from strategy_calc.cards import SUITS, Card, Rank, Shoe, parse_cards
+from strategy_calc.counting.effects import effects_of_removal
+from strategy_calc.counting.indices import ILLUSTRIOUS_18, count_index
+from strategy_calc.counting.sampling import (
+    shoe_rng,
+)
+from strategy_calc.counting.systems import CountSystem, find_system
+from strategy_calc.engine import (
+    COL_DOUBLE,
+    COL_HIT,
+    COL_NO_BLACKJACK,
+    COL_POLICY_HIT,
+    COL_STAND,
+    COL_WEIGHT,
+    HIST_OFFSET,
+    HIST_SIZE,
+    PASS_WIDTH,
+    SPLIT_CHART,
+)
+from strategy_calc.errors import InputError
+from strategy_calc.rules import BlackjackRules, RulesError
+
+if TYPE_CHECKING:
+    pass
+
+
+
+
+BLACKJACK_STRATEGIES = ("basic", "basic+indices", "optimal")
+
+
+
+"""``basic``: the ruleset's chart off the top (two-card decisions by the chart, later ones
+by its total-dependent play, split hands by the chart); ``basic+indices``: the same,
+with the computed count indices of the Illustrious 18 (and insurance in peek games)
+applied at the true count before the deal; ``optimal``: composition-dependent optimal
+play for the cards unseen before the round."""
+
+
+
+PENETRATION = 0.75
+
+
+
+"""Default: a new shoe once this share of the cards has been dealt (the cut card)."""
+
+
+
+MAX_SEATS = 7
+
+
+
+"""The most boxes a blackjack table has (``count --seats``)."""
+
+
+
+MIN_BEHIND_CUT = 20
+
+
+
+"""A shoe deals a round only while more than this many cards are left, at least."""
+
+
+
+MOMENT_EVERY = 25
+
+
+
+"""Default: the exact second moment on one round in 25 (a systematic sample)."""
+
+
+
+ROUND_SECONDS = {"basic": 0.025, "basic+indices": 0.025, "optimal": 0.1}
+
+
+
+"""A round's exact EV, CPU seconds, by strategy: measured on the 2-core machine this was
+written on (``count --rules deluxe --decks 6 --rounds 200 --jobs 1``: 4.7 s basic, 18.6 s
+optimal, for 234 rounds), rounded up. A guide for :func:`estimated_seconds` only."""
+
+
+
+MOMENT_SECONDS = 1.0
+
+
+
+"""An exact second moment at 6 decks, CPU seconds (issue 29's measurement: about 1 s)."""
+
+
+
+BOXES_MOMENT_SECONDS = 5.0
+
+
+
+"""CPU seconds the covariance between boxes adds to a round with a second moment (six
+decks, 2026-12-06: 39 such rounds cost 207 CPU-seconds more, docs/PERFORMANCE.md)."""
+
+
+
+def estimated_seconds(strategy: str, rounds: int, moment_every: int, workers: int,
+                      boxes: bool = False) -> float:
+    """About how long a run of ``rounds`` rounds takes on ``workers`` cores of a machine like
+    the one :data:`ROUND_SECONDS` was measured on (an estimate, to warn before a long run);
+    ``boxes``: with several boxes (:data:`BOXES_MOMENT_SECONDS`).
+
+    >>> estimated_seconds("basic", 10_000, 25, 2) / 60  # ten thousand rounds on two cores
+    5.416666666666667
+    >>> estimated_seconds("basic", 10_000, 25, 2, boxes=True) / 60  # + 400 x 5 s / 2 cores
+    22.083333333333332
+    """
+    per_round = ROUND_SECONDS.get(strategy, max(ROUND_SECONDS.values()))
+    moment = MOMENT_SECONDS + (BOXES_MOMENT_SECONDS if boxes else 0.0)
+    return rounds * (per_round + moment / moment_every) / max(1, workers)
+
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    """A bet ramp: ``steps`` of (true count, units), increasing in true count.
+
+    The bet at a true count ``t`` is the units of the last step whose count is at
+    most ``floor(t)``, or of the first step below them all.
+
+    >>> ramp = parse_spread("1:1, 2:2, 4:8")
+    >>> ramp.bet(-3.2), ramp.bet(2.9), ramp.bet(3.0), ramp.bet(11)
+    (1.0, 2.0, 2.0, 8.0)
+    """
+
+    steps: tuple[tuple[int, float], ...]
+
+    def bet(self, tc: float) -> float:
+        """The bet in units at true count ``tc``."""
+        key = math.floor(tc)
+        units = self.steps[0][1]
+        for count, bet in self.steps:
+            if count <= key:
+                units = bet
+        return units
+
+    def __str__(self) -> str:
+        return ",".join(f"{t}:{u:g}" for t, u in self.steps)
+
+
+
+@dataclass(frozen=True, slots=True)
+class Wong:
+    """Back-counting ("wonging"): watch the shoe, play from the first round whose true
+    count is at least ``enter`` until one falls below ``exit``, then watch again.
+
+    The shoe is dealt the same whether the counter plays or watches (his seat is played
+    by another player with the same strategy, so the cards each round uses do not change);
+    a round he watches is observed, not bet.
+
+    >>> Wong(2, 0).playing([0.5, 2.0, 1.0, -0.5, 3.0])
+    [False, True, True, False, True]
+    >>> Wong(0, 1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    strategy_calc.errors.InputError: --enter 0 is below --exit 1: enter at a count at least...
+    """
+
+    enter: float
+    exit: float
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.enter) and math.isfinite(self.exit)):
+            raise InputError("--enter and --exit are true counts (finite numbers)")
+        if self.enter < self.exit:
+            raise InputError(f"--enter {self.enter:g} is below --exit {self.exit:g}: enter at"
+                             " a count at least as high as the exit")
+
+    def playing(self, true_counts: Sequence[float]) -> list[bool]:
+        """Whether each round of one shoe (its true counts before the deal) is played."""
+        out, inside = [], False
+        for tc in true_counts:
+            if inside and tc < self.exit:
+                inside = False
+            if not inside and tc >= self.enter:
+                inside = True
+            out.append(inside)
+        return out
+
+
+
+def parse_box_ramp(text: str) -> tuple[tuple[int, int], ...]:
+    """A box ramp from ``"TC:BOXES,..."``: from each (integer) count up, that many boxes
+    (1 to 7); below the lowest step, ``count --boxes`` (default 1).
+
+    >>> parse_box_ramp("4:3, 2:2")
+    ((2, 2), (4, 3))
+    >>> parse_box_ramp("2:9")
+    Traceback (most recent call last):
+    ...
+    strategy_calc.errors.InputError: --box-ramp: 2:9: boxes must be 1 to 7
+    """
+    steps: dict[int, int] = {}
+    for part in (p.strip() for p in text.split(",")):
+        tc, sep, n = part.partition(":")
+        try:
+            key, boxes = int(tc), int(n)
+        except ValueError:
+            raise InputError(f"--box-ramp: {part!r} is not TC:BOXES (whole numbers, e.g."
+                             " 2:2)") from None
+        if not sep or not 1 <= boxes <= MAX_SEATS:
+            raise InputError(f"--box-ramp: {part}: boxes must be 1 to {MAX_SEATS}")
+        if key in steps:
+            raise InputError(f"--box-ramp: the count {key} is given twice")
+        steps[key] = boxes
+    return tuple(sorted(steps.items()))
+
+
+
+def parse_spread(text: str) -> Spread:
+    """A ramp from ``"TC:UNITS,..."`` (integer true counts, positive units).
+
+    >>> parse_spread("2:4,1:1").steps
+    ((1, 1.0), (2, 4.0))
+    >>> parse_spread("1:0")
+    Traceback (most recent call last):
+    ...
+    strategy_calc.errors.InputError: --spread: 1:0: a bet must be a positive number of units...
+    """
+    steps: dict[int, float] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        head, sep, tail = part.partition(":")
+        try:
+            count, units = int(head), float(tail)
+        except ValueError:
+            raise InputError(f"--spread: {part!r} is not TC:UNITS (e.g. 1:1,2:2,3:4)"
+                             ) from None
+        if not sep or not math.isfinite(units) or not 0 < units <= 1e6:
+            raise InputError(f"--spread: {part}: a bet must be a positive number of units"
+                             " (at most 1e6)")
+        if count in steps:
+            raise InputError(f"--spread: true count {count} given twice")
+        steps[count] = units
+    if not steps:
+        raise InputError("--spread: give at least one TC:UNITS step")
+    return Spread(tuple(sorted(steps.items())))
+
+
+
+@dataclass(frozen=True, slots=True)
+class IndexPlay:
+    """A count index applied to two-card starts: at or above ``index`` play ``above``.
+
+    ``pair``: the pair rank it applies to, or None: every two-card start of hard
+    ``total`` that is not a pair; ``total`` None (insurance): every start.
+    """
+
+    up: int
+    total: int | None
+    pair: int | None
+    actions: tuple[str, str]
+    index: float
+    above: str
+
+    def applies(self, hand: tuple[int, int], up: int) -> bool:
+        """Whether the start ``hand`` (low rank first) against ``up`` is this decision's."""
+        if up != self.up:
+            return False
+        if self.pair is not None:
+            return hand == (self.pair, self.pair)
+        if self.total is None:
+            return True
+        return hand[0] != hand[1] and 1 not in hand and hand[0] + hand[1] == self.total
+
+    def play(self, tc: float) -> str:
+        """The play at true count ``tc``."""
+        below = self.actions[1] if self.above == self.actions[0] else self.actions[0]
+        return self.above if tc >= self.index else below
+
+
+
+def index_plays(rules: BlackjackRules, system: CountSystem) -> tuple[IndexPlay, ...]:
+    """The Illustrious 18 decisions' indices computed for ``rules`` (those that have one)."""
+    plays = []
+    for decision in ILLUSTRIOUS_18:
+        row = count_index(rules, decision, system)
+        if row.index is None or row.above is None:
+            continue
+        ranks = sorted(int(c.rank) for c in parse_cards(decision.hand))
+        up = int(parse_cards(decision.up)[0].rank)
+        if decision.actions[0] == "insurance":
+            total, pair = None, None
+        elif ranks[0] == ranks[1]:
+            total, pair = None, ranks[0]
+        else:
+            total, pair = sum(ranks), None
+        plays.append(IndexPlay(up, total, pair, decision.actions, row.index, row.above))
+    return tuple(plays)
+
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """One dealt round: the count before the deal (the true count, or an unbalanced
+    system's running count: :attr:`BlackjackCounter.count_kind`) and its exact moments."""
+
+    tc: float
+    ev: float
+    second_moment: float | None
+    """None on rounds whose second moment was not computed (see ``moment_every``)."""
+    covariance: float | None = None
+    """With several boxes (:attr:`BlackjackCounter.boxes`), on the rounds with a second
+    moment: Cov(X_1, X_2) of two of the player's boxes, per unit bet a box."""
+
+
+
+@dataclass(frozen=True, slots=True)
+class SideCount:
+    """A side count a run bets by: its ``ranks``, the running-count points one card of
+    them seen is worth in the bet's count (``weight``:
+    :meth:`strategy_calc.counting.systems.CountSystem.side_weights`), and their ``share`` of
+    the shoe every deal starts from."""
+
+    name: str
+    ranks: frozenset[int]
+    weight: float
+    share: float
+
+    def adjustment(self, seen: int, dealt: int) -> float:
+        """What the bet's running count adds with ``seen`` cards of the side count's ranks
+        among ``dealt`` cards: ``weight`` times the surplus over the expected ``dealt *
+        share``.
+
+        >>> SideCount("aces", frozenset({1}), -2.0, 1 / 13).adjustment(seen=6, dealt=52)
+        -4.0
+        """
+        return self.weight * (seen - dealt * self.share)
+
+
+
+@dataclass(frozen=True, slots=True)
+class BlackjackCounter:
+    """A picklable job: the rules, the strategy, the count and the cut card of a run."""
+
+    rules: BlackjackRules
+    strategy: str
+    system: CountSystem
+    cut_card: int
+    """Rounds are dealt while more than this many cards are left."""
+    seed: int
+    chart: Chart
+    policies: dict[Rank, bytes]
+    """The chart's total-dependent hit/stand play off the top, per up card."""
+    plays: tuple[IndexPlay, ...] = ()
+    moment_every: int = 1
+    """The second moment is computed on round ``j`` of shoe ``i`` when ``(i + j) %
+    moment_every == 0``: a systematic sample over every depth of the shoe."""
+    full: tuple[int, ...] = ()
+    """Rank counts (ace first) of the shoe every deal starts from (default: full decks)."""
+    one_round: bool = False
+    """One round per shuffle (``single_deck_one_round`` at one deck): ``cut_card`` is
+    then one less than the shoe, so each shoe deals exactly its first round."""
+    seats: int = 1
+    """Boxes at the table: the player's, dealt and played first, and ``seats - 1`` others
+    playing the same plan, whose cards leave the shoe and are counted
+    (:func:`strategy_calc.blackjack.playout.play_round`)."""
+    boxes: int = 1
+    """The player's boxes, each betting the round's bet and playing the same plan (the
+    first ``boxes`` of the ``max(seats, boxes)`` dealt): a round's EV and second moment are
+    those of the boxes' total, E[X_1 + ... + X_N] = N E[X_1] and E[(X_1 + ... + X_N)^2] =
+    N E[X_1^2] + N (N - 1) E[X_1 X_2] (docs/MODEL.md, "Several boxes")."""
+    box_ramp: tuple[tuple[int, int], ...] = ()
+    """(count, boxes) steps (:func:`parse_box_ramp`): from each count up (floored, the
+    count bets are keyed by), that many boxes; below them, :attr:`boxes`."""
+    side: tuple[SideCount, ...] = ()
+    """The side counts bets are keyed by besides the main count (index plays and insurance
+    read the main count alone)."""
+    _chart_actions: dict[tuple[int, tuple[int, int]], Action] = field(
+        init=False, repr=False, compare=False)
+    """The chart's action per (up card, two-card start): fixed for the run."""
+    _split_codes: dict[Rank, array.array[int]] = field(init=False, repr=False, compare=False)
+    """Per up card, the engine codes split hands play under the chart (the policies are
+    fixed, so they are the same every round:
+    :func:`strategy_calc.blackjack.game_pass.chart_codes`)."""
+    _memo_hints: array.array[int] | None = field(default=None, init=False, repr=False,
+                                                 compare=False)
+    """Per player node, the up cards a round wants its dealer distributions against: made
+    on first use from the start of the shoe
+    (:func:`strategy_calc.blackjack.game_pass.memo_hints`)."""
+    _split_tables: SplitTables = field(init=False, repr=False, compare=False)
+    """The split rounds' moment tables, made on first use (they hold for every shoe of the
+    run: :class:`strategy_calc.blackjack.distributions.SplitTables`)."""
+    _chart_wants: dict[Rank, bytes] | None = field(init=False, repr=False, compare=False)
+    """With the chart alone (no index plays), per up card the engine rows that value its
+    first plays only (:func:`strategy_calc.blackjack.game_pass.chart_play_rows`); else None."""
+    _chart_cases: dict[Rank, tuple[tuple[tuple[int, int], int, int, Action | None], ...]] \
+        = field(init=False, repr=False, compare=False)
+    """With the chart alone, per up card every start's (cards, engine node, total, the
+    chart's play or None where it has no cell), in the order of the pass's deals."""
+    _chart_splits: dict[Rank, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    """With the chart alone, per up card the pair ranks it splits (ascending)."""
+    _split_params: dict[int, engine.EngineParams] = field(init=False, repr=False,
+                                                          compare=False)
+    """Per pair rank, its split hands' engine parameters, made on first use by a round
+    without the suited bonus (then they do not depend on the shoe)."""
+    _top_plans: dict[bool, RoundPlan] = field(init=False, repr=False, compare=False)
+    """The plan of a shoe's first round (the same shoe, true count 0, for every shoe of
+    the run), keyed by whether it has the second moment; filled on first use."""
+
+    def __post_init__(self) -> None:
+        actions, codes = {}, {}
+        if self.strategy != "optimal":
+            for up in UP_ORDER:
+                for hand in HANDS:
+                    with contextlib.suppress(KeyError):  # no cell: its shoe cannot deal it
+                        actions[(int(up), hand)] = self.chart.code(hand, up).action
+            codes = {up: chart_codes(self.policies[up], self.chart.split_hand_bits(up))
+                     for up in UP_ORDER if up in self.policies}
+        object.__setattr__(self, "_chart_actions", actions)
+        object.__setattr__(self, "_split_codes", codes)
+        wants = None
+        if self.strategy != "optimal" and not self.plays:  # each first play is the chart's
+            wants = {up: chart_play_rows({hand: a for (u, hand), a in actions.items()
+                                          if u == int(up)}) for up in UP_ORDER}
+        object.__setattr__(self, "_chart_wants", wants)
+        object.__setattr__(self, "_chart_cases", {} if wants is None else {
+            up: tuple((hand, node, row_total(hand), actions.get((int(up), hand)))
+                      for hand, node in hand_nodes()) for up in UP_ORDER})
+        object.__setattr__(self, "_split_params", {})
+        object.__setattr__(self, "_top_plans", {})
+        object.__setattr__(self, "_chart_splits", {} if wants is None else {
+            up: tuple(p for p in range(1, 11) if actions.get((int(up), (p, p))) is Action.SPLIT)
+            for up in UP_ORDER})
+        object.__setattr__(self, "_split_tables", SplitTables(self.start().counts))
+
+    def start(self) -> Shoe:
+        """The shoe before the first card."""
+        if not self.full:
+            return Shoe.full(self.rules.decks)
+        return Shoe.from_counts(self.full, self.rules.decks)
+
+    def _first_action(self, hand: tuple[int, int], up: Rank, case: DealValues,
+                      tc: float, splits: bool = False) -> Action:
+        """The initial play; ``splits``: take a split as allowed before it is valued."""
+        if self.strategy == "optimal":
+            return case.best()
+        action = self._chart_action(hand, up)
+        for play in self.plays:
+            insurance = play.total is None and play.pair is None
+            if not insurance and play.applies(hand, int(up)) and action.value in play.actions:
+                chosen = Action(play.play(tc))
+                if case.chart_value(chosen) is not None or (splits and chosen is Action.SPLIT):
+                    action = chosen
+        return action
+
+    def boxes_at(self, count: float) -> int:
+        """The player's boxes at ``count`` (:attr:`box_ramp`, else :attr:`boxes`)."""
+        n = self.boxes
+        for key, boxes in self.box_ramp:
+            if math.floor(count) >= key:
+                n = boxes
+        return n
+
+    def play_codes(self, up: Rank) -> array.array[int]:
+        """The engine's node codes of the chart's play against ``up``: every hit or stand
+        after the first decision, and a split hand's two-card play."""
+        return self._split_codes[up]
+
+    def _chart_action(self, hand: tuple[int, int], up: Rank) -> Action:
+        """The chart's initial play."""
+        return self._chart_actions.get((int(up), hand)) or self.chart.code(hand, up).action
+
+    def _hints(self) -> array.array[int]:
+        """:attr:`_memo_hints`, made on first use (a dry run of a round off the top, its
+        splits the chart's and those an index play may take)."""
+        if self._memo_hints is None:
+            splits = {up: (codes, {p for p in range(1, 11)
+                                   if self._chart_actions.get((int(up), (p, p))) is Action.SPLIT
+                                   or any(play.applies((p, p), int(up))
+                                          and Action.SPLIT.value in play.actions
+                                          for play in self.plays)})
+                      for up, codes in self._split_codes.items()}
+            object.__setattr__(self, "_memo_hints",
+                               memo_hints(self.rules, self.start(), self.policies, splits,
+                                          self._chart_wants))
+        assert self._memo_hints is not None
+        return self._memo_hints
+
+    def _insures(self, up: Rank, tc: float) -> bool:
+        """Insurance against ``up`` at true count ``tc``: where the chart insures (a shoe
+        rich in tens off the top) or an insurance index says so."""
+        if not (self.rules.insurance and up is Rank.ACE):
+            return False
+        if self.chart.insure and self.strategy != "optimal":
+            return True
+        return any(p.total is None and p.pair is None and p.up == 1 and
+                   p.play(tc) == "insurance" for p in self.plays)
+
+    def _natural(self, up: Rank, case: DealValues, nb: float, insured: bool, optimal: bool,
+                 actions: dict[tuple[int, int, int, bool], Action],
+                 ) -> tuple[tuple[float, float], ...]:
+        """A natural's results against ``up``: paid at once unless the dealer has one too,
+        or 1:1 where the play takes even money (optimal: where worth more; the chart: its
+        ``E`` cell), which ``actions`` then records for the playout."""
+        even = (case.takes_even_money() if optimal
+                else self._chart_action((1, 10), up) is Action.EVEN_MONEY)
+        if even:
+            actions[(int(up), 1, 10, False)] = Action.EVEN_MONEY
+        return natural_results(self.rules.blackjack_pays, nb, even, insured and not even)
+
+    def plan(self, shoe: Shoe, tc: float = 0.0, moments: bool = True) -> RoundPlan:
+        """The exact EV of a round from ``shoe``, and its second moment if ``moments``.
+
+        See :class:`RoundPlan`; ``tc``: the true count the index plays and the
+        insurance decision look at. Without ``moments`` the second moment is
+        None and the (slow) joint enumeration of split rounds is skipped.
+        """
+        import numpy as np
+
+        rules = self.rules
+        optimal = self.strategy == "optimal"
+        fixed = not optimal and not self.plays
+        memo = None if optimal else engine.dealer_memo(shoe, rules.dealer_hits_soft_17,
+                                                       hints=self._hints())
+        quick = (fixed and not moments and rules.bonus_suited_678 <= 0
+                 and not self.chart.insure)
+        game = whole_game_pass(rules, shoe, policies=None if optimal else self.policies,
+                               partial=True, chart_only=not optimal, memo=memo,
+                               wants=self._chart_wants, deals=not quick)
+        boxes = self.boxes_at(tc)
+        if quick:
+            return self._boxes_round(self._chart_round(game), None, boxes)
+        hist = np.zeros(HIST_SIZE) if moments else None
+        box_cross = 0.0 if hist is not None and boxes > 1 else None  # E[X_1 X_2]
+        extra = 0.0  # second moments of split rounds taken without their distribution
+        exact: dict[float, float] = {}  # naturals' results, keyed exactly
+        ev = 0.0
+        actions: dict[tuple[int, int, int, bool], Action] = {}
+        codes_by_up: dict[int, bytes] = {}
+        insure: set[int] = set()
+        for up, ups in game.ups.items():
+            codes = optimal_codes(ups.table) if optimal else self._split_codes[up]
+            codes_by_up[int(up)] = codes.tobytes()
+            # the splits the play can take (the chart's, and an index's at this count)
+            # are valued first: the first action needs a split's value to choose it
+            pairs = self._split_pairs(ups, up, tc, fixed, optimal)
+            if pairs is None or pairs:  # the chart plays its splits: its column only
+                add_split_values(game, ups, codes, pairs, 7 if optimal else 2,
+                                 lazy=not optimal)
+            chosen: dict[tuple[tuple[int, int], int], Action] = {}
+            if not fixed:  # (fixed: the chart's action, read below)
+                chosen = {(hand, i): self._first_action(hand, up, case, tc)
+                          for hand, cases in ups.deals.items() for i, case in enumerate(cases)}
+            insured = self._insures(up, tc)
+            if insured:
+                insure.add(int(up))
+            cross = {} if hist is None or optimal else split_cross_sums(
+                rules, up, ups.base, game.conditioning,
+                {Rank(hand[0]) for (hand, _i), a in chosen.items() if a is Action.SPLIT}
+                if not fixed else {Rank(p) for p in pairs or ()},
+                memoryview(codes), self._split_tables)  # the split rounds' sums, made together
+            for hand, cases in ups.deals.items():
+                row = ups.rows[node_id(hand)]
+                nb = row.no_blackjack
+                w_hand = ups.p_up * row.weight
+                by_chart = self._chart_action(hand, up) if fixed else None
+                if hand == (1, 10):
+                    ev = _add_results(exact, w_hand, self._natural(up, cases[0], nb, insured,
+                                                                   optimal, actions), ev)
+                    continue
+                for i, case in enumerate(cases):
+                    w = w_hand * case.probability
+                    action = by_chart or chosen[(hand, i)]
+                    actions.setdefault((int(up), *hand, case.q678 > 0), action)
+                    value = case.value(action) if optimal else case.chart_value(action)
+                    assert value is not None and not math.isnan(value)
+                    if insured:
+                        value += insurance_value(nb)
+                    ev += w * value
+                    if hist is None:
+                        continue
+                    if action is Action.SPLIT:  # its moments without its distribution
+                        try:
+                            got = split_moments(rules, Rank(hand[0]), up, ups.base,
+                                                game.conditioning,
+                                                None if optimal else memoryview(codes),
+                                                self._split_tables, cross.get(Rank(hand[0])),
+                                                memo)
+                        except RulesError:  # resplits from a shoe too short to be exact:
+                            hist = None     # this round has no second moment
+                            continue
+                        if got is not None:
+                            extra += w * deal_moments(got, rules.peek, insured, nb)[1]
+                            continue
+                    hist += w * deal_histogram(game, ups, hand, case.q678, action.value, codes,
+                                               optimal, insured)
+            box_cross = self._box_cross(box_cross, game, ups, chosen, fixed, codes, insured)
+        second = None
+        if hist is not None:
+            xs = (np.arange(HIST_SIZE) - HIST_OFFSET) / 100.0
+            second = (float(np.dot(hist, xs * xs)) + extra
+                      + math.fsum(x * x * p for x, p in exact.items()))
+        return self._boxes_round(RoundPlan(ev, second, actions, codes_by_up,
+                                           frozenset(insure)), box_cross, boxes)
+
+    def _box_cross(self, cross: float | None, game: GamePass, ups: UpCardDeals,
+                   chosen: dict[tuple[tuple[int, int], int], Action], fixed: bool,
+                   codes: array.array[int], insured: bool) -> float | None:
+        """``cross`` plus ``ups``' part of E[X_1 X_2] between two of the player's boxes
+        (:func:`strategy_calc.blackjack.boxes.up_card_cross`, each start played as in :meth:`plan`);
+        None stays None (not wanted)."""
+        if cross is None:
+            return None
+        plays = {(min(hand), max(hand)): (self._chart_action(hand, ups.up) if fixed
+                                          else chosen[(hand, 0)])
+                 for hand in ups.deals if hand != (1, 10)}
+        return cross + ups.p_up * up_card_cross(self.rules, ups, game.conditioning, plays,
+                                                codes, self.strategy == "optimal", insured)
+
+    def _boxes_round(self, plan: RoundPlan, cross: float | None, n: int) -> RoundPlan:
+        """``plan`` (one box's round) for the player's ``n`` boxes: the EV and second
+        moment of their total, and Cov(X_1, X_2) from ``cross`` = E[X_1 X_2] (None: not
+        computed)."""
+        if n == 1:
+            return plan
+        second = plan.second_moment
+        covariance = None
+        if second is not None and cross is not None:
+            second = n * second + n * (n - 1) * cross
+            covariance = cross - plan.ev * plan.ev
+        return RoundPlan(n * plan.ev, second, plan.actions, plan.codes, plan.insure,
+                         covariance, n)
+
+    def _split_pairs(self, ups: UpCardDeals, up: Rank, tc: float, fixed: bool,
+                     optimal: bool) -> set[int] | None:
+        """The pairs against ``up`` whose splits the play can take (the chart's, and an
+        index's at true count ``tc``); None: every pair (``optimal``)."""
+        if fixed:  # the chart alone: each first play is the chart's, whatever the values
+            return {p for p in range(1, 11) if (p, p) in ups.deals
+                    and self._chart_action((p, p), up) is Action.SPLIT}
+        return None if optimal else {
+            p for p in range(1, 11) if (p, p) in ups.deals
+            and Action.SPLIT in {self._first_action((p, p), up, case, tc, splits=True)
+                                 for case in ups.deals[(p, p)]}}
+
+    def _chart_round(self, game: GamePass) -> RoundPlan:
+        """:meth:`plan` of a round without its second moment, every first play the chart's
+        (no index plays) and no suit case (no suited 6-7-8 bonus): the EV read straight off
+        the pass's table (``game``: made with ``deals=False``).
+
+        The same sums in the same order as :meth:`plan` over
+        :func:`~strategy_calc.blackjack.game_pass.deal_values`' records, each value made by the same
+        function (:func:`~strategy_calc.blackjack.deals.start_values`) from the same doubles of the
+        table (a start has one case, of probability 1.0, and ``w * 1.0`` is ``w``), so the
+        same EV; but no record is made (a round of the general path makes some 550). (The
+        natural is settled without reading its chart cell, which the general path looks up
+        first; a chart of :func:`blackjack_counter` has every cell.)
+        """
+        rules = self.rules
+        bj, conditioning = rules.blackjack_pays, game.conditioning
+        ev = 0.0
+        actions: dict[tuple[int, int, int, bool], Action] = {}
+        codes_by_up: dict[int, bytes] = {}
+        for up, ups in game.ups.items():
+            codes = self._split_codes[up]
+            codes_by_up[int(up)] = codes.tobytes()
+            values, p_up = ups.table.values, ups.p_up  # 8 doubles a node: PASS_COLUMNS
+            splits = self._chart_split_values(game, ups, codes)
+            may_surrender = rules.may_surrender(int(up))
+            for hand, node, total, action in self._chart_cases[up]:
+                at = PASS_WIDTH * node
+                weight = values[at + COL_WEIGHT]
+                if not weight > 0:  # (NaN: the shoe cannot deal it)
+                    continue
+                nb = values[at + COL_NO_BLACKJACK]
+                w_hand = p_up * weight
+                if hand == (1, 10):  # paid at once unless the dealer has one too, or 1:1
+                    even = self._chart_action(hand, up) is Action.EVEN_MONEY
+                    if even:
+                        actions[(int(up), 1, 10, False)] = Action.EVEN_MONEY
+                    for x, p_x in natural_results(bj, nb, even, False):
+                        ev += w_hand * p_x * x
+                    continue
+                if action is None:  # no cell (a chart of blackjack_counter has them all)
+                    action = self._chart_action(hand, up)  # raises, as plan does
+                actions[(int(up), *hand, False)] = action
+                value: float | None
+                if action is Action.SPLIT:
+                    value = splits.get(hand[0])
+                else:
+                    stand, _hit, hit_chart, double, surrender = start_values(
+                        rules, conditioning, total, False, may_surrender,
+                        values[at + COL_STAND], values[at + COL_HIT],
+                        values[at + COL_POLICY_HIT], values[at + COL_DOUBLE], nb)
+                    value = {Action.STAND: stand, Action.HIT: hit_chart,
+                             Action.DOUBLE: double, Action.SURRENDER: surrender}.get(action)
+                assert value is not None and not math.isnan(value)
+                ev += w_hand * value
+        return RoundPlan(ev, None, actions, codes_by_up, frozenset())
+
+    def _chart_split_values(self, game: GamePass, ups: UpCardDeals,
+                            codes: array.array[int]) -> dict[int, float]:
+        """The chart-played value of each pair the chart splits against ``ups.up`` that the
+        shoe can deal (raw, by pair rank), for :meth:`_chart_round`."""
+        splits: dict[int, float] = {}
+        for p in self._chart_splits[ups.up]:
+            if ups.rows[node_id((p, p))].weight > 0:
+                params = self._split_params.get(p)
+                if params is None:
+                    params = self._split_params[p] = split_hand_params(
+                        self.rules, ups.base, [Card(Rank(p))] * 2, game.conditioning)
+                got = split_round_values(game, ups, codes, p, SPLIT_CHART, lazy=True, params=params)
+                if got is not None:
+                    splits[p] = got[1]
+        return splits
+
+    def play(self, indices: Sequence[int]) -> list[tuple[RoundRecord, ...]]:
+        """Deal the shoes ``indices`` of the run."""
+        return [self.play_one(i) for i in indices]
+
+    def play_one(self, index: int) -> tuple[RoundRecord, ...]:
+        """Deal shoe ``index``: each round's exact moments, then its cards played out."""
+        rules = self.rules
+        counts = list(self.start().counts)
+        cards = [Card(rank, SUITS[k % 4]) for rank in Rank for k in range(counts[rank - 1])]
+        shoe_rng(self.seed, index).shuffle(cards)
+        running: float = self.system.initial_running_count(rules.decks)
+        pos = 0
+        rounds: list[RoundRecord] = []
+        seen = [0] * len(self.side)  # cards of each side count's ranks dealt
+        while len(cards) - pos > self.cut_card:
+            unseen = len(cards) - pos
+            tc = self.key_count(running, unseen)
+            bet_key = tc if not self.side else self.key_count(
+                running + sum(c.adjustment(k, pos) for c, k in zip(self.side, seen, strict=True)),
+                unseen)
+            moments = (len(rounds) + index) % self.moment_every == 0
+            shoe = Shoe.from_counts(counts, rules.decks)
+            plan = self._top_plans.get(moments) if pos == 0 else None
+            if plan is None:
+                plan = self.plan(shoe, tc, moments)
+                if pos == 0:  # every shoe starts from one composition: plan it once
+                    self._top_plans[moments] = plan
+            rounds.append(RoundRecord(bet_key, plan.ev, plan.second_moment, plan.covariance))
+            start = pos
+            try:
+                pos = self.deal_round(cards, pos, plan, shoe)
+            except IndexError:  # the shoe ran out mid-round: it is the last
+                break
+            for card in cards[start:pos]:
+                counts[card.rank - 1] -= 1
+                running += self.system.tag_card(card)
+                for i, c in enumerate(self.side):
+                    seen[i] += card.rank in c.ranks
+        return tuple(rounds)
+
+    @property
+    def count_kind(self) -> str:
+        """What a round's count (:attr:`RoundRecord.tc`, the ramp's and the wonging's
+        key) is: ``true count`` for a balanced system, ``running count`` for an
+        unbalanced one (started at its IRC: KO, Red 7)."""
+        return "true count" if self.system.balanced else "running count"
+
+    def key_count(self, running: float, unseen: int) -> float:
+        """The count bets are keyed by (:attr:`count_kind`) before a round, with
+        ``running`` the running count and ``unseen`` cards left."""
+        return self.system.true_count(running, unseen) if self.system.balanced else running
+
+    def deal_round(self, cards: Sequence[Card], pos: int, plan: RoundPlan,
+                   shoe: Shoe | None = None) -> int:
+        """Deal one round from ``cards[pos:]`` as ``plan`` plays it; the position after it
+        (:func:`strategy_calc.blackjack.playout.play_round`; ``shoe``: the cards unseen before the
+        round, which an ``optimal`` counter's split hands play their own decisions for)."""
+        return play_round(self.rules, cards, pos, plan, shoe, self.strategy == "optimal",
+                          max(self.seats, plan.boxes))
+
+
+
+def _add_results(exact: dict[float, float], weight: float,
+                 results: Sequence[tuple[float, float]], ev: float) -> float:
+    """Add ``weight`` times ``results`` ((result, probability) pairs) to ``exact``; ``ev``
+    with their contribution added (in their order)."""
+    for x, p in results:
+        exact[x] = exact.get(x, 0.0) + weight * p
+        ev += weight * p * x
+    return ev
+
+
+
+def blackjack_counter(
+    rules: BlackjackRules, strategy: str = "basic", system: str = "hilo",
+    cut_card: int | None = None, seed: int = 1, penetration: float | None = None,
+    moment_every: int = MOMENT_EVERY, shoe: Shoe | None = None, seats: int = 1,
+    boxes: int = 1, box_ramp: tuple[tuple[int, int], ...] = (), side_counts: bool = True,
+) -> BlackjackCounter:
+    """The counter of a run: the chart and its play off the top, and the index plays.
+
+    ``cut_card``: rounds are dealt while more than this many cards are left;
+    or ``penetration``: the share of the shoe dealt before the cut card
+    (default :data:`PENETRATION`, less when that would leave fewer than
+    :data:`MIN_BEHIND_CUT` cards, e.g. 1 deck). Either must leave at least
+    :data:`MIN_BEHIND_CUT` cards behind the cut. ``shoe``: the shoe the chart
+    is made for and every shoe is dealt from (default: ``rules.decks`` full decks).
+
+    Under ``single_deck_one_round`` at one deck (Macau's metal box) each shuffle deals
+    one round, so there is no cut card to place: giving one (other than ``n - 1``, which
+    deals one round too) is an error. ``seats``: boxes at the table (1 to
+    :data:`MAX_SEATS`; :attr:`BlackjackCounter.seats`). ``side_counts``: bets read the
+    system's side counts (an ace side count's weight from the game's effects of removal
+    under the chart, :meth:`~strategy_calc.counting.systems.CountSystem.side_weights`).
+    """
+    if not 1 <= seats <= MAX_SEATS:
+        raise InputError(f"--seats must be between 1 and {MAX_SEATS} (boxes at the table),"
+                         f" not {seats}")
+    if strategy not in BLACKJACK_STRATEGIES:
+        raise InputError(f"unknown strategy {strategy!r}: choose from "
+                         f"{', '.join(BLACKJACK_STRATEGIES)}")
+    check_distribution_rules(rules, resplits=True)
+    count = find_system(system)
+    if strategy == "basic+indices":  # (an unbalanced system bets by its running count)
+        count.require_balanced("basic+indices (its index plays read a true count)")
+    n = shoe.total if shoe is not None else 52 * rules.decks
+    if cut_card is not None and penetration is not None:
+        raise InputError("give --penetration or --cut-card, not both")
+    one_round = rules.single_deck_one_round and rules.decks == 1
+    if one_round and (cut_card not in (None, n - 1) or penetration is not None):
+        raise InputError(f"{rules.name} deals one round per shuffle at one deck"
+                         " (single_deck_one_round): there is no cut card; --set"
+                         " single_deck_one_round=false to deal on")
+    if one_round:
+        cut_card = n - 1  # rounds are dealt while more than n - 1 cards are left: one
+    elif cut_card is None:
+        share = min(PENETRATION, 1 - MIN_BEHIND_CUT / n) if penetration is None else penetration
+        if not 0 < share < 1:
+            raise InputError(f"--penetration must be between 0 and 1, not {share:g}")
+        cut_card = n - round(share * n)
+    low = min(MIN_BEHIND_CUT, n - 1)
+    if not low <= cut_card < n:
+        raise InputError(f"the cut card must leave between {low} and {n - 1} cards of the"
+                         f" {n}-card shoe behind it, not {cut_card}")
+    if moment_every < 1:
+        raise InputError(f"--moment-every must be at least 1, not {moment_every}")
+    if boxes != 1 or box_ramp:
+        _check_boxes(rules, strategy, max([boxes, *(n for _tc, n in box_ramp)]), shoe,
+                     cut_card)
+    game = analyse_game(rules, shoe=shoe)
+    chart = Chart(dict(game.hard), dict(game.soft), dict(game.pairs),  # type: ignore[arg-type]
+                  insure=game.insure)
+    top = whole_game_pass(rules, shoe)
+    policies = {up: ups.policy.tobytes() for up, ups in top.ups.items()}
+    plays = index_plays(rules, count) if strategy == "basic+indices" else ()
+    full = shoe.counts if shoe is not None else Shoe.full(rules.decks).counts
+    side: tuple[SideCount, ...] = ()
+    if side_counts and count.side_counts:
+        effects = effects_of_removal(rules, definition="fixed-chart").game
+        weights = count.side_weights([effects[r.symbol] for r in Rank])
+        side = tuple(SideCount(name, frozenset(ranks), weights[name],
+                               sum(full[r - 1] for r in ranks) / sum(full))
+                     for name, ranks in count.side_counts.items())
+    return BlackjackCounter(rules, strategy, count, cut_card, seed, chart, policies, plays,
+                            moment_every, full, one_round, seats, boxes, box_ramp, side)
+
+
+
+def _check_boxes(rules: BlackjackRules, strategy: str, boxes: int, shoe: Shoe | None,
+                 cut_card: int) -> None:
+    """InputError unless the player's ``boxes`` can be valued exactly in every round: no
+    round of them can empty the shoe at the cut card (the shoe there is some of the full
+    shoe's cards: :func:`strategy_calc.blackjack.boxes.most_cards_dealt` of the full shoe bounds
+    them), one play per start (not optimal play's suit cases) and no even money."""
+    check_boxes(boxes)
+    if rules.max_split_hands > 2:
+        raise InputError("--boxes values one split per box (max_split_hands=2)")
+    if strategy == "optimal" and rules.bonus_suited_678 > 0:
+        raise InputError("--boxes with --strategy optimal: not with the suited 6-7-8 bonus"
+                         " (the play of a 6-7, 6-8 or 7-8 start depends on its suits)")
+    if rules.even_money and rules.blackjack_pays < 1.5:
+        raise InputError("--boxes: not with even money worth taking (blackjack pays"
+                         f" {rules.blackjack_pays:g})")
+    full = shoe.counts if shoe is not None else Shoe.full(rules.decks).counts
+    need = most_cards_dealt(full, max(boxes, 2))
+    if need > cut_card + 1:
+        raise InputError(f"--boxes {boxes}: a round could take up to {need} cards, more than"
+                         f" the {cut_card + 1} a round can start from at the cut card; deal"
+                         " fewer boxes or less of the shoe")
+

@@ -1,0 +1,429 @@
+"""A counted run's results: by true count, the ramp's figures, the optimal ramp, a
+comparison of systems."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from strategy_calc.counting.counter import BlackjackCounter, RoundRecord, Spread, Wong
+from strategy_calc.counting.ramps import (
+    CountBucket,
+    OptimalRamp,
+    RampFigures,
+    RampLimits,
+    desirability_index,
+    hours_to_double,
+    optimize_ramp,
+    ramp_figures,
+    risk_of_ruin,
+)
+from strategy_calc.counting.ramps import n0 as n0_of
+from strategy_calc.counting.ramps import score as score_of
+from strategy_calc.counting.ramps import score_se as score_se_of
+from strategy_calc.counting.sampling import (
+    Estimate,
+    Progress,
+    batches,
+    ratio_estimate,
+    sd_estimate,
+)
+from strategy_calc.errors import InputError
+from strategy_calc.parallel import run_all
+
+if TYPE_CHECKING:
+    pass
+
+
+
+
+@dataclass(frozen=True, slots=True)
+class TrueCountRow:
+    """Rounds dealt at one true count (floored): their share and mean exact EV."""
+
+    tc: int
+    frequency: float
+    ev: float
+
+
+
+@dataclass(frozen=True, slots=True)
+class BlackjackCount:
+    """The result of :func:`blackjack_count`; EVs per round in units of the initial bet.
+
+    Definitions (Don Schlesinger, *Blackjack Attack*, 3rd ed., ch. 10; the bet
+    ramp's win rate ``w`` and SD ``s`` per round, in units), each computed by one
+    function of :mod:`strategy_calc.counting.ramps`: ``n0 = (s/w)^2``, the rounds needed
+    for the expected win to equal one SD; ``di = 1000 w/s``, the desirability
+    index; ``score = di^2 = 10^6 (w/s)^2``, the win per 100 rounds of a player
+    with a bankroll of 10,000 units betting the ramp scaled to his optimal
+    (Kelly) size; ``risk_of_ruin = exp(-2 w B / s^2)`` for a bankroll of ``B``
+    units (the diffusion approximation). Ramp figures are None without a spread.
+    """
+
+    counter: BlackjackCounter
+    penetration: float
+    rounds: int
+    shoes: int
+    spread: Spread | None
+    bankroll: float | None
+    ev_per_round: Estimate
+    ev_off_the_top: float
+    cut_card_effect: Estimate
+    by_true_count: tuple[TrueCountRow, ...]
+    sd_per_round: float | None
+    """SD of a round's result under the ramp (flat bets without one), in units."""
+    win_rate_per_round: Estimate | None
+    n0: float | None
+    score: float | None
+    di: float | None
+    risk_of_ruin: float | None
+    moment_rounds: int
+    """Rounds whose exact second moment was computed (the SD comes from them)."""
+    sd_per_round_se: float | None = None
+    """Standard error of :attr:`sd_per_round` over the shoes (:func:`sd_estimate`): the
+    rounds are random, and their second moments a sample of them."""
+    one_round_per_shuffle: bool = False
+    """Every round was the first of its shuffle (``single_deck_one_round``): dealt off
+    the top, so its EV is the off-the-top EV and the cut-card effect is exactly 0."""
+    wong: Wong | None = None
+    share_played: float | None = None
+    """With :attr:`wong`: the share of the rounds observed that were played (bet)."""
+    covariance_between_boxes: Estimate | None = None
+    """With several boxes: the mean over the rounds with a second moment of Cov(X_1,
+    X_2) between two of the player's boxes at that round's shoe (per unit bet a box),
+    its standard error over the shoes."""
+    score_se: float | None = None
+    """Standard error of :attr:`score` (:func:`strategy_calc.counting.ramps.score_se`)."""
+    optimal: OptimisedRamp | None = None
+    """With ``--optimize-ramp``: the optimal ramp and its figures over the same rounds."""
+
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Several count systems on the same seeded shoes (paired: ``count --compare``)."""
+
+    results: tuple[BlackjackCount, ...]
+
+
+
+def blackjack_count(
+    counter: BlackjackCounter, rounds: int = 1000, spread: Spread | None = None,
+    bankroll: float | None = None, pool: Executor | None = None, progress: Progress = None,
+    batch: int = 4, wong: Wong | None = None, optimize: RampLimits | None = None,
+) -> BlackjackCount:
+    """Deal shoes until ``rounds`` rounds; each round's EV (and sampled moments) exact.
+
+    Shoes are dealt in index order, in batches of ``batch`` on ``pool``
+    (default: this thread); the run keeps the fewest first whole shoes that hold
+    ``rounds`` rounds (its ``rounds``: how many they hold), so its figures do not
+    depend on the executor. ``optimize``: also the optimal ramp (:func:`summarise`).
+    """
+    if rounds < 1:
+        raise InputError(f"--rounds must be at least 1, not {rounds}")
+    if bankroll is not None and not (math.isfinite(bankroll) and bankroll > 0):
+        raise InputError(f"--bankroll must be a positive number of units, not {bankroll:g}")
+    n = counter.start().total
+    per_shoe = max(1.0, (n - counter.cut_card) / 5.5)  # a first guess: ~5.5 cards a round
+    played: list[tuple[RoundRecord, ...]] = []
+    have = 0
+    while have < rounds:
+        need = math.ceil((rounds - have) / per_shoe) + 1
+        start = len(played)
+        parts = batches(need, batch)
+        parts = [range(start + p.start, start + p.stop) for p in parts]
+
+        def tick(done: int, total: int, have: int = have, parts: list[range] = parts,
+                 per_shoe: float = per_shoe) -> None:
+            if progress is not None:
+                got = min(rounds, have + round(done / total * sum(map(len, parts)) * per_shoe))
+                progress(got, rounds)
+
+        if pool is None:
+            results = []
+            for k, part in enumerate(parts):
+                results.append(counter.play(part))
+                tick(k + 1, len(parts))
+        else:
+            results = run_all(pool, counter.play, parts, tick)
+        for result in results:
+            played.extend(result)
+        have = sum(len(s) for s in played)
+        per_shoe = max(1.0, have / len(played))
+    if progress is not None:
+        progress(rounds, rounds)
+    return summarise(counter, played, rounds, spread, bankroll, wong, optimize)
+
+
+
+@dataclass(frozen=True, slots=True)
+class RampResult:
+    """A ramp's figures over the rounds of a run, per round in units, each with the
+    estimator the hand-given ramp's figures use (:func:`summarise`): the win rate a
+    ratio estimate over shoes, the SD from the rounds with a second moment."""
+
+    spread: Spread | None
+    """The ramp (None: flat one unit)."""
+    win_rate_per_round: Estimate
+    sd_per_round: float | None
+    sd_per_round_se: float | None
+    n0: float | None
+    score: float | None
+    score_se: float | None
+    di: float | None
+    risk_of_ruin: float | None
+    """For the bankroll given, else None."""
+    hours_to_double: float | None = None
+    """With a bankroll and rounds per hour: the hours for the expected win to equal the
+    bankroll (:func:`strategy_calc.counting.ramps.hours_to_double`)."""
+
+
+
+@dataclass(frozen=True, slots=True)
+class OptimisedRamp:
+    """``count --optimize-ramp``: the ramp chosen on the run's counts, its figures over the
+    run's rounds, and the hand-given ramp's beside it (the same rounds)."""
+
+    ramp: OptimalRamp
+    """The bets per count and the figures of the per-count data it was chosen on."""
+    buckets: tuple[CountBucket, ...]
+    """The per-count data: frequency, EV, E[X^2] (see :func:`count_buckets`)."""
+    result: RampResult
+    """The optimal ramp over the run's rounds."""
+    spread_result: RampResult | None
+    """The hand-given ramp (``--spread``) over the same rounds, with its hours to double."""
+    spread_figures: RampFigures | None
+    """The hand-given ramp's figures from the same per-count data as :attr:`ramp`'s
+    (the quantity the optimum maximises: the like-for-like comparison)."""
+    spread_within_limits: bool | None
+    """Whether every bet of the hand-given ramp is within the minimum and maximum bet
+    (only then is the optimum's SCORE sure to be at least its)."""
+    score_difference: Estimate | None = None
+    """The optimum's SCORE less the hand-given ramp's over the same rounds, with its
+    paired standard error (:func:`score_difference`)."""
+
+
+
+def count_buckets(shoes: Sequence[tuple[RoundRecord, ...]]) -> tuple[CountBucket, ...]:
+    """Per floored true count of the rounds of ``shoes``: their share of the rounds,
+    mean exact EV, and mean exact second moment over those of them that have one
+    (``sampled``); a count none of whose rounds has one takes the mean over every round
+    that has one (E[X^2] moves little with the count: from 1.33 at true count -4 to
+    1.21 at +6 in a 6,000-round run of 6 decks).
+
+    >>> r = RoundRecord
+    >>> [(b.tc, round(b.frequency, 4), b.ev, round(b.second_moment, 12), b.sampled)
+    ...  for b in count_buckets([(r(0.5, -0.01, 1.2), r(1.5, 0.01, None)), (r(0.2, 0.0, 1.4),)])]
+    [(0, 0.6667, -0.005, 1.3, 2), (1, 0.3333, 0.01, 1.3, 0)]
+    """
+    bins: dict[int, list[RoundRecord]] = {}
+    for shoe in shoes:
+        for r in shoe:
+            bins.setdefault(math.floor(r.tc), []).append(r)
+    everything = [r.second_moment for rs in bins.values() for r in rs
+                  if r.second_moment is not None]
+    if not everything:
+        raise InputError("no round of the run has its second moment: lower --moment-every")
+    pooled = math.fsum(everything) / len(everything)
+    total = sum(len(rs) for rs in bins.values())
+    out = []
+    for tc, rs in sorted(bins.items()):
+        moments = [r.second_moment for r in rs if r.second_moment is not None]
+        out.append(CountBucket(tc, len(rs) / total, math.fsum(r.ev for r in rs) / len(rs),
+                               math.fsum(moments) / len(moments) if moments else pooled,
+                               len(moments)))
+    return tuple(out)
+
+
+
+def _ramp_result(spread: Spread | None, shoes: Sequence[tuple[RoundRecord, ...]],
+                 bets: Sequence[Sequence[float]], bankroll: float | None,
+                 rounds_per_hour: float | None = None) -> RampResult:
+    """The figures of betting ``bets[i][j]`` units on round ``j`` of shoe ``i``."""
+    counts = [float(len(s)) for s in shoes]
+    win = ratio_estimate([math.fsum(b * r.ev for b, r in zip(bs, s, strict=True))
+                          for bs, s in zip(bets, shoes, strict=True)], counts)
+    sd = sd_se = None
+    if any(r.second_moment is not None for s in shoes for r in s):
+        got = sd_estimate(
+            [math.fsum(b ** 2 * r.second_moment for b, r in zip(bs, s, strict=True)
+                       if r.second_moment is not None) for bs, s in zip(bets, shoes, strict=True)],
+            [float(sum(1 for r in s if r.second_moment is not None)) for s in shoes],
+            [math.fsum(b * r.ev for b, r in zip(bs, s, strict=True))
+             for bs, s in zip(bets, shoes, strict=True)], counts)
+        sd, sd_se = got.value, got.se if math.isfinite(got.se) else None
+    n0 = score = di = ror = se = hours = None
+    if sd is not None and sd > 0:
+        di = desirability_index(win.value, sd)
+        n0, score = n0_of(win.value, sd), score_of(win.value, sd)
+        if score is not None and sd_se is not None and math.isfinite(win.se):
+            se = score_se_of(score, win.value, win.se, sd, sd_se)
+        if bankroll is not None:
+            ror = risk_of_ruin(win.value, sd, bankroll)
+    if bankroll is not None and rounds_per_hour is not None:
+        hours = hours_to_double(win.value, bankroll, rounds_per_hour)
+    return RampResult(spread, win, sd, sd_se, n0, score, se, di, ror, hours)
+
+
+
+def _score_influence(shoes: Sequence[tuple[RoundRecord, ...]],
+                     bets: Sequence[Sequence[float]]) -> tuple[float, list[float]] | None:
+    """SCORE = 10^6 w^2 / (m2 - w^2) of betting ``bets`` over ``shoes`` (w and m2 the
+    ratio estimates of :func:`_ramp_result`), and each shoe's first-order influence on
+    it: psi_i = dS/dw (first_i - w n_i) / mean(n) + dS/dm2 (second_i - m2 k_i) / mean(k),
+    with dS/dw = 10^6 2 w m2 / var^2 and dS/dm2 = -10^6 w^2 / var^2 (None: no SCORE)."""
+    first = [math.fsum(b * r.ev for b, r in zip(bs, s, strict=True))
+             for bs, s in zip(bets, shoes, strict=True)]
+    second = [math.fsum(b * b * r.second_moment for b, r in zip(bs, s, strict=True)
+                        if r.second_moment is not None) for bs, s in zip(bets, shoes, strict=True)]
+    counts = [float(len(s)) for s in shoes]
+    sampled = [float(sum(1 for r in s if r.second_moment is not None)) for s in shoes]
+    if not math.fsum(sampled):
+        return None
+    w = math.fsum(first) / math.fsum(counts)
+    m2 = math.fsum(second) / math.fsum(sampled)
+    var = m2 - w * w
+    value = score_of(w, math.sqrt(var)) if var > 0 else None
+    if value is None:
+        return None
+    n = len(shoes)
+    c_bar, k_bar = math.fsum(counts) / n, math.fsum(sampled) / n
+    d_w, d_m2 = 1e6 * 2 * w * m2 / var ** 2, -1e6 * w * w / var ** 2
+    return value, [d_w * (f - w * c) / c_bar + d_m2 * (q - m2 * k) / k_bar
+                   for f, c, q, k in zip(first, counts, second, sampled, strict=True)]
+
+
+
+def score_difference(shoes: Sequence[tuple[RoundRecord, ...]], bets: Sequence[Sequence[float]],
+                     other: Sequence[Sequence[float]]) -> Estimate | None:
+    """SCORE of betting ``bets`` less that of ``other`` over the same ``shoes`` (per shoe,
+    per round), with the standard error of the difference by the delta method over the
+    shoes, which pairs the two ramps (their rounds are the same, so most of the noise
+    cancels): se^2 = sum (psi_i - phi_i)^2 / (n (n - 1)) with psi, phi each SCORE's
+    per-shoe influence. None when either ramp has no SCORE.
+
+    >>> r = RoundRecord
+    >>> shoes = [(r(0, 0.01, 1.0), r(2, 0.03, 1.2)), (r(0, -0.01, 1.1), r(2, 0.05, 1.3))]
+    >>> score_difference(shoes, [[1, 2], [1, 2]], [[1, 2], [1, 2]])  # a ramp against itself
+    Estimate(value=0.0, se=0.0)
+    """
+    a, b = _score_influence(shoes, bets), _score_influence(shoes, other)
+    if a is None or b is None:
+        return None
+    n = len(shoes)
+    if n < 2:
+        return Estimate(a[0] - b[0], math.nan)
+    diff = [x - y for x, y in zip(a[1], b[1], strict=True)]
+    return Estimate(a[0] - b[0], math.sqrt(math.fsum(d * d for d in diff) / (n * (n - 1))))
+
+
+
+def _optimal_ramp(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | None,
+                  limits: RampLimits) -> OptimisedRamp:
+    """The optimal ramp of ``shoes``' counts under ``limits``, evaluated over their rounds
+    beside the hand-given ``spread``."""
+    buckets = count_buckets(shoes)
+    ramp = optimize_ramp(buckets, limits)
+    chosen = Spread(ramp.bets)  # one step per count of the run: the same bets
+
+    def bets(s: Spread) -> list[list[float]]:
+        return [[s.bet(r.tc) for r in shoe] for shoe in shoes]
+
+    def over(s: Spread) -> RampResult:
+        return _ramp_result(s, shoes, bets(s), limits.bankroll, limits.rounds_per_hour)
+
+    hand_bets = [spread.bet(b.tc) for b in buckets] if spread is not None else None
+    return OptimisedRamp(
+        ramp, buckets, over(chosen), over(spread) if spread is not None else None,
+        None if hand_bets is None else ramp_figures(buckets, hand_bets, limits.bankroll,
+                                                    limits.rounds_per_hour),
+        None if hand_bets is None else all(limits.min_bet <= b <= limits.max_bet
+                                           for b in hand_bets),
+        None if spread is None else score_difference(shoes, bets(chosen), bets(spread)))
+
+
+
+def summarise(
+    counter: BlackjackCounter, played: Sequence[tuple[RoundRecord, ...]], rounds: int,
+    spread: Spread | None, bankroll: float | None, wong: Wong | None = None,
+    optimize: RampLimits | None = None,
+) -> BlackjackCount:
+    """The figures of the fewest first whole shoes of ``played`` holding ``rounds`` rounds.
+
+    Whole shoes only: cutting the last one short would over-weight the top of a shoe
+    (and so pull the cut-card effect towards 0). With ``wong`` a watched round bets 0:
+    the win rate, SD, N0 and SCORE are per round observed. With ``optimize``: the ramp
+    of :func:`strategy_calc.counting.ramps.optimize_ramp` for these rounds' counts
+    (:func:`count_buckets`), and its figures over the same rounds as ``spread``'s.
+    """
+    shoes: list[tuple[RoundRecord, ...]] = []
+    dealt = 0
+    for shoe in played:
+        if dealt >= rounds:
+            break
+        if shoe:
+            shoes.append(shoe)
+            dealt += len(shoe)
+    if dealt < rounds:
+        raise InputError(f"only {dealt} rounds were dealt")
+    rounds = dealt
+    top = counter.plan(counter.start(), 0.0, moments=False).ev
+    counts = [float(len(s)) for s in shoes]
+    ev = ratio_estimate([math.fsum(r.ev for r in s) for s in shoes], counts)
+    effect = Estimate(ev.value - top, ev.se)
+    if counter.one_round:
+        # Each shoe dealt one round from the full shoe, so each round's EV is the
+        # off-the-top EV (the same plan of the same composition); the mean of equal
+        # numbers is that number, and the effect is 0 by construction, not by rounding.
+        if any(len(s) != 1 or s[0].ev != top for s in shoes):
+            raise AssertionError("a one-round shuffle dealt a round not off the top")
+        ev, effect = Estimate(top, 0.0), Estimate(0.0, 0.0)
+    bins: dict[int, list[float]] = {}
+    for shoe in shoes:
+        for r in shoe:
+            bins.setdefault(math.floor(r.tc), []).append(r.ev)
+    table = tuple(TrueCountRow(tc, len(v) / rounds, math.fsum(v) / len(v))
+                  for tc, v in sorted(bins.items()))
+
+    bets = [[(spread.bet(r.tc) if spread is not None else 1.0) * in_play
+             for r, in_play in zip(s, wong.playing([r.tc for r in s]) if wong is not None
+                                   else [True] * len(s), strict=True)] for s in shoes]
+    share = (None if wong is None
+             else sum(1 for b in bets for x in b if x) / rounds)
+    sampled = [r for s in shoes for r in s if r.second_moment is not None]
+    hand = _ramp_result(spread, shoes, bets, bankroll)
+    optimal = None
+    if optimize is not None:
+        if wong is not None:
+            raise InputError("--optimize-ramp bets every round: it does not take --enter"
+                             " and --exit")
+        optimal = _optimal_ramp(shoes, spread, optimize)
+    ramp = spread is not None or wong is not None
+    n = counter.start().total
+    return BlackjackCount(
+        counter=counter, penetration=(n - counter.cut_card) / n, rounds=rounds,
+        shoes=len(shoes), spread=spread, bankroll=bankroll, ev_per_round=ev,
+        ev_off_the_top=top, cut_card_effect=effect,
+        by_true_count=table, sd_per_round=hand.sd_per_round,
+        win_rate_per_round=hand.win_rate_per_round if ramp else None,
+        n0=hand.n0 if ramp else None, score=hand.score if ramp else None,
+        di=hand.di if ramp else None,
+        risk_of_ruin=hand.risk_of_ruin if ramp and bankroll is not None else None,
+        moment_rounds=len(sampled), sd_per_round_se=hand.sd_per_round_se,
+        one_round_per_shuffle=counter.one_round, wong=wong, share_played=share,
+        score_se=hand.score_se if ramp else None, optimal=optimal,
+        covariance_between_boxes=_covariance(shoes) if counter.boxes > 1 or counter.box_ramp
+        else None)
+
+
+
+def _covariance(shoes: Sequence[tuple[RoundRecord, ...]]) -> Estimate | None:
+    """The mean of the rounds' covariances between boxes, a ratio over the shoes."""
+    sums = [math.fsum(r.covariance for r in s if r.covariance is not None) for s in shoes]
+    counts = [float(sum(1 for r in s if r.covariance is not None)) for s in shoes]
+    return ratio_estimate(sums, counts) if sum(counts) > 0 else None
+

@@ -1,0 +1,280 @@
+"""The rules of a blackjack game: one frozen value, one docstring per field, the rule
+predicates spelled out once."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from strategy_calc.cards import CardError, check_decks
+from strategy_calc.rules.fields import RulesError, _check_choices, _payout_slug
+
+if TYPE_CHECKING:
+    pass
+
+
+
+
+HoleCard = Literal["peek", "enhc"]
+
+
+
+EnhcLoses = Literal["all", "original"]
+
+
+
+DoubleOn = Literal["any", "9-11", "10-11", "11", "none"]
+
+
+
+_DOUBLE_TOTALS: dict[str, tuple[int, int]] = {
+    "any": (0, 21), "9-11": (9, 11), "10-11": (10, 11), "11": (11, 11), "none": (1, 0)}
+
+
+
+"""The best two-card totals each ``double_on`` allows (low, high): :meth:`may_double`."""
+
+
+
+Surrender = Literal["none", "late", "early", "not_vs_ace", "2-9", "late_vs_ten_ace"]
+
+
+
+PairTable = Literal["none", "any", "perfect"]
+
+
+
+@dataclass(frozen=True, slots=True)
+class BlackjackRules:
+    """The rules of one blackjack game; every field is a ruleset option.
+
+    Payouts are multiples of the bet. ``str(rules)`` is a stable short slug.
+    """
+
+    name: str = "custom"
+    """The ruleset's name (``macau-1983``, ``deluxe`` or the user's own)."""
+    decks: int = 6
+    """Number of 52-card decks in the shoe, 1 to 12."""
+    single_deck_one_round: bool = False
+    """With one deck (Macau's "metal box"), exactly one round is dealt per shuffle, so
+    every round is dealt off the top: a counted run deals no second round and has no
+    cut card. No effect with more decks."""
+    dealer_hits_soft_17: bool = False
+    """True: dealer hits soft 17 (H17); False: stands on all 17s (S17)."""
+    hole_card: HoleCard = "peek"
+    """``peek``: the dealer checks for blackjack before anyone plays and a
+    blackjack ends the round at once; ``enhc``: no hole card is checked (European
+    no-hole-card), the player acts without knowing."""
+    enhc_loses: EnhcLoses = "all"
+    """Under ``enhc``: a dealer blackjack takes every bet on the box (``all``:
+    doubles and split bets too) or only the original bet (``original``: the first split
+    hand's stake, the hand of the pair card given first; the second hand's stake and
+    every double are returned. With suits known the two hands can differ, so the order a
+    suited pair is given in can change the split's EV: ``hand`` says so)."""
+    blackjack_pays: float = 1.5
+    """What a player blackjack wins, per unit bet."""
+    double_on: DoubleOn = "any"
+    """Which first two cards may be doubled: ``any``, totals ``9-11``,
+    ``10-11``, ``11`` only (hard, as a two-card A+T is blackjack), or ``none``."""
+    double_after_split: bool = True
+    """Whether a split hand may be doubled (under the same ``double_on``)."""
+    hand_of_21_stands: bool = False
+    """A hand that reaches 21 stands at once, split hands and a blackjack included: it
+    is never doubled, nor (a blackjack) surrendered (Deluxe: "a hand reaching 21 stands
+    automatically")."""
+    max_split_hands: int = 2
+    """Most hands a player may hold after splitting: 1 = no split, 2 = split once, up to 4."""
+    resplit_aces: bool = False
+    """Whether split aces may be split again (within ``max_split_hands``)."""
+    split_aces_one_card: bool = True
+    """Split aces get exactly one card each."""
+    surrender: Surrender = "none"
+    """``none``; ``late`` (lost whole to a dealer blackjack); ``early`` (half
+    back even against a dealer blackjack); ``not_vs_ace`` (Macau: any up card but
+    an ace, decided before the dealer draws, so early); ``2-9`` (Deluxe: only
+    against 2-9, where the dealer cannot have blackjack); ``late_vs_ten_ace`` (late,
+    only against a ten or an ace: the game of Wizard of Odds' effects-of-removal table,
+    docs/REFERENCE.md)."""
+    insurance: bool = True
+    """Insurance (half the bet, pays 2:1) is offered against an ace."""
+    even_money: bool = False
+    """A player blackjack may take 1:1 at once against an ace."""
+    even_money_vs_ten: bool = False
+    """Even money is offered against a ten too (Macau's 1991 amendment)."""
+    bonus_suited_678: float = 0.0
+    """Payout (multiple of the bet) of a three-card suited 6-7-8; 0 = none."""
+    bonus_777: float = 0.0
+    """Payout (multiple of the bet) of a three-card 7-7-7; 0 = none."""
+    bonus_on_split_hands: bool = True
+    """Whether the 6-7-8 / 7-7-7 bonuses count on split hands."""
+    pair_bet: PairTable = "none"
+    """Pair side bet on the player's first two cards: ``none``; ``any`` (any
+    same-rank pair pays ``pair_pays_any``); ``perfect`` (perfect pairs: mixed
+    colours / same colour / same suit pay the three ``pair_pays_*`` below)."""
+    pair_pays_any: float = 11.0
+    """Any-pair table: payout of a same-rank pair (J-J yes, J-Q no)."""
+    pair_pays_mixed: float = 6.0
+    """Perfect-pairs table: same rank, one red and one black."""
+    pair_pays_coloured: float = 12.0
+    """Perfect-pairs table: same rank and colour, different suits."""
+    pair_pays_perfect: float = 25.0
+    """Perfect-pairs table: same rank and suit."""
+
+    def __post_init__(self) -> None:
+        _check_choices(self)
+        try:
+            check_decks(self.decks)
+        except CardError as exc:
+            raise RulesError(str(exc)) from None
+        if not 1 <= self.max_split_hands <= 4:
+            raise RulesError(f"max_split_hands must be 1 to 4, not {self.max_split_hands}")
+        for field in ("blackjack_pays", "bonus_suited_678", "bonus_777", "pair_pays_any",
+                      "pair_pays_mixed", "pair_pays_coloured", "pair_pays_perfect"):
+            value = getattr(self, field)
+            if not math.isfinite(value) or value < 0:
+                raise RulesError(f"{field} must be a finite number >= 0, not {value}")
+
+
+    @property
+    def peek(self) -> bool:
+        """True when the dealer checks for blackjack before the players act."""
+        return self.hole_card == "peek"
+
+    @property
+    def has_bonus(self) -> bool:
+        """True when either of the suited 6-7-8 / 7-7-7 bonuses is paid."""
+        return self.bonus_suited_678 > 0 or self.bonus_777 > 0
+
+    # ---- rule predicates: the one place each rule's meaning is spelled out
+
+    def may_double(self, total: int) -> bool:
+        """Whether a first-two-card hand of best total ``total`` may be doubled.
+
+        >>> BlackjackRules(double_on="9-11").may_double(9)
+        True
+        >>> BlackjackRules(double_on="11").may_double(10)
+        False
+        """
+        if total == 21 and self.hand_of_21_stands:
+            return False
+        low, high = _DOUBLE_TOTALS[self.double_on]
+        return low <= total <= high
+
+    def may_surrender(self, up: int) -> bool:
+        """Whether a two-card initial hand may surrender against up card ``up`` (1..10).
+
+        >>> BlackjackRules(surrender="2-9").may_surrender(10)
+        False
+        >>> BlackjackRules(surrender="not_vs_ace").may_surrender(10)
+        True
+        >>> [BlackjackRules(surrender="late_vs_ten_ace").may_surrender(up) for up in (1, 9, 10)]
+        [True, False, True]
+        """
+        if self.surrender == "none":
+            return False
+        if self.surrender == "not_vs_ace":
+            return up != 1
+        if self.surrender == "2-9":
+            return 2 <= up <= 9
+        if self.surrender == "late_vs_ten_ace":
+            return up in (1, 10)
+        return True
+
+    def offers_insurance(self, up: int) -> bool:
+        """Whether insurance is offered against up card ``up`` (1..10): against an ace.
+
+        >>> BlackjackRules().offers_insurance(1), BlackjackRules().offers_insurance(10)
+        (True, False)
+        """
+        return self.insurance and up == 1
+
+    def offers_even_money(self, up: int) -> bool:
+        """Whether a player blackjack may take 1:1 at once against up card ``up`` (1..10).
+
+        >>> macau = BlackjackRules(even_money=True, even_money_vs_ten=True)
+        >>> macau.offers_even_money(10), BlackjackRules(even_money=True).offers_even_money(10)
+        (True, False)
+        """
+        return self.even_money and (up == 1 or (up == 10 and self.even_money_vs_ten))
+
+    @property
+    def surrender_loses_to_blackjack(self) -> bool:
+        """Late surrender: decided after the peek, so a dealer blackjack takes the whole bet;
+        every other kind gives half the bet back regardless."""
+        return self.surrender in ("late", "late_vs_ten_ace")
+
+    def dealer_blackjack_takes(self, second_split_hand: bool = False) -> tuple[float, float]:
+        """What an ENHC dealer blackjack takes from a standing hand: (on a bet of 1, doubled).
+
+        Under ``enhc_loses = "original"`` only the original bet (the first
+        hand's stake) is lost; a second split hand and every double are returned.
+
+        >>> BlackjackRules(enhc_loses="original").dealer_blackjack_takes(second_split_hand=True)
+        (0.0, 0.0)
+        """
+        if self.enhc_loses == "all":
+            return 1.0, 2.0
+        return (0.0, 0.0) if second_split_hand else (1.0, 1.0)
+
+    def split_aces_take_one_card(self, pair_is_ace: bool) -> bool:
+        """Whether each hand of this split takes exactly one card (split aces)."""
+        return pair_is_ace and self.split_aces_one_card
+
+    def split_hands_may_double(self, pair_is_ace: bool) -> bool:
+        """Double after split, for this pair: never on one-card split aces."""
+        return self.double_after_split and not self.split_aces_take_one_card(pair_is_ace)
+
+    def __str__(self) -> str:
+        parts = [
+            f"{self.decks}D",
+            "H17" if self.dealer_hits_soft_17 else "S17",
+            "peek" if self.peek else f"ENHC-{self.enhc_loses}",
+            _payout_slug(self.blackjack_pays),
+            {"any": "DA", "none": "ND"}.get(self.double_on, "D" + self.double_on),
+            "DAS" if self.double_after_split else "NDAS",
+            f"split-{self.max_split_hands}" + ("-RSA" if self.resplit_aces else ""),
+        ]
+        surrender = {"none": "", "late": "LS", "early": "ES", "not_vs_ace": "ES-not-A",
+                     "2-9": "LS-2-9", "late_vs_ten_ace": "LS-T-A"}[self.surrender]
+        if surrender:
+            parts.append(surrender)
+        if self.has_bonus:
+            parts.append(f"bonus-{self.bonus_suited_678:g}/{self.bonus_777:g}")
+        return f"{self.name}: " + " ".join(parts)
+
+
+
+def inert_overrides(rules: BlackjackRules, overrides: Sequence[str]) -> list[str]:
+    """Warnings for ``--set`` fields that change nothing under the resulting rules.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> inert_overrides(blackjack_rules("deluxe"), ["enhc_loses=all"])
+    ['enhc_loses has no effect in a peek game (hole_card = "peek")']
+    """
+    set_fields = {item.partition("=")[0].strip() for item in overrides}
+    reasons = {
+        "enhc_loses": (rules.peek, 'in a peek game (hole_card = "peek")'),
+        "resplit_aces": (rules.max_split_hands <= 2, "when max_split_hands <= 2 (no resplit)"),
+        "split_aces_one_card": (rules.max_split_hands < 2, "when max_split_hands = 1 (no split)"),
+        "double_after_split": (rules.max_split_hands < 2 or rules.double_on == "none",
+                               "without splits or doubles (max_split_hands = 1 or"
+                               ' double_on = "none")'),
+        "bonus_on_split_hands": (not rules.has_bonus, "without a bonus (both bonuses are 0)"),
+        "even_money_vs_ten": (not rules.even_money, "when even_money = false"),
+        "single_deck_one_round": (rules.decks > 1, "with more than one deck"),
+    }
+    return [f"{field} has no effect {why}" for field, (inert, why) in reasons.items()
+            if field in set_fields and inert]
+
+
+
+def double_allowed_totals(rules: BlackjackRules) -> tuple[int, ...]:
+    """22 flags: entry ``t`` is 1 when a first-two-card best total ``t`` may be doubled.
+
+    >>> [t for t, ok in enumerate(double_allowed_totals(BlackjackRules(double_on="10-11"))) if ok]
+    [10, 11]
+    """
+    return tuple(1 if rules.may_double(t) else 0 for t in range(22))
+

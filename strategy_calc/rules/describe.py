@@ -1,0 +1,102 @@
+"""A ruleset described field by field: value, meaning, allowed values, rule text."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import typing
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from strategy_calc.rules.files import baccarat_rules, blackjack_rules, read_ruleset
+
+if TYPE_CHECKING:
+    pass
+
+
+
+
+@dataclass(frozen=True, slots=True)
+class FieldInfo:
+    """One rules field of a ruleset: its value, what it means and what it may be."""
+
+    name: str
+    value: Any
+    meaning: str
+    allowed: str
+    source: str
+    """The rule text the field comes from (the ruleset's ``[sources]`` table), or ""."""
+    set_by: str = ""
+    """The ruleset that set the value: the file itself, or the base it inherits it from."""
+
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetInfo:
+    """A ruleset described field by field (:func:`describe_ruleset`)."""
+
+    name: str
+    game: str
+    description: str
+    summary: str
+    fields: tuple[FieldInfo, ...]
+
+
+
+def _field_docs(cls: type) -> dict[str, str]:
+    """Each dataclass field's docstring (the string literal under its annotation)."""
+    import ast
+    import inspect
+
+    body = ast.parse(inspect.getsource(cls)).body[0]
+    assert isinstance(body, ast.ClassDef)
+    docs = {}
+    for a, b in itertools.pairwise(body.body):
+        if (isinstance(a, ast.AnnAssign) and isinstance(a.target, ast.Name)
+                and isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant)
+                and isinstance(b.value.value, str)):
+            docs[a.target.id] = " ".join(b.value.value.split())
+    return docs
+
+
+
+def _allowed(name: str, hint: Any) -> str:
+    if typing.get_origin(hint) is Literal:
+        return ", ".join(map(str, typing.get_args(hint)))
+    if hint is bool:
+        return "true, false"
+    if name == "decks":
+        return "1 to 12"
+    if name == "max_split_hands":
+        return "1 to 4"
+    if hint is int:
+        return "a whole number"
+    if hint is float:
+        return "a number, or a ratio such as 6:5"
+    return "text"
+
+
+
+def describe_ruleset(spec: str) -> RulesetInfo:
+    """Every field of a ruleset (built-in name or TOML file) with its value and meaning.
+
+    >>> info = describe_ruleset("deluxe")
+    >>> field = next(f for f in info.fields if f.name == "surrender")
+    >>> field.value, field.allowed
+    ('2-9', 'none, late, early, not_vs_ace, 2-9, late_vs_ten_ace')
+    >>> field.source
+    'only vs 2-9, on the first two cards'
+    """
+    read = read_ruleset(spec)
+    table = read.table
+    game = table.get("game", "blackjack")
+    rules: Any = blackjack_rules(spec) if game == "blackjack" else baccarat_rules(spec)
+    cls = type(rules)
+    hints = typing.get_type_hints(cls)
+    docs = _field_docs(cls)
+    fields = tuple(FieldInfo(f.name, getattr(rules, f.name), docs.get(f.name, ""),
+                             _allowed(f.name, hints[f.name]), read.sources.get(f.name, ""),
+                             read.set_by.get(f.name, ""))
+                   for f in dataclasses.fields(cls) if f.name != "name")
+    return RulesetInfo(rules.name, game, str(table.get("description", "")), str(rules), fields)
+

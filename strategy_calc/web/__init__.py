@@ -1,0 +1,1 @@
+"""``strategy-calc serve``: the local web page and its JSON API."""
