@@ -186,7 +186,7 @@ def guarded(call: Callable[[], T]) -> T:
 def respond(compute: Callable[[], R], render: Callable[[R], str]) -> None:
     """The one skeleton of a command: ``compute`` parses the rules and shoe and calls one
     library function (drawing a progress bar if it is long); ``render`` (built from
-    :mod:`~strategy_calc.report`'s functions) turns the finished result into the text
+    :mod:`~strategy_calc.render`'s functions) turns the finished result into the text
     printed. An input error in either is one ``error:`` line and exit 2; any other
     ``ValueError`` is a bug and keeps its traceback (:func:`guarded`).
     """
@@ -283,8 +283,9 @@ def hand(
 ) -> None:
     """Every action's exact EV for one blackjack hand against an up card."""
     as_json = wants_json(as_json, format_)
-    from strategy_calc import report
     from strategy_calc.blackjack import hand_analysis as blackjack
+    from strategy_calc.render.game import boxes_dict, boxes_text
+    from strategy_calc.render.hand import hand_json, hand_text
 
     def compute() -> tuple[blackjack.HandAnalysis, dict[str, Any] | None, Any]:
         ruleset, start = with_shoe(rules, set_, decks, shoe)
@@ -309,12 +310,12 @@ def hand(
     def render(done: tuple[blackjack.HandAnalysis, dict[str, Any] | None, Any]) -> str:
         result, fractions, fig = done
         if as_json:
-            text = report.hand_json(result, fractions)
+            text = hand_json(result, fractions)
             if fig is None:
                 return text
-            return dump_json({**json.loads(text), **report.boxes_dict(fig)})
-        text = report.hand_text(result, fractions)
-        return text if fig is None else text + "\n" + report.boxes_text(fig)
+            return dump_json({**json.loads(text), **boxes_dict(fig)})
+        text = hand_text(result, fractions)
+        return text if fig is None else text + "\n" + boxes_text(fig)
 
     respond(compute, render)
 
@@ -356,9 +357,9 @@ def baccarat(
 ) -> None:
     """Exact probabilities and EV of every baccarat bet for a (partly dealt) shoe."""
     as_json = wants_json(as_json, format_)
-    from strategy_calc import report
     from strategy_calc.baccarat import odds as bac
     from strategy_calc.cards import decks_holding
+    from strategy_calc.render.baccarat import odds_dict, odds_text
     from strategy_calc.rules import baccarat_rules
 
     spec = rules if rules is not None else "macau-baccarat"
@@ -375,7 +376,7 @@ def baccarat(
         return odds, bac.effects_of_removal(odds) if eor else None
 
     respond(compute, lambda done: (
-        dump_json(report.odds_dict(*done, exact)) if as_json else report.odds_text(*done, exact)))
+        dump_json(odds_dict(*done, exact)) if as_json else odds_text(*done, exact)))
 
 
 class ChartFormat(StrEnum):
@@ -556,7 +557,15 @@ def chart(
     --format pdf: a one-page wall chart typeset by weasyprint (pip install
     'strategy_calc[pdf]').
     """
-    from strategy_calc import report
+    from strategy_calc.render.chart import (
+        chart_csv,
+        chart_dict,
+        chart_html,
+        chart_markdown,
+        chart_pdf,
+        chart_renderables,
+        chart_text,
+    )
 
     format_ = ChartFormat.json if wants_json(as_json, format_) else format_ or ChartFormat.text
     check_output(out, "--out")
@@ -564,29 +573,29 @@ def chart(
         refuse_binary_on_terminal(out)
     game = _game(rules, set_, decks, shoe, split_strategy)
     if format_ is ChartFormat.pdf:
-        emit_bytes(guarded(lambda: report.chart_pdf(game, paper.value)), out)
+        emit_bytes(guarded(lambda: chart_pdf(game, paper.value)), out)
         return
     if out is not None:
         if format_ is ChartFormat.text:
-            text = report.chart_text(game) + "\n"
+            text = chart_text(game) + "\n"
         elif format_ is ChartFormat.json:
-            text = dump_json(report.chart_dict(game)) + "\n"
+            text = dump_json(chart_dict(game)) + "\n"
         else:
-            render_to = {ChartFormat.markdown: report.chart_markdown,
-                         ChartFormat.csv: report.chart_csv, ChartFormat.html: report.chart_html}
+            render_to = {ChartFormat.markdown: chart_markdown,
+                         ChartFormat.csv: chart_csv, ChartFormat.html: chart_html}
             text = render_to[format_](game)
         guarded(lambda: out.write_text(text, encoding="utf-8"))
         return
     if format_ is ChartFormat.text:
         from rich.console import Console
 
-        Console(highlight=False).print(*report.chart_renderables(game), sep="\n")
+        Console(highlight=False).print(*chart_renderables(game), sep="\n")
         return
     if format_ is ChartFormat.json:
-        print(dump_json(report.chart_dict(game)))
+        print(dump_json(chart_dict(game)))
         return
-    render = {ChartFormat.markdown: report.chart_markdown, ChartFormat.csv: report.chart_csv,
-              ChartFormat.html: report.chart_html}[format_]
+    render = {ChartFormat.markdown: chart_markdown, ChartFormat.csv: chart_csv,
+              ChartFormat.html: chart_html}[format_]
     sys.stdout.write(render(game))
 
 
@@ -612,8 +621,8 @@ def edge(
 ) -> None:
     """The exact house edge / return to player of a ruleset from a full shoe."""
     as_json = wants_json(as_json, format_)
-    from strategy_calc import report
     from strategy_calc.blackjack.game_analysis import strategy_ev
+    from strategy_calc.render.game import boxes_dict, boxes_text, edge_dict, edge_text
 
     def compute() -> tuple[Any, float, Any]:
         if boxes is not None:
@@ -635,10 +644,10 @@ def edge(
     def render(done: tuple[Any, float, Any]) -> str:
         game, ev, fig = done
         if as_json:
-            data = report.edge_dict(game, strategy.value, ev)
-            return dump_json(data if fig is None else {**data, **report.boxes_dict(fig)})
-        text = report.edge_text(game, strategy.value, ev)
-        return text if fig is None else text + "\n" + report.boxes_text(fig)
+            data = edge_dict(game, strategy.value, ev)
+            return dump_json(data if fig is None else {**data, **boxes_dict(fig)})
+        text = edge_text(game, strategy.value, ev)
+        return text if fig is None else text + "\n" + boxes_text(fig)
 
     respond(compute, render)
 
@@ -656,15 +665,15 @@ def bonus(
 ) -> None:
     """What the Macau suited 6-7-8 / 7-7-7 bonuses add to the return, and the plays they change."""
     as_json = wants_json(as_json, format_)
-    from strategy_calc import report
     from strategy_calc.blackjack.whatif import BonusValue, bonus_value
+    from strategy_calc.render.game import bonus_dict, bonus_text
 
     def compute() -> BonusValue:
         ruleset, start = with_shoe(rules, set_, decks, shoe)
         with progress_bar("with and without each bonus") as tick:
             return bonus_value(ruleset, tick, start)
 
-    respond(compute, json_or_text(as_json, report.bonus_dict, report.bonus_text))
+    respond(compute, json_or_text(as_json, bonus_dict, bonus_text))
 
 
 @app.command(
@@ -683,16 +692,16 @@ def behind(
 ) -> None:
     """Bet behind: the follower's EV of each choice when the seat doubles or splits."""
     as_json = wants_json(as_json, format_)
-    from strategy_calc import report
     from strategy_calc.blackjack import hand_analysis as blackjack
+    from strategy_calc.render.hand import behind_dict, behind_text
 
     def compute() -> blackjack.HandAnalysis:
         ruleset, start = with_shoe(rules, set_, decks, shoe)
         return blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed), shoe=start)
 
-    respond(compute, json_or_text(as_json, report.behind_dict,
-                                  lambda result: report.behind_text(
-                                      result, report.behind_dict(result))))
+    respond(compute, json_or_text(as_json, behind_dict,
+                                  lambda result: behind_text(
+                                      result, behind_dict(result))))
 
 
 @app.command(
@@ -772,13 +781,14 @@ def risk(
     With resplits (max_split_hands 3 or 4) the round's exact mean and SD, and the normal
     approximation's figures from them (the distribution itself is not enumerated)."""
     as_json = wants_json(as_json, format_)
-    from strategy_calc import report
     from strategy_calc.blackjack.risk import (
         round_moments,
         round_outcomes,
         summarise,
         summarise_moments,
     )
+    from strategy_calc.render.game import risk_dict, risk_text
+    from strategy_calc.render.plots import risk_plot
 
     def compute() -> dict[str, Any]:
         check_output(plot, "--plot")
@@ -801,15 +811,15 @@ def risk(
                                               start)
         summary = (summarise(outcomes, bankroll, rounds) if outcomes is not None
                    else summarise_moments(mean, second, bankroll, rounds))
-        data = report.risk_dict(ruleset, strategy.value, ev, summary)
+        data = risk_dict(ruleset, strategy.value, ev, summary)
         data["split_strategy"] = split_strategy.strip().lower()
         if plot is not None and outcomes is not None:
             from strategy_calc.blackjack.risk import path_quantiles
 
-            report.risk_plot(data, path_quantiles(outcomes, rounds), str(plot))
+            risk_plot(data, path_quantiles(outcomes, rounds), str(plot))
         return data
 
-    respond(compute, json_or_text(as_json, lambda data: data, report.risk_text))
+    respond(compute, json_or_text(as_json, lambda data: data, risk_text))
 
 
 @app.command(
@@ -833,12 +843,13 @@ def eor(
 ) -> None:
     """Effects of removal: the change in EV when one card of each rank leaves a full shoe."""
     as_json = wants_json(as_json, format_)
-    from strategy_calc import report
     from strategy_calc.counting.effects import (
         EffectsOfRemoval,
         check_eor_definition,
         effects_of_removal,
     )
+    from strategy_calc.render.counting import eor_dict, eor_text
+    from strategy_calc.render.plots import eor_plot
 
     def compute() -> EffectsOfRemoval:
         check_output(plot, "--plot")
@@ -847,10 +858,10 @@ def eor(
         with progress_bar("effects of removal") as tick:
             result = effects_of_removal(ruleset, tick, chosen)
         if plot is not None:
-            report.eor_plot(result, str(plot))
+            eor_plot(result, str(plot))
         return result
 
-    respond(compute, json_or_text(as_json, report.eor_dict, report.eor_text))
+    respond(compute, json_or_text(as_json, eor_dict, eor_text))
 
 
 def _bet_and_bankroll(spread: str | None, bankroll: float | None
@@ -920,7 +931,7 @@ def indices(
     a family of real shoe compositions, beside the removal-based linear estimate. By
     default the published decisions (the Hi-Lo Illustrious 18 and Fab 4) and then the
     matrix of every play of every starting hand against every up card."""
-    from strategy_calc import report
+    from strategy_calc.render.indices import indices_csv, indices_dict, indices_pdf, indices_text
 
     format_ = IndexFormat.json if wants_json(as_json, format_) else format_ or IndexFormat.text
     if (hand is None) != (vs is None):
@@ -968,16 +979,16 @@ def indices(
 
     def render(got: tuple[IndexTable, IndexMatrix | None]) -> str:
         if format_ is IndexFormat.json:
-            return dump_json(report.indices_dict(*got))
+            return dump_json(indices_dict(*got))
         if format_ is IndexFormat.csv:
-            return report.indices_csv(*got)
-        return report.indices_text(*got)
+            return indices_csv(*got)
+        return indices_text(*got)
 
     if format_ is not IndexFormat.pdf and out is None:
         respond(compute, render)
         return
     got = guarded(compute)
-    emit_bytes(guarded(lambda: report.indices_pdf(*got, paper.value))
+    emit_bytes(guarded(lambda: indices_pdf(*got, paper.value))
                if format_ is IndexFormat.pdf
                else (guarded(lambda: render(got)) + "\n").encode(), out)
 
@@ -1002,13 +1013,13 @@ def sidebet_pair(
 ) -> None:
     """Exact EV of the pair side bet on the first two cards, for any shoe."""
     as_json = wants_json(as_json, format_)
-    from strategy_calc import report
     from strategy_calc.blackjack.pair_bet import PairOdds, analyse_pair
+    from strategy_calc.render.hand import pair_dict, pair_text
 
     def compute() -> PairOdds:
         return analyse_pair(load_rules(rules, set_, decks), removed_cards(removed))
 
-    respond(compute, json_or_text(as_json, report.pair_dict, report.pair_text))
+    respond(compute, json_or_text(as_json, pair_dict, pair_text))
 
 
 @app.command(
@@ -1105,8 +1116,9 @@ def sweep(
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
 ) -> None:
     """The exact EV of rule variants of a ruleset: what each rule is worth."""
-    from strategy_calc import parallel, report
+    from strategy_calc import parallel
     from strategy_calc.blackjack import sweep as sweeps
+    from strategy_calc.render.game import sweep_csv, sweep_dict, sweep_markdown, sweep_text
     def compute() -> sweeps.SweepResult:
         if preset is not None and vary:
             raise InputError("give --preset or --vary, not both")
@@ -1125,10 +1137,10 @@ def sweep(
                                   Strategy(strategy.value), pool, cache, tick, preset)
         return result
 
-    as_text = {SweepFormat.csv: report.sweep_csv, SweepFormat.markdown: report.sweep_markdown}
+    as_text = {SweepFormat.csv: sweep_csv, SweepFormat.markdown: sweep_markdown}
     json_out = wants_json(as_json, format_)
-    as_words = as_text.get(format_ or SweepFormat.text, report.sweep_text)  # text, or unused
-    respond(compute, json_or_text(json_out, report.sweep_dict,
+    as_words = as_text.get(format_ or SweepFormat.text, sweep_text)  # text, or unused
+    respond(compute, json_or_text(json_out, sweep_dict,
                                   lambda result: as_words(result).rstrip("\n")))
 
 
@@ -1241,9 +1253,9 @@ def drill(
     next time (Leitner boxes in the history file).
     """
     as_json = wants_json(as_json, format_)
-    from strategy_calc import report
     from strategy_calc.drill import history as drill_history
     from strategy_calc.drill import play as drill_play
+    from strategy_calc.render.drill import drill_stats_dict, drill_stats_text
 
     if history is not None and no_history:
         raise fail("give --history FILE or --no-history, not both")
@@ -1252,8 +1264,8 @@ def drill(
         if path is None:
             raise fail("--stats reads the history: not with --no-history")
         found = guarded(lambda: drill_history.History.load(path)).stats()
-        print(dump_json(report.drill_stats_dict(found, str(path))) if as_json
-              else report.drill_stats_text(found, str(path)))
+        print(dump_json(drill_stats_dict(found, str(path))) if as_json
+              else drill_stats_text(found, str(path)))
         return
     if count is not None and count < 1:
         raise fail(f"--count must be 1 or more, not {count}")
@@ -1279,9 +1291,9 @@ def _play_drill(rules: str | None, set_: list[str] | None, decks: int | None, ag
                 focus: str | None, count: int | None, seed: int, given: list[str] | None,
                 path: Path | None, past: Any, as_json: bool) -> None:
     """``drill`` (play): deal, ask (or read the answers given), report, remember."""
-    from strategy_calc import report
     from strategy_calc.drill import history as drill_history
     from strategy_calc.drill import play as drill_play
+    from strategy_calc.render.drill import drill_answer_text, drill_dict, drill_text
 
     def setup() -> drill_play.PlayDrill:
         ruleset = load_rules(rules, set_, decks)
@@ -1297,12 +1309,12 @@ def _play_drill(rules: str | None, set_: list[str] | None, decks: int | None, ag
         graded = guarded(lambda: drill_play.graded_answers(dealer, given, count))
     result = drill_play.SessionReport(dealer.rules, against, focus, seed, tuple(graded))
     if as_json:
-        print(dump_json(report.drill_dict(result)))
+        print(dump_json(drill_dict(result)))
     else:
         if given is not None:
             for g in graded:
-                print(f"{g.question.prompt}  {g.answer}\n  {report.drill_answer_text(g)}")
-        print(report.drill_text(result) + f"\nseed {seed}")
+                print(f"{g.question.prompt}  {g.answer}\n  {drill_answer_text(g)}")
+        print(drill_text(result) + f"\nseed {seed}")
     if path is not None and graded:  # (after the report: a history that cannot be written
         # is an error line after it, not a lost report)
         sys.stdout.flush()  # (the file read again: another session may have written it)
@@ -1315,10 +1327,15 @@ def _count_drill(kind: str, rules: str | None, set_: list[str] | None, decks: in
                  given: list[str] | None, path: Path | None, past: Any,
                  as_json: bool) -> None:
     """``drill count`` / ``drill true-count``."""
-    from strategy_calc import report
     from strategy_calc.counting.systems import find_system
     from strategy_calc.drill import count as drill_count
     from strategy_calc.drill import history as drill_history
+    from strategy_calc.render.drill import (
+        count_answer_text,
+        count_drill_dict,
+        count_drill_text,
+        count_question_text,
+    )
 
     def setup() -> tuple[Any, list[drill_count.CountQuestion]]:
         ruleset = load_rules(rules, set_, decks)
@@ -1346,13 +1363,13 @@ def _count_drill(kind: str, rules: str | None, set_: list[str] | None, decks: in
                 raise fail(f"answer {number}: {exc}") from None
     result = drill_count.CountReport(counting, kind, tuple(answered))
     if as_json:
-        print(dump_json(report.count_drill_dict(result)))
+        print(dump_json(count_drill_dict(result)))
     else:
         if given is not None:
             for a in answered:
-                print(f"{report.count_question_text(a.question)}\n  {a.answer:+g} -"
-                      f" {report.count_answer_text(a)}")
-        print(report.count_drill_text(result) + f"\nseed {seed}")
+                print(f"{count_question_text(a.question)}\n  {a.answer:+g} -"
+                      f" {count_answer_text(a)}")
+        print(count_drill_text(result) + f"\nseed {seed}")
     if path is not None and past is not None and answered:
         import time as clock
 
@@ -1374,16 +1391,16 @@ def rules(
     as_json: JsonOpt = False,
 ) -> None:
     """The built-in rulesets; for one, every field: value, meaning, allowed values, rule text."""
-    from strategy_calc import report
+    from strategy_calc.render.rules import rules_dict, rules_text, rulesets_dict, rulesets_text
     from strategy_calc.rules import RULESETS, describe_ruleset
 
     as_json = wants_json(as_json, format_)
     if name is None:
-        respond(lambda: RULESETS, json_or_text(as_json, report.rulesets_dict,
-                                               report.rulesets_text))
+        respond(lambda: RULESETS, json_or_text(as_json, rulesets_dict,
+                                               rulesets_text))
         return
     respond(lambda: describe_ruleset(name),
-            json_or_text(as_json, report.rules_dict, report.rules_text))
+            json_or_text(as_json, rules_dict, rules_text))
 
 
 @app.command(
@@ -1399,12 +1416,12 @@ def counts(
 ) -> None:
     """The built-in count systems (or one, or a file's): the tag of each rank, balanced or
     not, side counts, the true count's divisor and rounding, and the source of the tags."""
-    from strategy_calc import report
     from strategy_calc.counting.systems import COUNT_SYSTEMS, find_system
+    from strategy_calc.render.counting import counts_dict, counts_text
 
     as_json = wants_json(as_json, format_)
     respond(lambda: [find_system(system)] if system else list(COUNT_SYSTEMS.values()),
-            json_or_text(as_json, report.counts_dict, report.counts_text))
+            json_or_text(as_json, counts_dict, counts_text))
 
 
 @app.command(
@@ -1566,10 +1583,18 @@ def count(
     Baccarat (--rules macau-baccarat): how often and by how much each bet
     turns positive during a shoe.
     """
-    from strategy_calc import parallel, report
+    from strategy_calc import parallel
     from strategy_calc.counting import counter as counting
     from strategy_calc.counting import runs as count_runs
     from strategy_calc.counting.baccarat import BaccaratCount
+    from strategy_calc.render.baccarat import baccarat_count_dict, baccarat_count_text
+    from strategy_calc.render.counting import (
+        comparison_dict,
+        comparison_text,
+        count_dict,
+        count_text,
+    )
+    from strategy_calc.render.plots import count_plot
     from strategy_calc.rules import DEFAULT_BLACKJACK, load_ruleset
 
     def compute() -> count_runs.BlackjackCount | count_runs.Comparison | BaccaratCount:
@@ -1607,7 +1632,7 @@ def count(
             result = count_runs.blackjack_count(counter, n, ramp, bankroll, pool, tick,
                                               wong=wong, optimize=limits)
         if plot is not None:
-            report.count_plot(result, str(plot))
+            count_plot(result, str(plot))
         return result
 
     def run_baccarat(spec: str) -> BaccaratCount:
@@ -1643,12 +1668,12 @@ def count(
 
     def render(result: count_runs.BlackjackCount | count_runs.Comparison | BaccaratCount) -> str:
         if isinstance(result, BaccaratCount):
-            return json_or_text(json_out, report.baccarat_count_dict,
-                                report.baccarat_count_text)(result)
+            return json_or_text(json_out, baccarat_count_dict,
+                                baccarat_count_text)(result)
         if isinstance(result, count_runs.Comparison):
-            return json_or_text(json_out, report.comparison_dict,
-                                report.comparison_text)(result)
-        return json_or_text(json_out, report.count_dict, report.count_text)(result)
+            return json_or_text(json_out, comparison_dict,
+                                comparison_text)(result)
+        return json_or_text(json_out, count_dict, count_text)(result)
 
     respond(compute, render)
 
@@ -1708,8 +1733,9 @@ def _compare(counters: list[BlackjackCounter], rounds: int, ramp: Spread | None,
     """``count --compare``: each counter's run on the same seeded shoes (one progress bar
     each), with ``limits`` each its own optimal ramp (the like-for-like comparison of
     counts on different scales), and the plot of their EVs by count."""
-    from strategy_calc import parallel, report
+    from strategy_calc import parallel
     from strategy_calc.counting import runs as count_runs
+    from strategy_calc.render.plots import comparison_plot
 
     results = []
     with parallel.executor(jobs, scheduler) as pool:
@@ -1719,7 +1745,7 @@ def _compare(counters: list[BlackjackCounter], rounds: int, ramp: Spread | None,
                                                         tick, wong=wong, optimize=limits))
     comparison = count_runs.Comparison(tuple(results))
     if plot is not None:
-        report.comparison_plot(comparison, str(plot))
+        comparison_plot(comparison, str(plot))
     return comparison
 
 

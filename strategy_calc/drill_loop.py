@@ -23,11 +23,11 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from strategy_calc import report
 from strategy_calc.drill.count import CountAnswer, CountQuestion, parse_count_answer
 from strategy_calc.drill.play import PlayDrill
 from strategy_calc.drill.questions import Graded, Question
 from strategy_calc.errors import InputError
+from strategy_calc.render.drill import count_answer_text, count_question_text, drill_answer_text
 
 QUIT = ("q", "quit", ":q", ":quit", "exit")
 
@@ -127,7 +127,7 @@ def play_loop(drill: PlayDrill, limit: int | None, term: Terminal) -> list[Grade
             line = _ask_until_valid(term, prompt, check)
             result = drill.grade(question, line, round(time.monotonic() - start, 3))
             graded.append(result)
-            term.say(_paint(report.drill_answer_text(result), result.correct, term.colour))
+            term.say(_paint(drill_answer_text(result), result.correct, term.colour))
             follow = drill.follow_up(result)
             if follow is not None:
                 pending.insert(0, follow)
@@ -153,7 +153,7 @@ def count_loop(questions: list[CountQuestion], pace: float, term: Terminal,
                 term.out.write("\r      \r")
                 term.out.flush()
             else:
-                term.say(report.count_question_text(q))
+                term.say(count_question_text(q))
             what = "running count" if q.kind == "count" else "true count"
             start = time.monotonic()
             line = _ask_until_valid(term, f"{number}/{len(questions)} {what}? > ",
@@ -161,7 +161,7 @@ def count_loop(questions: list[CountQuestion], pace: float, term: Terminal,
             answer = CountAnswer(q, parse_count_answer(line),
                                  round(time.monotonic() - start, 3))
             answers.append(answer)
-            term.say(_paint(report.count_answer_text(answer), answer.correct, term.colour))
+            term.say(_paint(count_answer_text(answer), answer.correct, term.colour))
     except (_Quit, KeyboardInterrupt):  # (Ctrl-C while a card shows or a hand is analysed)
         term.out.write("\n")
     return answers

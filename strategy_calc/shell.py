@@ -87,7 +87,7 @@ class Session:
 
     def answer(self, line: str) -> str:
         """The reply to one input line; ``ValueError`` for a bad query."""
-        from strategy_calc import report
+        from strategy_calc.render.hand import hand_text
 
         text = line.strip()
         if not text:
@@ -104,7 +104,7 @@ class Session:
 
         result = analyse_hand(cards, up, self.rules, shoe=self.shoe, outcomes=True)
         if action is None:
-            return report.hand_text(result)
+            return hand_text(result)
         if action not in result.ev:
             raise InputError(f"unknown action {action!r}: one of {', '.join(result.ev)}")
         value = result.ev[action]
@@ -117,7 +117,8 @@ class Session:
                 f" {self.rules.decks}D{given})")
 
     def _command(self, text: str) -> str:
-        from strategy_calc import report
+        from strategy_calc.render.chart import chart_text, edge_lines
+        from strategy_calc.render.text import render
 
         name, _, arg = text.partition(" ")
         name = name.lower()
@@ -137,9 +138,9 @@ class Session:
             self.overrides, self._game = overrides, None
             return str(self.rules)
         if name == "chart":
-            return report.chart_text(self.game())
+            return chart_text(self.game())
         if name == "edge":
-            return report.render(*report.edge_lines(self.game()))
+            return render(*edge_lines(self.game()))
         raise InputError(f"unknown command :{name} (try :help)")
 
 

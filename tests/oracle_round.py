@@ -107,7 +107,7 @@ Either way the brute force pays the bonus only on real suited cards.
 
 ``"chart"``: two-card decisions from the calculator's chart (the ``hard``,
 ``soft`` and ``pairs`` mappings taken as input; codes as in
-``strategy_calc.report.CODES``); a split hand's two-card decision uses the
+``strategy_calc.render.chart.CODES``); a split hand's two-card decision uses the
 chart row of its total (no resplit, no surrender; ``D`` only when
 ``double_after_split`` allows); every later decision is the total-dependent
 hit/stand play (:func:`total_dependent_play`), per the strategy.py docstring.

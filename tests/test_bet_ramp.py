@@ -30,7 +30,7 @@ from strategy_calc.counting.ramps import (
 )
 from strategy_calc.counting.runs import score_difference, summarise
 from strategy_calc.errors import InputError
-from strategy_calc.report import count_text
+from strategy_calc.render.counting import count_text
 from strategy_calc.rules import blackjack_rules
 
 runner = CliRunner()

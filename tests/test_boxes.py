@@ -33,7 +33,7 @@ from strategy_calc.cli import app
 from strategy_calc.counting.counter import BlackjackCounter, blackjack_counter
 from strategy_calc.engine import CODE_DOUBLE, CODE_HIT, CODE_STAND, engine_params, node_table
 from strategy_calc.errors import InputError
-from strategy_calc.report import boxes_text
+from strategy_calc.render.game import boxes_text
 from strategy_calc.rules import BlackjackRules, blackjack_rules
 
 runner = CliRunner()

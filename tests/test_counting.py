@@ -29,7 +29,8 @@ from strategy_calc.counting.indices import (
     find_count,
 )
 from strategy_calc.counting.systems import HILO
-from strategy_calc.report import eor_dict, eor_text, indices_dict, indices_text
+from strategy_calc.render.counting import eor_dict, eor_text
+from strategy_calc.render.indices import indices_dict, indices_text
 from strategy_calc.rules import blackjack_rules
 
 REFERENCE = blackjack_rules(*PUBLISHED_RULES)

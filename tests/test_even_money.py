@@ -16,9 +16,9 @@ import pytest
 from typer.testing import CliRunner
 
 import strategy_calc as sc
-from strategy_calc import report
 from strategy_calc.cards import Shoe
 from strategy_calc.cli import app
+from strategy_calc.render.chart import chart_markdown, chart_pdf, edge_lines
 
 SIX_TO_FIVE = ["decks=6", "blackjack_pays=1.2"]
 
@@ -56,7 +56,7 @@ def test_at_6_to_5_the_chart_shows_even_money_as_a_play() -> None:
     chart = game("even_money=true")
     assert chart.soft[21]["A"] == "E" and chart.soft[21]["T"] == "S"
     assert not chart.insure  # a full shoe: a third of the cards are never tens
-    text = report.chart_markdown(chart)
+    text = chart_markdown(chart)
     assert "`E` even money" in text
 
 
@@ -83,7 +83,7 @@ def test_insurance_pays_for_the_chart_when_a_third_of_the_cards_left_are_tens() 
     shoe = Shoe.from_counts((1, 1, 1, 1, 1, 1, 1, 1, 1, 6))
     rich = sc.analyse_game(sc.blackjack_rules("deluxe", ["decks=1"]), shoe=shoe)
     assert rich.insure
-    assert "insurance taken against an ace" in "\n".join(report.edge_lines(rich))
+    assert "insurance taken against an ace" in "\n".join(edge_lines(rich))
     assert not sc.analyse_game(sc.blackjack_rules("deluxe", ["decks=1"])).insure
 
 
@@ -108,7 +108,7 @@ def test_the_wall_chart_legend_lists_even_money_at_6_to_5() -> None:
     import pypdf
 
     def legend(*sets: str) -> str:
-        pdf = report.chart_pdf(sc.analyse_game(sc.blackjack_rules("deluxe", list(sets))))
+        pdf = chart_pdf(sc.analyse_game(sc.blackjack_rules("deluxe", list(sets))))
         return str(pypdf.PdfReader(io.BytesIO(pdf)).pages[0].extract_text())
 
     assert "even money (take 1:1" in legend(*SIX_TO_FIVE, "even_money=true")

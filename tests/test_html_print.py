@@ -18,8 +18,8 @@ import pytest
 from browser import chromium
 
 import strategy_calc as sc
-from strategy_calc import report
 from strategy_calc.jobs.tables import table_specs
+from strategy_calc.render.chart import chart_html
 
 MM = 72 / 25.4  # PDF points per millimetre
 
@@ -63,7 +63,7 @@ def test_a_chart_with_eighty_exceptions_still_prints_on_one_page(tmp_path: Path)
     one-deck Deluxe chart with its exception list repeated to 80 entries."""
     game = sc.analyse_game(sc.blackjack_rules("deluxe", decks=1))
     many = (list(game.exceptions) * 3)[:80]
-    page = report.chart_html(dataclasses.replace(game, exceptions=tuple(many)))
+    page = chart_html(dataclasses.replace(game, exceptions=tuple(many)))
     reader = print_in_chromium(page, tmp_path)
     assert_one_a4_page(reader)
     assert "exceptions (80)" in reader.pages[0].extract_text()

@@ -26,7 +26,7 @@ from strategy_calc.blackjack.pair_bet import (
 )
 from strategy_calc.cards import SUITS, CardError
 from strategy_calc.cli import app
-from strategy_calc.report import pair_text
+from strategy_calc.render.hand import pair_text
 from strategy_calc.rules import BlackjackRules, RulesError, blackjack_rules
 
 runner = CliRunner()

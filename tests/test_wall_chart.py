@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 import strategy_calc as sc
-from strategy_calc import report
 from strategy_calc.cli import app
 from strategy_calc.jobs.tables import table_specs
+from strategy_calc.render.chart import chart_pdf
 
 MM = 72 / 25.4  # PDF points per millimetre
 
@@ -22,7 +22,7 @@ MM = 72 / 25.4  # PDF points per millimetre
 def _pdf_bytes(name: str, decks: int, paper: str) -> bytes:
     """The wall chart, typeset once per process (tests of one chart share it)."""
     game = sc.analyse_game(sc.blackjack_rules(name, decks=decks))
-    return report.chart_pdf(game, paper)
+    return chart_pdf(game, paper)
 
 
 def _pdf(name: str, decks: int, paper: str = "a4") -> pypdf.PdfReader:

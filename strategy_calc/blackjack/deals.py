@@ -16,37 +16,28 @@ from strategy_calc.rules import BlackjackRules
 UP_ORDER: tuple[Rank, ...] = (*RANKS[1:], Rank.ACE)
 
 
-
 """Chart columns: 2..9, T, A."""
-
 
 
 HARD_ROWS = tuple(range(4, 22))
 
 
-
 SOFT_ROWS = tuple(range(13, 22))
-
 
 
 PAIR_ROWS: tuple[Rank, ...] = UP_ORDER
 
 
-
 ID_678 = (0, 0, 0, 0, 0, 1, 1, 1, 0, 0)
-
 
 
 ID_777 = (0, 0, 0, 0, 0, 0, 3, 0, 0, 0)
 
 
-
 HANDS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 11) for b in range(a, 11))
 
 
-
 """Every two-card start, as ranks (low first)."""
-
 
 
 class DealValues(NamedTuple):
@@ -149,7 +140,6 @@ class DealValues(NamedTuple):
         return played
 
 
-
 def insurance_value(no_blackjack: float) -> float:
     """The insurance bet's EV per unit initial bet: half the bet, paid 2:1 on a dealer
     blackjack (chance ``1 - no_blackjack``), lost otherwise:
@@ -160,7 +150,6 @@ def insurance_value(no_blackjack: float) -> float:
     (0.25, True)
     """
     return 1.0 - 1.5 * no_blackjack
-
 
 
 def natural_results(blackjack_pays: float, no_blackjack: float, even_money: bool,
@@ -182,7 +171,6 @@ def natural_results(blackjack_pays: float, no_blackjack: float, even_money: bool
     return ((blackjack_pays, no_blackjack), (0.0, 1.0 - no_blackjack))
 
 
-
 def accumulate(total: DealValues | None, deal: DealValues, weight: float) -> DealValues:
     """``total`` plus ``weight`` times ``deal``, field by field (a chart cell's sums).
 
@@ -200,17 +188,13 @@ def accumulate(total: DealValues | None, deal: DealValues, weight: float) -> Dea
     return DealValues(1.0, 0.0, **values)  # type: ignore[arg-type]
 
 
-
 _FIELD = {a: a.value for a in Action}
-
 
 
 """Action -> the DealValues field holding its optimal-strategy value."""
 
 
-
 _SUMMED = tuple(f for f in DealValues._fields if f not in ("probability", "q678"))
-
 
 
 def start_values(
@@ -255,7 +239,6 @@ def start_values(
     return stand, hit, hit_chart, double, surrender
 
 
-
 def surrender_value(rules: BlackjackRules, no_blackjack: float) -> float:
     """A surrendered start's EV per unit initial bet, dealer blackjacks included (as
     :func:`deal_values`' other values are once adjusted): half the bet lost, or under late
@@ -271,12 +254,10 @@ def surrender_value(rules: BlackjackRules, no_blackjack: float) -> float:
     return -0.5
 
 
-
 def row_total(hand: tuple[int, int]) -> int:
     """Best total of a two-card start (an ace counts 11 when it can)."""
     hard = hand[0] + hand[1]
     return hard + 10 if 1 in hand and hard + 10 <= 21 else hard
-
 
 
 def suit_cases(
@@ -316,4 +297,3 @@ def suit_cases(
             q = share(missing, sa, su) if sa == sb else 0.0
             cases[q] = cases.get(q, 0.0) + prob
     return [(prob, q) for q, prob in sorted(cases.items()) if prob > 0]
-

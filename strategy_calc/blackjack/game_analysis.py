@@ -91,7 +91,7 @@ class GameAnalysis:
 
     Chart cells map a row (hard/soft total, pair rank symbol) to a code per up
     card symbol (``2``..``9``, ``T``, ``A``); the legend is
-    :data:`strategy_calc.report.CODES`. ``ev_basic`` and ``ev_optimal`` are EVs
+    :data:`strategy_calc.render.chart.CODES`. ``ev_basic`` and ``ev_optimal`` are EVs
     per unit initial bet of a round from a full shoe.
     """
 

@@ -11,11 +11,9 @@ from strategy_calc.rules import BlackjackRules
 AUTOPLAY_POLICY = memoryview(array.array("b", [1 if (k % 32) <= 11 else 0 for k in range(64)]))
 
 
-
 """Auto-play on disconnection (Deluxe): hit while the best total (an ace counting
 11 when that does not bust) is 11 or less, then stand; indexed by node class
 (best total, plus 32 when soft)."""
-
 
 
 def hand_total(ranks: Sequence[int]) -> tuple[int, bool]:
@@ -30,11 +28,9 @@ def hand_total(ranks: Sequence[int]) -> tuple[int, bool]:
     return hard, False
 
 
-
 def is_natural(ranks: Sequence[int]) -> bool:
     """A two-card ace + ten-valued card (a blackjack when it is the initial hand)."""
     return len(ranks) == 2 and sorted(ranks) == [1, 10]
-
 
 
 def suited_bonus_chance(shoe: Shoe, cards: Sequence[Card], needed: Sequence[Rank]) -> float:
@@ -62,7 +58,6 @@ def suited_bonus_chance(shoe: Shoe, cards: Sequence[Card], needed: Sequence[Rank
     return total
 
 
-
 def bonus_terms(
     rules: BlackjackRules, shoe: Shoe, start: Sequence[Card], split_hand: bool
 ) -> tuple[float, float, float, bool]:
@@ -81,4 +76,3 @@ def bonus_terms(
         q = suited_bonus_chance(shoe, start, needed)
         known = all(c.suit is not None for c in start)
     return rules.bonus_777, rules.bonus_suited_678, q, known
-

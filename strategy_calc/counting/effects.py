@@ -26,13 +26,10 @@ from strategy_calc.rules import BlackjackRules, RulesError
 Progress = Callable[[int, int], None] | None
 
 
-
 """``progress(done, total)``, called as work completes (or ``None``)."""
 
 
-
 DECK_WEIGHTS: Mapping[Rank, int] = {rank: 4 if rank is Rank.TEN else 1 for rank in RANKS}
-
 
 
 """Cards of each rank in one suit (13 cards: A..9 once, four ten-valued cards).
@@ -42,13 +39,10 @@ weighting by these is weighting by the shoe's own counts (see
 :class:`EffectsOfRemoval`). Multiply a weighted sum by 4 for a whole deck."""
 
 
-
 ONE_DECK: tuple[int, ...] = Shoe.full(1).counts
 
 
-
 """Cards of each rank (ace first, ten-valued last) in one 52-card deck."""
-
 
 
 def deck_sum(effects: Mapping[str, float]) -> float:
@@ -58,7 +52,6 @@ def deck_sum(effects: Mapping[str, float]) -> float:
     0
     """
     return sum(DECK_WEIGHTS[r] * effects[r.symbol] for r in RANKS)
-
 
 
 EOR_DEFINITIONS: Mapping[str, str] = {
@@ -72,15 +65,12 @@ EOR_DEFINITIONS: Mapping[str, str] = {
 }
 
 
-
 """The definitions ``eor --definition`` offers (name -> what ``game[rank]`` is), the
 default first. Both remove exactly one card and take no scaling; see
 :class:`EffectsOfRemoval` and docs/MODEL.md "Effects of removal"."""
 
 
-
 DEFAULT_EOR_DEFINITION = "reoptimised"
-
 
 
 def check_eor_definition(name: str) -> str:
@@ -100,11 +90,9 @@ def check_eor_definition(name: str) -> str:
     return key
 
 
-
-def _tick(progress: Progress, done: int, total: int) -> None:
+def progress_tick(progress: Progress, done: int, total: int) -> None:
     if progress is not None:
         progress(done, total)
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +132,6 @@ class DecisionEffects:
     def deck_sum(self) -> float:
         """:func:`deck_sum` of the effects; not 0 (see below)."""
         return deck_sum(self.effects)
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +209,6 @@ class EffectsOfRemoval:
         return EOR_DEFINITIONS[self.definition]
 
 
-
 ALTERNATIVES: Mapping[str, tuple[str, ...]] = {
     "hit_or_stand": ("hit", "stand"),
     "no_split": ("hit", "stand", "double"),
@@ -230,11 +216,9 @@ ALTERNATIVES: Mapping[str, tuple[str, ...]] = {
 }
 
 
-
 """The second action of a :class:`Decision` may be one of these: the best of the listed
 actions that the rules allow for the hand (``no_surrender``: play the hand out as best
 one can). ``decline`` (of insurance) is worth 0."""
-
 
 
 def _value(analysis: HandAnalysis, action: str) -> float | None:
@@ -248,14 +232,12 @@ def _value(analysis: HandAnalysis, action: str) -> float | None:
     return analysis.ev[action]
 
 
-
-def _difference(analysis: HandAnalysis, actions: tuple[str, str]) -> float | None:
+def ev_difference(analysis: HandAnalysis, actions: tuple[str, str]) -> float | None:
     """EV(actions[0]) - EV(actions[1]) (see :func:`_value`); None if one is not allowed."""
     first, second = _value(analysis, actions[0]), _value(analysis, actions[1])
     if first is None or second is None:
         return None
     return first - second
-
 
 
 def decision_effects(
@@ -271,16 +253,13 @@ def decision_effects(
     """
     cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
     up_card = parse_card(up) if isinstance(up, str) else up
-    return _effects_of(removal_analyses(rules, cards, up_card), actions)
-
+    return effects_of(removal_analyses(rules, cards, up_card), actions)
 
 
 RemovalAnalyses = tuple[HandAnalysis, Mapping[str, HandAnalysis]]
 
 
-
 """A hand off the top, and the same hand with one card of each rank (by symbol) gone."""
-
 
 
 def removal_analyses(rules: BlackjackRules, cards: Sequence[Card], up: Card
@@ -292,21 +271,19 @@ def removal_analyses(rules: BlackjackRules, cards: Sequence[Card], up: Card
              for rank in RANKS})
 
 
-
-def _effects_of(analyses: RemovalAnalyses, actions: tuple[str, str]) -> DecisionEffects:
+def effects_of(analyses: RemovalAnalyses, actions: tuple[str, str]) -> DecisionEffects:
     """:class:`DecisionEffects` of ``actions`` read off :func:`removal_analyses`."""
     top, less = analyses
-    full = _difference(top, actions)
+    full = ev_difference(top, actions)
     if full is None:
         raise RulesError(f"{' or '.join(actions)} is not allowed for "
                          f"{','.join(map(str, top.hand))} vs {top.up} under {top.rules.name}")
     effects: dict[str, float] = {}
     for symbol, analysis in less.items():
-        value = _difference(analysis, actions)
+        value = ev_difference(analysis, actions)
         assert value is not None  # the same actions are allowed with one card fewer
         effects[symbol] = value - full
     return DecisionEffects(top.hand, top.up, actions, full, effects)
-
 
 
 def chart_round_ev(rules: BlackjackRules, top: GameAnalysis, shoe: Shoe,
@@ -333,7 +310,6 @@ def chart_round_ev(rules: BlackjackRules, top: GameAnalysis, shoe: Shoe,
         ups = game.ups[up]
         add_split_values(game, ups, split_hand_codes(ups, chart.split_hand_bits(up)))
     return round_evs(game, chart)[0]
-
 
 
 def effects_of_removal(rules: BlackjackRules, progress: Progress = None,
@@ -363,10 +339,9 @@ def effects_of_removal(rules: BlackjackRules, progress: Progress = None,
             return float(analyse_game(rules, shoe=shoe).ev_optimal)
 
         ev_full = float(top.ev_optimal)
-    _tick(progress, 1, total)
+    progress_tick(progress, 1, total)
     game: dict[str, float] = {}
     for step, rank in enumerate(RANKS, start=2):
         game[rank.symbol] = value(full.remove([Card(rank)])) - ev_full
-        _tick(progress, step, total)
+        progress_tick(progress, step, total)
     return EffectsOfRemoval(rules, ev_full, game, decision_effects(rules), definition)
-

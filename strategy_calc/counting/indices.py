@@ -25,9 +25,9 @@ from strategy_calc.counting.effects import (
     ONE_DECK,
     Progress,
     RemovalAnalyses,
-    _difference,
-    _effects_of,
-    _tick,
+    effects_of,
+    ev_difference,
+    progress_tick,
     removal_analyses,
 )
 from strategy_calc.counting.systems import HILO, CountSystem, find_system
@@ -345,7 +345,7 @@ def _cell_indices(
     try:
         for tc, analysis in _along_family(rules, family, decisions[0]):
             for k, decision in enumerate(decisions):
-                value = _difference(analysis, decision.actions)
+                value = ev_difference(analysis, decision.actions)
                 if value is None:
                     refused[k] = f"{' / '.join(decision.actions)}: {NOT_ALLOWED}"
                 else:
@@ -498,7 +498,7 @@ def linear_index(rules: BlackjackRules, decision: Decision, family: CountFamily,
     """
     if analyses is None:
         analyses = removal_analyses(rules, parse_cards(decision.hand), parse_card(decision.up))
-    effects = _effects_of(analyses, decision.actions)
+    effects = effects_of(analyses, decision.actions)
     gone = [a + b for a, b in zip(rank_counts(effects.hand), rank_counts([effects.up]),
                                   strict=True)]
     shoe = [c - g for c, g in zip(Shoe.full(rules.decks).counts, gone, strict=True)]
@@ -597,7 +597,7 @@ def count_indices(
         if risk_averse is not None:
             row = with_risk_averse(rules, family, row, *risk_averse)
         rows.append(row)
-        _tick(progress, done, len(decisions))
+        progress_tick(progress, done, len(decisions))
     how = f"bet ramp and bankroll of {risk_averse[1]:g} units" if risk_averse else ""
     return IndexTable(rules, system, family, tuple(rows), how)
 
@@ -774,6 +774,6 @@ def index_matrix(
         rows = [row for row in _cell_indices(rules, family, decisions, linear=True)
                 if not row.note.endswith(NOT_ALLOWED)]
         cells.append(CellIndices(kind, label, cards_, u, tuple(rows)))
-        _tick(progress, done, len(jobs))
+        progress_tick(progress, done, len(jobs))
     return IndexMatrix(rules, system, family, tuple(cells))
 

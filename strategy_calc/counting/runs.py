@@ -38,8 +38,6 @@ if TYPE_CHECKING:
     pass
 
 
-
-
 @dataclass(frozen=True, slots=True)
 class TrueCountRow:
     """Rounds dealt at one true count (floored): their share and mean exact EV."""
@@ -47,7 +45,6 @@ class TrueCountRow:
     tc: int
     frequency: float
     ev: float
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,13 +99,11 @@ class BlackjackCount:
     """With ``--optimize-ramp``: the optimal ramp and its figures over the same rounds."""
 
 
-
 @dataclass(frozen=True, slots=True)
 class Comparison:
     """Several count systems on the same seeded shoes (paired: ``count --compare``)."""
 
     results: tuple[BlackjackCount, ...]
-
 
 
 def blackjack_count(
@@ -159,7 +154,6 @@ def blackjack_count(
     return summarise(counter, played, rounds, spread, bankroll, wong, optimize)
 
 
-
 @dataclass(frozen=True, slots=True)
 class RampResult:
     """A ramp's figures over the rounds of a run, per round in units, each with the
@@ -180,7 +174,6 @@ class RampResult:
     hours_to_double: float | None = None
     """With a bankroll and rounds per hour: the hours for the expected win to equal the
     bankroll (:func:`strategy_calc.counting.ramps.hours_to_double`)."""
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +198,6 @@ class OptimisedRamp:
     score_difference: Estimate | None = None
     """The optimum's SCORE less the hand-given ramp's over the same rounds, with its
     paired standard error (:func:`score_difference`)."""
-
 
 
 def count_buckets(shoes: Sequence[tuple[RoundRecord, ...]]) -> tuple[CountBucket, ...]:
@@ -239,7 +231,6 @@ def count_buckets(shoes: Sequence[tuple[RoundRecord, ...]]) -> tuple[CountBucket
     return tuple(out)
 
 
-
 def _ramp_result(spread: Spread | None, shoes: Sequence[tuple[RoundRecord, ...]],
                  bets: Sequence[Sequence[float]], bankroll: float | None,
                  rounds_per_hour: float | None = None) -> RampResult:
@@ -269,7 +260,6 @@ def _ramp_result(spread: Spread | None, shoes: Sequence[tuple[RoundRecord, ...]]
     return RampResult(spread, win, sd, sd_se, n0, score, se, di, ror, hours)
 
 
-
 def _score_influence(shoes: Sequence[tuple[RoundRecord, ...]],
                      bets: Sequence[Sequence[float]]) -> tuple[float, list[float]] | None:
     """SCORE = 10^6 w^2 / (m2 - w^2) of betting ``bets`` over ``shoes`` (w and m2 the
@@ -297,7 +287,6 @@ def _score_influence(shoes: Sequence[tuple[RoundRecord, ...]],
                    for f, c, q, k in zip(first, counts, second, sampled, strict=True)]
 
 
-
 def score_difference(shoes: Sequence[tuple[RoundRecord, ...]], bets: Sequence[Sequence[float]],
                      other: Sequence[Sequence[float]]) -> Estimate | None:
     """SCORE of betting ``bets`` less that of ``other`` over the same ``shoes`` (per shoe,
@@ -319,7 +308,6 @@ def score_difference(shoes: Sequence[tuple[RoundRecord, ...]], bets: Sequence[Se
         return Estimate(a[0] - b[0], math.nan)
     diff = [x - y for x, y in zip(a[1], b[1], strict=True)]
     return Estimate(a[0] - b[0], math.sqrt(math.fsum(d * d for d in diff) / (n * (n - 1))))
-
 
 
 def _optimal_ramp(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | None,
@@ -344,7 +332,6 @@ def _optimal_ramp(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | Non
         None if hand_bets is None else all(limits.min_bet <= b <= limits.max_bet
                                            for b in hand_bets),
         None if spread is None else score_difference(shoes, bets(chosen), bets(spread)))
-
 
 
 def summarise(
@@ -420,10 +407,8 @@ def summarise(
         else None)
 
 
-
 def _covariance(shoes: Sequence[tuple[RoundRecord, ...]]) -> Estimate | None:
     """The mean of the rounds' covariances between boxes, a ratio over the shoes."""
     sums = [math.fsum(r.covariance for r in s if r.covariance is not None) for s in shoes]
     counts = [float(sum(1 for r in s if r.covariance is not None)) for s in shoes]
     return ratio_estimate(sums, counts) if sum(counts) > 0 else None
-

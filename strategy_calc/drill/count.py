@@ -41,7 +41,6 @@ class CountQuestion:
         return 0.0 if self.kind == "count" else 0.5
 
 
-
 @dataclass(frozen=True, slots=True)
 class CountAnswer:
     """An answer to a count question: its error (answer - exact) and whether it is right."""
@@ -63,13 +62,11 @@ class CountAnswer:
         return abs(self.error) < self.question.tolerance
 
 
-
 def _shuffled_shoe(decks: int, rng: random.Random) -> list[Card]:
     cards = [Card(rank, suit) for _ in range(decks) for rank in RANKS
              for suit in SUITS for _ in range(4 if rank is Rank.TEN else 1)]
     rng.shuffle(cards)
     return cards
-
 
 
 def count_questions(system: CountSystem, decks: int, kind: str, questions: int,
@@ -110,7 +107,6 @@ def count_questions(system: CountSystem, decks: int, kind: str, questions: int,
     return out
 
 
-
 def parse_count_answer(text: str) -> float:
     """A count answered (a number, halves allowed); :class:`InputError` otherwise.
 
@@ -125,7 +121,6 @@ def parse_count_answer(text: str) -> float:
     if not math.isfinite(value):
         raise InputError(f"{text.strip()!r} is not a count: answer a finite number")
     return value
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,4 +143,3 @@ class CountReport:
         """Mean time to answer, seconds (None when not timed)."""
         times = [a.seconds for a in self.answers if a.seconds is not None]
         return math.fsum(times) / len(times) if times else None
-

@@ -16,21 +16,16 @@ from strategy_calc.errors import InputError
 BOXES = 5
 
 
-
 """Leitner boxes: 1 (missed lately) to 5 (mastered)."""
-
 
 
 NEW_BOX = 3
 
 
-
 """The box of a cell never asked."""
 
 
-
 HISTORY_VERSION = 1
-
 
 
 def default_history_path() -> Path:
@@ -38,7 +33,6 @@ def default_history_path() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"),
                                                            ".local", "share")
     return Path(base) / "strategy_calc" / "drill-history.json"
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +117,6 @@ class History:
             out[name] = {"sessions": list(entry.get("sessions", [])), "boxes": boxes,
                          "weak_cells": sorted(c for c, e in cells.items() if e["box"] == 1)}
         return out
-
 
 
 def _is_history(data: object) -> bool:

@@ -27,10 +27,10 @@ from strategy_calc.drill.questions import (
     Graded,
     Question,
     SplitHand,
-    _same_suit_chance,
-    _total,
     all_deals,
+    hand_total_of,
     parse_answer,
+    same_suit_chance,
 )
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules
@@ -206,7 +206,7 @@ class PlayDrill:
                 first = hand
             else:
                 second = hand
-            if graded.answer == "h" and _total(hand)[0] < 21:
+            if graded.answer == "h" and hand_total_of(hand)[0] < 21:
                 return self.split_question(q.deal, split.number, first, second, chance)
         if split.number == 2:
             return None
@@ -224,13 +224,13 @@ class PlayDrill:
         else:
             p = self._draw_chance(deal, seen, drawn)
         chance *= p
-        if (drawn is pair and self.rules.max_split_hands > 2) or _total(
+        if (drawn is pair and self.rules.max_split_hands > 2) or hand_total_of(
                 (pair, drawn))[0] == 21:
             return None
         suited = None
         if (number == 1 and self.rules.bonus_suited_678 > 0 and drawn is not pair
                 and {pair, drawn} <= SUITED_BONUS_RANKS):
-            same = _same_suit_chance(self.shoe, pair, drawn)
+            same = same_suit_chance(self.shoe, pair, drawn)
             suited = self._split_rng.random() < same
             chance *= same if suited else 1.0 - same
         if number == 1:
@@ -297,7 +297,7 @@ class PlayDrill:
         """The chart's play of a split hand: on two cards its total's row (double where
         allowed, else the fallback; no surrender), then the total-dependent hit/stand
         policy the chart plays after the first decision."""
-        total, soft = _total(hand)
+        total, soft = hand_total_of(hand)
         if len(hand) > 2:
             return "h" if self.policy(up)[total + (32 if soft else 0)] else "s"
         code = ChartCode.parse((self.game.soft if soft else self.game.hard)[total][up.symbol])
@@ -383,7 +383,6 @@ class PlayDrill:
         return Graded(question, letter, cost, cost <= 0.0, seconds)
 
 
-
 @dataclass(frozen=True, slots=True)
 class SessionReport:
     """A finished play drill: every graded answer, and the summary.
@@ -442,7 +441,6 @@ class SessionReport:
         return grid
 
 
-
 def graded_answers(drill: PlayDrill, answers: Sequence[str], limit: int | None = None
                    ) -> list[Graded]:
     """Deal and grade ``answers`` in turn (non-interactive mode): one question per answer
@@ -466,7 +464,6 @@ def graded_answers(drill: PlayDrill, answers: Sequence[str], limit: int | None =
         if follow is not None:
             pending.insert(0, follow)
     return graded
-
 
 
 def split_answers(text: str) -> list[str]:

@@ -15,18 +15,14 @@ from strategy_calc.errors import InputError
 AGAINST = ("chart", "optimal")
 
 
-
 """What the answers are checked against: the basic-strategy chart, or the best
 composition-dependent play of the cards dealt."""
-
 
 
 FOCUS = ("hard", "soft", "pairs", "surrender", "exceptions")
 
 
-
 """The deals a drill can keep to (``--focus``)."""
-
 
 
 PLAY_LETTERS: Mapping[str, Action] = {"h": Action.HIT, "s": Action.STAND,
@@ -34,18 +30,14 @@ PLAY_LETTERS: Mapping[str, Action] = {"h": Action.HIT, "s": Action.STAND,
                                       "r": Action.SURRENDER}
 
 
-
 """The play answers and the actions they name."""
-
 
 
 LETTER_OF: Mapping[Action, str] = {a: k for k, a in PLAY_LETTERS.items()}
 
 
-
 KIND_CHOICES: Mapping[str, tuple[str, ...]] = {"insurance": ("i", "n"),
                                                "even_money": ("e", "n")}
-
 
 
 ANSWER_WORDS: Mapping[str, str] = {"h": "hit", "s": "stand", "d": "double", "p": "split",
@@ -53,9 +45,7 @@ ANSWER_WORDS: Mapping[str, str] = {"h": "hit", "s": "stand", "d": "double", "p":
                                    "n": "no"}
 
 
-
 """What each answer letter means (in the text shown)."""
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +84,6 @@ class Deal:
         return f"{kind} {label} vs {self.up.symbol}"
 
 
-
 def deal_frequency(shoe: Shoe, hand: tuple[Rank, Rank], up: Rank) -> float:
     """The probability that the first three cards off ``shoe`` are ``hand`` (either order)
     and ``up``: c * n_a * (n_b - [a = b]) * (n_u - ...) / (N (N - 1) (N - 2)), c = 2 for
@@ -115,9 +104,7 @@ def deal_frequency(shoe: Shoe, hand: tuple[Rank, Rank], up: Rank) -> float:
     return orders * ways / (n * (n - 1) * (n - 2))
 
 
-
 SUITED_BONUS_RANKS = frozenset({Rank.SIX, Rank.SEVEN, Rank.EIGHT})
-
 
 
 def all_deals(shoe: Shoe, suits_matter: bool = False) -> tuple[Deal, ...]:
@@ -143,7 +130,7 @@ def all_deals(shoe: Shoe, suits_matter: bool = False) -> tuple[Deal, ...]:
                 if p <= 0:
                     continue
                 if suits_matter and a != b and {a, b} <= SUITED_BONUS_RANKS:
-                    same = _same_suit_chance(shoe, a, b)
+                    same = same_suit_chance(shoe, a, b)
                     found += [Deal((a, b), up, p * same, True),
                               Deal((a, b), up, p * (1.0 - same), False)]
                 else:
@@ -151,12 +138,10 @@ def all_deals(shoe: Shoe, suits_matter: bool = False) -> tuple[Deal, ...]:
     return tuple(found)
 
 
-
-def _same_suit_chance(shoe: Shoe, a: Rank, b: Rank) -> float:
+def same_suit_chance(shoe: Shoe, a: Rank, b: Rank) -> float:
     """P(two cards of ranks ``a`` and ``b`` off ``shoe`` are of one suit)."""
     rows = shoe.suits[a - 1], shoe.suits[b - 1]
     return sum(x * y for x, y in zip(*rows, strict=True)) / (sum(rows[0]) * sum(rows[1]))
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +160,6 @@ class SplitHand:
     number: int = 1
     first: tuple[Rank, ...] = ()
     second: tuple[Rank, ...] = ()
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,18 +239,16 @@ class Question:
         if self.kind == "play":
             return self.deal.cell
         if self.split is not None:
-            total, soft = _total(self.split.ranks)
+            total, soft = hand_total_of(self.split.ranks)
             return f"split {'soft' if soft else 'hard'} {total} vs {self.deal.up.symbol}"
         return f"{self.kind} vs {self.deal.up.symbol}"
 
 
-
-def _total(ranks: Iterable[Rank]) -> tuple[int, bool]:
+def hand_total_of(ranks: Iterable[Rank]) -> tuple[int, bool]:
     """A hand's best total and whether it is soft (an ace counted 11)."""
     hard = sum(int(r) for r in ranks)
     soft = Rank.ACE in ranks and hard + 10 <= 21
     return (hard + 10 if soft else hard), soft
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +271,6 @@ class Graded:
     def ev_cost_per_100_rounds(self) -> float:
         """The cost weighted by how often the deal comes, per 100 rounds."""
         return 100.0 * self.question.per_round * self.ev_cost
-
 
 
 def parse_answer(text: str, question: Question) -> str:
@@ -320,4 +301,3 @@ def parse_answer(text: str, question: Question) -> str:
                          f" {question.label}: answer {choices}")
     raise InputError(f"unknown answer {text.strip()!r} for {question.label}: answer"
                      f" {choices} (q quits)")
-

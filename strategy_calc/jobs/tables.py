@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from strategy_calc import report
 from strategy_calc.blackjack.game_analysis import analyse_game
+from strategy_calc.render.chart import chart_html, chart_markdown, chart_pdf
 from strategy_calc.rules import RULESETS, blackjack_rules
 
 TABLE_DECKS = (1, 2, 6, 8)
@@ -41,8 +41,8 @@ def generate(progress: Callable[[int, int], None] | None = None) -> dict[str, st
     for i, (name, decks) in enumerate(specs):
         game = analyse_game(blackjack_rules(name, decks=decks))
         stem = f"{name}-{decks}deck"
-        files[f"{stem}.md"] = report.chart_markdown(game)
-        files[f"{stem}.html"] = report.chart_html(game)
+        files[f"{stem}.md"] = chart_markdown(game)
+        files[f"{stem}.html"] = chart_html(game)
         index.append(f"| {name} | {decks} | {-game.ev_basic * 100:.4f}% |"
                      f" {-game.ev_optimal * 100:.4f}% | [md]({stem}.md), [html]({stem}.html),"
                      f" [pdf]({stem}.pdf) |")
@@ -58,11 +58,12 @@ def pdf_names() -> list[str]:
 
 
 def generate_pdfs(progress: Callable[[int, int], None] | None = None) -> dict[str, bytes]:
-    """File name -> one-page A4 PDF of every chart (:func:`strategy_calc.report.chart_pdf`)."""
+    """File name -> one-page A4 PDF of every chart
+    (:func:`strategy_calc.render.chart.chart_pdf`)."""
     files: dict[str, bytes] = {}
     specs = table_specs()
     for i, (name, decks) in enumerate(specs):
-        files[f"{name}-{decks}deck.pdf"] = report.chart_pdf(
+        files[f"{name}-{decks}deck.pdf"] = chart_pdf(
             analyse_game(blackjack_rules(name, decks=decks)))
         if progress is not None:
             progress(i + 1, len(specs))

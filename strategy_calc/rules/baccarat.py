@@ -13,15 +13,11 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
 
-
-
 BETS: tuple[str, ...] = ("banker", "player", "tie", "player_pair", "banker_pair")
-
 
 
 """The baccarat bets, in display order (also the tie-break order of
 :attr:`strategy_calc.baccarat.odds.BaccaratOdds.best`)."""
-
 
 
 BET_NAMES: dict[str, str] = {
@@ -30,9 +26,7 @@ BET_NAMES: dict[str, str] = {
 }
 
 
-
 """Display names of :data:`BETS`."""
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,4 +93,3 @@ class BaccaratRules:
             banker += f"/6:{self.banker_six_pays:g}"
         return (f"{self.name}: {self.decks}D P{self.player_pays:g} {banker}"
                 f" T{self.tie_pays:g} PP{self.player_pair_pays:g} BP{self.banker_pair_pays:g}")
-

@@ -9,41 +9,32 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from strategy_calc.cards import CardError, check_decks
-from strategy_calc.rules.fields import RulesError, _check_choices, _payout_slug
+from strategy_calc.rules.fields import RulesError, check_choices, payout_slug
 
 if TYPE_CHECKING:
     pass
 
 
-
-
 HoleCard = Literal["peek", "enhc"]
-
 
 
 EnhcLoses = Literal["all", "original"]
 
 
-
 DoubleOn = Literal["any", "9-11", "10-11", "11", "none"]
-
 
 
 _DOUBLE_TOTALS: dict[str, tuple[int, int]] = {
     "any": (0, 21), "9-11": (9, 11), "10-11": (10, 11), "11": (11, 11), "none": (1, 0)}
 
 
-
 """The best two-card totals each ``double_on`` allows (low, high): :meth:`may_double`."""
-
 
 
 Surrender = Literal["none", "late", "early", "not_vs_ace", "2-9", "late_vs_ten_ace"]
 
 
-
 PairTable = Literal["none", "any", "perfect"]
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +114,7 @@ class BlackjackRules:
     """Perfect-pairs table: same rank and suit."""
 
     def __post_init__(self) -> None:
-        _check_choices(self)
+        check_choices(self)
         try:
             check_decks(self.decks)
         except CardError as exc:
@@ -135,7 +126,6 @@ class BlackjackRules:
             value = getattr(self, field)
             if not math.isfinite(value) or value < 0:
                 raise RulesError(f"{field} must be a finite number >= 0, not {value}")
-
 
     @property
     def peek(self) -> bool:
@@ -231,7 +221,7 @@ class BlackjackRules:
             f"{self.decks}D",
             "H17" if self.dealer_hits_soft_17 else "S17",
             "peek" if self.peek else f"ENHC-{self.enhc_loses}",
-            _payout_slug(self.blackjack_pays),
+            payout_slug(self.blackjack_pays),
             {"any": "DA", "none": "ND"}.get(self.double_on, "D" + self.double_on),
             "DAS" if self.double_after_split else "NDAS",
             f"split-{self.max_split_hands}" + ("-RSA" if self.resplit_aces else ""),
@@ -243,7 +233,6 @@ class BlackjackRules:
         if self.has_bonus:
             parts.append(f"bonus-{self.bonus_suited_678:g}/{self.bonus_777:g}")
         return f"{self.name}: " + " ".join(parts)
-
 
 
 def inert_overrides(rules: BlackjackRules, overrides: Sequence[str]) -> list[str]:
@@ -269,7 +258,6 @@ def inert_overrides(rules: BlackjackRules, overrides: Sequence[str]) -> list[str
             if field in set_fields and inert]
 
 
-
 def double_allowed_totals(rules: BlackjackRules) -> tuple[int, ...]:
     """22 flags: entry ``t`` is 1 when a first-two-card best total ``t`` may be doubled.
 
@@ -277,4 +265,3 @@ def double_allowed_totals(rules: BlackjackRules) -> tuple[int, ...]:
     [10, 11]
     """
     return tuple(1 if rules.may_double(t) else 0 for t in range(22))
-

@@ -14,8 +14,6 @@ if TYPE_CHECKING:
     pass
 
 
-
-
 @dataclass(frozen=True, slots=True)
 class FieldInfo:
     """One rules field of a ruleset: its value, what it means and what it may be."""
@@ -30,7 +28,6 @@ class FieldInfo:
     """The ruleset that set the value: the file itself, or the base it inherits it from."""
 
 
-
 @dataclass(frozen=True, slots=True)
 class RulesetInfo:
     """A ruleset described field by field (:func:`describe_ruleset`)."""
@@ -40,7 +37,6 @@ class RulesetInfo:
     description: str
     summary: str
     fields: tuple[FieldInfo, ...]
-
 
 
 def _field_docs(cls: type) -> dict[str, str]:
@@ -59,7 +55,6 @@ def _field_docs(cls: type) -> dict[str, str]:
     return docs
 
 
-
 def _allowed(name: str, hint: Any) -> str:
     if typing.get_origin(hint) is Literal:
         return ", ".join(map(str, typing.get_args(hint)))
@@ -74,7 +69,6 @@ def _allowed(name: str, hint: Any) -> str:
     if hint is float:
         return "a number, or a ratio such as 6:5"
     return "text"
-
 
 
 def describe_ruleset(spec: str) -> RulesetInfo:
@@ -99,4 +93,3 @@ def describe_ruleset(spec: str) -> RulesetInfo:
                              read.set_by.get(f.name, ""))
                    for f in dataclasses.fields(cls) if f.name != "name")
     return RulesetInfo(rules.name, game, str(table.get("description", "")), str(rules), fields)
-

@@ -15,8 +15,6 @@ if TYPE_CHECKING:
     pass
 
 
-
-
 class RulesError(InputError):
     """An unknown ruleset, an unknown field or an invalid value (the message names it)."""
 
@@ -24,8 +22,7 @@ class RulesError(InputError):
 RulesError.__module__ = "strategy_calc.rules"  # its public name (the package exports it)
 
 
-
-def _payout_slug(pays: float) -> str:
+def payout_slug(pays: float) -> str:
     """``1.5`` -> ``3:2``, ``1.2`` -> ``6:5``, otherwise the number."""
     for num, den in ((3, 2), (6, 5), (1, 1), (2, 1), (7, 5)):
         if abs(pays - num / den) < 1e-12:
@@ -33,27 +30,24 @@ def _payout_slug(pays: float) -> str:
     return f"{pays:g}:1"
 
 
-
 @functools.cache
-def _hints(cls: type) -> dict[str, Any]:
+def field_hints(cls: type) -> dict[str, Any]:
     """A rules class's resolved field types (``typing.get_type_hints``, about 0.2 ms: once
     per class, not per rules value or ruleset read). Callers must not change the dict."""
     return typing.get_type_hints(cls)
-
 
 
 @functools.cache
 def _choice_fields(cls: type) -> tuple[tuple[str, tuple[Any, ...]], ...]:
     """``(field, choices)`` of each ``Literal`` field of a rules class, in field order
     (every rules value checks them)."""
-    hints = _hints(cls)
+    hints = field_hints(cls)
     return tuple((field.name, typing.get_args(hints[field.name]))
                  for field in dataclasses.fields(cls)
                  if typing.get_origin(hints[field.name]) is Literal)
 
 
-
-def _check_choices(value: Any) -> None:
+def check_choices(value: Any) -> None:
     """Reject a value of a ``Literal`` field outside its choices, naming the field."""
     cls: type = type(value)
     for name, choices in _choice_fields(cls):
@@ -64,8 +58,7 @@ def _check_choices(value: Any) -> None:
             )
 
 
-
-def _coerce(field: str, hint: Any, raw: Any, from_text: bool) -> Any:
+def coerce(field: str, hint: Any, raw: Any, from_text: bool) -> Any:
     """Convert ``raw`` (a TOML value, or a string from ``--set``) to the field's type."""
     origin = typing.get_origin(hint)
     if origin is Literal:
@@ -106,7 +99,6 @@ def _coerce(field: str, hint: Any, raw: Any, from_text: bool) -> Any:
     raise RulesError(f"field {field} cannot be set")  # pragma: no cover
 
 
-
 def _parse_number(text: str) -> float:
     """A finite number, or a ratio such as ``3:2`` or ``6/5`` (ValueError otherwise).
 
@@ -126,4 +118,3 @@ def _parse_number(text: str) -> float:
     if not math.isfinite(value):
         raise ValueError("not a finite number")
     return value
-

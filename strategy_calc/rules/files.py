@@ -13,32 +13,27 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from strategy_calc.rules.baccarat import BaccaratRules
 from strategy_calc.rules.blackjack import BlackjackRules
-from strategy_calc.rules.fields import RulesError, _coerce, _hints
+from strategy_calc.rules.fields import RulesError, coerce, field_hints
 from strategy_calc.rules.registry import (
     BUILTIN_RULESETS,
     DEFAULT_BACCARAT,
     DEFAULT_BLACKJACK,
     RULESETS,
-    _builtin,
+    builtin_ruleset,
 )
 
 if TYPE_CHECKING:
     pass
 
 
-
-
 RulesT = TypeVar("RulesT")
-
 
 
 META_KEYS = ("game", "description", "base", "sources")
 
 
-
 """Keys a ruleset file may carry that are not rule fields: the game, a description, the
 ruleset it inherits from (``base``) and a ``[sources]`` table of each field's rule text."""
-
 
 
 def build_rules(
@@ -52,7 +47,7 @@ def build_rules(
     True
     """
     rules_class: type = cls
-    hints = _hints(rules_class)
+    hints = field_hints(rules_class)
     names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     kind = game or cls.__name__.removesuffix("Rules").lower()
     values: dict[str, Any] = {}
@@ -61,7 +56,7 @@ def build_rules(
             continue
         if key not in names:
             raise RulesError(f"unknown field {key!r} for {kind} rules")
-        values[key] = _coerce(key, hints[key], raw, from_text=False)
+        values[key] = coerce(key, hints[key], raw, from_text=False)
     for item in overrides:
         key, sep, raw = item.partition("=")
         key = key.strip()
@@ -69,12 +64,11 @@ def build_rules(
             raise RulesError(f"--set needs FIELD=VALUE, not {item!r}")
         if key not in names:
             raise RulesError(f"unknown field {key!r} for {kind} rules")
-        values[key] = _coerce(key, hints[key], raw.strip(), from_text=True)
+        values[key] = coerce(key, hints[key], raw.strip(), from_text=True)
     try:
         return cls(**values)
     except TypeError as exc:  # pragma: no cover - guarded by the name check above
         raise RulesError(str(exc)) from None
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,14 +84,13 @@ class RulesetTable:
     """Per field, the rule text it comes from (the ``[sources]`` tables), or absent."""
 
 
-
 def _read_table(spec: str, folder: Path | None) -> tuple[dict[str, Any], str, Path | None]:
     """One TOML table (no bases): ``(table, its name, the folder its bases are read
     from)``. A spec that is not a built-in is a path, relative to ``folder`` if given."""
     if not spec.strip():
         raise RulesError("empty ruleset name: give a built-in name"
                          f" ({', '.join(BUILTIN_RULESETS)}) or a TOML file")
-    builtin = _builtin(spec)
+    builtin = builtin_ruleset(spec)
     if builtin is not None:
         # through the package's loader (a zipped install too), without importlib.resources
         # (its import, zipfile and tempfile among it, costs `edge` about 2 ms; issue 29)
@@ -119,7 +112,6 @@ def _read_table(spec: str, folder: Path | None) -> tuple[dict[str, Any], str, Pa
         raise RulesError(f"ruleset file {spec} sets no rules (an empty file?)")
     table.setdefault("name", path.stem)
     return table, str(table["name"]), path.parent
-
 
 
 def read_ruleset(spec: str, _folder: Path | None = None,
@@ -163,7 +155,7 @@ def read_ruleset(spec: str, _folder: Path | None = None,
     if not isinstance(base_spec, str):
         raise RulesError(f"ruleset {spec}: base must be a ruleset name or a file, not"
                          f" {base_spec!r}")
-    key = str((folder / base_spec).resolve()) if folder is not None and _builtin(
+    key = str((folder / base_spec).resolve()) if folder is not None and builtin_ruleset(
         base_spec) is None else base_spec.strip().lower()
     if key in _seen:
         raise RulesError(f"ruleset {spec}: its bases form a loop ({base_spec} again)")
@@ -181,7 +173,6 @@ def read_ruleset(spec: str, _folder: Path | None = None,
                         {**inherited, **sources})
 
 
-
 def _check_sources(spec: str, sources: Mapping[str, str], game: str | None) -> None:
     """A ``[sources]`` key must be a field of the game (of either game when the file does
     not say which: its base decides, and build_rules checks the fields themselves)."""
@@ -194,7 +185,6 @@ def _check_sources(spec: str, sources: Mapping[str, str], game: str | None) -> N
                              " field")
 
 
-
 def load_ruleset(spec: str) -> dict[str, Any]:
     """The table of a built-in ruleset name or of a ruleset file path, its bases merged
     in (:func:`read_ruleset`).
@@ -203,7 +193,6 @@ def load_ruleset(spec: str) -> dict[str, Any]:
     'blackjack'
     """
     return read_ruleset(spec).table
-
 
 
 def blackjack_rules(
@@ -221,13 +210,10 @@ def blackjack_rules(
     return build_rules(BlackjackRules, table, extra)
 
 
-
 _RULES_CLASSES: dict[str, type] = {"blackjack": BlackjackRules, "baccarat": BaccaratRules}
 
 
-
 """The rules record of each game (the fields a ruleset without a base must set)."""
-
 
 
 def baccarat_rules(
@@ -250,4 +236,3 @@ def baccarat_rules(
         raise RulesError(f"ruleset {spec!r} is for {game}, not baccarat")
     extra = [*overrides, *([f"decks={decks}"] if decks is not None else [])]
     return build_rules(BaccaratRules, table, extra, game="baccarat")
-

@@ -11,8 +11,6 @@ if TYPE_CHECKING:
     pass
 
 
-
-
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """A built-in ruleset: its name, its game and the package TOML file that holds it."""
@@ -22,7 +20,6 @@ class Ruleset:
     file: str
     description: str
     aliases: tuple[str, ...] = ()
-
 
 
 RULESETS: tuple[Ruleset, ...] = (
@@ -36,24 +33,19 @@ RULESETS: tuple[Ruleset, ...] = (
 )
 
 
-
 """Every built-in ruleset, in one registry (:func:`find_ruleset` looks names up)."""
-
 
 
 BUILTIN_RULESETS: dict[str, str] = {r.name: r.file for r in RULESETS}
 
 
-
 """Built-in ruleset names and the package file that holds each."""
 
 
-
-def _builtin(name: str) -> Ruleset | None:
+def builtin_ruleset(name: str) -> Ruleset | None:
     """The built-in ruleset called ``name`` (case-insensitive; aliases allowed), or None."""
     key = name.strip().lower()
     return next((r for r in RULESETS if key == r.name or key in r.aliases), None)
-
 
 
 def find_ruleset(name: str, game: str | None = None) -> Ruleset:
@@ -68,7 +60,7 @@ def find_ruleset(name: str, game: str | None = None) -> Ruleset:
     ...
     strategy_calc.rules.RulesError: ruleset 'deluxe' is for blackjack, not baccarat
     """
-    ruleset = _builtin(name)
+    ruleset = builtin_ruleset(name)
     if ruleset is not None:
         if game is not None and ruleset.game != game:
             raise RulesError(f"ruleset {ruleset.name!r} is for {ruleset.game}, not {game}")
@@ -77,14 +69,10 @@ def find_ruleset(name: str, game: str | None = None) -> Ruleset:
     raise RulesError(f"unknown ruleset {name!r}: the built-in ones are {names}")
 
 
-
 DEFAULT_BLACKJACK = "macau-1983"
-
 
 
 DEFAULT_BACCARAT = "macau-baccarat"
 
 
-
 """The built-in baccarat ruleset used when none is named."""
-

@@ -33,7 +33,6 @@ def split_hand_params(
     return params
 
 
-
 def split_suit_cases(shoe: Shoe, card: Card) -> tuple[tuple[float, float, float, float], ...]:
     """The suit cases of a split hand started by ``card`` (a 6, 7 or 8): per suit its pair
     card may have, ``(probability, chance that a 6, 7, 8 drawn from shoe has it)``.
@@ -52,13 +51,11 @@ def split_suit_cases(shoe: Shoe, card: Card) -> tuple[tuple[float, float, float,
     return tuple(cases)
 
 
-
 def _case_suits(shoe: Shoe, card: Card) -> list[str]:
     """The suits of :func:`split_suit_cases`, in its order."""
     if card.suit is not None:
         return [card.suit]
     return [s for s in SUITS if shoe.suit_fraction(card.rank, s) > 0]
-
 
 
 def split_suit_joint(base: Shoe, cards: Sequence[Card]) -> engine.SplitSuits:
@@ -92,7 +89,6 @@ def split_suit_joint(base: Shoe, cards: Sequence[Card]) -> engine.SplitSuits:
                 pairs.append((p1 * p2, i, j, s1 == s2))
     pool = tuple(float(sum(left.suits[r - 1])) for r in SUITED_RANKS)
     return engine.SplitSuits((pool[0], pool[1], pool[2]), tuple(pairs))
-
 
 
 def up_card_suits(
@@ -129,7 +125,6 @@ def up_card_suits(
             for k, suit in enumerate(SUITS) if row[k] > 0]
 
 
-
 def split_round_params(
     rules: BlackjackRules, base: Shoe, cards: Sequence[Card], conditioning: engine.Conditioning,
 ) -> tuple[engine.EngineParams, engine.EngineParams, engine.SplitSuits | None]:
@@ -139,4 +134,3 @@ def split_round_params(
     first = split_hand_params(rules, base, cards, conditioning)
     second = split_hand_params(rules, base, cards[::-1], conditioning)
     return first, second, split_suit_joint(base, cards) if first.split_suits else None
-
