@@ -12,9 +12,10 @@ import pytest
 import strategy_calc
 
 PACKAGE = pathlib.Path(strategy_calc.__file__).parent
-TOP_LAYER = ("cli/", "cli.py", "shell.py", "drill_loop.py", "__init__.py", "__main__.py")
+TOP_LAYER = ("cli/", "__init__.py", "__main__.py")
 """The modules that may load a command's library code on first use (a local import): the
-command line's (its package, and the prompt loops it runs), and the package's lazy names."""
+command line's package (a command loads its library on first use) and the package's lazy
+names."""
 
 
 def _local_project_imports(path: pathlib.Path) -> list[str]:

@@ -31,7 +31,7 @@ def test_json_output_refuses_a_figure_that_is_not_finite(capsys: pytest.CaptureF
     """JSON has no NaN or Infinity: a figure that came out so is one error line, exit 2."""
     import typer
 
-    from strategy_calc.cli import dump_json
+    from strategy_calc.cli.respond import dump_json
 
     for bad in (float("nan"), float("inf")):
         with pytest.raises(typer.Exit) as exit_info:
@@ -404,10 +404,10 @@ def test_the_script_answers_version_before_loading_the_cli(tmp_path: Path) -> No
 def test_the_top_level_help_is_the_whole_apps() -> None:
     """The top-level help is made from stand-ins without parameters (cheaper to build);
     it must read exactly as the whole app's, every command and summary included."""
-    from strategy_calc import cli
+    from strategy_calc.cli import root
 
     full = runner.invoke(app, ["-h"], prog_name="strategy-calc")
-    index = runner.invoke(cli._index_app(), ["-h"], prog_name="strategy-calc")
+    index = runner.invoke(root._index_app(), ["-h"], prog_name="strategy-calc")
     assert full.exit_code == index.exit_code == 0
     assert index.stdout == full.stdout
     assert "Commands:" in full.stdout and "sidebet" in full.stdout
@@ -418,9 +418,9 @@ def test_the_top_level_help_is_the_whole_apps() -> None:
 def test_a_command_parsed_alone_behaves_as_in_the_whole_app(args: list[str]) -> None:
     """``run`` parses a command with an app holding that command alone; its help, errors
     and exit status are the whole app's."""
-    from strategy_calc import cli
+    from strategy_calc.cli import root
 
-    one = cli._app_for(args)
+    one = root._app_for(args)
     assert [c.callback.__name__ for c in one.registered_commands if c.callback] == [args[0]]
     alone = runner.invoke(one, args, prog_name="strategy-calc")
     whole = runner.invoke(app, args, prog_name="strategy-calc")
@@ -783,15 +783,15 @@ def test_a_full_deck_given_per_rank_is_one_deck(command: list[str]) -> None:
 
 def test_an_optimal_split_with_resplits_on_several_decks_warns_first(
         capsys: pytest.CaptureFixture[str]) -> None:
-    from strategy_calc import cli
+    from strategy_calc.cli import respond
     from strategy_calc.rules import blackjack_rules
 
     four = blackjack_rules("deluxe", ["max_split_hands=4"])
-    cli.warn_slow_split(four, "optimal", "this pair")
+    respond.warn_slow_split(four, "optimal", "this pair")
     assert capsys.readouterr().err.startswith("warning: the fully optimal split with resplits")
-    cli.warn_slow_split(blackjack_rules("deluxe", ["max_split_hands=4"], decks=1), "optimal",
-                        "this pair")
-    cli.warn_slow_split(four, "cdp1", "this pair")
+    respond.warn_slow_split(blackjack_rules("deluxe", ["max_split_hands=4"], decks=1),
+                            "optimal", "this pair")
+    respond.warn_slow_split(four, "cdp1", "this pair")
     assert capsys.readouterr().err == ""
 
 
@@ -802,7 +802,7 @@ def test_input_error_is_an_error_line_but_an_internal_value_error_is_a_bug(
     for a report, instead of being passed off as the user's mistake."""
     import typer
 
-    from strategy_calc.cli import guarded
+    from strategy_calc.cli.respond import guarded
     from strategy_calc.errors import InputError
 
     def bad_input() -> None:
@@ -1032,17 +1032,37 @@ def test_a_process_keeps_a_rulesets_analysis_for_its_next_command() -> None:
     """``serve``'s workers answer the chart and the edge of one ruleset from one analysis:
     the second command takes the kept analysis (the same object), and its answer equals a
     fresh process's; another split strategy or shoe is another analysis."""
-    from strategy_calc import cli
-    from strategy_calc.cli import run_captured
+    from strategy_calc.cli import game, run_captured
 
-    cli._games.clear()
+    game._games.clear()
     chart = run_captured(["chart", "--rules", "deluxe", "--decks", "2", "--json"])
-    kept = dict(cli._games)
+    kept = dict(game._games)
     edge = run_captured(["edge", "--rules", "deluxe", "--decks", "2", "--json"])
-    assert len(kept) == 1 and dict(cli._games) == kept
-    cli._games.clear()
+    assert len(kept) == 1 and dict(game._games) == kept
+    game._games.clear()
     assert run_captured(["edge", "--rules", "deluxe", "--decks", "2", "--json"]) == edge
     assert chart[0] == edge[0] == 0
     run_captured(["edge", "--rules", "deluxe", "--decks", "2", "--split-strategy", "cdz",
                   "--json"])
-    assert len(cli._games) == 2
+    assert len(game._games) == 2
+
+
+def test_the_command_table_names_each_familys_commands_and_only_them() -> None:
+    """A command line loads only its family (``cli.root.COMMANDS``): the table must list
+    every command and group each family declares, under that family, and nothing else."""
+    import pkgutil
+
+    import strategy_calc.cli as package
+    from strategy_calc.cli import root
+
+    declared: dict[str, str] = {}
+    for module in pkgutil.iter_modules(package.__path__):
+        commands = getattr(root.importlib.import_module(f"strategy_calc.cli.{module.name}"),
+                           "commands", None)
+        if commands is None:
+            continue
+        for info in commands.registered_commands:
+            declared[str(root.command_name(info))] = module.name
+        for group in commands.registered_groups:
+            declared[str(group.name)] = module.name
+    assert declared == root.COMMANDS

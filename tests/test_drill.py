@@ -484,8 +484,8 @@ def test_the_count_loop_asks_again_after_a_bad_answer_and_times_each_answer() ->
     the hand count of the cards shown is right."""
     import io
 
+    from strategy_calc.cli.drill_loop import Terminal, count_loop
     from strategy_calc.counting.systems import HILO
-    from strategy_calc.drill_loop import Terminal, count_loop
 
     (question,) = count_questions(HILO, 1, "count", 1, 6, seed=5)
     by_hand = sum(HILO_BY_HAND[str(c)[0]] for c in question.cards)

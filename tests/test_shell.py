@@ -11,7 +11,7 @@ import pytest
 from terminal import on_terminal, read_until
 
 import strategy_calc as sc
-from strategy_calc.shell import PROMPT, Session, run
+from strategy_calc.cli.shell import PROMPT, Session, run
 
 
 def test_a_query_answers_what_the_hand_command_computes() -> None:

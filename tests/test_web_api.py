@@ -77,9 +77,9 @@ def test_a_commands_progress_reaches_a_sink() -> None:
     bars themselves draw only on a terminal): the chart's pass ticks once per up card up
     to its total, and the output is what the command prints without a sink (a second
     time, from the analysis the process keeps)."""
-    from strategy_calc import cli
+    from strategy_calc.cli import game
 
-    cli._games.clear()  # (a chart this process analysed before would not tick again)
+    game._games.clear()  # (a chart this process analysed before would not tick again)
     ticks: list[tuple[str, int, int]] = []
     args = ["chart", "--rules", "deluxe", "--decks", "1", "--json"]
     code, out, _err = run_captured(args, lambda label, done, total: ticks.append(

@@ -30,12 +30,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
+import typer
+
 from strategy_calc.cards import Shoe, parse_shoe
+from strategy_calc.cli.options import DecksOpt, RulesOpt, SetOpt, ShoeOpt, examples
+from strategy_calc.cli.respond import guarded
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules, blackjack_rules
 
 if TYPE_CHECKING:
     from strategy_calc.blackjack.game_analysis import GameAnalysis
+
+commands = typer.Typer()
+"""This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
 
 HELP = """queries:
   T,6 vs T          every action's EV (cards A 2..9 T J Q K, suits s h d c)
@@ -205,3 +212,24 @@ def run(session: Session, stdin: TextIO | None = None, out: TextIO | None = None
 def main(spec: str, overrides: Sequence[str], decks: int | None) -> int:
     """Start a shell on a ruleset (``ValueError`` if it cannot be loaded)."""
     return run(Session(spec, list(overrides), decks))
+
+
+@commands.command(
+    short_help="An interactive prompt for many hands",
+    epilog=examples('strategy-calc shell --rules deluxe --decks 6'))
+def shell(
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    decks: DecksOpt = None,
+    shoe: ShoeOpt = None,
+) -> None:
+    """An interactive prompt: load the rules once, then answer hands in milliseconds.
+
+    Type a hand against an up card (T,6 vs T), one action (8,8 vs A split), or a
+    command: :rules, :set decks=6, :chart, :edge, :help, :quit.
+    """
+    from strategy_calc.rules import DEFAULT_BLACKJACK
+
+    session = guarded(lambda: Session(rules if rules is not None else DEFAULT_BLACKJACK,
+                                             list(set_ or []), decks, shoe))
+    raise typer.Exit(run(session))

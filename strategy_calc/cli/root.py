@@ -1,0 +1,180 @@
+"""The root of the command line: the app, the lazy table of command families, and running
+a command line (one ``error:`` line and status 2 for any usage error)."""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import sys
+from collections.abc import Iterable
+from functools import cache
+from typing import Annotated
+
+import typer
+
+from strategy_calc.cli.respond import ProgressSink, one_line, progress_sink
+
+app = typer.Typer(
+    name="strategy-calc",
+    help="Exact optimal strategy and odds for Macau / Deluxe blackjack and Macau baccarat.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    add_completion=True,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from strategy_calc import __version__
+
+        print(f"strategy-calc {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main_options(
+    version: Annotated[bool, typer.Option(
+        "--version", help="Print the version and exit.", callback=_show_version,
+        is_eager=True)] = False,
+) -> None:
+    """Exact optimal strategy and odds for Macau / Deluxe blackjack and Macau baccarat."""
+
+
+def run(args: list[str] | None = None) -> int:
+    """Run the command line on ``args`` (default ``sys.argv[1:]``); return the exit status.
+
+    Every error, usage errors included (a missing option, a bad value, an
+    unknown command), is one line ``error: ...`` on stderr and status 2.
+    """
+    try:
+        result = _app_for(sys.argv[1:] if args is None else args)(args, standalone_mode=False)
+    except typer.TyperException as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a bare command: its help (status 2)
+            print(exc.format_message() if hasattr(exc, "format_message") else exc)
+            return 2
+        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        print(f"error: {one_line(message)}", file=sys.stderr)
+        return int(getattr(exc, "exit_code", 2) or 2)
+    except typer.Abort:
+        print("error: aborted", file=sys.stderr)
+        return 1
+    return result if isinstance(result, int) else 0
+
+
+def run_captured(args: list[str], progress: ProgressSink | None = None
+                 ) -> tuple[int, bytes, str]:
+    """Run the command line ``args`` in this process as :func:`run` does, its output
+    captured: ``(exit status, stdout bytes, stderr text)``; ``progress(label, done,
+    total)`` is called as its progress bars tick. For ``serve``'s worker processes, one
+    command at a time each (the capture replaces ``sys.stdout``)."""
+    import contextlib
+    import io
+
+    out, err = io.BytesIO(), io.StringIO()
+    text = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
+    token = progress_sink.set(progress)
+    try:
+        with contextlib.redirect_stdout(text), contextlib.redirect_stderr(err):
+            code = run(list(args))
+            text.flush()
+    finally:
+        progress_sink.reset(token)
+    return code, out.getvalue(), err.getvalue()
+
+
+COMMANDS: dict[str, str] = {
+    "hand": "hand", "baccarat": "baccarat", "chart": "game", "edge": "game", "bonus": "game",
+    "behind": "hand", "tables": "jobs", "risk": "game", "eor": "counting",
+    "indices": "counting", "sidebet": "hand", "bench": "jobs", "sweep": "game",
+    "shell": "shell", "drill": "drill", "rules": "rules", "counts": "counting",
+    "serve": "serve", "count": "count",
+}
+"""Every command, in the help's order, and its family: the module
+``strategy_calc.cli.FAMILY`` whose ``commands`` declare it. A command line loads only its
+own family (tests/test_cli.py checks the table against the families)."""
+
+
+def family(name: str) -> typer.Typer:
+    """The commands of one family (its module imported on first use)."""
+    commands: typer.Typer = importlib.import_module(f"strategy_calc.cli.{name}").commands
+    return commands
+
+
+def command_name(info: typer.models.CommandInfo) -> str | None:
+    """The name a command is called by (its function's, ``_`` as ``-``, unless named)."""
+    if info.name:
+        return info.name
+    return info.callback.__name__.lower().replace("_", "-") if info.callback else None
+
+
+def _with(names: Iterable[str]) -> typer.Typer:
+    """A copy of the root :data:`app` holding the commands ``names`` (and command groups
+    such as ``sidebet``), from their families."""
+    one = copy.copy(app)
+    one.registered_commands = []
+    one.registered_groups = []
+    for name in names:
+        commands = family(COMMANDS[name])
+        one.registered_commands += [info for info in commands.registered_commands
+                                    if command_name(info) == name]
+        one.registered_groups += [info for info in commands.registered_groups
+                                  if info.name == name]
+    return one
+
+
+@cache
+def full_app() -> typer.Typer:
+    """The app with every command (every family loaded): the top-level help, completion,
+    an unknown command's error, and tests that drive the whole app."""
+    return _with(COMMANDS)
+
+
+def _app_for(args: list[str]) -> typer.Typer:
+    """The app to parse ``args`` with: when they start with a command's name, the app
+    with that command alone, its family's module the only one loaded (typer also builds
+    every registered command's parameters on each run); else the whole app."""
+    if not args or args[0] in ("-h", "--help"):
+        return _index_app()
+    if args[0] in COMMANDS:
+        return _with([args[0]])
+    return full_app()
+
+
+def _index_app() -> typer.Typer:
+    """The app for the top-level help: every command by its name and help, none with its
+    parameters (only their summaries are shown, and building the parameters is most of
+    the cost). tests/test_cli.py checks its help is the whole app's, line for line."""
+    whole = full_app()
+    index = copy.copy(whole)
+    index.registered_commands = []
+    for info in whole.registered_commands:
+        stub = copy.copy(info)
+
+        def listed() -> None:
+            """(listed in the top-level help only)"""
+
+        if info.callback is not None:
+            listed.__name__ = info.callback.__name__
+            listed.__doc__ = info.callback.__doc__
+        stub.callback = listed
+        index.registered_commands.append(stub)
+    return index
+
+
+def run_script() -> int:
+    """:func:`run` on ``sys.argv[1:]`` for the script: the exit status, 2 with one error
+    line if the compiled engine cannot be imported."""
+    try:
+        return run()
+    except ImportError as exc:
+        if "_engine" not in str(exc):
+            raise
+        print(f"error: {one_line(str(exc), 600)}", file=sys.stderr)
+        return 2
+
+
+def main() -> None:
+    """Console-script entry point (the script itself goes through ``__main__``)."""
+    raise SystemExit(run_script())

@@ -1,0 +1,54 @@
+"""The local web page: ``serve``."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from strategy_calc.cli.options import examples
+from strategy_calc.cli.respond import fail, guarded
+from strategy_calc.cli.root import run_captured
+
+if TYPE_CHECKING:
+    pass
+
+commands = typer.Typer()
+"""This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
+
+
+@commands.command(
+    short_help="A local web page: chart, hand calculator, rules",
+    epilog=examples("strategy-calc serve", "strategy-calc serve --port 8080 --open"))
+def serve(
+    host: Annotated[str, typer.Option(
+        "--host", help="Address to listen on (loopback by default; 0.0.0.0 makes the page"
+        " reachable from the network).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="TCP port (0: any free one).")] = 8000,
+    open_: Annotated[bool, typer.Option("--open", help="Open the page in a browser.")] = False,
+) -> None:
+    """Serve the chart you can click, the hand calculator, the rules and their effects and
+    baccarat on this machine (pip install 'strategy_calc[web]'), and /api/COMMAND: the JSON
+    of hand, chart, edge, sweep, baccarat and rules, as their --json prints it."""
+    import importlib.util
+
+    from strategy_calc.web import server as web
+
+    if importlib.util.find_spec("starlette") is None or importlib.util.find_spec(
+            "uvicorn") is None:
+        raise fail("serve needs the web extra: pip install 'strategy_calc[web]'")
+    guarded(lambda: web.check_port(port))
+    warning = web.bind_warning(host)
+    if warning:
+        print(warning, file=sys.stderr)
+    import uvicorn
+
+    url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+    print(f"strategy-calc: serving on {url} (Ctrl-C to stop)", file=sys.stderr)
+    if open_:
+        import threading
+        import webbrowser
+
+        threading.Timer(1.0, lambda: webbrowser.open(url)).start()
+    uvicorn.run(web.create_app(run_captured), host=host, port=port, log_level="warning")
