@@ -37,4 +37,3 @@ def missing_engine(exc: ImportError) -> ImportError:
         else f"the package at {here} was installed without it: reinstall with pip install ."
     return ImportError(f"strategy_calc's compiled engine (strategy_calc._engine) cannot be"
                        f" imported ({exc}): {why}")
-

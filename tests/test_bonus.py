@@ -107,7 +107,7 @@ def test_a_start_whose_third_card_is_gone_hits_as_if_there_were_no_bonus() -> No
     and a count from such shoes printed NaN EVs."""
     import math
 
-    from strategy_calc.blackjack.game_pass import whole_game_pass
+    from strategy_calc.blackjack.game_pass import PassRequest, whole_game_pass
     from strategy_calc.cards import Rank, Shoe
     from strategy_calc.counting.counter import blackjack_counter
 
@@ -115,7 +115,7 @@ def test_a_start_whose_third_card_is_gone_hits_as_if_there_were_no_bonus() -> No
     shoe = Shoe.from_counts([8, 8, 8, 8, 8, 8, 1, 8, 8, 32], 2)  # one 7 left
     want = analyse_hand("6,8", "7", rules, shoe=shoe).ev["hit"]
     assert want is not None
-    cases = whole_game_pass(rules, shoe, partial=True).ups[Rank.SEVEN].deals[(6, 8)]
+    cases = whole_game_pass(PassRequest(rules, shoe, partial=True)).ups[Rank.SEVEN].deals[(6, 8)]
     assert len(cases) > 1  # the suit cases are still made
     for case in cases:
         assert case.hit == pytest.approx(want, abs=1e-15)

@@ -299,7 +299,7 @@ def _counter_strategy(counter: BlackjackCounter) -> Strategy:
     def strategy(cards: tuple[int, ...], up: int, where: str) -> str:
         if where == "first":
             return letters[counter.chart.code((cards[0], cards[1]), Rank(up)).action]
-        code = counter.play_codes(Rank(up))[table.node(cards)]
+        code = counter.planner.play_codes(Rank(up))[table.node(cards)]
         return "D" if code & CODE_DOUBLE else ("H" if code & CODE_HIT else "S")
 
     return strategy

@@ -74,7 +74,7 @@ def test_a_charts_round_valuing_only_the_charts_plays_has_the_same_moments(name:
     shoes (macau-1983: the suited 6-7-8 cases too)."""
     rules = sc.blackjack_rules(name, ["decks=2"])
     counter = count.blackjack_counter(rules, seed=3)
-    assert counter._chart_wants is not None
+    assert counter.planner._chart_wants is not None
     inert = count.IndexPlay(up=10, total=16, pair=None, actions=("stand", "hit"),
                             index=1e9, above="stand")  # below its index: the chart's hit
     whole = replace(counter, plays=(inert,))
@@ -214,7 +214,7 @@ def test_without_a_hole_card_check_a_dealer_blackjack_takes_every_bet_on_the_box
 
     from strategy_calc import engine
     from strategy_calc.blackjack.distributions import HIST_OFFSET, HIST_SIZE
-    from strategy_calc.blackjack.split.plan import split_round_params
+    from strategy_calc.blackjack.split.plan import SplitPlan
     from strategy_calc.cards import Card, Rank
 
     rules = sc.blackjack_rules("macau-1983", ["decks=1"])
@@ -224,8 +224,8 @@ def test_without_a_hole_card_check_a_dealer_blackjack_takes_every_bet_on_the_box
         base = Shoe.full(1).remove([Card(Rank.ACE)])
         hist, bj = np.zeros(HIST_SIZE), np.zeros(HIST_SIZE)
         if cards[0] == cards[1]:
-            first, second, suits = split_round_params(rules, base, [Card(r) for r in cards],
-                                                      cond)
+            split = SplitPlan.of(rules, cards[0], cond)
+            first, second, suits = split.round_params(base, [Card(r) for r in cards])
             engine.split_distribution(base, cards[0], Rank.ACE, first, None, hist, None, second,
                                       suits, bj)
         else:

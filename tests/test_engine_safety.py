@@ -148,7 +148,7 @@ def test_hints_and_a_dry_run_change_no_value() -> None:
 
     rules = blackjack_rules("deluxe", ["decks=2"])
     counter = blackjack_counter(rules)
-    hints = counter._hints()
+    hints = counter.planner._hints()
     assert any(h & (h - 1) and h != 1023 for h in hints)  # several up cards, not all
     rng = _random.Random(11)
     masks = [rng.randrange(1024) for _ in range(12)]  # (each set of up cards: a tree kept)
@@ -166,7 +166,7 @@ def test_hints_and_a_dry_run_change_no_value() -> None:
     assert len(dry.node_wants()) == len(hints)
     for up in (Rank.SEVEN, Rank.TWO, Rank.TEN, Rank.ACE):
         base = shoe.remove([Card(up)])
-        policy = memoryview(counter.policies[up])
+        policy = memoryview(counter.chart.policies[up])
         alone = engine.up_card_pass(base, up, params, policy)
         for memo in memos:
             got = engine.up_card_pass(base, up, params, policy, memo=memo)

@@ -15,6 +15,7 @@ import pytest
 
 from strategy_calc.blackjack.distributions import split_moments
 from strategy_calc.blackjack.hand_analysis import analyse_hand
+from strategy_calc.blackjack.split.plan import SplitPlan
 from strategy_calc.blackjack.split.values import could_run_out, resplit_moments
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.engine import Conditioning
@@ -73,7 +74,8 @@ SLOW = [
 def _check(rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]) -> None:
     base = _base(pair, shoe)
     assert not could_run_out(base, rules.max_split_hands)
-    got = resplit_moments(rules, Rank(pair), Rank(up), base, Conditioning.of(rules), None)
+    split = SplitPlan.of(rules, Rank(pair), Conditioning.of(rules))
+    got = resplit_moments(split, Rank(up), base, None)
     want = oracle.split_moments_resplit_bruteforce(pair, up, shoe, rules)
     assert want is not None
     scale = _no_blackjack(rules, up, shoe)  # the engine's sums are joint with no blackjack
@@ -107,8 +109,8 @@ def test_resplit_mean_is_the_split_ev_at_six_decks(hands: int, pair: int, up: in
     hand = [Card(Rank(pair)), Card(Rank(pair))]
     ev = analyse_hand(hand, Card(Rank(up)), rules).ev["split"]
     base = Shoe.full(6).remove([Card(Rank(up))])
-    m1, m2, _ = resplit_moments(rules, Rank(pair), Rank(up), base, Conditioning.of(rules),
-                                None)
+    split = SplitPlan.of(rules, Rank(pair), Conditioning.of(rules))
+    m1, m2, _ = resplit_moments(split, Rank(up), base, None)
     no_bj = _no_blackjack(rules, up, tuple(Shoe.full(6).remove([*hand, Card(Rank(up))]).counts))
     assert ev is not None
     assert abs(m1 / no_bj - ev) <= 1e-12
@@ -122,12 +124,12 @@ def test_one_split_is_the_joint_round_of_two_hands() -> None:
     rules = blackjack_rules("deluxe", ["surrender=none"], decks=2)
     base = Shoe.full(2).remove([Card(Rank.TEN)])
     cond = Conditioning.of(rules)
-    joint = split_moments(rules, Rank.EIGHT, Rank.TEN, base, cond, None)
+    joint = split_moments(SplitPlan.of(rules, Rank.EIGHT, cond), Rank.TEN, base, None)
     assert joint is not None
     from strategy_calc import engine
     from strategy_calc.blackjack.split.combine import combine_moments
-    from strategy_calc.blackjack.split.plan import split_round_params
-    first, second, _ = split_round_params(rules, base, [Card(Rank.EIGHT)] * 2, cond)
+    split = SplitPlan.of(rules, Rank.EIGHT, cond)
+    first, second, _ = split.round_params(base, [Card(Rank.EIGHT)] * 2)
     rows = engine.resplit_moment_rows(base, Rank.EIGHT, Rank.TEN, first, None, 2, second)
     got = combine_moments(rows, base.total - 2, base.count(Rank.EIGHT) - 2, 2)
     for g, w in zip(got, joint, strict=True):
@@ -140,12 +142,13 @@ def test_resplit_moments_refuse_what_they_cannot_make_exact() -> None:
     rules = _rules(max_split_hands=4)
     tiny = _base(8, (1, 1, 1, 1, 1, 1, 1, 1, 1, 3))
     assert could_run_out(tiny, 4)
+    split = SplitPlan.of(rules, Rank.EIGHT, Conditioning.of(rules))
     with pytest.raises(RulesError, match="run out"):
-        resplit_moments(rules, Rank.EIGHT, Rank.TEN, tiny, Conditioning.of(rules), None)
+        resplit_moments(split, Rank.TEN, tiny, None)
     macau = blackjack_rules("macau-1983", ["max_split_hands=3"], decks=6)
+    split = SplitPlan.of(macau, Rank.SEVEN, Conditioning.of(macau))
     with pytest.raises(RulesError, match="suited 6-7-8"):
-        resplit_moments(macau, Rank.SEVEN, Rank.TEN, Shoe.full(6).remove([Card(Rank.TEN)]),
-                        Conditioning.of(macau), None)
+        resplit_moments(split, Rank.TEN, Shoe.full(6).remove([Card(Rank.TEN)]), None)
 
 
 def test_a_hands_split_second_moment_with_resplits_is_the_bruteforces() -> None:

@@ -19,7 +19,7 @@ import pytest
 import strategy_calc as sc
 from strategy_calc import engine
 from strategy_calc.blackjack.distributions import HIST_OFFSET, HIST_SIZE
-from strategy_calc.blackjack.split.plan import split_round_params
+from strategy_calc.blackjack.split.plan import SplitPlan
 from strategy_calc.blackjack.split.values import split_values
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.counting import counter as count
@@ -71,7 +71,8 @@ def _tables(rules: sc.BlackjackRules, base: Shoe, reference: Shoe, up: int,
     """Each pair's round parameters on ``base`` and its table made on ``reference``."""
     rounds, tables = [], []
     for pair in pairs:
-        first, second, _ = split_round_params(rules, base, [Card(Rank(pair))] * 2, cond)
+        split = SplitPlan.of(rules, Rank(pair), cond)
+        first, second, _ = split.round_params(base, [Card(Rank(pair))] * 2)
         table = engine.split_moment_table(reference, Rank(pair), Rank(up), first, codes, second)
         assert table is not None
         rounds.append((pair, first, second))
@@ -86,18 +87,18 @@ def test_a_split_rounds_moments_equal_those_of_its_joint_distribution(
         name: str, sets: tuple[str, ...], chart: bool) -> None:
     for pair, up in PAIRS:
         rules, base, cards, cond = _round(name, sets, pair, up)
-        first, second, suits = split_round_params(rules, base, cards, cond)
+        first, second, suits = SplitPlan.of(rules, cards[0].rank, cond).round_params(base, cards)
         assert suits is None
         codes = None
         if chart:  # the chart's split-hand codes, as the count plays them
             counter = count.blackjack_counter(rules, cut_card=60)
-            codes = memoryview(counter._split_codes[Rank(up)])
+            codes = memoryview(counter.planner.play_codes(Rank(up)))
         want = _joint_moments(base, pair, up, first, second, codes, cond)
         got = engine.split_moments(base, Rank(pair), Rank(up), first, codes, second)
         assert got is not None
         assert max(abs(g - w) for g, w in zip(got, want, strict=True)) < HIST_TOL, (pair, up)
         if codes is None:  # the mean is also the split EV of the split tables' recursion
-            values = split_values(rules, base, Rank(up), Rank(pair), cond)
+            values = split_values(SplitPlan.of(rules, Rank(pair), cond), base, Rank(up))
             assert values is not None
             assert abs(got[0] - sum(values.optimal)) < TOL, (pair, up)
 
@@ -108,7 +109,8 @@ def test_split_moments_leave_suits_and_small_shoes_to_the_distribution() -> None
     rules = sc.blackjack_rules("macau-1983", ["decks=2"])
     base = Shoe.full(2).remove([Card(Rank.TEN)])
     cond = engine.Conditioning.of(rules)
-    first, second, _suits = split_round_params(rules, base, [Card(Rank.SEVEN)] * 2, cond)
+    split = SplitPlan.of(rules, Rank.SEVEN, cond)
+    first, second, _suits = split.round_params(base, [Card(Rank.SEVEN)] * 2)
     with pytest.raises(ValueError, match="suits"):
         engine.split_moments(base, Rank.SEVEN, Rank.TEN, first, None, second)
     deluxe = sc.blackjack_rules("deluxe", ["decks=1"])
@@ -155,9 +157,9 @@ def test_a_split_moment_table_made_on_the_full_shoe_holds_for_a_shoe_dealt_from_
     from it. Checked on a dealt shoe against the joint distribution (as above)."""
     for pair, up in PAIRS:
         rules, base, cards, cond = _round(name, sets, pair, up)
-        first, second, _suits = split_round_params(rules, base, cards, cond)
+        first, second, _suits = SplitPlan.of(rules, cards[0].rank, cond).round_params(base, cards)
         counter = count.blackjack_counter(rules, cut_card=60)
-        codes = memoryview(counter._split_codes[Rank(up)])
+        codes = memoryview(counter.planner.play_codes(Rank(up)))
         reference = Shoe.full(2).remove([Card(Rank(up))])
         table = engine.split_moment_table(reference, Rank(pair), Rank(up), first, codes, second)
         assert table is not None and table.unions > 0
@@ -173,9 +175,9 @@ def test_a_split_moment_table_refuses_what_it_was_not_made_for() -> None:
     rules = sc.blackjack_rules("deluxe", ["decks=2"])
     cond = engine.Conditioning.of(rules)
     counter = count.blackjack_counter(rules, cut_card=60)
-    codes = memoryview(counter._split_codes[Rank.SEVEN])
+    codes = memoryview(counter.planner.play_codes(Rank.SEVEN))
     small = Shoe.full(2).remove([Card(Rank.SEVEN), Card(Rank.TEN)])
-    first, second, _ = split_round_params(rules, small, [Card(Rank.TWO)] * 2, cond)
+    first, second, _ = SplitPlan.of(rules, Rank.TWO, cond).round_params(small, [Card(Rank.TWO)] * 2)
     table = engine.split_moment_table(small, Rank.TWO, Rank.SEVEN, first, codes, second)
     assert table is not None
     full = Shoe.full(2).remove([Card(Rank.SEVEN)])  # one ten more than the table's reference
@@ -198,15 +200,16 @@ def test_a_runs_split_tables_travel_empty_and_are_made_once() -> None:
     counter = count.blackjack_counter(rules, cut_card=60)
     shoe = counter.start()
     first = counter.plan(shoe, 0.0, moments=True).second_moment
-    made = len(counter._split_tables)
+    assert counter.tables is not None
+    made = len(counter.tables)
     assert made > 0
     again = counter.plan(shoe, 0.0, moments=True).second_moment
-    assert len(counter._split_tables) == made and again == first
+    assert len(counter.tables) == made and again == first
     copy = pickle.loads(pickle.dumps(counter))
-    assert len(copy._split_tables) == 0
+    assert copy.tables is not None and len(copy.tables) == 0
     assert copy.plan(shoe, 0.0, moments=True).second_moment == first
     later = pickle.loads(pickle.dumps(counter))  # the run's next batch
-    assert later._split_tables is copy._split_tables and len(later._split_tables) == made
+    assert later.tables is copy.tables and len(later.tables) == made
 
 
 @pytest.mark.parametrize(("name", "sets"), RULES[::2], ids=["deluxe0", "macau-1983"])
@@ -226,8 +229,9 @@ def test_split_rounds_sharing_one_passs_dealer_memo_keep_their_own_moments(
     counter = count.blackjack_counter(rules, cut_card=60)
     for pair, up in [(8, 10), (9, 1), (7, 7), (8, 7)]:
         base = shoe.remove([Card(Rank(up))])
-        first, second, _ = split_round_params(rules, base, [Card(Rank(pair))] * 2, cond)
-        codes = memoryview(counter._split_codes[Rank(up)])
+        split = SplitPlan.of(rules, Rank(pair), cond)
+        first, second, _ = split.round_params(base, [Card(Rank(pair))] * 2)
+        codes = memoryview(counter.planner.play_codes(Rank(up)))
         want = _joint_moments(base, pair, up, first, second, codes, cond)
         got = engine.split_moments(base, Rank(pair), Rank(up), first, codes, second,
                                    memo=memo)
@@ -252,7 +256,7 @@ def test_a_groups_cross_sums_give_each_split_round_its_own_moments(
         pairs = [1, 2, 3, 7, 8]
         rules, base, _cards, cond = _round(name, sets, pairs[0], up)
         counter = count.blackjack_counter(rules, cut_card=60)
-        codes = memoryview(counter._split_codes[Rank(up)])
+        codes = memoryview(counter.planner.play_codes(Rank(up)))
         reference = Shoe.full(2).remove([Card(Rank(up))])
         rounds, tables = _tables(rules, base, reference, up, pairs, codes, cond)
         group = engine.split_moment_group(tables)
@@ -280,7 +284,7 @@ def test_split_moment_tables_hold_when_the_pair_rank_is_depleted_too() -> None:
     counter = count.blackjack_counter(rules, cut_card=60)
     counts = [8, 5, 6, 8, 3, 8, 6, 4, 8, 25]  # a 2-deck shoe dealt from: 23 cards gone
     for up in (7, 10):
-        codes = memoryview(counter._split_codes[Rank(up)])
+        codes = memoryview(counter.planner.play_codes(Rank(up)))
         base = Shoe.from_counts(counts, 2).remove([Card(Rank(up))])
         reference = Shoe.full(2).remove([Card(Rank(up))])
         rounds, tables = _tables(rules, base, reference, up, [2, 5, 8, 10], codes, cond)
@@ -306,9 +310,9 @@ def test_split_moment_tables_take_two_hands_of_more_than_24_cards() -> None:
     cond = engine.Conditioning.of(rules)
     shoe = Shoe.from_counts((16,) * 9 + (8,), 4)
     counter = count.blackjack_counter(rules, cut_card=60, shoe=shoe)
-    codes = memoryview(counter._split_codes[Rank.NINE])
+    codes = memoryview(counter.planner.play_codes(Rank.NINE))
     base = shoe.remove([Card(Rank.NINE)])
-    first, second, _ = split_round_params(rules, base, [Card(Rank.TWO)] * 2, cond)
+    first, second, _ = SplitPlan.of(rules, Rank.TWO, cond).round_params(base, [Card(Rank.TWO)] * 2)
     table = engine.split_moment_table(base, Rank.TWO, Rank.NINE, first, codes, second)
     assert table is not None
     assert max(sum(u) for u in table.unions_cards()) > 24
@@ -335,6 +339,6 @@ def test_split_tables_over_their_byte_limit_keep_only_the_latest_and_the_same_mo
     shoe = counter.start()
     want = counter.plan(shoe, 0.0, moments=True).second_moment
     tight = SplitTables(counter.start().counts, limit_bytes=1)
-    object.__setattr__(counter, "_split_tables", tight)
+    counter = replace(counter, tables=tight)
     assert counter.plan(shoe, 0.0, moments=True).second_moment == want
     assert len(tight) == 1

@@ -28,7 +28,7 @@ from oracle_round import RoundOracle
 
 from strategy_calc import engine
 from strategy_calc.blackjack.distributions import HIST_OFFSET, HIST_SIZE
-from strategy_calc.blackjack.split.plan import split_round_params
+from strategy_calc.blackjack.split.plan import SplitPlan
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.rules import BlackjackRules, blackjack_rules
 
@@ -79,7 +79,8 @@ def _oracle(rules: BlackjackRules, pair: tuple[Card, Card], up: Card) -> dict[in
 def _engine(rules: BlackjackRules, pair: tuple[Card, Card], up: Card) -> dict[int, float]:
     base = _shoe().remove([up])
     conditioning = engine.Conditioning.of(rules)
-    first, second, suits = split_round_params(rules, base, list(pair), conditioning)
+    split = SplitPlan.of(rules, pair[0].rank, conditioning)
+    first, second, suits = split.round_params(base, list(pair))
     assert suits is not None
     hist = np.zeros(HIST_SIZE)
     engine.split_distribution(base, pair[0].rank, up.rank, first, None, hist, None, second,
@@ -196,11 +197,12 @@ def _engine_policy(rules: BlackjackRules, base: Shoe, cards: list[Card], up: Car
                    ) -> Callable[[tuple[tuple[int, str | None], ...]], str]:
     """A split hand's decisions as the engine plays them (engine.split_play), for the
     oracle: its node codes, and at a split 6/7/8's two-card node the code of its suits."""
-    from strategy_calc.blackjack.split.plan import split_hand_params
+    from strategy_calc.blackjack.split.plan import SplitPlan
 
     table = engine.node_table()
     left = base.remove(cards)
-    params = split_hand_params(rules, base, cards, engine.Conditioning.of(rules))
+    split = SplitPlan.of(rules, cards[0].rank, engine.Conditioning.of(rules))
+    params = split.hand_params(base, cards)
     codes, suited = engine.split_play(base, cards[0].rank, up.rank, params)
     suits = [s for s in SUITS if left.suit_fraction(cards[0].rank, s) > 0]
 
@@ -271,8 +273,8 @@ def test_cards_taken_out_without_a_suit_leave_the_suits_averaged_exactly(
                     key = round(Fraction(net, oracle.scale) * 100)
                     want[key] = want.get(key, Fraction(0)) + w * Fraction(count_, oracle.fact[n])
     want = {k: v / weight for k, v in want.items()}
-    first, second, suits = split_round_params(rules, shoe, list(pair),
-                                              engine.Conditioning.of(rules))
+    split = SplitPlan.of(rules, pair[0].rank, engine.Conditioning.of(rules))
+    first, second, suits = split.round_params(shoe, list(pair))
     hist = np.zeros(HIST_SIZE)
     engine.split_distribution(shoe, pair[0].rank, dealer.rank, first, None, hist, None, second,
                               suits)

@@ -20,7 +20,7 @@ import pytest
 import strategy_calc as sc
 from strategy_calc import engine
 from strategy_calc.blackjack.distributions import HIST_OFFSET, HIST_SIZE
-from strategy_calc.blackjack.split.plan import split_hand_params, split_round_params
+from strategy_calc.blackjack.split.plan import SplitPlan
 from strategy_calc.cards import Shoe, parse_cards
 from strategy_calc.rules import BlackjackRules, blackjack_rules
 
@@ -119,7 +119,8 @@ def test_the_split_distributions_mean_is_the_suit_aware_split_ev() -> None:
         up = parse_cards("2")[0]
         base = Shoe.full(rules.decks).remove([up])
         hist = np.zeros(HIST_SIZE)
-        first, second, suits = split_round_params(rules, base, pair, conditioning)
+        split = SplitPlan.of(rules, pair[0].rank, conditioning)
+        first, second, suits = split.round_params(base, pair)
         engine.split_distribution(base, pair[0].rank, up.rank, first, None, hist, None, second,
                                   suits)
         mean = float(np.dot(hist, (np.arange(HIST_SIZE) - HIST_OFFSET) / 100.0))
@@ -136,7 +137,7 @@ def test_suit_aware_play_is_worth_the_issues_5e_4_on_7_7_vs_2() -> None:
     base = Shoe.full(rules.decks).remove(parse_cards("2"))
     conditioning = engine.Conditioning.of(rules)
     pair = list(parse_cards("7,7"))
-    blind = split_hand_params(rules, base, pair, conditioning, suits=False)
+    blind = SplitPlan.of(rules, pair[0].rank, conditioning).hand_params(base, pair, suits=False)
     first, others = engine.split_tables(base, pair[0].rank, parse_cards("2")[0].rank, blind, 0)
     assert aware is not None
     assert abs(first[0][0] + others[0][0] - (-0.2012552)) < 1e-7  # the issue's figure
@@ -153,6 +154,6 @@ def test_a_split_seven_that_draws_the_six_of_its_suit_hits_against_a_two() -> No
     conditioning = engine.Conditioning.of(rules)
     pair = list(parse_cards("7s,7h"))
     base = Shoe.full(rules.decks).remove(parse_cards("2"))
-    params = split_hand_params(rules, base, pair, conditioning)
+    params = SplitPlan.of(rules, pair[0].rank, conditioning).hand_params(base, pair)
     _codes, suited = engine.split_play(base, pair[0].rank, parse_cards("2")[0].rank, params)
     assert suited[0] == 2 and suited[1] == 4  # second card 6: its suit, another suit

@@ -46,6 +46,8 @@ from strategy_calc.blackjack.deals import UP_ORDER
 from strategy_calc.blackjack.distributions import optimal_codes
 from strategy_calc.blackjack.game_analysis import analyse_game
 from strategy_calc.blackjack.game_pass import (
+    GamePass,
+    PassRequest,
     UpCardDeals,
     add_split_values,
     chart_codes,
@@ -161,19 +163,8 @@ def surrender_blackjack_loss(rules: BlackjackRules) -> float:
         "late", "late_vs_ten_ace") else 0.5
 
 
-def split_params_for(rules: BlackjackRules, conditioning: engine.Conditioning, pair: Rank,
-                     ups: UpCardDeals) -> engine.EngineParams:
-    """The engine parameters of a box's split hands of ``pair`` against ``ups.up`` (the
-    bonuses as the rules pay them on split hands, suits unknown)."""
-    on_split = rules.bonus_on_split_hands
-    return engine.engine_params(rules, conditioning, pair).with_bonus(
-        rules.bonus_777 if on_split else 0.0, rules.bonus_suited_678 if on_split else 0.0,
-        ups.suited_chance if on_split else 0.0)
-
-
-def up_card_cross(rules: BlackjackRules, ups: UpCardDeals, conditioning: engine.Conditioning,
-                  plays: dict[tuple[int, int], Action], codes: array.array[int],
-                  own_splits: bool, insured: bool) -> float:
+def up_card_cross(game: GamePass, ups: UpCardDeals, plays: dict[tuple[int, int], Action],
+                  codes: array.array[int], own_splits: bool, insured: bool) -> float:
     """E[(X_1 + I)(X_2 + I)] given the up card of ``ups``: two boxes of one round whose
     starts take ``plays`` (two-card start, low card first: its first action; a natural
     is paid) and then ``codes``; split hands play ``codes`` too, or (``own_splits``) each
@@ -181,8 +172,8 @@ def up_card_cross(rules: BlackjackRules, ups: UpCardDeals, conditioning: engine.
     dealer has blackjack, -1/2 else, per unit bet; the same for both boxes), so E[(X1 +
     I)(X2 + I)] = E[X1 X2] + 2 E[X1 I] + E[I^2] with E[X1 I] = 3/2 E[X1 1{blackjack}] -
     1/2 E[X1]; else I = 0."""
-    up = ups.up
-    params = engine.engine_params(rules, conditioning).with_bonus(
+    up, rules = ups.up, game.rules
+    params = engine.engine_params(rules, game.conditioning).with_bonus(
         rules.bonus_777, rules.bonus_suited_678, ups.suited_chance)
     actions = array.array("b", bytes(100))
     split_codes: list[memoryview | None] = [None] * 10
@@ -193,7 +184,7 @@ def up_card_cross(rules: BlackjackRules, ups: UpCardDeals, conditioning: engine.
         actions[10 * (a - 1) + (b - 1)] = _ACTION_CODE[action]
         if action is Action.SPLIT:
             pair = Rank(a)
-            sp = split_params_for(rules, conditioning, pair, ups)
+            sp = game.plans[pair].blind_params(ups.suited_chance)
             split_params[a - 1] = sp
             if own_splits:
                 played, _suited = engine.split_play(ups.base, pair, up, sp)
@@ -286,13 +277,11 @@ def box_figures(rules: BlackjackRules, shoe: Shoe | None = None, boxes: int = 2,
                          " are not modelled for several boxes yet")
     shoe = shoe if shoe is not None else Shoe.full(rules.decks)
     check_cannot_run_out(shoe.counts, boxes)
-    game = whole_game_pass(rules, shoe, partial=True)
+    game = whole_game_pass(PassRequest(rules, shoe, partial=True))
     params = engine.engine_params(rules, game.conditioning)
     chart = None
     if play == "basic":
-        drawn = analyse_game(rules, shoe=shoe)
-        chart = Chart(dict(drawn.hard), dict(drawn.soft), dict(drawn.pairs),  # type: ignore[arg-type]
-                      insure=drawn.insure)
+        chart = analyse_game(rules, shoe=shoe).chart
     ev = second = cross = 0.0
     for step, up in enumerate(UP_ORDER):
         ups = game.ups.get(up)
@@ -308,7 +297,7 @@ def box_figures(rules: BlackjackRules, shoe: Shoe | None = None, boxes: int = 2,
         split_codes: list[memoryview | None] = [None] * 10
         split_params: list[engine.EngineParams | None] = [None] * 10
         for pair in splits:
-            sp = split_params_for(rules, game.conditioning, pair, ups)
+            sp = game.plans[pair].blind_params(ups.suited_chance)
             split_params[int(pair) - 1] = sp
             if chart is None:  # cdp1: each split hand's own best play (the chart's: codes)
                 played, _suited = engine.split_play(ups.base, pair, up, sp)
@@ -331,7 +320,6 @@ __all__ = [
     "check_boxes",
     "check_cannot_run_out",
     "most_cards_dealt",
-    "split_params_for",
     "surrender_blackjack_loss",
     "up_card_cross",
     "up_card_moments",

@@ -60,11 +60,20 @@ class Deviation:
 
 @dataclass(frozen=True, slots=True)
 class Chart:
-    """The chart's codes: row -> up-card symbol (``2``..``9``, ``T``, ``A``) -> code."""
+    """A basic strategy as one value: the chart's two-card cells, and the total-dependent
+    hit/stand play it follows after the first decision.
+
+    Cells are codes (:class:`~strategy_calc.actions.ChartCode`, read by :meth:`code`),
+    by row and up-card symbol (``2``..``9``, ``T``, ``A``).
+    """
 
     hard: dict[int, dict[str, str]]
     soft: dict[int, dict[str, str]]
     pairs: dict[str, dict[str, str]]
+    policies: Mapping[Rank, bytes]
+    """Per up card, the total-dependent hit/stand play after the first decision (1 hits),
+    by node class: best total, plus 32 when soft (:attr:`UpCardDeals.policy` of the pass
+    the chart was read from)."""
     insure: bool = False
     """The chart insures every start against an ace (:func:`chart_insures`), a natural
     too unless its cell takes even money (``E``): :meth:`insures`."""
@@ -80,6 +89,10 @@ class Chart:
         if kind == "pair":
             return ChartCode.parse(self.pairs[Rank(key).symbol][up.symbol])
         return ChartCode.parse((self.soft if kind == "soft" else self.hard)[key][up.symbol])
+
+    def total_code(self, total: int, soft: bool, up: Rank) -> ChartCode:
+        """The cell of a hard or soft total's row (a split hand's two-card play)."""
+        return ChartCode.parse((self.soft if soft else self.hard)[total][up.symbol])
 
     def split_hand_bits(self, up: Rank) -> dict[tuple[int, bool], int]:
         """Per (two-card total, soft): the engine code a split hand takes there
@@ -188,7 +201,6 @@ def add_pair_cells(
     ``splits``: per pair rank, its (optimal, chart, chart without DAS) split
     values; a pair the rules do not let split is coded from the other actions.
     """
-    rules = game.rules
     for hand in ups.deals:
         pair_rank = hand[0]
         if hand[1] != pair_rank:
@@ -205,7 +217,7 @@ def add_pair_cells(
             )
             row[ups.up] = cell
         code = cell_code(cell._replace(split=cell.split_chart),
-                         rules.split_hands_may_double(pair_rank == 1))
+                         game.plans[Rank(pair_rank)].may_double)
         pairs.setdefault(Rank(pair_rank).symbol, {})[ups.up.symbol] = str(code)
 
 

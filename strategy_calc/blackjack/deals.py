@@ -14,8 +14,6 @@ from strategy_calc.engine import Conditioning
 from strategy_calc.rules import BlackjackRules
 
 UP_ORDER: tuple[Rank, ...] = (*RANKS[1:], Rank.ACE)
-
-
 """Chart columns: 2..9, T, A."""
 
 
@@ -35,8 +33,6 @@ ID_777 = (0, 0, 0, 0, 0, 0, 3, 0, 0, 0)
 
 
 HANDS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 11) for b in range(a, 11))
-
-
 """Every two-card start, as ranks (low first)."""
 
 
@@ -189,8 +185,6 @@ def accumulate(total: DealValues | None, deal: DealValues, weight: float) -> Dea
 
 
 _FIELD = {a: a.value for a in Action}
-
-
 """Action -> the DealValues field holding its optimal-strategy value."""
 
 

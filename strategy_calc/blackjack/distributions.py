@@ -22,7 +22,7 @@ import math
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from strategy_calc import engine
@@ -30,8 +30,7 @@ from strategy_calc.actions import Action
 from strategy_calc.blackjack.chart import Chart
 from strategy_calc.blackjack.deals import UP_ORDER, natural_results
 from strategy_calc.blackjack.game_pass import GamePass, UpCardDeals
-from strategy_calc.blackjack.split.combine import max_hands_for
-from strategy_calc.blackjack.split.plan import split_round_params, up_card_suits
+from strategy_calc.blackjack.split.plan import SplitPlan
 from strategy_calc.blackjack.split.values import resplit_moments
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.engine import (
@@ -120,7 +119,7 @@ def _round_parts(
             action = chart.code(hand, up).action
             nb = ups.no_blackjack(hand)
             resplits = (resplit is not None and hand[0] == hand[1]
-                        and max_hands_for(rules, hand[0] == 1) > 2)
+                        and game.plans[Rank(hand[0])].resplits)
             for case in cases:
                 weight = ups.p_up * ups.weight(hand) * case.probability
                 if hand == (1, 10):  # paid at once, unless the dealer has one too
@@ -138,7 +137,7 @@ def _round_parts(
                     chosen = split_codes[up] if optimal and split_codes is not None else None
                     if resplit is not None and resplits and play == Action.SPLIT.value:
                         m1, m2 = resplit_deal_moments(
-                            rules, Rank(hand[0]), up, ups.base, game.conditioning,
+                            game.plans[Rank(hand[0])], up, ups.base,
                             memoryview(chosen).cast("b") if chosen is not None
                             else None if optimal else memoryview(codes), insured, nb)
                         resplit[k][0] += weight * m1
@@ -148,25 +147,25 @@ def _round_parts(
                             game, ups, hand, case.q678, play, codes, optimal, True, chosen)
                     else:
                         add_deal_distribution(
-                            hist, weight, rules, hand, up, ups.base, game.conditioning, play,
-                            case.q678, nb, codes, game.memo, optimal, chosen)
+                            hist, weight, game, hand, up, ups.base, play, case.q678, nb, codes,
+                            optimal, chosen)
     if progress is not None:
         progress(len(UP_ORDER), len(UP_ORDER))
     return hist_basic, hist_optimal, natural_basic, natural_optimal
 
 
 def resplit_deal_moments(
-    rules: BlackjackRules, pair: Rank, up: Rank, base: Shoe, conditioning: Conditioning,
-    codes: memoryview | None, insured: bool, no_bj: float,
+    plan: SplitPlan, up: Rank, base: Shoe, codes: memoryview | None, insured: bool,
+    no_bj: float,
 ) -> tuple[float, float]:
-    """``(E[X], E[X^2])`` of splitting ``pair`` against ``up`` with resplits, the dealer's
+    """``(E[X], E[X^2])`` of splitting ``plan.pair`` against ``up`` with resplits, the dealer's
     blackjack and an insurance bet included, per unit probability of the deal (its shoe
     ``base``: up card gone, the pair in; ``codes`` as :func:`resplit_moments`), by the up
-    card's suits where they matter (:func:`strategy_calc.blackjack.split.plan.up_card_suits`)."""
+    card's suits where they matter (:meth:`SplitPlan.up_card_shoes`)."""
     m1 = m2 = 0.0
-    for p, shoe in up_card_suits(rules, base, up, pair):
-        raw = resplit_moments(rules, pair, up, shoe, conditioning, codes)
-        first, second = deal_moments(raw, conditioning.peek, insured, no_bj)
+    for p, shoe in plan.up_card_shoes(base, up):
+        raw = resplit_moments(plan, up, shoe, codes)
+        first, second = deal_moments(raw, plan.conditioning.peek, insured, no_bj)
         m1 += p * first
         m2 += p * second
     return m1, m2
@@ -364,28 +363,28 @@ def tabled(first: engine.EngineParams, second: engine.EngineParams) -> bool:
 
 
 def split_cross_sums(
-    rules: BlackjackRules, up: Rank, base: Shoe, conditioning: Conditioning,
-    pairs: Collection[Rank], codes: memoryview, tables: SplitTables,
+    plans: Mapping[Rank, SplitPlan], up: Rank, base: Shoe, pairs: Collection[Rank],
+    codes: memoryview, tables: SplitTables,
 ) -> dict[Rank, float]:
     """The cross sums :func:`split_moments` takes as ``cross`` for the split rounds of
     ``pairs`` against ``up`` whose hands play ``codes``, made together (one dealer
     evaluation per distinct union of every round's tables); by pair, for those rounds
     that have a table."""
-    if conditioning is Conditioning.PEEK_SHORTCUT:
-        return {}
     rounds = []
     for pair in sorted(pairs):
-        if max_hands_for(rules, pair is Rank.ACE) > 2:
+        plan = plans[pair]
+        if plan.conditioning is Conditioning.PEEK_SHORTCUT:
+            return {}
+        if plan.resplits:
             continue
-        first, second, suits = split_round_params(rules, base, [Card(pair), Card(pair)],
-                                                  conditioning)
+        first, second, suits = plan.round_params(base)
         if suits is None and tabled(first, second):
             rounds.append((pair, first, second))
     return tables.cross_sums(up, base, rounds, codes) if rounds else {}
 
 
 def split_moments(
-    rules: BlackjackRules, pair: Rank, up: Rank, base: Shoe, conditioning: Conditioning,
+    plan: SplitPlan, up: Rank, base: Shoe,
     codes: memoryview | None, tables: SplitTables | None = None,
     cross: float | None = None, memo: engine.DealerMemo | None = None,
 ) -> tuple[float, float, float] | None:
@@ -402,12 +401,12 @@ def split_moments(
     (:meth:`SplitTables.cross_sums`); ``memo``: the round's dealer memo (origin ``base``
     plus the up card), whose rows then serve the hands' own moments of every split round
     of the pass (the same rows: each is the same tree evaluation of the same shoe)."""
-    if conditioning is Conditioning.PEEK_SHORTCUT:
+    if plan.conditioning is Conditioning.PEEK_SHORTCUT:
         return None
-    if max_hands_for(rules, pair is Rank.ACE) > 2:
-        return resplit_moments(rules, pair, up, base, conditioning, codes)
-    first, second, suits = split_round_params(rules, base, [Card(pair), Card(pair)],
-                                              conditioning)
+    if plan.resplits:
+        return resplit_moments(plan, up, base, codes)
+    pair = plan.pair
+    first, second, suits = plan.round_params(base)
     if suits is not None:  # (the hands know their suits)
         return None
     if cross is not None:
@@ -443,9 +442,8 @@ def deal_histogram(
     p_bj = 1.0 - nb
     part = np.zeros(HIST_SIZE)
     with_bj = np.zeros(HIST_SIZE) if insured and not rules.peek else None
-    add_deal_distribution(part, 1.0, rules, hand, ups.up, ups.base, game.conditioning,
-                          action, q678, nb, codes, game.memo, optimal, split_codes,
-                          bj_hist=with_bj)
+    add_deal_distribution(part, 1.0, game, hand, ups.up, ups.base, action, q678, nb, codes,
+                          optimal, split_codes, bj_hist=with_bj)
     if with_bj is not None:
         part = np.roll(part, -50) + np.roll(with_bj, 100)
     elif insured:
@@ -459,10 +457,9 @@ def deal_histogram(
 
 
 def add_deal_distribution(
-    hist: np.ndarray, weight: float, rules: BlackjackRules, hand: tuple[int, int], up: Rank,
-    base: Shoe, conditioning: Conditioning, action: str, q678: float, no_bj: float,
-    codes: array.array[int], memo: engine.DealerMemo, optimal: bool,
-    split_codes: bytes | None = None, bj_hist: np.ndarray | None = None,
+    hist: np.ndarray, weight: float, game: GamePass, hand: tuple[int, int], up: Rank,
+    base: Shoe, action: str, q678: float, no_bj: float, codes: array.array[int],
+    optimal: bool, split_codes: bytes | None = None, bj_hist: np.ndarray | None = None,
 ) -> None:
     """Add ``weight`` times the distribution of one deal's net result under ``action``.
 
@@ -472,10 +469,11 @@ def add_deal_distribution(
     Later decisions follow ``codes`` (per engine node: 2 hit, 4 stand; the
     chart's also carry its two-card codes); split hands play the chart's codes
     or, when ``optimal``, their own optimal strategy (``split_codes``, if given, instead:
-    another split strategy's codes). ``memo``: the pass's
-    dealer distributions. In a peek game the engine gives the no-blackjack
+    another split strategy's codes). The pass ``game`` gives the rules, the split plans
+    and its dealer distributions. In a peek game the engine gives the no-blackjack
     outcomes and the dealer's blackjack (``1 - no_bj``) is added here.
     """
+    rules, conditioning = game.rules, game.conditioning
     p_bj = 1.0 - no_bj
     if bj_hist is not None and conditioning is not Conditioning.ENHC:
         raise ValueError("bj_hist is for a game without a hole-card check")
@@ -492,12 +490,12 @@ def add_deal_distribution(
     part = np.zeros(HIST_SIZE)
     part_bj = None if bj_hist is None else np.zeros(HIST_SIZE)
     if action == "split":
-        pair = Rank(hand[0])
+        plan = game.plans[Rank(hand[0])]
+        pair = plan.pair
         chosen = (memoryview(split_codes).cast("b") if split_codes is not None
                   else None if optimal else memoryview(codes))
-        for p, shoe in up_card_suits(rules, base, up, pair):
-            params, second, suits = split_round_params(rules, shoe, [Card(pair), Card(pair)],
-                                                       conditioning)
+        for p, shoe in plan.up_card_shoes(base, up):
+            params, second, suits = plan.round_params(shoe)
             one = np.zeros(HIST_SIZE)
             one_bj = None if part_bj is None else np.zeros(HIST_SIZE)
             engine.split_distribution(shoe, pair, up, params, chosen, one, None, second, suits,
@@ -510,7 +508,7 @@ def add_deal_distribution(
             rules.bonus_777, rules.bonus_suited_678, q678)
         act = {"stand": 0, "hit": 1, "hit_chart": 1, "double": 2}[action]
         engine.hand_distribution(base, [Card(Rank(r)) for r in hand], up, params, act,
-                                 memoryview(codes), part, memo, part_bj)
+                                 memoryview(codes), part, game.memo, part_bj)
     if conditioning is Conditioning.PEEK_EXACT:
         part[HIST_OFFSET - 100] += p_bj
     hist += weight * part

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from strategy_calc import engine
 from strategy_calc.actions import Strategy
 from strategy_calc.blackjack import chart as charts
-from strategy_calc.blackjack.chart import Deviation
+from strategy_calc.blackjack.chart import Chart, Deviation
 from strategy_calc.blackjack.deals import UP_ORDER
 from strategy_calc.blackjack.distributions import (
     check_distribution_rules,
@@ -58,7 +58,10 @@ from strategy_calc.blackjack.distributions import (
 )
 from strategy_calc.blackjack.edge import optimal_ev, round_evs, round_evs_by_up
 from strategy_calc.blackjack.game_pass import (
+    DerivedPolicy,
     GamePass,
+    OptimalOnly,
+    PassRequest,
     UpCardDeals,
     add_optimal_split_values,
     add_split_values,
@@ -68,7 +71,7 @@ from strategy_calc.blackjack.game_pass import (
     whole_game_pass,
 )
 from strategy_calc.blackjack.hand_terms import AUTOPLAY_POLICY
-from strategy_calc.blackjack.split.combine import check_split_strategy
+from strategy_calc.blackjack.split.strategies import check_split_strategy
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.engine import Conditioning
 from strategy_calc.rules import BlackjackRules, RulesError
@@ -89,16 +92,16 @@ __all__ = [
 class GameAnalysis:
     """The basic-strategy chart of a ruleset and the EV of the game under it and optimally.
 
-    Chart cells map a row (hard/soft total, pair rank symbol) to a code per up
-    card symbol (``2``..``9``, ``T``, ``A``); the legend is
-    :data:`strategy_calc.render.chart.CODES`. ``ev_basic`` and ``ev_optimal`` are EVs
-    per unit initial bet of a round from a full shoe.
+    The chart (:attr:`chart`: its cells map a row, a hard or soft total or a pair rank's
+    symbol, to a code per up card symbol ``2``..``9``, ``T``, ``A``, the legend
+    :data:`strategy_calc.render.chart.CODES`; and its play after the first decision).
+    ``ev_basic`` and ``ev_optimal`` are EVs per unit initial bet of a round from the shoe.
     """
 
     rules: BlackjackRules
-    hard: Mapping[int, Mapping[str, str]]
-    soft: Mapping[int, Mapping[str, str]]
-    pairs: Mapping[str, Mapping[str, str]]
+    chart: Chart
+    """The basic strategy: what the counter, the boxes, the drill and the fixed-chart
+    effects of removal play (no caller rebuilds it or runs the pass again)."""
     exceptions: tuple[Deviation, ...]
     ev_basic: float
     ev_optimal: float
@@ -118,9 +121,27 @@ class GameAnalysis:
     """Per up card symbol, ``(ev_basic, ev_optimal)`` of a round given that up card
     (dealer blackjacks included); weighted by the up cards' probabilities they sum to
     ``ev_basic`` and ``ev_optimal``."""
-    insure: bool = False
-    """The chart takes insurance with every start against an ace (never off the top of a
-    full shoe) but a natural whose ``E`` cell takes even money."""
+
+    @property
+    def hard(self) -> Mapping[int, Mapping[str, str]]:
+        """The chart's hard-total rows (:attr:`Chart.hard`)."""
+        return self.chart.hard
+
+    @property
+    def soft(self) -> Mapping[int, Mapping[str, str]]:
+        """The chart's soft-total rows (:attr:`Chart.soft`)."""
+        return self.chart.soft
+
+    @property
+    def pairs(self) -> Mapping[str, Mapping[str, str]]:
+        """The chart's pair rows, by pair rank symbol (:attr:`Chart.pairs`)."""
+        return self.chart.pairs
+
+    @property
+    def insure(self) -> bool:
+        """The chart takes insurance with every start against an ace (never off the top
+        of a full shoe) but a natural whose ``E`` cell takes even money."""
+        return self.chart.insure
 
     @property
     def house_edge(self) -> float:
@@ -178,7 +199,8 @@ def optimal_edge(
             progress(done, steps)
 
     # cdp1 reads no chart (the other split strategies play the chart after a split)
-    game = whole_game_pass(rules, shoe, tick, chart=split_strategy != "cdp1")
+    game = whole_game_pass(PassRequest(rules, shoe, OptimalOnly() if split_strategy == "cdp1"
+                                       else DerivedPolicy()), tick)
     for step, up in enumerate(UP_ORDER):
         ups = game.ups[up]
         add_optimal_split_values(game, ups)
@@ -255,11 +277,12 @@ def analyse_game(
         if progress is not None:
             progress(done, steps)
 
-    game = whole_game_pass(rules, shoe, first_half)
+    game = whole_game_pass(PassRequest(rules, shoe), first_half)
     cells = charts.cell_sums(game)
     hard, soft = charts.totals_chart(game, cells)  # split hands follow these rows
-    pairs: dict[str, dict[str, str]] = {}
-    chart = charts.Chart(hard, soft, pairs, insure=charts.chart_insures(cells))
+    pairs: dict[str, dict[str, str]] = {}  # (filled up card by up card, below)
+    policies = {up: ups.policy.tobytes() for up, ups in game.ups.items()}
+    chart = charts.Chart(hard, soft, pairs, policies, insure=charts.chart_insures(cells))
     chart_codes: dict[Rank, array.array[int]] = {}
     split_codes: dict[Rank, bytes] = {}  # per up card, what cdz split hands play
     deviations: list[Deviation] = []
@@ -299,14 +322,14 @@ def analyse_game(
         moments_basic, moments_optimal = round_moments(
             game, chart, chart_codes, split_codes or None, summed)
     return GameAnalysis(
-        rules=rules, hard=hard, soft=soft, pairs=pairs,
+        rules=rules, chart=chart,
         exceptions=tuple(sorted(deviations, key=lambda d: (len(d.hand), d.hand, d.suited,
                                                           d.up))),
         ev_basic=ev_basic, ev_optimal=ev_optimal,
         outcomes_basic=outcomes_basic, outcomes_optimal=outcomes_optimal,
         moments_basic=moments_basic, moments_optimal=moments_optimal,
         ev_by_up={up.symbol: by_up[up] for up in UP_ORDER},
-        split_strategy=split_strategy, insure=chart.insure,
+        split_strategy=split_strategy,
     )
 
 

@@ -39,8 +39,7 @@ from strategy_calc.blackjack.deals import (
     suit_cases,
 )
 from strategy_calc.blackjack.hand_terms import suited_bonus_chance
-from strategy_calc.blackjack.split.combine import max_hands_for
-from strategy_calc.blackjack.split.plan import up_card_suits
+from strategy_calc.blackjack.split.plan import SplitPlan, split_plans
 from strategy_calc.blackjack.split.values import (
     optimal_split_ev,
     postsplit_ev,
@@ -85,7 +84,6 @@ class UpCardDeals:
         return self.rows[node_id(hand)].no_blackjack
 
 
-
 @dataclass(slots=True)
 class GamePass:
     """The whole-game table: per up card, every initial deal's :class:`DealValues`."""
@@ -96,7 +94,9 @@ class GamePass:
     memo: engine.DealerMemo
     """The dealer distributions of the whole pass (split tables and distributions reuse it)."""
     ups: dict[Rank, UpCardDeals]
-
+    plans: Mapping[Rank, SplitPlan]
+    """Every pair's split facts under the rules
+    (:func:`~strategy_calc.blackjack.split.plan.split_plans`)."""
 
 
 @lru_cache(maxsize=256)
@@ -105,12 +105,10 @@ def node_id(ranks: tuple[int, ...]) -> int:
     return engine.node_table().node(ranks)
 
 
-
 @lru_cache(maxsize=1)
 def hand_nodes() -> tuple[tuple[tuple[int, int], int], ...]:
     """(start, node) of every two-card start, in :data:`HANDS` order."""
     return tuple((hand, node_id(hand)) for hand in HANDS)
-
 
 
 @lru_cache(maxsize=1)
@@ -120,13 +118,11 @@ def three_card_nodes() -> tuple[tuple[tuple[int, ...], int], ...]:
                  if sum(counts) == 3 and counts not in (ID_777, ID_678))
 
 
-
 @lru_cache(maxsize=1)
 def _read_nodes() -> tuple[int, ...]:
     table = engine.node_table()
     two = [node for node, n in enumerate(table.ncards) if n == 2]
     return tuple(sorted({*two, table.index[ID_678], *(n for _c, n in three_card_nodes())}))
-
 
 
 @lru_cache(maxsize=1)
@@ -135,12 +131,10 @@ def _chart_nodes() -> tuple[int, ...]:
     return tuple(sorted({*_two_card_nodes(), engine.node_table().index[ID_678]}))
 
 
-
 @lru_cache(maxsize=1)
 def _pair_nodes() -> tuple[int, ...]:
     """The nodes of the ten pairs."""
     return tuple(node_id((p, p)) for p in range(1, 11))
-
 
 
 @lru_cache(maxsize=1)
@@ -150,7 +144,6 @@ def _chart_rows() -> bytes:
     for node in _chart_nodes():
         flags[node] = 1
     return bytes(flags)
-
 
 
 def chart_play_rows(actions: Mapping[tuple[int, int], Action]) -> bytes:
@@ -183,62 +176,92 @@ def chart_play_rows(actions: Mapping[tuple[int, int], Action]) -> bytes:
     return bytes(flags)
 
 
+@dataclass(frozen=True, slots=True)
+class DerivedPolicy:
+    """The pass values optimal play and derives the chart's total-dependent hit/stand
+    policy from its own shoe (:attr:`UpCardDeals.policy`), which the ``*_chart`` values
+    follow: what the chart, the house edge and the distributions read."""
+
+
+@dataclass(frozen=True, slots=True)
+class OptimalOnly:
+    """Optimal play alone (:func:`strategy_calc.blackjack.game_analysis.optimal_edge`): no
+    total-dependent policy is derived, :attr:`DealValues.hit_chart` is NaN,
+    :attr:`UpCardDeals.policy` all stand and only the starts' rows are read (not the
+    three-card ones of the chart's deviations); no chart can be read from such a pass."""
+
+
+@dataclass(frozen=True, slots=True)
+class GivenPolicy:
+    """The pass values optimal play, and the ``*_chart`` values follow a fixed
+    total-dependent policy per up card (:attr:`UpCardDeals.policy` of another pass, e.g.
+    off the top) instead of the one its shoe would give."""
+
+    policies: Mapping[Rank, bytes]
+
+
+@dataclass(frozen=True, slots=True)
+class ChartOnly:
+    """Only what playing a chart needs, its policy fixed per up card (``policies``, as
+    :class:`GivenPolicy`'s): the two-card rows (and the 6-7-8 node's) without the
+    composition-dependent play; :attr:`DealValues.hit` is NaN, and the three-card rows are
+    not read."""
+
+    policies: Mapping[Rank, bytes]
+    wants: Mapping[Rank, bytes] | None = None
+    """Per up card, the engine's flags of the rows and columns to value
+    (:func:`chart_play_rows`: the chart's play of each start); the actions it leaves out
+    are NaN in :attr:`UpCardDeals.deals`. Default: every start's two-card row whole."""
+    deals: bool = True
+    """False leaves :attr:`UpCardDeals.deals` empty and reads only the pairs' rows into
+    :attr:`UpCardDeals.rows` (what :func:`split_round_values` needs), for a caller that
+    reads the pass's table itself (a chart's EV round:
+    :meth:`strategy_calc.counting.counter.RoundPlanner.plan`)."""
+
+
+PassPlay = DerivedPolicy | OptimalOnly | GivenPolicy | ChartOnly
+"""What a whole-game pass values: each kind carries only the settings that apply to it, so
+no invalid combination of them can be asked for."""
+
+
+@dataclass(frozen=True, slots=True)
+class PassRequest:
+    """One whole-game pass: the rules, the shoe the round is dealt from and what to value.
+
+    ``shoe``: default a full shoe of ``rules.decks``; every rank must be present, unless
+    ``partial`` or the play follows given policies (then up cards the shoe no longer
+    holds are left out of :attr:`GamePass.ups`).
+    """
+
+    rules: BlackjackRules
+    shoe: Shoe | None = None
+    play: PassPlay = DerivedPolicy()
+    partial: bool = False
+
 
 def whole_game_pass(
-    rules: BlackjackRules, shoe: Shoe | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    policies: Mapping[Rank, bytes] | None = None,
-    partial: bool = False,
-    chart_only: bool = False,
+    request: PassRequest, progress: Callable[[int, int], None] | None = None,
     memo: engine.DealerMemo | None = None,
-    wants: Mapping[Rank, bytes] | None = None,
-    deals: bool = True,
-    chart: bool = True,
 ) -> GamePass:
-    """Every initial deal's action values against every up card (splits not yet valued).
-
-    ``shoe``: the cards the round is dealt from (default: a full shoe of
-    ``rules.decks``); every rank must be present, unless ``policies`` is
-    given or ``partial`` (then up cards the shoe no longer holds are left out
-    of :attr:`GamePass.ups`). ``progress(done, 10)`` after each up card. Split
-    values need the chart: :func:`add_split_values`.
-
-    ``policies``: per up card, a fixed total-dependent hit/stand policy
-    (:attr:`UpCardDeals.policy` of another pass, e.g. off the top) that the
-    ``*_chart`` values then follow instead of the one derived from ``shoe``.
-    ``chart_only`` (with ``policies``): only what playing the chart needs, the
-    two-card rows (and the 6-7-8 node's) without the composition-dependent play:
-    :attr:`DealValues.hit` is NaN, and the three-card rows are not read.
-    ``memo``: the dealer memo to fill (its origin ``shoe``; default a new one), e.g. one
-    with :func:`memo_hints`.
-    ``wants`` (with ``chart_only``): per up card, the engine's flags of the rows and
-    columns to value (:func:`chart_play_rows`: the chart's play of each start); the
-    actions it leaves out are NaN in :attr:`UpCardDeals.deals`.
-    ``deals``: False leaves :attr:`UpCardDeals.deals` empty and reads only the pairs'
-    rows into :attr:`UpCardDeals.rows` (what :func:`split_round_values` needs), for a caller
-    that reads the pass's table itself (a chart's EV round:
-    :meth:`strategy_calc.counting.counter.BlackjackCounter.plan`).
-    ``chart`` False (optimal play alone:
-    :func:`strategy_calc.blackjack.game_analysis.optimal_edge`): no total-dependent policy is
-    derived, :attr:`DealValues.hit_chart` is NaN,
-    :attr:`UpCardDeals.policy` all stand and only the starts' rows are read (not the
-    three-card ones of the chart's deviations); the chart cannot be read from such a pass.
+    """Every initial deal's action values against every up card (splits not yet valued:
+    :func:`add_split_values`), as ``request`` asks. ``progress(done, 10)`` after each up
+    card. ``memo``: the dealer memo to fill (its origin the request's shoe; default a new
+    one), e.g. one with :func:`memo_hints`.
     """
-    full = shoe if shoe is not None else Shoe.full(rules.decks)
-    if min(full.counts) < 1 and policies is None and not partial:
+    rules, play = request.rules, request.play
+    full = request.shoe if request.shoe is not None else Shoe.full(rules.decks)
+    given = play.policies if isinstance(play, GivenPolicy | ChartOnly) else None
+    if min(full.counts) < 1 and given is None and not request.partial:
         raise CardError("every rank must be left in the shoe to analyse a whole round")
     if rules.bonus_suited_678 > 0 and any(len(set(full.suits[r - 1])) > 1 for r in SUITED_RANKS):
         # the two-card 6-7 / 6-8 / 7-8 starts take each rank spread evenly (suit_cases)
         raise CardError("a whole round takes the suits of removed cards as unknown: give"
                         " the shoe by rank (its 6s, 7s and 8s spread evenly over the suits)")
-    if chart_only and policies is None:
-        raise ValueError("chart_only plays given policies")
-    if wants is not None and not chart_only:
-        raise ValueError("wants values a chart's play only (chart_only)")
-    if not chart and (chart_only or policies is not None):
-        raise ValueError("chart=False values optimal play alone")
+    chart_only = isinstance(play, ChartOnly)
     wanted = _chart_rows() if chart_only else None
-    read = _chart_nodes() if chart_only or not chart else _read_nodes()
+    wants = play.wants if isinstance(play, ChartOnly) else None
+    deals = play.deals if isinstance(play, ChartOnly) else True
+    read = _chart_nodes() if chart_only or isinstance(play, OptimalOnly) else _read_nodes()
     if not deals:
         read = _pair_nodes()
     conditioning = Conditioning.of(rules)
@@ -246,17 +269,17 @@ def whole_game_pass(
     if memo is None:
         memo = engine.dealer_memo(full, rules.dealer_hits_soft_17,
                                   reserve=engine.WHOLE_GAME_REMOVALS)
-    game = GamePass(rules, full, conditioning, memo, {})
+    game = GamePass(rules, full, conditioning, memo, {}, split_plans(rules, conditioning))
     for step, up in enumerate(UP_ORDER):
         if full.count(up) == 0:
             continue
         base = full.remove([Card(up)])
         q_avg = _suited_chance(rules, base)
-        policy = memoryview(policies[up]) if policies is not None else None
+        policy = memoryview(given[up]) if given is not None else None
         table = engine.up_card_pass(base, up, params.with_bonus(
             rules.bonus_777, rules.bonus_suited_678, q_avg), policy, memo=memo,
             rows=wants[up] if wants is not None else wanted, optimal=not chart_only,
-            chart=chart)
+            chart=not isinstance(play, OptimalOnly))
         rows = table.rows(read)
         ups = UpCardDeals(up, full.count(up) / full.total, base, table, rows, q_avg)
         may_surrender = rules.may_surrender(int(up))
@@ -267,7 +290,6 @@ def whole_game_pass(
         if progress is not None:
             progress(step + 1, len(UP_ORDER))
     return game
-
 
 
 def deal_values(
@@ -315,7 +337,6 @@ def deal_values(
     return cases
 
 
-
 def _suited_chance(rules: BlackjackRules, base: Shoe) -> float:
     """The chance three cards 6, 7, 8 of unknown suits drawn from ``base`` share a suit.
 
@@ -326,7 +347,6 @@ def _suited_chance(rules: BlackjackRules, base: Shoe) -> float:
     if rules.bonus_suited_678 <= 0:
         return 0.0
     return suited_bonus_chance(base, [], [Rank.SIX, Rank.SEVEN, Rank.EIGHT])
-
 
 
 def split_hand_codes(
@@ -342,7 +362,6 @@ def split_hand_codes(
     """
     return chart_codes(ups.policy, bits,
                        [n for n in _two_card_nodes() if ups.rows[n].weight > 0])
-
 
 
 def chart_codes(
@@ -366,18 +385,15 @@ def chart_codes(
     return codes
 
 
-
 @lru_cache(maxsize=1)
 def _klass_bytes() -> bytes:
     """Node classes (< 64) as bytes: codes by class in one ``bytes.translate``."""
     return bytes(engine.node_table().klass)
 
 
-
 @lru_cache(maxsize=1)
 def _two_card_nodes() -> tuple[int, ...]:
     return tuple(node for node, n in enumerate(engine.node_table().ncards) if n == 2)
-
 
 
 def add_split_values(
@@ -405,7 +421,6 @@ def add_split_values(
     return found
 
 
-
 def add_optimal_split_values(game: GamePass, ups: UpCardDeals) -> None:
     """Value every pair's split against ``ups.up`` under optimal play alone (``cdp1``; no
     chart: the chart's split values stay None), as :func:`add_split_values` fills its
@@ -419,23 +434,23 @@ def add_optimal_split_values(game: GamePass, ups: UpCardDeals) -> None:
             ups.deals[hand] = [d.with_splits(values[0], None, None) for d in ups.deals[hand]]
 
 
-
 def split_round_values(
     game: GamePass, ups: UpCardDeals, chart_codes: array.array[int] | None, pair_rank: int,
-    columns: int = engine.SPLIT_ALL, lazy: bool = False, params: engine.EngineParams | None = None,
+    columns: int = engine.SPLIT_ALL, lazy: bool = False,
 ) -> tuple[float, float, float] | None:
     """The round values of splitting the pair ``pair_rank`` against ``ups.up`` (optimal, by
     the chart, chart without DAS: EV per unit initial bet of the whole round, dealer
     blackjacks included), or None if the rules allow no split. The shoe must hold the pair
-    (``ups.rows`` gives it a positive weight). Arguments as :func:`add_split_values`';
-    ``params``: :func:`~strategy_calc.blackjack.split.values.split_values`'. Without ``chart_codes``
+    (``ups.rows`` gives it a positive weight). Arguments as :func:`add_split_values`'.
+    Without ``chart_codes``
     only the optimal value is made (``columns`` :data:`~strategy_calc.engine.SPLIT_OPTIMAL`) and
     the other two are NaN: read the first alone."""
     raw = [0.0, 0.0, 0.0]
-    for p, base in up_card_suits(game.rules, ups.base, ups.up, Rank(pair_rank)):
-        values = split_values(game.rules, base, ups.up, Rank(pair_rank), game.conditioning,
+    plan = game.plans[Rank(pair_rank)]
+    for p, base in plan.up_card_shoes(ups.base, ups.up):
+        values = split_values(plan, base, ups.up,
                               None if chart_codes is None else memoryview(chart_codes),
-                              game.memo, columns=columns, lazy=lazy, params=params)
+                              game.memo, columns=columns, lazy=lazy)
         if values is None:
             return None
         nothing = (math.nan, math.nan)
@@ -450,7 +465,6 @@ def split_round_values(
     return split, chart, no_das
 
 
-
 def memo_hints(
     rules: BlackjackRules, shoe: Shoe, policies: Mapping[Rank, bytes],
     splits: Mapping[Rank, tuple[array.array[int], Collection[int]]],
@@ -458,7 +472,7 @@ def memo_hints(
 ) -> array.array[int]:
     """Per player node, the up cards a chart's round wants its dealer distributions
     against (:meth:`strategy_calc.engine.DealerMemo.node_wants`), from a dry run on
-    ``shoe``: :func:`whole_game_pass` with ``policies`` (``chart_only``) and the chart
+    ``shoe``: :func:`whole_game_pass` playing the chart only (:class:`ChartOnly`) and the chart
     column of :func:`add_split_values` for ``splits`` (per up card: the split hands'
     codes, the pair ranks), and ``wants`` as the rounds take it. Rounds from shoes like
     ``shoe`` want about the same, so a memo hinted with them
@@ -468,8 +482,8 @@ def memo_hints(
     memo = engine.dealer_memo(shoe, rules.dealer_hits_soft_17)
     memo.defer()
     try:
-        game = whole_game_pass(rules, shoe, policies=policies, partial=True, chart_only=True,
-                               memo=memo, wants=wants)
+        game = whole_game_pass(PassRequest(rules, shoe, ChartOnly(policies, wants),
+                                           partial=True), memo=memo)
         for up, ups in game.ups.items():
             if up in splits:
                 codes, pairs = splits[up]
@@ -477,7 +491,6 @@ def memo_hints(
     finally:
         wanted = memo.node_wants()
     return wanted
-
 
 
 def apply_split_strategy(
@@ -502,11 +515,11 @@ def apply_split_strategy(
         if hand not in ups.deals or ups.deals[hand][0].split is None:
             continue
         if (strategy in ("cdp", "cdp-hands")
-                and max_hands_for(game.rules, pair_rank == 1) == 2):
+                and not game.plans[Rank(pair_rank)].resplits):
             continue  # one split: they are cdp1, already valued by add_split_values
         adj = game.conditioning.blackjack_adjustment(ups.no_blackjack(hand))
         raw = 0.0
-        for p, base in up_card_suits(game.rules, ups.base, ups.up, Rank(pair_rank)):
+        for p, base in game.plans[Rank(pair_rank)].up_card_shoes(ups.base, ups.up):
             part = _split_raw(game, base, ups.up, Rank(pair_rank), strategy, codes)
             if part is None:
                 break
@@ -518,20 +531,18 @@ def apply_split_strategy(
     return codes
 
 
-
 def _split_raw(game: GamePass, base: Shoe, up: Rank, pair: Rank, strategy: str,
                codes: bytes | None) -> float | None:
     """One split's raw EV from ``base`` under ``strategy`` (not ``cdp1``) for
     :func:`apply_split_strategy` (``codes``: the pre-split decisions of ``cdz``), or None."""
     if codes is not None:
-        values = split_values(game.rules, base, up, pair, game.conditioning,
+        values = split_values(game.plans[pair], base, up,
                               memoryview(codes).cast("b"), game.memo)
         return None if values is None or values.chart is None else sum(values.chart)
     if strategy in ("cdp", "cdp-hands"):
-        values = split_values(game.rules, base, up, pair, game.conditioning, None, game.memo,
+        values = split_values(game.plans[pair], base, up, None, game.memo,
                               columns=engine.SPLIT_OPTIMAL, play=strategy)
         return None if values is None else sum(values.optimal)
     if strategy == "optimal":
-        return optimal_split_ev(base, up, pair, game.rules, game.conditioning).raw
-    return postsplit_ev(base, up, pair, game.rules, game.conditioning)
-
+        return optimal_split_ev(game.plans[pair], base, up).raw
+    return postsplit_ev(game.plans[pair], base, up)

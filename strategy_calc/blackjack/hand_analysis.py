@@ -41,8 +41,8 @@ from strategy_calc import actions, engine
 from strategy_calc.actions import ACTIONS as ACTIONS  # the keys' vocabulary, kept here too
 from strategy_calc.actions import OUTCOMES as OUTCOMES
 from strategy_calc.blackjack.hand_terms import AUTOPLAY_POLICY, bonus_terms, hand_total, is_natural
-from strategy_calc.blackjack.split.combine import check_split_strategy, max_hands_for
-from strategy_calc.blackjack.split.plan import split_round_params, up_card_suits
+from strategy_calc.blackjack.split.plan import SplitPlan
+from strategy_calc.blackjack.split.strategies import check_split_strategy
 from strategy_calc.blackjack.split.values import (
     mean_split_values,
     optimal_split_ev,
@@ -216,13 +216,15 @@ def analyse_hand(
     if two_cards and rules.may_double(total):
         ev["double"] = to_ev(double)
     strategy = check_split_strategy(split_strategy)
-    # an up card whose suit is not given: a split 6, 7 or 8 sees it (up_card_suits)
-    up_cases = (up_card_suits(rules, base, upr, hand[0].rank)
-                if up_card.suit is None and two_cards and ranks[0] == ranks[1] else [(1.0, base)])
+    plan = (SplitPlan.of(rules, hand[0].rank, conditioning)
+            if two_cards and ranks[0] == ranks[1] else None)
+    # an up card whose suit is not given: a split 6, 7 or 8 sees it (up_card_shoes)
+    up_cases = (plan.up_card_shoes(base, upr)
+                if plan is not None and up_card.suit is None else [(1.0, base)])
     split_hands = split_postsplit = split_codes = None
-    if two_cards and ranks[0] == ranks[1]:
+    if plan is not None:
         ev["split"], split_hands, split_postsplit, split_codes = _split_evs(
-            rules, base, hand, upr, params, conditioning, no_bj, strategy, up_cases,
+            plan, base, hand, upr, params, no_bj, strategy, up_cases,
             postsplit or strategy == "postsplit", progress)
     if two_cards:
         _side_evs(ev, rules, shoe, upr, natural, p_bj, conditioning.peek)
@@ -232,7 +234,8 @@ def analyse_hand(
     won_lost = moments = None
     if outcomes:
         won_lost, moments = _outcomes(rules, base, hand, upr, params, conditioning, ev,
-                                      no_bj, q678, natural, split_codes, strategy, up_cases)
+                                      no_bj, q678, natural, plan, split_codes, strategy,
+                                      up_cases)
     notes = [bonus_note] if bonus_note else []
     order_note = _split_order_note(rules, hand, upr, ev["split"] is not None)
     if order_note:
@@ -286,8 +289,8 @@ def _split_order_note(rules: BlackjackRules, hand: Sequence[Card], upr: Rank,
 
 
 def _split_evs(
-    rules: BlackjackRules, base: Shoe, hand: tuple[Card, ...], upr: Rank,
-    params: engine.EngineParams, conditioning: engine.Conditioning, no_bj: float,
+    plan: SplitPlan, base: Shoe, hand: tuple[Card, ...], upr: Rank,
+    params: engine.EngineParams, no_bj: float,
     strategy: str, up_cases: list[tuple[float, Shoe]], postsplit: bool,
     progress: Callable[[int, int], None] | None,
 ) -> tuple[float | None, tuple[float, float] | None, float | None, bytes | None]:
@@ -295,10 +298,11 @@ def _split_evs(
     values them apart), the post-split EV (``postsplit``) and the codes split hands play
     (``cdz``): EVs per unit initial bet, conditioned as :func:`analyse_hand`'s
     (``no_bj``: P(no dealer blackjack))."""
+    conditioning = plan.conditioning
     split_codes = _cdz_codes(base, upr, params) if strategy == "cdz" else None
     play = strategy if strategy in ("cdp", "cdp-hands") else "cdp1"
     split = mean_split_values([
-        (p, split_values(rules, b, upr, hand[0].rank, conditioning, pair_cards=hand,
+        (p, split_values(plan, b, upr, pair_cards=hand,
                          chart_codes=memoryview(split_codes).cast("b") if split_codes
                          else None, play=play)) for p, b in up_cases])
     if split is None:
@@ -310,14 +314,14 @@ def _split_evs(
     split_postsplit = None
     if postsplit:
         split_postsplit = conditioning.ev(sum(
-            p * postsplit_ev(b, upr, hand[0].rank, rules, conditioning, hand)
+            p * postsplit_ev(plan, b, upr, hand)
             for p, b in up_cases), no_bj)
     if strategy == "postsplit":
         ev_split, split_hands = split_postsplit, None
     elif strategy == "optimal":
         ev_split = conditioning.ev(sum(
-            p * optimal_split_ev(b, upr, hand[0].rank, rules, conditioning, progress,
-                                 hand).raw for p, b in up_cases), no_bj)
+            p * optimal_split_ev(plan, b, upr, progress, hand).raw for p, b in up_cases),
+            no_bj)
         split_hands = None
     return ev_split, split_hands, split_postsplit, split_codes
 
@@ -344,14 +348,15 @@ def _outcomes(
     rules: BlackjackRules, base: Shoe, hand: Sequence[Card], up: Rank,
     params: engine.EngineParams, conditioning: engine.Conditioning,
     ev: Mapping[str, float | None], no_bj: float, q678: float, natural: bool,
-    split_codes: bytes | None = None, split_strategy: str = "cdp1",
-    up_cases: Sequence[tuple[float, Shoe]] | None = None,
+    plan: SplitPlan | None = None, split_codes: bytes | None = None,
+    split_strategy: str = "cdp1", up_cases: Sequence[tuple[float, Shoe]] | None = None,
 ) -> tuple[dict[str, dict[str, float] | None], dict[str, float | None]]:
     """Win / push / loss probabilities of each allowed playing action, and E[X^2] of its
     net result (see :attr:`HandAnalysis.outcomes`, :attr:`HandAnalysis.second_moments`).
 
     ``up_cases``: the shoes a split is dealt from, by the up card's suit
-    (:func:`up_card_suits`; default ``base`` alone).
+    (:meth:`SplitPlan.up_card_shoes`; default ``base`` alone); ``plan``: the pair's, if it
+    is one.
 
     The engine's distribution of the round's net result (optimal play after
     the first decision, both split hands jointly) split by sign; in a peek game
@@ -390,12 +395,11 @@ def _outcomes(
         else:
             moments[name] = moment2(hist)
         out[name] = result
-    if (ev["split"] is not None and max_hands_for(rules, hand[0].rank is Rank.ACE) == 2
+    if (ev["split"] is not None and plan is not None and not plan.resplits
             and split_strategy not in ("postsplit", "optimal")):
         hist = _zeros()
         for p, shoe in up_cases or [(1.0, base)]:
-            first, second, suits = split_round_params(rules, shoe, [hand[0], hand[1]],
-                                                      conditioning)
+            first, second, suits = plan.round_params(shoe, [hand[0], hand[1]])
             one = _zeros()
             engine.split_distribution(shoe, hand[0].rank, up, first,
                                       memoryview(split_codes).cast("b") if split_codes
@@ -404,13 +408,13 @@ def _outcomes(
                 hist[i] += p * x
         out["split"] = signs(hist)
         moments["split"] = moment2(hist)
-    elif ev["split"] is not None and split_strategy in ("cdp1", "cdz"):
+    elif ev["split"] is not None and plan is not None and split_strategy in ("cdp1", "cdz"):
         # resplits: the round's distribution is not enumerated; its moments are exact
         # (split 6s, 7s, 8s under the suited bonus and shoes some play could run out of
         # are not: no figure then)
         with contextlib.suppress(RulesError):
             moments["split"] = math.fsum(
-                p * resplit_moments(rules, hand[0].rank, up, shoe, conditioning,
+                p * resplit_moments(plan, up, shoe,
                                     memoryview(split_codes).cast("b") if split_codes
                                     else None)[1]
                 for p, shoe in up_cases or [(1.0, base)]) / scale
@@ -522,5 +526,3 @@ def _surrender_ev(rules: BlackjackRules, p_bj: float, natural: bool, conditioned
         return -0.5
     against_bj = 0.0 if natural else -1.0
     return (-0.5 - p_bj * against_bj) / (1.0 - p_bj)
-
-

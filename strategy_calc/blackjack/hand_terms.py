@@ -9,8 +9,6 @@ from strategy_calc.cards import SUITED_RANKS, SUITS, Card, Rank, Shoe
 from strategy_calc.rules import BlackjackRules
 
 AUTOPLAY_POLICY = memoryview(array.array("b", [1 if (k % 32) <= 11 else 0 for k in range(64)]))
-
-
 """Auto-play on disconnection (Deluxe): hit while the best total (an ace counting
 11 when that does not bust) is 11 or less, then stand; indexed by node class
 (best total, plus 32 when soft)."""

@@ -25,8 +25,7 @@ from dataclasses import dataclass
 
 from strategy_calc import engine
 from strategy_calc.actions import Action
-from strategy_calc.blackjack.split.combine import max_hands_for
-from strategy_calc.blackjack.split.plan import split_hand_params
+from strategy_calc.blackjack.split.plan import SplitPlan, split_plans
 from strategy_calc.cards import Card, Shoe
 from strategy_calc.engine import node_table
 from strategy_calc.rules import BlackjackRules
@@ -145,24 +144,24 @@ def _play_box(rules: BlackjackRules, deal: _Deal, first: Card, second: Card, up_
         # hands in queue order; a pair card drawn as a second card starts another hand
         # while fewer than the most allowed exist (resplits), and the hand draws again
         hands = [(first, second), (second, first)]
-        most = max_hands_for(rules, p1 == 1)
+        split = split_plans(rules)[first.rank]
         for k, (own, other) in enumerate(hands):
             own_codes = None
             if shoe is not None:
-                own_codes = _split_play_of(rules, shoe, up_card, own, other, k >= 1)
+                own_codes = _split_play_of(split, shoe, up_card, own, other, k >= 1)
             card = deal.take()
-            while int(card.rank) == p1 and len(hands) < most:
+            while int(card.rank) == p1 and len(hands) < split.max_hands:
                 hands.append((card, own))
                 card = deal.take()
             held = [own, card]
-            if rules.split_aces_take_one_card(p1 == 1):
+            if split.one_card:
                 live = True
                 continue
-            live = _play_hand(rules, deal, held, codes, True, own_codes) or live
+            live = _play_hand(rules, deal, held, codes, split, own_codes) or live
     elif action is Action.STAND:
         live = True
     else:  # hit, then play on by the codes
-        live = _play_hand(rules, deal, [first, second, deal.take()], codes, False)
+        live = _play_hand(rules, deal, [first, second, deal.take()], codes, None)
     return live, live or insured
 
 
@@ -178,14 +177,15 @@ def _bonus_paid(rules: BlackjackRules, held: list[Card], split: bool) -> bool:
 
 
 def _play_hand(rules: BlackjackRules, deal: _Deal, held: list[Card], codes: bytes,
-               split: bool, own: tuple[bytes, bytes] | None = None) -> bool:
-    """Play ``held`` on by the node codes (``own``: a split hand's own decisions, see
+               split: SplitPlan | None, own: tuple[bytes, bytes] | None = None) -> bool:
+    """Play ``held`` on by the node codes (``split``: the plan of the pair it was split
+    from, if it is a split hand; ``own``: a split hand's own decisions, see
     :func:`_split_play_of`); whether it is left for the dealer to settle."""
     table = node_table()
     while True:
         ranks = [int(c.rank) for c in held]
         total = _best_total(ranks)
-        if total > 21 or _bonus_paid(rules, held, split):
+        if total > 21 or _bonus_paid(rules, held, split is not None):
             return False
         if total == 21:
             return True
@@ -194,8 +194,7 @@ def _play_hand(rules: BlackjackRules, deal: _Deal, held: list[Card], codes: byte
             # a split 6, 7 or 8 that drew another of them decides by its suits
             # (its own pair card's suit: suit case 0)
             code = own[1][8 * (ranks[1] - 6) + (held[1].suit != held[0].suit)] or code
-        if (split and len(ranks) == 2 and code & 1
-                and rules.split_hands_may_double(held[0].rank == 1)
+        if (split is not None and len(ranks) == 2 and code & 1 and split.may_double
                 and rules.may_double(total)):
             held.append(deal.take())
             return _best_total([int(c.rank) for c in held]) <= 21
@@ -204,13 +203,13 @@ def _play_hand(rules: BlackjackRules, deal: _Deal, held: list[Card], codes: byte
         held.append(deal.take())
 
 
-def _split_play_of(rules: BlackjackRules, shoe: Shoe, up: Card, own: Card, other: Card,
+def _split_play_of(plan: SplitPlan, shoe: Shoe, up: Card, own: Card, other: Card,
                    second: bool = False) -> tuple[bytes, bytes]:
     """The decisions of the split hand started by ``own`` (``other``: the other pair card;
     ``second``: it plays after the first) against ``up``, for the cards unseen before the
     round: as the round's EV plays it."""
     base = shoe.remove([up])
-    params = split_hand_params(rules, base, [own, other], engine.Conditioning.of(rules))
+    params = plan.hand_params(base, [own, other])
     return engine.split_play(base, own.rank, up.rank, params, None, second)
 
 

@@ -61,8 +61,6 @@ class ChartFormat(StrEnum):
 
 
 GAMES_KEPT = 8
-
-
 """Whole-game analyses a process keeps (:func:`_game`): one for a command line; in
 ``serve``'s warm workers, the chart and the edge of a ruleset share one."""
 

@@ -120,8 +120,6 @@ def wants_json(as_json: bool, format_: StrEnum | None) -> bool:
 
 
 LONG_RUN_SECONDS = 600.0
-
-
 """Runs estimated longer than this ask first (``--yes`` to skip the question)."""
 
 
@@ -211,8 +209,6 @@ def warn_slow_split(ruleset: BlackjackRules, split_strategy: str, what: str) -> 
 
 
 ProgressSink = Callable[[str, int, int], None]
-
-
 """``sink(label, done, total)``: where a command's progress also goes (see
 :func:`run_captured`)."""
 

@@ -7,8 +7,7 @@ import array
 import contextlib
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, fields
 
 from strategy_calc import engine
 from strategy_calc.actions import Action
@@ -34,7 +33,11 @@ from strategy_calc.blackjack.distributions import (
 )
 from strategy_calc.blackjack.game_analysis import analyse_game
 from strategy_calc.blackjack.game_pass import (
+    ChartOnly,
+    DerivedPolicy,
     GamePass,
+    PassPlay,
+    PassRequest,
     UpCardDeals,
     add_split_values,
     chart_codes,
@@ -46,7 +49,6 @@ from strategy_calc.blackjack.game_pass import (
     whole_game_pass,
 )
 from strategy_calc.blackjack.playout import RoundPlan, play_round
-from strategy_calc.blackjack.split.plan import split_hand_params
 from strategy_calc.cards import SUITS, Card, Rank, Shoe, parse_cards
 from strategy_calc.counting.effects import effects_of_removal
 from strategy_calc.counting.indices import ILLUSTRIOUS_18, count_index
@@ -55,30 +57,14 @@ from strategy_calc.counting.sampling import (
 )
 from strategy_calc.counting.systems import CountSystem, find_system
 from strategy_calc.engine import (
-    COL_DOUBLE,
-    COL_HIT,
-    COL_NO_BLACKJACK,
-    COL_POLICY_HIT,
-    COL_STAND,
-    COL_WEIGHT,
     HIST_OFFSET,
     HIST_SIZE,
-    PASS_WIDTH,
     SPLIT_CHART,
 )
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules, RulesError
 
-if TYPE_CHECKING:
-    pass
-
-
-
-
 BLACKJACK_STRATEGIES = ("basic", "basic+indices", "optimal")
-
-
-
 """``basic``: the ruleset's chart off the top (two-card decisions by the chart, later ones
 by its total-dependent play, split hands by the chart); ``basic+indices``: the same,
 with the computed count indices of the Illustrious 18 (and insurance in peek games)
@@ -86,64 +72,35 @@ applied at the true count before the deal; ``optimal``: composition-dependent op
 play for the cards unseen before the round."""
 
 
-
 PENETRATION = 0.75
-
-
-
 """Default: a new shoe once this share of the cards has been dealt (the cut card)."""
 
 
-
 MAX_SEATS = 7
-
-
-
 """The most boxes a blackjack table has (``count --seats``)."""
 
 
-
 MIN_BEHIND_CUT = 20
-
-
-
 """A shoe deals a round only while more than this many cards are left, at least."""
 
 
-
 MOMENT_EVERY = 25
-
-
-
 """Default: the exact second moment on one round in 25 (a systematic sample)."""
 
 
-
 ROUND_SECONDS = {"basic": 0.025, "basic+indices": 0.025, "optimal": 0.1}
-
-
-
 """A round's exact EV, CPU seconds, by strategy: measured on the 2-core machine this was
 written on (``count --rules deluxe --decks 6 --rounds 200 --jobs 1``: 4.7 s basic, 18.6 s
 optimal, for 234 rounds), rounded up. A guide for :func:`estimated_seconds` only."""
 
 
-
 MOMENT_SECONDS = 1.0
-
-
-
 """An exact second moment at 6 decks, CPU seconds (issue 29's measurement: about 1 s)."""
 
 
-
 BOXES_MOMENT_SECONDS = 5.0
-
-
-
 """CPU seconds the covariance between boxes adds to a round with a second moment (six
 decks, 2026-12-06: 39 such rounds cost 207 CPU-seconds more, docs/PERFORMANCE.md)."""
-
 
 
 def estimated_seconds(strategy: str, rounds: int, moment_every: int, workers: int,
@@ -160,7 +117,6 @@ def estimated_seconds(strategy: str, rounds: int, moment_every: int, workers: in
     per_round = ROUND_SECONDS.get(strategy, max(ROUND_SECONDS.values()))
     moment = MOMENT_SECONDS + (BOXES_MOMENT_SECONDS if boxes else 0.0)
     return rounds * (per_round + moment / moment_every) / max(1, workers)
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +144,6 @@ class Spread:
 
     def __str__(self) -> str:
         return ",".join(f"{t}:{u:g}" for t, u in self.steps)
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +185,6 @@ class Wong:
         return out
 
 
-
 def parse_box_ramp(text: str) -> tuple[tuple[int, int], ...]:
     """A box ramp from ``"TC:BOXES,..."``: from each (integer) count up, that many boxes
     (1 to 7); below the lowest step, ``count --boxes`` (default 1).
@@ -256,7 +210,6 @@ def parse_box_ramp(text: str) -> tuple[tuple[int, int], ...]:
             raise InputError(f"--box-ramp: the count {key} is given twice")
         steps[key] = boxes
     return tuple(sorted(steps.items()))
-
 
 
 def parse_spread(text: str) -> Spread:
@@ -290,7 +243,6 @@ def parse_spread(text: str) -> Spread:
     return Spread(tuple(sorted(steps.items())))
 
 
-
 @dataclass(frozen=True, slots=True)
 class IndexPlay:
     """A count index applied to two-card starts: at or above ``index`` play ``above``.
@@ -322,7 +274,6 @@ class IndexPlay:
         return self.above if tc >= self.index else below
 
 
-
 def index_plays(rules: BlackjackRules, system: CountSystem) -> tuple[IndexPlay, ...]:
     """The Illustrious 18 decisions' indices computed for ``rules`` (those that have one)."""
     plays = []
@@ -342,7 +293,6 @@ def index_plays(rules: BlackjackRules, system: CountSystem) -> tuple[IndexPlay, 
     return tuple(plays)
 
 
-
 @dataclass(frozen=True, slots=True)
 class RoundRecord:
     """One dealt round: the count before the deal (the true count, or an unbalanced
@@ -355,7 +305,6 @@ class RoundRecord:
     covariance: float | None = None
     """With several boxes (:attr:`BlackjackCounter.boxes`), on the rounds with a second
     moment: Cov(X_1, X_2) of two of the player's boxes, per unit bet a box."""
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,10 +330,12 @@ class SideCount:
         return self.weight * (seen - dealt * self.share)
 
 
-
 @dataclass(frozen=True, slots=True)
 class BlackjackCounter:
-    """A picklable job: the rules, the strategy, the count and the cut card of a run."""
+    """A counted run as a picklable job: the rules, the strategy, the count and the cut
+    card, values only. It owns its :attr:`planner` (the mutable part: what every round
+    of the run shares, made once), which pickling leaves out: a worker's copy of the job
+    makes its own."""
 
     rules: BlackjackRules
     strategy: str
@@ -393,8 +344,8 @@ class BlackjackCounter:
     """Rounds are dealt while more than this many cards are left."""
     seed: int
     chart: Chart
-    policies: dict[Rank, bytes]
-    """The chart's total-dependent hit/stand play off the top, per up card."""
+    """The chart the run plays (made for the shoe every deal starts from; its
+    :attr:`Chart.policies` are the total-dependent play after the first decision)."""
     plays: tuple[IndexPlay, ...] = ()
     moment_every: int = 1
     """The second moment is computed on round ``j`` of shoe ``i`` when ``(i + j) %
@@ -419,69 +370,163 @@ class BlackjackCounter:
     side: tuple[SideCount, ...] = ()
     """The side counts bets are keyed by besides the main count (index plays and insurance
     read the main count alone)."""
-    _chart_actions: dict[tuple[int, tuple[int, int]], Action] = field(
-        init=False, repr=False, compare=False)
-    """The chart's action per (up card, two-card start): fixed for the run."""
-    _split_codes: dict[Rank, array.array[int]] = field(init=False, repr=False, compare=False)
-    """Per up card, the engine codes split hands play under the chart (the policies are
-    fixed, so they are the same every round:
-    :func:`strategy_calc.blackjack.game_pass.chart_codes`)."""
-    _memo_hints: array.array[int] | None = field(default=None, init=False, repr=False,
-                                                 compare=False)
-    """Per player node, the up cards a round wants its dealer distributions against: made
-    on first use from the start of the shoe
-    (:func:`strategy_calc.blackjack.game_pass.memo_hints`)."""
-    _split_tables: SplitTables = field(init=False, repr=False, compare=False)
-    """The split rounds' moment tables, made on first use (they hold for every shoe of the
-    run: :class:`strategy_calc.blackjack.distributions.SplitTables`)."""
-    _chart_wants: dict[Rank, bytes] | None = field(init=False, repr=False, compare=False)
-    """With the chart alone (no index plays), per up card the engine rows that value its
-    first plays only (:func:`strategy_calc.blackjack.game_pass.chart_play_rows`); else None."""
-    _chart_cases: dict[Rank, tuple[tuple[tuple[int, int], int, int, Action | None], ...]] \
-        = field(init=False, repr=False, compare=False)
-    """With the chart alone, per up card every start's (cards, engine node, total, the
-    chart's play or None where it has no cell), in the order of the pass's deals."""
-    _chart_splits: dict[Rank, tuple[int, ...]] = field(init=False, repr=False, compare=False)
-    """With the chart alone, per up card the pair ranks it splits (ascending)."""
-    _split_params: dict[int, engine.EngineParams] = field(init=False, repr=False,
-                                                          compare=False)
-    """Per pair rank, its split hands' engine parameters, made on first use by a round
-    without the suited bonus (then they do not depend on the shoe)."""
-    _top_plans: dict[bool, RoundPlan] = field(init=False, repr=False, compare=False)
-    """The plan of a shoe's first round (the same shoe, true count 0, for every shoe of
-    the run), keyed by whether it has the second moment; filled on first use."""
+    tables: SplitTables | None = field(default=None, compare=False, repr=False)
+    """The split rounds' moment tables of the run (made on first use; they hold for every
+    shoe of the run: :class:`strategy_calc.blackjack.distributions.SplitTables`). A
+    pickled copy travels without them, and the copies one process unpickles share one
+    (a worker makes each table once for all its batches); None: the planner's own."""
+    planner: RoundPlanner = field(init=False, repr=False, compare=False)
+    """The run's round planner (made with the job; see :class:`RoundPlanner`)."""
 
     def __post_init__(self) -> None:
-        actions, codes = {}, {}
-        if self.strategy != "optimal":
-            for up in UP_ORDER:
-                for hand in HANDS:
-                    with contextlib.suppress(KeyError):  # no cell: its shoe cannot deal it
-                        actions[(int(up), hand)] = self.chart.code(hand, up).action
-            codes = {up: chart_codes(self.policies[up], self.chart.split_hand_bits(up))
-                     for up in UP_ORDER if up in self.policies}
-        object.__setattr__(self, "_chart_actions", actions)
-        object.__setattr__(self, "_split_codes", codes)
-        wants = None
-        if self.strategy != "optimal" and not self.plays:  # each first play is the chart's
-            wants = {up: chart_play_rows({hand: a for (u, hand), a in actions.items()
-                                          if u == int(up)}) for up in UP_ORDER}
-        object.__setattr__(self, "_chart_wants", wants)
-        object.__setattr__(self, "_chart_cases", {} if wants is None else {
-            up: tuple((hand, node, row_total(hand), actions.get((int(up), hand)))
-                      for hand, node in hand_nodes()) for up in UP_ORDER})
-        object.__setattr__(self, "_split_params", {})
-        object.__setattr__(self, "_top_plans", {})
-        object.__setattr__(self, "_chart_splits", {} if wants is None else {
-            up: tuple(p for p in range(1, 11) if actions.get((int(up), (p, p))) is Action.SPLIT)
-            for up in UP_ORDER})
-        object.__setattr__(self, "_split_tables", SplitTables(self.start().counts))
+        object.__setattr__(self, "planner", RoundPlanner(self))  # (the one owned mutable part)
+
+    def __reduce__(self) -> tuple[type[BlackjackCounter], tuple[object, ...]]:
+        """Pickled as its values: a copy makes its own planner."""
+        return (BlackjackCounter, tuple(getattr(self, f.name) for f in fields(self)
+                                        if f.init))
 
     def start(self) -> Shoe:
         """The shoe before the first card."""
         if not self.full:
             return Shoe.full(self.rules.decks)
         return Shoe.from_counts(self.full, self.rules.decks)
+
+    def boxes_at(self, count: float) -> int:
+        """The player's boxes at ``count`` (:attr:`box_ramp`, else :attr:`boxes`)."""
+        n = self.boxes
+        for key, boxes in self.box_ramp:
+            if math.floor(count) >= key:
+                n = boxes
+        return n
+
+    def plan(self, shoe: Shoe, tc: float = 0.0, moments: bool = True) -> RoundPlan:
+        """:meth:`RoundPlanner.plan` of the run's planner."""
+        return self.planner.plan(shoe, tc, moments)
+
+    def play(self, indices: Sequence[int]) -> list[tuple[RoundRecord, ...]]:
+        """Deal the shoes ``indices`` of the run."""
+        return [self.play_one(i) for i in indices]
+
+    def play_one(self, index: int) -> tuple[RoundRecord, ...]:
+        """Deal shoe ``index``: each round's exact moments, then its cards played out."""
+        rules = self.rules
+        counts = list(self.start().counts)
+        cards = [Card(rank, SUITS[k % 4]) for rank in Rank for k in range(counts[rank - 1])]
+        shoe_rng(self.seed, index).shuffle(cards)
+        running: float = self.system.initial_running_count(rules.decks)
+        pos = 0
+        rounds: list[RoundRecord] = []
+        seen = [0] * len(self.side)  # cards of each side count's ranks dealt
+        while len(cards) - pos > self.cut_card:
+            unseen = len(cards) - pos
+            tc = self.key_count(running, unseen)
+            bet_key = tc if not self.side else self.key_count(
+                running + sum(c.adjustment(k, pos) for c, k in zip(self.side, seen, strict=True)),
+                unseen)
+            moments = (len(rounds) + index) % self.moment_every == 0
+            shoe = Shoe.from_counts(counts, rules.decks)
+            plan = (self.planner.top_plan(moments) if pos == 0  # (every shoe's first round)
+                    else self.planner.plan(shoe, tc, moments))
+            rounds.append(RoundRecord(bet_key, plan.ev, plan.second_moment, plan.covariance))
+            start = pos
+            try:
+                pos = self.deal_round(cards, pos, plan, shoe)
+            except IndexError:  # the shoe ran out mid-round: it is the last
+                break
+            for card in cards[start:pos]:
+                counts[card.rank - 1] -= 1
+                running += self.system.tag_card(card)
+                for i, c in enumerate(self.side):
+                    seen[i] += card.rank in c.ranks
+        return tuple(rounds)
+
+    @property
+    def count_kind(self) -> str:
+        """What a round's count (:attr:`RoundRecord.tc`, the ramp's and the wonging's
+        key) is: ``true count`` for a balanced system, ``running count`` for an
+        unbalanced one (started at its IRC: KO, Red 7)."""
+        return "true count" if self.system.balanced else "running count"
+
+    def key_count(self, running: float, unseen: int) -> float:
+        """The count bets are keyed by (:attr:`count_kind`) before a round, with
+        ``running`` the running count and ``unseen`` cards left."""
+        return self.system.true_count(running, unseen) if self.system.balanced else running
+
+    def deal_round(self, cards: Sequence[Card], pos: int, plan: RoundPlan,
+                   shoe: Shoe | None = None) -> int:
+        """Deal one round from ``cards[pos:]`` as ``plan`` plays it; the position after it
+        (:func:`strategy_calc.blackjack.playout.play_round`; ``shoe``: the cards unseen before the
+        round, which an ``optimal`` counter's split hands play their own decisions for)."""
+        return play_round(self.rules, cards, pos, plan, shoe, self.strategy == "optimal",
+                          max(self.seats, plan.boxes))
+
+
+class RoundPlanner:
+    """The mutable part of a counted run: what every round shares, made once (the chart's
+    first plays and the codes its split hands play, the rows a chart's round values, the
+    dealer memo's hints, the split rounds' moment tables, the plan of a shoe's first
+    round), and each round's exact :meth:`plan`."""
+
+    def __init__(self, counter: BlackjackCounter) -> None:
+        self.counter = counter
+        self.rules, self.strategy, self.chart = counter.rules, counter.strategy, counter.chart
+        self.plays = counter.plays
+        chart = self.chart
+        actions: dict[tuple[int, tuple[int, int]], Action] = {}
+        codes: dict[Rank, array.array[int]] = {}
+        if self.strategy != "optimal":
+            for up in UP_ORDER:
+                for hand in HANDS:
+                    with contextlib.suppress(KeyError):  # no cell: its shoe cannot deal it
+                        actions[(int(up), hand)] = chart.code(hand, up).action
+            codes = {up: chart_codes(chart.policies[up], chart.split_hand_bits(up))
+                     for up in UP_ORDER if up in chart.policies}
+        self._chart_actions = actions
+        """The chart's action per (up card, two-card start): fixed for the run."""
+        self._split_codes = codes
+        """Per up card, the engine codes split hands play under the chart (the policies
+        are fixed, so they are the same every round:
+        :func:`strategy_calc.blackjack.game_pass.chart_codes`)."""
+        wants = None
+        if self.strategy != "optimal" and not self.plays:  # each first play is the chart's
+            wants = {up: chart_play_rows({hand: a for (u, hand), a in actions.items()
+                                          if u == int(up)}) for up in UP_ORDER}
+        self._chart_wants = wants
+        """With the chart alone (no index plays), per up card the engine rows that value
+        its first plays only (:func:`strategy_calc.blackjack.game_pass.chart_play_rows`);
+        else None."""
+        self._chart_cases = {} if wants is None else {
+            up: tuple((hand, node, row_total(hand), actions.get((int(up), hand)))
+                      for hand, node in hand_nodes()) for up in UP_ORDER}
+        """With the chart alone, per up card every start's (cards, engine node, total,
+        the chart's play or None where it has no cell), in the order of the pass's
+        deals."""
+        self._chart_nodes = tuple(node for _hand, node in hand_nodes())
+        """The starts' engine nodes (the rows a chart's round reads)."""
+        self._chart_splits = {} if wants is None else {
+            up: tuple(p for p in range(1, 11)
+                      if actions.get((int(up), (p, p))) is Action.SPLIT)
+            for up in UP_ORDER}
+        """With the chart alone, per up card the pair ranks it splits (ascending)."""
+        self._memo_hints: array.array[int] | None = None
+        """Per player node, the up cards a round wants its dealer distributions against:
+        made on first use from the start of the shoe
+        (:func:`strategy_calc.blackjack.game_pass.memo_hints`)."""
+        self._split_tables = (counter.tables if counter.tables is not None
+                              else SplitTables(counter.start().counts))
+        """The run's split moment tables (:attr:`BlackjackCounter.tables`)."""
+        self._top_plans: dict[bool, RoundPlan] = {}
+        """The plan of a shoe's first round (the same shoe, true count 0, for every shoe of
+        the run), keyed by whether it has the second moment; filled on first use."""
+
+    def top_plan(self, moments: bool) -> RoundPlan:
+        """The plan of a shoe's first round (every shoe starts from one composition, the
+        count at 0): made once per run."""
+        plan = self._top_plans.get(moments)
+        if plan is None:
+            plan = self._top_plans[moments] = self.plan(self.counter.start(), 0.0, moments)
+        return plan
 
     def _first_action(self, hand: tuple[int, int], up: Rank, case: DealValues,
                       tc: float, splits: bool = False) -> Action:
@@ -496,14 +541,6 @@ class BlackjackCounter:
                 if case.chart_value(chosen) is not None or (splits and chosen is Action.SPLIT):
                     action = chosen
         return action
-
-    def boxes_at(self, count: float) -> int:
-        """The player's boxes at ``count`` (:attr:`box_ramp`, else :attr:`boxes`)."""
-        n = self.boxes
-        for key, boxes in self.box_ramp:
-            if math.floor(count) >= key:
-                n = boxes
-        return n
 
     def play_codes(self, up: Rank) -> array.array[int]:
         """The engine's node codes of the chart's play against ``up``: every hit or stand
@@ -524,9 +561,8 @@ class BlackjackCounter:
                                           and Action.SPLIT.value in play.actions
                                           for play in self.plays)})
                       for up, codes in self._split_codes.items()}
-            object.__setattr__(self, "_memo_hints",
-                               memo_hints(self.rules, self.start(), self.policies, splits,
-                                          self._chart_wants))
+            self._memo_hints = memo_hints(self.rules, self.counter.start(), self.chart.policies,
+                                          splits, self._chart_wants)
         assert self._memo_hints is not None
         return self._memo_hints
 
@@ -568,10 +604,10 @@ class BlackjackCounter:
                                                        hints=self._hints())
         quick = (fixed and not moments and rules.bonus_suited_678 <= 0
                  and not self.chart.insure)
-        game = whole_game_pass(rules, shoe, policies=None if optimal else self.policies,
-                               partial=True, chart_only=not optimal, memo=memo,
-                               wants=self._chart_wants, deals=not quick)
-        boxes = self.boxes_at(tc)
+        play: PassPlay = (DerivedPolicy() if optimal else
+                          ChartOnly(self.chart.policies, self._chart_wants, deals=not quick))
+        game = whole_game_pass(PassRequest(rules, shoe, play, partial=True), memo=memo)
+        boxes = self.counter.boxes_at(tc)
         if quick:
             return self._boxes_round(self._chart_round(game), None, boxes)
         hist = np.zeros(HIST_SIZE) if moments else None
@@ -599,7 +635,7 @@ class BlackjackCounter:
             if insured:
                 insure.add(int(up))
             cross = {} if hist is None or optimal else split_cross_sums(
-                rules, up, ups.base, game.conditioning,
+                game.plans, up, ups.base,
                 {Rank(hand[0]) for (hand, _i), a in chosen.items() if a is Action.SPLIT}
                 if not fixed else {Rank(p) for p in pairs or ()},
                 memoryview(codes), self._split_tables)  # the split rounds' sums, made together
@@ -617,7 +653,7 @@ class BlackjackCounter:
                     action = by_chart or chosen[(hand, i)]
                     actions.setdefault((int(up), *hand, case.q678 > 0), action)
                     value = case.value(action) if optimal else case.chart_value(action)
-                    assert value is not None and not math.isnan(value)
+                    value = _checked(value, hand, up)
                     if insured:
                         value += insurance_value(nb)
                     ev += w * value
@@ -625,8 +661,7 @@ class BlackjackCounter:
                         continue
                     if action is Action.SPLIT:  # its moments without its distribution
                         try:
-                            got = split_moments(rules, Rank(hand[0]), up, ups.base,
-                                                game.conditioning,
+                            got = split_moments(game.plans[Rank(hand[0])], up, ups.base,
                                                 None if optimal else memoryview(codes),
                                                 self._split_tables, cross.get(Rank(hand[0])),
                                                 memo)
@@ -658,7 +693,7 @@ class BlackjackCounter:
         plays = {(min(hand), max(hand)): (self._chart_action(hand, ups.up) if fixed
                                           else chosen[(hand, 0)])
                  for hand in ups.deals if hand != (1, 10)}
-        return cross + ups.p_up * up_card_cross(self.rules, ups, game.conditioning, plays,
+        return cross + ups.p_up * up_card_cross(game, ups, plays,
                                                 codes, self.strategy == "optimal", insured)
 
     def _boxes_round(self, plan: RoundPlan, cross: float | None, n: int) -> RoundPlan:
@@ -708,15 +743,16 @@ class BlackjackCounter:
         for up, ups in game.ups.items():
             codes = self._split_codes[up]
             codes_by_up[int(up)] = codes.tobytes()
-            values, p_up = ups.table.values, ups.p_up  # 8 doubles a node: PASS_COLUMNS
+            p_up = ups.p_up
             splits = self._chart_split_values(game, ups, codes)
             may_surrender = rules.may_surrender(int(up))
+            rows = ups.table.rows(self._chart_nodes)
             for hand, node, total, action in self._chart_cases[up]:
-                at = PASS_WIDTH * node
-                weight = values[at + COL_WEIGHT]
+                row = rows[node]
+                weight = row.weight
                 if not weight > 0:  # (NaN: the shoe cannot deal it)
                     continue
-                nb = values[at + COL_NO_BLACKJACK]
+                nb = row.no_blackjack
                 w_hand = p_up * weight
                 if hand == (1, 10):  # paid at once unless the dealer has one too, or 1:1
                     even = self._chart_action(hand, up) is Action.EVEN_MONEY
@@ -734,11 +770,10 @@ class BlackjackCounter:
                 else:
                     stand, _hit, hit_chart, double, surrender = start_values(
                         rules, conditioning, total, False, may_surrender,
-                        values[at + COL_STAND], values[at + COL_HIT],
-                        values[at + COL_POLICY_HIT], values[at + COL_DOUBLE], nb)
+                        row.stand, row.hit, row.policy_hit, row.double, nb)
                     value = {Action.STAND: stand, Action.HIT: hit_chart,
                              Action.DOUBLE: double, Action.SURRENDER: surrender}.get(action)
-                assert value is not None and not math.isnan(value)
+                value = _checked(value, hand, up)
                 ev += w_hand * value
         return RoundPlan(ev, None, actions, codes_by_up, frozenset())
 
@@ -749,75 +784,19 @@ class BlackjackCounter:
         splits: dict[int, float] = {}
         for p in self._chart_splits[ups.up]:
             if ups.rows[node_id((p, p))].weight > 0:
-                params = self._split_params.get(p)
-                if params is None:
-                    params = self._split_params[p] = split_hand_params(
-                        self.rules, ups.base, [Card(Rank(p))] * 2, game.conditioning)
-                got = split_round_values(game, ups, codes, p, SPLIT_CHART, lazy=True, params=params)
+                got = split_round_values(game, ups, codes, p, SPLIT_CHART, lazy=True)
                 if got is not None:
                     splits[p] = got[1]
         return splits
 
-    def play(self, indices: Sequence[int]) -> list[tuple[RoundRecord, ...]]:
-        """Deal the shoes ``indices`` of the run."""
-        return [self.play_one(i) for i in indices]
 
-    def play_one(self, index: int) -> tuple[RoundRecord, ...]:
-        """Deal shoe ``index``: each round's exact moments, then its cards played out."""
-        rules = self.rules
-        counts = list(self.start().counts)
-        cards = [Card(rank, SUITS[k % 4]) for rank in Rank for k in range(counts[rank - 1])]
-        shoe_rng(self.seed, index).shuffle(cards)
-        running: float = self.system.initial_running_count(rules.decks)
-        pos = 0
-        rounds: list[RoundRecord] = []
-        seen = [0] * len(self.side)  # cards of each side count's ranks dealt
-        while len(cards) - pos > self.cut_card:
-            unseen = len(cards) - pos
-            tc = self.key_count(running, unseen)
-            bet_key = tc if not self.side else self.key_count(
-                running + sum(c.adjustment(k, pos) for c, k in zip(self.side, seen, strict=True)),
-                unseen)
-            moments = (len(rounds) + index) % self.moment_every == 0
-            shoe = Shoe.from_counts(counts, rules.decks)
-            plan = self._top_plans.get(moments) if pos == 0 else None
-            if plan is None:
-                plan = self.plan(shoe, tc, moments)
-                if pos == 0:  # every shoe starts from one composition: plan it once
-                    self._top_plans[moments] = plan
-            rounds.append(RoundRecord(bet_key, plan.ev, plan.second_moment, plan.covariance))
-            start = pos
-            try:
-                pos = self.deal_round(cards, pos, plan, shoe)
-            except IndexError:  # the shoe ran out mid-round: it is the last
-                break
-            for card in cards[start:pos]:
-                counts[card.rank - 1] -= 1
-                running += self.system.tag_card(card)
-                for i, c in enumerate(self.side):
-                    seen[i] += card.rank in c.ranks
-        return tuple(rounds)
-
-    @property
-    def count_kind(self) -> str:
-        """What a round's count (:attr:`RoundRecord.tc`, the ramp's and the wonging's
-        key) is: ``true count`` for a balanced system, ``running count`` for an
-        unbalanced one (started at its IRC: KO, Red 7)."""
-        return "true count" if self.system.balanced else "running count"
-
-    def key_count(self, running: float, unseen: int) -> float:
-        """The count bets are keyed by (:attr:`count_kind`) before a round, with
-        ``running`` the running count and ``unseen`` cards left."""
-        return self.system.true_count(running, unseen) if self.system.balanced else running
-
-    def deal_round(self, cards: Sequence[Card], pos: int, plan: RoundPlan,
-                   shoe: Shoe | None = None) -> int:
-        """Deal one round from ``cards[pos:]`` as ``plan`` plays it; the position after it
-        (:func:`strategy_calc.blackjack.playout.play_round`; ``shoe``: the cards unseen before the
-        round, which an ``optimal`` counter's split hands play their own decisions for)."""
-        return play_round(self.rules, cards, pos, plan, shoe, self.strategy == "optimal",
-                          max(self.seats, plan.boxes))
-
+def _checked(value: float | None, hand: tuple[int, int], up: Rank) -> float:
+    """A start's value in a round's EV: an error (not an ``assert``: ``python -O`` keeps it)
+    where the pass has none or it is NaN, which would make the round's EV NaN."""
+    if value is None or math.isnan(value):
+        raise ValueError(f"the round's value of {hand} against {up.symbol} is {value}: the"
+                         " pass did not value the play taken (a bug)")
+    return value
 
 
 def _add_results(exact: dict[float, float], weight: float,
@@ -828,7 +807,6 @@ def _add_results(exact: dict[float, float], weight: float,
         exact[x] = exact.get(x, 0.0) + weight * p
         ev += weight * p * x
     return ev
-
 
 
 def blackjack_counter(
@@ -887,11 +865,7 @@ def blackjack_counter(
     if boxes != 1 or box_ramp:
         _check_boxes(rules, strategy, max([boxes, *(n for _tc, n in box_ramp)]), shoe,
                      cut_card)
-    game = analyse_game(rules, shoe=shoe)
-    chart = Chart(dict(game.hard), dict(game.soft), dict(game.pairs),  # type: ignore[arg-type]
-                  insure=game.insure)
-    top = whole_game_pass(rules, shoe)
-    policies = {up: ups.policy.tobytes() for up, ups in top.ups.items()}
+    chart = analyse_game(rules, shoe=shoe).chart
     plays = index_plays(rules, count) if strategy == "basic+indices" else ()
     full = shoe.counts if shoe is not None else Shoe.full(rules.decks).counts
     side: tuple[SideCount, ...] = ()
@@ -901,9 +875,9 @@ def blackjack_counter(
         side = tuple(SideCount(name, frozenset(ranks), weights[name],
                                sum(full[r - 1] for r in ranks) / sum(full))
                      for name, ranks in count.side_counts.items())
-    return BlackjackCounter(rules, strategy, count, cut_card, seed, chart, policies, plays,
-                            moment_every, full, one_round, seats, boxes, box_ramp, side)
-
+    return BlackjackCounter(rules, strategy, count, cut_card, seed, chart, plays,
+                            moment_every, full, one_round, seats, boxes, box_ramp, side,
+                            SplitTables(full))
 
 
 def _check_boxes(rules: BlackjackRules, strategy: str, boxes: int, shoe: Shoe | None,
@@ -927,4 +901,3 @@ def _check_boxes(rules: BlackjackRules, strategy: str, boxes: int, shoe: Shoe | 
         raise InputError(f"--boxes {boxes}: a round could take up to {need} cards, more than"
                          f" the {cut_card + 1} a round can start from at the cut card; deal"
                          " fewer boxes or less of the shoe")
-

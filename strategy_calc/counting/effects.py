@@ -9,8 +9,14 @@ from dataclasses import dataclass
 from strategy_calc.blackjack.chart import Chart
 from strategy_calc.blackjack.deals import UP_ORDER
 from strategy_calc.blackjack.edge import round_evs
-from strategy_calc.blackjack.game_analysis import GameAnalysis, analyse_game
-from strategy_calc.blackjack.game_pass import add_split_values, split_hand_codes, whole_game_pass
+from strategy_calc.blackjack.game_analysis import analyse_game
+from strategy_calc.blackjack.game_pass import (
+    GivenPolicy,
+    PassRequest,
+    add_split_values,
+    split_hand_codes,
+    whole_game_pass,
+)
 from strategy_calc.blackjack.hand_analysis import HandAnalysis, analyse_hand
 from strategy_calc.cards import (
     RANKS,
@@ -24,14 +30,10 @@ from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules, RulesError
 
 Progress = Callable[[int, int], None] | None
-
-
 """``progress(done, total)``, called as work completes (or ``None``)."""
 
 
 DECK_WEIGHTS: Mapping[Rank, int] = {rank: 4 if rank is Rank.TEN else 1 for rank in RANKS}
-
-
 """Cards of each rank in one suit (13 cards: A..9 once, four ten-valued cards).
 
 A full shoe holds ``4 * decks * DECK_WEIGHTS[rank]`` cards of each rank, so
@@ -40,8 +42,6 @@ weighting by these is weighting by the shoe's own counts (see
 
 
 ONE_DECK: tuple[int, ...] = Shoe.full(1).counts
-
-
 """Cards of each rank (ace first, ten-valued last) in one 52-card deck."""
 
 
@@ -63,8 +63,6 @@ EOR_DEFINITIONS: Mapping[str, str] = {
         " plays, total-dependent hit/stand, insurance) played unchanged on the reduced shoe;"
         " minus the chart's EV off the top"),
 }
-
-
 """The definitions ``eor --definition`` offers (name -> what ``game[rank]`` is), the
 default first. Both remove exactly one card and take no scaling; see
 :class:`EffectsOfRemoval` and docs/MODEL.md "Effects of removal"."""
@@ -214,8 +212,6 @@ ALTERNATIVES: Mapping[str, tuple[str, ...]] = {
     "no_split": ("hit", "stand", "double"),
     "no_surrender": ("hit", "stand", "double", "split"),
 }
-
-
 """The second action of a :class:`Decision` may be one of these: the best of the listed
 actions that the rules allow for the hand (``no_surrender``: play the hand out as best
 one can). ``decline`` (of insurance) is worth 0."""
@@ -257,8 +253,6 @@ def decision_effects(
 
 
 RemovalAnalyses = tuple[HandAnalysis, Mapping[str, HandAnalysis]]
-
-
 """A hand off the top, and the same hand with one card of each rank (by symbol) gone."""
 
 
@@ -286,26 +280,19 @@ def effects_of(analyses: RemovalAnalyses, actions: tuple[str, str]) -> DecisionE
     return DecisionEffects(top.hand, top.up, actions, full, effects)
 
 
-def chart_round_ev(rules: BlackjackRules, top: GameAnalysis, shoe: Shoe,
-                   policies: Mapping[Rank, bytes]) -> float:
-    """EV per unit initial bet of a round from ``shoe`` playing the chart of ``top``.
-
-    ``top``: the :func:`~strategy_calc.blackjack.game_analysis.analyse_game` of the shoe the chart
-    was made for; ``policies``: its total-dependent hit/stand policy per up card
-    (:attr:`~strategy_calc.blackjack.game_pass.UpCardDeals.policy` of its pass). The chart's
-    two-card plays, split hands, policy and insurance are kept; only the cards change. Dealer
-    blackjacks included.
+def chart_round_ev(rules: BlackjackRules, chart: Chart, shoe: Shoe) -> float:
+    """EV per unit initial bet of a round from ``shoe`` playing ``chart`` (a
+    :attr:`~strategy_calc.blackjack.game_analysis.GameAnalysis.chart`, made for another
+    shoe): its two-card plays, split hands, total-dependent play and insurance are kept;
+    only the cards change. Dealer blackjacks included.
 
     >>> from strategy_calc.rules import blackjack_rules
     >>> rules = blackjack_rules("deluxe", ["decks=2"])
     >>> top = analyse_game(rules)
-    >>> own = {up: ups.policy.tobytes() for up, ups in whole_game_pass(rules).ups.items()}
-    >>> abs(chart_round_ev(rules, top, Shoe.full(2), own) - top.ev_basic) < 1e-15
+    >>> abs(chart_round_ev(rules, top.chart, Shoe.full(2)) - top.ev_basic) < 1e-15
     True
     """
-    chart = Chart(dict(top.hard), dict(top.soft), dict(top.pairs),  # type: ignore[arg-type]
-                  insure=top.insure)
-    game = whole_game_pass(rules, shoe, policies=policies)
+    game = whole_game_pass(PassRequest(rules, shoe, GivenPolicy(chart.policies)))
     for up in UP_ORDER:
         ups = game.ups[up]
         add_split_values(game, ups, split_hand_codes(ups, chart.split_hand_bits(up)))
@@ -328,10 +315,8 @@ def effects_of_removal(rules: BlackjackRules, progress: Progress = None,
     full = Shoe.full(rules.decks)
     top = analyse_game(rules)
     if definition == "fixed-chart":
-        policies = {up: ups.policy.tobytes() for up, ups in whole_game_pass(rules).ups.items()}
-
         def value(shoe: Shoe) -> float:
-            return chart_round_ev(rules, top, shoe, policies)
+            return chart_round_ev(rules, top.chart, shoe)
 
         ev_full = float(top.ev_basic)
     else:

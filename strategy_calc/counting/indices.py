@@ -48,13 +48,8 @@ def find_count(name: str) -> CountSystem:
     return find_system(name).require_balanced("count indices")
 
 
-
 TRUE_COUNT_RANGE = 20.0
-
-
-
 """The family is explored for true counts in [-20, +20] (steps are at most 20 apart)."""
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +148,6 @@ class CountFamily:
                 f" linearly interpolated between integer steps; root by scipy brentq")
 
 
-
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One decision whose count index is wanted.
@@ -172,7 +166,6 @@ class Decision:
     published: int | None = None
     group: str = ""
     """The published set the decision belongs to (``Illustrious 18``, ``Fab 4``), if any."""
-
 
 
 ILLUSTRIOUS_18: tuple[Decision, ...] = (
@@ -195,12 +188,8 @@ ILLUSTRIOUS_18: tuple[Decision, ...] = (
     Decision("12 vs 6", "T,2", "6", ("stand", "hit"), -1),
     Decision("13 vs 3", "T,3", "3", ("stand", "hit"), -2),
 )
-
-
-
 """The Hi-Lo "Illustrious 18" (Don Schlesinger, *Blackjack Attack*), 6 decks, S17, DAS,
 as in docs/REFERENCE.md: insure at +3 or more, stand on 16 vs T at 0 or more, and so on."""
-
 
 
 FAB_4: tuple[Decision, ...] = (
@@ -209,13 +198,9 @@ FAB_4: tuple[Decision, ...] = (
     Decision("15 vs 9 (R)", "T,5", "9", ("surrender", "no_surrender"), 2, "Fab 4"),
     Decision("15 vs A (R)", "T,5", "A", ("surrender", "no_surrender"), 1, "Fab 4"),
 )
-
-
-
 """The Hi-Lo "Fab 4" late-surrender indices (Schlesinger, *Blackjack Attack*), 6 decks,
 S17, as in docs/REFERENCE.md: surrender 14 vs T at +3 or more, 15 vs T at 0, 15 vs 9 at
 +2, 15 vs A at +1 (else play the hand out)."""
-
 
 
 PUBLISHED: tuple[Decision, ...] = (
@@ -223,29 +208,17 @@ PUBLISHED: tuple[Decision, ...] = (
       for d in ILLUSTRIOUS_18),
     *FAB_4,
 )
-
-
-
 """Every published decision ``indices`` compares with: the Illustrious 18, then the Fab 4."""
 
 
-
 FAB_4_RULES = ("deluxe", ("decks=6", "surrender=late"))
-
-
-
 """The ruleset the Fab 4 are compared under: as :data:`PUBLISHED_RULES`, with late
 surrender against every up card."""
 
 
-
 PUBLISHED_RULES = ("deluxe", ("decks=6", "surrender=none"))
-
-
-
 """The ruleset the published indices are compared under: 6 decks, peek, S17, double any
 two cards, DAS, split once, no surrender (``blackjack_rules("deluxe", [...])``)."""
-
 
 
 PUBLISHED_DIFFERENCE = (
@@ -254,12 +227,8 @@ PUBLISHED_DIFFERENCE = (
     " with that count (T-T vs 5/6 with resplits where allowed); this one is exact for the"
     " family's average shoe at half depth, one two-card hand, split once"
 )
-
-
-
 """The note of a row more than 1 away from its published index under the reference rules
 (none is, for :data:`PUBLISHED_RULES`; kept for other count systems and decisions)."""
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,13 +263,11 @@ class CountIndex:
         return self.index - published
 
 
-
 def _is_reference(rules: BlackjackRules) -> bool:
     """Whether ``rules`` play like the published indices' game (6D S17 DAS peek, no surrender)."""
     return (rules.decks == 6 and not rules.dealer_hits_soft_17 and rules.peek
             and rules.double_on == "any" and rules.double_after_split
             and rules.surrender == "none" and not rules.has_bonus)
-
 
 
 def count_index(
@@ -326,13 +293,8 @@ def count_index(
     return _cell_indices(rules, family, (decision,), linear)[0]
 
 
-
 NOT_ALLOWED = "not allowed under these rules"
-
-
-
 """How a :class:`CountIndex` note ends when the rules forbid one of its actions."""
-
 
 
 def _cell_indices(
@@ -368,7 +330,6 @@ def _cell_indices(
     return rows
 
 
-
 def _along_family(rules: BlackjackRules, family: CountFamily, decision: Decision,
                   outcomes: bool = False) -> Iterator[tuple[float, HandAnalysis]]:
     """(true count, the decision's hand analysed with the cards outside the family's unseen
@@ -385,13 +346,8 @@ def _along_family(rules: BlackjackRules, family: CountFamily, decision: Decision
                                                         outcomes=outcomes)
 
 
-
 BetAt = Callable[[float], float]
-
-
-
 """The bet in units at a true count (a ramp, e.g. ``count.parse_spread(...).bet``)."""
-
 
 
 def _ra_difference(analysis: HandAnalysis, actions: tuple[str, str],
@@ -424,7 +380,6 @@ def _ra_difference(analysis: HandAnalysis, actions: tuple[str, str],
     if first is None or second is None:
         return None
     return first[0] - second[0] - fraction / 2.0 * (first[1] - second[1])
-
 
 
 def risk_averse_index(rules: BlackjackRules, decision: Decision, family: CountFamily,
@@ -463,7 +418,6 @@ def risk_averse_index(rules: BlackjackRules, decision: Decision, family: CountFa
         return None, f"not computed: {exc}"
     row = _root(decision, tuple(points), rules)
     return row.index, row.note
-
 
 
 def linear_index(rules: BlackjackRules, decision: Decision, family: CountFamily,
@@ -519,7 +473,6 @@ def linear_index(rules: BlackjackRules, decision: Decision, family: CountFamily,
     return index if abs(index) <= TRUE_COUNT_RANGE else None
 
 
-
 def _root(
     decision: Decision, points: tuple[tuple[float, float], ...], rules: BlackjackRules
 ) -> CountIndex:
@@ -543,7 +496,6 @@ def _root(
     return CountIndex(decision, index, above, points, _note(decision, index, above, rules))
 
 
-
 def _note(decision: Decision, index: float, above: str, rules: BlackjackRules) -> str:
     """The note of a row: why it differs from the published index, if it does."""
     notes = []
@@ -559,7 +511,6 @@ def _note(decision: Decision, index: float, above: str, rules: BlackjackRules) -
     return "; ".join(notes)
 
 
-
 @dataclass(frozen=True, slots=True)
 class IndexTable:
     """Count indices of several decisions under one ruleset and count system."""
@@ -571,7 +522,6 @@ class IndexTable:
     risk_averse: str = ""
     """How the rows' risk-averse indices were made (:func:`risk_averse_index`: the ramp
     and bankroll), or empty when they were not."""
-
 
 
 def count_indices(
@@ -602,7 +552,6 @@ def count_indices(
     return IndexTable(rules, system, family, tuple(rows), how)
 
 
-
 def with_risk_averse(rules: BlackjackRules, family: CountFamily, row: CountIndex, bet: BetAt,
                      bankroll: float) -> CountIndex:
     """``row`` with its :func:`risk_averse_index` (where it has an index at all)."""
@@ -612,43 +561,26 @@ def with_risk_averse(rules: BlackjackRules, family: CountFamily, row: CountIndex
     return replace(row, risk_averse_index=averse)
 
 
-
 UP_CARDS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
-
-
-
 """The up cards of an index matrix, in the order counters print them."""
-
 
 
 HARD_HANDS: Mapping[int, str] = {
     5: "3,2", 6: "4,2", 7: "5,2", 8: "6,2", 9: "7,2", 10: "7,3", 11: "8,3", 12: "T,2",
     13: "T,3", 14: "T,4", 15: "T,5", 16: "T,6", 17: "T,7", 18: "T,8", 19: "T,9",
 }
-
-
-
 """The two cards that stand for each hard total (no pair, no ace): in
 :class:`CountFamily` every such pair of cards gives the same EVs (the unseen cards are
 fixed), so the choice does not matter."""
 
 
-
 SOFT_HANDS: Mapping[int, str] = {total: f"A,{total - 11}" for total in range(13, 21)}
-
-
-
 """Soft totals 13 to 20: an ace and a card."""
-
 
 
 PAIR_HANDS: tuple[str, ...] = ("2,2", "3,3", "4,4", "5,5", "6,6", "7,7", "8,8", "9,9",
                                "T,T", "A,A")
-
-
-
 """The pairs of an index matrix."""
-
 
 
 PLAYS: Mapping[str, tuple[str, str]] = {
@@ -658,11 +590,7 @@ PLAYS: Mapping[str, tuple[str, str]] = {
     "surrender": ("surrender", "no_surrender"),
     "insurance": ("insurance", "decline"),
 }
-
-
-
 """Each play a matrix indexes, and what it is weighed against (:data:`ALTERNATIVES`)."""
-
 
 
 def cell_plays(kind: str, total: int, up: str) -> tuple[str, ...]:
@@ -687,7 +615,6 @@ def cell_plays(kind: str, total: int, up: str) -> tuple[str, ...]:
     return tuple(plays)
 
 
-
 @dataclass(frozen=True, slots=True)
 class CellIndices:
     """Every indexed play of one hand against one up card (:func:`index_matrix`).
@@ -702,7 +629,6 @@ class CellIndices:
     hand: str
     up: str
     rows: tuple[CountIndex, ...]
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -720,14 +646,12 @@ class IndexMatrix:
         return UP_CARDS
 
 
-
 def _matrix_cells() -> list[tuple[str, str, str, int]]:
     """(kind, label, hand, total) of every row of the matrix."""
     cells = [("hard", str(t), hand, t) for t, hand in HARD_HANDS.items()]
     cells += [("soft", hand, hand, t) for t, hand in SOFT_HANDS.items()]
     cells += [("pair", hand, hand, 0) for hand in PAIR_HANDS]
     return cells
-
 
 
 def index_matrix(
@@ -776,4 +700,3 @@ def index_matrix(
         cells.append(CellIndices(kind, label, cards_, u, tuple(rows)))
         progress_tick(progress, done, len(jobs))
     return IndexMatrix(rules, system, family, tuple(cells))
-

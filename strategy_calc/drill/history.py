@@ -14,14 +14,10 @@ from typing import Any
 from strategy_calc.errors import InputError
 
 BOXES = 5
-
-
 """Leitner boxes: 1 (missed lately) to 5 (mastered)."""
 
 
 NEW_BOX = 3
-
-
 """The box of a cell never asked."""
 
 

@@ -9,13 +9,12 @@ from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate as running_sums
-from typing import Any
 
 from strategy_calc.actions import Action, ChartCode
 from strategy_calc.blackjack.chart import row_of
 from strategy_calc.blackjack.game_analysis import GameAnalysis, analyse_game
-from strategy_calc.blackjack.game_pass import whole_game_pass
 from strategy_calc.blackjack.hand_analysis import HandAnalysis, analyse_hand
+from strategy_calc.blackjack.split.plan import split_plans
 from strategy_calc.cards import Rank, Shoe
 from strategy_calc.drill.history import BOXES, NEW_BOX, History
 from strategy_calc.drill.questions import (
@@ -60,7 +59,6 @@ class PlayDrill:
     _cumulative: list[float] = field(default_factory=list, init=False, repr=False)
     _rng: random.Random = field(default_factory=random.Random, init=False, repr=False)
     _split_rng: random.Random = field(default_factory=random.Random, init=False, repr=False)
-    _policy: dict[Rank, list[int]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.against not in AGAINST:
@@ -109,12 +107,7 @@ class PlayDrill:
 
     def chart_code(self, deal: Deal) -> ChartCode:
         """The chart's cell of the deal."""
-        game = self.game
-        kind, key = row_of((int(deal.hand[0]), int(deal.hand[1])))
-        table: Mapping[Any, Mapping[str, str]] = (
-            game.pairs if kind == "pair" else game.soft if kind == "soft" else game.hard)
-        return ChartCode.parse(table[Rank(key).symbol if kind == "pair" else key][
-            deal.up.symbol])
+        return self.game.chart.code((int(deal.hand[0]), int(deal.hand[1])), deal.up)
 
     def questions(self, deal: Deal) -> list[Question]:
         """The deal's questions, in the order they are asked (insurance before the play)."""
@@ -163,7 +156,7 @@ class PlayDrill:
                 or "p" not in question.values):
             return None
         pair = deal.hand[0]
-        if rules.split_aces_take_one_card(pair is Rank.ACE) or (
+        if split_plans(rules)[pair].one_card or (
                 rules.has_bonus and not rules.bonus_on_split_hands):
             return None
         return self._start_hand(deal, 1, (pair,), 1.0, drawn)
@@ -224,7 +217,7 @@ class PlayDrill:
         else:
             p = self._draw_chance(deal, seen, drawn)
         chance *= p
-        if (drawn is pair and self.rules.max_split_hands > 2) or hand_total_of(
+        if (drawn is pair and split_plans(self.rules)[pair].resplits) or hand_total_of(
                 (pair, drawn))[0] == 21:
             return None
         suited = None
@@ -282,7 +275,7 @@ class PlayDrill:
         removed = ",".join(r.symbol for r in others)
         ev = analyse_hand(cards, deal.up.symbol, rules, removed=removed).ev
         values = {k: v for k, v in (("s", ev["stand"]), ("h", ev["hit"])) if v is not None}
-        if ev["double"] is not None and rules.split_hands_may_double(pair is Rank.ACE):
+        if ev["double"] is not None and split_plans(rules)[pair].may_double:
             values["d"] = ev["double"]
         optimal = max(values, key=lambda k: values[k])
         chart = self._split_chart(hand, deal.up, values)
@@ -300,7 +293,7 @@ class PlayDrill:
         total, soft = hand_total_of(hand)
         if len(hand) > 2:
             return "h" if self.policy(up)[total + (32 if soft else 0)] else "s"
-        code = ChartCode.parse((self.game.soft if soft else self.game.hard)[total][up.symbol])
+        code = self.game.chart.total_code(total, soft, up)
         chart = LETTER_OF.get(code.action, "")
         if chart not in values and code.otherwise is not None:
             chart = LETTER_OF.get(code.otherwise, "")
@@ -310,11 +303,8 @@ class PlayDrill:
 
     def policy(self, up: Rank) -> Sequence[int]:
         """The chart's total-dependent hit/stand play against ``up`` (1 hits), per node
-        class: best total, plus 32 when soft (computed on first use)."""
-        if self._policy is None:
-            game = whole_game_pass(self.rules)
-            self._policy = {u: list(game.ups[u].policy) for u in game.ups}
-        return self._policy[up]
+        class: best total, plus 32 when soft (:attr:`Chart.policies`)."""
+        return self.game.chart.policies[up]
 
     @staticmethod
     def _no_blackjack_left(left: Sequence[int], drawn: Rank, up: Rank) -> float:

@@ -13,23 +13,17 @@ from strategy_calc.cards import RANKS, Rank, Shoe
 from strategy_calc.errors import InputError
 
 AGAINST = ("chart", "optimal")
-
-
 """What the answers are checked against: the basic-strategy chart, or the best
 composition-dependent play of the cards dealt."""
 
 
 FOCUS = ("hard", "soft", "pairs", "surrender", "exceptions")
-
-
 """The deals a drill can keep to (``--focus``)."""
 
 
 PLAY_LETTERS: Mapping[str, Action] = {"h": Action.HIT, "s": Action.STAND,
                                       "d": Action.DOUBLE, "p": Action.SPLIT,
                                       "r": Action.SURRENDER}
-
-
 """The play answers and the actions they name."""
 
 
@@ -43,8 +37,6 @@ KIND_CHOICES: Mapping[str, tuple[str, ...]] = {"insurance": ("i", "n"),
 ANSWER_WORDS: Mapping[str, str] = {"h": "hit", "s": "stand", "d": "double", "p": "split",
                                    "r": "surrender", "i": "insure", "e": "even money",
                                    "n": "no"}
-
-
 """What each answer letter means (in the text shown)."""
 
 

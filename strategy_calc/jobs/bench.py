@@ -29,11 +29,11 @@ from strategy_calc.blackjack import sweep
 from strategy_calc.blackjack.boxes import box_figures
 from strategy_calc.blackjack.game_analysis import analyse_game
 from strategy_calc.blackjack.hand_analysis import analyse_hand
+from strategy_calc.blackjack.split.plan import SplitPlan
 from strategy_calc.blackjack.split.values import optimal_split_ev
 from strategy_calc.cards import RANKS, Card, Rank, Shoe
 from strategy_calc.counting.baccarat import linear_counter
 from strategy_calc.counting.counter import blackjack_counter
-from strategy_calc.engine import Conditioning
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BaccaratRules, blackjack_rules
 
@@ -148,7 +148,7 @@ def _optimal_split(decks: int, max_hands: int) -> None:
     """The fully optimal split of 8,8 vs T, deluxe at ``decks``, up to ``max_hands`` hands."""
     rules = blackjack_rules("deluxe", [f"max_split_hands={max_hands}"], decks=decks)
     base = Shoe.full(decks).remove([Card(Rank.TEN)])
-    optimal_split_ev(base, Rank.TEN, Rank.EIGHT, rules, Conditioning.of(rules))
+    optimal_split_ev(SplitPlan.of(rules, Rank.EIGHT), base, Rank.TEN)
 
 
 def _process(*args: str) -> None:

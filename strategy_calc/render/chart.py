@@ -21,8 +21,6 @@ CODES = {
     "Rp": "surrender if allowed, else split",
     "E": "even money (take 1:1 for the blackjack)",
 }
-
-
 """Chart codes and their meaning (the legend)."""
 
 
@@ -32,8 +30,6 @@ CODE_STYLES = {
     "Ps": "black on light_sky_blue1", "Rh": "black on light_coral", "Rs": "black on misty_rose1",
     "Rp": "black on misty_rose1", "E": "black on plum2",
 }
-
-
 """Terminal style of each chart code: black on a light background, readable whatever the
 terminal's own background (``NO_COLOR`` turns them off)."""
 

@@ -160,8 +160,6 @@ def risk_dict(rules: BlackjackRules, strategy: str, ev: float, summary: Any) -> 
 RESPLIT_NOTE = ("not enumerated with resplits (max_split_hands > 2): the round's exact mean"
                 " and SD (every split hand's moments and every pair of hands' joint moments),"
                 " and the normal approximation from them")
-
-
 """Why ``risk`` gives no exact distribution (and no exact risk of ruin) with resplits."""
 
 

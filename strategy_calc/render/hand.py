@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from strategy_calc.actions import ACTIONS, OUTCOMES
-from strategy_calc.blackjack.split.combine import SPLIT_STRATEGIES
+from strategy_calc.blackjack.split.strategies import SPLIT_STRATEGIES
 from strategy_calc.cards import Rank
 from strategy_calc.errors import InputError
 from strategy_calc.render.text import render
@@ -49,8 +49,6 @@ BEHIND_SITUATIONS = (
     ("double", "the seat doubles", ("follow_double", "no_follow_double")),
     ("split", "the seat splits", ("follow_both_splits", "follow_first_split")),
 )
-
-
 """The situations a bet-behind follower decides in, each with its two choices."""
 
 

@@ -20,8 +20,6 @@ INDEX_DEFINITION = (
     " of removal off the top, Griffin's linear model along the same family); null where"
     " the play keeps one side over true counts -20 to +20 or is not allowed"
 )
-
-
 """How ``indices`` defines its two figures (docs/MODEL.md says more)."""
 
 
@@ -119,8 +117,6 @@ GRIDS = (("hard", "stand", "hard totals: stand (else hit)"),
          ("soft", "stand", "soft totals: stand (else hit)"),
          ("soft", "double", "soft totals: double (else hit or stand)"),
          ("pair", "split", "pairs: split (else hit, stand or double)"))
-
-
 """The grids of :func:`index_grids`: (kind, play, title)."""
 
 
@@ -212,8 +208,6 @@ def indices_csv(table: IndexTable, matrix: IndexMatrix | None = None) -> str:
 INDEX_COLOURS = {"stand": HTML_COLOURS["S"], "double": HTML_COLOURS["Dh"],
                  "split": HTML_COLOURS["P"], "surrender": HTML_COLOURS["Rh"],
                  "insurance": HTML_COLOURS["E"]}
-
-
 """The colour of each play's grid on the printed index chart (as on the wall chart)."""
 
 

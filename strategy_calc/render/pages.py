@@ -12,8 +12,6 @@ if TYPE_CHECKING:
 
 
 PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("letter", 215.9, 279.4)}
-
-
 """Paper sizes of the printable chart: CSS name, width and height in mm."""
 
 

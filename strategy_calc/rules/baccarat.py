@@ -14,8 +14,6 @@ if TYPE_CHECKING:
 
 
 BETS: tuple[str, ...] = ("banker", "player", "tie", "player_pair", "banker_pair")
-
-
 """The baccarat bets, in display order (also the tie-break order of
 :attr:`strategy_calc.baccarat.odds.BaccaratOdds.best`)."""
 
@@ -24,8 +22,6 @@ BET_NAMES: dict[str, str] = {
     "banker": "Banker", "player": "Player", "tie": "Tie",
     "player_pair": "Player Pair", "banker_pair": "Banker Pair",
 }
-
-
 """Display names of :data:`BETS`."""
 
 

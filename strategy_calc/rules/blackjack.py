@@ -26,8 +26,6 @@ DoubleOn = Literal["any", "9-11", "10-11", "11", "none"]
 
 _DOUBLE_TOTALS: dict[str, tuple[int, int]] = {
     "any": (0, 21), "9-11": (9, 11), "10-11": (10, 11), "11": (11, 11), "none": (1, 0)}
-
-
 """The best two-card totals each ``double_on`` allows (low, high): :meth:`may_double`."""
 
 

@@ -30,8 +30,6 @@ RulesT = TypeVar("RulesT")
 
 
 META_KEYS = ("game", "description", "base", "sources")
-
-
 """Keys a ruleset file may carry that are not rule fields: the game, a description, the
 ruleset it inherits from (``base``) and a ``[sources]`` table of each field's rule text."""
 
@@ -211,8 +209,6 @@ def blackjack_rules(
 
 
 _RULES_CLASSES: dict[str, type] = {"blackjack": BlackjackRules, "baccarat": BaccaratRules}
-
-
 """The rules record of each game (the fields a ruleset without a base must set)."""
 
 

@@ -31,14 +31,10 @@ RULESETS: tuple[Ruleset, ...] = (
     Ruleset("macau-baccarat", "baccarat", "macau-baccarat.toml",
             "Macau baccarat: Banker 5% commission, Tie 8:1, pairs 11:1", ("baccarat",)),
 )
-
-
 """Every built-in ruleset, in one registry (:func:`find_ruleset` looks names up)."""
 
 
 BUILTIN_RULESETS: dict[str, str] = {r.name: r.file for r in RULESETS}
-
-
 """Built-in ruleset names and the package file that holds each."""
 
 
@@ -73,6 +69,4 @@ DEFAULT_BLACKJACK = "macau-1983"
 
 
 DEFAULT_BACCARAT = "macau-baccarat"
-
-
 """The built-in baccarat ruleset used when none is named."""

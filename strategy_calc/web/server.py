@@ -281,7 +281,6 @@ class Runner:
                 self._answers.popitem(last=False)
         return answer
 
-
     async def _execute(self, args: list[str], progress: str | None
                        ) -> tuple[int, bytes, str, tuple[str, int, int] | None]:
         if self._command is not None:

@@ -41,11 +41,7 @@ resplits).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import cache
-
-from strategy_calc.errors import InputError
-from strategy_calc.rules import BlackjackRules
 
 Row = tuple[float, float, float, float, float, float]
 """``(X, P, X_chart, P_chart, X_chart_nodas, P_chart_nodas)`` for one count of extra pairs gone."""
@@ -78,13 +74,6 @@ def arrangements(max_hands: int) -> list[tuple[str, int, int, int, int]]:
 
     walk(2, 0, 0)
     return sorted((*key, n) for key, n in found.items())
-
-
-def max_hands_for(rules: BlackjackRules, pair_is_ace: bool) -> int:
-    """Most hands a pair may become: ``max_split_hands``, but 2 for aces unless resplit."""
-    if pair_is_ace and not rules.resplit_aces:
-        return min(2, rules.max_split_hands)
-    return rules.max_split_hands
 
 
 def combine(
@@ -311,70 +300,3 @@ def _moment_values(rows: Sequence[MomentRow | None], n: int, n_pair: int
 
     return ([[one(role, q) for q in range(3)] for role in range(2)],
             [two(role) for role in range(2)])
-
-
-@dataclass(frozen=True, slots=True)
-class SplitValues:
-    """Raw split EVs (engine scale) of the first hand and of all others, per strategy."""
-
-    optimal: tuple[float, float]
-    chart: tuple[float, float] | None = None
-    chart_no_das: tuple[float, float] | None = None
-
-
-SPLIT_STRATEGIES: dict[str, str] = {
-    "cdp1": "each split hand plays the best composition-dependent strategy for its own cards,"
-            " the up card and the pair; later hands reuse the decisions of the first split"
-            " hand's removal (the field's CDP1)",
-    "cdz": "each split hand takes the decisions of the identical unsplit hand (the pre-split"
-           " strategy: its cards and the up card, the other pair card still unseen), valued"
-           " exactly with both pair cards gone (the field's CDZ-)",
-    "cdp": "the field's CDP (Eric Farmer's): the resplit sum of cdp1, but each of its"
-           " terms valued with the best composition-dependent play for the pair cards"
-           " removed in the shoe that term is valued with (each removal's own play, mixed"
-           " by the removal identities: no single process of play); equals cdp1 without"
-           " resplits",
-    "cdp-hands": "every hand's second card is dealt first (resplitting as pairs come), then"
-                 " every hand plays the best composition-dependent strategy for its own"
-                 " cards, the up card and all the pair cards that started hands (decisions"
-                 " by the number of resplits made); equals cdp1 without resplits",
-    "postsplit": "one split: the first hand as cdp1, the second plays the best strategy for"
-                 " everything seen by then (the pair, the up card, all the first hand's cards)",
-    "optimal": "fully optimal: every decision of every split hand (resplits included) uses"
-               " everything seen in the round, dealt in casino order (hand 1 played out, then"
-               " hand 2, ...), and maximises the EV of the whole round",
-}
-"""The named split strategies and what each means (``--split-strategy``)."""
-
-
-def check_split_strategy(name: str) -> str:
-    """The strategy's canonical name, or a ``ValueError`` naming the choices.
-
-    >>> check_split_strategy("CDZ")
-    'cdz'
-    """
-    key = name.strip().lower()
-    if key not in SPLIT_STRATEGIES:
-        raise InputError(f"unknown split strategy {name!r}: choose from"
-                         f" {', '.join(SPLIT_STRATEGIES)}")
-    return key
-
-
-def cdz_codes(stand: Sequence[float], hit: Sequence[float], double: Sequence[float],
-              ncards: Sequence[int]) -> bytes:
-    """Engine codes (bit 1 double, 2 hit, 4 stand) of the unsplit hands' best plays.
-
-    Per node: hit where hitting beats standing; on two-card nodes also bit 1
-    where doubling beats both (the engine doubles a split hand there only if
-    the rules let split hands double; else it hits or stands by the other bit).
-
-    >>> cdz_codes([0.1, -0.5], [0.0, -0.4], [0.3, float("nan")], [2, 3])
-    b'\\x05\\x02'
-    """
-    out = bytearray()
-    for s, h, d, n in zip(stand, hit, double, ncards, strict=True):
-        code = 2 if h > s else 4
-        if n == 2 and d == d and d > max(s, h):
-            code |= 1
-        out.append(code)
-    return bytes(out)

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from strategy_calc import engine
-from strategy_calc.blackjack.split.combine import (
-    SplitValues,
-    cdz_codes,
-    combine,
-    combine_moments,
-    max_hands_for,
-)
-from strategy_calc.blackjack.split.plan import split_hand_params, split_round_params
+from strategy_calc.blackjack.split.combine import combine, combine_moments
+from strategy_calc.blackjack.split.plan import SplitPlan
+from strategy_calc.blackjack.split.strategies import cdz_codes
 from strategy_calc.cards import Card, Rank, Shoe
-from strategy_calc.rules import BlackjackRules, RulesError
+from strategy_calc.rules import RulesError
+
+
+@dataclass(frozen=True, slots=True)
+class SplitValues:
+    """Raw split EVs (engine scale) of the first hand and of all others, per strategy."""
+
+    optimal: tuple[float, float]
+    chart: tuple[float, float] | None = None
+    chart_no_das: tuple[float, float] | None = None
 
 
 def pre_split_codes(table: engine.UpCardPass) -> bytes:
@@ -24,13 +29,11 @@ def pre_split_codes(table: engine.UpCardPass) -> bytes:
                      engine.node_table().ncards)
 
 
-
 def split_values(
-    rules: BlackjackRules, base: Shoe, up: Rank, pair: Rank, conditioning: engine.Conditioning,
+    plan: SplitPlan, base: Shoe, up: Rank,
     chart_codes: memoryview | None = None, memo: engine.DealerMemo | None = None,
     pair_cards: Sequence[Card] | None = None,
     columns: int = engine.SPLIT_ALL, play: str = "cdp1", lazy: bool = False,
-    params: engine.EngineParams | None = None,
 ) -> SplitValues | None:
     """Raw split EVs (the engine's scale) of the first hand and of the others, or None.
 
@@ -48,17 +51,13 @@ def split_values(
     (:data:`strategy_calc.blackjack.split.combine.SPLIT_STRATEGIES`; the three agree without
     resplits).
     ``lazy``: :func:`strategy_calc.engine.split_tables`' (a speed-up only).
-    ``params``: the first hand's :func:`split_hand_params` when the caller has them (without
-    the suited bonus they do not depend on the shoe, nor on its ``suits`` flag; a speed-up
-    only).
     """
-    if rules.max_split_hands < 2:
+    if not plan.allowed:
         return None
-    max_hands = max_hands_for(rules, pair is Rank.ACE)
-    cards = list(pair_cards) if pair_cards is not None else [Card(pair), Card(pair)]
+    pair, max_hands = plan.pair, plan.max_hands
+    cards = plan.cards(pair_cards)
     suits = max_hands == 2  # resplit rows reuse frozen decisions, which cannot see suits
-    if params is None:
-        params = split_hand_params(rules, base, cards, conditioning, suits)
+    params = plan.hand_params(base, cards, suits)
     extra = 2 * (max_hands - 2)
     own_rows = None
     if play == "cdp" and max_hands > 2:  # each row its own removal's best play
@@ -71,7 +70,7 @@ def split_values(
             base, pair, up, params, extra, chart_codes, memo,
             columns & ~engine.SPLIT_OPTIMAL if own_rows is not None else columns, lazy=lazy)
     if max_hands == 2 and cards[1].suit != cards[0].suit:
-        second = split_hand_params(rules, base, cards[::-1], conditioning, suits)
+        second = plan.hand_params(base, cards[::-1], suits)
         if second != params:
             rows_others = engine.split_tables(base, pair, up, second, 0, chart_codes, memo,
                                               columns, lazy=lazy)[1]
@@ -95,9 +94,8 @@ def split_values(
     return SplitValues(total(0), total(2), total(4))
 
 
-
 def mean_split_values(cases: Sequence[tuple[float, SplitValues | None]]) -> SplitValues | None:
-    """The split values of :func:`up_card_suits`' shoes, weighted (None if any is None)."""
+    """The split values of :meth:`SplitPlan.up_card_shoes`, weighted (None if any is None)."""
     if any(v is None for _p, v in cases):
         return None
 
@@ -114,10 +112,8 @@ def mean_split_values(cases: Sequence[tuple[float, SplitValues | None]]) -> Spli
     return SplitValues(optimal, mean(lambda v: v.chart), mean(lambda v: v.chart_no_das))
 
 
-
 def optimal_split_ev(
-    base: Shoe, up: Rank, pair: Rank, rules: BlackjackRules, conditioning: engine.Conditioning,
-    progress: Callable[[int, int], None] | None = None,
+    plan: SplitPlan, base: Shoe, up: Rank, progress: Callable[[int, int], None] | None = None,
     pair_cards: Sequence[Card] | None = None,
 ) -> engine.OptimalSplitValue:
     """The fully optimal split (raw, all hands; :func:`strategy_calc.engine.split_optimal`).
@@ -128,61 +124,51 @@ def optimal_split_ev(
     card of unknown suit; a split 6, 7 or 8 decides knowing the suits of its own
     cards (not those of the other hands: a strategy that uses every card's rank).
     """
-    if conditioning is engine.Conditioning.PEEK_SHORTCUT:
+    if plan.conditioning is engine.Conditioning.PEEK_SHORTCUT:
         raise RulesError("the optimal split is computed in the exact peek model (the"
                          " shortcut renormalises each shoe, so hands seen together do not"
                          " add up)")
-    cards = list(pair_cards) if pair_cards is not None else [Card(pair), Card(pair)]
+    cards = plan.cards(pair_cards)
     return engine.split_optimal(
-        base, pair, up, split_hand_params(rules, base, cards, conditioning),
-        max_hands_for(rules, pair is Rank.ACE), progress,
-        split_hand_params(rules, base, cards[::-1], conditioning),
-        split_hand_params(rules, base, cards, conditioning, start=Card(pair)))
-
+        base, plan.pair, up, plan.hand_params(base, cards), plan.max_hands, progress,
+        plan.hand_params(base, cards[::-1]),
+        plan.hand_params(base, cards, start=Card(plan.pair)))
 
 
 def postsplit_ev(
-    base: Shoe, up: Rank, pair: Rank, rules: BlackjackRules, conditioning: engine.Conditioning,
-    pair_cards: Sequence[Card] | None = None,
+    plan: SplitPlan, base: Shoe, up: Rank, pair_cards: Sequence[Card] | None = None,
 ) -> float:
     """Raw EV of one split where the second hand plays knowing the first hand's cards.
 
     ``pair_cards``: the pair as given; each hand takes its own pair card's suited 6-7-8
     chance (see :func:`optimal_split_ev`)."""
-    if max_hands_for(rules, pair is Rank.ACE) > 2:
+    if plan.resplits:
         raise RulesError("the post-split composition-dependent split is computed for one split"
                          " only (max_split_hands = 2)")
-    cards = list(pair_cards) if pair_cards is not None else [Card(pair), Card(pair)]
-    one, two = engine.split_postsplit(base, pair, up, split_hand_params(rules, base, cards,
-                                                                    conditioning),
-                                      split_hand_params(rules, base, cards[::-1], conditioning))
+    cards = plan.cards(pair_cards)
+    one, two = engine.split_postsplit(base, plan.pair, up, plan.hand_params(base, cards),
+                                      plan.hand_params(base, cards[::-1]))
     return one + two
 
 
-
 def resplit_moments(
-    rules: BlackjackRules, pair: Rank, up: Rank, base: Shoe, conditioning: engine.Conditioning,
-    codes: memoryview | None,
+    plan: SplitPlan, up: Rank, base: Shoe, codes: memoryview | None,
 ) -> tuple[float, float, float]:
     """Raw ``(E[X], E[X^2], E[X 1{dealer blackjack}])`` of a split round with resplits (up
-    to :func:`~strategy_calc.blackjack.split.combine.max_hands_for` hands), exactly: every split
-    hand plays
-    ``codes`` or, if None, its own best play for its cards, the up card and the pair
-    (``cdp1``); see :func:`strategy_calc.blackjack.split.combine.combine_moments` for the
-    derivation.
+    to :attr:`SplitPlan.max_hands` hands), exactly: every split hand plays ``codes`` or, if
+    None, its own best play for its cards, the up card and the pair (``cdp1``); see
+    :func:`strategy_calc.blackjack.split.combine.combine_moments` for the derivation.
     ``base``: both pair cards in it, up card gone; raw as :func:`split_moments` (peek: the
     outcomes with no dealer blackjack). A :class:`RulesError` (never a different game)
     where this is not exact: the peek shortcut, split 6s, 7s and 8s under the suited
     6-7-8 bonus (each resplit hand's own suit chance), a shoe some play could run out of.
     """
-    max_hands = max_hands_for(rules, pair is Rank.ACE)
-    if conditioning is engine.Conditioning.PEEK_SHORTCUT:
+    pair, max_hands = plan.pair, plan.max_hands
+    if plan.conditioning is engine.Conditioning.PEEK_SHORTCUT:
         raise RulesError("exact moments with resplits are computed in the exact peek model,"
                          " not the shortcut")
-    first, second, suits = split_round_params(rules, base, [Card(pair), Card(pair)],
-                                              conditioning)
-    later = split_hand_params(rules, base, [Card(pair), Card(pair)], conditioning,
-                              start=Card(pair))
+    first, second, suits = plan.round_params(base)
+    later = plan.hand_params(base, plan.cards(), start=Card(pair))
     if (suits is not None or first.suited_678_chance or second.suited_678_chance
             or later != second):
         raise RulesError("exact moments with resplits of 6s, 7s and 8s under the suited 6-7-8"
@@ -193,7 +179,6 @@ def resplit_moments(
                          f" hands and the dealer cannot run out of ({base.total} cards left)")
     rows = engine.resplit_moment_rows(base, pair, up, first, codes, 2 * max_hands - 2, second)
     return combine_moments(rows, base.total - 2, base.count(pair) - 2, max_hands)
-
 
 
 def could_run_out(base: Shoe, hands: int) -> bool:
@@ -214,4 +199,3 @@ def could_run_out(base: Shoe, hands: int) -> bool:
         taken += k
         budget -= k * value
     return taken + hands + 1 > base.total
-
