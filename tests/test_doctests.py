@@ -18,8 +18,9 @@ PACKAGES = {m.name for m in pkgutil.walk_packages(strategy_calc.__path__, "strat
             if m.ispkg}
 """The folders: a package whose ``__init__`` only says what its folder holds has no example
 (``strategy_calc.rules``, which exports its modules' names, has)."""
-WITHOUT_EXAMPLES = {"strategy_calc.jobs.bench", "strategy_calc.cli.root", "strategy_calc.render.pages",
-                    "strategy_calc.render.plots", "strategy_calc.render.rules",
+WITHOUT_EXAMPLES = {"strategy_calc.jobs.bench", "strategy_calc.cli.root",
+                    "strategy_calc.render.pages", "strategy_calc.render.plots",
+                    "strategy_calc.render.rules",
                     "strategy_calc.rules.rulesets"}
 """Modules whose behaviour is a process or a page, checked by the CLI tests instead (so are
 the command families: the modules of ``strategy_calc.cli`` that declare ``commands``)."""
