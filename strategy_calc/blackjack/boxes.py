@@ -8,7 +8,7 @@ With every box playing a strategy that sees only its own cards and the up card, 
 boxes are exchangeable and the joint law of two boxes and the dealer does not depend on
 how many other boxes are dealt (their cards are unseen random cards), as long as the
 shoe cannot run out (proved on tiny shoes by the casino-order brute force
-``tests/oracle_boxes.py``). So, per unit bet a box,
+``tests/oracles/oracle_boxes.py``). So, per unit bet a box,
 
     Var(X_1 + ... + X_N) = N Var(X_1) + N (N - 1) Cov(X_1, X_2),
 

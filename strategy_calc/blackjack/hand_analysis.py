@@ -456,7 +456,7 @@ def pairwise_sum(values: Sequence[float], start: int, stop: int) -> float:
     combined as ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)) and then the
     remainder; above, the halves (the first a multiple of 8) summed apart and added.
     The same operations in the same order give the same double (checked against numpy
-    on random arrays, tests/test_properties.py).
+    on random arrays, tests/blackjack/test_properties.py).
 
     >>> pairwise_sum([0.5] * 300, 0, 300), pairwise_sum([1e16, 1.0, -1e16, 1.0], 0, 4)
     (150.0, 1.0)

@@ -93,7 +93,7 @@ COMMANDS: dict[str, str] = {
 }
 """Every command, in the help's order, and its family: the module
 ``strategy_calc.cli.FAMILY`` whose ``commands`` declare it. A command line loads only its
-own family (tests/test_cli.py checks the table against the families)."""
+own family (tests/cli/test_cli.py checks the table against the families)."""
 
 
 def family(name: str) -> typer.Typer:
@@ -145,7 +145,7 @@ def _app_for(args: list[str]) -> typer.Typer:
 def _index_app() -> typer.Typer:
     """The app for the top-level help: every command by its name and help, none with its
     parameters (only their summaries are shown, and building the parameters is most of
-    the cost). tests/test_cli.py checks its help is the whole app's, line for line."""
+    the cost). tests/cli/test_cli.py checks its help is the whole app's, line for line."""
     whole = full_app()
     index = copy.copy(whole)
     index.registered_commands = []

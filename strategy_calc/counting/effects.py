@@ -180,7 +180,7 @@ class EffectsOfRemoval:
     a re-optimised EV are not linear in the composition.
 
     The effects for 6 decks, deluxe, no surrender, in % rounded to 4 places
-    (``tests/test_counting.py`` recomputes them, 3.5 s; unrounded, the sum is
+    (``tests/counting/test_counting.py`` recomputes them, 3.5 s; unrounded, the sum is
     0.0136%):
 
     >>> game = {"A": -0.0951, "2": 0.0635, "3": 0.0730, "4": 0.0978, "5": 0.1246,

@@ -169,7 +169,7 @@ def html_print_scale(exceptions: int) -> float:
     Chromium 156, the first scale of 1, 0.94, 0.88, ... that fits one page was 1 for
     26 exceptions, 0.94 for 34, 0.88 for 44, 0.82 for 56, 0.76 for 70 and 0.70 for 90.
     The estimate below takes 230 mm and 2.2 mm, a little above those readings, so
-    the scale it gives is at or under the one measured (tests/test_html_print.py
+    the scale it gives is at or under the one measured (tests/render/test_html_print.py
     prints every built-in chart and an 80-exception one in Chromium):
 
     >>> html_print_scale(12), round(html_print_scale(34), 3), round(html_print_scale(90), 3)

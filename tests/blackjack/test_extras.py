@@ -1,7 +1,7 @@
 """Bet behind, auto-play and the bonus value, checked by independent plain-Python sums.
 
 The independent evaluations use only the oracle's dealer distributions
-(tests/bj_oracle/) and the rules text, in exact fractions.
+(tests/oracles/bj_oracle/) and the rules text, in exact fractions.
 """
 
 from __future__ import annotations

@@ -120,7 +120,7 @@ def test_resplit_mean_is_the_split_ev_at_six_decks(hands: int, pair: int, up: in
 def test_one_split_is_the_joint_round_of_two_hands() -> None:
     """With ``max_split_hands`` 2 the resplit sums give the one-split round's moments, which
     the joint enumeration (``split_moments``, checked against the round brute force in
-    tests/test_risk.py) gives another way."""
+    tests/blackjack/test_risk.py) gives another way."""
     rules = blackjack_rules("deluxe", ["surrender=none"], decks=2)
     base = Shoe.full(2).remove([Card(Rank.TEN)])
     cond = Conditioning.of(rules)

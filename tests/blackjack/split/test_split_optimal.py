@@ -72,8 +72,8 @@ def test_optimal_split_is_the_casino_order_optimum_of_the_brute_force(
 
 
 def test_hand_calculation_resplit_tens_against_a_ten() -> None:
-    """The oracle's hand calculation (tests/test_oracle_optimal_split.py): ENHC, T,T vs T,
-    up to 3 hands, a hand of 21 stands, shoe {A, A, A, A, T}: the player declines the
+    """The oracle's hand calculation (tests/blackjack/split/test_oracle_optimal_split.py): ENHC, T,T
+    vs T, up to 3 hands, a hand of 21 stands, shoe {A, A, A, A, T}: the player declines the
     resplit that would feed the dealer his ace: -6/5 when a blackjack takes every bet,
     -2/5 when it takes the original bet only."""
     tens = (4, 0, 0, 0, 0, 0, 0, 0, 0, 1)

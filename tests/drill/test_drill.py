@@ -108,7 +108,7 @@ def test_against_the_chart_the_answer_is_the_published_basic_strategy_cell(
 
 
 def test_the_cost_of_standing_on_16_vs_ten_is_the_oracle_s_hit_minus_stand() -> None:
-    """Deluxe, one deck: the exact rational oracle (tests/bj_oracle) gives stand and hit
+    """Deluxe, one deck: the exact rational oracle (tests/oracles/bj_oracle) gives stand and hit
     for T,6 vs T given no dealer blackjack; standing costs their difference."""
     from bj_oracle import full_shoe, hand_evs, remove
 

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from strategy_calc.cli import app
 
 runner = CliRunner()
-TABLES = Path(__file__).resolve().parents[1] / "tables"
+TABLES = Path(__file__).resolve().parents[2] / "tables"
 
 EV_KEYS = {"stand", "hit", "double", "split", "surrender", "insurance", "even_money"}
 DEALER_KEYS = {"17", "18", "19", "20", "21", "bust", "blackjack"}

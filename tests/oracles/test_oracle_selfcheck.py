@@ -1,4 +1,4 @@
-"""Self-checks of the independent blackjack oracle (the ``tests/bj_oracle`` package).
+"""Self-checks of the independent blackjack oracle (the ``tests/oracles/bj_oracle`` package).
 
 Hand calculations written out, the published dealer tables of docs/REFERENCE.md,
 and the exchangeability claims the project relies on. They test the oracle,

@@ -700,7 +700,7 @@ def test_bad_count_input_is_refused() -> None:
     with pytest.raises(ValueError, match="spread"):
         count.parse_spread("1-2")
     with pytest.raises(ValueError, match="hundredths"):  # (resplits are counted: see
-        # tests/test_resplit_moments.py; a bonus the moments cannot key is not)
+        # tests/blackjack/split/test_resplit_moments.py; a bonus the moments cannot key is not)
         count.blackjack_counter(sc.blackjack_rules("macau-1983", ["bonus_777=2.125"]))
 
 

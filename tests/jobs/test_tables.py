@@ -8,7 +8,7 @@ import pytest
 
 from strategy_calc.jobs.tables import generate, pdf_names
 
-TABLES = Path(__file__).resolve().parent.parent / "tables"
+TABLES = Path(__file__).resolve().parents[2] / "tables"
 
 
 @pytest.mark.slow

@@ -293,7 +293,7 @@ def test_the_type_stub_names_exactly_the_compiled_engines_public_functions() -> 
 
     stub = Path(_engine.__file__).with_name("_engine.pyi")
     if not stub.is_file():  # an installed package ships it beside the module
-        stub = Path(__file__).resolve().parents[1] / "strategy_calc" / "_engine.pyi"
+        stub = Path(__file__).resolve().parents[2] / "strategy_calc" / "_engine.pyi"
     tree = ast.parse(stub.read_text(encoding="utf-8"))
     stubbed = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
     public = {name for name in dir(_engine) if not name.startswith("_")

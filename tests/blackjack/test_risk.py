@@ -212,8 +212,8 @@ def test_risk_s_enumeration_reports_progress_to_the_end() -> None:
 def test_risk_with_resplits_gives_the_exact_mean_and_sd_and_no_distribution() -> None:
     """With resplits the round's distribution is not enumerated: ``outcomes`` and the exact
     figures are null and ``distribution`` says so; the mean is the game's EV and the SD
-    comes from the exact second moment (tests/test_resplit_moments.py checks it against the
-    brute force); the normal approximation's figures are there."""
+    comes from the exact second moment (tests/blackjack/split/test_resplit_moments.py checks it
+    against the brute force); the normal approximation's figures are there."""
     out = runner.invoke(app, ["risk", "--rules", "deluxe", "--decks", "1", "--set",
                               "max_split_hands=4", "--strategy", "basic", "--json"])
     assert out.exit_code == 0, out.output

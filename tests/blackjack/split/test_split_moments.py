@@ -5,7 +5,7 @@ them from each hand alone plus S = sum P(t1, t2) <D(t1 + t2), (r1 + 1)(r2 + 1)>,
 leaves out every end that busts on its original bet (the exchangeability argument is in
 its docstring). Checked here against the joint enumeration of ``split_distribution``
 (every end of hand 1, every end of hand 2 from what is left, the dealer against both),
-which the whole-round brute force proves on tiny shoes (tests/test_game_vs_oracle.py):
+which the whole-round brute force proves on tiny shoes (tests/blackjack/test_game_vs_oracle.py):
 two derivations, one answer. The shoes are 2-deck ones, where the dealer cannot run out.
 """
 

@@ -1,4 +1,4 @@
-"""The Cython engine agrees with the rational oracle (tests/bj_oracle/) to 1e-12.
+"""The Cython engine agrees with the rational oracle (tests/oracles/bj_oracle/) to 1e-12.
 
 The oracle is a second derivation written from the rules text (it enumerates
 the hole card instead of using the engine's exchangeability identity). Shoes

@@ -226,7 +226,8 @@ def test_macau_split_hands_draw_their_suited_bonuses_from_one_shoe(case: Case) -
     """Both split hands' suited 6-7-8 come from one shoe: with one 6, 7, 8 of each suit,
     both hands of a split 7 are suited with chance 1/144 given the ranks, not the 1/256
     of two independent 1/16 chances; the round's whole distribution (P(+6) included)
-    equals the brute force's (pair cards sharing a suit: tests/test_split_suit_joint.py)."""
+    equals the brute force's (pair cards sharing a suit:
+    tests/blackjack/split/test_split_suit_joint.py)."""
     game = engine(case)
     assert game.outcomes_optimal is not None
     assert_same_distribution(_brute(case, "optimal"), game.outcomes_optimal)

@@ -20,7 +20,7 @@ from strategy_calc import _engine
 
 STUB = Path(_engine.__file__).with_name("_engine.pyi")
 if not STUB.exists():  # an installed (non-editable) package ships the stub beside the module
-    STUB = Path(__file__).parents[1] / "strategy_calc" / "_engine.pyi"
+    STUB = Path(__file__).parents[2] / "strategy_calc" / "_engine.pyi"
 
 
 def _stub_tree() -> ast.Module:

@@ -48,7 +48,7 @@ def test_every_shipped_html_chart_prints_on_one_a4_page_in_chromium(
         name: str, decks: int, tmp_path: Path) -> None:
     """The shipped ``tables/NAME-Ndeck.html`` (``tables --check`` keeps them equal to
     ``chart --format html``), exceptions included on the same page."""
-    page = (Path(__file__).parent.parent / "tables" / f"{name}-{decks}deck.html").read_text(
+    page = (Path(__file__).resolve().parents[2] / "tables" / f"{name}-{decks}deck.html").read_text(
         encoding="utf-8")
     reader = print_in_chromium(page, tmp_path)
     assert_one_a4_page(reader)

@@ -1,5 +1,5 @@
 """Several boxes in one round (issue 30, item 4): the casino-order brute force
-(tests/oracle_boxes.py) proves what the engine's figure rests on.
+(tests/oracles/oracle_boxes.py) proves what the engine's figure rests on.
 
 With strategies that see only a box's own cards and the up card, the boxes are
 exchangeable and the joint law of any two boxes and the dealer does not depend on how
