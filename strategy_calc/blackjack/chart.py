@@ -27,6 +27,7 @@ from strategy_calc import engine
 from strategy_calc.actions import Action, ChartCode
 from strategy_calc.blackjack.deals import HARD_ROWS, SOFT_ROWS, UP_ORDER, DealValues, accumulate
 from strategy_calc.blackjack.game_pass import GamePass, UpCardDeals, three_card_nodes
+from strategy_calc.blackjack.hand_rules import hand_total
 from strategy_calc.cards import Rank
 from strategy_calc.engine import Conditioning, node_table
 
@@ -110,9 +111,8 @@ def row_of(ranks: tuple[int, int]) -> Row:
     a, b = ranks
     if a == b:
         return "pair", a
-    if 1 in ranks:
-        return "soft", a + b + 10
-    return "hard", a + b
+    total, soft = hand_total(ranks)
+    return ("soft" if soft else "hard"), total
 
 
 def cell_code(values: DealValues, das_split: bool) -> ChartCode:

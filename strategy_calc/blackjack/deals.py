@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from strategy_calc.actions import PLAY_ACTIONS, Action
-from strategy_calc.cards import RANKS, Rank
+from strategy_calc.cards import RANKS, SUITED_RANKS, Rank
 from strategy_calc.engine import Conditioning
 from strategy_calc.rules import BlackjackRules
 
@@ -248,12 +248,6 @@ def surrender_value(rules: BlackjackRules, no_blackjack: float) -> float:
     return -0.5
 
 
-def row_total(hand: tuple[int, int]) -> int:
-    """Best total of a two-card start (an ace counts 11 when it can)."""
-    hard = hand[0] + hand[1]
-    return hard + 10 if 1 in hand and hard + 10 <= 21 else hard
-
-
 def suit_cases(
     pair: tuple[int, int], up: int, rows: Sequence[Sequence[int]]
 ) -> list[tuple[float, float]]:
@@ -272,9 +266,9 @@ def suit_cases(
     >>> suit_cases((6, 7), 8, [(1,) * 4] * 10)  # one deck: the up 8's suit has no 8 left
     [(0.8125, 0.0), (0.1875, 0.3333333333333333)]
     """
-    missing = ({6, 7, 8} - set(pair)).pop()
+    missing = int((set(SUITED_RANKS) - set(pair)).pop())
     cases: dict[float, float] = {}
-    up_suits = range(4) if up in (6, 7, 8) else [None]
+    up_suits = range(4) if up in SUITED_RANKS else [None]
 
     def share(rank: int, suit: int, up_suit: int | None) -> float:
         taken = rank == up

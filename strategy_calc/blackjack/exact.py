@@ -16,20 +16,27 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from strategy_calc.blackjack.hand_terms import hand_total, is_natural
+from strategy_calc.actions import OUTCOMES
+from strategy_calc.blackjack.hand_rules import (
+    best_total,
+    dealer_draws,
+    hand_total,
+    is_natural,
+    stand_result,
+)
 from strategy_calc.cards import Rank, Shoe
 from strategy_calc.errors import InputError
 
-OUTCOME_KEYS = ("17", "18", "19", "20", "21", "bust", "blackjack")
 
-
-def _final(total: int, soft: bool, ncards: int, h17: bool) -> str | None:
-    best = total + 10 if soft and total + 10 <= 21 else total
+def _final(total: int, has_ace: bool, ncards: int, h17: bool) -> str | None:
+    """The outcome key (:data:`~strategy_calc.actions.OUTCOMES`) of a dealer hand of hard
+    total ``total`` and ``ncards`` cards where he stops drawing, else None."""
+    best, _soft = best_total(total, has_ace)
     if ncards == 2 and best == 21:
         return "blackjack"
     if total > 21:
         return "bust"
-    if best >= 17 and not (h17 and best == 17 and soft and total + 10 == 17):
+    if not dealer_draws(total, has_ace, h17):
         return str(best)
     return None
 
@@ -69,7 +76,7 @@ def dealer_exact(shoe: Shoe, up: Rank, h17: bool) -> dict[str, Any]:
     if short:
         raise InputError("too few cards left for an exact answer: the dealer could run out"
                          " of cards")
-    result = dict.fromkeys(OUTCOME_KEYS, Rational(0))
+    result = dict.fromkeys(OUTCOMES, Rational(0))
     for (outcome, drawn), numerator in ways.items():
         falling = 1
         for k in range(drawn):
@@ -93,7 +100,7 @@ def stand_exact(total: int, natural: bool, dealer: Mapping[str, Any], peek: bool
         return win / (1 - p_bj) if peek else win
     value = dealer["bust"] - (0 if peek else p_bj)
     for d in range(17, 22):
-        value += dealer[str(d)] * (1 if total > d else -1 if total < d else 0)
+        value += dealer[str(d)] * stand_result(total, d)
     return value / (1 - p_bj) if peek else value
 
 

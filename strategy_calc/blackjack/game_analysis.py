@@ -70,7 +70,7 @@ from strategy_calc.blackjack.game_pass import (
     split_hand_codes,
     whole_game_pass,
 )
-from strategy_calc.blackjack.hand_terms import AUTOPLAY_POLICY
+from strategy_calc.blackjack.hand_rules import AUTOPLAY_POLICY
 from strategy_calc.blackjack.split.strategies import check_split_strategy
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.engine import Conditioning

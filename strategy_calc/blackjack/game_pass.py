@@ -27,6 +27,7 @@ from functools import lru_cache
 
 from strategy_calc import engine
 from strategy_calc.actions import Action
+from strategy_calc.blackjack.bonus import suited_bonus_chance
 from strategy_calc.blackjack.deals import (
     HANDS,
     ID_678,
@@ -34,11 +35,10 @@ from strategy_calc.blackjack.deals import (
     UP_ORDER,
     DealValues,
     insurance_value,
-    row_total,
     start_values,
     suit_cases,
 )
-from strategy_calc.blackjack.hand_terms import suited_bonus_chance
+from strategy_calc.blackjack.hand_rules import hand_total
 from strategy_calc.blackjack.split.plan import SplitPlan, split_plans
 from strategy_calc.blackjack.split.values import (
     optimal_split_ev,
@@ -302,7 +302,7 @@ def deal_values(
     """
     raw_stand, _optimal, raw_double, _policy, _weight, nb, raw_hit, raw_chart = ups.rows[
         node_id(hand)]
-    total = row_total(hand)
+    total = hand_total(hand)[0]
     natural = hand in ((1, 10), (10, 1))
     stand, hit, hit_chart, double, surrender = start_values(
         rules, conditioning, total, natural, may_surrender,
@@ -314,13 +314,13 @@ def deal_values(
     if rules.bonus_suited_678 <= 0:
         return [plain]
     ranks = set(hand)
-    if not (ranks <= {6, 7, 8} and len(ranks) == 2):
+    if not (ranks <= set(SUITED_RANKS) and len(ranks) == 2):
         return [plain]
     # hitting this hand reaches 6-7-8 with the missing card. The engine counted the
     # bonus there with the suit-averaged chance; each suit case has its own chance q:
     # the hit value moves by P(missing card) * (q - average) * (bonus - plain 21)
     # (none of the missing rank left: no 6-7-8 to reach, and its row is NaN; no shift)
-    missing = ({6, 7, 8} - ranks).pop()
+    missing = int((set(SUITED_RANKS) - ranks).pop())
     base = ups.base
     left = base.counts[missing - 1]
     p_missing = left / (base.total - 2)

@@ -38,9 +38,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from strategy_calc import actions, engine
-from strategy_calc.actions import ACTIONS as ACTIONS  # the keys' vocabulary, kept here too
-from strategy_calc.actions import OUTCOMES as OUTCOMES
-from strategy_calc.blackjack.hand_terms import AUTOPLAY_POLICY, bonus_terms, hand_total, is_natural
+from strategy_calc.actions import ACTIONS, OUTCOMES
+from strategy_calc.blackjack.bonus import bonus_terms
+from strategy_calc.blackjack.hand_rules import AUTOPLAY_POLICY, hand_total, is_natural
 from strategy_calc.blackjack.split.plan import SplitPlan
 from strategy_calc.blackjack.split.strategies import check_split_strategy
 from strategy_calc.blackjack.split.values import (
@@ -63,8 +63,9 @@ from strategy_calc.engine import HIST_OFFSET, HIST_SIZE
 from strategy_calc.rules import BlackjackRules, RulesError
 
 PeekMethod = Literal["exact", "shortcut"]
-PLAY_ACTIONS = tuple(a.value for a in actions.PLAY_ACTIONS)
-"""The keys of the actions that play the hand (the others are side decisions)."""
+_PLAY_KEYS = tuple(a.value for a in actions.PLAY_ACTIONS)
+"""The JSON keys of :data:`~strategy_calc.actions.PLAY_ACTIONS` (the others are side
+decisions)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,7 +229,7 @@ def analyse_hand(
             postsplit or strategy == "postsplit", progress)
     if two_cards:
         _side_evs(ev, rules, shoe, upr, natural, p_bj, conditioning.peek)
-    best = max((a for a in PLAY_ACTIONS if ev[a] is not None), key=lambda a: ev[a] or 0.0)
+    best = max((a for a in _PLAY_KEYS if ev[a] is not None), key=lambda a: ev[a] or 0.0)
     if ev["even_money"] is not None and rules.blackjack_pays * no_bj < 1.0:
         best = "even_money"
     won_lost = moments = None
@@ -374,8 +375,8 @@ def _outcomes(
         return math.fsum(((i - HIST_OFFSET) / 100.0) ** 2 * x
                          for i, x in enumerate(hist) if x) / scale
 
-    out: dict[str, dict[str, float] | None] = {a: None for a in PLAY_ACTIONS}
-    moments: dict[str, float | None] = {a: None for a in PLAY_ACTIONS}
+    out: dict[str, dict[str, float] | None] = {a: None for a in _PLAY_KEYS}
+    moments: dict[str, float | None] = {a: None for a in _PLAY_KEYS}
     ranks = sorted(int(c.rank) for c in hand)
     bonus_hand = (ranks == [7, 7, 7] and rules.bonus_777 > 0) or (
         ranks == [6, 7, 8] and rules.bonus_suited_678 > 0)

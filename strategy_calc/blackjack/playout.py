@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from strategy_calc import engine
 from strategy_calc.actions import Action
+from strategy_calc.blackjack.hand_rules import dealer_draws, hand_total
 from strategy_calc.blackjack.split.plan import SplitPlan, split_plans
 from strategy_calc.cards import Card, Shoe
 from strategy_calc.engine import node_table
@@ -115,7 +116,7 @@ def play_round(rules: BlackjackRules, cards: Sequence[Card], pos: int, plan: Rou
         hole = int(deal.take().rank)
     if live and {up, hole} != {1, 10}:
         dealer = [up, hole]
-        while _dealer_draws(dealer, rules.dealer_hits_soft_17):
+        while dealer_draws(sum(dealer), 1 in dealer, rules.dealer_hits_soft_17):
             dealer.append(int(deal.take().rank))
     return deal.pos
 
@@ -138,7 +139,7 @@ def _play_box(rules: BlackjackRules, deal: _Deal, first: Card, second: Card, up_
         return False, insured
     codes = plan.codes[up]
     if action is Action.DOUBLE:
-        live = _best_total([p1, p2, int(deal.take().rank)]) <= 21
+        live = hand_total([p1, p2, int(deal.take().rank)])[0] <= 21
     elif action is Action.SPLIT:
         live = False
         # hands in queue order; a pair card drawn as a second card starts another hand
@@ -184,7 +185,7 @@ def _play_hand(rules: BlackjackRules, deal: _Deal, held: list[Card], codes: byte
     table = node_table()
     while True:
         ranks = [int(c.rank) for c in held]
-        total = _best_total(ranks)
+        total = hand_total(ranks)[0]
         if total > 21 or _bonus_paid(rules, held, split is not None):
             return False
         if total == 21:
@@ -197,7 +198,7 @@ def _play_hand(rules: BlackjackRules, deal: _Deal, held: list[Card], codes: byte
         if (split is not None and len(ranks) == 2 and code & 1 and split.may_double
                 and rules.may_double(total)):
             held.append(deal.take())
-            return _best_total([int(c.rank) for c in held]) <= 21
+            return hand_total([int(c.rank) for c in held])[0] <= 21
         if not code & 2:
             return True
         held.append(deal.take())
@@ -211,17 +212,3 @@ def _split_play_of(plan: SplitPlan, shoe: Shoe, up: Card, own: Card, other: Card
     base = shoe.remove([up])
     params = plan.hand_params(base, [own, other])
     return engine.split_play(base, own.rank, up.rank, params, None, second)
-
-
-def _best_total(ranks: Sequence[int]) -> int:
-    """Best total of a hand (an ace counts 11 when that does not pass 21)."""
-    hard = sum(ranks)
-    return hard + 10 if 1 in ranks and hard <= 11 else hard
-
-
-def _dealer_draws(ranks: Sequence[int], h17: bool) -> bool:
-    """Whether the dealer draws on ``ranks``: below 17, or on a soft 17 under H17."""
-    hard = sum(ranks)
-    soft = 1 in ranks and hard <= 11
-    total = hard + 10 if soft else hard
-    return total < 17 or (h17 and soft and total == 17)

@@ -10,24 +10,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate as running_sums
 
-from strategy_calc.actions import Action, ChartCode
+from strategy_calc.actions import PLAY_ACTIONS, Action, ChartCode
 from strategy_calc.blackjack.chart import row_of
 from strategy_calc.blackjack.game_analysis import GameAnalysis, analyse_game
 from strategy_calc.blackjack.hand_analysis import HandAnalysis, analyse_hand
+from strategy_calc.blackjack.hand_rules import hand_total
 from strategy_calc.blackjack.split.plan import split_plans
-from strategy_calc.cards import Rank, Shoe
+from strategy_calc.cards import SUITED_RANKS, Rank, Shoe
 from strategy_calc.drill.history import BOXES, NEW_BOX, History
 from strategy_calc.drill.questions import (
     AGAINST,
     FOCUS,
     LETTER_OF,
-    SUITED_BONUS_RANKS,
     Deal,
     Graded,
     Question,
     SplitHand,
     all_deals,
-    hand_total_of,
     parse_answer,
     same_suit_chance,
 )
@@ -132,9 +131,7 @@ class PlayDrill:
             return out if self.focus is None else []
         if ev["insurance"] is not None and self.focus is None:
             out.append(self._insurance(deal, ev["insurance"], code, per_round))
-        values = {LETTER_OF[act]: v for act in (Action.STAND, Action.HIT, Action.DOUBLE,
-                                                Action.SPLIT, Action.SURRENDER)
-                  if (v := ev[act.value]) is not None}
+        values = {LETTER_OF[act]: v for act in PLAY_ACTIONS if (v := ev[act.value]) is not None}
         chart_action = code.action
         if LETTER_OF.get(chart_action) not in values and code.otherwise is not None:
             chart_action = code.otherwise
@@ -199,7 +196,7 @@ class PlayDrill:
                 first = hand
             else:
                 second = hand
-            if graded.answer == "h" and hand_total_of(hand)[0] < 21:
+            if graded.answer == "h" and hand_total(hand)[0] < 21:
                 return self.split_question(q.deal, split.number, first, second, chance)
         if split.number == 2:
             return None
@@ -217,12 +214,12 @@ class PlayDrill:
         else:
             p = self._draw_chance(deal, seen, drawn)
         chance *= p
-        if (drawn is pair and split_plans(self.rules)[pair].resplits) or hand_total_of(
+        if (drawn is pair and split_plans(self.rules)[pair].resplits) or hand_total(
                 (pair, drawn))[0] == 21:
             return None
         suited = None
         if (number == 1 and self.rules.bonus_suited_678 > 0 and drawn is not pair
-                and {pair, drawn} <= SUITED_BONUS_RANKS):
+                and {pair, drawn} <= set(SUITED_RANKS)):
             same = same_suit_chance(self.shoe, pair, drawn)
             suited = self._split_rng.random() < same
             chance *= same if suited else 1.0 - same
@@ -290,7 +287,7 @@ class PlayDrill:
         """The chart's play of a split hand: on two cards its total's row (double where
         allowed, else the fallback; no surrender), then the total-dependent hit/stand
         policy the chart plays after the first decision."""
-        total, soft = hand_total_of(hand)
+        total, soft = hand_total(hand)
         if len(hand) > 2:
             return "h" if self.policy(up)[total + (32 if soft else 0)] else "s"
         code = self.game.chart.total_code(total, soft, up)

@@ -3,13 +3,14 @@ parsed and graded."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from strategy_calc.actions import Action
 from strategy_calc.blackjack.chart import row_of
 from strategy_calc.blackjack.deals import UP_ORDER
-from strategy_calc.cards import RANKS, Rank, Shoe
+from strategy_calc.blackjack.hand_rules import hand_total
+from strategy_calc.cards import RANKS, SUITED_RANKS, Rank, Shoe
 from strategy_calc.errors import InputError
 
 AGAINST = ("chart", "optimal")
@@ -96,7 +97,6 @@ def deal_frequency(shoe: Shoe, hand: tuple[Rank, Rank], up: Rank) -> float:
     return orders * ways / (n * (n - 1) * (n - 2))
 
 
-SUITED_BONUS_RANKS = frozenset({Rank.SIX, Rank.SEVEN, Rank.EIGHT})
 
 
 def all_deals(shoe: Shoe, suits_matter: bool = False) -> tuple[Deal, ...]:
@@ -121,7 +121,7 @@ def all_deals(shoe: Shoe, suits_matter: bool = False) -> tuple[Deal, ...]:
                 p = deal_frequency(shoe, (a, b), up)
                 if p <= 0:
                     continue
-                if suits_matter and a != b and {a, b} <= SUITED_BONUS_RANKS:
+                if suits_matter and a != b and {a, b} <= set(SUITED_RANKS):
                     same = same_suit_chance(shoe, a, b)
                     found += [Deal((a, b), up, p * same, True),
                               Deal((a, b), up, p * (1.0 - same), False)]
@@ -231,16 +231,9 @@ class Question:
         if self.kind == "play":
             return self.deal.cell
         if self.split is not None:
-            total, soft = hand_total_of(self.split.ranks)
+            total, soft = hand_total(self.split.ranks)
             return f"split {'soft' if soft else 'hard'} {total} vs {self.deal.up.symbol}"
         return f"{self.kind} vs {self.deal.up.symbol}"
-
-
-def hand_total_of(ranks: Iterable[Rank]) -> tuple[int, bool]:
-    """A hand's best total and whether it is soft (an ace counted 11)."""
-    hard = sum(int(r) for r in ranks)
-    soft = Rank.ACE in ranks and hard + 10 <= 21
-    return (hard + 10 if soft else hard), soft
 
 
 @dataclass(frozen=True, slots=True)

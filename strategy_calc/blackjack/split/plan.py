@@ -24,7 +24,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from strategy_calc import engine
-from strategy_calc.blackjack.hand_terms import bonus_terms
+from strategy_calc.blackjack.bonus import bonus_terms
 from strategy_calc.cards import RANKS, SUITED_RANKS, SUITS, Card, CardError, Rank, Shoe
 from strategy_calc.rules import BlackjackRules
 

@@ -1,34 +1,12 @@
-"""A blackjack hand in the engine's terms: its total and Macau's bonus terms."""
+"""Macau's bonuses in a hand's engine terms: the chance a 6-7-8 is suited, and the bonus
+terms of a hand or split hand."""
 
 from __future__ import annotations
 
-import array
 from collections.abc import Sequence
 
 from strategy_calc.cards import SUITED_RANKS, SUITS, Card, Rank, Shoe
 from strategy_calc.rules import BlackjackRules
-
-AUTOPLAY_POLICY = memoryview(array.array("b", [1 if (k % 32) <= 11 else 0 for k in range(64)]))
-"""Auto-play on disconnection (Deluxe): hit while the best total (an ace counting
-11 when that does not bust) is 11 or less, then stand; indexed by node class
-(best total, plus 32 when soft)."""
-
-
-def hand_total(ranks: Sequence[int]) -> tuple[int, bool]:
-    """Best total of a hand and whether it is soft (an ace counted as 11).
-
-    >>> hand_total([1, 6]), hand_total([10, 6, 1]), hand_total([1, 1, 10])
-    ((17, True), (17, False), (12, False))
-    """
-    hard = sum(ranks)
-    if 1 in ranks and hard + 10 <= 21:
-        return hard + 10, True
-    return hard, False
-
-
-def is_natural(ranks: Sequence[int]) -> bool:
-    """A two-card ace + ten-valued card (a blackjack when it is the initial hand)."""
-    return len(ranks) == 2 and sorted(ranks) == [1, 10]
 
 
 def suited_bonus_chance(shoe: Shoe, cards: Sequence[Card], needed: Sequence[Rank]) -> float:

@@ -1,0 +1,77 @@
+"""The rules of play of one hand, written once in Python: its total, the dealer's draw, the
+settlement of a standing hand against the dealer's final hand.
+
+Each rule has one home here (and one in the engine, ``cython_ext/``); the oracles in
+tests/oracles/ state them again on purpose, from the rules text, to check both.
+
+- *Total*: cards count their rank (ace 1, tens 10); an ace counts 11 instead where that
+  does not take the hand past 21, and the hand is then *soft* (:func:`best_total`).
+- *Dealer's draw*: the dealer draws below 17, and on a soft 17 where the rules say he hits
+  it (``dealer_hits_soft_17``); he stands on everything else (:func:`dealer_draws`).
+- *Settlement*: a standing hand of 21 or less wins its bet against a dealer who busts or
+  stands on less, pushes against an equal total and loses against more
+  (:func:`stand_result`); a natural, a dealer blackjack and the bonuses are settled by
+  their own rules before this one applies.
+
+>>> hand_total([1, 6]), hand_total([10, 6, 1]), hand_total([1, 1, 10])
+((17, True), (17, False), (12, False))
+>>> dealer_draws(7, True, h17=True), dealer_draws(7, True, h17=False)
+(True, False)
+>>> stand_result(18, "bust"), stand_result(18, 18), stand_result(18, 20)
+(1, 0, -1)
+"""
+
+from __future__ import annotations
+
+import array
+from collections.abc import Sequence
+
+AUTOPLAY_POLICY = memoryview(array.array("b", [1 if (k % 32) <= 11 else 0 for k in range(64)]))
+"""Auto-play on disconnection (Deluxe): hit while the best total (an ace counting
+11 when that does not bust) is 11 or less, then stand; indexed by node class
+(best total, plus 32 when soft)."""
+
+DEALER_STANDS = 17
+"""The dealer stands on this total or more (but a soft 17 under ``dealer_hits_soft_17``)."""
+
+
+def best_total(hard: int, has_ace: bool) -> tuple[int, bool]:
+    """The best total of a hand whose cards add up to ``hard`` (aces 1), and whether it is
+    soft: with an ace, ``hard + 10`` where that is 21 or less.
+
+    >>> best_total(11, True), best_total(12, True), best_total(11, False)
+    ((21, True), (12, False), (11, False))
+    """
+    if has_ace and hard + 10 <= 21:
+        return hard + 10, True
+    return hard, False
+
+
+def hand_total(ranks: Sequence[int]) -> tuple[int, bool]:
+    """Best total of a hand of ranks (1..10) and whether it is soft (an ace counted as 11)."""
+    return best_total(sum(ranks), 1 in ranks)
+
+
+def is_natural(ranks: Sequence[int]) -> bool:
+    """A two-card ace + ten-valued card (a blackjack when it is the initial hand).
+
+    >>> is_natural([10, 1]), is_natural([1, 5, 5])
+    (True, False)
+    """
+    return len(ranks) == 2 and sorted(ranks) == [1, 10]
+
+
+def dealer_draws(hard: int, has_ace: bool, h17: bool) -> bool:
+    """Whether the dealer draws to a hand of hard total ``hard`` (``has_ace``: it holds
+    an ace): below 17, or on a soft 17 when he hits soft 17 (``h17``)."""
+    total, soft = best_total(hard, has_ace)
+    return total < DEALER_STANDS or (h17 and soft and total == DEALER_STANDS)
+
+
+def stand_result(total: int, dealer: int | str) -> int:
+    """What a standing hand of ``total`` (21 or less) wins per unit bet against the dealer's
+    final hand: a total of 17 to 21, or ``"bust"``: +1, 0 (a push) or -1."""
+    if dealer == "bust":
+        return 1
+    final = int(dealer)
+    return 1 if total > final else -1 if total < final else 0

@@ -1,0 +1,418 @@
+"""The round planner of a counted blackjack run: what every round of the run shares, made
+once, and each round's exact EV, second moment and play (its :class:`RoundPlan`)."""
+
+from __future__ import annotations
+
+import array
+import contextlib
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from strategy_calc import engine
+from strategy_calc.actions import Action
+from strategy_calc.blackjack.boxes import up_card_cross
+from strategy_calc.blackjack.deals import (
+    HANDS,
+    UP_ORDER,
+    DealValues,
+    insurance_value,
+    natural_results,
+    start_values,
+)
+from strategy_calc.blackjack.distributions import (
+    SplitTables,
+    deal_histogram,
+    deal_moments,
+    optimal_codes,
+    split_cross_sums,
+    split_moments,
+)
+from strategy_calc.blackjack.game_pass import (
+    ChartOnly,
+    DerivedPolicy,
+    GamePass,
+    PassPlay,
+    PassRequest,
+    UpCardDeals,
+    add_split_values,
+    chart_codes,
+    chart_play_rows,
+    hand_nodes,
+    memo_hints,
+    node_id,
+    split_round_values,
+    whole_game_pass,
+)
+from strategy_calc.blackjack.hand_rules import hand_total
+from strategy_calc.blackjack.playout import RoundPlan
+from strategy_calc.cards import Rank, Shoe
+from strategy_calc.engine import (
+    HIST_OFFSET,
+    HIST_SIZE,
+    SPLIT_CHART,
+)
+from strategy_calc.rules import RulesError
+
+if TYPE_CHECKING:
+    from strategy_calc.counting.counter import BlackjackCounter
+
+
+class RoundPlanner:
+    """The mutable part of a counted run: what every round shares, made once (the chart's
+    first plays and the codes its split hands play, the rows a chart's round values, the
+    dealer memo's hints, the split rounds' moment tables, the plan of a shoe's first
+    round), and each round's exact :meth:`plan`."""
+
+    def __init__(self, counter: BlackjackCounter) -> None:
+        self.counter = counter
+        self.rules, self.strategy, self.chart = counter.rules, counter.strategy, counter.chart
+        self.plays = counter.plays
+        chart = self.chart
+        actions: dict[tuple[int, tuple[int, int]], Action] = {}
+        codes: dict[Rank, array.array[int]] = {}
+        if self.strategy != "optimal":
+            for up in UP_ORDER:
+                for hand in HANDS:
+                    with contextlib.suppress(KeyError):  # no cell: its shoe cannot deal it
+                        actions[(int(up), hand)] = chart.code(hand, up).action
+            codes = {up: chart_codes(chart.policies[up], chart.split_hand_bits(up))
+                     for up in UP_ORDER if up in chart.policies}
+        self._chart_actions = actions
+        """The chart's action per (up card, two-card start): fixed for the run."""
+        self._split_codes = codes
+        """Per up card, the engine codes split hands play under the chart (the policies
+        are fixed, so they are the same every round:
+        :func:`strategy_calc.blackjack.game_pass.chart_codes`)."""
+        wants = None
+        if self.strategy != "optimal" and not self.plays:  # each first play is the chart's
+            wants = {up: chart_play_rows({hand: a for (u, hand), a in actions.items()
+                                          if u == int(up)}) for up in UP_ORDER}
+        self._chart_wants = wants
+        """With the chart alone (no index plays), per up card the engine rows that value
+        its first plays only (:func:`strategy_calc.blackjack.game_pass.chart_play_rows`);
+        else None."""
+        self._chart_cases = {} if wants is None else {
+            up: tuple((hand, node, hand_total(hand)[0], actions.get((int(up), hand)))
+                      for hand, node in hand_nodes()) for up in UP_ORDER}
+        """With the chart alone, per up card every start's (cards, engine node, total,
+        the chart's play or None where it has no cell), in the order of the pass's
+        deals."""
+        self._chart_nodes = tuple(node for _hand, node in hand_nodes())
+        """The starts' engine nodes (the rows a chart's round reads)."""
+        self._chart_splits = {} if wants is None else {
+            up: tuple(p for p in range(1, 11)
+                      if actions.get((int(up), (p, p))) is Action.SPLIT)
+            for up in UP_ORDER}
+        """With the chart alone, per up card the pair ranks it splits (ascending)."""
+        self._memo_hints: array.array[int] | None = None
+        """Per player node, the up cards a round wants its dealer distributions against:
+        made on first use from the start of the shoe
+        (:func:`strategy_calc.blackjack.game_pass.memo_hints`)."""
+        self._split_tables = (counter.tables if counter.tables is not None
+                              else SplitTables(counter.start().counts))
+        """The run's split moment tables (:attr:`BlackjackCounter.tables`)."""
+        self._top_plans: dict[bool, RoundPlan] = {}
+        """The plan of a shoe's first round (the same shoe, true count 0, for every shoe of
+        the run), keyed by whether it has the second moment; filled on first use."""
+
+    def top_plan(self, moments: bool) -> RoundPlan:
+        """The plan of a shoe's first round (every shoe starts from one composition, the
+        count at 0): made once per run. Off the top of a full shoe, the chart's round is the
+        game's EV under the chart.
+
+        >>> from strategy_calc.blackjack.game_analysis import analyse_game
+        >>> from strategy_calc.counting.counter import blackjack_counter
+        >>> from strategy_calc.rules import blackjack_rules
+        >>> rules = blackjack_rules("deluxe", ["decks=1"])
+        >>> planner = blackjack_counter(rules).planner
+        >>> top = planner.top_plan(moments=False)
+        >>> top is planner.top_plan(moments=False)
+        True
+        >>> abs(top.ev - analyse_game(rules).ev_basic) < 1e-15
+        True
+        """
+        plan = self._top_plans.get(moments)
+        if plan is None:
+            plan = self._top_plans[moments] = self.plan(self.counter.start(), 0.0, moments)
+        return plan
+
+    def _first_action(self, hand: tuple[int, int], up: Rank, case: DealValues,
+                      tc: float, splits: bool = False) -> Action:
+        """The initial play; ``splits``: take a split as allowed before it is valued."""
+        if self.strategy == "optimal":
+            return case.best()
+        action = self._chart_action(hand, up)
+        for play in self.plays:
+            insurance = play.total is None and play.pair is None
+            if not insurance and play.applies(hand, int(up)) and action.value in play.actions:
+                chosen = Action(play.play(tc))
+                if case.chart_value(chosen) is not None or (splits and chosen is Action.SPLIT):
+                    action = chosen
+        return action
+
+    def play_codes(self, up: Rank) -> array.array[int]:
+        """The engine's node codes of the chart's play against ``up``: every hit or stand
+        after the first decision, and a split hand's two-card play."""
+        return self._split_codes[up]
+
+    def _chart_action(self, hand: tuple[int, int], up: Rank) -> Action:
+        """The chart's initial play."""
+        return self._chart_actions.get((int(up), hand)) or self.chart.code(hand, up).action
+
+    def _hints(self) -> array.array[int]:
+        """:attr:`_memo_hints`, made on first use (a dry run of a round off the top, its
+        splits the chart's and those an index play may take)."""
+        if self._memo_hints is None:
+            splits = {up: (codes, {p for p in range(1, 11)
+                                   if self._chart_actions.get((int(up), (p, p))) is Action.SPLIT
+                                   or any(play.applies((p, p), int(up))
+                                          and Action.SPLIT.value in play.actions
+                                          for play in self.plays)})
+                      for up, codes in self._split_codes.items()}
+            self._memo_hints = memo_hints(self.rules, self.counter.start(), self.chart.policies,
+                                          splits, self._chart_wants)
+        assert self._memo_hints is not None
+        return self._memo_hints
+
+    def _insures(self, up: Rank, tc: float) -> bool:
+        """Insurance against ``up`` at true count ``tc``: where the chart insures (a shoe
+        rich in tens off the top) or an insurance index says so."""
+        if not (self.rules.insurance and up is Rank.ACE):
+            return False
+        if self.chart.insure and self.strategy != "optimal":
+            return True
+        return any(p.total is None and p.pair is None and p.up == 1 and
+                   p.play(tc) == "insurance" for p in self.plays)
+
+    def _natural(self, up: Rank, case: DealValues, nb: float, insured: bool, optimal: bool,
+                 actions: dict[tuple[int, int, int, bool], Action],
+                 ) -> tuple[tuple[float, float], ...]:
+        """A natural's results against ``up``: paid at once unless the dealer has one too,
+        or 1:1 where the play takes even money (optimal: where worth more; the chart: its
+        ``E`` cell), which ``actions`` then records for the playout."""
+        even = (case.takes_even_money() if optimal
+                else self._chart_action((1, 10), up) is Action.EVEN_MONEY)
+        if even:
+            actions[(int(up), 1, 10, False)] = Action.EVEN_MONEY
+        return natural_results(self.rules.blackjack_pays, nb, even, insured and not even)
+
+    def plan(self, shoe: Shoe, tc: float = 0.0, moments: bool = True) -> RoundPlan:
+        """The exact EV of a round from ``shoe``, and its second moment if ``moments``.
+
+        See :class:`RoundPlan`; ``tc``: the true count the index plays and the
+        insurance decision look at. Without ``moments`` the second moment is
+        None and the (slow) joint enumeration of split rounds is skipped.
+        """
+        import numpy as np
+
+        rules = self.rules
+        optimal = self.strategy == "optimal"
+        fixed = not optimal and not self.plays
+        memo = None if optimal else engine.dealer_memo(shoe, rules.dealer_hits_soft_17,
+                                                       hints=self._hints())
+        quick = (fixed and not moments and rules.bonus_suited_678 <= 0
+                 and not self.chart.insure)
+        play: PassPlay = (DerivedPolicy() if optimal else
+                          ChartOnly(self.chart.policies, self._chart_wants, deals=not quick))
+        game = whole_game_pass(PassRequest(rules, shoe, play, partial=True), memo=memo)
+        boxes = self.counter.boxes_at(tc)
+        if quick:
+            return self._boxes_round(self._chart_round(game), None, boxes)
+        hist = np.zeros(HIST_SIZE) if moments else None
+        box_cross = 0.0 if hist is not None and boxes > 1 else None  # E[X_1 X_2]
+        extra = 0.0  # second moments of split rounds taken without their distribution
+        exact: dict[float, float] = {}  # naturals' results, keyed exactly
+        ev = 0.0
+        actions: dict[tuple[int, int, int, bool], Action] = {}
+        codes_by_up: dict[int, bytes] = {}
+        insure: set[int] = set()
+        for up, ups in game.ups.items():
+            codes = optimal_codes(ups.table) if optimal else self._split_codes[up]
+            codes_by_up[int(up)] = codes.tobytes()
+            # the splits the play can take (the chart's, and an index's at this count)
+            # are valued first: the first action needs a split's value to choose it
+            pairs = self._split_pairs(ups, up, tc, fixed, optimal)
+            if pairs is None or pairs:  # the chart plays its splits: its column only
+                add_split_values(game, ups, codes, pairs, 7 if optimal else 2,
+                                 lazy=not optimal)
+            chosen: dict[tuple[tuple[int, int], int], Action] = {}
+            if not fixed:  # (fixed: the chart's action, read below)
+                chosen = {(hand, i): self._first_action(hand, up, case, tc)
+                          for hand, cases in ups.deals.items() for i, case in enumerate(cases)}
+            insured = self._insures(up, tc)
+            if insured:
+                insure.add(int(up))
+            cross = {} if hist is None or optimal else split_cross_sums(
+                game.plans, up, ups.base,
+                {Rank(hand[0]) for (hand, _i), a in chosen.items() if a is Action.SPLIT}
+                if not fixed else {Rank(p) for p in pairs or ()},
+                memoryview(codes), self._split_tables)  # the split rounds' sums, made together
+            for hand, cases in ups.deals.items():
+                row = ups.rows[node_id(hand)]
+                nb = row.no_blackjack
+                w_hand = ups.p_up * row.weight
+                by_chart = self._chart_action(hand, up) if fixed else None
+                if hand == (1, 10):
+                    ev = _add_results(exact, w_hand, self._natural(up, cases[0], nb, insured,
+                                                                   optimal, actions), ev)
+                    continue
+                for i, case in enumerate(cases):
+                    w = w_hand * case.probability
+                    action = by_chart or chosen[(hand, i)]
+                    actions.setdefault((int(up), *hand, case.q678 > 0), action)
+                    value = case.value(action) if optimal else case.chart_value(action)
+                    value = _checked(value, hand, up)
+                    if insured:
+                        value += insurance_value(nb)
+                    ev += w * value
+                    if hist is None:
+                        continue
+                    if action is Action.SPLIT:  # its moments without its distribution
+                        try:
+                            got = split_moments(game.plans[Rank(hand[0])], up, ups.base,
+                                                None if optimal else memoryview(codes),
+                                                self._split_tables, cross.get(Rank(hand[0])),
+                                                memo)
+                        except RulesError:  # resplits from a shoe too short to be exact:
+                            hist = None     # this round has no second moment
+                            continue
+                        if got is not None:
+                            extra += w * deal_moments(got, rules.peek, insured, nb)[1]
+                            continue
+                    hist += w * deal_histogram(game, ups, hand, case.q678, action.value, codes,
+                                               optimal, insured)
+            box_cross = self._box_cross(box_cross, game, ups, chosen, fixed, codes, insured)
+        second = None
+        if hist is not None:
+            xs = (np.arange(HIST_SIZE) - HIST_OFFSET) / 100.0
+            second = (float(np.dot(hist, xs * xs)) + extra
+                      + math.fsum(x * x * p for x, p in exact.items()))
+        return self._boxes_round(RoundPlan(ev, second, actions, codes_by_up,
+                                           frozenset(insure)), box_cross, boxes)
+
+    def _box_cross(self, cross: float | None, game: GamePass, ups: UpCardDeals,
+                   chosen: dict[tuple[tuple[int, int], int], Action], fixed: bool,
+                   codes: array.array[int], insured: bool) -> float | None:
+        """``cross`` plus ``ups``' part of E[X_1 X_2] between two of the player's boxes
+        (:func:`strategy_calc.blackjack.boxes.up_card_cross`, each start played as in :meth:`plan`);
+        None stays None (not wanted)."""
+        if cross is None:
+            return None
+        plays = {(min(hand), max(hand)): (self._chart_action(hand, ups.up) if fixed
+                                          else chosen[(hand, 0)])
+                 for hand in ups.deals if hand != (1, 10)}
+        return cross + ups.p_up * up_card_cross(game, ups, plays,
+                                                codes, self.strategy == "optimal", insured)
+
+    def _boxes_round(self, plan: RoundPlan, cross: float | None, n: int) -> RoundPlan:
+        """``plan`` (one box's round) for the player's ``n`` boxes: the EV and second
+        moment of their total, and Cov(X_1, X_2) from ``cross`` = E[X_1 X_2] (None: not
+        computed)."""
+        if n == 1:
+            return plan
+        second = plan.second_moment
+        covariance = None
+        if second is not None and cross is not None:
+            second = n * second + n * (n - 1) * cross
+            covariance = cross - plan.ev * plan.ev
+        return RoundPlan(n * plan.ev, second, plan.actions, plan.codes, plan.insure,
+                         covariance, n)
+
+    def _split_pairs(self, ups: UpCardDeals, up: Rank, tc: float, fixed: bool,
+                     optimal: bool) -> set[int] | None:
+        """The pairs against ``up`` whose splits the play can take (the chart's, and an
+        index's at true count ``tc``); None: every pair (``optimal``)."""
+        if fixed:  # the chart alone: each first play is the chart's, whatever the values
+            return {p for p in range(1, 11) if (p, p) in ups.deals
+                    and self._chart_action((p, p), up) is Action.SPLIT}
+        return None if optimal else {
+            p for p in range(1, 11) if (p, p) in ups.deals
+            and Action.SPLIT in {self._first_action((p, p), up, case, tc, splits=True)
+                                 for case in ups.deals[(p, p)]}}
+
+    def _chart_round(self, game: GamePass) -> RoundPlan:
+        """:meth:`plan` of a round without its second moment, every first play the chart's
+        (no index plays) and no suit case (no suited 6-7-8 bonus): the EV read straight off
+        the pass's table (``game``: made with ``deals=False``).
+
+        The same sums in the same order as :meth:`plan` over
+        :func:`~strategy_calc.blackjack.game_pass.deal_values`' records, each value made by the same
+        function (:func:`~strategy_calc.blackjack.deals.start_values`) from the same doubles of the
+        table (a start has one case, of probability 1.0, and ``w * 1.0`` is ``w``), so the
+        same EV; but no record is made (a round of the general path makes some 550). (The
+        natural is settled without reading its chart cell, which the general path looks up
+        first; a chart of :func:`blackjack_counter` has every cell.)
+        """
+        rules = self.rules
+        bj, conditioning = rules.blackjack_pays, game.conditioning
+        ev = 0.0
+        actions: dict[tuple[int, int, int, bool], Action] = {}
+        codes_by_up: dict[int, bytes] = {}
+        for up, ups in game.ups.items():
+            codes = self._split_codes[up]
+            codes_by_up[int(up)] = codes.tobytes()
+            p_up = ups.p_up
+            splits = self._chart_split_values(game, ups, codes)
+            may_surrender = rules.may_surrender(int(up))
+            rows = ups.table.rows(self._chart_nodes)
+            for hand, node, total, action in self._chart_cases[up]:
+                row = rows[node]
+                weight = row.weight
+                if not weight > 0:  # (NaN: the shoe cannot deal it)
+                    continue
+                nb = row.no_blackjack
+                w_hand = p_up * weight
+                if hand == (1, 10):  # paid at once unless the dealer has one too, or 1:1
+                    even = self._chart_action(hand, up) is Action.EVEN_MONEY
+                    if even:
+                        actions[(int(up), 1, 10, False)] = Action.EVEN_MONEY
+                    for x, p_x in natural_results(bj, nb, even, False):
+                        ev += w_hand * p_x * x
+                    continue
+                if action is None:  # no cell (a chart of blackjack_counter has them all)
+                    action = self._chart_action(hand, up)  # raises, as plan does
+                actions[(int(up), *hand, False)] = action
+                value: float | None
+                if action is Action.SPLIT:
+                    value = splits.get(hand[0])
+                else:
+                    stand, _hit, hit_chart, double, surrender = start_values(
+                        rules, conditioning, total, False, may_surrender,
+                        row.stand, row.hit, row.policy_hit, row.double, nb)
+                    value = {Action.STAND: stand, Action.HIT: hit_chart,
+                             Action.DOUBLE: double, Action.SURRENDER: surrender}.get(action)
+                value = _checked(value, hand, up)
+                ev += w_hand * value
+        return RoundPlan(ev, None, actions, codes_by_up, frozenset())
+
+    def _chart_split_values(self, game: GamePass, ups: UpCardDeals,
+                            codes: array.array[int]) -> dict[int, float]:
+        """The chart-played value of each pair the chart splits against ``ups.up`` that the
+        shoe can deal (raw, by pair rank), for :meth:`_chart_round`."""
+        splits: dict[int, float] = {}
+        for p in self._chart_splits[ups.up]:
+            if ups.rows[node_id((p, p))].weight > 0:
+                got = split_round_values(game, ups, codes, p, SPLIT_CHART, lazy=True)
+                if got is not None:
+                    splits[p] = got[1]
+        return splits
+
+
+def _checked(value: float | None, hand: tuple[int, int], up: Rank) -> float:
+    """A start's value in a round's EV: an error (not an ``assert``: ``python -O`` keeps it)
+    where the pass has none or it is NaN, which would make the round's EV NaN."""
+    if value is None or math.isnan(value):
+        raise ValueError(f"the round's value of {hand} against {up.symbol} is {value}: the"
+                         " pass did not value the play taken (a bug)")
+    return value
+
+
+def _add_results(exact: dict[float, float], weight: float,
+                 results: Sequence[tuple[float, float]], ev: float) -> float:
+    """Add ``weight`` times ``results`` ((result, probability) pairs) to ``exact``; ``ev``
+    with their contribution added (in their order)."""
+    for x, p in results:
+        exact[x] = exact.get(x, 0.0) + weight * p
+        ev += weight * p * x
+    return ev
