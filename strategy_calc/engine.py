@@ -367,7 +367,8 @@ def hand_values(
 
 
 class SplitRow(NamedTuple):
-    """One split hand's raw values with ``a`` extra pair cards gone (see :mod:`.splits`)."""
+    """One split hand's raw values with ``a`` extra pair cards gone: ``(X, P, X_chart,
+    P_chart, X_chart_nodas, P_chart_nodas)`` (:mod:`strategy_calc.blackjack.split.combine`)."""
 
     optimal: float
     optimal_pair: float

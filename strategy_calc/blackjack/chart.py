@@ -31,9 +31,9 @@ from strategy_calc.blackjack.hand_rules import hand_total
 from strategy_calc.cards import Rank
 from strategy_calc.engine import Conditioning, node_table
 
-Row = tuple[str, int]
+ChartRow = tuple[str, int]
 """A chart row: ("hard", total), ("soft", total) or ("pair", rank)."""
-Cells = dict[Row, dict[Rank, DealValues]]
+Cells = dict[ChartRow, dict[Rank, DealValues]]
 """Per row and up card: the deal-weighted sum of each action's EV."""
 
 
@@ -106,7 +106,7 @@ class Chart:
         return bits
 
 
-def row_of(ranks: tuple[int, int]) -> Row:
+def row_of(ranks: tuple[int, int]) -> ChartRow:
     """The chart row of a two-card hand: ("pair", rank), ("soft", total) or ("hard", total)."""
     a, b = ranks
     if a == b:

@@ -57,7 +57,7 @@ class Task:
 
 
 @dataclass(frozen=True, slots=True)
-class Row:
+class SweepRow:
     """One variant's result: EV per unit initial bet of a round off the top."""
 
     ruleset: str
@@ -83,11 +83,11 @@ class SweepResult:
     base: str
     mode: Mode
     strategy: Strategy
-    rows: tuple[Row, ...]
+    rows: tuple[SweepRow, ...]
     preset: str | None = None
-    combined: Row | None = None
+    combined: SweepRow | None = None
     """Preset only: every change at once (its effect next to the sum of the single ones)."""
-    target: Row | None = None
+    target: SweepRow | None = None
     """Preset only: the exact ruleset the changes should reproduce."""
     notes: tuple[str, ...] = field(default=())
     decks: int = 0
@@ -202,19 +202,20 @@ def sweep(
     if spec is not None:
         base_edge = rows[0].house_edge
         combined = _with_effect(_row(every, results[len(variants)]), base_edge)
-        target = _with_effect(Row(results[-1]["ruleset"], {}, results[-1]["ev"], spec.target),
+        target = _with_effect(SweepRow(results[-1]["ruleset"], {}, results[-1]["ev"], spec.target),
                               base_edge)
     return SweepResult(str(base), mode, strategy, tuple(rows), preset, combined, target,
                        decks=base.decks, name=base.name)
 
 
-def _row(variant: Variant, result: Mapping[str, Any]) -> Row:
+def _row(variant: Variant, result: Mapping[str, Any]) -> SweepRow:
     overrides = dict(item.split("=", 1) for item in variant.overrides)
-    return Row(result["ruleset"], overrides, result["ev"], variant.label)
+    return SweepRow(result["ruleset"], overrides, result["ev"], variant.label)
 
 
-def _with_effect(row: Row, base_edge: float) -> Row:
-    return Row(row.ruleset, row.overrides, row.ev, row.label, (row.house_edge - base_edge) * 100)
+def _with_effect(row: SweepRow, base_edge: float) -> SweepRow:
+    return SweepRow(row.ruleset, row.overrides, row.ev, row.label,
+                    (row.house_edge - base_edge) * 100)
 
 
 def _cache_file(cache: Path, task: Task) -> Path:

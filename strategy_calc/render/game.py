@@ -13,8 +13,7 @@ from strategy_calc.rules import BlackjackRules
 if TYPE_CHECKING:
     from strategy_calc.blackjack.boxes import BoxFigures
     from strategy_calc.blackjack.game_analysis import GameAnalysis, OptimalEdge
-    from strategy_calc.blackjack.sweep import Row as SweepRow
-    from strategy_calc.blackjack.sweep import SweepResult
+    from strategy_calc.blackjack.sweep import SweepResult, SweepRow
     from strategy_calc.blackjack.whatif import BonusValue
 
 

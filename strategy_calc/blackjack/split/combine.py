@@ -42,9 +42,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
+from typing import TYPE_CHECKING
 
-Row = tuple[float, float, float, float, float, float]
-"""``(X, P, X_chart, P_chart, X_chart_nodas, P_chart_nodas)`` for one count of extra pairs gone."""
+if TYPE_CHECKING:
+    from strategy_calc.engine import SplitRow
+
 Value = Callable[[int, int], float]
 """A split hand's value given (extra pair cards gone, other hands' non-pair second cards gone)."""
 
@@ -77,8 +79,9 @@ def arrangements(max_hands: int) -> list[tuple[str, int, int, int, int]]:
 
 
 def combine(
-    first: Sequence[Row], others: Sequence[Row], column: int, n: int, n_pair: int,
-    max_hands: int, by_resplits: Sequence[tuple[Sequence[Row], Sequence[Row]]] | None = None,
+    first: Sequence[SplitRow], others: Sequence[SplitRow], column: int, n: int, n_pair: int,
+    max_hands: int,
+    by_resplits: Sequence[tuple[Sequence[SplitRow], Sequence[SplitRow]]] | None = None,
 ) -> tuple[float, float]:
     """EV of the first split hand and of all the others together (engine scale).
 
@@ -138,7 +141,8 @@ def _arrangement_chance(count: int, pairs: int, non_pairs: int, n: int, n_pair: 
     return prob
 
 
-def _removal_values(rows: Sequence[Row], column: int, n: int, n_pair: int) -> tuple[Value, Value]:
+def _removal_values(rows: Sequence[SplitRow], column: int, n: int, n_pair: int,
+                    ) -> tuple[Value, Value]:
     """``(x, non_pair)`` of one hand's rows (``column``: as in :func:`combine`): ``x(a, b)``
     its value with ``a`` extra pair cards and ``b`` other hands' non-pair second cards
     gone, ``non_pair(a, b)`` the same given its own second card is no pair card (the
