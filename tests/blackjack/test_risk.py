@@ -209,6 +209,7 @@ def test_risk_s_enumeration_reports_progress_to_the_end() -> None:
     assert sum(1 for done, _ in ticks if done > 20) == 10
 
 
+@pytest.mark.slow
 def test_risk_with_resplits_gives_the_exact_mean_and_sd_and_no_distribution() -> None:
     """With resplits the round's distribution is not enumerated: ``outcomes`` and the exact
     figures are null and ``distribution`` says so; the mean is the game's EV and the SD

@@ -64,6 +64,7 @@ def test_bad_comparisons_are_one_error_line(args: list[str], message: str) -> No
     assert message in result.stderr
 
 
+@pytest.mark.statistical
 def test_compared_systems_each_get_their_own_optimal_ramp() -> None:
     """With --optimize-ramp each compared system's ramp is chosen on its own counts (KO
     by its running count): each system's optimal_ramp is that of its own run alone."""

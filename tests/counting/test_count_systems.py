@@ -132,6 +132,7 @@ def test_count_keeps_the_running_count_of_the_system_it_is_given() -> None:
     assert len(records) >= 2
 
 
+@pytest.mark.statistical
 def test_an_ace_side_count_moves_the_bet_by_its_weight_per_ace_beyond_the_share() -> None:
     """Hi-Opt II with its ace side count: before each round the bet's key is the running
     count plus ``weight * (aces dealt - cards dealt / 13)``, per deck unseen (the tags
@@ -198,6 +199,7 @@ def test_an_unbalanced_system_cannot_drive_true_count_index_plays() -> None:
     assert "'ko' is unbalanced (a deck sums to +4)" in result.stderr
 
 
+@pytest.mark.statistical
 @pytest.mark.parametrize(("system", "irc"), [("ko", 4 - 4 * 2), ("red7", -2 * 2)])
 def test_an_unbalanced_count_is_keyed_by_its_running_count_from_the_irc(
     system: str, irc: int

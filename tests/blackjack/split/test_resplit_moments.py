@@ -183,6 +183,7 @@ def test_a_resplit_takes_the_next_pair_card_in_the_playout() -> None:
     assert play_round(blackjack_rules("deluxe"), cards, 0, plan) == 7
 
 
+@pytest.mark.slow
 def test_the_counts_round_off_the_top_has_the_games_moments_with_resplits() -> None:
     """Two assemblies of one round's E[X^2] with resplits agree: the count's round plan
     off the top of a full deck (its split rounds' moments one deal at a time) and the
