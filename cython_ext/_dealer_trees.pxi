@@ -43,20 +43,6 @@ cdef int tree_cost[2][2][NR + 1]  # [h17][with bust leaves][0: all up cards, u +
                                   # steps and summed entries of one tree_eval (its work)
 
 
-cdef inline int final_outcome(int total, bint soft, int ncards, bint h17) noexcept nogil:
-    """Outcome index if the dealer stops here (0..4 = 17..21, 5 bust, 6 blackjack), else -1."""
-    cdef int best = total + 10 if soft and total + 10 <= 21 else total
-    if ncards == 2 and best == 21:
-        return OUT_BJ
-    if total > 21:
-        return OUT_BUST
-    if best >= 17:
-        if h17 and best == 17 and soft and total + 10 == 17:
-            return -1
-        return best - 17
-    return -1
-
-
 cdef inline int group_shift(int r) noexcept nogil:
     """Bit offset of rank ``r`` in a packed multiset (rank 0 most significant)."""
     return 5 * (NR - 1 - r)
@@ -123,10 +109,11 @@ cdef long long keymap_find(KeyMap* m, uint64_t key) noexcept nogil:
     return -1
 
 
-cdef void dealer_sequences(int total, bint soft, int ncards, int* counts, int up, bint h17,
+cdef void dealer_sequences(int total, bint has_ace, int ncards, int* counts, int up, bint h17,
                            KeyMap* finals) noexcept nogil:
-    """Count every draw order from up card ``up`` into its final multiset in ``finals``."""
-    cdef int o = final_outcome(total, soft, ncards, h17)
+    """Count every draw order from up card ``up`` into its final multiset in ``finals``
+    (``total``: the hand's hard total; its outcome: :func:`dealer_outcome`)."""
+    cdef int o = dealer_outcome(total, has_ace, ncards, h17)
     cdef long long slot
     cdef int r
     if o >= 0:
@@ -136,7 +123,8 @@ cdef void dealer_sequences(int total, bint soft, int ncards, int* counts, int up
         return
     for r in range(NR):
         counts[r] += 1
-        dealer_sequences(total + r + 1, soft or r == 0, ncards + 1, counts, up, h17, finals)
+        dealer_sequences(total + r + 1, has_ace or r == 0, ncards + 1, counts, up, h17,
+                         finals)
         counts[r] -= 1
 
 
