@@ -304,19 +304,15 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
 
 
 cdef inline double term_result(const Term* t, int outcome, double bjl1, double bjl2) noexcept nogil:
-    """Net result of a terminal hand against dealer outcome 0..4 (17..21), 5 bust, 6 blackjack."""
-    cdef int total = node_best[t.node]
+    """Net result of a terminal hand against dealer outcome 0..4 (17..21), 5 bust, 6 blackjack
+    (a standing hand's: :func:`stand_result`, :func:`blackjack_loss`)."""
     if t.kind == T_BUST:
         return -t.bet
     if t.kind == T_BONUS:
         return t.value
     if outcome == OUT_BJ:
-        return -(bjl2 if t.bet > 1.0 else bjl1)
-    if outcome == OUT_BUST or total > 17 + outcome:
-        return t.bet
-    if total == 17 + outcome:
-        return 0.0
-    return -t.bet
+        return -blackjack_loss(t.bet, bjl1, bjl2)
+    return stand_result(node_best[t.node], outcome) * t.bet
 
 
 cdef void settle(Ctx* c, const Term* ta, const Term* tb, double w, double bja1, double bja2,

@@ -353,7 +353,7 @@ cdef void stand_from_row(Ctx* c, int node, const double* d, bint ahead=False) no
     ``ahead``: computed before the play asks for it (:func:`batch_stands`): a dealer who
     could run out of cards from there is noted on the node (``has_s`` 2) and raised only
     if the play stands on it (:func:`ensure_stand`), as without the batch."""
-    cdef int t, o, x
+    cdef int o
     cdef double sn = 0.0
     cdef char done = 1
     for o in range(NOUT):
@@ -363,15 +363,7 @@ cdef void stand_from_row(Ctx* c, int node, const double* d, bint ahead=False) no
             done = 2
         else:
             c.exhausted = True
-    t = node_best[node]
-    sn = d[OUT_BUST]
-    for o in range(5):
-        x = 17 + o
-        if t > x:
-            sn += d[o]
-        elif t < x:
-            sn -= d[o]
-    c.sn[node] = sn
+    c.sn[node] = stand_net(node_best[node], d)
     c.pbj[node] = d[OUT_BJ]
     c.has_s[node] = done
 
@@ -389,11 +381,8 @@ cdef void ensure_stand(Ctx* c, int node) noexcept nogil:
 cdef inline double stand_value(Ctx* c, int node, double bet) noexcept nogil:
     """Value of standing with ``node`` on a bet of ``bet`` (1, or 2 when doubled)."""
     ensure_stand(c, node)
-    if c.mode == 0:
-        return bet * c.sn[node] - (c.bjl2 if bet > 1.0 else c.bjl1) * c.pbj[node]
-    if c.mode == 1:
-        return bet * c.sn[node]
-    return bet * c.sn[node] / (1.0 - c.pbj[node])
+    return stand_settlement(c.mode, bet, c.sn[node], c.pbj[node],
+                            blackjack_loss(bet, c.bjl1, c.bjl2))
 
 
 cdef inline double bust_value(Ctx* c, const int* shoe, int N, int r, double bet) noexcept nogil:
