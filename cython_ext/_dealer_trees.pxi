@@ -562,23 +562,37 @@ cdef inline void total_table(int N, int top, double* d) noexcept nogil:
             d[a * (KMAX + 1) + k] = d[a * (KMAX + 1) + k - 1] * inv[a + k - 1]
 
 
+cdef inline void finish_row(const UTree* t, double scale, double* row) noexcept nogil:
+    """Turn one up card's sums of a walk into its dealer distribution: conditioned on the
+    up card (times ``scale``, N / the shoe's cards of it), and P(bust) made 1 - the rest
+    when the tree has no bust leaves."""
+    cdef int o
+    cdef double rest = 0.0
+    for o in range(NOUT):
+        row[o] *= scale
+        if o != OUT_BUST:
+            rest += row[o]
+    if not t.with_bust:
+        row[OUT_BUST] = 1.0 - rest
+
+
 cdef inline void finish_rows(const UTree* t, const int* shoe, int N, double* rows) noexcept nogil:
-    """Turn a walk's sums into :func:`tree_eval`'s rows: each up card ``r`` the shoe (of
-    ``N`` cards) holds conditioned on (times N / shoe[r]), and P(bust) made 1 - the rest
-    when the tree has no bust leaves; rows of ranks the shoe lacks stay as summed (0)."""
-    cdef int r, o
-    cdef double scale, rest
+    """Turn a walk's sums into :func:`tree_eval`'s rows (:func:`finish_row`), each up card
+    ``r`` the shoe (of ``N`` cards) holds; rows of ranks the shoe lacks stay as summed (0)."""
+    cdef int r
     for r in range(NR):
-        if shoe[r] <= 0:
-            continue
-        scale = <double>N / shoe[r]
-        rest = 0.0
-        for o in range(NOUT):
-            rows[r * NOUT + o] *= scale
-            if o != OUT_BUST:
-                rest += rows[r * NOUT + o]
-        if not t.with_bust:
-            rows[r * NOUT + OUT_BUST] = 1.0 - rest
+        if shoe[r] > 0:
+            finish_row(t, <double>N / shoe[r], &rows[r * NOUT])
+
+
+cdef inline bint dealer_lost_mass(const double* d) noexcept nogil:
+    """Whether the dealer distribution ``d`` sums to less than 1: from its shoe the dealer
+    could run out of cards (no exact answer)."""
+    cdef double mass = 0.0
+    cdef int o
+    for o in range(NOUT):
+        mass += d[o]
+    return mass < 1.0 - 1e-9
 
 
 cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) noexcept nogil:
@@ -697,7 +711,6 @@ cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,
     """
     cdef double f[LANES][NR * KMAX]
     cdef const double* d[LANES]
-    cdef double rest, scale
     cdef double lane_sum[LANES]
     cdef int l, r, i, j, o, n, N, g
     cdef const TStep* steps = t.steps
@@ -734,14 +747,11 @@ cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,
         for r in range(NR):
             N += shoe[r]
         j = l * NOUT
-        scale = <double>N / shoe[u] if shoe[u] > 0 else 0.0
-        rest = 0.0
-        for o in range(NOUT):
-            out[j + o] *= scale
-            if o != OUT_BUST:
-                rest += out[j + o]
-        if not t.with_bust:
-            out[j + OUT_BUST] = 1.0 - rest if scale != 0.0 else 0.0
+        if shoe[u] > 0:
+            finish_row(t, <double>N / shoe[u], &out[j])
+        else:  # (no up card u in the shoe: no row)
+            for o in range(NOUT):
+                out[j + o] = 0.0
 
 
 cdef int tree_scratch_size() noexcept nogil:

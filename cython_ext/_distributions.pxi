@@ -315,6 +315,20 @@ cdef inline double term_result(const Term* t, int outcome, double bjl1, double b
     return stand_result(node_best[t.node], outcome) * t.bet
 
 
+cdef inline void counted_outcomes(int mode, double* d) noexcept nogil:
+    """Keep in the dealer distribution ``d`` the outcomes a raw value counts: all of them
+    without a hole-card check (ENHC), else all but his blackjack (its entry made 0)."""
+    if mode != 0:
+        d[OUT_BJ] = 0.0
+
+
+cdef inline void counted_dealer(Ctx* c, const int* removed, double* d) noexcept nogil:
+    """The dealer distribution when ``removed`` leaves ``c.base`` (:func:`dealer_for`), its
+    outcomes as a raw value counts them (:func:`counted_outcomes`)."""
+    dealer_for(c, -1, removed, d)
+    counted_outcomes(c.mode, d)
+
+
 cdef void settle(Ctx* c, const Term* ta, const Term* tb, double w, double bja1, double bja2,
                  double bjb1, double bjb2, double* hist, double* bj_hist=NULL) noexcept nogil:
     """Add ``w`` times the distribution of the round's net result to ``hist``.
@@ -349,13 +363,11 @@ cdef void settle(Ctx* c, const Term* ta, const Term* tb, double w, double bja1, 
             bj_hist[hist_bin(x)] += w * (1.0 - nb)
         return
     dealer_for(c, -1, removed, d)
-    x = 0.0
-    for o in range(NOUT):
-        x += d[o]
-    if x < 1.0 - 1e-9:
+    if dealer_lost_mass(d):
         c.exhausted = True
+    counted_outcomes(c.mode, d)
     for o in range(NOUT):
-        if d[o] == 0.0 or (o == OUT_BJ and c.mode != 0):
+        if d[o] == 0.0:
             continue
         x = term_result(ta, o, bja1, bja2)
         if tb != NULL:

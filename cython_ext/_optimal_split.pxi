@@ -269,7 +269,6 @@ cdef const double* opt_final(Opt* o, uint64_t key, const int* S) noexcept nogil:
     cdef uint64_t slot
     cdef int r, n = 0
     cdef int shoe[NR]
-    cdef double mass = 0.0
     cdef double* d
     cdef double* v
     slot = mix(key) & o.finals.mask
@@ -282,9 +281,7 @@ cdef const double* opt_final(Opt* o, uint64_t key, const int* S) noexcept nogil:
         n += shoe[r]
     tree_eval(up_tree_for(o.h17, n, o.up - 1), shoe, o.tbuf, o.rows)
     d = &o.rows[(o.up - 1) * NOUT]
-    for r in range(NOUT):
-        mass += d[r]
-    if mass < 1.0 - 1e-9:
+    if dealer_lost_mass(d):
         o.exhausted = True
     v = o.finals.s[slot].v
     class_nets(d, v)

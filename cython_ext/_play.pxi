@@ -353,12 +353,8 @@ cdef void stand_from_row(Ctx* c, int node, const double* d, bint ahead=False) no
     ``ahead``: computed before the play asks for it (:func:`batch_stands`): a dealer who
     could run out of cards from there is noted on the node (``has_s`` 2) and raised only
     if the play stands on it (:func:`ensure_stand`), as without the batch."""
-    cdef int o
-    cdef double sn = 0.0
     cdef char done = 1
-    for o in range(NOUT):
-        sn += d[o]
-    if sn < 1.0 - 1e-9:
+    if dealer_lost_mass(d):
         if ahead:
             done = 2
         else:
