@@ -338,13 +338,10 @@ cdef inline bint node_possible(Ctx* c, int node) noexcept nogil:
 
 cdef inline double no_bj(int up, const int* shoe, int N) noexcept nogil:
     """P(dealer has no blackjack | up card, ``shoe`` with ``N`` cards left)."""
-    if N <= 0:
+    cdef int hole = blackjack_hole(up)
+    if N <= 0 or hole < 0:
         return 1.0
-    if up == 1:
-        return 1.0 - <double>shoe[NR - 1] / N
-    if up == 10:
-        return 1.0 - <double>shoe[0] / N
-    return 1.0
+    return 1.0 - <double>shoe[hole] / N
 
 
 cdef void stand_from_row(Ctx* c, int node, const double* d, bint ahead=False) noexcept nogil:
@@ -384,12 +381,11 @@ cdef inline double stand_value(Ctx* c, int node, double bet) noexcept nogil:
 cdef inline double bust_value(Ctx* c, const int* shoe, int N, int r, double bet) noexcept nogil:
     """Value of busting with card ``r`` drawn from ``shoe`` (``N`` cards)."""
     cdef double nb
-    if c.mode != 1 or (c.up != 1 and c.up != 10):
+    cdef int hole = blackjack_hole(c.up)
+    if c.mode != 1 or hole < 0:
         return -bet
-    if c.up == 1:
-        nb = 1.0 - <double>(shoe[NR - 1] - (r == NR - 1)) / (N - 1) if N > 1 else 1.0
-    else:
-        nb = 1.0 - <double>(shoe[0] - (r == 0)) / (N - 1) if N > 1 else 1.0
+    # peek exact: P(no dealer blackjack) from the shoe the bust card leaves
+    nb = 1.0 - <double>(shoe[hole] - (r == hole)) / (N - 1) if N > 1 else 1.0
     return -bet * nb
 
 

@@ -1,9 +1,9 @@
 # The rules of play the engine applies, each written once: a hand's soft total, the
-# dealer's draw and the outcome class his final hand makes, and the settlement of a
-# standing hand against the dealer's outcomes. The tables (player nodes, dealer trees),
-# the play, the distributions and the optimal split call these; a new rule of play
-# changes the function here that applies it (and, for a new dealer outcome, its
-# constants in _engine.pxd).
+# dealer's draw, the outcome class his final hand makes and the hole card that gives him
+# a blackjack, and the settlement of a standing hand against the dealer's outcomes. The
+# tables (player nodes, dealer trees), the play, the distributions and the optimal split
+# call these; a new rule of play changes the function here that applies it (and, for a
+# new dealer outcome, its constants in _engine.pxd).
 #
 # Included into _engine.pyx before every file that uses them; the constants they read are
 # declared once in _engine.pxd. (Python has its own: strategy_calc's hands and rules.)
@@ -32,6 +32,17 @@ cdef inline int dealer_outcome(int hard, bint has_ace, int ncards, bint h17) noe
     if dealer_draws(hard, has_ace, h17):
         return -1
     return best - DEALER_STANDS
+
+
+cdef inline int blackjack_hole(int up) noexcept nogil:
+    """The rank index of the hole card that gives the dealer a blackjack under up card
+    ``up`` (1..10): a ten-valued card under an ace, an ace under a ten; -1 under any other
+    up card (no blackjack to peek for)."""
+    if up == 1:
+        return NR - 1
+    if up == 10:
+        return 0
+    return -1
 
 
 # ------------------------------------------------------------ a standing hand's settlement
