@@ -315,15 +315,14 @@ cdef double opt_last(Opt* o, int lv, uint64_t key, const int* F, int bet, int cl
         return 0.0
     o.settled += 1
     # (the last hand is never the first: a later hand's blackjack losses)
-    own = stand_settlement(o.mode, bet, v[cls], v[NCLS],
-                           blackjack_loss(bet, o.bjl[2], o.bjl[3])) if bet else 0.0
+    own = stand_settlement(o.mode, bet, v[cls], v[NCLS], o.bjl[2], o.bjl[3]) if bet else 0.0
     mine = 0.0
     if o.standing[lv]:
         for c in range(NCLS):
             if o.W[lv][c] != 0:
                 mine += o.W[lv][c] * v[c]
     # the finished hands' bets, settled as one: a dealer blackjack takes o.take from them
-    mine = stand_settlement(o.mode, 1.0, mine, v[NCLS], o.take[lv])
+    mine = stand_settlement(o.mode, 1.0, mine, v[NCLS], o.take[lv], o.take[lv])
     if g != NULL:
         g[0] = mine
     return own + mine
@@ -379,17 +378,14 @@ cdef double opt_own(Opt* o, int lv, const int* shoe, int bet, int cls) noexcept 
     drawing from ``shoe`` (``own_only``; never the last hand, which :func:`opt_last`
     settles)."""
     cdef const double* v = opt_final(o, opt_key(o, shoe), shoe)
-    cdef double loss
+    cdef int first
     if v == NULL:
         return 0.0
     o.settled += 1
     # what a dealer blackjack takes: hand 1's own amounts when apart (own_only: never the
     # peek shortcut)
-    if o.first_apart and o.made[lv] == o.left[lv]:
-        loss = blackjack_loss(bet, o.bjl[0], o.bjl[1])
-    else:
-        loss = blackjack_loss(bet, o.bjl[2], o.bjl[3])
-    return stand_settlement(o.mode, bet, v[cls], v[NCLS], loss)
+    first = 0 if o.first_apart and o.made[lv] == o.left[lv] else 2
+    return stand_settlement(o.mode, bet, v[cls], v[NCLS], o.bjl[first], o.bjl[first + 1])
 
 
 cdef double opt_next(Opt* o, int lv, const int* shoe, int bet, int cls) noexcept nogil:

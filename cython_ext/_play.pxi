@@ -338,8 +338,11 @@ cdef inline bint node_possible(Ctx* c, int node) noexcept nogil:
 
 cdef inline double no_bj(int up, const int* shoe, int N) noexcept nogil:
     """P(dealer has no blackjack | up card, ``shoe`` with ``N`` cards left)."""
-    cdef int hole = blackjack_hole(up)
-    if N <= 0 or hole < 0:
+    cdef int hole
+    if N <= 0:
+        return 1.0
+    hole = blackjack_hole(up)
+    if hole < 0:
         return 1.0
     return 1.0 - <double>shoe[hole] / N
 
@@ -374,15 +377,17 @@ cdef void ensure_stand(Ctx* c, int node) noexcept nogil:
 cdef inline double stand_value(Ctx* c, int node, double bet) noexcept nogil:
     """Value of standing with ``node`` on a bet of ``bet`` (1, or 2 when doubled)."""
     ensure_stand(c, node)
-    return stand_settlement(c.mode, bet, c.sn[node], c.pbj[node],
-                            blackjack_loss(bet, c.bjl1, c.bjl2))
+    return stand_settlement(c.mode, bet, c.sn[node], c.pbj[node], c.bjl1, c.bjl2)
 
 
 cdef inline double bust_value(Ctx* c, const int* shoe, int N, int r, double bet) noexcept nogil:
     """Value of busting with card ``r`` drawn from ``shoe`` (``N`` cards)."""
     cdef double nb
-    cdef int hole = blackjack_hole(c.up)
-    if c.mode != 1 or hole < 0:
+    cdef int hole
+    if c.mode != 1:
+        return -bet
+    hole = blackjack_hole(c.up)
+    if hole < 0:
         return -bet
     # peek exact: P(no dealer blackjack) from the shoe the bust card leaves
     nb = 1.0 - <double>(shoe[hole] - (r == hole)) / (N - 1) if N > 1 else 1.0

@@ -113,15 +113,16 @@ cdef inline void class_nets(const double* d, double* v) noexcept nogil:
 
 
 cdef inline double stand_settlement(int mode, double bet, double net, double pbj,
-                                    double loss) noexcept nogil:
+                                    double loss1, double loss2) noexcept nogil:
     """The value of ``bet`` standing, in the conditioning ``mode`` (see the module
     docstring): ``net`` its net result per unit against the dealer's outcomes but his
     blackjack (:func:`stand_net`, or a sum of such over several bets), ``pbj`` P(dealer
-    blackjack), ``loss`` what his blackjack takes (ENHC, :func:`blackjack_loss`). ENHC:
-    the plain expectation; peek exact: E[result 1{no dealer blackjack}]; the peek shortcut:
-    given no dealer blackjack."""
+    blackjack), ``loss1`` / ``loss2`` what his blackjack takes from an original / a doubled
+    bet (ENHC, :func:`blackjack_loss`; several bets: their sum twice, with ``bet`` 1).
+    ENHC: the plain expectation; peek exact: E[result 1{no dealer blackjack}]; the peek
+    shortcut: given no dealer blackjack."""
     if mode == 0:
-        return bet * net - loss * pbj
+        return bet * net - blackjack_loss(bet, loss1, loss2) * pbj
     if mode == 1:
         return bet * net
     return bet * net / (1.0 - pbj)
