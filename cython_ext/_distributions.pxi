@@ -316,8 +316,9 @@ cdef inline double term_result(const Term* t, int outcome, double bjl1, double b
 
 
 cdef inline void counted_outcomes(int mode, double* d) noexcept nogil:
-    """Keep in the dealer distribution ``d`` the outcomes a raw value counts: all of them
-    without a hole-card check (ENHC), else all but his blackjack (its entry made 0)."""
+    """Keep in ``d`` (NOUT entries, one a dealer outcome: his distribution, or results
+    against each outcome) the outcomes a raw value counts: all of them without a hole-card
+    check (ENHC), else all but his blackjack (its entry made 0)."""
     if mode != 0:
         d[OUT_BJ] = 0.0
 

@@ -93,10 +93,10 @@ cdef inline int stand_class(int total) noexcept nogil:
 cdef inline void class_nets(const double* d, double* v) noexcept nogil:
     """``v[c]``: :func:`stand_net` of a total of class ``c`` (:func:`stand_class`), every
     class at once. Class 0's is stand_net's sum; each class above adds to the one below
-    the outcomes against which one total more does better (the dealer's total equal to
-    it turns from a loss into a push, the one below from a push into a win), the highest
-    outcome first: the doubles the optimal split has always settled with (summed afresh a
-    class at a time, some would differ in the last bit)."""
+    the outcomes (his blackjack aside) against which one total more does better (his total
+    equal to it turns from a loss into a push, the one below from a push into a win), the
+    highest outcome first: the doubles the optimal split has always settled with (summed
+    afresh a class at a time, some would differ in the last bit)."""
     cdef double sn = stand_net(DEALER_STANDS - 1, d)
     cdef double step
     cdef int c, o, t, better
@@ -104,7 +104,7 @@ cdef inline void class_nets(const double* d, double* v) noexcept nogil:
     for c in range(1, NCLS):
         t = DEALER_STANDS - 1 + c
         step = 0.0
-        for o in range(OUT_BUST - 1, -1, -1):
+        for o in range(OUT_BJ - 1, -1, -1):
             better = stand_result(t, o) - stand_result(t - 1, o)
             if better != 0:
                 step += better * d[o]
