@@ -85,16 +85,12 @@ cdef double box_table_sum(UnionSum* u, const int* base, int up, bint h17,
 
 cdef double blackjack_chance(const int* shoe, int up) noexcept nogil:
     """P(the dealer's next card completes a blackjack with ``up``) from ``shoe``."""
-    cdef int r, n = 0
+    cdef int r, n = 0, hole = blackjack_hole(up)
     for r in range(NR):
         n += shoe[r]
-    if n <= 0:
+    if n <= 0 or hole < 0:
         return 0.0
-    if up == 1:
-        return <double>shoe[9] / n
-    if up == 10:
-        return <double>shoe[0] / n
-    return 0.0
+    return <double>shoe[hole] / n
 
 
 def box_pair_moments(const int[:] base, int up, params, const char[:] actions,
@@ -291,7 +287,7 @@ def box_pair_moments(const int[:] base, int up, params, const char[:] actions,
         with_bj = box_table_sum(&B, &base[0], up, P.h17, lanes)
         second = box_table_sum(&Q, &base[0], up, P.h17, lanes)
         cross = box_table_sum(&H, &base[0], up, P.h17, lanes)
-        if peek and (up == 1 or up == 10):
+        if peek and blackjack_hole(up) >= 0:
             # the rounds the hole card ends: a natural pushes, every other box loses 1
             for a in range(NR):
                 for b in range(a, NR):

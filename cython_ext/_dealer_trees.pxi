@@ -43,20 +43,6 @@ cdef int tree_cost[2][2][NR + 1]  # [h17][with bust leaves][0: all up cards, u +
                                   # steps and summed entries of one tree_eval (its work)
 
 
-cdef inline int final_outcome(int total, bint soft, int ncards, bint h17) noexcept nogil:
-    """Outcome index if the dealer stops here (0..4 = 17..21, 5 bust, 6 blackjack), else -1."""
-    cdef int best = total + 10 if soft and total + 10 <= 21 else total
-    if ncards == 2 and best == 21:
-        return OUT_BJ
-    if total > 21:
-        return OUT_BUST
-    if best >= 17:
-        if h17 and best == 17 and soft and total + 10 == 17:
-            return -1
-        return best - 17
-    return -1
-
-
 cdef inline int group_shift(int r) noexcept nogil:
     """Bit offset of rank ``r`` in a packed multiset (rank 0 most significant)."""
     return 5 * (NR - 1 - r)
@@ -123,10 +109,11 @@ cdef long long keymap_find(KeyMap* m, uint64_t key) noexcept nogil:
     return -1
 
 
-cdef void dealer_sequences(int total, bint soft, int ncards, int* counts, int up, bint h17,
+cdef void dealer_sequences(int total, bint has_ace, int ncards, int* counts, int up, bint h17,
                            KeyMap* finals) noexcept nogil:
-    """Count every draw order from up card ``up`` into its final multiset in ``finals``."""
-    cdef int o = final_outcome(total, soft, ncards, h17)
+    """Count every draw order from up card ``up`` into its final multiset in ``finals``
+    (``total``: the hand's hard total; its outcome: :func:`dealer_outcome`)."""
+    cdef int o = dealer_outcome(total, has_ace, ncards, h17)
     cdef long long slot
     cdef int r
     if o >= 0:
@@ -136,7 +123,8 @@ cdef void dealer_sequences(int total, bint soft, int ncards, int* counts, int up
         return
     for r in range(NR):
         counts[r] += 1
-        dealer_sequences(total + r + 1, soft or r == 0, ncards + 1, counts, up, h17, finals)
+        dealer_sequences(total + r + 1, has_ace or r == 0, ncards + 1, counts, up, h17,
+                         finals)
         counts[r] -= 1
 
 
@@ -574,23 +562,37 @@ cdef inline void total_table(int N, int top, double* d) noexcept nogil:
             d[a * (KMAX + 1) + k] = d[a * (KMAX + 1) + k - 1] * inv[a + k - 1]
 
 
+cdef inline void finish_row(const UTree* t, double scale, double* row) noexcept nogil:
+    """Turn one up card's sums of a walk into its dealer distribution: conditioned on the
+    up card (times ``scale``, N / the shoe's cards of it), and P(bust) made 1 - the rest
+    when the tree has no bust leaves."""
+    cdef int o
+    cdef double rest = 0.0
+    for o in range(NOUT):
+        row[o] *= scale
+        if o != OUT_BUST:
+            rest += row[o]
+    if not t.with_bust:
+        row[OUT_BUST] = 1.0 - rest
+
+
 cdef inline void finish_rows(const UTree* t, const int* shoe, int N, double* rows) noexcept nogil:
-    """Turn a walk's sums into :func:`tree_eval`'s rows: each up card ``r`` the shoe (of
-    ``N`` cards) holds conditioned on (times N / shoe[r]), and P(bust) made 1 - the rest
-    when the tree has no bust leaves; rows of ranks the shoe lacks stay as summed (0)."""
-    cdef int r, o
-    cdef double scale, rest
+    """Turn a walk's sums into :func:`tree_eval`'s rows (:func:`finish_row`), each up card
+    ``r`` the shoe (of ``N`` cards) holds; rows of ranks the shoe lacks stay as summed (0)."""
+    cdef int r
     for r in range(NR):
-        if shoe[r] <= 0:
-            continue
-        scale = <double>N / shoe[r]
-        rest = 0.0
-        for o in range(NOUT):
-            rows[r * NOUT + o] *= scale
-            if o != OUT_BUST:
-                rest += rows[r * NOUT + o]
-        if not t.with_bust:
-            rows[r * NOUT + OUT_BUST] = 1.0 - rest
+        if shoe[r] > 0:
+            finish_row(t, <double>N / shoe[r], &rows[r * NOUT])
+
+
+cdef inline bint dealer_lost_mass(const double* d) noexcept nogil:
+    """Whether the dealer distribution ``d`` sums to less than 1: from its shoe the dealer
+    could run out of cards (no exact answer)."""
+    cdef double mass = 0.0
+    cdef int o
+    for o in range(NOUT):
+        mass += d[o]
+    return mass < 1.0 - 1e-9
 
 
 cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) noexcept nogil:
@@ -709,7 +711,6 @@ cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,
     """
     cdef double f[LANES][NR * KMAX]
     cdef const double* d[LANES]
-    cdef double rest, scale
     cdef double lane_sum[LANES]
     cdef int l, r, i, j, o, n, N, g
     cdef const TStep* steps = t.steps
@@ -746,14 +747,11 @@ cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,
         for r in range(NR):
             N += shoe[r]
         j = l * NOUT
-        scale = <double>N / shoe[u] if shoe[u] > 0 else 0.0
-        rest = 0.0
-        for o in range(NOUT):
-            out[j + o] *= scale
-            if o != OUT_BUST:
-                rest += out[j + o]
-        if not t.with_bust:
-            out[j + OUT_BUST] = 1.0 - rest if scale != 0.0 else 0.0
+        if shoe[u] > 0:
+            finish_row(t, <double>N / shoe[u], &out[j])
+        else:  # (no up card u in the shoe: no row)
+            for o in range(NOUT):
+                out[j + o] = 0.0
 
 
 cdef int tree_scratch_size() noexcept nogil:

@@ -304,19 +304,30 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
 
 
 cdef inline double term_result(const Term* t, int outcome, double bjl1, double bjl2) noexcept nogil:
-    """Net result of a terminal hand against dealer outcome 0..4 (17..21), 5 bust, 6 blackjack."""
-    cdef int total = node_best[t.node]
+    """Net result of a terminal hand against dealer outcome 0..4 (17..21), 5 bust, 6 blackjack
+    (a standing hand's: :func:`stand_result`, :func:`blackjack_loss`)."""
     if t.kind == T_BUST:
         return -t.bet
     if t.kind == T_BONUS:
         return t.value
     if outcome == OUT_BJ:
-        return -(bjl2 if t.bet > 1.0 else bjl1)
-    if outcome == OUT_BUST or total > 17 + outcome:
-        return t.bet
-    if total == 17 + outcome:
-        return 0.0
-    return -t.bet
+        return -blackjack_loss(t.bet, bjl1, bjl2)
+    return stand_result(node_best[t.node], outcome) * t.bet
+
+
+cdef inline void counted_outcomes(int mode, double* d) noexcept nogil:
+    """Keep in ``d`` (NOUT entries, one a dealer outcome: his distribution, or results
+    against each outcome) the outcomes a raw value counts: all of them without a hole-card
+    check (ENHC), else all but his blackjack (its entry made 0)."""
+    if mode != 0:
+        d[OUT_BJ] = 0.0
+
+
+cdef inline void counted_dealer(Ctx* c, const int* removed, double* d) noexcept nogil:
+    """The dealer distribution when ``removed`` leaves ``c.base`` (:func:`dealer_for`), its
+    outcomes as a raw value counts them (:func:`counted_outcomes`)."""
+    dealer_for(c, -1, removed, d)
+    counted_outcomes(c.mode, d)
 
 
 cdef void settle(Ctx* c, const Term* ta, const Term* tb, double w, double bja1, double bja2,
@@ -353,13 +364,11 @@ cdef void settle(Ctx* c, const Term* ta, const Term* tb, double w, double bja1, 
             bj_hist[hist_bin(x)] += w * (1.0 - nb)
         return
     dealer_for(c, -1, removed, d)
-    x = 0.0
-    for o in range(NOUT):
-        x += d[o]
-    if x < 1.0 - 1e-9:
+    if dealer_lost_mass(d):
         c.exhausted = True
+    counted_outcomes(c.mode, d)
     for o in range(NOUT):
-        if d[o] == 0.0 or (o == OUT_BJ and c.mode != 0):
+        if d[o] == 0.0:
             continue
         x = term_result(ta, o, bja1, bja2)
         if tb != NULL:

@@ -47,7 +47,9 @@ time) and runs without the GIL, so calls from many threads do not interfere.
 Files
 -----
 One compiled module, its concerns in separate files (``include``d below, in
-this order): ``_baccarat.pxi``; ``_player_nodes.pxi`` the player table;
+this order): ``_baccarat.pxi``; ``_rules.pxi`` the rules of play, each written once
+(the soft total, the dealer's draw and outcome, a standing hand's settlement);
+``_player_nodes.pxi`` the player table;
 ``_dealer_trees.pxi`` the dealer trees and their evaluation;
 ``_dealer_memo.pxi`` the dealer memo; ``_play.pxi`` the parameter struct and
 one hand's play; ``_game_pass.pxi`` the whole-game pass; ``_distributions.pxi``
@@ -82,6 +84,7 @@ include "_baccarat.pxi"
 
 
 # The engine, one concern a file (see Files above).
+include "_rules.pxi"
 include "_player_nodes.pxi"
 include "_dealer_trees.pxi"
 include "_dealer_memo.pxi"

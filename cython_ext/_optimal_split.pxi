@@ -146,7 +146,8 @@ cdef extern from "stdlib.h":
 
 cdef struct FSlot:
     uint64_t key        # packed removal + 1; 0 = empty
-    double v[7]         # standing values of the classes 16 or less .. 21, then P(blackjack)
+    double v[NCLS + 1]  # standing values of the classes 16 or less .. 21 (class_nets),
+                        # then P(blackjack)
 
 
 cdef enum:
@@ -266,9 +267,8 @@ cdef const double* opt_final(Opt* o, uint64_t key, const int* S) noexcept nogil:
     """The standing values by class and P(blackjack) of the dealer drawing from ``S``
     (``key``: :func:`opt_key` of ``S``)."""
     cdef uint64_t slot
-    cdef int r, c, n = 0
+    cdef int r, n = 0
     cdef int shoe[NR]
-    cdef double sn, mass = 0.0
     cdef double* d
     cdef double* v
     slot = mix(key) & o.finals.mask
@@ -281,18 +281,10 @@ cdef const double* opt_final(Opt* o, uint64_t key, const int* S) noexcept nogil:
         n += shoe[r]
     tree_eval(up_tree_for(o.h17, n, o.up - 1), shoe, o.tbuf, o.rows)
     d = &o.rows[(o.up - 1) * NOUT]
-    for r in range(NOUT):
-        mass += d[r]
-    if mass < 1.0 - 1e-9:
+    if dealer_lost_mass(d):
         o.exhausted = True
     v = o.finals.s[slot].v
-    # standing on 16 or less wins only on a dealer bust; one total more (16 + c) turns
-    # the dealer's 16 + c from a loss into a push and his 15 + c from a push into a win
-    sn = d[OUT_BUST] - d[0] - d[1] - d[2] - d[3] - d[4]
-    for c in range(NCLS):
-        if c > 0:
-            sn += d[c - 1] + (d[c - 2] if c > 1 else 0.0)
-        v[c] = sn
+    class_nets(d, v)
     v[NCLS] = d[OUT_BJ]
     o.finals.s[slot].key = key
     o.finals.used += 1
@@ -312,7 +304,7 @@ cdef double opt_last(Opt* o, int lv, uint64_t key, const int* F, int bet, int cl
     ``g``: if given, set to the finished hands' part of it (the bets standing before).
     """
     cdef const double* v
-    cdef double own, mine, take
+    cdef double own, mine
     cdef int c
     if g != NULL:
         g[0] = 0.0
@@ -322,19 +314,15 @@ cdef double opt_last(Opt* o, int lv, uint64_t key, const int* F, int bet, int cl
     if v == NULL:
         return 0.0
     o.settled += 1
-    own = bet * v[cls] if bet else 0.0
+    # (the last hand is never the first: a later hand's blackjack losses)
+    own = stand_settlement(o.mode, bet, v[cls], v[NCLS], o.bjl[2], o.bjl[3]) if bet else 0.0
     mine = 0.0
     if o.standing[lv]:
         for c in range(NCLS):
             if o.W[lv][c] != 0:
                 mine += o.W[lv][c] * v[c]
-    if o.mode == 0:
-        mine -= o.take[lv] * v[NCLS]
-        if bet:
-            own -= o.bjl[1 + bet] * v[NCLS]  # the last hand is never the first
-    elif o.mode == 2:
-        own /= 1.0 - v[NCLS]
-        mine /= 1.0 - v[NCLS]
+    # the finished hands' bets, settled as one: a dealer blackjack takes o.take from them
+    mine = stand_settlement(o.mode, 1.0, mine, v[NCLS], o.take[lv], o.take[lv])
     if g != NULL:
         g[0] = mine
     return own + mine
@@ -373,11 +361,10 @@ cdef double opt_state(Opt* o, int lv, const int* S, int left, int made, const in
         o.standing[lv] = 0
         for r in range(NCLS):
             o.standing[lv] += W[r]
-        o.take[lv] = L[1] * o.bjl[2] + L[2] * o.bjl[3]
-        if L[0] == 1:
-            o.take[lv] += o.bjl[0]
-        elif L[0] == 2:
-            o.take[lv] += o.bjl[1]
+        o.take[lv] = L[1] * blackjack_loss(1, o.bjl[2], o.bjl[3]) \
+            + L[2] * blackjack_loss(2, o.bjl[2], o.bjl[3])
+        if L[0] != 0:
+            o.take[lv] += blackjack_loss(L[0], o.bjl[0], o.bjl[1])
     v = 0.0
     for r in range(NR):
         v += opt_card(o, lv, r)
@@ -391,17 +378,14 @@ cdef double opt_own(Opt* o, int lv, const int* shoe, int bet, int cls) noexcept 
     drawing from ``shoe`` (``own_only``; never the last hand, which :func:`opt_last`
     settles)."""
     cdef const double* v = opt_final(o, opt_key(o, shoe), shoe)
-    cdef double own
+    cdef int first
     if v == NULL:
         return 0.0
     o.settled += 1
-    own = bet * v[cls]
-    if o.mode == 0:  # what a dealer blackjack takes: hand 1's own amounts when apart
-        if o.first_apart and o.made[lv] == o.left[lv]:
-            own -= o.bjl[bet - 1] * v[NCLS]
-        else:
-            own -= o.bjl[1 + bet] * v[NCLS]
-    return own
+    # what a dealer blackjack takes: hand 1's own amounts when apart (own_only: never the
+    # peek shortcut)
+    first = 0 if o.first_apart and o.made[lv] == o.left[lv] else 2
+    return stand_settlement(o.mode, bet, v[cls], v[NCLS], o.bjl[first], o.bjl[first + 1])
 
 
 cdef double opt_next(Opt* o, int lv, const int* shoe, int bet, int cls) noexcept nogil:
@@ -464,7 +448,7 @@ cdef double opt_bust(Opt* o, int lv, int node, int* shoe, int N, int r, int bet)
 
 cdef inline double opt_stand(Opt* o, int lv, int node, const int* shoe, int bet) noexcept nogil:
     cdef int t = node_best[node]
-    return opt_end(o, lv, node, -1, shoe, bet, 0 if t <= 16 else t - 16)
+    return opt_end(o, lv, node, -1, shoe, bet, stand_class(t))
 
 
 cdef extern from *:
@@ -633,7 +617,7 @@ cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept n
     if node == id_777 and o.b777 > 0:
         v = o.b777 * opt_settle(o, shoe, N) + opt_last(o, lv, key, shoe, 0, 0, &g)
     else:
-        v = opt_last(o, lv, key, shoe, 1, 0 if t <= 16 else t - 16, &g)
+        v = opt_last(o, lv, key, shoe, 1, stand_class(t), &g)
         if t < 21 and N > 0:
             h = 0.0
             gsum = 0.0
@@ -690,8 +674,8 @@ cdef double opt_double(Opt* o, int lv, int node) noexcept nogil:
             shoe[r] -= 1
             if fast:
                 t = node_best[ch]
-                v += pr * opt_last(o, lv, key + (1ULL << (6 * r)), shoe, 2,
-                                   0 if t <= 16 else t - 16, &g)
+                v += pr * opt_last(o, lv, key + (1ULL << (6 * r)), shoe, 2, stand_class(t),
+                                   &g)
                 gsum += pr * g
             else:
                 v += pr * opt_stand(o, lv, ch, shoe, 2)

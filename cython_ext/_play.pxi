@@ -338,13 +338,13 @@ cdef inline bint node_possible(Ctx* c, int node) noexcept nogil:
 
 cdef inline double no_bj(int up, const int* shoe, int N) noexcept nogil:
     """P(dealer has no blackjack | up card, ``shoe`` with ``N`` cards left)."""
+    cdef int hole
     if N <= 0:
         return 1.0
-    if up == 1:
-        return 1.0 - <double>shoe[NR - 1] / N
-    if up == 10:
-        return 1.0 - <double>shoe[0] / N
-    return 1.0
+    hole = blackjack_hole(up)
+    if hole < 0:
+        return 1.0
+    return 1.0 - <double>shoe[hole] / N
 
 
 cdef void stand_from_row(Ctx* c, int node, const double* d, bint ahead=False) noexcept nogil:
@@ -353,25 +353,13 @@ cdef void stand_from_row(Ctx* c, int node, const double* d, bint ahead=False) no
     ``ahead``: computed before the play asks for it (:func:`batch_stands`): a dealer who
     could run out of cards from there is noted on the node (``has_s`` 2) and raised only
     if the play stands on it (:func:`ensure_stand`), as without the batch."""
-    cdef int t, o, x
-    cdef double sn = 0.0
     cdef char done = 1
-    for o in range(NOUT):
-        sn += d[o]
-    if sn < 1.0 - 1e-9:
+    if dealer_lost_mass(d):
         if ahead:
             done = 2
         else:
             c.exhausted = True
-    t = node_best[node]
-    sn = d[OUT_BUST]
-    for o in range(5):
-        x = 17 + o
-        if t > x:
-            sn += d[o]
-        elif t < x:
-            sn -= d[o]
-    c.sn[node] = sn
+    c.sn[node] = stand_net(node_best[node], d)
     c.pbj[node] = d[OUT_BJ]
     c.has_s[node] = done
 
@@ -389,22 +377,20 @@ cdef void ensure_stand(Ctx* c, int node) noexcept nogil:
 cdef inline double stand_value(Ctx* c, int node, double bet) noexcept nogil:
     """Value of standing with ``node`` on a bet of ``bet`` (1, or 2 when doubled)."""
     ensure_stand(c, node)
-    if c.mode == 0:
-        return bet * c.sn[node] - (c.bjl2 if bet > 1.0 else c.bjl1) * c.pbj[node]
-    if c.mode == 1:
-        return bet * c.sn[node]
-    return bet * c.sn[node] / (1.0 - c.pbj[node])
+    return stand_settlement(c.mode, bet, c.sn[node], c.pbj[node], c.bjl1, c.bjl2)
 
 
 cdef inline double bust_value(Ctx* c, const int* shoe, int N, int r, double bet) noexcept nogil:
     """Value of busting with card ``r`` drawn from ``shoe`` (``N`` cards)."""
     cdef double nb
-    if c.mode != 1 or (c.up != 1 and c.up != 10):
+    cdef int hole
+    if c.mode != 1:
         return -bet
-    if c.up == 1:
-        nb = 1.0 - <double>(shoe[NR - 1] - (r == NR - 1)) / (N - 1) if N > 1 else 1.0
-    else:
-        nb = 1.0 - <double>(shoe[0] - (r == 0)) / (N - 1) if N > 1 else 1.0
+    hole = blackjack_hole(c.up)
+    if hole < 0:
+        return -bet
+    # peek exact: P(no dealer blackjack) from the shoe the bust card leaves
+    nb = 1.0 - <double>(shoe[hole] - (r == hole)) / (N - 1) if N > 1 else 1.0
     return -bet * nb
 
 

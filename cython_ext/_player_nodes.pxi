@@ -67,7 +67,7 @@ cdef int build_player_table() except -1:
                 memcpy(node_counts[child], counts, sizeof(counts))
                 index.out[keymap_slot(&index, pack5(counts))] = child
             node_child[i][r] = child
-        node_best[i] = t + 10 if node_counts[i][0] > 0 and t + 10 <= 21 else t
+        node_best[i] = best_total(t, node_counts[i][0] > 0)
         node_ncards[i] = 0
         for r in range(NR):
             node_ncards[i] += node_counts[i][r]

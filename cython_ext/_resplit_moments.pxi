@@ -52,9 +52,7 @@ cdef int pair_cross(Ctx* cb, Ctx* cs, const int* base, int n1, int p, const Para
                 for r in range(NR):
                     removed[r] = node_counts[ta[i].node][r] + (ta[i].extra == r) \
                         + node_counts[tb[j].node][r] + (tb[j].extra == r)
-                dealer_for(cs, -1, removed, d)
-                if cs.mode != 0:
-                    d[OUT_BJ] = 0.0
+                counted_dealer(cs, removed, d)
                 x = 0.0
                 for o in range(NOUT):
                     if d[o] != 0.0 and u1[o] != 0.0:
@@ -92,9 +90,7 @@ cdef void marginal_sums(Ctx* cs, const Term* t, int n, int p, double bj1, double
                 removed[p] += 1
             else:
                 q = 1.0
-            dealer_for(cs, -1, removed, d)
-            if cs.mode != 0:
-                d[OUT_BJ] = 0.0
+            counted_dealer(cs, removed, d)
             x = 0.0
             for o in range(NOUT):
                 x += d[o] * u[o]
@@ -110,9 +106,7 @@ cdef double outcome_mass(Ctx* cs, int p, int pairs_gone) noexcept nogil:
     cdef double x = 0.0
     for r in range(NR):
         removed[r] = pairs_gone if r == p else 0
-    dealer_for(cs, -1, removed, d)
-    if cs.mode != 0:
-        d[OUT_BJ] = 0.0
+    counted_dealer(cs, removed, d)
     for o in range(NOUT):
         x += d[o]
     return x

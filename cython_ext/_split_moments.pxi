@@ -101,8 +101,7 @@ cdef int split_cross(Ctx* ca, Ctx* cb, Ctx* cs, const int* base, int n1, const P
             return -1
         for o in range(NOUT):
             r1[o] = term_result(&ta[i], o, ca.bjl1, ca.bjl2) + 1.0
-        if cs.mode != 0:
-            r1[OUT_BJ] = 0.0
+        counted_outcomes(cs.mode, r1)
         for j in range(nb):
             if plain_bust(&tb[j]):
                 continue

@@ -502,21 +502,6 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
         raise MemoryError("too many terminal hands")
 
 
-cdef inline double dealer_dot(Ctx* c, const int* removed, const Term* t, double bjl1,
-                              double bjl2, double shift, double* vec) noexcept nogil:
-    """Fill ``vec`` with the dealer distribution when ``removed`` leaves ``c.base`` (peek:
-    its blackjack entry 0) and return sum_o vec_o (result of ``t`` against o + ``shift``)."""
-    cdef int o
-    cdef double acc = 0.0
-    dealer_for(c, -1, removed, vec)
-    if c.mode != 0:
-        vec[OUT_BJ] = 0.0
-    for o in range(NOUT):
-        if vec[o] != 0.0:
-            acc += vec[o] * (term_result(t, o, bjl1, bjl2) + shift)
-    return acc
-
-
 cdef inline void end_removed(const Term* t, int other, int* removed) noexcept nogil:
     """The cards gone once the hand ``t`` ended, with the other hand's pair card ``other``."""
     cdef int r
@@ -540,9 +525,7 @@ cdef int one_hand_moments(Ctx* cs, const Term* t, int n, int other, double bjl1,
     cdef double x
     for i in range(n):
         end_removed(&t[i], other, removed)
-        dealer_for(cs, -1, removed, d)
-        if cs.mode != 0:
-            d[OUT_BJ] = 0.0
+        counted_dealer(cs, removed, d)
         for o in range(NOUT):
             if d[o] == 0.0:
                 continue

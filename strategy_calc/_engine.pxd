@@ -9,14 +9,17 @@
 
 cdef enum:
     NR = 10         # ranks, indexed 0..9: ace, 2..9, ten-valued
-    NOUT = 7        # dealer outcomes: 0..4 = 17..21, 5 bust, 6 blackjack
-    OUT_BUST = 5
-    OUT_BJ = 6
+    # the dealer's outcomes (one class each: _rules.pxi's dealer_outcome makes them):
+    # 0..4 his final totals 17..21, then bust, then blackjack
+    DEALER_STANDS = 17  # his lowest final total (below it he draws; _rules.pxi dealer_draws)
+    OUT_BUST = 22 - DEALER_STANDS  # (5: after the totals 17..21)
+    OUT_BJ = OUT_BUST + 1
+    NOUT = OUT_BJ + 1   # (7) the outcomes: every array of them (a dealer distribution) is this long
     MAXN = 4096     # room for the player nodes (3,083 are used)
     KMAX = 24
     NCLASS = 64     # node classes: best total + 32 if soft
     NTOTALS = 22
-    ROWS = 70       # NR * NOUT: a dealer distribution for every up card
+    ROWS = NR * NOUT  # (70) a dealer distribution for every up card
     ALL_UPS = (1 << NR) - 1   # every up card, as bits (EntryRows, set_tree)
     SET_TREES_MAX = 192       # set trees kept (a chart's hints use 15-25 sets, two trees each)
     LANES = 4       # shoes tree_eval_lanes evaluates at once (lanes.h is written for 4)
@@ -27,7 +30,7 @@ cdef enum:
                     # counted) that the union factor tables hold, with room
     GROUP_MAX = 32  # tables in one SplitMomentGroup
     OPT_LEVELS = 12 # optimal split's V-recursion depth: hands finished + resplits (at most 6)
-    NCLS = 6        # optimal split's standing classes: 16 or less, 17, 18, 19, 20, 21
+    NCLS = OUT_BUST + 1  # (6) standing classes (_rules.pxi stand_class): 16 or less, 17..21
     _BAC_RANKS = 13        # baccarat ranks: A, 2..9, T, J, Q, K
     _BAC_POINTS = 10       # points 0..9
     _BAC_GRID = 200        # [banker cards - 2][player point][banker point]
