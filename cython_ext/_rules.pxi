@@ -6,7 +6,8 @@
 # new dealer outcome, its constants in _engine.pxd).
 #
 # Included into _engine.pyx before every file that uses them; the constants they read are
-# declared once in _engine.pxd. (Python has its own: strategy_calc's hands and rules.)
+# declared once in _engine.pxd. (Python has its own, once too:
+# strategy_calc/blackjack/hand_rules.py.)
 
 cdef inline int best_total(int hard, bint has_ace) noexcept nogil:
     """The soft total: the ``hard`` total (aces 1) with an ace counting 11 when that does not
