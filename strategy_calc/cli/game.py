@@ -396,14 +396,16 @@ def sweep(
             raise InputError("give what to vary: --vary FIELD=V1,V2,... or --preset NAME")
         if preset is not None:
             spec, variants = sweeps.preset_plan(preset)
-            base_rules, base_sets, sweep_mode = spec.rules, [*spec.base, *(set_ or [])], "effects"
+            base_rules, base_sets = spec.rules, [*spec.base, *(set_ or [])]
+            sweep_mode = sweeps.SweepMode.EFFECTS
         else:
-            variants = sweeps.plan(sweeps.parse_vary(vary or []), mode.value, yes)
+            sweep_mode = sweeps.SweepMode(mode.value)
+            variants = sweeps.plan(sweeps.parse_vary(vary or []), sweep_mode, yes)
             base_rules = rules if rules is not None else "macau-1983"
-            base_sets, sweep_mode = list(set_ or []), mode.value
+            base_sets = list(set_ or [])
         with progress_bar(f"{len(variants)} variants") as tick, \
                 parallel.executor(jobs, scheduler) as pool:
-            result = sweeps.sweep(base_rules, base_sets, variants, sweep_mode,  # type: ignore[arg-type]
+            result = sweeps.sweep(base_rules, base_sets, variants, sweep_mode,
                                   Strategy(strategy.value), pool, cache, tick, preset)
         return result
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 
 from strategy_calc.actions import Action
 from strategy_calc.blackjack.chart import row_of
@@ -12,7 +13,18 @@ from strategy_calc.blackjack.deals import UP_ORDER
 from strategy_calc.cards import RANKS, Rank, Shoe
 from strategy_calc.errors import InputError
 
-AGAINST = ("chart", "optimal")
+
+class DrillReference(StrEnum):
+    """What the play drill's answers are checked against (the value is ``drill --against``'s
+    word)."""
+
+    CHART = "chart"
+    """The basic-strategy chart's cell."""
+    OPTIMAL = "optimal"
+    """The best composition-dependent play of the cards dealt."""
+
+
+AGAINST = tuple(DrillReference)
 """What the answers are checked against: the basic-strategy chart, or the best
 composition-dependent play of the cards dealt."""
 
