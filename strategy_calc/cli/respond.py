@@ -119,6 +119,15 @@ def wants_json(as_json: bool, format_: StrEnum | None) -> bool:
     return as_json or (format_ is not None and format_.value == "json")
 
 
+E = TypeVar("E", bound=StrEnum)
+
+
+def chosen_format(as_json: bool, format_: E | None, formats: type[E]) -> E:
+    """The format of a command of several (``--format``; ``--json`` its alias for
+    ``json``), ``text`` by default."""
+    return formats("json") if wants_json(as_json, format_) else format_ or formats("text")
+
+
 LONG_RUN_SECONDS = 600.0
 """Runs estimated longer than this ask first (``--yes`` to skip the question)."""
 
@@ -162,8 +171,8 @@ def check_output(path: Path | None, flag: str) -> None:
         raise fail(f"{flag} {path}: not a file in an existing folder")
 
 
-def _box_figures(ruleset: BlackjackRules, start: Shoe | None, boxes: int,
-                 removed: str = "", play: str = "optimal") -> Any:
+def boxes_off_the_top(ruleset: BlackjackRules, start: Shoe | None, boxes: int,
+                      removed: str = "", play: str = "optimal") -> Any:
     """``--boxes N``: :func:`strategy_calc.blackjack.boxes.box_figures` off the top of the shoe
     (``start``, else a full one) less the ``--removed`` cards, the boxes playing
     ``play``."""

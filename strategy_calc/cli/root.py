@@ -48,8 +48,9 @@ def run(args: list[str] | None = None) -> int:
     Every error, usage errors included (a missing option, a bad value, an
     unknown command), is one line ``error: ...`` on stderr and status 2.
     """
+    line = routed(sys.argv[1:] if args is None else list(args))
     try:
-        result = _app_for(sys.argv[1:] if args is None else args)(args, standalone_mode=False)
+        result = _app_for(line)(line, standalone_mode=False)
     except typer.TyperException as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":  # a bare command: its help (status 2)
             print(exc.format_message() if hasattr(exc, "format_message") else exc)
@@ -86,14 +87,48 @@ def run_captured(args: list[str], progress: ProgressSink | None = None
 
 COMMANDS: dict[str, str] = {
     "hand": "hand", "baccarat": "baccarat", "chart": "game", "edge": "game", "bonus": "game",
-    "behind": "hand", "tables": "jobs", "risk": "game", "eor": "counting",
-    "indices": "counting", "sidebet": "hand", "bench": "jobs", "sweep": "game",
+    "behind": "hand", "tables": "jobs", "risk": "risk", "eor": "counting",
+    "indices": "counting", "sidebet": "hand", "bench": "jobs", "sweep": "sweep",
     "shell": "shell", "drill": "drill", "rules": "rules", "counts": "counting",
     "serve": "serve", "count": "count",
 }
 """Every command, in the help's order, and its family: the module
 ``strategy_calc.cli.FAMILY`` whose ``commands`` declare it. A command line loads only its
 own family (tests/cli/test_cli.py checks the table against the families)."""
+
+
+def routed(args: list[str]) -> list[str]:
+    """The command line to parse: ``count`` with a baccarat ruleset (``--rules
+    macau-baccarat``, or a ruleset file whose game is baccarat) is an alias of ``baccarat
+    count``, whose parser then answers for every flag (a blackjack-only one is its "no such
+    option" error).
+
+    >>> routed(["count", "--rules", "macau-baccarat", "--shoes", "3"])
+    ['baccarat', 'count', '--rules', 'macau-baccarat', '--shoes', '3']
+    >>> routed(["count", "--rules=deluxe"]), routed(["hand", "--rules", "macau-baccarat"])
+    (['count', '--rules=deluxe'], ['hand', '--rules', 'macau-baccarat'])
+    """
+    if args[:1] != ["count"]:
+        return args
+    spec = None
+    for at, arg in enumerate(args[:args.index("--")] if "--" in args else args):
+        if arg == "--rules" and at + 1 < len(args):
+            spec = args[at + 1]
+        elif arg.startswith("--rules="):
+            spec = arg.partition("=")[2]
+    return ["baccarat", *args] if spec is not None and _is_baccarat(spec) else args
+
+
+def _is_baccarat(spec: str) -> bool:
+    """Whether ``spec`` names a baccarat ruleset (False for one that cannot be read: the
+    command reports it)."""
+    from strategy_calc.errors import InputError
+    from strategy_calc.rules import load_ruleset
+
+    try:
+        return bool(load_ruleset(spec).get("game", "blackjack") == "baccarat")
+    except (InputError, OSError):
+        return False
 
 
 def family(name: str) -> typer.Typer:

@@ -3,25 +3,22 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from strategy_calc.cli.options import examples
+from strategy_calc.cli.command import command
 from strategy_calc.cli.respond import fail, guarded
 from strategy_calc.cli.root import run_captured
-
-if TYPE_CHECKING:
-    pass
 
 commands = typer.Typer()
 """This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
 
 
-@commands.command(
-    short_help="A local web page: chart, hand calculator, rules",
-    epilog=examples("strategy-calc serve", "strategy-calc serve --port 8080 --open"))
-def serve(
+@command(commands, "serve", "A local web page: chart, hand calculator, rules",
+         "strategy-calc serve", "strategy-calc serve --port 8080 --open")
+def serve_command(
+    *,
     host: Annotated[str, typer.Option(
         "--host", help="Address to listen on (loopback by default; 0.0.0.0 makes the page"
         " reachable from the network).")] = "127.0.0.1",
