@@ -8,7 +8,7 @@ import importlib
 import sys
 from collections.abc import Iterable
 from functools import cache
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -157,6 +157,17 @@ def _with(names: Iterable[str]) -> typer.Typer:
         one.registered_groups += [info for info in commands.registered_groups
                                   if info.name == name]
     return one
+
+
+def click_command(path: str) -> Any:
+    """The click command that click builds from the declaration of the command ``path``
+    (``hand``, or a group's ``sidebet pair``, ``baccarat count``), its family alone loaded:
+    its parameters as the parser, the help and the synopsis see them."""
+    words = path.split()
+    command = typer.main.get_command(_with(words[:1]))
+    for word in words:
+        command = command.commands[word]  # type: ignore[attr-defined]
+    return command
 
 
 @cache
