@@ -91,7 +91,7 @@ def baccarat_count_command(
     cut_card: Annotated[int | None, typer.Option(
         "--cut-card", metavar="CARDS_FROM_END", help="Cards behind the cut card (default"
         " 14).")] = None,
-    shoes: Annotated[int, typer.Option("--shoes", help="Shoes to deal.")] = 100,
+    shoes: Annotated[int, typer.Option("--shoes", metavar="N", help="Shoes to deal.")] = 100,
     bets: Annotated[str | None, typer.Option(
         "--bets", metavar="BET,...", help="The bets to report, e.g. tie,player_pair"
         " (default all).")] = None,

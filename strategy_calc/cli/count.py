@@ -71,16 +71,18 @@ class Deal(OptionGroup):
     """How the shoes are dealt: the cut card, the rounds, the seed, the moments."""
 
     penetration: Annotated[float | None, typer.Option(
-        "--penetration", help="Share of the shoe dealt before the cut card (default 0.75,"
+        "--penetration", metavar="P",
+        help="Share of the shoe dealt before the cut card (default 0.75,"
         " less for 1 deck so that 20 cards stay behind).")] = None
     cut_card: Annotated[int | None, typer.Option(
         "--cut-card", metavar="CARDS_FROM_END", help="Cards behind the cut card (instead of"
         " --penetration).")] = None
     rounds: Annotated[int, typer.Option(
-        "--rounds", help="Rounds to deal at least, in whole shoes.")] = 1000
+        "--rounds", metavar="N", help="Rounds to deal at least, in whole shoes.")] = 1000
     seed: opt.SeedOpt = 1
     moment_every: Annotated[int | None, typer.Option(
-        "--moment-every", help="Exact second moment on one round in N (default 25; 1 = every"
+        "--moment-every", metavar="K",
+        help="Exact second moment on one round in N (default 25; 1 = every"
         " round, slow: split rounds are enumerated jointly).")] = None
 
     @property
@@ -127,24 +129,28 @@ class Ramp(OptionGroup):
         "--spread", metavar="TC:UNITS,...", help='Bet ramp by floored true count, e.g.'
         ' "1:1,2:2,3:4,4:8".')] = None
     bankroll: Annotated[float | None, typer.Option(
-        "--bankroll", help="Bankroll in units, for the risk of ruin and --optimize-ramp.")
+        "--bankroll", metavar="B",
+        help="Bankroll in units, for the risk of ruin and --optimize-ramp.")
     ] = None
     optimize_ramp: Annotated[bool, typer.Option(
         "--optimize-ramp", help="Also the bet ramp that maximises SCORE within --min-bet and"
         " --max-bet (needs --bankroll).")] = False
     min_bet: Annotated[float | None, typer.Option(
-        "--min-bet", help="Smallest bet in units, for --optimize-ramp.")] = None
+        "--min-bet", metavar="M", help="Smallest bet in units, for --optimize-ramp.")] = None
     max_bet: Annotated[float | None, typer.Option(
-        "--max-bet", help="Largest bet in units, for --optimize-ramp.")] = None
+        "--max-bet", metavar="M", help="Largest bet in units, for --optimize-ramp.")] = None
     kelly_fraction: Annotated[float | None, typer.Option(
-        "--kelly-fraction", help="--optimize-ramp: bet this fraction of the Kelly bet for"
+        "--kelly-fraction", metavar="F",
+        help="--optimize-ramp: bet this fraction of the Kelly bet for"
         " --bankroll at each count, clipped to the limits (instead of the SCORE optimum).")
     ] = None
     max_ror: Annotated[float | None, typer.Option(
-        "--max-ror", help="--optimize-ramp: the highest win rate whose risk of ruin for"
+        "--max-ror", metavar="R",
+        help="--optimize-ramp: the highest win rate whose risk of ruin for"
         " --bankroll is at most this (at most --kelly-fraction's bets when given).")] = None
     rounds_per_hour: Annotated[float | None, typer.Option(
-        "--rounds-per-hour", help="--optimize-ramp: for the hours to double the bankroll"
+        "--rounds-per-hour", metavar="N",
+        help="--optimize-ramp: for the hours to double the bankroll"
         " (default 100).")] = None
 
     def ramp(self) -> Spread | None:

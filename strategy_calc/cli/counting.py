@@ -40,7 +40,8 @@ def eor_command(
     *,
     game: opt.Ruleset,
     definition: Annotated[str, typer.Option(
-        "--definition", help="reoptimised (the default): the best play re-optimised for each"
+        "--definition", metavar="reoptimised|fixed-chart",
+        help="reoptimised (the default): the best play re-optimised for each"
         " reduced shoe, against the full shoe's optimal EV; fixed-chart: the full shoe's"
         " chart played unchanged on each reduced shoe, against its EV off the top (the"
         " effects then sum to exactly 0 over a deck). One card removed either way.")
@@ -78,7 +79,7 @@ class RiskAverse(OptionGroup):
         "--spread", metavar="TC:UNITS,...", help='The bet ramp of --risk-averse, e.g.'
         ' "0:1,1:2,2:4,3:8,4:12".')] = None
     bankroll: Annotated[float | None, typer.Option(
-        "--bankroll", help="Bankroll in units (bets of the ramp), for --risk-averse.")
+        "--bankroll", metavar="B", help="Bankroll in units (bets of the ramp), for --risk-averse.")
     ] = None
 
     def check(self) -> None:

@@ -54,7 +54,7 @@ class CountDrill(OptionGroup):
         "--system", metavar="NAME|FILE", help="Count drills: the count system (strategy-calc"
         " counts lists them).")] = "hilo"
     cards: Annotated[int, typer.Option(
-        "--cards", help="Count drill: cards dealt per question.")] = 10
+        "--cards", metavar="N", help="Count drill: cards dealt per question.")] = 10
     pace: Annotated[float, typer.Option(
         "--pace", metavar="SECONDS", help="Count drill on a terminal: seconds each card is"
         " shown (0: all at once).")] = 1.0
@@ -63,7 +63,7 @@ class CountDrill(OptionGroup):
 FORMS = {"drill": (
     ("[play]", ("rules", "set_", "decks", "against", "focus", "count", "seed", "answers",
                 "history", "no_history", "format_", "as_json")),
-    ("count|true-count", ("system", "cards", "pace", "decks", "count", "seed", "answers",
+    ("count|true-count", ("decks", "system", "cards", "pace", "count", "seed", "answers",
                           "history", "no_history", "format_", "as_json")),
     ("--stats", ("history", "format_", "as_json")))}
 """The forms of ``drill`` and the options each takes, for the synopsis
@@ -97,7 +97,8 @@ def drill_command(
         "--count", metavar="N", help="Questions to ask (default: play until q on a"
         " terminal, one per answer given otherwise; count drills 10).")] = None,
     seed: Annotated[int | None, typer.Option(
-        "--seed", help="Seed of the deals (the same seed deals the same questions; default"
+        "--seed", metavar="S",
+        help="Seed of the deals (the same seed deals the same questions; default"
         " a fresh one, shown in the report).")] = None,
     answers: Annotated[str | None, typer.Option(
         "--answers", metavar="A,A,...", help="Answer non-interactively, e.g. h,s,d,p,r"

@@ -143,8 +143,8 @@ def edge_command(
         "--strategy", case_sensitive=False, help="basic: the chart; optimal: best play per"
         " hand; autoplay: hit to 12+, then stand (Deluxe disconnection).")
     ] = Strategy.BASIC,
-    output: opt.Output,
     boxes: opt.BoxesOpt = None,
+    output: opt.Output,
 ) -> None:
     """The exact house edge / return to player of a ruleset from a full shoe."""
     as_json = output.json

@@ -45,8 +45,8 @@ def hand_command(
     exact: Annotated[bool, typer.Option(
         "--exact", help="Also give the dealer's outcomes, standing and insurance as exact "
         "fractions.")] = False,
-    output: opt.Output,
     boxes: opt.BoxesOpt = None,
+    output: opt.Output,
 ) -> None:
     """Every action's exact EV for one blackjack hand against an up card."""
     as_json = output.json

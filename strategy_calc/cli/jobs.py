@@ -20,7 +20,8 @@ commands = typer.Typer()
          "strategy-calc tables", "strategy-calc tables --check")
 def tables_command(
     *,
-    out: Annotated[Path, typer.Option("--out", help="Directory to write.")] = Path("tables"),
+    out: Annotated[Path, typer.Option(
+        "--out", metavar="DIR", help="Directory to write.")] = Path("tables"),
     check: Annotated[
         bool, typer.Option("--check", help="Only compare with the files there; exit 1 if stale.")
     ] = False,
@@ -64,7 +65,8 @@ def tables_command(
          "strategy-calc bench --only game-8d --repeat 9", "strategy-calc bench --json")
 def bench_command(
     *,
-    repeat: Annotated[int, typer.Option("--repeat", help="Timed runs per workload.")] = 7,
+    repeat: Annotated[int, typer.Option(
+        "--repeat", metavar="N", help="Timed runs per workload.")] = 7,
     only: Annotated[list[str] | None, typer.Option(
         "--only", metavar="NAME", help="Time only this workload (repeatable), e.g. game-8d.")
     ] = None,

@@ -61,7 +61,7 @@ SweepFormatOpt = Annotated[SweepFormat | None, format_option(
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 JsonAliasOpt = Annotated[bool, typer.Option("--json", help="Same as --format json.")]
 OutOpt = Annotated[Path | None, typer.Option(
-    "--out", help="Write to this file instead of stdout.")]
+    "--out", metavar="FILE", help="Write to this file instead of stdout.")]
 PaperOpt = Annotated[Paper, typer.Option(
     "--paper", case_sensitive=False, help="Paper of --format pdf (one page).")]
 PlotOpt = Annotated[Path | None, typer.Option(
@@ -101,7 +101,7 @@ SplitStrategyOpt = Annotated[SplitStrategy, typer.Option(
     " resplits), postsplit (the second hand sees the first's cards; slower), optimal"
     " (every decision sees every card dealt and maximises the round; slowest, resplits"
     " included).")]
-SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the shuffles.")]
+SeedOpt = Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the shuffles.")]
 
 
 @dataclass(frozen=True)
@@ -168,7 +168,7 @@ class Workers(OptionGroup):
     """``--jobs``, ``--scheduler``: where a parallel run's tasks go."""
 
     jobs: Annotated[int | None, typer.Option(
-        "--jobs", help="Local worker processes (default: the CPU count).")] = None
+        "--jobs", metavar="N", help="Local worker processes (default: the CPU count).")] = None
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler", metavar="ADDRESS", help="Run on a Dask cluster, e.g. tcp://host:8786"
         " (pip install 'strategy_calc[cluster]').")] = None

@@ -26,9 +26,11 @@ def risk_command(
     strategy: Annotated[RiskStrategy, typer.Option(
         "--strategy", case_sensitive=False, help="optimal: best play per hand; basic: chart.")
     ] = RiskStrategy.OPTIMAL,
-    bankroll: Annotated[float, typer.Option("--bankroll", help="Bankroll in initial bets.")
+    bankroll: Annotated[float, typer.Option(
+        "--bankroll", metavar="B", help="Bankroll in initial bets.")
                         ] = 100,
-    rounds: Annotated[int, typer.Option("--rounds", help="Rounds played flat (1 to 10000).")
+    rounds: Annotated[int, typer.Option(
+        "--rounds", metavar="N", help="Rounds played flat (1 to 10000).")
                       ] = 1000,
     plot: opt.PlotOpt = None,
     split_strategy: opt.SplitStrategyOpt = SplitStrategy.CDP1,

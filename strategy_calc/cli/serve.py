@@ -21,9 +21,11 @@ commands = typer.Typer()
 def serve_command(
     *,
     host: Annotated[str, typer.Option(
-        "--host", help="Address to listen on (loopback by default; 0.0.0.0 makes the page"
+        "--host", metavar="ADDRESS",
+        help="Address to listen on (loopback by default; 0.0.0.0 makes the page"
         " reachable from the network).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="TCP port (0: any free one).")] = 8000,
+    port: Annotated[int, typer.Option(
+        "--port", metavar="PORT", help="TCP port (0: any free one).")] = 8000,
     open_: Annotated[bool, typer.Option("--open", help="Open the page in a browser.")] = False,
 ) -> None:
     """Serve the chart you can click, the hand calculator, the rules and their effects and

@@ -30,7 +30,8 @@ def sweep_command(
         "--vary", metavar="FIELD=V1,V2,...", help="A field and the values to try (repeatable)."
     )] = None,
     preset: Annotated[str | None, typer.Option(
-        "--preset", help="A built-in sweep instead of --vary: macau-rules.")] = None,
+        "--preset", metavar="NAME",
+        help="A built-in sweep instead of --vary: macau-rules.")] = None,
     mode: Annotated[SweepMode, typer.Option(
         "--mode", case_sensitive=False,
         help="effects: the base, then each single change; grid: every combination."
@@ -41,7 +42,7 @@ def sweep_command(
     format_: opt.SweepFormatOpt = None,
     workers: opt.Workers,
     cache: Annotated[Path | None, typer.Option(
-        "--cache", help="Keep each variant's result here; a rerun resumes.")] = None,
+        "--cache", metavar="DIR", help="Keep each variant's result here; a rerun resumes.")] = None,
     yes: opt.YesOpt = False,
     as_json: opt.JsonAliasOpt = False,
 ) -> None:

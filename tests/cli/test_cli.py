@@ -636,7 +636,7 @@ def test_edge_by_up_card_weighted_by_the_up_cards_sums_to_the_ev() -> None:
 
 COMMANDS = [["rules"], ["hand"], ["baccarat"], ["chart"], ["edge"], ["bonus"], ["behind"],
             ["tables"], ["risk"], ["eor"], ["indices"], ["bench"], ["sweep"], ["shell"], ["count"],
-            ["sidebet", "pair"]]
+            ["sidebet", "pair"], ["baccarat", "count"]]
 
 
 @pytest.mark.slow
