@@ -2,15 +2,13 @@
 help's examples, and spreads the option groups it takes into options.
 
 An option group (:class:`OptionGroup`) is options that go together, declared once as the
-fields of a frozen dataclass, each field an ``Annotated`` typer option with its default
+attributes of a class, each an ``Annotated`` typer option with its default
 (:class:`~strategy_calc.cli.options.Ruleset`: ``--rules``, ``--set``, ``--decks``). A
-command takes the group as one parameter; typer sees each field as an option of the
+command takes the group as one parameter; typer sees each of them as an option of the
 command (its help, its parsing, its place in the synopsis), and the command receives the
 group's value, whose methods do what the options mean (load the ruleset).
 
->>> from dataclasses import dataclass
->>> @dataclass(frozen=True)
-... class Pair(OptionGroup):
+>>> class Pair(OptionGroup):
 ...     low: typing.Annotated[int, typer.Option("--low")] = 1
 ...     high: typing.Annotated[int, typer.Option("--high")] = 2
 >>> def show(pair: Pair, name: str = "x") -> None:
@@ -24,7 +22,6 @@ y Pair(low=3, high=4)
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import inspect
 import typing
@@ -37,9 +34,38 @@ F = TypeVar("F", bound=Callable[..., None])
 
 
 class OptionGroup:
-    """The base of the option groups: a frozen dataclass whose fields are options
-    (``Annotated[type, typer.Option(...)]`` with a default), spread into the options of
-    every command that takes it (:func:`spread`)."""
+    """The base of the option groups: options declared as annotated class attributes
+    (``Annotated[type, typer.Option(...)]``, the default as the value), spread into the
+    options of every command that takes the group (:func:`spread`); a group's value is
+    immutable and compares by its options' values. (Not a dataclass: making one generates
+    code at import, milliseconds every command line would pay.)"""
+
+    def __init__(self, **values: Any) -> None:
+        for name in option_names(type(self)):
+            object.__setattr__(self, name, values.pop(name, getattr(type(self), name)))
+        if values:
+            raise TypeError(f"{type(self).__name__}: no option {', '.join(values)}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and vars(other) == vars(self)
+
+    # (its options may be lists: no hash)
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in vars(self).items())
+        return f"{type(self).__name__}({shown})"
+
+
+def option_names(group: type[OptionGroup]) -> list[str]:
+    """The options of ``group``, its bases' first (a redeclared one keeps its place)."""
+    names: dict[str, None] = {}
+    for cls in reversed(group.__mro__):
+        names.update(dict.fromkeys(inspect.get_annotations(cls)))
+    return list(names)
 
 
 def examples(*lines: str) -> str:
@@ -65,12 +91,20 @@ def command(app: typer.Typer, name: str, short_help: str, *example_lines: str,
     return register
 
 
+_group_options: dict[str, list[inspect.Parameter]] = {}
+
+
 def group_options(group: type[OptionGroup]) -> list[inspect.Parameter]:
-    """The options of an option group, as keyword parameters (their annotations resolved)."""
-    hints = typing.get_type_hints(group, include_extras=True)
-    return [inspect.Parameter(field.name, inspect.Parameter.KEYWORD_ONLY,
-                              default=field.default, annotation=hints[field.name])
-            for field in dataclasses.fields(group)]  # type: ignore[arg-type]
+    """The options of an option group, as keyword parameters (their annotations resolved
+    once per group)."""
+    key = f"{group.__module__}.{group.__qualname__}"
+    if key not in _group_options:
+        hints = typing.get_type_hints(group, include_extras=True)
+        _group_options[key] = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY,
+                                                 default=getattr(group, name),
+                                                 annotation=hints[name])
+                               for name in option_names(group)]
+    return _group_options[key]
 
 
 def spread(func: Callable[..., None]) -> Callable[..., None]:
@@ -95,8 +129,7 @@ def spread(func: Callable[..., None]) -> Callable[..., None]:
     @functools.wraps(func)
     def with_groups(**values: Any) -> None:
         for name, group in groups.items():
-            fields = dataclasses.fields(group)  # type: ignore[arg-type]
-            values[name] = group(**{field.name: values.pop(field.name) for field in fields})
+            values[name] = group(**{key: values.pop(key) for key in option_names(group)})
         func(**values)
 
     with_groups.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]

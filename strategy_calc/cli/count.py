@@ -4,7 +4,6 @@ count``: :func:`strategy_calc.cli.root.routed`)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -31,7 +30,6 @@ commands = typer.Typer()
 """This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
 
 
-@dataclass(frozen=True)
 class CountRuleset(opt.ShoeRuleset):
     """A blackjack ruleset for ``count`` (a baccarat one makes it ``baccarat count``)."""
 
@@ -41,7 +39,6 @@ class CountRuleset(opt.ShoeRuleset):
         " baccarat count.")] = None
 
 
-@dataclass(frozen=True)
 class Systems(OptionGroup):
     """``--system`` or ``--compare``: the count systems run."""
 
@@ -66,7 +63,6 @@ class Systems(OptionGroup):
         return names
 
 
-@dataclass(frozen=True)
 class Deal(OptionGroup):
     """How the shoes are dealt: the cut card, the rounds, the seed, the moments."""
 
@@ -93,7 +89,6 @@ class Deal(OptionGroup):
         return self.moment_every if self.moment_every is not None else MOMENT_EVERY
 
 
-@dataclass(frozen=True)
 class Table(OptionGroup):
     """The boxes at the table and the player's."""
 
@@ -121,7 +116,6 @@ class Table(OptionGroup):
         return parse_box_ramp(self.box_ramp) if self.box_ramp is not None else ()
 
 
-@dataclass(frozen=True)
 class Ramp(OptionGroup):
     """The bet ramp, the bankroll, and ``--optimize-ramp`` with its limits."""
 
@@ -185,7 +179,6 @@ class Ramp(OptionGroup):
                           self.max_ror, per_hour if per_hour is not None else ROUNDS_PER_HOUR)
 
 
-@dataclass(frozen=True)
 class Wonging(OptionGroup):
     """``--enter TC --exit TC``: play only at good counts."""
 

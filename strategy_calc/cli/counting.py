@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -30,6 +30,12 @@ if TYPE_CHECKING:
 
 commands = typer.Typer()
 """This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
+
+IndexFormat = StrEnum("IndexFormat", "text json csv pdf")
+"""``indices --format``."""
+IndexFormatOpt = Annotated[IndexFormat | None, opt.format_option(
+    "text (the default), json, csv or pdf (the grids on one page, pip install"
+    " 'strategy_calc[pdf]')")]
 
 
 @command(commands, "eor", "Effects of removal of each rank",
@@ -67,7 +73,6 @@ def eor_command(
     respond(compute, output.render(eor_dict, eor_text))
 
 
-@dataclass(frozen=True)
 class RiskAverse(OptionGroup):
     """``indices --risk-averse`` and the ramp and bankroll it weighs variance at."""
 
@@ -128,7 +133,7 @@ def indices_command(
         "--published", help="Only the published decisions (Illustrious 18, Fab 4), not the"
         " matrix of every play (seconds faster).")] = False,
     risk_averse: RiskAverse,
-    format_: opt.IndexFormatOpt = None,
+    format_: IndexFormatOpt = None,
     as_json: opt.JsonAliasOpt = False,
     out: opt.OutOpt = None,
     paper: opt.PaperOpt = opt.Paper.a4,
@@ -139,13 +144,13 @@ def indices_command(
     matrix of every play of every starting hand against every up card."""
     from strategy_calc.render.indices import indices_csv, indices_dict, indices_pdf, indices_text
 
-    chosen = chosen_format(as_json, format_, opt.IndexFormat)
+    chosen = chosen_format(as_json, format_, IndexFormat)
     if (hand is None) != (vs is None):
         raise fail("--hand and --vs go together: give both for one cell, or neither")
     if hand is not None and published:
         raise fail("--published and --hand disagree: give one of them")
     check_output(out, "--out")
-    if chosen is opt.IndexFormat.pdf:
+    if chosen is IndexFormat.pdf:
         refuse_binary_on_terminal(out)
     risk_averse.check()
 
@@ -153,16 +158,16 @@ def indices_command(
         return _indices(game.load(), count, hand, vs, published, risk_averse)
 
     def render(got: tuple[IndexTable, IndexMatrix | None]) -> str:
-        if chosen is opt.IndexFormat.json:
+        if chosen is IndexFormat.json:
             return dump_json(indices_dict(*got))
-        return indices_csv(*got) if chosen is opt.IndexFormat.csv else indices_text(*got)
+        return indices_csv(*got) if chosen is IndexFormat.csv else indices_text(*got)
 
-    if chosen is not opt.IndexFormat.pdf and out is None:
+    if chosen is not IndexFormat.pdf and out is None:
         respond(compute, render)
         return
     got = guarded(compute)
     emit_bytes(guarded(lambda: indices_pdf(*got, paper.value))
-               if chosen is opt.IndexFormat.pdf
+               if chosen is IndexFormat.pdf
                else (guarded(lambda: render(got)) + "\n").encode(), out)
 
 

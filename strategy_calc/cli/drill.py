@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import sys
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -27,7 +26,6 @@ DrillFocus = StrEnum("DrillFocus", "hard soft pairs surrender exceptions")
 """The deals ``drill --focus`` keeps to (:data:`strategy_calc.drill.questions.FOCUS`)."""
 
 
-@dataclass(frozen=True)
 class History(OptionGroup):
     """Where the drill's history is kept (``--history FILE``, ``--no-history``)."""
 
@@ -46,7 +44,6 @@ class History(OptionGroup):
         return None if self.no_history else self.history or default_history_path()
 
 
-@dataclass(frozen=True)
 class CountDrill(OptionGroup):
     """The count drills' options."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from collections import OrderedDict
 from collections.abc import Callable
+from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -33,6 +34,11 @@ if TYPE_CHECKING:
 
 commands = typer.Typer()
 """This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
+
+ChartFormat = StrEnum("ChartFormat", "text markdown csv json html pdf")
+"""``chart --format``."""
+ChartFormatOpt = Annotated[ChartFormat | None, opt.format_option(
+    "text (the default), markdown, csv, json, html or pdf")]
 
 
 GAMES_KEPT = 8
@@ -95,7 +101,7 @@ def chart_command(
     *,
     game: opt.ShoeRuleset,
     split_strategy: opt.SplitStrategyOpt = SplitStrategy.CDP1,
-    format_: opt.ChartFormatOpt = None,
+    format_: ChartFormatOpt = None,
     as_json: opt.JsonAliasOpt = False,
     out: opt.OutOpt = None,
     paper: opt.PaperOpt = opt.Paper.a4,
@@ -107,24 +113,24 @@ def chart_command(
     """
     from strategy_calc.render import chart as charts
 
-    chosen = chosen_format(as_json, format_, opt.ChartFormat)
+    chosen = chosen_format(as_json, format_, ChartFormat)
     check_output(out, "--out")
-    if chosen is opt.ChartFormat.pdf:
+    if chosen is ChartFormat.pdf:
         refuse_binary_on_terminal(out)
     analysis = game_of(game, split_strategy)
-    if chosen is opt.ChartFormat.pdf:
+    if chosen is ChartFormat.pdf:
         emit_bytes(guarded(lambda: charts.chart_pdf(analysis, paper.value)), out)
         return
-    if chosen is opt.ChartFormat.text and out is None:
+    if chosen is ChartFormat.text and out is None:
         from rich.console import Console
 
         Console(highlight=False).print(*charts.chart_renderables(analysis), sep="\n")
         return
-    render: dict[opt.ChartFormat, Callable[[GameAnalysis], str]] = {
-        opt.ChartFormat.text: lambda g: charts.chart_text(g) + "\n",
-        opt.ChartFormat.json: lambda g: dump_json(charts.chart_dict(g)) + "\n",
-        opt.ChartFormat.markdown: charts.chart_markdown, opt.ChartFormat.csv: charts.chart_csv,
-        opt.ChartFormat.html: charts.chart_html}
+    render: dict[ChartFormat, Callable[[GameAnalysis], str]] = {
+        ChartFormat.text: lambda g: charts.chart_text(g) + "\n",
+        ChartFormat.json: lambda g: dump_json(charts.chart_dict(g)) + "\n",
+        ChartFormat.markdown: charts.chart_markdown, ChartFormat.csv: charts.chart_csv,
+        ChartFormat.html: charts.chart_html}
     text = render[chosen](analysis)
     if out is not None:
         guarded(lambda: out.write_text(text, encoding="utf-8"))

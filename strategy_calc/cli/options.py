@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -34,12 +33,6 @@ R = TypeVar("R")
 
 OutputFormat = StrEnum("OutputFormat", "text json")
 """``--format`` of the commands that print text or one JSON object."""
-ChartFormat = StrEnum("ChartFormat", "text markdown csv json html pdf")
-"""``chart --format``."""
-IndexFormat = StrEnum("IndexFormat", "text json csv pdf")
-"""``indices --format``."""
-SweepFormat = StrEnum("SweepFormat", "text json csv markdown")
-"""``sweep --format``."""
 Paper = StrEnum("Paper", "a4 letter")
 """Paper sizes of the one-page PDFs (``--paper``)."""
 
@@ -51,13 +44,6 @@ def format_option(choices: str) -> Any:
 
 FormatOpt = Annotated[OutputFormat | None, format_option(
     "text (the default) or json (--json is short for --format json)")]
-ChartFormatOpt = Annotated[ChartFormat | None, format_option(
-    "text (the default), markdown, csv, json, html or pdf")]
-IndexFormatOpt = Annotated[IndexFormat | None, format_option(
-    "text (the default), json, csv or pdf (the grids on one page, pip install"
-    " 'strategy_calc[pdf]')")]
-SweepFormatOpt = Annotated[SweepFormat | None, format_option(
-    "text (the default), csv, markdown or json")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 JsonAliasOpt = Annotated[bool, typer.Option("--json", help="Same as --format json.")]
 OutOpt = Annotated[Path | None, typer.Option(
@@ -104,7 +90,6 @@ SplitStrategyOpt = Annotated[SplitStrategy, typer.Option(
 SeedOpt = Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the shuffles.")]
 
 
-@dataclass(frozen=True)
 class Ruleset(OptionGroup):
     """``--rules``, ``--set``, ``--decks``: a blackjack ruleset."""
 
@@ -117,7 +102,6 @@ class Ruleset(OptionGroup):
         return load_rules(self.rules, self.set_, self.decks)
 
 
-@dataclass(frozen=True)
 class ShoeRuleset(Ruleset):
     """A blackjack ruleset and ``--shoe``, the cards per rank instead of ``--decks``."""
 
@@ -128,7 +112,6 @@ class ShoeRuleset(Ruleset):
         return with_shoe(self.rules, self.set_, self.decks, self.shoe)
 
 
-@dataclass(frozen=True)
 class BaccaratRuleset(OptionGroup):
     """``--rules``, ``--set``, ``--decks``: a baccarat ruleset."""
 
@@ -144,7 +127,6 @@ class BaccaratRuleset(OptionGroup):
         return baccarat_rules(spec, [*(self.set_ or []), *overrides], self.decks)
 
 
-@dataclass(frozen=True)
 class Output(OptionGroup):
     """``--format text|json`` and ``--json``, its alias."""
 
@@ -163,7 +145,6 @@ class Output(OptionGroup):
         return json_or_text(self.json, to_dict, to_text)
 
 
-@dataclass(frozen=True)
 class Workers(OptionGroup):
     """``--jobs``, ``--scheduler``: where a parallel run's tasks go."""
 

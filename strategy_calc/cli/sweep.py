@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -17,6 +18,11 @@ from strategy_calc.errors import InputError
 
 commands = typer.Typer()
 """This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
+
+SweepFormat = StrEnum("SweepFormat", "text json csv markdown")
+"""``sweep --format``."""
+SweepFormatOpt = Annotated[SweepFormat | None, opt.format_option(
+    "text (the default), csv, markdown or json")]
 
 
 @command(commands, "sweep", "What each rule is worth (rule variants)",
@@ -39,7 +45,7 @@ def sweep_command(
     strategy: Annotated[RiskStrategy, typer.Option(
         "--strategy", case_sensitive=False, help="basic: the chart; optimal: best play per hand.")
     ] = RiskStrategy.BASIC,
-    format_: opt.SweepFormatOpt = None,
+    format_: SweepFormatOpt = None,
     workers: opt.Workers,
     cache: Annotated[Path | None, typer.Option(
         "--cache", metavar="DIR", help="Keep each variant's result here; a rerun resumes.")] = None,
@@ -67,8 +73,8 @@ def sweep_command(
             return sweeps.sweep(base_rules, base_sets, variants, sweep_mode,
                                 Strategy(strategy.value), pool, cache, tick, preset)
 
-    chosen = chosen_format(as_json, format_, opt.SweepFormat)
-    as_words = {opt.SweepFormat.csv: sweep_csv, opt.SweepFormat.markdown: sweep_markdown
+    chosen = chosen_format(as_json, format_, SweepFormat)
+    as_words = {SweepFormat.csv: sweep_csv, SweepFormat.markdown: sweep_markdown
                 }.get(chosen, sweep_text)  # text, or unused
-    respond(compute, json_or_text(chosen is opt.SweepFormat.json, sweep_dict,
+    respond(compute, json_or_text(chosen is SweepFormat.json, sweep_dict,
                                   lambda result: as_words(result).rstrip("\n")))
