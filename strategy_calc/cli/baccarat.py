@@ -16,6 +16,7 @@ from strategy_calc.cli.respond import (
     removed_cards,
     respond,
 )
+from strategy_calc.cli.root import SUMMARIES
 from strategy_calc.errors import InputError
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ baccarat_app = typer.Typer(rich_markup_mode=None)
 
 commands.add_typer(baccarat_app, name="baccarat", invoke_without_command=True,
                    no_args_is_help=False,
-                   short_help="Every baccarat bet's exact EV for a shoe; counted shoes")
+                   short_help=SUMMARIES["baccarat"])
 
 
 @baccarat_app.callback(epilog=examples(
@@ -82,8 +83,7 @@ def baccarat_command(
         dump_json(odds_dict(*done, exact)) if as_json else odds_text(*done, exact)))
 
 
-@command(baccarat_app, "count", "Counted shoes: when each bet turns positive",
-         "strategy-calc baccarat count --shoes 1000 --json",
+@command(baccarat_app, "baccarat count", "strategy-calc baccarat count --shoes 1000 --json",
          "strategy-calc baccarat count --decks 8 --bets tie,player_pair")
 def baccarat_count_command(
     *,

@@ -200,7 +200,7 @@ class Wonging(OptionGroup):
         return Wong(self.enter, self.exit_)
 
 
-@command(commands, "count", "Card counting over seeded shoes, exact EVs",
+@command(commands, "count",
          'strategy-calc count --rules deluxe --decks 6 --spread "1:1,2:4,3:8" --rounds 10000',
          'strategy-calc count --rules deluxe --decks 6 --spread "0:1,1:2,2:4,3:8,4:12"'
          ' --optimize-ramp --bankroll 10000 --min-bet 1 --max-bet 12 --rounds 4000',

@@ -38,8 +38,7 @@ IndexFormatOpt = Annotated[IndexFormat | None, opt.format_option(
     " 'strategy_calc[pdf]')")]
 
 
-@command(commands, "eor", "Effects of removal of each rank",
-         "strategy-calc eor --rules deluxe --decks 6 --json",
+@command(commands, "eor", "strategy-calc eor --rules deluxe --decks 6 --json",
          "strategy-calc eor --rules deluxe --decks 6 --set surrender=late_vs_ten_ace",
          "strategy-calc eor --rules deluxe --decks 6 --definition fixed-chart")
 def eor_command(
@@ -112,9 +111,7 @@ class RiskAverse(OptionGroup):
             f"--spread {self.spread} --bankroll {self.bankroll:g}")
 
 
-@command(commands, "indices",
-         "Count indices: the Illustrious 18, the Fab 4, every play of every hand",
-         "strategy-calc indices --rules deluxe --decks 6 --set surrender=none",
+@command(commands, "indices", "strategy-calc indices --rules deluxe --decks 6 --set surrender=none",
          "strategy-calc indices --count zen --hand T,6 --vs T",
          "strategy-calc indices --published --format csv")
 def indices_command(
@@ -199,8 +196,7 @@ def _indices(ruleset: BlackjackRules, count: str, hand: str | None, up: str | No
         return table, indices.index_matrix(ruleset, count, tick)
 
 
-@command(commands, "counts", "The card-counting systems and their tags",
-         "strategy-calc counts", "strategy-calc counts --json",
+@command(commands, "counts", "strategy-calc counts", "strategy-calc counts --json",
          "strategy-calc counts --system my-count.toml")
 def counts_command(
     *,

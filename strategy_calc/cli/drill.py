@@ -67,8 +67,7 @@ FORMS = {"drill": (
 (:mod:`strategy_calc.cli.synopsis`)."""
 
 
-@command(commands, "drill", "Study drill: the chart quizzed, each mistake's exact cost",
-         'strategy-calc drill --rules deluxe --decks 6',
+@command(commands, "drill", 'strategy-calc drill --rules deluxe --decks 6',
          'strategy-calc drill --focus pairs --against optimal --count 20',
          'strategy-calc drill --answers "h,s,d,h" --seed 7 --json --no-history',
          'strategy-calc drill count --system hilo --cards 12 --pace 0.8',

@@ -94,8 +94,7 @@ def optimal_edge_of(game: opt.ShoeRuleset, split_strategy: SplitStrategy) -> Opt
                                             split_strategy=split_strategy))
 
 
-@command(commands, "chart", "The basic-strategy chart and house edge",
-         "strategy-calc chart --rules deluxe --decks 6",
+@command(commands, "chart", "strategy-calc chart --rules deluxe --decks 6",
          "strategy-calc chart --rules macau-1983 --format pdf --out macau.pdf")
 def chart_command(
     *,
@@ -138,8 +137,7 @@ def chart_command(
         sys.stdout.write(text)
 
 
-@command(commands, "edge", "The exact house edge of a ruleset",
-         "strategy-calc edge --rules deluxe",
+@command(commands, "edge", "strategy-calc edge --rules deluxe",
          "strategy-calc edge --rules macau-1983 --strategy optimal --json")
 def edge_command(
     *,
@@ -184,8 +182,7 @@ def edge_command(
     respond(compute, render)
 
 
-@command(commands, "bonus", "What Macau's 6-7-8 / 7-7-7 bonuses are worth",
-         "strategy-calc bonus --rules macau-1983 --decks 8")
+@command(commands, "bonus", "strategy-calc bonus --rules macau-1983 --decks 8")
 def bonus_command(*, game: opt.ShoeRuleset, output: opt.Output) -> None:
     """What the Macau suited 6-7-8 / 7-7-7 bonuses add to the return, and the plays they change."""
     from strategy_calc.blackjack.whatif import BonusValue, bonus_value

@@ -18,6 +18,7 @@ from strategy_calc.cli.respond import (
     respond,
     warn_slow_split,
 )
+from strategy_calc.cli.root import SUMMARIES
 
 commands = typer.Typer()
 """This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
@@ -28,8 +29,7 @@ VsOpt = Annotated[str, typer.Option(
     "--vs", metavar="UP", help="The dealer's up card, e.g. T or A.")]
 
 
-@command(commands, "hand", "Every action's exact EV for one hand",
-         "strategy-calc hand T,6 --vs T",
+@command(commands, "hand", "strategy-calc hand T,6 --vs T",
          "strategy-calc hand 8,8 --vs A --rules deluxe --json",
          "strategy-calc hand 6s,7s --vs 2 --rules macau-1983 --removed 8s")
 def hand_command(
@@ -85,8 +85,7 @@ def hand_command(
     respond(compute, render)
 
 
-@command(commands, "behind", "Bet behind: the follower's choices",
-         "strategy-calc behind T,T --vs 6 --rules deluxe")
+@command(commands, "behind", "strategy-calc behind T,T --vs 6 --rules deluxe")
 def behind_command(
     cards: Annotated[str, typer.Argument(
         metavar="CARDS", help="The seat's cards, e.g. 5,6 or 8,8.")],
@@ -115,11 +114,10 @@ sidebet_app = typer.Typer(
 
 
 commands.add_typer(sidebet_app, name="sidebet",
-                   short_help="Side bets: the Deluxe pair bet's exact EV")
+                   short_help=SUMMARIES["sidebet"])
 
 
-@command(sidebet_app, "pair", "The Deluxe pair bet's exact EV",
-         "strategy-calc sidebet pair --rules deluxe",
+@command(sidebet_app, "sidebet pair", "strategy-calc sidebet pair --rules deluxe",
          "strategy-calc sidebet pair --rules deluxe --removed 8,8 --json")
 def sidebet_pair_command(
     *,

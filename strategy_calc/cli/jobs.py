@@ -16,8 +16,7 @@ commands = typer.Typer()
 """This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
 
 
-@command(commands, "tables", "Regenerate the charts in tables/",
-         "strategy-calc tables", "strategy-calc tables --check")
+@command(commands, "tables", "strategy-calc tables", "strategy-calc tables --check")
 def tables_command(
     *,
     out: Annotated[Path, typer.Option(
@@ -61,7 +60,7 @@ def tables_command(
     print(f"wrote {len(files) + len(pdfs)} files to {out} ({len(stale)} text files changed)")
 
 
-@command(commands, "bench", "Time the standard workloads",
+@command(commands, "bench",
          "strategy-calc bench --only game-8d --repeat 9", "strategy-calc bench --json")
 def bench_command(
     *,

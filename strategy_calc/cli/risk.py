@@ -18,8 +18,7 @@ commands = typer.Typer()
 """This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
 
 
-@command(commands, "risk", "A round's distribution and risk of ruin",
-         "strategy-calc risk --rules deluxe --bankroll 100 --rounds 1000")
+@command(commands, "risk", "strategy-calc risk --rules deluxe --bankroll 100 --rounds 1000")
 def risk_command(
     *,
     game: opt.ShoeRuleset,

@@ -14,8 +14,7 @@ commands = typer.Typer()
 """This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
 
 
-@command(commands, "rules", "The rulesets and their fields",
-         "strategy-calc rules", "strategy-calc rules macau-1983",
+@command(commands, "rules", "strategy-calc rules", "strategy-calc rules macau-1983",
          "strategy-calc rules deluxe --json")
 def rules_command(
     name: Annotated[str | None, typer.Argument(

@@ -16,8 +16,7 @@ commands = typer.Typer()
 """This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
 
 
-@command(commands, "serve", "A local web page: chart, hand calculator, rules",
-         "strategy-calc serve", "strategy-calc serve --port 8080 --open")
+@command(commands, "serve", "strategy-calc serve", "strategy-calc serve --port 8080 --open")
 def serve_command(
     *,
     host: Annotated[str, typer.Option(

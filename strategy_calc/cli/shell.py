@@ -215,8 +215,7 @@ def main(spec: str, overrides: Sequence[str], decks: int | None) -> int:
     return run(Session(spec, list(overrides), decks))
 
 
-@command(commands, "shell", "An interactive prompt for many hands",
-         "strategy-calc shell --rules deluxe --decks 6")
+@command(commands, "shell", "strategy-calc shell --rules deluxe --decks 6")
 def shell_command(*, game: opt.ShoeRuleset) -> None:
     """An interactive prompt: load the rules once, then answer hands in milliseconds.
 

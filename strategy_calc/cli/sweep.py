@@ -25,8 +25,7 @@ SweepFormatOpt = Annotated[SweepFormat | None, opt.format_option(
     "text (the default), csv, markdown or json")]
 
 
-@command(commands, "sweep", "What each rule is worth (rule variants)",
-         "strategy-calc sweep --preset macau-rules",
+@command(commands, "sweep", "strategy-calc sweep --preset macau-rules",
          "strategy-calc sweep --rules deluxe --vary decks=1,2,6,8 --format csv")
 def sweep_command(
     *,

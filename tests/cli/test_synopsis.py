@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from strategy_calc.cli import synopsis
-from strategy_calc.cli.root import COMMANDS, click_command
+from strategy_calc.cli.root import COMMANDS, SUMMARIES, click_command
 
 CLI_MD = Path(__file__).resolve().parents[2] / "docs" / "CLI.md"
 
@@ -64,3 +64,13 @@ def test_every_command_and_subcommand_has_a_line() -> None:
     assert {path.split()[0] for path in paths} == set(COMMANDS)
     assert {"sidebet pair", "baccarat", "baccarat count"} <= set(paths)
     assert "sidebet" not in paths  # (a group with no invocation of its own)
+
+
+def test_every_command_and_subcommand_has_one_summary_in_the_table() -> None:
+    """The summaries (the top-level help's and each command's short help) are one table;
+    it names exactly the commands there are."""
+    assert set(SUMMARIES) == set(synopsis.paths()) | {"sidebet"}
+    for path in ("hand", "baccarat count", "sidebet pair"):
+        name = path.split()[-1]
+        command = click_command(path)
+        assert command.name == name and command.short_help == SUMMARIES[path]
