@@ -16,7 +16,6 @@ from strategy_calc.cli.respond import (
     removed_cards,
     respond,
 )
-from strategy_calc.cli.root import SUMMARIES
 from strategy_calc.errors import InputError
 
 if TYPE_CHECKING:
@@ -30,8 +29,7 @@ baccarat_app = typer.Typer(rich_markup_mode=None)
 """``baccarat``: its own options give the odds; ``baccarat count`` the counted shoes."""
 
 commands.add_typer(baccarat_app, name="baccarat", invoke_without_command=True,
-                   no_args_is_help=False,
-                   short_help=SUMMARIES["baccarat"])
+                   no_args_is_help=False)
 
 
 @baccarat_app.callback(epilog=examples(
@@ -83,7 +81,7 @@ def baccarat_command(
         dump_json(odds_dict(*done, exact)) if as_json else odds_text(*done, exact)))
 
 
-@command(baccarat_app, "baccarat count", "strategy-calc baccarat count --shoes 1000 --json",
+@command(baccarat_app, "count", "strategy-calc baccarat count --shoes 1000 --json",
          "strategy-calc baccarat count --decks 8 --bets tie,player_pair")
 def baccarat_count_command(
     *,

@@ -30,8 +30,6 @@ from typing import Any, TypeVar
 
 import typer
 
-from strategy_calc.cli.root import SUMMARIES
-
 F = TypeVar("F", bound=Callable[..., None])
 
 
@@ -79,16 +77,16 @@ def examples(*lines: str) -> str:
     return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
 
 
-def command(app: typer.Typer, path: str, *example_lines: str, **settings: Any
+def command(app: typer.Typer, name: str, *example_lines: str, **settings: Any
             ) -> Callable[[F], F]:
-    """Register the decorated function as the command ``path`` (``hand``; a group's
-    ``sidebet pair``) of ``app``: its docstring the help, its summary the command table's
-    (:data:`~strategy_calc.cli.root.SUMMARIES`), ``example_lines`` the help's examples,
-    its option groups spread (:func:`spread`); the function itself is returned unchanged."""
+    """Register the decorated function as the command ``name`` of ``app``: its docstring
+    the help, ``example_lines`` the help's examples, its option groups spread
+    (:func:`spread`; its summary comes from the command table when the root loads the
+    family: :data:`strategy_calc.cli.root.SUMMARIES`); the function itself is returned
+    unchanged."""
 
     def register(func: F) -> F:
-        app.command(path.split()[-1], short_help=SUMMARIES[path],
-                    epilog=examples(*example_lines), **settings)(spread(func))
+        app.command(name, epilog=examples(*example_lines), **settings)(spread(func))
         return func
 
     return register

@@ -18,7 +18,6 @@ from strategy_calc.cli.respond import (
     respond,
     warn_slow_split,
 )
-from strategy_calc.cli.root import SUMMARIES
 
 commands = typer.Typer()
 """This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
@@ -113,11 +112,10 @@ sidebet_app = typer.Typer(
     no_args_is_help=True, rich_markup_mode=None)
 
 
-commands.add_typer(sidebet_app, name="sidebet",
-                   short_help=SUMMARIES["sidebet"])
+commands.add_typer(sidebet_app, name="sidebet")
 
 
-@command(sidebet_app, "sidebet pair", "strategy-calc sidebet pair --rules deluxe",
+@command(sidebet_app, "pair", "strategy-calc sidebet pair --rules deluxe",
          "strategy-calc sidebet pair --rules deluxe --removed 8,8 --json")
 def sidebet_pair_command(
     *,

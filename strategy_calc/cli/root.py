@@ -132,8 +132,7 @@ SUMMARIES: dict[str, str] = {
     "sidebet pair": "The Deluxe pair bet's exact EV",
 }
 """Each command's one-line summary, by its path (``sidebet pair``): the top-level help
-lists them without loading a family, and :func:`strategy_calc.cli.command.command` gives
-each command its own."""
+lists them without loading a family, and :func:`family` gives each command its own."""
 
 
 def routed(args: list[str]) -> list[str]:
@@ -171,8 +170,15 @@ def _is_baccarat(spec: str) -> bool:
 
 
 def family(name: str) -> typer.Typer:
-    """The commands of one family (its module imported on first use)."""
+    """The commands of one family (its module imported on first use), each given its
+    summary from :data:`SUMMARIES` (a group's and its commands' too)."""
     commands: typer.Typer = importlib.import_module(f"strategy_calc.cli.{name}").commands
+    for info in commands.registered_commands:
+        info.short_help = SUMMARIES[str(command_name(info))]
+    for group in commands.registered_groups:
+        group.short_help = SUMMARIES[str(group.name)]
+        for info in group.typer_instance.registered_commands if group.typer_instance else ():
+            info.short_help = SUMMARIES[f"{group.name} {command_name(info)}"]
     return commands
 
 
