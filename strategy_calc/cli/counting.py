@@ -13,13 +13,12 @@ from strategy_calc.cli import options as opt
 from strategy_calc.cli.command import OptionGroup, command
 from strategy_calc.cli.respond import (
     check_output,
-    chosen_format,
     dump_json,
     emit_bytes,
     fail,
+    file_format,
     guarded,
     progress_bar,
-    refuse_binary_on_terminal,
     respond,
 )
 from strategy_calc.errors import InputError
@@ -141,14 +140,11 @@ def indices_command(
     matrix of every play of every starting hand against every up card."""
     from strategy_calc.render.indices import indices_csv, indices_dict, indices_pdf, indices_text
 
-    chosen = chosen_format(as_json, format_, IndexFormat)
     if (hand is None) != (vs is None):
         raise fail("--hand and --vs go together: give both for one cell, or neither")
     if hand is not None and published:
         raise fail("--published and --hand disagree: give one of them")
-    check_output(out, "--out")
-    if chosen is IndexFormat.pdf:
-        refuse_binary_on_terminal(out)
+    chosen = file_format(as_json, format_, IndexFormat, out)
     risk_averse.check()
 
     def compute() -> tuple[IndexTable, IndexMatrix | None]:

@@ -17,14 +17,12 @@ from strategy_calc.cli import options as opt
 from strategy_calc.cli.command import command
 from strategy_calc.cli.respond import (
     boxes_off_the_top,
-    check_output,
-    chosen_format,
     dump_json,
     emit_bytes,
     fail,
+    file_format,
     guarded,
     progress_bar,
-    refuse_binary_on_terminal,
     respond,
     warn_slow_split,
 )
@@ -112,10 +110,7 @@ def chart_command(
     """
     from strategy_calc.render import chart as charts
 
-    chosen = chosen_format(as_json, format_, ChartFormat)
-    check_output(out, "--out")
-    if chosen is ChartFormat.pdf:
-        refuse_binary_on_terminal(out)
+    chosen = file_format(as_json, format_, ChartFormat, out)
     analysis = game_of(game, split_strategy)
     if chosen is ChartFormat.pdf:
         emit_bytes(guarded(lambda: charts.chart_pdf(analysis, paper.value)), out)

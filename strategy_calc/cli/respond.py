@@ -128,6 +128,17 @@ def chosen_format(as_json: bool, format_: E | None, formats: type[E]) -> E:
     return formats("json") if wants_json(as_json, format_) else format_ or formats("text")
 
 
+def file_format(as_json: bool, format_: E | None, formats: type[E], out: Path | None) -> E:
+    """The format of a command that may write a file (``--out``) or a PDF
+    (:func:`chosen_format`), its ``--out`` checked before any work and a PDF refused on a
+    terminal."""
+    chosen = chosen_format(as_json, format_, formats)
+    check_output(out, "--out")
+    if chosen.value == "pdf":
+        refuse_binary_on_terminal(out)
+    return chosen
+
+
 LONG_RUN_SECONDS = 600.0
 """Runs estimated longer than this ask first (``--yes`` to skip the question)."""
 
