@@ -46,6 +46,17 @@ def test_edge_imports_only_the_game_pass_and_its_renderer() -> None:
                     "--json"], EDGE_UNUSED) == "[]"
 
 
+FAMILIES = ("strategy_calc.cli.hand", "strategy_calc.cli.game", "strategy_calc.cli.risk",
+            "strategy_calc.cli.count", "strategy_calc.cli.drill", "strategy_calc.cli.serve",
+            "strategy_calc.blackjack", "strategy_calc.rules", "numpy", "rich")
+
+
+def test_the_top_level_help_loads_no_command_family() -> None:
+    """The index of commands is the command table's names and summaries: listing them
+    imports no family, nor the library their options' vocabularies come from."""
+    assert _loaded(["--help"], FAMILIES) == "[]"
+
+
 def _script(body: str, *args: str) -> subprocess.CompletedProcess[str]:
     """The script's entry point (``strategy_calc.__main__.main``) on ``args``, after
     ``body`` ran in the same process."""

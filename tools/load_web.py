@@ -15,6 +15,7 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 from strategy_calc.cli import run_captured
+from strategy_calc.cli.serve import declared
 from strategy_calc.web import server as web
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]
@@ -59,9 +60,9 @@ def main() -> None:
                for kind in ("hand", "chart")}
         return lat, dict(zip(paths, (b for _t, b in got), strict=True)), wall
 
-    with web.serving(run_captured) as base:  # a fresh server each: nothing cached
+    with web.serving(run_captured, declared) as base:  # a fresh server each: nothing cached
         want = serial(base)
-    with web.serving(run_captured) as base:
+    with web.serving(run_captured, declared) as base:
         lat, got, wall = at_once(base)
     same = sum(json.loads(got[p]) == json.loads(want[p]) for p in want)
     print(f"{len(hands)} hand and {len(charts)} chart queries at once, {web.PROCESSES} commands"

@@ -16,6 +16,7 @@ from typing import Any
 from playwright.sync_api import sync_playwright
 
 from strategy_calc.cli import run_captured
+from strategy_calc.cli.serve import declared
 from strategy_calc.web import server as web
 
 
@@ -73,7 +74,7 @@ def main() -> None:
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "docs")
     names = sys.argv[2:] or list(PAGES)
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    with web.serving(run_captured) as url, sync_playwright() as play:
+    with web.serving(run_captured, declared) as url, sync_playwright() as play:
         browser = play.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         for name in names:
             page = browser.new_page(viewport={"width": 1280, "height": 900})

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from functools import reduce
 
 import numpy as np
@@ -36,6 +37,20 @@ from strategy_calc.blackjack.game_analysis import analyse_game
 from strategy_calc.cards import Shoe
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules, RulesError
+
+
+class RiskStrategy(StrEnum):
+    """The plays whose round distribution is computed (the value is ``risk --strategy``'s
+    word; each is also a :class:`~strategy_calc.actions.Strategy`).
+
+    >>> Strategy(RiskStrategy.BASIC), RiskStrategy("optimal") == "optimal"
+    (<Strategy.BASIC: 'basic'>, True)
+    """
+
+    OPTIMAL = "optimal"
+    """Each initial hand's best composition-dependent play."""
+    BASIC = "basic"
+    """The basic-strategy chart."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +269,7 @@ def round_moments(
     return moments[0], moments[1], game.ev_optimal if optimal else game.ev_basic
 
 
-def _risk_strategy(strategy: Strategy | str) -> Strategy:
+def _risk_strategy(strategy: RiskStrategy | Strategy | str) -> Strategy:
     """``strategy`` as :attr:`Strategy.OPTIMAL` or :attr:`Strategy.BASIC`, else an error."""
     try:
         chosen = Strategy(strategy)

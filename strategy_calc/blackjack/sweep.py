@@ -24,15 +24,29 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from strategy_calc.actions import Strategy
 from strategy_calc.blackjack.game_analysis import strategy_ev
 from strategy_calc.parallel import run_all
 from strategy_calc.rules import BlackjackRules, RulesError, build_rules, load_ruleset
 
-Mode = Literal["grid", "effects"]
+
+class SweepMode(StrEnum):
+    """How a sweep combines the varied fields (the value is ``sweep --mode``'s word).
+
+    >>> SweepMode("grid") is SweepMode.GRID, SweepMode.EFFECTS == "effects"
+    (True, True)
+    """
+
+    EFFECTS = "effects"
+    """The base game, then each single change from it, with its effect on the house edge."""
+    GRID = "grid"
+    """Every combination of the varied fields (their product), one row each."""
+
+
 MAX_VARIANTS = 10_000
 """A larger product needs ``--yes``."""
 
@@ -81,7 +95,7 @@ class SweepResult:
     """A sweep's rows (the base first in effects mode), and for a preset its check."""
 
     base: str
-    mode: Mode
+    mode: SweepMode
     strategy: Strategy
     rows: tuple[SweepRow, ...]
     preset: str | None = None
@@ -147,7 +161,8 @@ def parse_vary(specs: Sequence[str]) -> list[tuple[str, list[str]]]:
     return varies
 
 
-def plan(varies: Sequence[tuple[str, list[str]]], mode: Mode, yes: bool = False) -> list[Variant]:
+def plan(varies: Sequence[tuple[str, list[str]]], mode: SweepMode, yes: bool = False
+         ) -> list[Variant]:
     """The variants of a sweep (effects: the base first, then each single change)."""
     if mode == "grid":
         count = 1
@@ -175,7 +190,7 @@ def check_variants(table: Mapping[str, Any], variants: Sequence[Variant]) -> Non
 
 
 def sweep(
-    rules: str, base_overrides: Sequence[str], variants: Sequence[Variant], mode: Mode,
+    rules: str, base_overrides: Sequence[str], variants: Sequence[Variant], mode: SweepMode,
     strategy: Strategy, pool: Executor, cache: Path | None = None,
     progress: Callable[[int, int], None] | None = None, preset: str | None = None,
 ) -> SweepResult:

@@ -1,11 +1,13 @@
 """The ``strategy-calc`` command line: parse, call one library function, render.
 
 One module per family of commands (``hand``, ``game``, ``count``, ...), each declaring
-its commands on its own ``commands`` app; :mod:`~strategy_calc.cli.root` holds the root
-app, the table of commands by family (a command line loads only its family) and the
-runners; :mod:`~strategy_calc.cli.options` the options shared by several commands,
-declared once; :mod:`~strategy_calc.cli.respond` the skeleton every command runs
-(``respond(compute, render)``: bad input is one ``error:`` line and exit status 2).
+its commands (functions named ``*_command``) on its own ``commands`` app;
+:mod:`~strategy_calc.cli.root` holds the root app, the table of commands by family (a
+command line loads only its family), the ``count`` alias of ``baccarat count`` and the
+runners; :mod:`~strategy_calc.cli.command` the decorator that declares a command and
+spreads its option groups; :mod:`~strategy_calc.cli.options` the options shared by several
+commands, declared once; :mod:`~strategy_calc.cli.respond` the skeleton every command
+runs (``respond(compute, render)``: bad input is one ``error:`` line and exit status 2).
 
 Every command takes ``--rules NAME|FILE``, a repeatable ``--set FIELD=VALUE`` and
 ``--decks N`` the same way.

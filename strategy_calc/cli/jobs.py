@@ -4,25 +4,23 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from strategy_calc.cli.options import FormatOpt, JsonOpt, examples
-from strategy_calc.cli.respond import dump_json, fail, guarded, progress_bar, wants_json
-
-if TYPE_CHECKING:
-    pass
+from strategy_calc.cli import options as opt
+from strategy_calc.cli.command import command
+from strategy_calc.cli.respond import dump_json, fail, guarded, progress_bar
 
 commands = typer.Typer()
 """This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
 
 
-@commands.command(
-    short_help="Regenerate the charts in tables/",
-    epilog=examples('strategy-calc tables', 'strategy-calc tables --check'))
-def tables(
-    out: Annotated[Path, typer.Option("--out", help="Directory to write.")] = Path("tables"),
+@command(commands, "tables", "strategy-calc tables", "strategy-calc tables --check")
+def tables_command(
+    *,
+    out: Annotated[Path, typer.Option(
+        "--out", metavar="DIR", help="Directory to write.")] = Path("tables"),
     check: Annotated[
         bool, typer.Option("--check", help="Only compare with the files there; exit 1 if stale.")
     ] = False,
@@ -62,18 +60,16 @@ def tables(
     print(f"wrote {len(files) + len(pdfs)} files to {out} ({len(stale)} text files changed)")
 
 
-@commands.command(
-    short_help="Time the standard workloads",
-    epilog=examples(
-    'strategy-calc bench --only game-8d --repeat 9',
-    'strategy-calc bench --json'))
-def bench(
-    repeat: Annotated[int, typer.Option("--repeat", help="Timed runs per workload.")] = 7,
+@command(commands, "bench",
+         "strategy-calc bench --only game-8d --repeat 9", "strategy-calc bench --json")
+def bench_command(
+    *,
+    repeat: Annotated[int, typer.Option(
+        "--repeat", metavar="N", help="Timed runs per workload.")] = 7,
     only: Annotated[list[str] | None, typer.Option(
         "--only", metavar="NAME", help="Time only this workload (repeatable), e.g. game-8d.")
     ] = None,
-    format_: FormatOpt = None,
-    as_json: JsonOpt = False,
+    output: opt.Output,
 ) -> None:
     """Time the standard workloads: median, min and max wall time of several runs.
 
@@ -82,7 +78,7 @@ def bench(
     "min_ms": ..., "max_ms": ..., "peak_mib": ...}}}. Each workload runs in a process of
     its own; resplit-optimal-6d runs only when named with --only.
     """
-    as_json = wants_json(as_json, format_)
+    as_json = output.json
     from strategy_calc.jobs import bench as bench_module
 
     total = len(set(only)) if only else len(bench_module.names(default=True))

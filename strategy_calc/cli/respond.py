@@ -119,6 +119,26 @@ def wants_json(as_json: bool, format_: StrEnum | None) -> bool:
     return as_json or (format_ is not None and format_.value == "json")
 
 
+E = TypeVar("E", bound=StrEnum)
+
+
+def chosen_format(as_json: bool, format_: E | None, formats: type[E]) -> E:
+    """The format of a command of several (``--format``; ``--json`` its alias for
+    ``json``), ``text`` by default."""
+    return formats("json") if wants_json(as_json, format_) else format_ or formats("text")
+
+
+def file_format(as_json: bool, format_: E | None, formats: type[E], out: Path | None) -> E:
+    """The format of a command that may write a file (``--out``) or a PDF
+    (:func:`chosen_format`), its ``--out`` checked before any work and a PDF refused on a
+    terminal."""
+    chosen = chosen_format(as_json, format_, formats)
+    check_output(out, "--out")
+    if chosen.value == "pdf":
+        refuse_binary_on_terminal(out)
+    return chosen
+
+
 LONG_RUN_SECONDS = 600.0
 """Runs estimated longer than this ask first (``--yes`` to skip the question)."""
 
@@ -162,8 +182,8 @@ def check_output(path: Path | None, flag: str) -> None:
         raise fail(f"{flag} {path}: not a file in an existing folder")
 
 
-def _box_figures(ruleset: BlackjackRules, start: Shoe | None, boxes: int,
-                 removed: str = "", play: str = "optimal") -> Any:
+def boxes_off_the_top(ruleset: BlackjackRules, start: Shoe | None, boxes: int,
+                      removed: str = "", play: str = "optimal") -> Any:
     """``--boxes N``: :func:`strategy_calc.blackjack.boxes.box_figures` off the top of the shoe
     (``start``, else a full one) less the ``--removed`` cards, the boxes playing
     ``play``."""

@@ -8,14 +8,25 @@ import importlib
 import sys
 from collections.abc import Iterable
 from functools import cache
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from strategy_calc.cli.respond import ProgressSink, one_line, progress_sink
 
+
+class _InTableOrder(TyperGroup):
+    """The commands listed in :data:`COMMANDS`' order (typer lists groups after commands)."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return sorted(self.commands, key=lambda name: (
+            list(COMMANDS).index(name) if name in COMMANDS else len(COMMANDS), name))
+
+
 app = typer.Typer(
     name="strategy-calc",
+    cls=_InTableOrder,
     help="Exact optimal strategy and odds for Macau / Deluxe blackjack and Macau baccarat.",
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -48,8 +59,9 @@ def run(args: list[str] | None = None) -> int:
     Every error, usage errors included (a missing option, a bad value, an
     unknown command), is one line ``error: ...`` on stderr and status 2.
     """
+    line = routed(sys.argv[1:] if args is None else list(args))
     try:
-        result = _app_for(sys.argv[1:] if args is None else args)(args, standalone_mode=False)
+        result = _app_for(line)(line, standalone_mode=False)
     except typer.TyperException as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":  # a bare command: its help (status 2)
             print(exc.format_message() if hasattr(exc, "format_message") else exc)
@@ -86,19 +98,87 @@ def run_captured(args: list[str], progress: ProgressSink | None = None
 
 COMMANDS: dict[str, str] = {
     "hand": "hand", "baccarat": "baccarat", "chart": "game", "edge": "game", "bonus": "game",
-    "behind": "hand", "tables": "jobs", "risk": "game", "eor": "counting",
-    "indices": "counting", "sidebet": "hand", "bench": "jobs", "sweep": "game",
-    "shell": "shell", "drill": "drill", "rules": "rules", "counts": "counting",
-    "serve": "serve", "count": "count",
+    "behind": "hand", "tables": "jobs", "risk": "risk", "eor": "counting",
+    "indices": "counting", "bench": "jobs", "sweep": "sweep", "shell": "shell",
+    "drill": "drill", "rules": "rules", "counts": "counting", "serve": "serve",
+    "count": "count", "sidebet": "hand",
 }
 """Every command, in the help's order, and its family: the module
 ``strategy_calc.cli.FAMILY`` whose ``commands`` declare it. A command line loads only its
 own family (tests/cli/test_cli.py checks the table against the families)."""
 
 
+SUMMARIES: dict[str, str] = {
+    "hand": "Every action's exact EV for one hand",
+    "baccarat": "Every baccarat bet's exact EV for a shoe; counted shoes",
+    "baccarat count": "Counted shoes: when each bet turns positive",
+    "chart": "The basic-strategy chart and house edge",
+    "edge": "The exact house edge of a ruleset",
+    "bonus": "What Macau's 6-7-8 / 7-7-7 bonuses are worth",
+    "behind": "Bet behind: the follower's choices",
+    "tables": "Regenerate the charts in tables/",
+    "risk": "A round's distribution and risk of ruin",
+    "eor": "Effects of removal of each rank",
+    "indices": "Count indices: the Illustrious 18, the Fab 4, every play of every hand",
+    "bench": "Time the standard workloads",
+    "sweep": "What each rule is worth (rule variants)",
+    "shell": "An interactive prompt for many hands",
+    "drill": "Study drill: the chart quizzed, each mistake's exact cost",
+    "rules": "The rulesets and their fields",
+    "counts": "The card-counting systems and their tags",
+    "serve": "A local web page: chart, hand calculator, rules",
+    "count": "Card counting over seeded shoes, exact EVs",
+    "sidebet": "Side bets: the Deluxe pair bet's exact EV",
+    "sidebet pair": "The Deluxe pair bet's exact EV",
+}
+"""Each command's one-line summary, by its path (``sidebet pair``): the top-level help
+lists them without loading a family, and :func:`family` gives each command its own."""
+
+
+def routed(args: list[str]) -> list[str]:
+    """The command line to parse: ``count`` with a baccarat ruleset (``--rules
+    macau-baccarat``, or a ruleset file whose game is baccarat) is an alias of ``baccarat
+    count``, whose parser then answers for every flag (a blackjack-only one is its "no such
+    option" error).
+
+    >>> routed(["count", "--rules", "macau-baccarat", "--shoes", "3"])
+    ['baccarat', 'count', '--rules', 'macau-baccarat', '--shoes', '3']
+    >>> routed(["count", "--rules=deluxe"]), routed(["hand", "--rules", "macau-baccarat"])
+    (['count', '--rules=deluxe'], ['hand', '--rules', 'macau-baccarat'])
+    """
+    if args[:1] != ["count"]:
+        return args
+    spec = None
+    for at, arg in enumerate(args[:args.index("--")] if "--" in args else args):
+        if arg == "--rules" and at + 1 < len(args):
+            spec = args[at + 1]
+        elif arg.startswith("--rules="):
+            spec = arg.partition("=")[2]
+    return ["baccarat", *args] if spec is not None and _is_baccarat(spec) else args
+
+
+def _is_baccarat(spec: str) -> bool:
+    """Whether ``spec`` names a baccarat ruleset (False for one that cannot be read: the
+    command reports it)."""
+    from strategy_calc.errors import InputError
+    from strategy_calc.rules import load_ruleset
+
+    try:
+        return bool(load_ruleset(spec).get("game", "blackjack") == "baccarat")
+    except (InputError, OSError):
+        return False
+
+
 def family(name: str) -> typer.Typer:
-    """The commands of one family (its module imported on first use)."""
+    """The commands of one family (its module imported on first use), each given its
+    summary from :data:`SUMMARIES` (a group's and its commands' too)."""
     commands: typer.Typer = importlib.import_module(f"strategy_calc.cli.{name}").commands
+    for info in commands.registered_commands:
+        info.short_help = SUMMARIES[str(command_name(info))]
+    for group in commands.registered_groups:
+        group.short_help = SUMMARIES[str(group.name)]
+        for info in group.typer_instance.registered_commands if group.typer_instance else ():
+            info.short_help = SUMMARIES[f"{group.name} {command_name(info)}"]
     return commands
 
 
@@ -124,42 +204,48 @@ def _with(names: Iterable[str]) -> typer.Typer:
     return one
 
 
+def click_command(path: str) -> Any:
+    """The click command that click builds from the declaration of the command ``path``
+    (``hand``, or a group's ``sidebet pair``, ``baccarat count``), its family alone loaded:
+    its parameters as the parser, the help and the synopsis see them."""
+    words = path.split()
+    command = typer.main.get_command(_with(words[:1]))
+    for word in words:
+        command = command.commands[word]  # type: ignore[attr-defined]
+    return command
+
+
 @cache
 def full_app() -> typer.Typer:
-    """The app with every command (every family loaded): the top-level help, completion,
-    an unknown command's error, and tests that drive the whole app."""
+    """The app with every command (every family loaded), for tests and tools that drive
+    the whole app (``strategy_calc.cli.app``; the top-level help and a line naming no
+    command use the index instead, :func:`_index_app`, which loads no family)."""
     return _with(COMMANDS)
 
 
 def _app_for(args: list[str]) -> typer.Typer:
     """The app to parse ``args`` with: when they start with a command's name, the app
     with that command alone, its family's module the only one loaded (typer also builds
-    every registered command's parameters on each run); else the whole app."""
-    if not args or args[0] in ("-h", "--help"):
-        return _index_app()
-    if args[0] in COMMANDS:
+    every registered command's parameters on each run); else the index of the commands
+    (the help, the version, an unknown command's error), no family loaded."""
+    if args and args[0] in COMMANDS:
         return _with([args[0]])
-    return full_app()
+    return _index_app()
 
 
 def _index_app() -> typer.Typer:
-    """The app for the top-level help: every command by its name and help, none with its
-    parameters (only their summaries are shown, and building the parameters is most of
-    the cost). tests/cli/test_cli.py checks its help is the whole app's, line for line."""
-    whole = full_app()
-    index = copy.copy(whole)
-    index.registered_commands = []
-    for info in whole.registered_commands:
-        stub = copy.copy(info)
+    """The app for the top-level help and for a command line that names no command: every
+    command by its name and summary (:data:`SUMMARIES`), none loaded (their parameters and
+    their families' imports are most of the cost). tests/cli/test_cli.py checks its help is
+    the whole app's, line for line."""
 
-        def listed() -> None:
-            """(listed in the top-level help only)"""
+    def listed() -> None:
+        """(listed in the top-level help only)"""
 
-        if info.callback is not None:
-            listed.__name__ = info.callback.__name__
-            listed.__doc__ = info.callback.__doc__
-        stub.callback = listed
-        index.registered_commands.append(stub)
+    index = copy.copy(app)
+    index.registered_commands = [typer.models.CommandInfo(
+        name=name, callback=listed, short_help=SUMMARIES[name]) for name in COMMANDS]
+    index.registered_groups = []
     return index
 
 

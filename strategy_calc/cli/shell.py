@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, TextIO
 import typer
 
 from strategy_calc.cards import Shoe, parse_shoe
-from strategy_calc.cli.options import DecksOpt, RulesOpt, SetOpt, ShoeOpt, examples
+from strategy_calc.cli import options as opt
+from strategy_calc.cli.command import command
 from strategy_calc.cli.respond import guarded
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules, blackjack_rules
@@ -214,15 +215,8 @@ def main(spec: str, overrides: Sequence[str], decks: int | None) -> int:
     return run(Session(spec, list(overrides), decks))
 
 
-@commands.command(
-    short_help="An interactive prompt for many hands",
-    epilog=examples('strategy-calc shell --rules deluxe --decks 6'))
-def shell(
-    rules: RulesOpt = None,
-    set_: SetOpt = None,
-    decks: DecksOpt = None,
-    shoe: ShoeOpt = None,
-) -> None:
+@command(commands, "shell", "strategy-calc shell --rules deluxe --decks 6")
+def shell_command(*, game: opt.ShoeRuleset) -> None:
     """An interactive prompt: load the rules once, then answer hands in milliseconds.
 
     Type a hand against an up card (T,6 vs T), one action (8,8 vs A split), or a
@@ -230,6 +224,7 @@ def shell(
     """
     from strategy_calc.rules import DEFAULT_BLACKJACK
 
-    session = guarded(lambda: Session(rules if rules is not None else DEFAULT_BLACKJACK,
-                                             list(set_ or []), decks, shoe))
+    session = guarded(lambda: Session(game.rules if game.rules is not None
+                                      else DEFAULT_BLACKJACK, list(game.set_ or []),
+                                      game.decks, game.shoe))
     raise typer.Exit(run(session))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
+from enum import StrEnum
 
 from strategy_calc.blackjack.boxes import check_boxes, most_cards_dealt
 from strategy_calc.blackjack.chart import Chart
@@ -26,7 +27,19 @@ from strategy_calc.counting.systems import CountSystem, find_system
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules
 
-BLACKJACK_STRATEGIES = ("basic", "basic+indices", "optimal")
+
+class CountPlay(StrEnum):
+    """How the counter plays its hands (the value is ``count --strategy``'s word)."""
+
+    BASIC = "basic"
+    """The ruleset's chart off the top."""
+    BASIC_INDICES = "basic+indices"
+    """The chart, with the computed count indices applied at the true count."""
+    OPTIMAL = "optimal"
+    """Composition-dependent optimal play for the cards unseen before the round."""
+
+
+BLACKJACK_STRATEGIES = tuple(CountPlay)
 """``basic``: the ruleset's chart off the top (two-card decisions by the chart, later ones
 by its total-dependent play, split hands by the chart); ``basic+indices``: the same,
 with the computed count indices of the Illustrious 18 (and insurance in peek games)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 
 from strategy_calc.actions import Action
 from strategy_calc.blackjack.chart import row_of
@@ -13,7 +14,18 @@ from strategy_calc.blackjack.hand_rules import hand_total
 from strategy_calc.cards import RANKS, SUITED_RANKS, Rank, Shoe
 from strategy_calc.errors import InputError
 
-AGAINST = ("chart", "optimal")
+
+class DrillReference(StrEnum):
+    """What the play drill's answers are checked against (the value is ``drill --against``'s
+    word)."""
+
+    CHART = "chart"
+    """The basic-strategy chart's cell."""
+    OPTIMAL = "optimal"
+    """The best composition-dependent play of the cards dealt."""
+
+
+AGAINST = tuple(DrillReference)
 """What the answers are checked against: the basic-strategy chart, or the best
 composition-dependent play of the cards dealt."""
 

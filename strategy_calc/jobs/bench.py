@@ -115,7 +115,7 @@ _CLUSTER: list[Any] = []
 
 def _sweep_16(jobs: int | None = None, dask: bool = False) -> None:
     """The 16-variant sweep on ``jobs`` local processes, or on a local Dask cluster."""
-    variants = sweep.plan(sweep.parse_vary(SWEEP_16), "grid")
+    variants = sweep.plan(sweep.parse_vary(SWEEP_16), sweep.SweepMode.GRID)
     address = None
     if dask:
         if not _CLUSTER:  # started once for the whole bench, closed at exit
@@ -130,7 +130,7 @@ def _sweep_16(jobs: int | None = None, dask: bool = False) -> None:
             _CLUSTER.append(cluster)
         address = _CLUSTER[0].scheduler_address
     with parallel.executor(jobs, address) as pool:
-        sweep.sweep("deluxe", ["decks=6"], variants, "grid", Strategy.BASIC, pool)
+        sweep.sweep("deluxe", ["decks=6"], variants, sweep.SweepMode.GRID, Strategy.BASIC, pool)
 
 
 @functools.cache

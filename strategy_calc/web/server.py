@@ -4,7 +4,9 @@ An ASGI app (Starlette, served by uvicorn; the ``web`` extra). Each API endpoint
 CLI command: ``/api/hand?cards=T,6&vs=T&rules=deluxe&set=surrender=none`` runs
 ``strategy-calc hand T,6 --vs T --rules deluxe --set surrender=none --json`` and returns
 exactly what it prints (a query parameter is the option's name, ``set`` and ``vary`` and
-``removed`` repeatable, a flag ``true``); bad input is HTTP 400 with
+``removed`` repeatable, a flag ``true``: the options as the command line declares them,
+handed over when the app is made; this module chooses only which of them each endpoint
+exposes, which are required, and the limits); bad input is HTTP 400 with
 ``{"error": "the CLI's message"}``. Each request runs the command off the event loop, in a
 pool of warm worker processes (:class:`Runner`; they keep their imports between requests),
 and the answers are kept per query.
@@ -14,9 +16,15 @@ file is read or written: no ``--rules FILE``, ``--out``, ``--cache``), at most
 :data:`MAX_DECKS` decks, sweeps of at most :data:`MAX_VARIANTS` variants, a query of at
 most :data:`MAX_QUERY` characters.
 
->>> argv("hand", [("cards", "T,6"), ("vs", "T"), ("set", "surrender=none"), ("set", "decks=6")])
+>>> hand = [Parameter("cards"), Parameter("vs", ("--vs",)), Parameter("rules", ("--rules",)),
+...         Parameter("set_", ("--set",), repeatable=True),
+...         Parameter("as_json", ("--json",), is_flag=True), Parameter("format_", ("--format",))]
+>>> api = Api({"hand": hand}.__getitem__,
+...           {"hand": Endpoint("hand", ("cards", "rules", "set", "vs"), ("cards", "vs"))})
+>>> api.argv("hand", [("cards", "T,6"), ("vs", "T"), ("set", "surrender=none"),
+...                   ("set", "decks=6")])
 ['hand', 'T,6', '--set', 'surrender=none', '--set', 'decks=6', '--vs', 'T', '--json']
->>> argv("edge", [("rules", "/etc/passwd")])
+>>> api.argv("hand", [("cards", "T,6"), ("vs", "T"), ("rules", "/etc/passwd")])
 Traceback (most recent call last):
 ...
 strategy_calc.errors.InputError: rules: a built-in ruleset (macau-1983, deluxe, macau-baccarat)
@@ -34,7 +42,7 @@ import sys
 import tempfile
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
@@ -57,80 +65,126 @@ PROCESSES = max(2, os.cpu_count() or 1)
 
 
 @dataclass(frozen=True, slots=True)
+class Parameter:
+    """One parameter of a command as the command line declares it (handed over by the CLI:
+    :func:`strategy_calc.cli.serve.declared`): its name, its option strings (none: a
+    positional argument), whether it may be repeated, whether it is a flag.
+
+    >>> Parameter("split_strategy", ("--split-strategy",)).query_name
+    'split_strategy'
+    """
+
+    name: str
+    flags: tuple[str, ...] = ()
+    repeatable: bool = False
+    is_flag: bool = False
+
+    @property
+    def query_name(self) -> str:
+        """Its query parameter's name: the long option's, ``-`` as ``_``; an argument's own."""
+        long = [flag for flag in self.flags if flag.startswith("--")]
+        return long[0][2:].replace("-", "_") if long else self.name
+
+
+Declared = Callable[[str], Sequence[Parameter]]
+"""The parameters of a command (``hand``), as the command line declares them."""
+
+
+@dataclass(frozen=True, slots=True)
 class Endpoint:
-    """One API endpoint: its command, positional parameters, options by query name
-    (``(flag, repeatable, is_flag)``)."""
+    """One API endpoint: its command, the query parameters it exposes (its command's
+    parameters by query name, in the order its command line is written), those required."""
 
     command: str
-    positional: tuple[str, ...]
-    required: tuple[str, ...]
-    options: dict[str, tuple[str, bool, bool]]
+    parameters: tuple[str, ...]
+    required: tuple[str, ...] = ()
 
 
-_COMMON = {"rules": ("--rules", False, False), "set": ("--set", True, False),
-           "decks": ("--decks", False, False)}
+_COMMON = ("rules", "set", "decks")
 ENDPOINTS: dict[str, Endpoint] = {
-    "hand": Endpoint("hand", ("cards",), ("cards", "vs"), {
-        **_COMMON, "vs": ("--vs", False, False), "shoe": ("--shoe", False, False),
-        "removed": ("--removed", True, False), "split_strategy": ("--split-strategy", False,
-                                                                   False),
-        "postsplit": ("--postsplit", False, True), "exact": ("--exact", False, True)}),
-    "chart": Endpoint("chart", (), (), {**_COMMON, "shoe": ("--shoe", False, False),
-                                        "split_strategy": ("--split-strategy", False, False)}),
-    "edge": Endpoint("edge", (), (), {**_COMMON, "shoe": ("--shoe", False, False),
-                                      "split_strategy": ("--split-strategy", False, False),
-                                      "strategy": ("--strategy", False, False)}),
-    "sweep": Endpoint("sweep", (), (), {
-        "rules": ("--rules", False, False), "set": ("--set", True, False),
-        "vary": ("--vary", True, False), "preset": ("--preset", False, False),
-        "mode": ("--mode", False, False), "strategy": ("--strategy", False, False)}),
-    "baccarat": Endpoint("baccarat", (), (), {
-        **_COMMON, "shoe": ("--shoe", False, False), "removed": ("--removed", True, False),
-        "exact": ("--exact", False, True), "eor": ("--eor", False, True)}),
-    "rules": Endpoint("rules", ("name",), (), {}),
+    "hand": Endpoint("hand", ("cards", *_COMMON, "vs", "shoe", "removed", "split_strategy",
+                              "postsplit", "exact"), ("cards", "vs")),
+    "chart": Endpoint("chart", (*_COMMON, "shoe", "split_strategy")),
+    "edge": Endpoint("edge", (*_COMMON, "shoe", "split_strategy", "strategy")),
+    "sweep": Endpoint("sweep", ("rules", "set", "vary", "preset", "mode", "strategy")),
+    "baccarat": Endpoint("baccarat", (*_COMMON, "shoe", "removed", "exact", "eor")),
+    "rules": Endpoint("rules", ("name",)),
 }
 """The API: ``/api/NAME`` for each (the CLI commands of the same names)."""
+
+OUTPUT = ("json", "format")
+"""The parameters that choose every endpoint command's output: ``json`` (the API's) and
+``format`` (a download's)."""
 
 
 DOWNLOADS = {"chart.pdf": ("chart", "pdf", "application/pdf"),
              "chart.csv": ("chart", "csv", "text/csv; charset=utf-8")}
-"""``/download/NAME``: (endpoint, ``--format``, content type) of the files the page offers."""
+"""``/download/NAME``: (endpoint, ``format``, content type) of the files the page offers."""
 
 
-def argv(name: str, query: Sequence[tuple[str, str]], output: str = "json") -> list[str]:
-    """The command line (after ``strategy-calc``) that answers ``/api/NAME?query``, or
-    :class:`~strategy_calc.errors.InputError` for anything the page may not ask.
-    ``output``: ``json`` (the API), or a ``--format`` of a download (``pdf``, ``csv``)."""
-    endpoint = ENDPOINTS.get(name)
-    if endpoint is None:
-        raise InputError(f"no such endpoint /api/{name} (one of: {', '.join(ENDPOINTS)})")
-    given: dict[str, list[str]] = {}
-    for key, value in query:
-        if key not in endpoint.options and key not in endpoint.positional:
-            known = sorted((*endpoint.positional, *endpoint.options))
-            raise InputError(f"unknown parameter {key!r} for /api/{name}"
-                             f" (known: {', '.join(known) or 'none'})")
-        repeatable = key in endpoint.options and endpoint.options[key][1]
-        if key in given and not repeatable:
-            raise InputError(f"parameter {key!r} given twice")
-        given.setdefault(key, []).append(value)
-    for key in endpoint.required:
-        if key not in given:
-            raise InputError(f"/api/{name} needs the parameter {key!r}")
-    _check_limits(name, given)
-    out = [endpoint.command]
-    for key in endpoint.positional:
-        out += given.get(key, [])
-    for key, (flag, _repeatable, is_flag) in endpoint.options.items():
-        for value in given.get(key, []):
-            if is_flag:
-                if value.lower() not in ("true", "false", "1", "0", ""):
-                    raise InputError(f"{key} is true or false, not {value!r}")
-                if value.lower() in ("true", "1", ""):
-                    out.append(flag)
-            else:
-                out += [flag, value]
-    return [*out, "--json"] if output == "json" else [*out, "--format", output]
+class Api:
+    """The command lines of the API: each endpoint's query parameters, mapped to the
+    options its command declares (``declared``); an endpoint naming a parameter its
+    command lacks is refused here, when the app is made."""
+
+    def __init__(self, declared: Declared, endpoints: Mapping[str, Endpoint] = ENDPOINTS
+                 ) -> None:
+        self.endpoints = dict(endpoints)
+        self.parameters: dict[str, dict[str, Parameter]] = {}
+        for name, endpoint in self.endpoints.items():
+            known = {p.query_name: p for p in declared(endpoint.command)}
+            wanted = (*endpoint.parameters, *OUTPUT)
+            missing = [key for key in wanted if key not in known]
+            if missing:
+                raise ValueError(f"/api/{name}: {', '.join(missing)}: not a parameter of"
+                                 f" {endpoint.command}")
+            self.parameters[name] = {key: known[key] for key in wanted}
+
+    def argv(self, name: str, query: Sequence[tuple[str, str]], output: str = "json"
+             ) -> list[str]:
+        """The command line (after ``strategy-calc``) that answers ``/api/NAME?query``, or
+        :class:`~strategy_calc.errors.InputError` for anything the page may not ask.
+        ``output``: ``json`` (the API), or the ``format`` of a download (``pdf``, ``csv``)."""
+        endpoint = self.endpoints.get(name)
+        if endpoint is None:
+            raise InputError(f"no such endpoint /api/{name} (one of:"
+                             f" {', '.join(self.endpoints)})")
+        parameters = self.parameters[name]
+        given: dict[str, list[str]] = {}
+        for key, value in query:
+            if key not in endpoint.parameters:
+                raise InputError(f"unknown parameter {key!r} for /api/{name}"
+                                 f" (known: {', '.join(sorted(endpoint.parameters)) or 'none'})")
+            if key in given and not parameters[key].repeatable:
+                raise InputError(f"parameter {key!r} given twice")
+            given.setdefault(key, []).append(value)
+        for key in endpoint.required:
+            if key not in given:
+                raise InputError(f"/api/{name} needs the parameter {key!r}")
+        _check_limits(name, given)
+        out = endpoint.command.split()
+        keys = sorted(endpoint.parameters, key=lambda k: bool(parameters[k].flags))
+        for key in keys:  # (the positional arguments first)
+            out += _arguments(key, parameters[key], given.get(key, []))
+        if output == "json":
+            return [*out, parameters["json"].flags[0]]
+        return [*out, parameters["format"].flags[0], output]
+
+
+def _arguments(key: str, parameter: Parameter, values: list[str]) -> list[str]:
+    """The arguments that pass ``values`` (a query parameter's) to ``parameter``."""
+    if not parameter.flags:
+        return values
+    out: list[str] = []
+    for value in values:
+        if parameter.is_flag:
+            if value.lower() not in ("true", "false", "1", "0", ""):
+                raise InputError(f"{key} is true or false, not {value!r}")
+            if value.lower() in ("true", "1", ""):
+                out.append(parameter.flags[0])
+        else:
+            out += [parameter.flags[0], value]
+    return out
 
 
 def _check_limits(name: str, given: dict[str, list[str]]) -> None:
@@ -325,14 +379,14 @@ def _error(status: int, message: str) -> Any:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def _command_line(request: Any, endpoint: str, output: str) -> Any:
-    """The request's command line (:func:`argv`; its ``progress`` key is not part of it),
-    or the response refusing it."""
+def _command_line(request: Any, api: Api, endpoint: str, output: str) -> Any:
+    """The request's command line (:meth:`Api.argv`; its ``progress`` key is not part of
+    it), or the response refusing it."""
     if len(request.url.query) > MAX_QUERY:
         return _error(413, f"the query is longer than {MAX_QUERY} characters")
     query = [(k, v) for k, v in request.query_params.multi_items() if k != "progress"]
     try:
-        return argv(endpoint, query, output)
+        return api.argv(endpoint, query, output)
     except InputError as exc:
         return _error(404 if str(exc).startswith("no such endpoint") else 400, str(exc))
 
@@ -345,15 +399,17 @@ def _progress_key(request: Any) -> Any:
     return key
 
 
-def create_app(command: Command | None = None) -> Any:
+def create_app(command: Command | None, declared: Declared) -> Any:
     """The Starlette app: ``/`` the page, ``/static/NAME`` its files, ``/api/...``,
-    ``/download/...``; ``command``: how a command line runs (:class:`Runner`)."""
+    ``/download/...``; ``command``: how a command line runs (:class:`Runner`);
+    ``declared``: the commands' parameters (:class:`Api`)."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
 
     runner = Runner(command=command)
+    lines = Api(declared)
 
     async def index(_request: Request) -> Response:
         return HTMLResponse(page("index.html"))
@@ -366,7 +422,7 @@ def create_app(command: Command | None = None) -> Any:
         return Response(page(name), media_type=kinds[name])
 
     async def api(request: Request) -> Response:
-        args = _command_line(request, request.path_params["name"], "json")
+        args = _command_line(request, lines, request.path_params["name"], "json")
         key = _progress_key(request)
         if isinstance(args, Response):
             return args
@@ -386,7 +442,7 @@ def create_app(command: Command | None = None) -> Any:
         if name not in DOWNLOADS:
             return _error(404, f"no such download {name}")  # type: ignore[no-any-return]
         endpoint, output, kind = DOWNLOADS[name]
-        args = _command_line(request, endpoint, output)
+        args = _command_line(request, lines, endpoint, output)
         if isinstance(args, Response):
             return args
         status, body = await runner.run(args)
@@ -406,7 +462,7 @@ def create_app(command: Command | None = None) -> Any:
 
 
 @contextlib.contextmanager
-def serving(command: Command | None = None) -> Iterator[str]:
+def serving(command: Command | None, declared: Declared) -> Iterator[str]:
     """The page served by uvicorn in a thread on a free loopback port, for as long as the
     block runs (tests and tools): its base URL, ``http://127.0.0.1:PORT``."""
     import socket
@@ -418,8 +474,8 @@ def serving(command: Command | None = None) -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(command), host="127.0.0.1", port=port,
-                                           log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(command, declared), host="127.0.0.1",
+                                           port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -446,11 +502,4 @@ def bind_warning(host: str) -> str | None:
             " who can reach this machine")
 
 
-def check_port(port: int) -> int:
-    """A TCP port number (0: any free one)."""
-    if not 0 <= port <= 65535:
-        raise InputError(f"--port is 0 to 65535, not {port}")
-    return port
-
-
-__all__ = ["ENDPOINTS", "argv", "bind_warning", "create_app"]
+__all__ = ["ENDPOINTS", "Api", "Endpoint", "Parameter", "bind_warning", "create_app"]

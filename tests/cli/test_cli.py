@@ -421,7 +421,7 @@ def test_a_command_parsed_alone_behaves_as_in_the_whole_app(args: list[str]) -> 
     from strategy_calc.cli import root
 
     one = root._app_for(args)
-    assert [c.callback.__name__ for c in one.registered_commands if c.callback] == [args[0]]
+    assert [root.command_name(c) for c in one.registered_commands] == [args[0]]
     alone = runner.invoke(one, args, prog_name="strategy-calc")
     whole = runner.invoke(app, args, prog_name="strategy-calc")
     assert (alone.exit_code, alone.stdout, alone.stderr) == (
@@ -494,9 +494,9 @@ def test_count_with_a_ramp_and_a_plot(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_count_baccarat_json_has_the_contract_keys() -> None:
-    data = run_json("count", "--rules", "macau-baccarat", "--decks", "1", "--shoes", "2",
-                    "--jobs", "1")
+def test_baccarat_count_json_has_the_contract_keys() -> None:
+    data = run_json("baccarat", "count", "--rules", "macau-baccarat", "--decks", "1",
+                    "--shoes", "2", "--jobs", "1")
     assert {"rules", "decks", "shoes", "seed", "bets"} <= set(data)
     bets = data["bets"]
     assert isinstance(bets, dict) and set(bets) == {"banker", "player", "tie", "player_pair",
@@ -504,9 +504,58 @@ def test_count_baccarat_json_has_the_contract_keys() -> None:
     for bet in bets.values():
         assert {"ev_off_the_top", "positive_share", "mean_edge_when_positive", "win_per_shoe",
                 "linear_count_win_per_shoe"} == set(bet)
-    text = runner.invoke(app, ["count", "--rules", "macau-baccarat", "--decks", "1",
-                               "--shoes", "2", "--jobs", "1", "--bets", "tie"])
+    text = runner.invoke(app, ["baccarat", "count", "--decks", "1", "--shoes", "2", "--jobs",
+                               "1", "--bets", "tie"])
     assert text.exit_code == 0 and "Tie" in text.stdout and "Banker" not in text.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["--rules", "macau-baccarat", "--decks", "1", "--shoes", "2", "--jobs", "1", "--json"],
+    ["--decks", "1", "--shoes", "2", "--seed", "3", "--jobs", "1", "--bets", "tie",
+     "--rules=macau-baccarat"]])
+def test_count_with_a_baccarat_ruleset_is_baccarat_count(args: list[str]) -> None:
+    """``count --rules macau-baccarat ...`` is an alias: the same bytes as ``baccarat count
+    ...``, wherever the --rules flag stands."""
+    from strategy_calc.cli import run_captured
+
+    alias = run_captured(["count", *args])
+    assert alias[0] == 0 and alias == run_captured(["baccarat", "count", *args])
+
+
+def test_a_baccarat_ruleset_file_makes_count_the_baccarat_count(tmp_path: Path) -> None:
+    from strategy_calc.cli import run_captured
+
+    table = tmp_path / "mine.toml"
+    table.write_text('base = "macau-baccarat"\nname = "mine"\n', encoding="utf-8")
+    args = ["--rules", str(table), "--decks", "1", "--shoes", "1", "--jobs", "1", "--json"]
+    alias = run_captured(["count", *args])
+    assert alias[0] == 0 and json.loads(alias[1])["rules"] == "mine"
+    assert alias == run_captured(["baccarat", "count", *args])
+
+
+@pytest.mark.parametrize("flag", [["--spread", "1:1"], ["--strategy", "basic"],
+                                  ["--rounds", "10"], ["--plot", "x.png"], ["--shoe", "A=4"]])
+def test_a_blackjack_flag_given_to_the_baccarat_alias_is_the_parsers_error(
+        flag: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """No list of refused flags: baccarat count's parser does not know a blackjack flag,
+    one error line and status 2 (and count's does not know a baccarat flag)."""
+    from strategy_calc.cli import run
+
+    assert run(["count", "--rules", "macau-baccarat", *flag]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: No such option: {flag[0]}") and err.count("\n") == 1
+    assert run(["count", "--rules", "deluxe", "--bets", "tie"]) == 2
+    assert capsys.readouterr().err.startswith("error: No such option: --bets")
+
+
+def test_options_before_baccarat_count_are_refused(capsys: pytest.CaptureFixture[str]
+                                                  ) -> None:
+    from strategy_calc.cli import run
+
+    assert run(["baccarat", "--decks", "8", "count"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: the options before 'count' are the odds'")
+    assert err.count("\n") == 1
 
 
 @pytest.mark.slow
@@ -514,8 +563,8 @@ def test_count_baccarat_json_has_the_contract_keys() -> None:
     ("args", "message"),
     [
         (["count", "--rules", "macau-baccarat", "--spread", "1:1"],
-         "error: --spread is a blackjack option"),
-        (["count", "--rules", "deluxe", "--shoes", "3"], "error: --shoes is a baccarat option"),
+         "error: No such option: --spread"),
+        (["count", "--rules", "deluxe", "--shoes", "3"], "error: No such option: --shoes"),
         (["count", "--rules", "deluxe", "--spread", "1:x"], "error: --spread: '1:x'"),
         (["count", "--rules", "deluxe", "--penetration", "1.5"],
          "error: --penetration must be between 0 and 1"),
@@ -587,7 +636,7 @@ def test_edge_by_up_card_weighted_by_the_up_cards_sums_to_the_ev() -> None:
 
 COMMANDS = [["rules"], ["hand"], ["baccarat"], ["chart"], ["edge"], ["bonus"], ["behind"],
             ["tables"], ["risk"], ["eor"], ["indices"], ["bench"], ["sweep"], ["shell"], ["count"],
-            ["sidebet", "pair"]]
+            ["sidebet", "pair"], ["baccarat", "count"]]
 
 
 @pytest.mark.slow
@@ -631,7 +680,7 @@ TEXT_COMMANDS = [["hand", "T,6", "--vs", "T", "--exact"], ["baccarat", "--eor"],
                  ["sidebet", "pair", "--rules", "deluxe"],
                  ["chart", "--decks", "1"], ["count", "--decks", "1", "--rounds", "3",
                                              "--jobs", "1"],
-                 ["count", "--rules", "macau-baccarat", "--decks", "1", "--shoes", "2",
+                 ["baccarat", "count", "--decks", "1", "--shoes", "2",
                   "--jobs", "1"], ["bench", "--only", "hand-8d", "--repeat", "1"]]
 
 

@@ -16,6 +16,7 @@ from browser import browser_page
 from typer.testing import CliRunner
 
 from strategy_calc.cli import app, run_captured
+from strategy_calc.cli.serve import declared
 from strategy_calc.web import server as web
 
 runner = CliRunner()
@@ -25,7 +26,7 @@ runner = CliRunner()
 def server() -> Iterator[str]:
     """A uvicorn server of the page on a free loopback port, as ``serve`` makes it (commands
     in warm worker processes), stopped after the module."""
-    with web.serving(run_captured) as base:  # (what strategy-calc serve runs)
+    with web.serving(run_captured, declared) as base:  # (what strategy-calc serve runs)
         yield base
 
 
@@ -156,12 +157,13 @@ def test_a_bad_hand_in_the_page_shows_the_error_line(server: str) -> None:
 
 
 def test_the_api_maps_query_parameters_to_the_clis_options() -> None:
-    assert web.argv("sweep", [("vary", "surrender=none,late"), ("set", "decks=1")]) == [
+    api = web.Api(declared)
+    assert api.argv("sweep", [("vary", "surrender=none,late"), ("set", "decks=1")]) == [
         "sweep", "--set", "decks=1", "--vary", "surrender=none,late", "--json"]
-    assert web.argv("baccarat", [("eor", "true"), ("exact", "false")]) == [
+    assert api.argv("baccarat", [("eor", "true"), ("exact", "false")]) == [
         "baccarat", "--eor", "--json"]
     with pytest.raises(ValueError, match="given twice"):
-        web.argv("hand", [("cards", "T,6"), ("vs", "T"), ("vs", "9")])
+        api.argv("hand", [("cards", "T,6"), ("vs", "T"), ("vs", "9")])
     assert urllib.parse.quote("surrender=none") == "surrender%3Dnone"  # (the page escapes it)
 
 

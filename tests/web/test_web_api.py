@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from strategy_calc.cli import app, run_captured
+from strategy_calc.cli.serve import declared
 from strategy_calc.web import server as web
 
 pytestmark = pytest.mark.parallel  # (the app runs commands in worker processes)
@@ -22,7 +23,7 @@ runner = CliRunner()
 def client() -> Iterator[object]:
     from starlette.testclient import TestClient
 
-    with TestClient(web.create_app(run_captured)) as test_client:
+    with TestClient(web.create_app(run_captured, declared)) as test_client:
         yield test_client
 
 
@@ -191,3 +192,83 @@ def test_a_suited_card_the_shoe_cannot_hold_is_a_400(client: object) -> None:
     assert response.status_code == 400 and code == 2
     assert "error: " + response.json()["error"] == err.strip()
     assert "6 of diamonds" in err
+
+
+# ------------------------------------------------ the API's parameters, from the CLI's own
+
+
+def test_every_endpoint_parameter_is_a_declared_option_of_its_command() -> None:
+    """Each endpoint exposes some of its command's parameters by name; the server maps them
+    through the command's declaration (handed over by the CLI), so a name the command does
+    not declare is refused when the app is made, not when a request comes."""
+    from strategy_calc.cli.root import click_command
+
+    api = web.Api(declared)
+    for name, endpoint in web.ENDPOINTS.items():
+        declared_here = {p.name for p in click_command(endpoint.command).params}
+        assert {api.parameters[name][key].name for key in endpoint.parameters} <= declared_here
+    bogus = {"hand": web.Endpoint("hand", ("cards", "vs", "seats"))}
+    with pytest.raises(ValueError, match="seats: not a parameter of hand"):
+        web.Api(declared, bogus)
+
+
+# Every query parameter of each endpoint and the option it becomes, written out by hand from
+# docs/CLI.md (the query name is the long option's, - as _; a flag takes true/1/empty).
+EVERY_PARAMETER = [
+    ("hand", [("cards", "T,6"), ("vs", "T"), ("rules", "deluxe"), ("set", "surrender=none"),
+              ("set", "das=false"), ("decks", "6"), ("shoe", "A=4"), ("removed", "5,5"),
+              ("removed", "8"), ("split_strategy", "cdz"), ("postsplit", "true"),
+              ("exact", "1")],
+     ["hand", "T,6", "--rules", "deluxe", "--set", "surrender=none", "--set", "das=false",
+      "--decks", "6", "--vs", "T", "--shoe", "A=4", "--removed", "5,5", "--removed", "8",
+      "--split-strategy", "cdz", "--postsplit", "--exact", "--json"]),
+    ("chart", [("split_strategy", "cdp"), ("shoe", "A=4"), ("decks", "2"), ("set", "x=1"),
+               ("rules", "deluxe")],
+     ["chart", "--rules", "deluxe", "--set", "x=1", "--decks", "2", "--shoe", "A=4",
+      "--split-strategy", "cdp", "--json"]),
+    ("edge", [("strategy", "optimal"), ("split_strategy", "cdz"), ("shoe", "A=4"),
+              ("decks", "1"), ("set", "x=1"), ("rules", "macau-1983")],
+     ["edge", "--rules", "macau-1983", "--set", "x=1", "--decks", "1", "--shoe", "A=4",
+      "--split-strategy", "cdz", "--strategy", "optimal", "--json"]),
+    ("sweep", [("strategy", "basic"), ("mode", "grid"), ("preset", "macau-rules"),
+               ("vary", "decks=1,2"), ("vary", "surrender=none,late"), ("set", "x=1"),
+               ("rules", "deluxe")],
+     ["sweep", "--rules", "deluxe", "--set", "x=1", "--vary", "decks=1,2", "--vary",
+      "surrender=none,late", "--preset", "macau-rules", "--mode", "grid", "--strategy",
+      "basic", "--json"]),
+    ("baccarat", [("eor", ""), ("exact", "false"), ("removed", "5,K"), ("shoe", "A=4"),
+                  ("decks", "8"), ("set", "tie_pays=9:1"), ("rules", "macau-baccarat")],
+     ["baccarat", "--rules", "macau-baccarat", "--set", "tie_pays=9:1", "--decks", "8",
+      "--shoe", "A=4", "--removed", "5,K", "--eor", "--json"]),
+    ("rules", [("name", "deluxe")], ["rules", "deluxe", "--json"]),
+]
+
+
+@pytest.mark.parametrize(("endpoint", "query", "line"), EVERY_PARAMETER,
+                         ids=[e for e, _q, _l in EVERY_PARAMETER])
+def test_each_query_parameter_becomes_its_option(endpoint: str, query: list[tuple[str, str]],
+                                                 line: list[str]) -> None:
+    assert web.Api(declared).argv(endpoint, query) == line
+
+
+def test_a_download_passes_its_format_as_the_commands_format_option() -> None:
+    assert web.Api(declared).argv("chart", [("rules", "deluxe")], "pdf") == [
+        "chart", "--rules", "deluxe", "--format", "pdf"]
+
+
+def test_the_web_module_declares_no_flag_of_the_command_line() -> None:
+    """No string in the server's code is an option (``--...``): the flags come from the
+    commands' declarations (docstrings may name them)."""
+    import ast
+    import inspect
+    import re
+
+    tree = ast.parse(inspect.getsource(web))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef
+                                | ast.AsyncFunctionDef)
+                  and node.body and isinstance(node.body[0], ast.Expr)}
+    flags = [node.value for node in ast.walk(tree)
+             if isinstance(node, ast.Constant) and isinstance(node.value, str)
+             and id(node) not in docstrings and re.match(r"\s*--[a-z]", node.value)]
+    assert flags == []
