@@ -23,10 +23,12 @@ from strategy_calc.actions import Action
 from strategy_calc.baccarat.odds import BETS, RANKS, analyse, analyse_counts
 from strategy_calc.baccarat.odds import effects_of_removal as baccarat_eor
 from strategy_calc.blackjack import playout
-from strategy_calc.cards import Shoe
+from strategy_calc.blackjack.split.plan import split_plans
+from strategy_calc.cards import Rank, Shoe
 from strategy_calc.counting import baccarat as baccarat_count
 from strategy_calc.counting import counter as count
 from strategy_calc.counting import runs, sampling
+from strategy_calc.counting.planner import RoundPlanner
 from strategy_calc.engine import node_table
 from strategy_calc.parallel import executor
 from strategy_calc.rules import baccarat_rules
@@ -78,7 +80,7 @@ def test_a_charts_round_valuing_only_the_charts_plays_has_the_same_moments(name:
     inert = count.IndexPlay(up=10, total=16, pair=None, actions=("stand", "hit"),
                             index=1e9, above="stand")  # below its index: the chart's hit
     whole = replace(counter, plays=(inert,))
-    assert whole._chart_wants is None
+    assert whole.planner._chart_wants is None
     rng = random.Random(11)
     for _ in range(3):
         counts = list(counter.start().counts)
@@ -113,8 +115,8 @@ def test_a_charts_ev_round_read_off_the_pass_table_equals_the_per_deal_records(
                             index=1e9, above="stand")  # below its index: the chart's hit
     whole = replace(counter, plays=(inert,))
     calls = []
-    read_off = count.BlackjackCounter._chart_round
-    monkeypatch.setattr(count.BlackjackCounter, "_chart_round",
+    read_off = RoundPlanner._chart_round
+    monkeypatch.setattr(RoundPlanner, "_chart_round",
                         lambda self, game: calls.append(1) or read_off(self, game))
     rng = random.Random(7)
     for k in range(4):
@@ -640,8 +642,9 @@ def test_a_second_split_hand_is_played_out_with_its_own_blackjack_losses() -> No
     assert plan.actions[(1, 8, 8, False)] is Action.SPLIT
     cards = _stacked("8s Ah 8h 8d 2c 8c 9d Tc 5d 5c")
     sixteen = sc.engine.node_table().node([8, 8])
-    first = playout._split_play_of(rules, Shoe.full(6), cards[1], cards[0], cards[2])
-    second = playout._split_play_of(rules, Shoe.full(6), cards[1], cards[2], cards[0], True)
+    eights = split_plans(rules)[Rank.EIGHT]
+    first = playout._split_play_of(eights, Shoe.full(6), cards[1], cards[0], cards[2])
+    second = playout._split_play_of(eights, Shoe.full(6), cards[1], cards[2], cards[0], True)
     assert first[0][sixteen] & 2 and not second[0][sixteen] & 2
     assert counter.deal_round(cards, 0, plan, Shoe.full(6)) == 7
 

@@ -23,6 +23,7 @@ from strategy_calc.blackjack.split.plan import SplitPlan
 from strategy_calc.blackjack.split.values import split_values
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.counting import counter as count
+from strategy_calc.counting import planner
 
 TOL = 1e-12
 # the histogram sums up to millions of terms for 2-2 against a 7: its own rounding
@@ -140,7 +141,7 @@ def test_an_insured_rounds_second_moment_from_split_moments_equals_the_distribut
         fast = counter.plan(shoe, 0.0, moments=True).second_moment
         asked = len(refused)
         with monkeypatch.context() as patch:
-            patch.setattr(count, "split_moments",
+            patch.setattr(planner, "split_moments",
                           lambda *args, **kwargs: refused.append(1))  # returns None
             slow = counter.plan(shoe, 0.0, moments=True).second_moment
         assert len(refused) > asked, "split moments never asked for: the slow path is untested"
