@@ -20,8 +20,7 @@ PACKAGES = {m.name for m in pkgutil.walk_packages(strategy_calc.__path__, "strat
 (``strategy_calc.rules``, which exports its modules' names, has)."""
 WITHOUT_EXAMPLES = {"strategy_calc.jobs.bench", "strategy_calc.cli.root",
                     "strategy_calc.render.pages", "strategy_calc.render.plots",
-                    "strategy_calc.render.rules",
-                    "strategy_calc.rules.rulesets"}
+                    "strategy_calc.render.rules"}
 """Modules whose behaviour is a process or a page, checked by the CLI tests instead (so are
 the command families: the modules of ``strategy_calc.cli`` that declare ``commands``)."""
 

@@ -92,7 +92,7 @@ def _read_table(spec: str, folder: Path | None) -> tuple[dict[str, Any], str, Pa
     if builtin is not None:
         # through the package's loader (a zipped install too), without importlib.resources
         # (its import, zipfile and tempfile among it, costs `edge` about 2 ms; issue 29)
-        data = pkgutil.get_data("strategy_calc.rules.rulesets", builtin.file)
+        data = pkgutil.get_data("strategy_calc.rules", f"rulesets/{builtin.file}")
         if data is None:  # pragma: no cover - a loader that cannot read package data
             raise RulesError(f"built-in ruleset {builtin.name} cannot be read here")
         return tomllib.loads(data.decode("utf-8")), builtin.name, None
