@@ -5,7 +5,7 @@ costs more than the rest of the answer); everything else goes to
 :func:`strategy_calc.cli.run`.
 
 Two start-up costs are cut here, for the script only (``cli.run`` called in a process of
-its own keeps Python's defaults; see docs/PERFORMANCE.md, "Start-up"):
+its own keeps Python's defaults; see docs/PERFORMANCE.md, "Start-up and Eric Farmer's analyzer"):
 
 - the cyclic garbage collector's first generation is collected every
   :data:`GC_GEN0_THRESHOLD` new container objects, not every 700: start-up creates tens
