@@ -39,7 +39,7 @@ from typing import Literal
 
 from strategy_calc import actions, engine
 from strategy_calc.actions import ACTIONS, OUTCOMES
-from strategy_calc.blackjack.bonus import bonus_terms
+from strategy_calc.blackjack.bonus import bonus_terms, suit_readings
 from strategy_calc.blackjack.hand_rules import AUTOPLAY_POLICY, hand_total, is_natural
 from strategy_calc.blackjack.split.plan import SplitPlan
 from strategy_calc.blackjack.split.strategies import check_split_strategy
@@ -263,6 +263,56 @@ def analyse_hand(
         second_moments=moments,
         dealer_blackjack=p_bj,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class SuitReading:
+    """One reading of a hand's unknown suits (:func:`hand_by_suits`): the cards as valued,
+    each action's EV and the best, in :class:`HandAnalysis`' units and conditioning."""
+
+    cards: tuple[Card, ...]
+    ev: Mapping[str, float | None]
+    best: str
+
+
+def hand_by_suits(
+    cards: str | Sequence[Card],
+    up: str | Card,
+    rules: BlackjackRules,
+    removed: str | Sequence[Card] = (),
+    shoe: Shoe | None = None,
+    split_strategy: str = "cdp1",
+) -> dict[str, SuitReading] | None:
+    """The hand valued with its 6s, 7s and 8s of one suit and of mixed suits, when the
+    suited 6-7-8 bonus is paid and the suits were not all given (``None`` otherwise).
+
+    :func:`analyse_hand` without the suits averages the bonus over the suits the shoe may
+    hold, which can hide a play that depends on them: under macau-1983, 6,8 against a
+    ten hits on average and suited, but surrenders with mixed suits. The readings'
+    cards are :func:`~strategy_calc.blackjack.bonus.suit_readings`' (the seen cards:
+    ``removed`` and the up card); a reading the shoe cannot hold is left out.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> readings = hand_by_suits("6,8", "T", blackjack_rules("macau-1983"))
+    >>> {name: r.best for name, r in readings.items()}
+    {'suited': 'hit', 'mixed': 'surrender'}
+    """
+    if rules.bonus_suited_678 <= 0:
+        return None
+    up_card = parse_card(up) if isinstance(up, str) else up
+    gone = _as_cards(removed)
+    readings = suit_readings(_as_cards(cards), (*gone, up_card))
+    if readings is None:
+        return None
+    out: dict[str, SuitReading] = {}
+    for name, suited in readings.items():
+        try:
+            a = analyse_hand(suited, up_card, rules, gone, shoe=shoe,
+                             split_strategy=split_strategy)
+        except CardError:  # the shoe holds no such cards
+            continue
+        out[name] = SuitReading(suited, a.ev, a.best)
+    return out or None
 
 
 def _split_order_note(rules: BlackjackRules, hand: Sequence[Card], upr: Rank,

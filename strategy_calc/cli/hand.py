@@ -53,7 +53,7 @@ def hand_command(
     from strategy_calc.render.game import boxes_dict, boxes_text
     from strategy_calc.render.hand import hand_json, hand_text
 
-    def compute() -> tuple[blackjack.HandAnalysis, dict[str, Any] | None, Any]:
+    def compute() -> tuple[blackjack.HandAnalysis, dict[str, Any] | None, Any, Any]:
         ruleset, start = game.with_shoe()
         if boxes is not None:
             from strategy_calc.blackjack.boxes import check_boxes
@@ -64,21 +64,23 @@ def hand_command(
             result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed),
                                             postsplit=postsplit, outcomes=True, shoe=start,
                                             split_strategy=split_strategy, progress=tick)
+        by_suits = None if result.suits_known else blackjack.hand_by_suits(
+            cards, vs, ruleset, removed_cards(removed), shoe=start, split_strategy=split_strategy)
         fig = None
         if boxes is not None:
             fig = boxes_off_the_top(ruleset, start, boxes, removed_cards(removed))
         if not exact:
-            return result, None, fig
+            return result, None, fig, by_suits
         from strategy_calc.blackjack.exact import hand_exact
 
-        return result, hand_exact(result), fig
+        return result, hand_exact(result), fig, by_suits
 
-    def render(done: tuple[blackjack.HandAnalysis, dict[str, Any] | None, Any]) -> str:
-        result, fractions, fig = done
+    def render(done: tuple[blackjack.HandAnalysis, dict[str, Any] | None, Any, Any]) -> str:
+        result, fractions, fig, by_suits = done
         if as_json:
-            text = hand_json(result, fractions)
+            text = hand_json(result, fractions, by_suits)
             return text if fig is None else dump_json({**json.loads(text), **boxes_dict(fig)})
-        text = hand_text(result, fractions)
+        text = hand_text(result, fractions, by_suits)
         return text if fig is None else text + "\n" + boxes_text(fig)
 
     respond(compute, render)

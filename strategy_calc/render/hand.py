@@ -13,12 +13,19 @@ from strategy_calc.errors import InputError
 from strategy_calc.render.text import render
 
 if TYPE_CHECKING:
-    from strategy_calc.blackjack.hand_analysis import HandAnalysis
+    from strategy_calc.blackjack.hand_analysis import HandAnalysis, SuitReading
     from strategy_calc.blackjack.pair_bet import PairOdds
 
 
-def hand_dict(result: HandAnalysis) -> dict[str, Any]:
-    """The ``hand --json`` object (the CLI contract's keys)."""
+def hand_dict(
+    result: HandAnalysis, by_suits: Mapping[str, SuitReading] | None = None
+) -> dict[str, Any]:
+    """The ``hand --json`` object (the CLI contract's keys).
+
+    ``by_suits`` (``null`` unless the suits decide a bonus and were not all given):
+    ``{"suited" | "mixed" | "average": {"cards", "ev", "best"}}``, the average being the
+    hand's own figures (the bonus averaged over the suits the shoe may hold).
+    """
     return {
         "rules": result.rules.name,
         "decks": result.rules.decks,
@@ -42,7 +49,20 @@ def hand_dict(result: HandAnalysis) -> dict[str, Any]:
         "second_moments": (dict(result.second_moments)
                            if result.second_moments is not None else None),
         "notes": list(result.notes),
+        "by_suits": _by_suits_dict(result, by_suits),
     }
+
+
+def _by_suits_dict(
+    result: HandAnalysis, by_suits: Mapping[str, SuitReading] | None
+) -> dict[str, Any] | None:
+    if not by_suits:
+        return None
+    out = {name: {"cards": [str(c) for c in r.cards], "ev": {a: r.ev[a] for a in ACTIONS},
+                  "best": r.best} for name, r in by_suits.items()}
+    out["average"] = {"cards": [str(c) for c in result.hand],
+                      "ev": {a: result.ev[a] for a in ACTIONS}, "best": result.best}
+    return out
 
 
 BEHIND_SITUATIONS = (
@@ -114,16 +134,19 @@ def behind_text(result: HandAnalysis, choices: Mapping[str, Any]) -> str:
     return render(header, *tables)
 
 
-def hand_json(result: HandAnalysis, exact: Mapping[str, Any] | None = None) -> str:
+def hand_json(result: HandAnalysis, exact: Mapping[str, Any] | None = None,
+              by_suits: Mapping[str, SuitReading] | None = None) -> str:
     """One JSON object, keys as in the CLI contract (plus ``exact`` fractions if given)."""
-    data = hand_dict(result)
+    data = hand_dict(result, by_suits)
     if exact is not None:
         data["exact"] = dict(exact)
     return json.dumps(data)
 
 
-def hand_text(result: HandAnalysis, exact: Mapping[str, Any] | None = None) -> str:
-    """A table of every action's EV (best marked) and the dealer's outcome probabilities."""
+def hand_text(result: HandAnalysis, exact: Mapping[str, Any] | None = None,
+              by_suits: Mapping[str, SuitReading] | None = None) -> str:
+    """A table of every action's EV (best marked) and the dealer's outcome probabilities;
+    with ``by_suits``, the best play by the suits of the hand's cards."""
     from rich.table import Table
 
     peek = result.conditioned_on_no_dealer_blackjack
@@ -167,7 +190,22 @@ def hand_text(result: HandAnalysis, exact: Mapping[str, Any] | None = None) -> s
         notes.append(f"exact: stand {exact['stand']}"
                      + (f", insurance {exact['insurance']}" if exact["insurance"] else ""))
         notes.append("exact dealer: " + ", ".join(f"{k}={v}" for k, v in exact["dealer"].items()))
-    return render(header, actions, dealer, *notes)
+    return render(header, actions, dealer, *notes, *_by_suits_lines(result, by_suits))
+
+
+def _by_suits_lines(
+    result: HandAnalysis, by_suits: Mapping[str, SuitReading] | None
+) -> list[str]:
+    data = _by_suits_dict(result, by_suits)
+    if data is None:
+        return []
+    names = {"suited": "one suit", "mixed": "mixed suits", "average": "suits not given"}
+    bests = {r["best"] for r in data.values()}
+    lines = ["the best play by suits" + (" (it depends on them):" if len(bests) > 1 else ":")]
+    for name, r in data.items():
+        ev = r["ev"][r["best"]]
+        lines.append(f"  {names[name]:<16} {','.join(r['cards']):<10} {r['best']:<10} {ev:+.6f}")
+    return lines
 
 
 def pair_dict(odds: PairOdds) -> dict[str, Any]:
