@@ -36,6 +36,17 @@ class ExecutionError(InputError):
     """The executor asked for cannot be had (a missing extra, an unreachable scheduler)."""
 
 
+JOBS_PER_CORE = 4
+"""The most local workers :func:`executor` starts per core of this machine: more only
+share the cores (each process holds its own engine tables, tens of MB), so ``--jobs``
+above it is an error rather than thousands of processes."""
+
+
+def max_jobs() -> int:
+    """The most local workers :func:`executor` allows: :data:`JOBS_PER_CORE` per core."""
+    return JOBS_PER_CORE * (os.cpu_count() or 1)
+
+
 def _warm_up() -> None:
     """Worker initializer: build the engine's node table now, not in the first task.
 
@@ -51,9 +62,20 @@ def executor(
 ) -> Iterator[Executor]:
     """An executor for ``jobs`` local workers (default: the CPU count) or a Dask cluster.
 
-    ``scheduler``: the address of a running Dask scheduler; ``jobs`` and
-    ``kind`` are then ignored (the cluster has its own workers).
+    ``scheduler``: the address of a running Dask scheduler (the cluster has its own
+    workers, so ``jobs`` with it is an error; ``kind`` is ignored). ``jobs`` above
+    :func:`max_jobs` is an error.
+
+    >>> try:
+    ...     with executor(jobs=10**5) as pool:
+    ...         pass
+    ... except ExecutionError as exc:
+    ...     print(str(exc)[:46])
+    --jobs 100000 is more than this machine runs u
     """
+    if scheduler is not None and jobs is not None:
+        raise ExecutionError("--jobs and --scheduler exclude each other: a Dask cluster runs"
+                             " its own workers")
     if scheduler is not None:
         try:
             import distributed
@@ -73,6 +95,11 @@ def executor(
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers < 1:
         raise ExecutionError(f"--jobs must be at least 1, not {workers}")
+    if workers > max_jobs():
+        raise ExecutionError(
+            f"--jobs {workers} is more than this machine runs usefully: at most {max_jobs()}"
+            f" ({JOBS_PER_CORE} per core, {os.cpu_count() or 1} cores); for more workers use"
+            " a Dask cluster (--scheduler)")
     if kind == "threads" or workers == 1:
         with ThreadPoolExecutor(max_workers=workers) as pool:
             yield pool
