@@ -63,8 +63,8 @@ def run(args: list[str] | None = None) -> int:
     try:
         result = _app_for(line)(line, standalone_mode=False)
     except typer.TyperException as exc:
-        if type(exc).__name__ == "NoArgsIsHelpError":  # a bare command: its help (status 2)
-            print(exc.format_message() if hasattr(exc, "format_message") else exc)
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a group without its command
+            print(f"error: {_missing_command(exc)}", file=sys.stderr)
             return 2
         message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
         print(f"error: {one_line(message)}", file=sys.stderr)
@@ -73,6 +73,17 @@ def run(args: list[str] | None = None) -> int:
         print("error: aborted", file=sys.stderr)
         return 1
     return result if isinstance(result, int) else 0
+
+
+def _missing_command(exc: Exception) -> str:
+    """The one-line error for a command group given without its command: the group's
+    commands and where its help is."""
+    ctx: Any = getattr(exc, "ctx", None)
+    if ctx is None:
+        return "a command is missing (strategy-calc -h lists them)"
+    path = ctx.command_path
+    names = ", ".join(ctx.command.list_commands(ctx))
+    return f"{path} needs a command, one of: {names} ({path} -h for help)"
 
 
 def run_captured(args: list[str], progress: ProgressSink | None = None

@@ -1115,3 +1115,21 @@ def test_the_command_table_names_each_familys_commands_and_only_them() -> None:
         for group in commands.registered_groups:
             declared[str(group.name)] = module.name
     assert declared == root.COMMANDS
+
+
+@pytest.mark.parametrize(("args", "names"), [([], "hand, baccarat, chart"),
+                                             (["sidebet"], "pair")])
+def test_a_command_group_without_its_command_is_one_error_line(
+    args: list[str], names: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 50: the bare command line printed its usage without the ``error:`` contract.
+    (The program's name is this process's, whatever runs the tests.)"""
+    from strategy_calc.cli.root import run
+
+    assert run(args) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ")
+    group = "".join(f" {a}" for a in args)
+    assert f"{group} needs a command, one of: {names}" in lines[0]
