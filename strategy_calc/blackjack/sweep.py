@@ -248,7 +248,9 @@ def _cached_run(
     if cache is not None:
         if cache.exists() and not cache.is_dir():
             raise RulesError(f"--cache {cache} is a file, not a folder")
-        cache.mkdir(parents=True, exist_ok=True)
+        if not cache.is_dir() and not cache.parent.is_dir():
+            raise RulesError(f"--cache {cache}: its parent folder {cache.parent} does not exist")
+        cache.mkdir(exist_ok=True)  # the folder itself, in an existing parent
         for i, task in enumerate(tasks):
             path = _cache_file(cache, task)
             if path.is_file():

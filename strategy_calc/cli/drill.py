@@ -12,7 +12,7 @@ import typer
 
 from strategy_calc.cli import options as opt
 from strategy_calc.cli.command import OptionGroup, command
-from strategy_calc.cli.respond import dump_json, fail, guarded
+from strategy_calc.cli.respond import check_output, dump_json, fail, guarded
 from strategy_calc.drill.questions import DrillReference
 from strategy_calc.errors import InputError
 
@@ -41,6 +41,8 @@ class History(OptionGroup):
 
         if self.history is not None and self.no_history:
             raise fail("give --history FILE or --no-history, not both")
+        if self.history is not None:  # the default's folder is ours to make, not a user's
+            check_output(self.history, "--history")
         return None if self.no_history else self.history or default_history_path()
 
 

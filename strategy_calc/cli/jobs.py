@@ -44,7 +44,9 @@ def tables_command(
             print(f"error: stale tables (run strategy-calc tables): {', '.join(stale)}",
                   file=sys.stderr)
             raise typer.Exit(1)
-        print(f"{len(files)} table files up to date in {out}")
+        print(f"{len(files)} text and HTML tables up to date in {out}; its"
+              f" {len(pdf_names())} PDFs are present (checked to exist, not compared:"
+              " typesetting them again takes seconds each)")
         return
     out.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():

@@ -256,8 +256,25 @@ def test_tables_check_passes_on_the_committed_tables_and_fails_on_an_empty_folde
 ) -> None:
     ok = runner.invoke(app, ["tables", "--check", "--out", str(TABLES)])
     assert ok.exit_code == 0, ok.output
+    # issue 50: it says what it compared (the text tables) and what it only found (PDFs)
+    assert "tables up to date" in ok.stdout and "not compared" in ok.stdout
     stale = runner.invoke(app, ["tables", "--check", "--out", str(tmp_path)])
     assert stale.exit_code == 1
+
+
+def test_files_a_command_writes_go_into_an_existing_folder(tmp_path: Path) -> None:
+    """Issue 50: folders that did not exist were made for a user's --history and --cache."""
+    missing = tmp_path / "no" / "such"
+    history = runner.invoke(app, ["drill", "--history", str(missing / "h.json")], input="q\n")
+    assert history.exit_code == 2
+    assert history.stderr.strip() == f"error: --history {missing / 'h.json'}: not a file in an" \
+        " existing folder"
+    cache = runner.invoke(app, ["sweep", "--vary", "surrender=none,late", "--jobs", "1",
+                                "--cache", str(missing / "c")])
+    assert cache.exit_code == 2
+    assert cache.stderr.strip() == (f"error: --cache {missing / 'c'}: its parent folder"
+                                    f" {missing} does not exist")
+    assert not (tmp_path / "no").exists()
 
 
 @pytest.mark.slow
