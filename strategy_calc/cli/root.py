@@ -263,6 +263,11 @@ def _index_app() -> typer.Typer:
 def run_script() -> int:
     """:func:`run` on ``sys.argv[1:]`` for the script: the exit status, 2 with one error
     line if the compiled engine cannot be imported."""
+    from strategy_calc.cli.signals import stop_on_signals
+
+    words = [a for a in sys.argv[1:] if not a.startswith("-")]
+    stop_on_signals(" ".join(words[:2]) if words[:1] == ["baccarat"] else
+                    (words[0] if words else "strategy-calc"))
     try:
         return run()
     except ImportError as exc:
