@@ -99,6 +99,52 @@ def score_se(value: float, win: float, win_se: float, sd: float, sd_se: float) -
     return value * math.hypot(2.0 * win_se / win, 2.0 * sd_se / sd)
 
 
+def di_se(win: float, win_se: float, sd: float, sd_se: float) -> float:
+    """DI's standard error by the delta method (covariance taken as 0): DI = 1000 w / s,
+    so se = 1000 sqrt((se_w / s)^2 + (w se_s / s^2)^2).
+
+    >>> di_se(0.02, 0.002, 2.0, 0.0)  # 1000 x 0.002 / 2
+    1.0
+    """
+    return 1000.0 * math.hypot(win_se / sd, win * sd_se / sd ** 2)
+
+
+def n0_se(win: float, win_se: float, sd: float, sd_se: float) -> float:
+    """N0's standard error by the delta method (covariance taken as 0): N0 = (s / w)^2,
+    so se = N0 sqrt((2 se_w / w)^2 + (2 se_s / s)^2).
+
+    >>> n0_se(0.02, 0.001, 2.0, 0.0)  # 10,000 x 2 x 0.05
+    1000.0
+    """
+    return (sd / win) ** 2 * math.hypot(2.0 * win_se / win, 2.0 * sd_se / sd)
+
+
+def risk_of_ruin_se(win: float, win_se: float, sd: float, sd_se: float,
+                    bankroll: float) -> float:
+    """The risk of ruin's standard error by the delta method (covariance taken as 0):
+    R = exp(-2 w B / s^2), so se = R (2 B / s^2) sqrt(se_w^2 + (2 w se_s / s)^2).
+
+    >>> round(risk_of_ruin_se(0.02, 0.001, 2.0, 0.0, 100.0), 6)  # exp(-1) x 50 x 0.001
+    0.018394
+    """
+    ror = math.exp(-2.0 * win * bankroll / sd ** 2)
+    return ror * (2.0 * bankroll / sd ** 2) * math.hypot(win_se, 2.0 * win * sd_se / sd)
+
+
+DISTINGUISHABLE_SES = 2.0
+"""An estimate is told apart from zero when it lies at least this many standard errors
+from it (about 95% two-sided): below, the figures that divide by it are not given."""
+
+
+def distinguishable_from_zero(value: float, se: float) -> bool:
+    """Whether ``value`` lies :data:`DISTINGUISHABLE_SES` standard errors or more from 0.
+
+    >>> distinguishable_from_zero(-0.0013, 0.0029), distinguishable_from_zero(0.024, 0.0043)
+    (False, True)
+    """
+    return math.isfinite(se) and abs(value) >= DISTINGUISHABLE_SES * se
+
+
 @dataclass(frozen=True, slots=True)
 class CountBucket:
     """The rounds dealt at one (floored) true count ``tc``.

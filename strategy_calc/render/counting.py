@@ -8,12 +8,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from strategy_calc.cards import RANKS, Rank
+from strategy_calc.counting import ramps
 from strategy_calc.render.text import estimate_dict, figure_dict, finite, plus_minus, render
 
 if TYPE_CHECKING:
     from strategy_calc.counting.effects import EffectsOfRemoval
     from strategy_calc.counting.ramps import RampFigures
     from strategy_calc.counting.runs import BlackjackCount, Comparison, OptimisedRamp, RampResult
+    from strategy_calc.counting.sampling import Estimate
     from strategy_calc.counting.systems import CountSystem
 
 
@@ -103,6 +105,10 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
         "n0": finite(result.n0), "score": finite(result.score),
         "score_se": finite(result.score_se), "di": finite(result.di),
         "bankroll": result.bankroll, "risk_of_ruin": finite(result.risk_of_ruin),
+        **{f"{k}_se": finite(v) for k, v in _ramp_ses(result).items()},
+        "distinguishable_from_zero": {
+            "cut_card_effect": _told_apart(result.cut_card_effect),
+            "win_rate_per_round": _told_apart(win)},
         "moment_every": c.moment_every, "moment_rounds": result.moment_rounds,
         "wong": None if result.wong is None else {
             "enter": result.wong.enter, "exit": result.wong.exit,
@@ -283,7 +289,8 @@ def count_text(result: BlackjackCount) -> str:
         "as dealt" if result.one_round_per_shuffle else "cut card"),
         plus_minus(result.ev_per_round))
     figures.add_row("EV off the top (exact)", f"{100 * result.ev_off_the_top:+.4f}%")
-    figures.add_row("cut-card effect", plus_minus(result.cut_card_effect))
+    figures.add_row("cut-card effect", plus_minus(result.cut_card_effect)
+                    + _zero_note(result.cut_card_effect))
     if result.covariance_between_boxes is not None:
         cov = result.covariance_between_boxes
         figures.add_row("covariance between two boxes (exact per round, mean)",
@@ -295,7 +302,7 @@ def count_text(result: BlackjackCount) -> str:
         win = result.win_rate_per_round
         figures.add_row(f"ramp {result.spread or 'flat 1 unit'}: win per round observed"
                         if result.wong is not None else f"ramp {result.spread}: win per round",
-                        plus_minus(win, 1.0, ""))
+                        plus_minus(win, 1.0, "") + _zero_note(win))
         if win is not None:
             figures.add_row("win per 100 rounds" + (" observed" if result.wong else ""),
                             plus_minus(win, 100.0, ""))
@@ -303,12 +310,20 @@ def count_text(result: BlackjackCount) -> str:
     figures.add_row("SD per round" + (" (ramp)" if result.spread is not None else ""),
                     "-" if sd is None else f"{sd:.4f}" + (
                         f" +- {sd_se:.4f}" if sd_se is not None else ""))
-    for name, value in (("N0 (rounds)", result.n0), ("SCORE", result.score),
-                        ("DI", result.di), (f"risk of ruin, bankroll {result.bankroll:g}"
-                                            if result.bankroll else "risk of ruin",
-                                            result.risk_of_ruin)):
-        if result.spread is not None or result.wong is not None:
-            figures.add_row(name, f"{value:.4g}" if value is not None else "-")
+    ses = _ramp_ses(result)
+    undetermined = ("not given: the win rate is not told apart from 0"
+                    if not _told_apart(result.win_rate_per_round) else None)
+    for key, name, value in (
+            ("n0", "N0 (rounds)", result.n0), ("score", "SCORE", result.score),
+            ("di", "DI", result.di),
+            ("risk_of_ruin", f"risk of ruin, bankroll {result.bankroll:g}"
+             if result.bankroll else "risk of ruin", result.risk_of_ruin)):
+        if result.spread is None and result.wong is None:
+            continue
+        se = ses.get(key)
+        shown = ("-" if value is None else f"{value:.4g}"
+                 + (f" +- {se:.2g}" if se is not None and math.isfinite(se) else ""))
+        figures.add_row(name, undetermined if undetermined and value is not None else shown)
     by_tc = Table(title=f"by {kind} (floored)", title_justify="left")
     by_tc.add_column(kind, justify="right")
     by_tc.add_column("frequency", justify="right")
@@ -319,6 +334,31 @@ def count_text(result: BlackjackCount) -> str:
             f" {c.moment_every}); every round's EV exact")
     extra = [] if result.optimal is None else _optimal_ramp_text(result.optimal, c.count_kind)
     return render(head, figures, note, by_tc, *extra)
+
+
+def _told_apart(e: Estimate | None) -> bool | None:
+    """Whether an estimate lies two standard errors or more from 0 (None: no estimate)."""
+    return None if e is None else ramps.distinguishable_from_zero(e.value, e.se)
+
+
+def _zero_note(e: Estimate | None) -> str:
+    return " (not told apart from 0)" if _told_apart(e) is False else ""
+
+
+def _ramp_ses(result: BlackjackCount) -> dict[str, float]:
+    """The standard errors of N0, SCORE, DI and the risk of ruin (delta method, from the
+    win rate's and the SD's: :mod:`strategy_calc.counting.ramps`), where they exist."""
+    win, sd, sd_se = result.win_rate_per_round, result.sd_per_round, result.sd_per_round_se
+    if win is None or sd is None or sd_se is None or not sd > 0 or not win.value > 0:
+        return {}
+    out = {"n0": ramps.n0_se(win.value, win.se, sd, sd_se),
+           "di": ramps.di_se(win.value, win.se, sd, sd_se)}
+    if result.score_se is not None:
+        out["score"] = result.score_se
+    if result.bankroll:
+        out["risk_of_ruin"] = ramps.risk_of_ruin_se(win.value, win.se, sd, sd_se,
+                                                    result.bankroll)
+    return out
 
 
 def comparison_dict(result: Comparison) -> dict[str, Any]:
