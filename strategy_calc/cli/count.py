@@ -4,6 +4,7 @@ count``: :func:`strategy_calc.cli.root.routed`)."""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -251,6 +252,10 @@ def count_command(
         spread, steps, wong = ramp.ramp(), table.steps(), wonging.wong()
         names = systems.compared()
         limits = ramp.limits(wong is not None)
+        if ramp.bankroll is not None and spread is None and wong is None and limits is None:
+            print("warning: --bankroll has no effect without a bet ramp (--spread, or"
+                  " --enter/--exit): flat bets have no risk-of-ruin figures here",
+                  file=sys.stderr)
         seats, boxes = table.counts
         if deal.rounds >= 1 and deal.every >= 1:  # (else the counter and the run say why)
             confirm_long_run((len(names) if names else 1) * counting.estimated_seconds(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Annotated, Any
 
 import typer
@@ -55,6 +56,9 @@ def hand_command(
 
     def compute() -> tuple[blackjack.HandAnalysis, dict[str, Any] | None, Any, Any]:
         ruleset, start = game.with_shoe()
+        if postsplit and not _is_pair(cards):
+            print(f"warning: --postsplit has no effect: {cards} is not a pair",
+                  file=sys.stderr)
         if boxes is not None:
             from strategy_calc.blackjack.boxes import check_boxes
 
@@ -84,6 +88,14 @@ def hand_command(
         return text if fig is None else text + "\n" + boxes_text(fig)
 
     respond(compute, render)
+
+
+def _is_pair(cards: str) -> bool:
+    """Whether ``cards`` are two cards of one rank (what ``--postsplit`` values)."""
+    from strategy_calc.cards import parse_cards
+
+    parsed = parse_cards(cards)
+    return len(parsed) == 2 and parsed[0].rank == parsed[1].rank
 
 
 @command(commands, "behind", "strategy-calc behind T,T --vs 6 --rules deluxe")

@@ -1150,3 +1150,23 @@ def test_a_command_group_without_its_command_is_one_error_line(
     assert len(lines) == 1 and lines[0].startswith("error: ")
     group = "".join(f" {a}" for a in args)
     assert f"{group} needs a command, one of: {names}" in lines[0]
+
+
+@pytest.mark.parametrize(("args", "warning"), [
+    (["hand", "T,6", "--vs", "T", "--postsplit"],
+     "warning: --postsplit has no effect: T,6 is not a pair"),
+    (["count", "--rules", "deluxe", "--decks", "1", "--rounds", "10", "--jobs", "1",
+      "--bankroll", "100"],
+     "warning: --bankroll has no effect without a bet ramp (--spread, or --enter/--exit):"
+     " flat bets have no risk-of-ruin figures here"),
+])
+def test_a_flag_without_effect_is_a_warning(args: list[str], warning: str) -> None:
+    """Issue 50 item 4: flags that change nothing were taken without a word."""
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert warning in result.stderr.splitlines()
+
+
+def test_postsplit_of_a_pair_is_no_warning() -> None:
+    result = runner.invoke(app, ["hand", "8,8", "--vs", "T", "--postsplit"])
+    assert result.exit_code == 0 and "warning" not in result.stderr
