@@ -9,8 +9,8 @@ spreads its option groups; :mod:`~strategy_calc.cli.options` the options shared 
 commands, declared once; :mod:`~strategy_calc.cli.respond` the skeleton every command
 runs (``respond(compute, render)``: bad input is one ``error:`` line and exit status 2).
 
-Every command takes ``--rules NAME|FILE``, a repeatable ``--set FIELD=VALUE`` and
-``--decks N`` the same way.
+Every analysis takes ``--rules NAME|FILE``, a repeatable ``--set FIELD=VALUE`` and
+``--decks N`` the same way (``sweep`` varies ``decks`` with ``--vary`` instead).
 """
 
 from __future__ import annotations

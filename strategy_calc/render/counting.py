@@ -457,7 +457,9 @@ def counts_text(systems: Sequence[CountSystem]) -> str:
                                + (f" [{'; '.join(extra)}]" if extra else ""),
                                79, subsequent_indent="    ")
     lines.append("")
-    lines += textwrap.wrap("count --system and indices --count take the balanced ones (they"
-                           " read a true count); side counts are listed, not yet read by any"
-                           " analysis.", 79)
+    lines += textwrap.wrap("count --system takes every system: a balanced one bets and plays"
+                           " by its true count, an unbalanced one bets and wongs by its"
+                           " running count from its IRC; a system's side counts weigh its"
+                           " bets (--no-side-counts: not). indices --count takes the"
+                           " balanced ones (an index is a true count).", 79)
     return "\n".join(lines)
