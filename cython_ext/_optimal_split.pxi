@@ -230,6 +230,27 @@ cdef struct Opt:
     bint failed
     bint overflow
     long long settled   # terminal settlements against the dealer
+    long long limit     # the most bytes the memos may hold (0: no limit)
+    bint over_limit     # a memo would have outgrown ``limit``: the solve stopped
+
+
+cdef long long opt_bytes(Opt* o) noexcept nogil:
+    """Bytes the memos hold: the states' table (24 bytes a slot), the final shoes' and the
+    per-level node arrays (what ``OptimalSplit.bytes`` reports)."""
+    return ((<long long>o.states.mask + 1) * 24
+            + (<long long>o.finals.mask + 1) * <long long>sizeof(FSlot)
+            + OPT_LEVELS * <long long>n_nodes * <long long>(sizeof(int) + 2 * sizeof(double)))
+
+
+cdef bint opt_room(Opt* o, long long more) noexcept nogil:
+    """Whether the memos may take ``more`` bytes within ``o.limit``; if not, the solve
+    stops (``over_limit``, ``failed``) before it allocates them. A table grows by doubling,
+    the old one freed once copied, so its growth asks for twice its size."""
+    if o.limit > 0 and opt_bytes(o) + more > o.limit:
+        o.over_limit = True
+        o.failed = True
+        return False
+    return True
 
 
 cdef inline int opt_pack(Opt* o, const int* S, int left, int made, const int* W, const int* L,
@@ -289,6 +310,8 @@ cdef const double* opt_final(Opt* o, uint64_t key, const int* S) noexcept nogil:
     o.finals.s[slot].key = key
     o.finals.used += 1
     if o.finals.used * 2 > <long long>o.finals.mask:
+        if not opt_room(o, 2 * (<long long>o.finals.mask + 1) * <long long>sizeof(FSlot)):
+            return NULL
         if fmap_grow(&o.finals) != 0:
             o.failed = True
             return NULL
@@ -368,6 +391,9 @@ cdef double opt_state(Opt* o, int lv, const int* S, int left, int made, const in
     v = 0.0
     for r in range(NR):
         v += opt_card(o, lv, r)
+    if ((o.states.used + 1) * 2 > <long long>o.states.mask
+            and not opt_room(o, 2 * (<long long>o.states.mask + 1) * 24)):
+        return v
     if smap_put(&o.states, a, b, v) != 0:
         o.failed = True
     return v
@@ -766,13 +792,17 @@ cdef class OptimalSplit:
     (see the top of ``_optimal_split.pxi``: the same value, to rounding, from far fewer
     states); None (the default) does so with resplits when the dealer cannot run out
     of cards and the settlement is linear (:attr:`own_only` says which ran).
+    ``memory_limit``: the most bytes its memos may hold (:attr:`bytes`, counting a
+    table's growth at twice its size); a solve that would outgrow it stops and
+    :meth:`card` raises ``InputError`` instead of letting the machine swap (None or 0:
+    no limit).
     """
     cdef Opt o
     cdef bint busy
     cdef bint ready
 
     def __cinit__(self, const int[:] base, int pair, int up, params, int max_hands,
-                  second=None, resplit=None, own_only=None):
+                  second=None, resplit=None, own_only=None, memory_limit=None):
         cdef Params P
         cdef Params hands[3]
         cdef Opt* o
@@ -831,6 +861,10 @@ cdef class OptimalSplit:
         o.exhausted = False
         o.failed = False
         o.overflow = False
+        o.over_limit = False
+        o.limit = 0 if memory_limit is None else memory_limit
+        if o.limit < 0:
+            raise ValueError("memory_limit is a number of bytes, at least 0 (0: none)")
         o.settled = 0
         o.h17 = P.h17
         o.longest = longest_hand[1 if P.h17 else 0]
@@ -892,6 +926,12 @@ cdef class OptimalSplit:
                 v = opt_card(&self.o, 0, rank - 1)
         finally:
             self.busy = False
+        if self.o.over_limit:
+            raise _InputError(
+                f"the optimal split needs more than its memory limit of"
+                f" {self.o.limit / 2**20:,.4g} MiB (--memory-limit; {self.o.states.used:,}"
+                f" states solved when it stopped): give it more, or ask fewer split hands"
+                f" or a smaller shoe")
         if self.o.failed:
             raise MemoryError()
         if self.o.overflow:
@@ -928,7 +968,4 @@ cdef class OptimalSplit:
     @property
     def bytes(self):
         """Memory held by the memos (states and dealer distributions), in bytes."""
-        cdef long long n = (self.o.states.mask + 1) * 24
-        n += (self.o.finals.mask + 1) * sizeof(FSlot)
-        n += OPT_LEVELS * n_nodes * (sizeof(int) + 2 * sizeof(double))
-        return n
+        return opt_bytes(&self.o)

@@ -27,8 +27,11 @@ E[payoff * 1{no dealer blackjack}] (peek exact).
 from __future__ import annotations
 
 import array
+import contextlib
+import os
 import struct
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from functools import cache, lru_cache
@@ -640,6 +643,45 @@ class OptimalSplitValue(NamedTuple):
     """Memory the memos held at the end, in bytes."""
 
 
+_MEMORY_LIMIT: ContextVar[int | None] = ContextVar("memory_limit", default=None)
+
+
+def default_memory_limit() -> int:
+    """Three quarters of this machine's physical memory, in bytes: the fully optimal
+    split's memos stop there unless told otherwise, rather than make the machine swap."""
+    try:
+        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # not a POSIX system: assume 4 GiB
+        physical = 4 << 30
+    return physical * 3 // 4
+
+
+def memory_limit() -> int:
+    """The memory limit in force, bytes (:func:`limited_memory`, else the default)."""
+    given = _MEMORY_LIMIT.get()
+    return default_memory_limit() if given is None else given
+
+
+@contextlib.contextmanager
+def limited_memory(mib: float | None) -> Iterator[None]:
+    """Within the block, the fully optimal split's memos hold at most ``mib`` MiB
+    (``--memory-limit``; None: the default, :func:`default_memory_limit`).
+
+    >>> with limited_memory(64):
+    ...     memory_limit() == 64 * 2**20
+    True
+    """
+    if mib is not None and not (mib > 0 and mib < float("inf")):
+        from strategy_calc.errors import InputError
+
+        raise InputError(f"--memory-limit is a number of MiB above 0, not {mib:g}")
+    token = _MEMORY_LIMIT.set(None if mib is None else int(mib * 2**20))
+    try:
+        yield
+    finally:
+        _MEMORY_LIMIT.reset(token)
+
+
 def split_optimal(
     base: Shoe, pair: Rank, up: Rank, params: EngineParams, max_hands: int,
     progress: Callable[[int, int], None] | None = None,
@@ -653,7 +695,8 @@ def split_optimal(
     ``params``: hand 1's; ``second`` / ``resplit``: hand 2's and the resplit hands'
     where their suited 6-7-8 terms differ (default ``params``). ``own_only``: settle
     each hand at its end (:class:`~strategy_calc._engine.OptimalSplit`; default: with
-    resplits, where it is exact).
+    resplits, where it is exact). Its memos stay within :func:`memory_limit` (an
+    ``InputError`` says when they would not).
 
     >>> from strategy_calc.rules import blackjack_rules
     >>> shoe = Shoe.full(1).remove([Card(Rank.ACE)])
@@ -663,7 +706,7 @@ def split_optimal(
     True
     """
     solver = _engine.OptimalSplit(int_array(base.counts), int(pair), int(up), params, max_hands,
-                                  second, resplit, own_only)
+                                  second, resplit, own_only, memory_limit())
     raw = 0.0
     for rank in range(1, 11):
         raw += float(solver.card(rank))

@@ -22,6 +22,7 @@ from strategy_calc.cli.respond import (
     fail,
     file_format,
     guarded,
+    guarded_memory,
     progress_bar,
     respond,
     warn_slow_split,
@@ -98,6 +99,7 @@ def chart_command(
     *,
     game: opt.ShoeRuleset,
     split_strategy: opt.SplitStrategyOpt = SplitStrategy.CDP1,
+    memory_limit: opt.MemoryLimitOpt = None,
     format_: ChartFormatOpt = None,
     as_json: opt.JsonAliasOpt = False,
     out: opt.OutOpt = None,
@@ -111,7 +113,8 @@ def chart_command(
     from strategy_calc.render import chart as charts
 
     chosen = file_format(as_json, format_, ChartFormat, out)
-    analysis = game_of(game, split_strategy)
+    with guarded_memory(memory_limit):
+        analysis = game_of(game, split_strategy)
     if chosen is ChartFormat.pdf:
         emit_bytes(guarded(lambda: charts.chart_pdf(analysis, paper.value)), out)
         return
@@ -143,6 +146,7 @@ def edge_command(
         " hand; autoplay: hit to 12+, then stand (Deluxe disconnection).")
     ] = Strategy.BASIC,
     boxes: opt.BoxesOpt = None,
+    memory_limit: opt.MemoryLimitOpt = None,
     output: opt.Output,
 ) -> None:
     """The exact house edge / return to player of a ruleset from a full shoe."""
@@ -174,7 +178,8 @@ def edge_command(
         text = edge_text(analysis, strategy.value, ev)
         return text if fig is None else text + "\n" + boxes_text(fig)
 
-    respond(compute, render)
+    with guarded_memory(memory_limit):
+        respond(compute, render)
 
 
 @command(commands, "bonus", "strategy-calc bonus --rules macau-1983 --decks 8")

@@ -14,6 +14,7 @@ from strategy_calc.cli.command import command
 from strategy_calc.cli.respond import (
     boxes_off_the_top,
     dump_json,
+    guarded_memory,
     progress_bar,
     removed_cards,
     respond,
@@ -42,6 +43,7 @@ def hand_command(
         "--postsplit", help="Also value a split where the second hand uses the first "
         "hand's cards (slower).")] = False,
     split_strategy: opt.SplitStrategyOpt = SplitStrategy.CDP1,
+    memory_limit: opt.MemoryLimitOpt = None,
     exact: Annotated[bool, typer.Option(
         "--exact", help="Also give the dealer's outcomes, standing and insurance as exact "
         "fractions.")] = False,
@@ -87,7 +89,8 @@ def hand_command(
         text = hand_text(result, fractions, by_suits)
         return text if fig is None else text + "\n" + boxes_text(fig)
 
-    respond(compute, render)
+    with guarded_memory(memory_limit):
+        respond(compute, render)
 
 
 def _is_pair(cards: str) -> bool:

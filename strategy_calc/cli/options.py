@@ -87,6 +87,10 @@ SplitStrategyOpt = Annotated[SplitStrategy, typer.Option(
     " resplits), postsplit (the second hand sees the first's cards; slower), optimal"
     " (every decision sees every card dealt and maximises the round; slowest, resplits"
     " included).")]
+MemoryLimitOpt = Annotated[float | None, typer.Option(
+    "--memory-limit", metavar="MIB", help="The most memory, in MiB, the fully optimal"
+    " split's tables may take (default: three quarters of this machine's); beyond it the"
+    " command stops with an error instead of swapping.")]
 SeedOpt = Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the shuffles.")]
 
 

@@ -176,6 +176,21 @@ def emit_bytes(data: bytes, out: Path | None) -> None:
         sys.stdout.flush()
 
 
+@contextmanager
+def guarded_memory(mib: float | None) -> Iterator[None]:
+    """``--memory-limit``: within the block the fully optimal split's tables stay within
+    ``mib`` MiB (:func:`strategy_calc.engine.limited_memory`); a bad value is one
+    ``error:`` line."""
+    import math
+
+    from strategy_calc import engine
+
+    if mib is not None and not (math.isfinite(mib) and mib > 0):
+        raise fail(f"--memory-limit is a number of MiB above 0, not {mib:g}")
+    with engine.limited_memory(mib):
+        yield
+
+
 def check_output(path: Path | None, flag: str) -> None:
     """Refuse, before any work, an output file that cannot be written there."""
     if path is not None and (path.is_dir() or not path.parent.is_dir()):

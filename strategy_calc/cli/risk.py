@@ -11,7 +11,7 @@ from strategy_calc.blackjack.risk import RiskStrategy
 from strategy_calc.blackjack.split.strategies import SplitStrategy
 from strategy_calc.cli import options as opt
 from strategy_calc.cli.command import command
-from strategy_calc.cli.respond import check_output, progress_bar, respond
+from strategy_calc.cli.respond import check_output, guarded_memory, progress_bar, respond
 from strategy_calc.errors import InputError
 
 commands = typer.Typer()
@@ -33,6 +33,7 @@ def risk_command(
                       ] = 1000,
     plot: opt.PlotOpt = None,
     split_strategy: opt.SplitStrategyOpt = SplitStrategy.CDP1,
+    memory_limit: opt.MemoryLimitOpt = None,
     output: opt.Output,
 ) -> None:
     """Exact distribution of a round's result, its SD, and the bankroll's risk of ruin.
@@ -70,4 +71,5 @@ def risk_command(
             risk_plot(data, risk.path_quantiles(outcomes, rounds), str(plot))
         return data
 
-    respond(compute, output.render(lambda data: data, risk_text))
+    with guarded_memory(memory_limit):
+        respond(compute, output.render(lambda data: data, risk_text))

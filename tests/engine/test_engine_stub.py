@@ -159,7 +159,7 @@ def test_the_extension_types_take_the_constructor_arguments_the_stub_names() -> 
                                "params": engine_params(blackjack_rules("deluxe", decks=1),
                                                        pair=Rank.EIGHT),
                                "max_hands": 2, "second": None, "resplit": None,
-                               "own_only": None}}
+                               "own_only": None, "memory_limit": None}}
     assert set(inits) == set(values)
     for name, args in inits.items():
         assert list(values[name]) == args, name
