@@ -347,3 +347,24 @@ def test_count_json_says_which_procedure_it_dealt() -> None:
     bac = runner.invoke(app, routed(["count", "--rules", "macau-baccarat", "--decks", "1",
                                      "--shoes", "1", "--json"]))
     assert json.loads(bac.stdout)["shoe_procedure"]["burn_shown_card"] is True
+
+
+def test_edge_and_hand_under_a_continuous_shuffler_give_the_off_the_top_ev_and_say_so(
+) -> None:
+    """``edge`` and ``hand`` take the shuffler: their figures are the full shoe's (every
+    round's exact EV with every round's cards back at once, the first round's after each
+    reload otherwise, as the reload-cycle test above shows), and a note says which."""
+    def run(*args: str) -> dict[str, object]:
+        result = runner.invoke(app, [*args, "--rules", "deluxe", "--decks", "1", "--json"])
+        assert result.exit_code == 0, result.stderr
+        return dict(json.loads(result.stdout))
+
+    plain = run("edge")
+    for buffer, says in (("0", "every round's exact EV"), ("20", "first round after each")):
+        machine = run("edge", "--set", "shuffle=continuous", "--set",
+                      f"continuous_buffer_cards={buffer}")
+        assert machine.pop("ev") == plain["ev"] and says in str(machine["shoe_note"])
+    assert "shoe_note" not in plain
+    hand = run("hand", "T,6", "--vs", "T", "--set", "shuffle=continuous")
+    assert hand["ev"] == run("hand", "T,6", "--vs", "T")["ev"]
+    assert any("out of play" in n for n in hand["notes"])  # type: ignore[attr-defined]
