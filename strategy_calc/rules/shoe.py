@@ -201,8 +201,9 @@ def continuous_note(rules: Any, what: str = "edge") -> str | None:
     >>> from strategy_calc.rules import blackjack_rules
     >>> continuous_note(blackjack_rules("deluxe")) is None
     True
-    >>> continuous_note(blackjack_rules("deluxe", ["shuffle=continuous"]), "hand")[:38]
-    'continuous shuffler (buffer 0 cards):'
+    >>> print(continuous_note(blackjack_rules("deluxe", ["shuffle=continuous"]), "hand"))
+    ... # doctest: +ELLIPSIS
+    continuous shuffler (buffer 0 cards): the EV is for the shoe less the cards given; ...
     """
     if rules.shuffle != "continuous":
         return None
