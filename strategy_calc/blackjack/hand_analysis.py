@@ -61,6 +61,7 @@ from strategy_calc.cards import (
 )
 from strategy_calc.engine import HIST_OFFSET, HIST_SIZE
 from strategy_calc.rules import BlackjackRules, RulesError
+from strategy_calc.rules.shoe import continuous_note
 
 PeekMethod = Literal["exact", "shortcut"]
 _PLAY_KEYS = tuple(a.value for a in actions.PLAY_ACTIONS)
@@ -243,6 +244,9 @@ def analyse_hand(
         notes.append(order_note)
     if not suits_known:
         notes.append("suits not given: the 6-7-8 bonus is averaged over the possible suits")
+    shuffler = continuous_note(rules, "hand")
+    if shuffler is not None:
+        notes.append(shuffler)
     return HandAnalysis(
         rules=rules,
         hand=hand,

@@ -87,8 +87,8 @@ def baccarat_count_command(
     *,
     game: opt.BaccaratRuleset,
     cut_card: Annotated[int | None, typer.Option(
-        "--cut-card", metavar="CARDS_FROM_END", help="Cards behind the cut card (default"
-        " 14).")] = None,
+        "--cut-card", metavar="CARDS_FROM_END", help="Cards behind the cut card (default: the"
+        " ruleset's cut_card_from_end, 14 for macau-baccarat).")] = None,
     shoes: Annotated[int, typer.Option("--shoes", metavar="N", help="Shoes to deal.")] = 100,
     bets: Annotated[str | None, typer.Option(
         "--bets", metavar="BET,...", help="The bets to report, e.g. tie,player_pair"
@@ -111,8 +111,7 @@ def baccarat_count_command(
         ruleset = game.load()
         chosen = ([b.strip().lower() for b in bets.split(",")] if bets is not None
                   else list(BETS))
-        cut = cut_card if cut_card is not None else counted.BACCARAT_CUT_CARD
         with progress_bar(f"{shoes} shoes") as tick, workers.executor() as pool:
-            return counted.baccarat_count(ruleset, shoes, seed, cut, chosen, pool, tick)
+            return counted.baccarat_count(ruleset, shoes, seed, cut_card, chosen, pool, tick)
 
     respond(compute, output.render(baccarat_count_dict, baccarat_count_text))

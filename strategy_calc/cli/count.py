@@ -69,11 +69,12 @@ class Deal(OptionGroup):
 
     penetration: Annotated[float | None, typer.Option(
         "--penetration", metavar="P",
-        help="Share of the shoe dealt before the cut card (default 0.75,"
-        " less for 1 deck so that 20 cards stay behind).")] = None
+        help="Share of the shoe dealt before the cut card, instead of the ruleset's"
+        " cut_card_from_end (where it states none: 0.75, less for 1 deck so that 20 cards"
+        " stay behind).")] = None
     cut_card: Annotated[int | None, typer.Option(
         "--cut-card", metavar="CARDS_FROM_END", help="Cards behind the cut card (instead of"
-        " --penetration).")] = None
+        " the ruleset's cut_card_from_end or --penetration).")] = None
     rounds: Annotated[int, typer.Option(
         "--rounds", metavar="N", help="Rounds to deal at least, in whole shoes.")] = 1000
     seed: opt.SeedOpt = 1

@@ -1,9 +1,11 @@
 """Counting baccarat over dealt shoes, every hand's expectation exact.
 
-A whole shoe is dealt per the house procedure (the first card is shown and as
-many cards as its value are burnt, unseen; tens and faces count 10), and
-hands are dealt while more than ``cut_card`` cards are left. Before each hand
-the bettor knows every card shown so far; the burnt cards count as unseen.
+A whole shoe is dealt per the ruleset's shoe procedure
+(:func:`strategy_calc.rules.shoe.shoe_procedure`: Macau's first card shown and as many
+cards as its value burnt, unseen, tens and faces counting 10; burns, demonstration
+rounds, the cut card's range and the last-round rule), hands being dealt while more than
+the cut card's place are left. Before each hand the bettor knows every card shown so
+far (demonstration rounds' too); the burnt cards count as unseen.
 The EV of each bet for the unseen cards is exact
 (:func:`strategy_calc.baccarat.odds.analyse_counts`), and equals the EV for the
 physical shoe averaged over what the burnt cards were. Shoes are seeded and
@@ -25,10 +27,12 @@ from dataclasses import dataclass
 from strategy_calc.baccarat.odds import BETS, POINTS, RANKS, analyse, analyse_counts
 from strategy_calc.baccarat.odds import effects_of_removal as baccarat_eor
 from strategy_calc.cards import FaceShoe
+from strategy_calc.counting.dealing import DealtShoe
 from strategy_calc.counting.sampling import Estimate, Progress, batches, mean_estimate, shoe_rng
 from strategy_calc.errors import InputError
 from strategy_calc.parallel import run_all
 from strategy_calc.rules import BaccaratRules
+from strategy_calc.rules.shoe import ShoeProcedure, shoe_procedure
 
 BACCARAT_CUT_CARD = 14
 """Default: hands are dealt while more than this many cards are left (the cut card)."""
@@ -85,16 +89,28 @@ class BaccaratShoe:
 
 @dataclass(frozen=True, slots=True)
 class BaccaratCounter:
-    """A picklable job: the rules, the cut card and the linear count of every bet."""
+    """A picklable job: the rules, the shoe procedure and the linear count of every bet."""
 
     rules: BaccaratRules
     cut_card: int
+    """The cut card's place (the fewest cards behind it, when the procedure has a range)."""
     seed: int
     ev_top: tuple[float, ...]
     """Each bet's EV off the top of a full shoe."""
     slopes: tuple[tuple[float, ...], ...]
     """Per bet, per rank: the change in EV per unit change of the rank's share of the
     unseen cards (``-(N - 1)`` times its effect of removal; see :func:`linear_counter`)."""
+    procedure: ShoeProcedure | None = None
+    """The shoe procedure dealt; None: a fixed cut card at :attr:`cut_card`, the first
+    card shown and its value burnt (Macau's procedure)."""
+
+    @property
+    def shoe_procedure(self) -> ShoeProcedure:
+        """The procedure the run deals (:attr:`procedure`, else Macau's at :attr:`cut_card`)."""
+        if self.procedure is not None:
+            return self.procedure
+        return ShoeProcedure("cut_card", (self.cut_card, self.cut_card), "--cut-card",
+                             burn_shown_card=True)
 
     def estimate(self, counts: Sequence[int]) -> list[float]:
         """Each bet's EV for the unseen ``counts`` by the linear count."""
@@ -112,35 +128,42 @@ class BaccaratCounter:
         """Deal shoe ``index``: every hand until the cut card, each bet's exact EV first."""
         decks = self.rules.decks
         cards = [r for r in range(len(RANKS)) for _ in range(4 * decks)]
-        shoe_rng(self.seed, index).shuffle(cards)
+        draw = shoe_rng(self.seed, index)
+        draw.shuffle(cards)
         known = list(FaceShoe.full(decks).face_counts)
-        first = cards[0]
-        known[first] -= 1
-        pos = 1 + (POINTS[first] or 10)  # the burn: unseen cards
+        shoe = DealtShoe(self.shoe_procedure, cards, draw, lambda r: POINTS[r] or 10)
+        for card in shoe.open():  # the shown card is seen; the burnt ones are not
+            known[card] -= 1
+        demos = self.shoe_procedure.demo_rounds
         k = len(BETS)
         hands, positive = 0, [0] * k
         positive_ev, win, linear_win = [0.0] * k, [0.0] * k, [0.0] * k
-        while len(cards) - pos > max(self.cut_card, 5):
-            ev = analyse_counts(self.rules, known).ev
-            guess = self.estimate(known)
-            for j, bet in enumerate(BETS):
-                if ev[bet] > 0:
-                    positive[j] += 1
-                    positive_ev[j] += ev[bet]
-                    win[j] += ev[bet]
-                if guess[j] > 0:
-                    linear_win[j] += ev[bet]
-            start = pos
-            pos, _p, _b = baccarat_deal(cards, pos)
-            for card in cards[start:pos]:
+        while shoe.next_round(least=5):  # (a hand takes up to six cards)
+            if demos:  # a demonstration round: seen, no bets
+                demos -= 1
+            else:
+                ev = analyse_counts(self.rules, known).ev
+                guess = self.estimate(known)
+                for j, bet in enumerate(BETS):
+                    if ev[bet] > 0:
+                        positive[j] += 1
+                        positive_ev[j] += ev[bet]
+                        win[j] += ev[bet]
+                    if guess[j] > 0:
+                        linear_win[j] += ev[bet]
+                hands += 1
+            start = shoe.pos
+            shoe.pos, _p, _b = baccarat_deal(cards, start)
+            for card in cards[start:shoe.pos]:
                 known[card] -= 1
-            hands += 1
         return BaccaratShoe(hands, tuple(positive), tuple(positive_ev), tuple(win),
                             tuple(linear_win))
 
 
-def linear_counter(rules: BaccaratRules, cut_card: int, seed: int) -> BaccaratCounter:
-    """The counter of a run: the exact EVs off the top and the linear count of each bet.
+def linear_counter(rules: BaccaratRules, cut_card: int, seed: int,
+                   procedure: ShoeProcedure | None = None) -> BaccaratCounter:
+    """The counter of a run: the exact EVs off the top and the linear count of each bet
+    (``procedure``: the shoe procedure dealt, :attr:`BaccaratCounter.procedure`).
 
     *Linear count*: write the EV as linear in the unseen shares ``p_i`` of
     the ranks, ``EV ~ EV_0 + sum_i b_i (p_i - p0_i)``. Removing one card of
@@ -160,7 +183,8 @@ def linear_counter(rules: BaccaratRules, cut_card: int, seed: int) -> BaccaratCo
             row.append(-(n - 1) * float(effect[bet]) if effect is not None else 0.0)
         slopes.append(tuple(row))
     ev = top.ev
-    return BaccaratCounter(rules, cut_card, seed, tuple(ev[b] for b in BETS), tuple(slopes))
+    return BaccaratCounter(rules, cut_card, seed, tuple(ev[b] for b in BETS), tuple(slopes),
+                           procedure)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,15 +213,26 @@ class BaccaratCount:
     cut_card: int
     hands: int
     bets: dict[str, BetCount]
+    procedure: ShoeProcedure | None = None
+    """The shoe procedure dealt (``count --json``'s ``shoe_procedure``)."""
+
+    @property
+    def shoe_procedure(self) -> ShoeProcedure:
+        """:attr:`procedure`, else Macau's at :attr:`cut_card`."""
+        return self.procedure or ShoeProcedure("cut_card", (self.cut_card, self.cut_card),
+                                               "--cut-card", burn_shown_card=True)
 
 
 def baccarat_count(
-    rules: BaccaratRules, shoes: int = 100, seed: int = 1, cut_card: int = BACCARAT_CUT_CARD,
+    rules: BaccaratRules, shoes: int = 100, seed: int = 1, cut_card: int | None = None,
     bets: Sequence[str] = BETS, pool: Executor | None = None, progress: Progress = None,
     batch: int = 10,
 ) -> BaccaratCount:
     """Deal ``shoes`` shoes and report each of ``bets`` (see the module docstring).
 
+    The shoes are dealt by the ruleset's shoe procedure; ``cut_card`` overrides its cut
+    card's place (where the ruleset states none: :data:`BACCARAT_CUT_CARD`). Under a
+    continuous shuffler a "shoe" is one reload cycle of the machine.
     ``pool``: the executor the batches of shoes run on (default: this thread).
     The player may change bets before every hand; for the main bets this is
     the Macau rule that a bet may be changed after a tie, which otherwise
@@ -205,16 +240,24 @@ def baccarat_count(
     """
     if shoes < 1:
         raise InputError(f"--shoes must be at least 1, not {shoes}")
-    if cut_card < 0:
+    if cut_card is not None and cut_card < 0:
         raise InputError(f"--cut-card must be 0 or more, not {cut_card}")
+    n = 52 * rules.decks
+    procedure = shoe_procedure(rules, n, cut_card, default_cut=BACCARAT_CUT_CARD)
+    low, high = procedure.cut_card_from_end
+    if procedure.shuffle == "continuous":
+        if low < 6:
+            raise InputError(f"continuous_buffer_cards {rules.continuous_buffer_cards} leaves"
+                             " fewer than six cards in the machine for a hand")
+    elif n - 11 - procedure.burn_start - procedure.burn_per_round <= max(high, 5):
+        what = "--cut-card" if cut_card is not None else "the cut card"
+        raise InputError(f"{what} {high} leaves no hand to deal from "
+                         f"{rules.decks} deck(s)")
     unknown = [b for b in bets if b not in BETS]
     if unknown or not bets or any(not b for b in bets):
         raise InputError(f"unknown bet {', '.join(unknown) or '(none)'}: choose from "
                          f"{', '.join(BETS)}")
-    if 52 * rules.decks - 11 <= max(cut_card, 5):
-        raise InputError(f"--cut-card {cut_card} leaves no hand to deal from "
-                         f"{rules.decks} deck(s)")
-    counter = linear_counter(rules, cut_card, seed)
+    counter = linear_counter(rules, low, seed, procedure)
     parts = batches(shoes, batch)
     if pool is None:
         done: list[list[BaccaratShoe]] = []
@@ -239,4 +282,4 @@ def baccarat_count(
             win_per_shoe=mean_estimate([s.win[j] for s in played]),
             linear_count_win_per_shoe=mean_estimate([s.linear_win[j] for s in played]),
         )
-    return BaccaratCount(rules, shoes, seed, cut_card, hands, out)
+    return BaccaratCount(rules, shoes, seed, low, hands, out, procedure)

@@ -17,6 +17,7 @@ from strategy_calc.blackjack.distributions import (
 from strategy_calc.blackjack.game_analysis import analyse_game
 from strategy_calc.blackjack.playout import RoundPlan, play_round
 from strategy_calc.cards import SUITS, Card, Rank, Shoe, parse_cards
+from strategy_calc.counting.dealing import DealtShoe
 from strategy_calc.counting.effects import effects_of_removal
 from strategy_calc.counting.indices import ILLUSTRIOUS_18, count_index
 from strategy_calc.counting.planner import RoundPlanner
@@ -26,6 +27,7 @@ from strategy_calc.counting.sampling import (
 from strategy_calc.counting.systems import CountSystem, find_system
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules
+from strategy_calc.rules.shoe import ShoeProcedure, shoe_procedure
 
 
 class CountPlay(StrEnum):
@@ -345,6 +347,10 @@ class BlackjackCounter:
     side: tuple[SideCount, ...] = ()
     """The side counts bets are keyed by besides the main count (index plays and insurance
     read the main count alone)."""
+    procedure: ShoeProcedure | None = None
+    """The shoe procedure dealt (:func:`strategy_calc.rules.shoe.shoe_procedure`): burns,
+    the cut card's range, the last-round rule; None: a fixed cut card at :attr:`cut_card`
+    and no burns. :attr:`cut_card` is then the fewest cards the range leaves behind it."""
     tables: SplitTables | None = field(default=None, compare=False, repr=False)
     """The split rounds' moment tables of the run (made on first use; they hold for every
     shoe of the run: :class:`strategy_calc.blackjack.distributions.SplitTables`). A
@@ -384,37 +390,55 @@ class BlackjackCounter:
         return [self.play_one(i) for i in indices]
 
     def play_one(self, index: int) -> tuple[RoundRecord, ...]:
-        """Deal shoe ``index``: each round's exact moments, then its cards played out."""
+        """Deal shoe ``index`` by the run's :attr:`procedure`: each round's exact moments
+        for the cards unseen (burnt cards among them), then its cards played out."""
         rules = self.rules
         counts = list(self.start().counts)
+        full = tuple(counts)
         cards = [Card(rank, SUITS[k % 4]) for rank in Rank for k in range(counts[rank - 1])]
-        shoe_rng(self.seed, index).shuffle(cards)
+        n = len(cards)
+        draw = shoe_rng(self.seed, index)
+        draw.shuffle(cards)
         running: float = self.system.initial_running_count(rules.decks)
-        pos = 0
-        rounds: list[RoundRecord] = []
-        seen = [0] * len(self.side)  # cards of each side count's ranks dealt
-        while len(cards) - pos > self.cut_card:
-            unseen = len(cards) - pos
-            tc = self.key_count(running, unseen)
-            bet_key = tc if not self.side else self.key_count(
-                running + sum(c.adjustment(k, pos) for c, k in zip(self.side, seen, strict=True)),
-                unseen)
-            moments = (len(rounds) + index) % self.moment_every == 0
-            shoe = Shoe.from_counts(counts, rules.decks)
-            plan = (self.planner.top_plan(moments) if pos == 0  # (every shoe's first round)
-                    else self.planner.plan(shoe, tc, moments))
-            rounds.append(RoundRecord(bet_key, plan.ev, plan.second_moment, plan.covariance))
-            start = pos
-            try:
-                pos = self.deal_round(cards, pos, plan, shoe)
-            except IndexError:  # the shoe ran out mid-round: it is the last
-                break
-            for card in cards[start:pos]:
+        seen = [0] * len(self.side)  # cards of each side count's ranks seen
+
+        def saw(dealt: Sequence[Card]) -> None:
+            nonlocal running
+            for card in dealt:
                 counts[card.rank - 1] -= 1
                 running += self.system.tag_card(card)
                 for i, c in enumerate(self.side):
                     seen[i] += card.rank in c.ranks
+
+        shoe_deal = DealtShoe(self.shoe_procedure, cards, draw, lambda c: int(c.rank))
+        saw(shoe_deal.open())
+        rounds: list[RoundRecord] = []
+        while shoe_deal.next_round():
+            unseen = sum(counts)
+            tc = self.key_count(running, unseen)
+            bet_key = tc if not self.side else self.key_count(
+                running + sum(c.adjustment(k, n - unseen)
+                              for c, k in zip(self.side, seen, strict=True)), unseen)
+            moments = (len(rounds) + index) % self.moment_every == 0
+            shoe = Shoe.from_counts(counts, rules.decks)
+            plan = (self.planner.top_plan(moments) if tuple(counts) == full  # (nothing seen)
+                    else self.planner.plan(shoe, tc, moments))
+            rounds.append(RoundRecord(bet_key, plan.ev, plan.second_moment, plan.covariance))
+            start = shoe_deal.pos
+            try:
+                shoe_deal.pos = self.deal_round(cards, start, plan, shoe)
+            except IndexError:  # the shoe ran out mid-round: it is the last
+                break
+            saw(cards[start:shoe_deal.pos])
         return tuple(rounds)
+
+    @property
+    def shoe_procedure(self) -> ShoeProcedure:
+        """The procedure the run deals (:attr:`procedure`; a fixed cut card at
+        :attr:`cut_card` with no burns when none was given)."""
+        if self.procedure is not None:
+            return self.procedure
+        return ShoeProcedure("cut_card", (self.cut_card, self.cut_card), "--cut-card")
 
     @property
     def count_kind(self) -> str:
@@ -445,10 +469,13 @@ def blackjack_counter(
 ) -> BlackjackCounter:
     """The counter of a run: the chart and its play off the top, and the index plays.
 
-    ``cut_card``: rounds are dealt while more than this many cards are left;
-    or ``penetration``: the share of the shoe dealt before the cut card
-    (default :data:`PENETRATION`, less when that would leave fewer than
-    :data:`MIN_BEHIND_CUT` cards, e.g. 1 deck). Either must leave at least
+    The shoes are dealt by the ruleset's shoe procedure (burns, the cut card's range,
+    the last-round rule, a continuous shuffler:
+    :func:`strategy_calc.rules.shoe.shoe_procedure`). ``cut_card``: instead of the
+    ruleset's range, rounds are dealt while more than this many cards are left; or
+    ``penetration``: the share of the shoe dealt before the cut card. Where the ruleset
+    states no cut card, :data:`PENETRATION` (less when that would leave fewer than
+    :data:`MIN_BEHIND_CUT` cards, e.g. 1 deck). Every place must leave at least
     :data:`MIN_BEHIND_CUT` cards behind the cut. ``shoe``: the shoe the chart
     is made for and every shoe is dealt from (default: ``rules.decks`` full decks).
 
@@ -470,24 +497,26 @@ def blackjack_counter(
     if strategy == "basic+indices":  # (an unbalanced system bets by its running count)
         count.require_balanced("basic+indices (its index plays read a true count)")
     n = shoe.total if shoe is not None else 52 * rules.decks
-    if cut_card is not None and penetration is not None:
-        raise InputError("give --penetration or --cut-card, not both")
     one_round = rules.single_deck_one_round and rules.decks == 1
     if one_round and (cut_card not in (None, n - 1) or penetration is not None):
         raise InputError(f"{rules.name} deals one round per shuffle at one deck"
                          " (single_deck_one_round): there is no cut card; --set"
                          " single_deck_one_round=false to deal on")
-    if one_round:
-        cut_card = n - 1  # rounds are dealt while more than n - 1 cards are left: one
-    elif cut_card is None:
-        share = min(PENETRATION, 1 - MIN_BEHIND_CUT / n) if penetration is None else penetration
-        if not 0 < share < 1:
-            raise InputError(f"--penetration must be between 0 and 1, not {share:g}")
-        cut_card = n - round(share * n)
+    if one_round:  # rounds are dealt while more than n - 1 cards are left: one
+        procedure = ShoeProcedure("cut_card", (n - 1, n - 1), "single_deck_one_round")
+    else:
+        share = min(PENETRATION, 1 - MIN_BEHIND_CUT / n)
+        procedure = shoe_procedure(rules, n, cut_card, penetration,
+                                   default_cut=n - round(share * n))
+    cut_card = procedure.cut_card_from_end[0]
     low = min(MIN_BEHIND_CUT, n - 1)
-    if not low <= cut_card < n:
-        raise InputError(f"the cut card must leave between {low} and {n - 1} cards of the"
-                         f" {n}-card shoe behind it, not {cut_card}")
+    for place in procedure.cut_card_from_end:
+        if not low <= place < n:
+            if procedure.shuffle == "continuous":
+                raise InputError(f"continuous_buffer_cards {rules.continuous_buffer_cards}"
+                                 f" leaves fewer than {low} of the {n} cards in the machine")
+            raise InputError(f"the cut card must leave between {low} and {n - 1} cards of"
+                             f" the {n}-card shoe behind it, not {place}")
     if moment_every < 1:
         raise InputError(f"--moment-every must be at least 1, not {moment_every}")
     if boxes != 1 or box_ramp:
@@ -505,7 +534,7 @@ def blackjack_counter(
                      for name, ranks in count.side_counts.items())
     return BlackjackCounter(rules, strategy, count, cut_card, seed, chart, plays,
                             moment_every, full, one_round, seats, boxes, box_ramp, side,
-                            SplitTables(full))
+                            procedure, SplitTables(full))
 
 
 def _check_boxes(rules: BlackjackRules, strategy: str, boxes: int, shoe: Shoe | None,

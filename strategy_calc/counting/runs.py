@@ -63,6 +63,7 @@ class BlackjackCount:
 
     counter: BlackjackCounter
     penetration: float
+    """The share of the shoe dealt before the cut card (the mean over a range's places)."""
     rounds: int
     shoes: int
     spread: Spread | None
@@ -123,7 +124,8 @@ def blackjack_count(
     if bankroll is not None and not (math.isfinite(bankroll) and bankroll > 0):
         raise InputError(f"--bankroll must be a positive number of units, not {bankroll:g}")
     n = counter.start().total
-    per_shoe = max(1.0, (n - counter.cut_card) / 5.5)  # a first guess: ~5.5 cards a round
+    low, high = counter.shoe_procedure.cut_card_from_end
+    per_shoe = max(1.0, (n - (low + high) / 2) / 5.5)  # a first guess: ~5.5 cards a round
     played: list[tuple[RoundRecord, ...]] = []
     have = 0
     while have < rounds:
@@ -362,10 +364,13 @@ def summarise(
     counts = [float(len(s)) for s in shoes]
     ev = ratio_estimate([math.fsum(r.ev for r in s) for s in shoes], counts)
     effect = Estimate(ev.value - top, ev.se)
-    if counter.one_round:
-        # Each shoe dealt one round from the full shoe, so each round's EV is the
-        # off-the-top EV (the same plan of the same composition); the mean of equal
-        # numbers is that number, and the effect is 0 by construction, not by rounding.
+    procedure = counter.shoe_procedure
+    if counter.one_round or (procedure.shuffle == "continuous"
+                             and procedure.cut_card_from_end[0] >= counter.start().total - 1):
+        # Each shoe dealt one round from the full shoe (a continuous shuffler whose
+        # buffer holds at most one card returns every round's cards at once), so each
+        # round's EV is the off-the-top EV (the same plan of the same composition); the
+        # mean of equal numbers is that number, and the effect is 0 by construction.
         if any(len(s) != 1 or s[0].ev != top for s in shoes):
             raise AssertionError("a one-round shuffle dealt a round not off the top")
         ev, effect = Estimate(top, 0.0), Estimate(0.0, 0.0)
@@ -391,8 +396,9 @@ def summarise(
         optimal = _optimal_ramp(shoes, spread, optimize)
     ramp = spread is not None or wong is not None
     n = counter.start().total
+    low, high = counter.shoe_procedure.cut_card_from_end
     return BlackjackCount(
-        counter=counter, penetration=(n - counter.cut_card) / n, rounds=rounds,
+        counter=counter, penetration=(n - (low + high) / 2) / n, rounds=rounds,
         shoes=len(shoes), spread=spread, bankroll=bankroll, ev_per_round=ev,
         ev_off_the_top=top, cut_card_effect=effect,
         by_true_count=table, sd_per_round=hand.sd_per_round,

@@ -138,9 +138,11 @@ def odds_text(
 def baccarat_count_dict(result: BaccaratCount) -> dict[str, Any]:
     """The baccarat ``count --format json`` object (the keys are a CLI contract)."""
     r = result.rules
+    proc = result.shoe_procedure
     return {
         "rules": r.name, "decks": r.decks, "ruleset": str(r), "shoes": result.shoes,
-        "seed": result.seed, "cut_card": result.cut_card, "hands": result.hands,
+        "seed": result.seed, "cut_card": result.cut_card if proc.fixed_cut
+        and proc.shuffle != "continuous" else None, "hands": result.hands,
         "bets": {bet: {
             "ev_off_the_top": b.ev_off_the_top,
             "positive_share": b.positive_share,
@@ -148,6 +150,7 @@ def baccarat_count_dict(result: BaccaratCount) -> dict[str, Any]:
             "win_per_shoe": estimate_dict(b.win_per_shoe),
             "linear_count_win_per_shoe": estimate_dict(b.linear_count_win_per_shoe),
         } for bet, b in result.bets.items()},
+        "shoe_procedure": proc.as_dict(),
     }
 
 
@@ -156,8 +159,8 @@ def baccarat_count_text(result: BaccaratCount) -> str:
     from rich.table import Table
 
     r = result.rules
-    head = (f"{r}; {result.shoes} shoes (seed {result.seed}), {result.hands} hands, cut card"
-            f" {result.cut_card} cards from the end; each hand's EV exact for the cards"
+    head = (f"{r}; {result.shoes} shoes (seed {result.seed}), {result.hands} hands;"
+            f" {result.shoe_procedure.describe()}; each hand's EV exact for the cards"
             " not yet seen")
     table = Table(title="per unit bet; win per shoe in units, +- one standard error",
                   title_justify="left")

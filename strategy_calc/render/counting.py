@@ -85,7 +85,9 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
         "rules": c.rules.name, "decks": c.rules.decks, "ruleset": str(c.rules),
         "strategy": c.strategy, "system": c.system.name,
         "penetration": None if result.one_round_per_shuffle else result.penetration,
-        "cut_card": None if result.one_round_per_shuffle else c.cut_card,
+        "cut_card": None if result.one_round_per_shuffle or not c.shoe_procedure.fixed_cut
+        or c.shoe_procedure.shuffle == "continuous" else c.cut_card,
+        "shoe_procedure": c.shoe_procedure.as_dict(),
         "one_round_per_shuffle": result.one_round_per_shuffle, "seats": c.seats,
         "count_kind": c.count_kind,
         "side_counts": {side.name: {"ranks": [Rank(r).symbol for r in sorted(side.ranks)],
@@ -262,8 +264,8 @@ def count_text(result: BlackjackCount) -> str:
     c = result.counter
     dealt = ("one round per shuffle (single_deck_one_round), so every round is dealt off"
              " the top and the cut-card effect is exactly 0" if result.one_round_per_shuffle
-             else f"cut card {c.cut_card} cards from the end (penetration"
-             f" {result.penetration:.1%})")
+             else c.shoe_procedure.describe() if c.shoe_procedure.shuffle == "continuous"
+             else f"{c.shoe_procedure.describe()} (penetration {result.penetration:.1%})")
     seats = (f"; {c.seats} boxes at the table, the player's first, the others playing the"
              " same plan and their cards counted" if c.seats > 1 else "")
     if c.boxes > 1 or c.box_ramp:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from strategy_calc.render.text import finite, render
 from strategy_calc.rules import BlackjackRules
+from strategy_calc.rules.shoe import continuous_note
 
 if TYPE_CHECKING:
     from strategy_calc.blackjack.boxes import BoxFigures
@@ -29,6 +30,9 @@ def edge_dict(game: GameAnalysis | OptimalEdge, strategy: str, ev: float) -> dic
     by_up = game.by_up_card(strategy)
     if by_up is not None:
         data["by_up_card"] = by_up
+    note = continuous_note(rules)
+    if note is not None:
+        data["shoe_note"] = note
     return data
 
 
@@ -45,6 +49,8 @@ def edge_text(game: GameAnalysis | OptimalEdge, strategy: str, ev: float) -> str
     if strategy != "optimal":
         lines.append(f"(optimal play: house edge {-game.ev_optimal * 100:.4f}%, so this"
                      f" strategy costs {(game.ev_optimal - ev) * 100:.4f} points)")
+    if "shoe_note" in data:
+        lines.append(f"note: {data['shoe_note']}")
     return "\n".join(lines)
 
 

@@ -27,7 +27,8 @@ def rules_text(info: RulesetInfo) -> str:
 
     lines: list[Any] = [f"{info.name} ({info.game}): {info.description}", info.summary, ""]
     for f in info.fields:
-        value = str(f.value).lower() if isinstance(f.value, bool) else f.value
+        value = (str(f.value).lower() if isinstance(f.value, bool)
+                 else list(f.value) if isinstance(f.value, tuple) else f.value)
         by = "" if f.set_by in ("", info.name) else f"; from base {f.set_by}"
         lines.append(f"{f.name} = {value}    (allowed: {f.allowed}{by})")
         if f.meaning:

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from strategy_calc.cards import CardError, check_decks
-from strategy_calc.rules.fields import RulesError
+from strategy_calc.rules.fields import RulesError, check_choices
+from strategy_calc.rules.shoe import BurnStart, Shuffle, check_shoe_fields
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -60,6 +61,33 @@ class BaccaratRules:
     """What a Player Pair bet wins (Player's first two cards of one rank), per unit bet."""
     banker_pair_pays: float = 11.0
     """What a Banker Pair bet wins (Banker's first two cards of one rank), per unit bet."""
+    shuffle: Shuffle = "cut_card"
+    """How the shoe is shuffled: ``cut_card`` (a shoe dealt to a cut card, then shuffled
+    anew) or ``continuous`` (a continuous shuffler: each round's cards go into a buffer
+    of ``continuous_buffer_cards`` cards that returns to the machine when full). Counted
+    runs (``count``) deal it; a single round's EV does not depend on it (docs/MODEL.md,
+    "The shoe procedure")."""
+    cut_card_from_end: tuple[int, ...] = ()
+    """Where the cut card goes: a range ``[LOW, HIGH]`` of cards from the end (cards
+    behind it), drawn uniformly for each shoe; it comes out with the last card in front
+    of it. ``[]``: not stated (``count`` puts it 14 cards from the end)."""
+    burn_start: BurnStart = 0
+    """Cards burnt face down (unseen) before a shoe's first round, or ``decks``: as many
+    cards as the shoe has decks."""
+    burn_per_round: int = 0
+    """Cards burnt face down (unseen) before every round."""
+    burn_shown_card: bool = True
+    """Before a shoe, the first card is shown (seen) and as many cards as its value (ace
+    1, tens and faces 10) are burnt face down (unseen)."""
+    demo_rounds: int = 0
+    """Demonstration rounds dealt at the start of a shoe, seen, without bets (0 to 3)."""
+    rounds_after_cut_card: int = 0
+    """Rounds dealt after the round in which the cut card comes out: 0 (that round is the
+    shoe's last) or 1 (one more round)."""
+    continuous_buffer_cards: int = 0
+    """Under ``shuffle = "continuous"``: the buffer's size in cards; the round's cards
+    wait there, seen and out of play, until it holds at least this many, then all of
+    them go back into the machine (0: every round's cards go back at once)."""
 
     def __post_init__(self) -> None:
         try:
@@ -72,6 +100,8 @@ class BaccaratRules:
             if (isinstance(value, bool) or not isinstance(value, int | float)
                     or not math.isfinite(value) or value < 0):
                 raise RulesError(f"{field} must be a number >= 0, not {value!r}")
+        check_choices(self)
+        check_shoe_fields(self)
 
     def payout(self, field: str) -> Fraction:
         """The exact payout of a ``*_pays`` field, per unit bet.

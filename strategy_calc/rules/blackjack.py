@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Literal
 
 from strategy_calc.cards import CardError, check_decks
 from strategy_calc.rules.fields import RulesError, check_choices, payout_slug
+from strategy_calc.rules.shoe import BurnStart, Shuffle, check_shoe_fields
 
 if TYPE_CHECKING:
     pass
@@ -110,6 +111,31 @@ class BlackjackRules:
     """Perfect-pairs table: same rank and colour, different suits."""
     pair_pays_perfect: float = 25.0
     """Perfect-pairs table: same rank and suit."""
+    shuffle: Shuffle = "cut_card"
+    """How the shoe is shuffled: ``cut_card`` (a shoe dealt to a cut card, then shuffled
+    anew) or ``continuous`` (a continuous shuffler: each round's cards go into a buffer
+    of ``continuous_buffer_cards`` cards that returns to the machine when full). Counted
+    runs (``count``) deal it; a single round's EV does not depend on it (docs/MODEL.md,
+    "The shoe procedure")."""
+    cut_card_from_end: tuple[int, ...] = ()
+    """Where the cut card goes: a range ``[LOW, HIGH]`` of cards from the end (cards
+    behind it), drawn uniformly for each shoe; it comes out with the last card in front
+    of it. ``[]``: not stated (``count`` deals 75% of the shoe, ``--penetration``)."""
+    burn_start: BurnStart = 0
+    """Cards burnt face down (unseen) before a shoe's first round, or ``decks``: as many
+    cards as the shoe has decks."""
+    burn_per_round: int = 0
+    """Cards burnt face down (unseen) before every round."""
+    burn_shown_card: bool = False
+    """Before a shoe, the first card is shown (seen) and as many cards as its value (ace
+    1, tens and faces 10) are burnt face down (unseen)."""
+    rounds_after_cut_card: int = 0
+    """Rounds dealt after the round in which the cut card comes out: 0 (that round is the
+    shoe's last) or 1 (one more round)."""
+    continuous_buffer_cards: int = 0
+    """Under ``shuffle = "continuous"``: the buffer's size in cards; the round's cards
+    wait there, seen and out of play, until it holds at least this many, then all of
+    them go back into the machine (0: every round's cards go back at once)."""
 
     def __post_init__(self) -> None:
         check_choices(self)
@@ -124,6 +150,7 @@ class BlackjackRules:
             value = getattr(self, field)
             if not math.isfinite(value) or value < 0:
                 raise RulesError(f"{field} must be a finite number >= 0, not {value}")
+        check_shoe_fields(self)
 
     @property
     def peek(self) -> bool:

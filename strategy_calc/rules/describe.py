@@ -64,6 +64,11 @@ def _allowed(name: str, hint: Any) -> str:
         return "1 to 12"
     if name == "max_split_hands":
         return "1 to 4"
+    if typing.get_origin(hint) is tuple:
+        return "[LOW, HIGH] cards (--set: LOW-HIGH), or [] (none)"
+    if typing.get_origin(hint) is not None:  # a number or a word
+        words = [w for a in typing.get_args(hint) for w in typing.get_args(a)]
+        return f"a whole number, or {', '.join(words)}"
     if hint is int:
         return "a whole number"
     if hint is float:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import types
 import typing
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -61,6 +62,10 @@ def check_choices(value: Any) -> None:
 def coerce(field: str, hint: Any, raw: Any, from_text: bool) -> Any:
     """Convert ``raw`` (a TOML value, or a string from ``--set``) to the field's type."""
     origin = typing.get_origin(hint)
+    if origin is tuple:
+        return _coerce_range(field, raw, from_text)
+    if origin in (typing.Union, types.UnionType):  # a number or a word (burn_start)
+        return _coerce_number_or_word(field, hint, raw, from_text)
     if origin is Literal:
         text = str(raw).strip().lower() if from_text else str(raw)
         if text not in typing.get_args(hint):
@@ -70,13 +75,7 @@ def coerce(field: str, hint: Any, raw: Any, from_text: bool) -> Any:
             )
         return text
     if hint is bool:
-        if isinstance(raw, bool):
-            return raw
-        if from_text and str(raw).lower() in ("true", "yes", "1", "on"):
-            return True
-        if from_text and str(raw).lower() in ("false", "no", "0", "off"):
-            return False
-        raise RulesError(f"invalid value {raw!r} for {field} (expected true or false)")
+        return _coerce_bool(field, raw, from_text)
     if hint is int:
         if isinstance(raw, bool) or not (isinstance(raw, int) or from_text):
             raise RulesError(f"invalid value {raw!r} for {field} (expected an integer)")
@@ -97,6 +96,72 @@ def coerce(field: str, hint: Any, raw: Any, from_text: bool) -> Any:
             raise RulesError(f"invalid value {raw!r} for {field} (expected a string)")
         return raw
     raise RulesError(f"field {field} cannot be set")  # pragma: no cover
+
+
+def _coerce_bool(field: str, raw: Any, from_text: bool) -> bool:
+    """True or false (from text also yes/no, 1/0, on/off)."""
+    if isinstance(raw, bool):
+        return raw
+    if from_text and str(raw).lower() in ("true", "yes", "1", "on"):
+        return True
+    if from_text and str(raw).lower() in ("false", "no", "0", "off"):
+        return False
+    raise RulesError(f"invalid value {raw!r} for {field} (expected true or false)")
+
+
+def _coerce_number_or_word(field: str, hint: Any, raw: Any, from_text: bool) -> int | str:
+    """A whole number or one of the words of ``hint`` (``int | Literal[...]``).
+
+    >>> _coerce_number_or_word("f", int | Literal["decks"], "Decks", True)
+    'decks'
+    """
+    words = [w for a in typing.get_args(hint) if typing.get_origin(a) is Literal
+             for w in typing.get_args(a)]
+    text = str(raw).strip().lower() if from_text else raw
+    if text in words:
+        return str(text)
+    bad = RulesError(f"invalid value {raw!r} for {field} (expected a whole number or"
+                     f" {' or '.join(words)})")
+    if isinstance(raw, bool) or not (isinstance(raw, int) or from_text):
+        raise bad
+    try:
+        return int(str(raw))
+    except ValueError:
+        raise bad from None
+
+
+def _coerce_range(field: str, raw: Any, from_text: bool) -> tuple[int, ...]:
+    """A range of whole numbers: a TOML array ``[LOW, HIGH]`` (``[]``: none), or text
+    ``LOW-HIGH``, ``LOW,HIGH``, ``[LOW, HIGH]``, one number ``N`` (``N-N``) or ``none``.
+
+    >>> _coerce_range("f", "20-30", True), _coerce_range("f", "26", True)
+    ((20, 30), (26, 26))
+    >>> _coerce_range("f", [20, 30], False), _coerce_range("f", "none", True)
+    ((20, 30), ())
+    """
+    bad = RulesError(f"invalid value {raw!r} for {field} (expected a range LOW-HIGH of"
+                     " whole numbers, e.g. 20-30, or none)")
+    if not from_text:
+        if not isinstance(raw, list) or not all(
+                isinstance(x, int) and not isinstance(x, bool) for x in raw):
+            raise bad
+        values = list(raw)
+    else:
+        text = str(raw).strip().strip("[]").strip()
+        if text.lower() in ("", "none"):
+            return ()
+        if text.startswith("-"):
+            raise bad
+        parts = text.replace(",", "-").split("-")
+        try:
+            values = [int(p.strip()) for p in parts]
+        except ValueError:
+            raise bad from None
+    if len(values) == 1:
+        values = values * 2
+    if len(values) not in (0, 2):
+        raise bad
+    return tuple(values)
 
 
 def _parse_number(text: str) -> float:

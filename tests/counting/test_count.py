@@ -295,7 +295,8 @@ def test_macau_s_single_deck_deals_one_round_per_shuffle_with_no_cut_card_effect
         sc.blackjack_rules("macau-1983", ["decks=1", "single_deck_one_round=false"]))
     assert not dealing_on.one_round and dealing_on.cut_card == 20
     six = count.blackjack_counter(sc.blackjack_rules("macau-1983"))  # the rule is one deck's
-    assert not six.one_round and six.cut_card == 78
+    # (Art. 2: the shoe's cut card goes between the last 20 and 30 cards)
+    assert not six.one_round and six.shoe_procedure.cut_card_from_end == (20, 30)
     deluxe = count.blackjack_counter(sc.blackjack_rules("deluxe", ["decks=1"]))
     assert not deluxe.one_round
 
