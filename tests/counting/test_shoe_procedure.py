@@ -170,7 +170,8 @@ def test_macau_burns_a_card_before_the_dealer_s_second_card_and_one_when_he_must
     assert burnt == [3]
     plain = sc.blackjack_rules("macau-1983", ["burn_before_dealer_cards=false"])
     assert play_round(plain, parse_cards("T,6,7,T,5"), 0, plan) == 5
-    counter = count.blackjack_counter(macau, seed=4)
+    counter = count.blackjack_counter(sc.blackjack_rules("macau-1983", ["decks=2"]), seed=4,
+                                      moment_every=10**6)
     seen: list[tuple[list[Card], int, int, list[int]]] = []
     original = count.BlackjackCounter.deal_round
 
@@ -184,8 +185,8 @@ def test_macau_burns_a_card_before_the_dealer_s_second_card_and_one_when_he_must
     records = counter.play_one(0)
     cards, start, end, burns = seen[0]
     shown = [c for i, c in enumerate(cards[start:end], start) if i not in burns]
-    running = counter.system.initial_running_count(6) + sum(map(counter.system.tag_card, shown))
-    assert burns and records[1].tc == counter.system.true_count(running, 312 - len(shown))
+    running = counter.system.initial_running_count(2) + sum(map(counter.system.tag_card, shown))
+    assert burns and records[1].tc == counter.system.true_count(running, 104 - len(shown))
 
 
 def _fixed_chart(rules: sc.BlackjackRules, full: tuple[int, ...]
@@ -322,7 +323,8 @@ def test_a_continuous_shuffler_s_reload_cycle_is_a_shoe_dealt_until_the_buffer_i
     assert machine.shoe_procedure.cut_card_from_end == (26, 26)
     shoe = count.blackjack_counter(sc.blackjack_rules(
         "macau-1983", ["decks=1", "single_deck_one_round=false", "burn_start=0",
-                       "burn_per_round=0"]), cut_card=26, seed=2)
+                       "burn_per_round=0", "burn_before_dealer_cards=false"]),
+        cut_card=26, seed=2)
     assert machine.play(range(3)) == shoe.play(range(3))
 
 
