@@ -70,7 +70,8 @@ class _Deal:
 
 
 def play_round(rules: BlackjackRules, cards: Sequence[Card], pos: int, plan: RoundPlan,
-               shoe: Shoe | None = None, optimal_splits: bool = False, seats: int = 1) -> int:
+               shoe: Shoe | None = None, optimal_splits: bool = False, seats: int = 1,
+               burnt: list[int] | None = None) -> int:
     """Deal one round from ``cards[pos:]`` as ``plan`` plays it; the position after it.
 
     ``seats``: boxes at the table, each playing ``plan`` (the player's box is the first
@@ -78,7 +79,9 @@ def play_round(rules: BlackjackRules, cards: Sequence[Card], pos: int, plan: Rou
     seen card). Casino order: one card to each box, the up card, a second card to each
     box, the hole card at once where it is dealt at once; then each box plays out in
     turn, then the dealer (his second card, where it comes late, only if some box needs
-    it). ``optimal_splits`` with ``shoe`` (the cards unseen before the round): the
+    it; under ``burn_before_dealer_cards`` a card is burnt face down before the dealer's
+    second card, and one more after it when he must draw, their positions appended to
+    ``burnt``). ``optimal_splits`` with ``shoe`` (the cards unseen before the round): the
     player's split hands play their own best decisions for that shoe
     (:func:`strategy_calc.engine.split_play`) instead of ``plan.codes``. Raises
     ``IndexError`` when the cards run out mid-round.
@@ -98,11 +101,21 @@ def play_round(rules: BlackjackRules, cards: Sequence[Card], pos: int, plan: Rou
     7
     """
     deal = _Deal(cards, pos)
+
+    def burn() -> None:  # (burn_before_dealer_cards: one card face down, unseen)
+        if rules.burn_before_dealer_cards:
+            if burnt is not None:
+                burnt.append(deal.pos)
+            deal.take()
+
     firsts = [deal.take() for _ in range(seats)]
     up_card = deal.take()
     seconds = [deal.take() for _ in range(seats)]
     up = int(up_card.rank)
-    hole = int(deal.take().rank) if rules.peek or rules.decks == 1 else -1
+    hole = -1
+    if rules.peek or rules.decks == 1:
+        burn()
+        hole = int(deal.take().rank)
     if rules.peek and {up, hole} == {1, 10}:
         return deal.pos
     live = needs_hole = False
@@ -113,9 +126,12 @@ def play_round(rules: BlackjackRules, cards: Sequence[Card], pos: int, plan: Rou
         live = live or box_live
         needs_hole = needs_hole or box_needs_hole
     if hole < 0 and needs_hole:  # (an insurance bet is settled on it even with no hand left)
+        burn()
         hole = int(deal.take().rank)
     if live and {up, hole} != {1, 10}:
         dealer = [up, hole]
+        if dealer_draws(sum(dealer), 1 in dealer, rules.dealer_hits_soft_17):
+            burn()
         while dealer_draws(sum(dealer), 1 in dealer, rules.dealer_hits_soft_17):
             dealer.append(int(deal.take().rank))
     return deal.pos

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 
 from strategy_calc.blackjack.boxes import check_boxes, most_cards_dealt
@@ -424,12 +424,12 @@ class BlackjackCounter:
             plan = (self.planner.top_plan(moments) if tuple(counts) == full  # (nothing seen)
                     else self.planner.plan(shoe, tc, moments))
             rounds.append(RoundRecord(bet_key, plan.ev, plan.second_moment, plan.covariance))
-            start = shoe_deal.pos
+            start, burnt = shoe_deal.pos, list[int]()
             try:
-                shoe_deal.pos = self.deal_round(cards, start, plan, shoe)
+                shoe_deal.pos = self.deal_round(cards, start, plan, shoe, burnt)
             except IndexError:  # the shoe ran out mid-round: it is the last
                 break
-            saw(cards[start:shoe_deal.pos])
+            saw([cards[i] for i in range(start, shoe_deal.pos) if i not in burnt])
         return tuple(rounds)
 
     @property
@@ -453,12 +453,12 @@ class BlackjackCounter:
         return self.system.true_count(running, unseen) if self.system.balanced else running
 
     def deal_round(self, cards: Sequence[Card], pos: int, plan: RoundPlan,
-                   shoe: Shoe | None = None) -> int:
+                   shoe: Shoe | None = None, burnt: list[int] | None = None) -> int:
         """Deal one round from ``cards[pos:]`` as ``plan`` plays it; the position after it
         (:func:`strategy_calc.blackjack.playout.play_round`; ``shoe``: the cards unseen before the
         round, which an ``optimal`` counter's split hands play their own decisions for)."""
         return play_round(self.rules, cards, pos, plan, shoe, self.strategy == "optimal",
-                          max(self.seats, plan.boxes))
+                          max(self.seats, plan.boxes), burnt)
 
 
 def blackjack_counter(
@@ -522,6 +522,8 @@ def blackjack_counter(
     if boxes != 1 or box_ramp:
         _check_boxes(rules, strategy, max([boxes, *(n for _tc, n in box_ramp)]), shoe,
                      cut_card)
+    if procedure.shuffle == "continuous" and rules.burn_before_dealer_cards:
+        rules = replace(rules, burn_before_dealer_cards=False)  # (a machine burns nothing)
     chart = analyse_game(rules, shoe=shoe).chart
     plays = index_plays(rules, count) if strategy == "basic+indices" else ()
     full = shoe.counts if shoe is not None else Shoe.full(rules.decks).counts
@@ -542,7 +544,8 @@ def _check_boxes(rules: BlackjackRules, strategy: str, boxes: int, shoe: Shoe | 
     """InputError unless the player's ``boxes`` can be valued exactly in every round: no
     round of them can empty the shoe at the cut card (the shoe there is some of the full
     shoe's cards: :func:`strategy_calc.blackjack.boxes.most_cards_dealt` of the full shoe bounds
-    them), one play per start (not optimal play's suit cases) and no even money."""
+    them, with the two cards ``burn_before_dealer_cards`` burns), one play per start (not
+    optimal play's suit cases) and no even money."""
     check_boxes(boxes)
     if rules.max_split_hands > 2:
         raise InputError("--boxes values one split per box (max_split_hands=2)")
@@ -553,7 +556,7 @@ def _check_boxes(rules: BlackjackRules, strategy: str, boxes: int, shoe: Shoe | 
         raise InputError("--boxes: not with even money worth taking (blackjack pays"
                          f" {rules.blackjack_pays:g})")
     full = shoe.counts if shoe is not None else Shoe.full(rules.decks).counts
-    need = most_cards_dealt(full, max(boxes, 2))
+    need = most_cards_dealt(full, max(boxes, 2)) + 2 * rules.burn_before_dealer_cards
     if need > cut_card + 1:
         raise InputError(f"--boxes {boxes}: a round could take up to {need} cards, more than"
                          f" the {cut_card + 1} a round can start from at the cut card; deal"

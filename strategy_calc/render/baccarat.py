@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from strategy_calc.render.text import estimate_dict, finite, render, se_text
 from strategy_calc.rules import BET_NAMES, BETS
+from strategy_calc.rules.shoe import SHOE_FIELDS
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -35,7 +36,7 @@ def odds_dict(
         "best": odds.best,
         "best_is_positive": odds.best_is_positive,
         "ruleset": str(odds.rules),
-        "payouts": asdict(odds.rules),
+        "payouts": {k: v for k, v in asdict(odds.rules).items() if k not in SHOE_FIELDS},
         "cards_left": odds.cards_left,
         "counts": {
             "deals": odds.deals, "banker": odds.banker_wins, "player": odds.player_wins,

@@ -67,10 +67,10 @@ class BaccaratRules:
     of ``continuous_buffer_cards`` cards that returns to the machine when full). Counted
     runs (``count``) deal it; a single round's EV does not depend on it (docs/MODEL.md,
     "The shoe procedure")."""
-    cut_card_from_end: tuple[int, ...] = ()
+    cut_card_from_end: tuple[int, ...] = (14, 14)
     """Where the cut card goes: a range ``[LOW, HIGH]`` of cards from the end (cards
     behind it), drawn uniformly for each shoe; it comes out with the last card in front
-    of it. ``[]``: not stated (``count`` puts it 14 cards from the end)."""
+    of it. ``[]``: not stated (``count`` then puts it 14 cards from the end)."""
     burn_start: BurnStart = 0
     """Cards burnt face down (unseen) before a shoe's first round, or ``decks``: as many
     cards as the shoe has decks."""

@@ -129,6 +129,9 @@ class BlackjackRules:
     burn_shown_card: bool = False
     """Before a shoe, the first card is shown (seen) and as many cards as its value (ace
     1, tens and faces 10) are burnt face down (unseen)."""
+    burn_before_dealer_cards: bool = False
+    """A card is burnt face down (unseen) before the dealer's second card, and one more
+    after it when the dealer must draw (Macau 1983 Art. 2, a shoe game)."""
     rounds_after_cut_card: int = 0
     """Rounds dealt after the round in which the cut card comes out: 0 (that round is the
     shoe's last) or 1 (one more round)."""

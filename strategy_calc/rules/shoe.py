@@ -23,6 +23,12 @@ BurnStart = int | Literal["decks"]
 """A number of cards, or ``"decks"``: as many cards as the shoe has decks."""
 
 
+SHOE_FIELDS = ("shuffle", "cut_card_from_end", "burn_start", "burn_per_round",
+               "burn_shown_card", "burn_before_dealer_cards", "demo_rounds",
+               "rounds_after_cut_card", "continuous_buffer_cards")
+"""The shoe procedure's fields (a rules record has those of its game)."""
+
+
 MAX_DEMO_ROUNDS = 3
 """Baccarat Art. 2: the house may deal up to three demonstration rounds."""
 
@@ -57,7 +63,9 @@ class ShoeProcedure:
 
     A shoe is shuffled; with ``burn_shown_card`` its first card is shown (seen) and as
     many cards as its value burnt face down (unseen); then ``burn_start`` cards are burnt
-    (unseen). The cut card lies ``c`` cards from the end, ``c`` drawn uniformly from
+    (unseen); under ``burn_before_dealer_cards`` (blackjack) one card is burnt before the
+    dealer's second card and one after it when he must draw. The cut card lies ``c``
+    cards from the end, ``c`` drawn uniformly from
     ``cut_card_from_end`` (low to high, both included) for each shoe; it comes out with
     the last card in front of it, so a round starts while more than ``c`` cards are
     left, and ``rounds_after_cut_card`` more rounds after the round in which it came out
@@ -81,6 +89,7 @@ class ShoeProcedure:
     burn_start: int = 0
     burn_per_round: int = 0
     burn_shown_card: bool = False
+    burn_before_dealer_cards: bool = False
     demo_rounds: int = 0
     rounds_after_cut_card: int = 0
     continuous_buffer_cards: int | None = None
@@ -103,6 +112,7 @@ class ShoeProcedure:
             "shuffle": self.shuffle, "cut_card_from_end": list(self.cut_card_from_end),
             "cut_card_from": self.cut_card_from, "burn_start": self.burn_start,
             "burn_per_round": self.burn_per_round, "burn_shown_card": self.burn_shown_card,
+            "burn_before_dealer_cards": self.burn_before_dealer_cards,
             "demo_rounds": self.demo_rounds,
             "rounds_after_cut_card": self.rounds_after_cut_card,
             "continuous_buffer_cards": self.continuous_buffer_cards,
@@ -134,6 +144,8 @@ class ShoeProcedure:
             parts.append(f"{self.demo_rounds} demonstration rounds")
         if self.burn_per_round:
             parts.append(f"{self.burn_per_round} before each round")
+        if self.burn_before_dealer_cards:
+            parts.append("1 before the dealer's second card and 1 before his draws")
         parts.append("one more round after the cut card's" if self.rounds_after_cut_card
                      else "the cut card's round the last")
         return ", ".join(parts)
@@ -170,6 +182,7 @@ def shoe_procedure(rules: Any, cards: int, cut_card: int | None = None,
     burn = rules.decks if rules.burn_start == "decks" else rules.burn_start
     extra = {"burn_start": burn, "burn_per_round": rules.burn_per_round,
              "burn_shown_card": rules.burn_shown_card,
+             "burn_before_dealer_cards": getattr(rules, "burn_before_dealer_cards", False),
              "demo_rounds": getattr(rules, "demo_rounds", 0),
              "rounds_after_cut_card": rules.rounds_after_cut_card}
     if cut_card is not None and penetration is not None:

@@ -451,7 +451,7 @@ def test_cli_errors_are_one_line_exit_2(args: list[str], message: str) -> None:
         ("decks = [", "invalid ruleset file"),
         ('game = "baccarat"\nshoe_colour = "red"\n', "unknown field 'shoe_colour'"),
         ('base = "macau-baccarat"\ndecks = "eight"\n', "invalid value 'eight' for decks"),
-        ('game = "baccarat"\ntie_pays = 9\n', "names no base and leaves 6 fields unset"),
+        ('game = "baccarat"\ntie_pays = 9\n', "names no base and leaves 14 fields unset"),
         ('base = "deluxe"\ngame = "baccarat"\n', "but its base deluxe is for blackjack"),
     ],
 )

@@ -22,7 +22,9 @@ from strategy_calc.cli import app
 from strategy_calc.rules import blackjack_rules
 
 PEEK = blackjack_rules("deluxe")
-NO_HOLE = blackjack_rules("macau-1983")  # 6 decks: the dealer's second card comes late
+NO_HOLE = blackjack_rules("macau-1983", ["burn_before_dealer_cards=false"])
+"""6 decks: the dealer's second card comes late (Art. 2's burns around it aside: they are
+tests/counting/test_shoe_procedure.py's)."""
 STAND_ALL = bytes([4]) * 4096  # every later decision: stand
 HIT_ALL = bytes([2]) * 4096
 

@@ -670,8 +670,9 @@ def test_a_no_hole_card_shoe_deals_the_dealer_s_second_card_only_when_needed() -
     for a hand left to settle. T-5 vs 9 hits and busts: 4 cards. T-6 vs T surrenders
     (early, not against an ace): 3. A blackjack against a 6 is paid at once: 3. 7-7 vs 8
     hits (chart) and makes 7-7-7, paid at once and settled: 4. T-8 vs 6 stands; the
-    dealer's 6-T draws a 5: 5 cards."""
-    rules = sc.blackjack_rules("macau-1983")
+    dealer's 6-T draws a 5: 5 cards. (Art. 2's burns around the dealer's second card
+    aside: tests/counting/test_shoe_procedure.py checks them.)"""
+    rules = sc.blackjack_rules("macau-1983", ["burn_before_dealer_cards=false"])
     counter = count.blackjack_counter(rules, cut_card=200)
     plan = counter.plan(Shoe.full(6), 0.0, moments=False)
     assert counter.deal_round(_stacked("T 9 5 T 2 2 2"), 0, plan) == 4

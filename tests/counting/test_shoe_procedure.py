@@ -19,8 +19,10 @@ from oracle_round import Chart, RoundOracle
 from typer.testing import CliRunner
 
 import strategy_calc as sc
+from strategy_calc.actions import Action
 from strategy_calc.baccarat.odds import BETS, POINTS, RANKS, analyse_counts
-from strategy_calc.cards import SUITS, Card, FaceShoe, Rank, Shoe
+from strategy_calc.blackjack.playout import RoundPlan, play_round
+from strategy_calc.cards import SUITS, Card, FaceShoe, Rank, Shoe, parse_cards
 from strategy_calc.cli import app
 from strategy_calc.cli.root import routed
 from strategy_calc.counting import baccarat as baccarat_count
@@ -147,6 +149,44 @@ def test_the_shown_card_is_seen_and_as_many_cards_as_its_value_are_burnt_unseen(
     assert shoe.next_round() and shoe.pos == 11  # one more burnt before the round
     tens = DealtShoe(procedure, [0, *range(19)], random.Random(0), value=lambda c: c or 10)
     assert tens.open() == [0] and tens.pos == 1 + 10 + 2
+
+
+def test_macau_burns_a_card_before_the_dealer_s_second_card_and_one_when_he_must_draw(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Art. 2, a shoe game: "another [card is burned] before the dealer's second card (one
+    more after it when the dealer must draw)". T,7 stands against a 6: T, 6 up, 7; a card
+    burnt (position 3); the dealer's second card T (16) makes him draw, so another burnt
+    (5); the 5 gives him 21: seven cards, burnt at 3 and 5. With the dealer on soft 17
+    (6,A) nothing more is burnt: five cards, burnt at 3. Without the rule: T,6,7,T,5, five
+    cards. A counted shoe sees every card but the burnt ones."""
+    plan = RoundPlan(0.0, None, {(6, 7, 10, False): Action.STAND}, {6: bytes([4]) * 4096},
+                     frozenset())
+    macau = sc.blackjack_rules("macau-1983")  # 6 decks: the dealer's second card comes late
+    burnt: list[int] = []
+    assert play_round(macau, parse_cards("T,6,7,9,T,9,5"), 0, plan, burnt=burnt) == 7
+    assert burnt == [3, 5]
+    burnt = []
+    assert play_round(macau, parse_cards("T,6,7,9,A,9"), 0, plan, burnt=burnt) == 5
+    assert burnt == [3]
+    plain = sc.blackjack_rules("macau-1983", ["burn_before_dealer_cards=false"])
+    assert play_round(plain, parse_cards("T,6,7,T,5"), 0, plan) == 5
+    counter = count.blackjack_counter(sc.blackjack_rules("macau-1983", ["decks=2"]), seed=4,
+                                      moment_every=10**6)
+    seen: list[tuple[list[Card], int, int, list[int]]] = []
+    original = count.BlackjackCounter.deal_round
+
+    def spy(self: count.BlackjackCounter, cards: list[Card], pos: int, plan: RoundPlan,
+            shoe: Shoe | None = None, burnt: list[int] | None = None) -> int:
+        end = original(self, cards, pos, plan, shoe, burnt)
+        seen.append((cards, pos, end, list(burnt or [])))
+        return end
+
+    monkeypatch.setattr(count.BlackjackCounter, "deal_round", spy)
+    records = counter.play_one(0)
+    cards, start, end, burns = seen[0]
+    shown = [c for i, c in enumerate(cards[start:end], start) if i not in burns]
+    running = counter.system.initial_running_count(2) + sum(map(counter.system.tag_card, shown))
+    assert burns and records[1].tc == counter.system.true_count(running, 104 - len(shown))
 
 
 def _fixed_chart(rules: sc.BlackjackRules, full: tuple[int, ...]
@@ -283,7 +323,8 @@ def test_a_continuous_shuffler_s_reload_cycle_is_a_shoe_dealt_until_the_buffer_i
     assert machine.shoe_procedure.cut_card_from_end == (26, 26)
     shoe = count.blackjack_counter(sc.blackjack_rules(
         "macau-1983", ["decks=1", "single_deck_one_round=false", "burn_start=0",
-                       "burn_per_round=0"]), cut_card=26, seed=2)
+                       "burn_per_round=0", "burn_before_dealer_cards=false"]),
+        cut_card=26, seed=2)
     assert machine.play(range(3)) == shoe.play(range(3))
 
 
@@ -342,7 +383,8 @@ def test_count_json_says_which_procedure_it_dealt() -> None:
     got = json.loads(result.stdout)["shoe_procedure"]
     assert got == {"shuffle": "cut_card", "cut_card_from_end": [26, 26],
                    "cut_card_from": "--penetration", "burn_start": 1, "burn_per_round": 1,
-                   "burn_shown_card": False, "demo_rounds": 0, "rounds_after_cut_card": 0,
+                   "burn_shown_card": False, "burn_before_dealer_cards": True,
+                   "demo_rounds": 0, "rounds_after_cut_card": 0,
                    "continuous_buffer_cards": None}
     bac = runner.invoke(app, routed(["count", "--rules", "macau-baccarat", "--decks", "1",
                                      "--shoes", "1", "--json"]))
