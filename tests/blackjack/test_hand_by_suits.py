@@ -86,7 +86,8 @@ def test_hand_json_by_suits_names_each_reading_and_its_best_play() -> None:
 
 
 def test_hand_text_shows_the_best_play_by_suits() -> None:
-    result = runner.invoke(app, ["hand", "6,8", "--vs", "T", "--rules", "macau-1983"])
+    result = runner.invoke(app, ["hand", "6,8", "--vs", "T", "--rules", "macau-1983"],
+                           env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert "the best play by suits (it depends on them):" in result.stdout
     assert any(line.split()[:3] == ["mixed", "suits", "6s,8h"] and "surrender" in line

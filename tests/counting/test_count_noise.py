@@ -59,7 +59,7 @@ def test_figures_that_divide_by_a_win_rate_not_told_from_zero_are_not_given(
 ) -> None:
     """60 rounds of a 1-2 ramp: the win rate's SE is several times its value."""
     assert short_run["distinguishable_from_zero"]["win_rate_per_round"] is False  # type: ignore[index]
-    text = runner.invoke(app, SHORT).stdout
+    text = runner.invoke(app, SHORT, env={"COLUMNS": "200"}).stdout  # no wrapped cells
     for figure in ("N0 (rounds)", "SCORE", "DI", "risk of ruin, bankroll 100"):
         line = next(x for x in text.splitlines() if figure in x)
         assert "not given: the win rate is not told apart from 0" in line
