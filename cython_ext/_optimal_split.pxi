@@ -208,7 +208,7 @@ cdef struct Opt:
     double suit_w[3][4]
     double suit_u[3][4][3]
     int double_ok[NTOTALS]
-    bint h17
+    int drule
     FinalMap finals     # the dealer's side by final shoe (removal from base)
     double* tbuf        # dealer-tree scratch
     double rows[ROWS]
@@ -279,7 +279,7 @@ cdef const double* opt_final(Opt* o, uint64_t key, const int* S) noexcept nogil:
     for r in range(NR):
         shoe[r] = S[r] + (r == o.up - 1)
         n += shoe[r]
-    tree_eval(up_tree_for(o.h17, n, o.up - 1), shoe, o.tbuf, o.rows)
+    tree_eval(up_tree_for(o.drule, n, o.up - 1), shoe, o.tbuf, o.rows)
     d = &o.rows[(o.up - 1) * NOUT]
     if dealer_lost_mass(d):
         o.exhausted = True
@@ -789,7 +789,7 @@ cdef class OptimalSplit:
         read_params(params, &P)
         for r, given in enumerate((params, second, resplit)):
             read_params(params if given is None else given, &hands[r])
-            if hands[r].h17 != P.h17 or hands[r].mode != P.mode:
+            if hands[r].drule != P.drule or hands[r].mode != P.mode:
                 raise ValueError("the hands' parameters must share the game")
         check_pair(base, pair)
         check_up(up)
@@ -832,8 +832,8 @@ cdef class OptimalSplit:
         o.failed = False
         o.overflow = False
         o.settled = 0
-        o.h17 = P.h17
-        o.longest = longest_hand[1 if P.h17 else 0]
+        o.drule = P.drule
+        o.longest = longest_hand[P.drule]
         o.own_only = o.mode != 2 and opt_no_run_out(o)
         if own_only is not None:
             if own_only and not o.own_only:

@@ -8,7 +8,7 @@
 # -------------------------------------------------------------- parameters
 cdef struct Params:
     int mode             # conditioning: 0 ENHC, 1 peek exact, 2 peek shortcut
-    bint h17
+    int drule            # the dealer's rules: DEALER_H17 | DEALER_22 (_engine.pxd)
     double bjl1          # an ENHC dealer blackjack takes this from a standing hand (bet 1)
     double bjl2          # ... from a doubled one
     double bjl1_second   # the same for split hands after the first
@@ -30,8 +30,9 @@ cdef int read_params(object p, Params* out) except -1:
     out.mode = int(p.conditioning)
     if out.mode < 0 or out.mode > 2:
         raise ValueError("conditioning is 0, 1 or 2")
-    out.h17 = bool(p.dealer_hits_soft_17)
-    ensure_trees(out.h17)
+    out.drule = (DEALER_H17 if p.dealer_hits_soft_17 else 0) \
+        | (DEALER_22 if p.dealer_22_pushes else 0)
+    ensure_trees(out.drule)
     out.bjl1 = p.blackjack_loss
     out.bjl2 = p.blackjack_loss_doubled
     out.bjl1_second = p.second_hand_blackjack_loss
@@ -80,7 +81,7 @@ cdef struct Ctx:
     int nsuit           # the split hand's suit cases (see Params), 0: decide with q678
     double suit_w[4]
     double suit_u[4][3]
-    bint h17
+    int drule
     DMemo* memo         # if set: dealer distributions by ``node + offset`` removed from its origin
     bint lazy           # ... filled one up card at a time first (dmemo_fill; split hands)
     int offset[NR]      # cards gone from the memo's origin besides the up card and the node
@@ -136,7 +137,7 @@ cdef int ctx_init(Ctx* c, const int* base, int up, const Params* p, bint second_
         c.suit_u[r][0] = p.suit_u[r][0]
         c.suit_u[r][1] = p.suit_u[r][1]
         c.suit_u[r][2] = p.suit_u[r][2]
-    c.h17 = p.h17
+    c.drule = p.drule
     c.memo = memo
     c.lazy = False
     c.policy = NULL
@@ -203,7 +204,7 @@ cdef void dealer_for(Ctx* c, int node, const int* gone, double* d) noexcept nogi
     for r in range(NR):
         shoe[r] = c.base[r] - gone[r] + (r == c.up - 1)
         n += shoe[r]
-    tree_eval(up_tree_for(c.h17, n, c.up - 1), shoe, c.tbuf, rows)
+    tree_eval(up_tree_for(c.drule, n, c.up - 1), shoe, c.tbuf, rows)
     memcpy(d, &rows[(c.up - 1) * NOUT], NOUT * sizeof(double))
 
 
@@ -803,7 +804,7 @@ def split_tables(const int[:] base, int pair, int up, params, int max_extra,
     for r in range(NR):
         b[r] = base[r]
     hands = 2 if P.mode == 0 and (P.bjl1 != P.bjl1_second or P.bjl2 != P.bjl2_second) else 1
-    m = memo_acquire(memo, b, up, P.h17)
+    m = memo_acquire(memo, b, up, P.drule)
     tables = []
     try:
         res = <double*>malloc(6 * (max_extra + 1) * sizeof(double))

@@ -267,7 +267,7 @@ def whole_game_pass(
     conditioning = Conditioning.of(rules)
     params = engine.engine_params(rules)
     if memo is None:
-        memo = engine.dealer_memo(full, rules.dealer_hits_soft_17,
+        memo = engine.dealer_memo(full, engine.dealer_rule(rules),
                                   reserve=engine.WHOLE_GAME_REMOVALS)
     game = GamePass(rules, full, conditioning, memo, {}, split_plans(rules, conditioning))
     for step, up in enumerate(UP_ORDER):
@@ -479,7 +479,7 @@ def memo_hints(
     (:func:`strategy_calc.engine.dealer_memo`) walks each removal's dealer tree once, for
     those up cards only. A speed-up only: the values do not depend on the hints.
     """
-    memo = engine.dealer_memo(shoe, rules.dealer_hits_soft_17)
+    memo = engine.dealer_memo(shoe, engine.dealer_rule(rules))
     memo.defer()
     try:
         game = whole_game_pass(PassRequest(rules, shoe, ChartOnly(policies, wants),

@@ -128,11 +128,13 @@ def dealer_outcomes(shoe: Shoe, up: Rank, rules: BlackjackRules) -> dict[str, fl
     >>> round(d["bust"], 6)
     0.420823
     """
-    probs = engine.dealer_probs(shoe, up, rules.dealer_hits_soft_17)
+    probs = engine.dealer_probs(shoe, up, engine.dealer_rule(rules))
     if sum(probs) < 1.0 - 1e-9:
         raise CardError("too few cards left for an exact answer: the dealer could run out of"
                         " cards")
     result = dict(zip(OUTCOMES, probs, strict=True))
+    if not rules.dealer_22_pushes:  # (a 22 is a bust: "bust" holds it)
+        del result["22"]
     if rules.peek:
         no_bj = 1.0 - result["blackjack"]
         result = {k: (v / no_bj if k != "blackjack" else 0.0) for k, v in result.items()}

@@ -52,6 +52,12 @@ class BlackjackRules:
     cut card. No effect with more decks."""
     dealer_hits_soft_17: bool = False
     """True: dealer hits soft 17 (H17); False: stands on all 17s (S17)."""
+    dealer_22_pushes: bool = False
+    """True: when the dealer ends on exactly 22, every player hand still standing pushes
+    (a live-game rule, Free Bet and Blackjack Switch's): a player blackjack still wins
+    ``blackjack_pays``, a busted hand has already lost, a bonus paid at once stays paid;
+    22 is then a dealer outcome of its own ("22"; "bust" is 23 or more). False: a 22 is a
+    bust like any other."""
     hole_card: HoleCard = "peek"
     """``peek``: the dealer checks for blackjack before anyone plays and a
     blackjack ends the round at once; ``enhc``: no hole card is checked (European
@@ -218,6 +224,7 @@ class BlackjackRules:
         parts = [
             f"{self.decks}D",
             "H17" if self.dealer_hits_soft_17 else "S17",
+            *(["22-push"] if self.dealer_22_pushes else []),
             "peek" if self.peek else f"ENHC-{self.enhc_loses}",
             payout_slug(self.blackjack_pays),
             {"any": "DA", "none": "ND"}.get(self.double_on, "D" + self.double_on),

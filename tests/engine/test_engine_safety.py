@@ -102,7 +102,7 @@ def test_a_memo_changes_no_value_and_is_refused_for_another_shoe() -> None:
     with pytest.raises(ValueError, match="origin"):
         engine.split_tables(full.remove([Card(Rank.FIVE)]), Rank.EIGHT, Rank.SIX, params, 0,
                             memo=memo)
-    with pytest.raises(ValueError, match="soft-17"):
+    with pytest.raises(ValueError, match="dealer rule"):
         engine.split_tables(base, Rank.EIGHT, Rank.SIX,
                             engine.engine_params(blackjack_rules("deluxe", [
                                 "decks=2", "dealer_hits_soft_17=true"]), pair=Rank.EIGHT),

@@ -151,7 +151,9 @@ ACTION_ORDER = ("stand", "hit", "double", "surrender", "split")
 LATE_SURRENDER = ("late", "late_vs_ten_ace")
 """The surrender kinds a dealer blackjack takes whole (``late_vs_ten_ace``: late, offered
 only against a ten or an ace)."""
-DEALER_STATES = ("17", "18", "19", "20", "21", "bust", "blackjack")
+DEALER_STATES = ("17", "18", "19", "20", "21", "bust", "blackjack", "22")
+"""The dealer's ends, in the order of every tuple of them here (index 7, "22": he ends on
+exactly 22 where ``dealer_22_pushes`` makes every standing hand push it; else 0)."""
 
 Counts = tuple[int, ...]
 # ("bust", bet) | ("bonus", amount times scale) | ("total", total, bet) | ("surrender",)
@@ -217,30 +219,37 @@ def _completes_bj(up: int, rank: int) -> bool:
 
 
 @functools.cache
-def _dealer_ways(shoe: Counts, hard: int, ace: bool, h17: bool) -> tuple[int, tuple[int, ...]]:
+def _dealer_ways(shoe: Counts, hard: int, ace: bool, h17: bool,
+                 push22: bool = False) -> tuple[int, tuple[int, ...]]:
     """Dealer past the blackjack check holding hard total ``hard`` (``ace``: an ace
     among his cards), drawing from rank counts ``shoe``. Returns (k, ways): of the
     ff(n, k) ordered deals of the next k cards (k = min(n, 17 - hard), enough for
-    him to finish), how many end on 17, 18, 19, 20, 21, bust."""
+    him to finish), how many end on 17, 18, 19, 20, 21, bust, 22 (``push22``, the
+    rules' "dealer 22 pushes": a hand he ends on exactly 22 is not a bust but a 22)."""
     if hard > 21:
-        return 0, (0, 0, 0, 0, 0, 1)
+        return 0, (0, 0, 0, 0, 0, 0, 1) if push22 and hard == 22 else (0, 0, 0, 0, 0, 1, 0)
     total = hard + 10 if ace and hard + 10 <= 21 else hard
     if total >= 17 and not (h17 and total == 17 and total != hard):
-        ways = [0] * 6
+        ways = [0] * 7
         ways[total - 17] = 1
         return 0, tuple(ways)
     n = sum(shoe)
     if n == 0:
         raise ShoeExhausted("the dealer must draw from an empty shoe")
     k = min(n, 17 - hard)
-    ways = [0] * 6
+    ways = [0] * 7
     for i, c in enumerate(shoe):
         if c:
-            kc, wc = _dealer_ways(_minus(shoe, i), hard + i + 1, ace or i == 0, h17)
+            kc, wc = _dealer_ways(_minus(shoe, i), hard + i + 1, ace or i == 0, h17, push22)
             m = c * _ff(n - 1 - kc, k - 1 - kc)
-            for j in range(6):
+            for j in range(7):
                 ways[j] += m * wc[j]
     return k, tuple(ways)
+
+
+def _end_index(j: int) -> int:
+    """The index in :data:`DEALER_STATES` of :func:`_dealer_ways`' end ``j``."""
+    return j if j < 6 else 7
 
 
 def p_no_blackjack(shoe10: Counts, up: int) -> Fraction:
@@ -263,6 +272,7 @@ class HandCtx:
     up: int
     peek: bool  # values are E[result * 1{no dealer blackjack}]
     h17: bool
+    push22: bool  # dealer_22_pushes: his 22 pushes every standing hand
     loss1: Fraction  # ENHC: lost by an undoubled standing hand to a dealer blackjack
     loss2: Fraction  # ... by a doubled one
     scale: int  # values are expectations times scale (a multiple of every payout's denominator)
@@ -294,22 +304,24 @@ def _fact(n: int) -> int:
 
 
 @functools.cache
-def second_card_perm(shoe10: Counts, up: int, h17: bool) -> tuple[int, ...]:
-    """The dealer's end (17..21, bust, blackjack) when his second card and draws
-    come from ``shoe10``, counted in orderings of its n cards (sum n!)."""
+def second_card_perm(shoe10: Counts, up: int, h17: bool, push22: bool = False
+                     ) -> tuple[int, ...]:
+    """The dealer's end (:data:`DEALER_STATES`: 17..21, bust, blackjack, 22) when his
+    second card and draws come from ``shoe10``, counted in orderings of its n cards (sum
+    n!)."""
     n = sum(shoe10)
     if n == 0:
         raise ShoeExhausted("the dealer's second card must come from an empty shoe")
-    acc = [0] * 7
+    acc = [0] * 8
     for i, c in enumerate(shoe10):
         if not c:
             continue
         if _completes_bj(up, i + 1):
             acc[6] += c * _fact(n - 1)
             continue
-        k, ways = _dealer_ways(_minus(shoe10, i), up + i + 1, up == 1 or i == 0, h17)
-        for j in range(6):
-            acc[j] += c * ways[j] * _fact(n - 1 - k)
+        k, ways = _dealer_ways(_minus(shoe10, i), up + i + 1, up == 1 or i == 0, h17, push22)
+        for j in range(7):
+            acc[_end_index(j)] += c * ways[j] * _fact(n - 1 - k)
     return tuple(acc)
 
 
@@ -323,8 +335,8 @@ def _no_bj_perm(unseen: Counts, ctx: HandCtx) -> int:
     return (n - bj) * _fact(n - 1) if n else 0
 
 
-_CTX_FIELDS = ("up", "peek", "h17", "loss1", "loss2", "scale", "b777", "b678", "q678", "split",
-               "one_card", "dbl2", "order")
+_CTX_FIELDS = ("up", "peek", "h17", "push22", "loss1", "loss2", "scale", "b777", "b678", "q678",
+               "split", "one_card", "dbl2", "order")
 
 
 def _bonus_value(c10: Counts, unseen: Counts, ctx: HandCtx) -> int | Fraction | None:
@@ -343,8 +355,8 @@ def _bonus_value(c10: Counts, unseen: Counts, ctx: HandCtx) -> int | Fraction | 
 def stand_value(total: int, bet: int, unseen: Counts, ctx: HandCtx) -> int:
     """Standing on ``total`` with ``bet`` units; ``unseen`` holds the dealer's
     second card (drawn from it) and his draws."""
-    law = second_card_perm(unseen, ctx.up, ctx.h17)
-    value = law[5]
+    law = second_card_perm(unseen, ctx.up, ctx.h17, ctx.push22)
+    value = law[5] + law[7] * 0  # (a dealer's 22, where it is apart, pushes)
     for k in range(5):
         d = 17 + k
         value += law[k] * ((total > d) - (total < d))
@@ -603,6 +615,7 @@ class RoundOracle:
         self.tie_order = tuple(tie_order)
         self.peek = rules.peek
         self.h17 = rules.dealer_hits_soft_17
+        self.push22 = rules.dealer_22_pushes
         self.bj_pays = _rules_fraction(rules.blackjack_pays)
         self.b777 = _rules_fraction(rules.bonus_777)
         self.b678 = _rules_fraction(rules.bonus_suited_678)
@@ -747,8 +760,8 @@ class RoundOracle:
         dbl2: frozenset[int] = frozenset()
         if split and self.rules.double_after_split and not one_card:
             dbl2 = self.double_totals
-        return HandCtx(up=up, peek=self.peek, h17=self.h17, loss1=loss1, loss2=loss2,
-                       scale=self.scale,
+        return HandCtx(up=up, peek=self.peek, h17=self.h17, push22=self.push22, loss1=loss1,
+                       loss2=loss2, scale=self.scale,
                        b777=b777, b678=b678, q678=q678 if b678 else Fraction(0), split=split,
                        one_card=one_card, dbl2=dbl2, order=self.tie_order)
 
@@ -836,7 +849,8 @@ class RoundOracle:
 
     def settle(self, out: Outcome, k: int | None, second: bool) -> int:
         """A hand's result times ``scale``; ``k`` the dealer's end (0..4 = 17..21,
-        5 bust, 6 blackjack), None when the hand does not need the dealer."""
+        5 bust, 6 blackjack, 7 a 22 that pushes), None when the hand does not need the
+        dealer."""
         kind = out[0]
         if kind == "bust":
             return -out[1] * self.scale
@@ -854,6 +868,8 @@ class RoundOracle:
             return 0 if second else -self.scale
         if k == 5:
             return bet * self.scale
+        if k == 7:  # dealer_22_pushes: every hand still standing pushes his 22
+            return 0
         dealer = 17 + k
         return bet * ((total > dealer) - (total < dealer)) * self.scale
 
@@ -875,7 +891,7 @@ class RoundOracle:
     # kind with c cards left multiplies a child's counts by c.
 
     def dealer_perm(self, shoe: Counts, up: int, hole: int | None) -> tuple[int, ...]:
-        """The dealer's end (17..21, bust, blackjack) from ``shoe`` (real kinds), as
+        """The dealer's end (:data:`DEALER_STATES`) from ``shoe`` (real kinds), as
         orderings of its cards; ``hole``: the rank of his hole card, or None when his
         second card is still to come from ``shoe``."""
         key = (self.fold(shoe), up, hole)
@@ -884,14 +900,15 @@ class RoundOracle:
             return hit
         s10, fact = key[0], self.fact
         n = sum(s10)
-        acc = [0] * 7
+        acc = [0] * 8
         if hole is not None:
             if _completes_bj(up, hole):
                 acc[6] = fact[n]
             else:
-                k, ways = _dealer_ways(s10, up + hole, up == 1 or hole == 1, self.h17)
-                for j in range(6):
-                    acc[j] = ways[j] * fact[n - k]
+                k, ways = _dealer_ways(s10, up + hole, up == 1 or hole == 1, self.h17,
+                                       self.push22)
+                for j in range(7):
+                    acc[_end_index(j)] = ways[j] * fact[n - k]
         else:
             if n == 0:
                 raise ShoeExhausted("the dealer's second card must come from an empty shoe")
@@ -901,9 +918,10 @@ class RoundOracle:
                 if _completes_bj(up, i + 1):
                     acc[6] += c * fact[n - 1]
                     continue
-                k, ways = _dealer_ways(_minus(s10, i), up + i + 1, up == 1 or i == 0, self.h17)
-                for j in range(6):
-                    acc[j] += c * ways[j] * fact[n - 1 - k]
+                k, ways = _dealer_ways(_minus(s10, i), up + i + 1, up == 1 or i == 0, self.h17,
+                                       self.push22)
+                for j in range(7):
+                    acc[_end_index(j)] += c * ways[j] * fact[n - 1 - k]
         out = tuple(acc)
         assert sum(out) == fact[n]
         self._dealer_memo[key] = out
@@ -911,12 +929,12 @@ class RoundOracle:
 
     def _nets(self, outs: tuple[Outcome, ...]) -> tuple[int, ...] | int:
         """The round's net result for hands' ends ``outs``: one int when no hand
-        needs the dealer, else one per dealer end (17..21, bust, blackjack)."""
+        needs the dealer, else one per dealer end (:data:`DEALER_STATES`)."""
         hit = self._nets_memo.get(outs)
         if hit is None:
             if any(self.needs_dealer(o) for o in outs):
                 hit = tuple(sum(self.settle(o, k, i == 1) for i, o in enumerate(outs))
-                            for k in range(7))
+                            for k in range(8))
             else:
                 hit = sum(self.settle(o, None, i == 1) for i, o in enumerate(outs))
             self._nets_memo[outs] = hit
@@ -933,7 +951,7 @@ class RoundOracle:
         nets = self._nets(outs)
         out: dict[int, int] = {}
         if self.insure and up == 1 and not isinstance(nets, tuple):
-            nets = (nets,) * 7  # the insurance needs the dealer's hand
+            nets = (nets,) * 8  # the insurance needs the dealer's hand
         if isinstance(nets, tuple):
             law = self.dealer_perm(shoe, up, hole)
             for k, (net, cnt) in enumerate(zip(nets, law, strict=True)):

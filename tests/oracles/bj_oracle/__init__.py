@@ -26,6 +26,9 @@ The dealer
 The dealer holds the up card, gets a second card, and (unless those two are a
 blackjack, A + ten) draws while his total is below 17; an ace counts 11 when
 that does not exceed 21; with ``hits_soft_17`` he also draws to a soft 17.
+With ``dealer_22_pushes`` (``push22``) a hand he ends on exactly 22 is not a bust but
+an end of its own ("22", :data:`DEALER_KEYS`) against which every hand still standing
+pushes (a natural is still paid, a busted hand has lost at once).
 His play from a given state is counted in integers (``_dealer_ways``: the
 number of ordered deals of a fixed number of cards in which he ends on each
 total), which is exact and much faster than summing fractions.

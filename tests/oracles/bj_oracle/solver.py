@@ -45,6 +45,7 @@ class _Setup:
     one_card: bool  # split aces: exactly one card, then stand
     bonus_777: Fraction
     bonus_678: Fraction
+    push22: bool = False  # dealer_22_pushes: his 22 pushes every standing hand
 
 
 class _Hand:
@@ -164,11 +165,12 @@ class _Hand:
                 hole = self.ranks[h]
                 left = _take(s.shoe, h)
                 dealer_shoe = self._rank_counts(tuple(a - b for a, b in zip(left, d, strict=True)))
-                dist = _dealer_from(dealer_shoe, s.up + hole, s.up == 1 or hole == 1, s.h17)
+                dist = _dealer_from(dealer_shoe, s.up + hole, s.up == 1 or hole == 1, s.h17,
+                                   s.push22)
                 value += w * bet * _versus(total, dist)
                 continue
             dealer_shoe = self._rank_counts(tuple(a - b for a, b in zip(s.shoe, d, strict=True)))
-            dist, p_bj = _dealer_two_step(dealer_shoe, s.up, s.h17)
+            dist, p_bj = _dealer_two_step(dealer_shoe, s.up, s.h17, s.push22)
             if s.model == "shortcut":  # conditioned on no dealer blackjack
                 dist = tuple(p / (1 - p_bj) for p in dist)
                 value += w * (s.bj_pays if natural else bet * _versus(total, dist))
