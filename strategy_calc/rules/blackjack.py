@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 HoleCard = Literal["peek", "enhc"]
 
 
-EnhcLoses = Literal["all", "original"]
+EnhcLoses = Literal["all", "original", "original_and_splits"]
 
 
 DoubleOn = Literal["any", "9-11", "10-11", "11", "none"]
@@ -64,10 +64,12 @@ class BlackjackRules:
     no-hole-card), the player acts without knowing."""
     enhc_loses: EnhcLoses = "all"
     """Under ``enhc``: a dealer blackjack takes every bet on the box (``all``:
-    doubles and split bets too) or only the original bet (``original``: the first split
+    doubles and split bets too), only the original bet (``original``: the first split
     hand's stake, the hand of the pair card given first; the second hand's stake and
     every double are returned. With suits known the two hands can differ, so the order a
-    suited pair is given in can change the split's EV: ``hand`` says so)."""
+    suited pair is given in can change the split's EV: ``hand`` says so), or the original
+    bet and the split bets (``original_and_splits``, Macau's Galaxy tables: every hand's
+    own stake is lost, every double returned)."""
     blackjack_pays: float = 1.5
     """What a player blackjack wins, per unit bet."""
     double_on: DoubleOn = "any"
@@ -203,13 +205,18 @@ class BlackjackRules:
         """What an ENHC dealer blackjack takes from a standing hand: (on a bet of 1, doubled).
 
         Under ``enhc_loses = "original"`` only the original bet (the first
-        hand's stake) is lost; a second split hand and every double are returned.
+        hand's stake) is lost; a second split hand and every double are returned. Under
+        ``"original_and_splits"`` every hand's own stake is lost and every double returned.
 
         >>> BlackjackRules(enhc_loses="original").dealer_blackjack_takes(second_split_hand=True)
         (0.0, 0.0)
+        >>> BlackjackRules(enhc_loses="original_and_splits").dealer_blackjack_takes(True)
+        (1.0, 1.0)
         """
         if self.enhc_loses == "all":
             return 1.0, 2.0
+        if self.enhc_loses == "original_and_splits":
+            return 1.0, 1.0
         return (0.0, 0.0) if second_split_hand else (1.0, 1.0)
 
     def split_aces_take_one_card(self, pair_is_ace: bool) -> bool:

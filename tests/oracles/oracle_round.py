@@ -62,7 +62,9 @@ missing from the cards he draws. Hands and the dealer then settle:
   every remaining hand: an undoubled hand loses 1, a doubled one 2 under
   ``enhc_loses = "all"``; under ``"original"`` the first hand loses 1 (its
   double returned) and a second split hand gets its whole stake back
-  (``BlackjackRules.dealer_blackjack_takes`` states this reading); then
+  (``BlackjackRules.dealer_blackjack_takes`` states this reading); under
+  ``"original_and_splits"`` (the original bet and the split bets lost, doubles
+  returned) every hand loses 1, doubled or not; then
   dealer totals 17..21 or bust are compared with the hand's total, times its
   bet.
 
@@ -750,6 +752,8 @@ class RoundOracle:
                   q678: Fraction) -> HandCtx:
         if self.rules.enhc_loses == "all":
             loss1, loss2 = Fraction(1), Fraction(2)
+        elif self.rules.enhc_loses == "original_and_splits":  # each hand's own stake, no double
+            loss1 = loss2 = Fraction(1)
         elif second:
             loss1 = loss2 = Fraction(0)
         else:
@@ -865,6 +869,8 @@ class RoundOracle:
         if k == 6:
             if self.rules.enhc_loses == "all":
                 return -bet * self.scale
+            if self.rules.enhc_loses == "original_and_splits":  # its stake; a double returned
+                return -self.scale
             return 0 if second else -self.scale
         if k == 5:
             return bet * self.scale

@@ -71,7 +71,9 @@ decision. Hitting is ``J_hit(D) = sum_c J(D + c)``, since
   the dealer's second card is drawn from ``S - D`` after the player is done.
   A dealer blackjack beats every player hand except a natural (push), even a
   21: an undoubled hand loses 1, a doubled hand loses 2 under
-  ``enhc_loses == "all"`` and 1 under ``"original"``.
+  ``enhc_loses == "all"`` and 1 under ``"original"`` and ``"original_and_splits"``
+  (the original bet and the split bets are lost, the doubles returned: every split hand
+  loses its own stake, doubled or not).
 
 In every model a hand whose hard total passes 21 loses its whole bet at once,
 and a bonus hand (below) is paid at once. (A consequence of the exact weights,

@@ -278,9 +278,13 @@ def _bonuses(rules: BlackjackRules, layout: tuple[SuitedCard, ...]) -> tuple[Fra
 
 def _enhc_losses(rules: BlackjackRules, hand_index: int) -> tuple[Fraction, Fraction]:
     """ENHC: what an undoubled / doubled (not busted) hand gets against a dealer
-    blackjack. ``hand_index`` 2 is the second hand of a split."""
+    blackjack. ``hand_index`` 2 is the second hand of a split. ``"all"``: every bet on
+    the hand; ``"original"``: the original bet only (hand 1's stake); ``"original_and_splits"``
+    (the original bet and the split bets lost, doubles returned): each hand's own stake."""
     if rules.enhc_loses == "all":
         return Fraction(-1), Fraction(-2)
+    if rules.enhc_loses == "original_and_splits":
+        return Fraction(-1), Fraction(-1)
     if hand_index == 2:
         return Fraction(0), Fraction(0)
     return Fraction(-1), Fraction(-1)
