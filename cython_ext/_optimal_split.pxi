@@ -202,6 +202,7 @@ cdef struct Opt:
     double bjl[4]       # blackjack takes: first hand bet 1, bet 2; later hands bet 1, bet 2
     double b777
     double b678
+    bint bonus_stands   # a bonus hand, paid, also stands as a 21 (Params.bonus_stands)
     double q678[3]      # suited 6-7-8 chance of hand 1, hand 2, the resplit hands
     double qover[OPT_LEVELS]  # >= 0: the level's hand's chance in force (one suit case)
     int nsuit[3]        # hand 1, hand 2, resplit hands: suit cases of the pair card (0: none)
@@ -549,8 +550,10 @@ cdef double opt_node(Opt* o, int lv, int node) noexcept nogil:
         return opt_last_node(o, lv, node, shoe, N)
     if o.own_only:
         opt_prefetch_ends(o, lv, node, shoe)
-    if node == id_777 and o.b777 > 0:
-        v = o.b777 * opt_settle(o, shoe, N) + opt_end(o, lv, node, -1, shoe, 0, 0)
+    if node == id_777 and o.b777 > 0:  # paid at once; settled, or standing as a 21
+        v = o.b777 * opt_settle(o, shoe, N) + (opt_stand(o, lv, node, shoe, 1)
+                                               if o.bonus_stands else
+                                               opt_end(o, lv, node, -1, shoe, 0, 0))
     else:
         v = opt_stand(o, lv, node, shoe, 1)
         if node_best[node] < 21 and N > 0:
@@ -567,8 +570,9 @@ cdef double opt_node(Opt* o, int lv, int node) noexcept nogil:
             if h > v:
                 v = h
         q = opt_q678(o, lv)
-        if node == id_678 and o.b678 > 0 and q > 0:
-            v = q * (o.b678 * opt_settle(o, shoe, N) + opt_end(o, lv, node, -1, shoe, 0, 0)) \
+        if node == id_678 and o.b678 > 0 and q > 0:  # (v: standing on the plain 21)
+            v = q * (o.b678 * opt_settle(o, shoe, N) + (v if o.bonus_stands else
+                                                        opt_end(o, lv, node, -1, shoe, 0, 0))) \
                 + (1.0 - q) * v
     o.stamp[lv][node] = o.cur[lv]
     o.val[lv][node] = v
@@ -614,8 +618,11 @@ cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept n
         opt_prefetch(o, lv, node, shoe)
     if t < 21 and o.finals.mask >= FINALS_IN_CACHE:
         opt_prefetch_children(o, lv, node, key, shoe)
-    if node == id_777 and o.b777 > 0:
-        v = o.b777 * opt_settle(o, shoe, N) + opt_last(o, lv, key, shoe, 0, 0, &g)
+    if node == id_777 and o.b777 > 0:  # paid at once; settled, or standing as a 21
+        v = o.b777 * opt_settle(o, shoe, N) + opt_last(o, lv, key, shoe,
+                                                       1 if o.bonus_stands else 0,
+                                                       stand_class(t) if o.bonus_stands else 0,
+                                                       &g)
     else:
         v = opt_last(o, lv, key, shoe, 1, stand_class(t), &g)
         if t < 21 and N > 0:
@@ -640,8 +647,9 @@ cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept n
             if h > v:
                 v = h
         q = opt_q678(o, lv)
-        if node == id_678 and o.b678 > 0 and q > 0:
-            v = q * (o.b678 * opt_settle(o, shoe, N) + g) + (1.0 - q) * v
+        if node == id_678 and o.b678 > 0 and q > 0:  # (v: standing on the plain 21)
+            v = q * (o.b678 * opt_settle(o, shoe, N) + (v if o.bonus_stands else g)) \
+                + (1.0 - q) * v
     o.stamp[lv][node] = o.cur[lv]
     o.val[lv][node] = v
     o.gv[lv][node] = g
@@ -816,6 +824,7 @@ cdef class OptimalSplit:
         o.first_apart = P.mode == 0 and (P.bjl1 != P.bjl1_second or P.bjl2 != P.bjl2_second)
         o.b777 = P.b777
         o.b678 = P.b678
+        o.bonus_stands = P.bonus_stands
         for r in range(3):  # hand 1, hand 2, the resplit hands
             o.q678[r] = hands[r].q678
             o.nsuit[r] = hands[r].nsuit

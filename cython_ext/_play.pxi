@@ -16,6 +16,7 @@ cdef struct Params:
     double b777
     double b678
     double q678          # chance a 6-7-8 made by this hand would be suited
+    bint bonus_stands    # a bonus hand, paid at once, also stands as a 21 (not bonus_settles_hand)
     bint das             # double after split (for this pair)
     bint aces_one_card   # split aces take one card each
     int double_ok[NTOTALS]
@@ -40,6 +41,7 @@ cdef int read_params(object p, Params* out) except -1:
     out.b777 = p.bonus_777
     out.b678 = p.bonus_suited_678
     out.q678 = p.suited_678_chance
+    out.bonus_stands = not p.bonus_settles_hand
     for x in (out.bjl1, out.bjl2, out.bjl1_second, out.bjl2_second, out.b777, out.b678):
         if not isfinite(x):
             raise ValueError("engine parameters must be finite")
@@ -78,6 +80,7 @@ cdef struct Ctx:
     double b777
     double b678
     double q678
+    bint bonus_stands   # (Params.bonus_stands)
     int nsuit           # the split hand's suit cases (see Params), 0: decide with q678
     double suit_w[4]
     double suit_u[4][3]
@@ -130,6 +133,7 @@ cdef int ctx_init(Ctx* c, const int* base, int up, const Params* p, bint second_
     c.bjl2 = p.bjl2_second if second_hand else p.bjl2
     c.b777 = p.b777
     c.b678 = p.b678
+    c.bonus_stands = p.bonus_stands
     c.q678 = p.q678
     c.nsuit = p.nsuit
     for r in range(p.nsuit):
@@ -434,10 +438,21 @@ cdef inline bint bonus_777(Ctx* c, int node) noexcept nogil:
 
 
 cdef inline double with_678(Ctx* c, int node, double v) noexcept nogil:
-    """``v`` with the suited 6-7-8 bonus mixed in (chance ``q678``) at that node."""
+    """``v`` with the suited 6-7-8 bonus mixed in (chance ``q678``) at that node: paid at
+    once, and settled, or (``bonus_stands``) also standing as the 21 ``v`` values."""
     if node == id_678 and c.b678 > 0 and c.q678 > 0:
+        if c.bonus_stands:
+            return c.q678 * (c.b678 * settle_factor(c, node) + v) + (1.0 - c.q678) * v
         return c.q678 * c.b678 * settle_factor(c, node) + (1.0 - c.q678) * v
     return v
+
+
+cdef inline double value_777(Ctx* c, int node) noexcept nogil:
+    """A 7-7-7's value: its bonus paid at once, and settled, or (``bonus_stands``) also
+    standing as a 21."""
+    if c.bonus_stands:
+        return c.b777 * settle_factor(c, node) + stand_value(c, node, 1.0)
+    return c.b777 * settle_factor(c, node)
 
 
 cdef double play_value(Ctx* c, int node) noexcept nogil:
@@ -446,7 +461,7 @@ cdef double play_value(Ctx* c, int node) noexcept nogil:
     if c.has_v[node]:
         return c.val[node]
     if bonus_777(c, node):
-        v = c.b777 * settle_factor(c, node)
+        v = value_777(c, node)
     else:
         s = stand_value(c, node, 1.0)
         h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
@@ -464,7 +479,7 @@ cdef double policy_value(Ctx* c, int node) noexcept nogil:
     if c.has_t[node]:
         return c.valt[node]
     if bonus_777(c, node):
-        v = c.b777 * settle_factor(c, node)
+        v = value_777(c, node)
     elif node_best[node] < 21 and (
             (c.codes[node] & CODE_HIT) if c.codes != NULL else c.policy[node_class[node]]):
         v = with_678(c, node, hit_value(c, node, True))

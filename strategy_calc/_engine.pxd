@@ -28,6 +28,7 @@ cdef enum:
     T_STAND = 0     # a distribution term's kind
     T_BUST = 1
     T_BONUS = 2
+    T_BONUS_STAND = 3  # a bonus paid at once, the hand then standing as a 21 (bonus_stands)
     UMAX = 48       # most cards of both split hands together (2 x 22, a bust's last card
                     # counted) that the union factor tables hold, with room
     GROUP_MAX = 32  # tables in one SplitMomentGroup

@@ -221,6 +221,8 @@ class EngineParams:
     """Suited 6-7-8 bonus paid at once (0: none)."""
     suited_678_chance: float
     """Probability that a 6-7-8 this hand makes is of one suit (0 unless it can)."""
+    bonus_settles_hand: bool
+    """A bonus hand is settled once paid (else it also stands as a 21 against the dealer)."""
     double_after_split: bool
     """Split hands may double (already false for one-card split aces)."""
     split_aces_one_card: bool
@@ -284,6 +286,7 @@ def engine_params(
         bonus_777=rules.bonus_777,
         bonus_suited_678=rules.bonus_suited_678,
         suited_678_chance=0.0,
+        bonus_settles_hand=rules.bonus_settles_hand,
         double_after_split=rules.split_hands_may_double(aces),
         split_aces_one_card=rules.split_aces_take_one_card(aces),
         double_totals=double_allowed_totals(rules),

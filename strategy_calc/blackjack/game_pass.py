@@ -328,7 +328,9 @@ def deal_values(
     if left > 0:
         r678 = ups.rows[engine.node_table().index[ID_678]]
         paid = conditioning.paid_at_once(rules.bonus_suited_678, r678.no_blackjack)
-        gain = paid - r678.stand  # a suited 6-7-8 against the plain 21 it would stand on
+        # a suited 6-7-8 against the plain 21 it would stand on (which it still is when
+        # the paid hand plays on)
+        gain = paid if not rules.bonus_settles_hand else paid - r678.stand
     cases = []
     for prob, q in suit_cases((hand[0], hand[1]), int(ups.up), base.suits):
         shift = p_missing * (q - ups.suited_chance) * gain

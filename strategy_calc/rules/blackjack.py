@@ -106,6 +106,12 @@ class BlackjackRules:
     """Payout (multiple of the bet) of a three-card 7-7-7; 0 = none."""
     bonus_on_split_hands: bool = True
     """Whether the 6-7-8 / 7-7-7 bonuses count on split hands."""
+    bonus_settles_hand: bool = True
+    """Macau 1983 Art. 9's bonus (the 6-7-8 / 7-7-7 above) is paid at once; the text does
+    not say what then becomes of the hand. True: it is settled (not also played against
+    the dealer). False, the other reading: the hand, paid, also plays on against the
+    dealer as a 21 that stands (it wins against his 17 to 20 and a bust, pushes his 21,
+    and his blackjack takes its bet as ``enhc_loses`` says; the bonus stays paid)."""
     pair_bet: PairTable = "none"
     """Pair side bet on the player's first two cards: ``none``; ``any`` (any
     same-rank pair pays ``pair_pays_any``); ``perfect`` (perfect pairs: mixed
@@ -243,7 +249,8 @@ class BlackjackRules:
         if surrender:
             parts.append(surrender)
         if self.has_bonus:
-            parts.append(f"bonus-{self.bonus_suited_678:g}/{self.bonus_777:g}")
+            parts.append(f"bonus-{self.bonus_suited_678:g}/{self.bonus_777:g}"
+                         + ("" if self.bonus_settles_hand else "-plays-on"))
         return f"{self.name}: " + " ".join(parts)
 
 
@@ -263,6 +270,7 @@ def inert_overrides(rules: BlackjackRules, overrides: Sequence[str]) -> list[str
                                "without splits or doubles (max_split_hands = 1 or"
                                ' double_on = "none")'),
         "bonus_on_split_hands": (not rules.has_bonus, "without a bonus (both bonuses are 0)"),
+        "bonus_settles_hand": (not rules.has_bonus, "without a bonus (both bonuses are 0)"),
         "even_money_vs_ten": (not rules.even_money, "when even_money = false"),
         "single_deck_one_round": (rules.decks > 1, "with more than one deck"),
     }

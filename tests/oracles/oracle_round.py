@@ -55,7 +55,9 @@ missing from the cards he draws. Hands and the dealer then settle:
 * a hand over 21 loses its bet (2 if doubled) at once, whatever the dealer does;
 * a hand of exactly three cards 7-7-7, or 6-7-8 of one suit, that was not
   doubled is paid ``bonus_777`` / ``bonus_suited_678`` times the bet at once
-  and settled (split hands only if ``bonus_on_split_hands``);
+  and settled (split hands only if ``bonus_on_split_hands``); with
+  ``bonus_settles_hand`` false it is paid at once and then also stands as a 21 of one
+  unit against the dealer;
 * surrender: -1/2 (ENHC ``late`` and ``late_vs_ten_ace``: -1 if the dealer then has
   blackjack; ``late_vs_ten_ace`` is offered against a ten or an ace only);
 * otherwise the dealer completes his hand: in ENHC a dealer blackjack beats
@@ -159,6 +161,7 @@ exactly 22 where ``dealer_22_pushes`` makes every standing hand push it; else 0)
 
 Counts = tuple[int, ...]
 # ("bust", bet) | ("bonus", amount times scale) | ("total", total, bet) | ("surrender",)
+# | ("bonus21", amount times scale): paid at once, then standing as a 21 of one unit
 Outcome = tuple
 
 
@@ -275,6 +278,7 @@ class HandCtx:
     peek: bool  # values are E[result * 1{no dealer blackjack}]
     h17: bool
     push22: bool  # dealer_22_pushes: his 22 pushes every standing hand
+    bonus_stands: bool  # not bonus_settles_hand: a paid bonus hand also stands as a 21
     loss1: Fraction  # ENHC: lost by an undoubled standing hand to a dealer blackjack
     loss2: Fraction  # ... by a doubled one
     scale: int  # values are expectations times scale (a multiple of every payout's denominator)
@@ -337,18 +341,20 @@ def _no_bj_perm(unseen: Counts, ctx: HandCtx) -> int:
     return (n - bj) * _fact(n - 1) if n else 0
 
 
-_CTX_FIELDS = ("up", "peek", "h17", "push22", "loss1", "loss2", "scale", "b777", "b678", "q678",
-               "split", "one_card", "dbl2", "order")
+_CTX_FIELDS = ("up", "peek", "h17", "push22", "bonus_stands", "loss1", "loss2", "scale", "b777",
+               "b678", "q678", "split", "one_card", "dbl2", "order")
 
 
 def _bonus_value(c10: Counts, unseen: Counts, ctx: HandCtx) -> int | Fraction | None:
-    """Value of arriving (undoubled) at a three-card bonus hand, None if it is not one."""
+    """Value of arriving (undoubled) at a three-card bonus hand, None if it is not one.
+    Paid at once; with ``ctx.bonus_stands`` the hand then also stands as a 21."""
     if sum(c10) != 3:
         return None
+    also = stand_value(21, 1, unseen, ctx) if ctx.bonus_stands else 0
     if c10[6] == 3 and ctx.b777:
-        return int(ctx.b777 * ctx.scale) * _no_bj_perm(unseen, ctx)
+        return int(ctx.b777 * ctx.scale) * _no_bj_perm(unseen, ctx) + also
     if c10[5] == c10[6] == c10[7] == 1 and ctx.b678 and ctx.q678:
-        paid = int(ctx.b678 * ctx.scale) * _no_bj_perm(unseen, ctx)
+        paid = int(ctx.b678 * ctx.scale) * _no_bj_perm(unseen, ctx) + also
         return ctx.q678 * paid + (1 - ctx.q678) * stand_value(21, 1, unseen, ctx)
     return None
 
@@ -764,7 +770,8 @@ class RoundOracle:
         dbl2: frozenset[int] = frozenset()
         if split and self.rules.double_after_split and not one_card:
             dbl2 = self.double_totals
-        return HandCtx(up=up, peek=self.peek, h17=self.h17, push22=self.push22, loss1=loss1,
+        return HandCtx(up=up, peek=self.peek, h17=self.h17, push22=self.push22,
+                       bonus_stands=not self.rules.bonus_settles_hand, loss1=loss1,
                        loss2=loss2, scale=self.scale,
                        b777=b777, b678=b678, q678=q678 if b678 else Fraction(0), split=split,
                        one_card=one_card, dbl2=dbl2, order=self.tie_order)
@@ -860,6 +867,8 @@ class RoundOracle:
             return -out[1] * self.scale
         if kind == "bonus":
             return out[1]  # already an int: the amount times scale
+        if kind == "bonus21":  # paid at once, then its one unit stands as a 21
+            return out[1] + self.settle(("total", 21, 1), k, second)
         if kind == "surrender":
             if self.rules.surrender in LATE_SURRENDER and not self.peek and k == 6:
                 return -self.scale
@@ -886,7 +895,7 @@ class RoundOracle:
         return self.scale if blackjack else -self.scale // 2
 
     def needs_dealer(self, out: Outcome) -> bool:
-        return out[0] == "total" or (out[0] == "surrender" and not self.peek
+        return out[0] in ("total", "bonus21") or (out[0] == "surrender" and not self.peek
                                      and self.rules.surrender in LATE_SURRENDER)
 
     # --- exact counting: every probability is a number of orderings of the cards
@@ -989,7 +998,7 @@ class RoundOracle:
         if hard > 21:
             end = ("bust", 1)
         elif len(cards) == 3 and (bonus := self._bonus_scaled(cards, split)):
-            end = ("bonus", bonus)
+            end = ("bonus", bonus) if self.rules.bonus_settles_hand else ("bonus21", bonus)
         else:
             action = policy(cards)
             if action == "stand":

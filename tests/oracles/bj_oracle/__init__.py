@@ -154,9 +154,11 @@ Bonus (Macau rule 9)
 --------------------
 Exactly three cards 7-7-7 (any suits) or 6-7-8 of one suit: paid
 ``bonus_777`` / ``bonus_suited_678`` times the bet at once and settled (a
-dealer blackjack does not take it). Not on a doubled hand; on split hands only
-if ``bonus_on_split_hands``. The rank-only functions handle 7-7-7 and refuse a
-nonzero ``bonus_suited_678`` (suits are needed: use the ``*_suited`` ones).
+dealer blackjack does not take it); with ``bonus_settles_hand`` false (the other reading
+of Art. 9) the hand, paid, also stands as a 21 of one unit against the dealer. Not on a
+doubled hand; on split hands only if ``bonus_on_split_hands``. The rank-only functions
+handle 7-7-7 and refuse a nonzero ``bonus_suited_678`` (suits are needed: use the
+``*_suited`` ones).
 """
 
 from __future__ import annotations

@@ -94,6 +94,7 @@ class _OptimalSplit:
         bonus = _exact(rules.bonus_777) if rules.bonus_on_split_hands else Fraction(0)
         self.bonus_num, self.b = bonus.numerator, bonus.denominator
         self.track_first = not self.peek and rules.enhc_loses == "original"
+        self.bonus_settles = rules.bonus_settles_hand
         # ENHC: what a standing hand gets against a dealer blackjack, by (first, stake)
         self.loss_bj = {
             (first, stake): int(_enhc_losses(rules, 1 if first else 2)[stake - 1])
@@ -275,7 +276,9 @@ class _OptimalSplit:
         sevens = sevens and c == 6
         if hard > 21:
             return -w + self.between(d, waiting, created, fin)
-        if cards == 3 and sevens and self.bonus_num:
+        if cards == 3 and sevens and self.bonus_num:  # paid; settled, or standing as a 21
+            if not self.bonus_settles:
+                fin = self.finish(fin, 21, 1, first)
             return self.bonus_num * (w // self.b) + self.between(d, waiting, created, fin)
         total = hard + 10 if ace and hard <= 11 else hard
         if self.one_card and cards == 2:

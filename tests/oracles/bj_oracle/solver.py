@@ -46,6 +46,8 @@ class _Setup:
     bonus_777: Fraction
     bonus_678: Fraction
     push22: bool = False  # dealer_22_pushes: his 22 pushes every standing hand
+    bonus_settles: bool = True  # bonus_settles_hand: a bonus hand is settled (else it also
+                                # stands as a 21 against the dealer)
 
 
 class _Hand:
@@ -204,6 +206,8 @@ class _Hand:
                 v = -self.weight(d)
             elif self.bonus(d):
                 v = self.bonus(d) * self.weight(d)
+                if not self.s.bonus_settles:  # paid at once, then it stands as a 21
+                    v += self.stand(d, 1)
             else:
                 v = max(self.options(d).values())
             self._memo_v[d] = v

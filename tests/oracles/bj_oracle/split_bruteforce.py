@@ -23,7 +23,8 @@ from strategy_calc.rules import BlackjackRules
 # ------------------------------------------------- split brute force (tiny shoes)
 
 
-Outcome = tuple[str, Fraction, int]  # ("bust" | "bonus" | "total", bonus or total, bet)
+Outcome = tuple[str, Fraction, int]  # ("bust" | "bonus" | "bonus+21" | "total", bonus or total,
+                                     # bet); "bonus+21": paid, then standing as a 21
 
 
 def _draws(left: tuple[int, ...]) -> Iterator[tuple[int, Fraction]]:
@@ -47,7 +48,7 @@ def _walk_hand(
         return
     bonus = solver.bonus(d)
     if bonus:
-        yield ("bonus", bonus, 1), left, p
+        yield ("bonus" if solver.s.bonus_settles else "bonus+21", bonus, 1), left, p
         return
     act = solver.action(d)
     if act == "stand":
@@ -84,6 +85,8 @@ def _settle(outcome: Outcome, dealer: int, loss_vs_bj: tuple[Fraction, Fraction]
         return Fraction(-bet)
     if kind == "bonus":
         return value
+    if kind == "bonus+21":  # paid at once, then the hand's bet stands as a 21
+        return value + _settle(("total", Fraction(21), 1), dealer, loss_vs_bj)
     if dealer == 7:
         return loss_vs_bj[bet - 1]
     if dealer == 6:
