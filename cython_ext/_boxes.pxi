@@ -56,7 +56,7 @@ cdef int box_terms(UnionSum* R, UnionSum* Q, const Term* t, int n, double w, int
     return 0
 
 
-cdef double box_table_sum(UnionSum* u, const int* base, int up, bint h17,
+cdef double box_table_sum(UnionSum* u, const int* base, int up, int drule,
                           double* lanes) except? -1.0:
     """sum over the sets of cards c in ``u`` of F(c) <D(c), u's row of c>, D(c) the
     dealer's law from ``base`` less c (:func:`union_sums`, p = -1)."""
@@ -77,7 +77,7 @@ cdef double box_table_sum(UnionSum* u, const int* base, int up, bint h17,
         raise MemoryError("two boxes hold more cards than the factor tables")
     if u.n == 0:
         return 0.0
-    if union_sums(u.cards, u.n, NULL, NULL, u.h, kmax, nmax, -1, base, up, h17, lanes,
+    if union_sums(u.cards, u.n, NULL, NULL, u.h, kmax, nmax, -1, base, up, drule, lanes,
                   &S) != 0:
         raise MemoryError()
     return S
@@ -176,7 +176,7 @@ def box_pair_moments(const int[:] base, int up, params, const char[:] actions,
     try:
         if ok != 0:
             raise MemoryError()
-        m = own_or_given(None, &local, &base[0], up, P.h17)
+        m = own_or_given(None, &local, &base[0], up, P.drule)
         terms = <Term*>malloc(cap * sizeof(Term))
         mass = <double*>malloc(n_nodes * sizeof(double))
         lanes = <double*>malloc(LANES * tree_scratch_size() * sizeof(double))
@@ -215,7 +215,7 @@ def box_pair_moments(const int[:] base, int up, params, const char[:] actions,
                         sview = split_codes[a]
                         scd = &sview[0]
                     read_params(params if split_params[a] is None else split_params[a], &PS)
-                    if PS.mode != P.mode or PS.h17 != P.h17:
+                    if PS.mode != P.mode or PS.drule != P.drule:
                         raise ValueError("a split's parameters must share the game")
                     split_contexts(&ca, &cb, NULL, &base[0], a, up, &PS, &PS, m)
                     made_split = True
@@ -275,7 +275,7 @@ def box_pair_moments(const int[:] base, int up, params, const char[:] actions,
                     break
         if ok != 0:
             raise MemoryError()
-        ev = box_table_sum(&R, &base[0], up, P.h17, lanes)
+        ev = box_table_sum(&R, &base[0], up, P.drule, lanes)
         # E[X1 1{dealer blackjack}]: the blackjack entries alone (peek: the rounds below)
         for i in range(R.n if not peek else 0):
             for k in range(NR):
@@ -284,9 +284,9 @@ def box_pair_moments(const int[:] base, int up, params, const char[:] actions,
             if row == NULL:
                 raise MemoryError()
             row[OUT_BJ] = R.h[i * NOUT + OUT_BJ]
-        with_bj = box_table_sum(&B, &base[0], up, P.h17, lanes)
-        second = box_table_sum(&Q, &base[0], up, P.h17, lanes)
-        cross = box_table_sum(&H, &base[0], up, P.h17, lanes)
+        with_bj = box_table_sum(&B, &base[0], up, P.drule, lanes)
+        second = box_table_sum(&Q, &base[0], up, P.drule, lanes)
+        cross = box_table_sum(&H, &base[0], up, P.drule, lanes)
         if peek and blackjack_hole(up) >= 0:
             # the rounds the hole card ends: a natural pushes, every other box loses 1
             for a in range(NR):

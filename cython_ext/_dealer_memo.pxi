@@ -13,9 +13,9 @@ cdef struct EntryRows:  # a DMemo entry's rows, as bits (bit u: up card u)
 
 cdef struct DMemo:
     int origin[NR]      # the shoe the removals are counted from (up card(s) in it)
-    bint h17
+    int drule
     int up              # -1: rows for every up card; else the rank index kept
-    int stride          # doubles per entry (70 or 7)
+    int stride          # doubles per entry (ROWS or NOUT)
     uint64_t* keys      # slots: packed removal + 1; 0 = empty
     int* entry          # slot -> entry index
     uint64_t mask
@@ -33,7 +33,7 @@ cdef struct DMemo:
     bint busy
 
 
-cdef int dmemo_init(DMemo* m, const int* origin, bint h17, int up,
+cdef int dmemo_init(DMemo* m, const int* origin, int drule, int up,
                     int reserve=0) noexcept nogil:
     """``up``: 0 keeps every up card's row, 1..10 only that one; ``reserve``: entries to make
     room for at once (their rows are not copied as the memo grows; untouched pages cost
@@ -41,7 +41,7 @@ cdef int dmemo_init(DMemo* m, const int* origin, bint h17, int up,
     cdef int r, log2slots = 12
     for r in range(NR):
         m.origin[r] = origin[r]
-    m.h17 = h17
+    m.drule = drule
     m.up = up - 1
     m.stride = ROWS if up == 0 else NOUT
     while (1 << log2slots) < 2 * reserve + 2 and log2slots < 30:
@@ -150,11 +150,11 @@ cdef void dmemo_fill(DMemo* m, long long idx, const int* removed, int up_index,
     for r in range(NR):
         shoe[r] = m.origin[r] - removed[r]
         n += shoe[r]
-    b = 0 if n >= longest_hand[m.h17] else 1
+    b = 0 if n >= longest_hand[m.drule] else 1
     if node >= 0 and m.hint != NULL:
         bits = m.hint[node] & ALL_UPS
         if bits & (1 << up_index) and bits != ALL_UPS:
-            t = made_set_tree(m.h17, b, bits)
+            t = made_set_tree(m.drule, b, bits)
             if t != NULL:  # (made by DealerMemo.hint)
                 dmemo_walk(m, idx, shoe, t, bits)
                 return
@@ -162,12 +162,12 @@ cdef void dmemo_fill(DMemo* m, long long idx, const int* removed, int up_index,
     if lazy:
         for u in range(NR):
             if m.rows_of[idx].rent & (1 << u):
-                spent += tree_cost[m.h17][b][u + 1]
-        if spent + tree_cost[m.h17][b][up_index + 1] <= tree_cost[m.h17][b][0]:
-            dmemo_walk(m, idx, shoe, &up_trees[m.h17][b][up_index], 1 << up_index)
+                spent += tree_cost[m.drule][b][u + 1]
+        if spent + tree_cost[m.drule][b][up_index + 1] <= tree_cost[m.drule][b][0]:
+            dmemo_walk(m, idx, shoe, &up_trees[m.drule][b][up_index], 1 << up_index)
             m.rows_of[idx].rent |= 1 << up_index
             return
-    tree_eval(&trees[m.h17][b], shoe, m.buf, &m.vals[idx * ROWS])
+    tree_eval(&trees[m.drule][b], shoe, m.buf, &m.vals[idx * ROWS])
     m.walks[0] += 1
     m.rows_of[idx].have = ALL_UPS
 
@@ -257,7 +257,7 @@ cdef long long dmemo_index(DMemo* m, const int* removed, int up_index,
         for r in range(NR):
             shoe[r] = m.origin[r] - removed[r]
             n += shoe[r]
-        tree_eval(up_tree_for(m.h17, n, m.up), shoe, m.buf, m.rows)
+        tree_eval(up_tree_for(m.drule, n, m.up), shoe, m.buf, m.rows)
         memcpy(&m.vals[idx * NOUT], &m.rows[m.up * NOUT], NOUT * sizeof(double))
         m.walks[1] += 1
     return idx
@@ -271,12 +271,12 @@ cdef inline bint dmemo_batches(const DMemo* m) noexcept nogil:
 
 cdef void dmemo_flush(DMemo* m, int b, const long long* idx, const int* shoes) noexcept nogil:
     """Every row of the LANES entries ``idx`` (shoes ``shoes``) by one walk of the tree
-    ``trees[h17][b]``, four shoes at a time (:func:`tree_eval_all_lanes`)."""
+    ``trees[drule][b]``, four shoes at a time (:func:`tree_eval_all_lanes`)."""
     cdef double* rows[LANES]
     cdef int l
     for l in range(LANES):
         rows[l] = &m.vals[idx[l] * ROWS]
-    tree_eval_all_lanes(&trees[m.h17][b], shoes, m.lbuf, rows)
+    tree_eval_all_lanes(&trees[m.drule][b], shoes, m.lbuf, rows)
     m.walks[0] += LANES
 
 
@@ -327,7 +327,7 @@ cdef int dmemo_batch(DMemo* m, const int* removed, const int* nodes, int count,
         n = 0
         for r in range(NR):
             n += m.origin[r] - removed[k * NR + r]
-        b = 0 if n >= longest_hand[m.h17] else 1
+        b = 0 if n >= longest_hand[m.drule] else 1
         for r in range(NR):
             shoes[b][npend[b] * NR + r] = m.origin[r] - removed[k * NR + r]
         pend[b][npend[b]] = idx
@@ -337,7 +337,7 @@ cdef int dmemo_batch(DMemo* m, const int* removed, const int* nodes, int count,
             npend[b] = 0
     for b in range(2):
         for l in range(npend[b]):
-            tree_eval(&trees[m.h17][b], &shoes[b][l * NR], m.buf, &m.vals[pend[b][l] * ROWS])
+            tree_eval(&trees[m.drule][b], &shoes[b][l * NR], m.buf, &m.vals[pend[b][l] * ROWS])
             m.walks[0] += 1
     return 0
 
@@ -367,7 +367,7 @@ cdef int dmemo_row(DMemo* m, const int* removed, int up_index, bint lazy,
     for r in range(NR):  # not packable: compute, do not keep
         shoe[r] = m.origin[r] - removed[r]
         n += shoe[r]
-    tree_eval(up_tree_for(m.h17, n, up_index), shoe, m.buf, m.rows)
+    tree_eval(up_tree_for(m.drule, n, up_index), shoe, m.buf, m.rows)
     memcpy(d, &m.rows[up_index * NOUT], NOUT * sizeof(double))
     return 0
 
@@ -401,18 +401,18 @@ cdef class DealerMemo:
     cdef DMemo m
     cdef object _hints  # keeps the buffer m.hint points into
 
-    def __cinit__(self, const int[:] origin, bint h17, int up=0, int reserve=0):
+    def __cinit__(self, const int[:] origin, int drule, int up=0, int reserve=0):
         cdef int o[NR]
         cdef int r
         check_shoe(origin)
-        ensure_trees(h17)
+        ensure_trees(drule)
         if up < 0 or up > 10:
             raise ValueError("up is 0 (every up card) or a rank 1..10")
         for r in range(NR):
             o[r] = origin[r]
         if reserve < 0 or reserve > 1 << 24:
             raise ValueError("reserve is 0 .. 2**24 entries")
-        if dmemo_init(&self.m, o, h17, up, reserve) != 0:
+        if dmemo_init(&self.m, o, drule, up, reserve) != 0:
             dmemo_free(&self.m)
             raise MemoryError()
 
@@ -477,9 +477,9 @@ cdef class DealerMemo:
         for node in range(n_nodes):  # the trees, made with the GIL held
             bits = wants[node] & ALL_UPS
             if bits & (bits - 1) and bits != ALL_UPS and (
-                    set_trees[self.m.h17][1][bits] != NULL or n_set_trees + 2 <= SET_TREES_MAX):
-                set_tree(self.m.h17, 0, bits)
-                set_tree(self.m.h17, 1, bits)
+                    set_trees[self.m.drule][1][bits] != NULL or n_set_trees + 2 <= SET_TREES_MAX):
+                set_tree(self.m.drule, 0, bits)
+                set_tree(self.m.drule, 1, bits)
         self._hints = wants
         self.m.hint = &wants[0]
 
@@ -489,15 +489,15 @@ cdef class DealerMemo:
         return tuple([self.m.origin[r] for r in range(NR)])
 
 
-cdef DMemo* memo_acquire(DealerMemo memo, const int* base, int up, bint h17) except? NULL:
+cdef DMemo* memo_acquire(DealerMemo memo, const int* base, int up, int drule) except? NULL:
     """Check ``memo`` fits a call on ``base`` (up card gone) and mark it in use."""
     cdef int r
     if memo is None:
         return NULL
     if memo.m.busy:
         raise RuntimeError("this DealerMemo is in use by another call (use one per thread)")
-    if memo.m.h17 != h17:
-        raise ValueError("the DealerMemo was made for the other soft-17 rule")
+    if memo.m.drule != drule:
+        raise ValueError("the DealerMemo was made for another dealer rule (soft 17, 22)")
     if memo.m.up >= 0 and memo.m.up != up - 1:
         raise ValueError("the DealerMemo keeps another up card")
     for r in range(NR):

@@ -33,13 +33,15 @@ cdef struct UTree:
     int ncards_max
     bint with_bust
 
-cdef UTree trees[2][2]  # [h17][with bust leaves]: every up card at once
-cdef UTree up_trees[2][2][NR]  # [h17][with bust leaves][up card]: one up card's hands only
-cdef int longest_hand[2]  # most cards in a final dealer hand (up card included), S17 / H17
-cdef int* node_mask[2][2]  # per node of trees[h17][b]: bit u, a final under it starts with u
-cdef UTree* set_trees[2][2][1 << NR]  # trees of several up cards, made on first use (set_tree)
+cdef UTree trees[NDRULES][2]  # [dealer rule][with bust leaves]: every up card at once
+cdef UTree up_trees[NDRULES][2][NR]  # [dealer rule][with bust leaves][up card]: one up card's
+                                       # hands only
+cdef int longest_hand[NDRULES]  # most cards in a final dealer hand (up card included), per
+                                # dealer rule
+cdef int* node_mask[NDRULES][2]  # per node of trees[drule][b]: bit u, a final under it starts with u
+cdef UTree* set_trees[NDRULES][2][1 << NR]  # trees of several up cards, made on first use (set_tree)
 cdef int n_set_trees = 0  # ... how many (at most SET_TREES_MAX, about 290 KB each)
-cdef int tree_cost[2][2][NR + 1]  # [h17][with bust leaves][0: all up cards, u + 1: one]: the
+cdef int tree_cost[NDRULES][2][NR + 1]  # [drule][with bust leaves][0: all up cards, u + 1: one]: the
                                   # steps and summed entries of one tree_eval (its work)
 
 
@@ -109,11 +111,11 @@ cdef long long keymap_find(KeyMap* m, uint64_t key) noexcept nogil:
     return -1
 
 
-cdef void dealer_sequences(int total, bint has_ace, int ncards, int* counts, int up, bint h17,
+cdef void dealer_sequences(int total, bint has_ace, int ncards, int* counts, int up, int drule,
                            KeyMap* finals) noexcept nogil:
     """Count every draw order from up card ``up`` into its final multiset in ``finals``
     (``total``: the hand's hard total; its outcome: :func:`dealer_outcome`)."""
-    cdef int o = dealer_outcome(total, has_ace, ncards, h17)
+    cdef int o = dealer_outcome(total, has_ace, ncards, drule)
     cdef long long slot
     cdef int r
     if o >= 0:
@@ -123,7 +125,7 @@ cdef void dealer_sequences(int total, bint has_ace, int ncards, int* counts, int
         return
     for r in range(NR):
         counts[r] += 1
-        dealer_sequences(total + r + 1, has_ace or r == 0, ncards + 1, counts, up, h17,
+        dealer_sequences(total + r + 1, has_ace or r == 0, ncards + 1, counts, up, drule,
                          finals)
         counts[r] -= 1
 
@@ -437,24 +439,28 @@ cdef int derive_up_tree(const UTree* t, const int* mask, int bits, UTree* out) n
     return tree_steps(out)
 
 
-cdef bint trees_made[2]  # the soft-17 rule's trees are built (ensure_trees)
+cdef bint trees_made[NDRULES]  # the dealer rule's trees are built (ensure_trees)
 
 
-cdef int ensure_trees(bint h17) except -1:
-    """Build the dealer trees of one soft-17 rule (``h17``) on first use: at most once, with
-    the GIL held (so one thread at a time), and before any section without the GIL can
-    read them. Every way into those sections reads its rule here first: the parameters
-    (:func:`read_params`), a :class:`DealerMemo` and :func:`dealer_probs`. A process that
-    never meets an H17 game never builds its trees (half the tables' build at import)."""
-    if not trees_made[h17]:
-        build_trees(1 if h17 else 0)
-        trees_made[h17] = True
+cdef int ensure_trees(int drule) except -1:
+    """Build the dealer trees of one dealer rule (``drule``: DEALER_H17 when he hits soft 17,
+    DEALER_22 when he ends on 22 as an outcome of its own, :func:`dealer_outcome`) on first
+    use: at most once, with the GIL held (so one thread at a time), and before any section
+    without the GIL can read them. Every way into those sections reads its rule here first:
+    the parameters (:func:`read_params`), a :class:`DealerMemo` and :func:`dealer_probs`. A
+    process that never meets an H17 game never builds its trees (half the tables' build at
+    import)."""
+    if drule < 0 or drule >= NDRULES:
+        raise ValueError("the dealer rule is 0..3 (DEALER_H17 | DEALER_22)")
+    if not trees_made[drule]:
+        build_trees(drule)
+        trees_made[drule] = True
     return 0
 
 
 cdef int build_trees(int h) except -1:
-    """Every dealer tree of soft-17 rule ``h`` (0 S17, 1 H17), from one enumeration of
-    draw orders."""
+    """Every dealer tree of dealer rule ``h`` (:func:`ensure_trees`), from one enumeration
+    of draw orders."""
     cdef KeyMap finals
     cdef int counts[NR]
     cdef int b, up, i, j, k
@@ -499,19 +505,19 @@ cdef int build_trees(int h) except -1:
     return 0
 
 
-cdef inline const UTree* made_set_tree(bint h17, int b, int bits) noexcept nogil:
+cdef inline const UTree* made_set_tree(int drule, int b, int bits) noexcept nogil:
     """:func:`set_tree` once it has been made (for sections without the GIL)."""
     cdef int u
     if bits == ALL_UPS:
-        return &trees[h17][b]
+        return &trees[drule][b]
     if bits & (bits - 1) == 0:
         for u in range(NR):
             if bits == 1 << u:
-                return &up_trees[h17][b][u]
-    return set_trees[h17][b][bits]
+                return &up_trees[drule][b][u]
+    return set_trees[drule][b][bits]
 
 
-cdef const UTree* set_tree(bint h17, int b, int bits) except NULL:
+cdef const UTree* set_tree(int drule, int b, int bits) except NULL:
     """The tree of the up cards ``bits`` (bit ``u``: up card ``u``; ``b``: with bust leaves):
     :func:`derive_up_tree`'s, made on first use and kept. Called with the GIL held, which
     makes the first use one at a time; a tree is published only once made, and never
@@ -519,25 +525,25 @@ cdef const UTree* set_tree(bint h17, int b, int bits) except NULL:
     global n_set_trees
     cdef UTree* t
     if bits == ALL_UPS or bits & (bits - 1) == 0:
-        return made_set_tree(h17, b, bits)
-    if set_trees[h17][b][bits] == NULL:
+        return made_set_tree(drule, b, bits)
+    if set_trees[drule][b][bits] == NULL:
         t = <UTree*>calloc(1, sizeof(UTree))
-        if t == NULL or derive_up_tree(&trees[h17][b], node_mask[h17][b], bits, t) != 0:
+        if t == NULL or derive_up_tree(&trees[drule][b], node_mask[drule][b], bits, t) != 0:
             raise MemoryError("building a dealer tree")
-        set_trees[h17][b][bits] = t
+        set_trees[drule][b][bits] = t
         n_set_trees += 1
-    return set_trees[h17][b][bits]
+    return set_trees[drule][b][bits]
 
 
-cdef inline const UTree* tree_for(bint h17, int n_cards) noexcept nogil:
+cdef inline const UTree* tree_for(int drule, int n_cards) noexcept nogil:
     """The tree without bust leaves when the dealer cannot run out of cards, else the full one."""
-    return &trees[h17][0] if n_cards >= longest_hand[h17] else &trees[h17][1]
+    return &trees[drule][0] if n_cards >= longest_hand[drule] else &trees[drule][1]
 
 
-cdef inline const UTree* up_tree_for(bint h17, int n_cards, int up_index) noexcept nogil:
+cdef inline const UTree* up_tree_for(int drule, int n_cards, int up_index) noexcept nogil:
     """:func:`tree_for` restricted to one up card (smaller: 372..2,452 nodes S17, with busts)."""
-    return &up_trees[h17][0][up_index] if n_cards >= longest_hand[h17] \
-        else &up_trees[h17][1][up_index]
+    return &up_trees[drule][0][up_index] if n_cards >= longest_hand[drule] \
+        else &up_trees[drule][1][up_index]
 
 
 cdef inline void falling_row(int count, int kmax, double* row) noexcept nogil:
@@ -596,7 +602,7 @@ cdef inline bint dealer_lost_mass(const double* d) noexcept nogil:
 
 
 cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) noexcept nogil:
-    """``rows[u * 7 + o]``: P(dealer outcome o | up card u) from ``shoe`` (up card still in it).
+    """``rows[u * NOUT + o]``: P(dealer outcome o | up card u) from ``shoe`` (up card still in it).
 
     Outcomes 0..4 are 17..21, 5 bust, 6 blackjack (unconditioned). Rows of
     ranks the shoe lacks are 0. ``buf``: caller-owned scratch of ``t.n + t.ncomb`` doubles
@@ -758,15 +764,17 @@ cdef int tree_scratch_size() noexcept nogil:
     """Doubles of scratch :func:`tree_eval` needs for any tree (an up card's is a part of
     the all-up-cards tree's, its factors too)."""
     cdef int h, b, n = 0
-    for h in range(2):
+    for h in range(NDRULES):
         for b in range(2):
             if trees[h][b].n + trees[h][b].ncomb > n:
                 n = trees[h][b].n + trees[h][b].ncomb
     return n
 
 
-def dealer_probs(const int[:] shoe, int up, bint h17):
-    """Dealer outcome probabilities ``(p17, p18, p19, p20, p21, bust, blackjack)``.
+def dealer_probs(const int[:] shoe, int up, int drule):
+    """Dealer outcome probabilities ``(p17, p18, p19, p20, p21, bust, blackjack, 22)``
+    under dealer rule ``drule`` (DEALER_H17 | DEALER_22: without DEALER_22 a 22 is a bust
+    and its entry is 0).
 
     ``shoe``: the 10 rank counts left after removing the up card (1..10) and any
     known cards; the hole card is drawn from it. Unconditioned. If the dealer
@@ -778,7 +786,7 @@ def dealer_probs(const int[:] shoe, int up, bint h17):
     cdef double* buf
     check_shoe(shoe)
     check_up(up)
-    ensure_trees(h17)
+    ensure_trees(drule)
     for r in range(NR):
         s[r] = shoe[r] + (r == up - 1)
         n += s[r]
@@ -786,7 +794,7 @@ def dealer_probs(const int[:] shoe, int up, bint h17):
     if buf == NULL:
         raise MemoryError()
     with nogil:
-        tree_eval(up_tree_for(h17, n, up - 1), s, buf, rows)
+        tree_eval(up_tree_for(drule, n, up - 1), s, buf, rows)
     free(buf)
     return tuple([rows[(up - 1) * NOUT + i] for i in range(NOUT)])
 

@@ -8,7 +8,7 @@
 cdef struct Term:
     int node       # the hand's cards (for a bust: before the busting card)
     int extra      # rank index of the busting card, or -1
-    int kind       # T_STAND, T_BUST, T_BONUS
+    int kind       # T_STAND, T_BUST, T_BONUS, T_BONUS_STAND
     double bet     # 1, or 2 when doubled
     double value   # a bonus's payout
     double mass    # probability of ending here (given the start)
@@ -110,6 +110,12 @@ cdef inline void term_moments(Ctx* c, Term* out, int n, const double* M) noexcep
         out[n - 1].kab = M[2]
 
 
+cdef inline int bonus_kind(const Ctx* c) noexcept nogil:
+    """The term of a bonus hand: paid at once and settled (T_BONUS), or also standing as a
+    21 against the dealer (T_BONUS_STAND, ``bonus_stands``)."""
+    return T_BONUS_STAND if c.bonus_stands else T_BONUS
+
+
 cdef inline void bonus_moments(Ctx* c, Term* out, int n, double mass, double* rest) noexcept nogil:
     """The suited 6-7-8 just written (``out[n - 1]``, probability ``mass``) takes its
     share of the moments ``rest`` (what reaches the 6-7-8 node): its 6, 7, 8 have the
@@ -183,7 +189,7 @@ cdef int suited_terms(Ctx* c, int node, double m, int pair, int r, bint may_doub
                     n = add_last_card(out, n, cap, node, x, 2.0 if code & CODE_DOUBLE else 1.0, p)
                     term_moments(c, out, n, tmp)
                 elif ch == id_678 and q > 0.0:
-                    n = add_term(out, n, cap, ch, -1, T_BONUS, 1.0, c.b678, p * q)
+                    n = add_term(out, n, cap, ch, -1, bonus_kind(c), 1.0, c.b678, p * q)
                     mass[ch] += p * (1.0 - q)
                     if M != NULL:
                         bonus_moments(c, out, n, p * q, tmp)
@@ -245,13 +251,13 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
             continue
         # the bonuses settle a three-card hand at once
         if node_ncards[node] == 3 and bonus_777(c, node):
-            n = add_term(out, n, cap, node, -1, T_BONUS, 1.0, c.b777, m)
+            n = add_term(out, n, cap, node, -1, bonus_kind(c), 1.0, c.b777, m)
             if n < 0:
                 return -1
             term_moments(c, out, n, M)
             continue
         if node == id_678 and c.b678 > 0 and c.q678 > 0 and not suited:  # (suited: settled)
-            n = add_term(out, n, cap, node, -1, T_BONUS, 1.0, c.b678, m * c.q678)
+            n = add_term(out, n, cap, node, -1, bonus_kind(c), 1.0, c.b678, m * c.q678)
             if n < 0:
                 return -1
             if M != NULL:
@@ -303,6 +309,11 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
     return n
 
 
+cdef inline bint term_stands(const Term* t) noexcept nogil:
+    """Whether the terminal hand ``t`` is settled against the dealer (it stands)."""
+    return t.kind == T_STAND or t.kind == T_BONUS_STAND
+
+
 cdef inline double term_result(const Term* t, int outcome, double bjl1, double bjl2) noexcept nogil:
     """Net result of a terminal hand against dealer outcome 0..4 (17..21), 5 bust, 6 blackjack
     (a standing hand's: :func:`stand_result`, :func:`blackjack_loss`)."""
@@ -310,6 +321,10 @@ cdef inline double term_result(const Term* t, int outcome, double bjl1, double b
         return -t.bet
     if t.kind == T_BONUS:
         return t.value
+    if t.kind == T_BONUS_STAND:  # the bonus paid, then its bet stands as a 21
+        if outcome == OUT_BJ:
+            return t.value - blackjack_loss(t.bet, bjl1, bjl2)
+        return t.value + stand_result(node_best[t.node], outcome) * t.bet
     if outcome == OUT_BJ:
         return -blackjack_loss(t.bet, bjl1, bjl2)
     return stand_result(node_best[t.node], outcome) * t.bet
@@ -351,7 +366,7 @@ cdef void settle(Ctx* c, const Term* ta, const Term* tb, double w, double bja1, 
             removed[r] += node_counts[tb.node][r] + (tb.extra == r)
         shoe[r] = c.base[r] - removed[r]
         N += shoe[r]
-    if ta.kind != T_STAND and (tb == NULL or tb.kind != T_STAND):
+    if not term_stands(ta) and (tb == NULL or not term_stands(tb)):
         x = term_result(ta, 0, bja1, bja2)
         if tb != NULL:
             x += term_result(tb, 0, bjb1, bjb2)

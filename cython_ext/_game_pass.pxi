@@ -123,7 +123,7 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
             raise ValueError(f"wanted needs one flag per player node ({n_nodes})")
         want = &wanted[0]
     pol = &policy[0]
-    m = memo_acquire(memo, &base[0], up, P.h17)
+    m = memo_acquire(memo, &base[0], up, P.drule)
     try:
         ctx_init(&c, &base[0], up, &P, False, m)
         c.policy = pol

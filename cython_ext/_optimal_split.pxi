@@ -202,13 +202,14 @@ cdef struct Opt:
     double bjl[4]       # blackjack takes: first hand bet 1, bet 2; later hands bet 1, bet 2
     double b777
     double b678
+    bint bonus_stands   # a bonus hand, paid, also stands as a 21 (Params.bonus_stands)
     double q678[3]      # suited 6-7-8 chance of hand 1, hand 2, the resplit hands
     double qover[OPT_LEVELS]  # >= 0: the level's hand's chance in force (one suit case)
     int nsuit[3]        # hand 1, hand 2, resplit hands: suit cases of the pair card (0: none)
     double suit_w[3][4]
     double suit_u[3][4][3]
     int double_ok[NTOTALS]
-    bint h17
+    int drule
     FinalMap finals     # the dealer's side by final shoe (removal from base)
     double* tbuf        # dealer-tree scratch
     double rows[ROWS]
@@ -300,7 +301,7 @@ cdef const double* opt_final(Opt* o, uint64_t key, const int* S) noexcept nogil:
     for r in range(NR):
         shoe[r] = S[r] + (r == o.up - 1)
         n += shoe[r]
-    tree_eval(up_tree_for(o.h17, n, o.up - 1), shoe, o.tbuf, o.rows)
+    tree_eval(up_tree_for(o.drule, n, o.up - 1), shoe, o.tbuf, o.rows)
     d = &o.rows[(o.up - 1) * NOUT]
     if dealer_lost_mass(d):
         o.exhausted = True
@@ -575,8 +576,10 @@ cdef double opt_node(Opt* o, int lv, int node) noexcept nogil:
         return opt_last_node(o, lv, node, shoe, N)
     if o.own_only:
         opt_prefetch_ends(o, lv, node, shoe)
-    if node == id_777 and o.b777 > 0:
-        v = o.b777 * opt_settle(o, shoe, N) + opt_end(o, lv, node, -1, shoe, 0, 0)
+    if node == id_777 and o.b777 > 0:  # paid at once; settled, or standing as a 21
+        v = o.b777 * opt_settle(o, shoe, N) + (opt_stand(o, lv, node, shoe, 1)
+                                               if o.bonus_stands else
+                                               opt_end(o, lv, node, -1, shoe, 0, 0))
     else:
         v = opt_stand(o, lv, node, shoe, 1)
         if node_best[node] < 21 and N > 0:
@@ -593,8 +596,9 @@ cdef double opt_node(Opt* o, int lv, int node) noexcept nogil:
             if h > v:
                 v = h
         q = opt_q678(o, lv)
-        if node == id_678 and o.b678 > 0 and q > 0:
-            v = q * (o.b678 * opt_settle(o, shoe, N) + opt_end(o, lv, node, -1, shoe, 0, 0)) \
+        if node == id_678 and o.b678 > 0 and q > 0:  # (v: standing on the plain 21)
+            v = q * (o.b678 * opt_settle(o, shoe, N) + (v if o.bonus_stands else
+                                                        opt_end(o, lv, node, -1, shoe, 0, 0))) \
                 + (1.0 - q) * v
     o.stamp[lv][node] = o.cur[lv]
     o.val[lv][node] = v
@@ -640,8 +644,11 @@ cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept n
         opt_prefetch(o, lv, node, shoe)
     if t < 21 and o.finals.mask >= FINALS_IN_CACHE:
         opt_prefetch_children(o, lv, node, key, shoe)
-    if node == id_777 and o.b777 > 0:
-        v = o.b777 * opt_settle(o, shoe, N) + opt_last(o, lv, key, shoe, 0, 0, &g)
+    if node == id_777 and o.b777 > 0:  # paid at once; settled, or standing as a 21
+        v = o.b777 * opt_settle(o, shoe, N) + opt_last(o, lv, key, shoe,
+                                                       1 if o.bonus_stands else 0,
+                                                       stand_class(t) if o.bonus_stands else 0,
+                                                       &g)
     else:
         v = opt_last(o, lv, key, shoe, 1, stand_class(t), &g)
         if t < 21 and N > 0:
@@ -666,8 +673,9 @@ cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept n
             if h > v:
                 v = h
         q = opt_q678(o, lv)
-        if node == id_678 and o.b678 > 0 and q > 0:
-            v = q * (o.b678 * opt_settle(o, shoe, N) + g) + (1.0 - q) * v
+        if node == id_678 and o.b678 > 0 and q > 0:  # (v: standing on the plain 21)
+            v = q * (o.b678 * opt_settle(o, shoe, N) + (v if o.bonus_stands else g)) \
+                + (1.0 - q) * v
     o.stamp[lv][node] = o.cur[lv]
     o.val[lv][node] = v
     o.gv[lv][node] = g
@@ -819,7 +827,7 @@ cdef class OptimalSplit:
         read_params(params, &P)
         for r, given in enumerate((params, second, resplit)):
             read_params(params if given is None else given, &hands[r])
-            if hands[r].h17 != P.h17 or hands[r].mode != P.mode:
+            if hands[r].drule != P.drule or hands[r].mode != P.mode:
                 raise ValueError("the hands' parameters must share the game")
         check_pair(base, pair)
         check_up(up)
@@ -846,6 +854,7 @@ cdef class OptimalSplit:
         o.first_apart = P.mode == 0 and (P.bjl1 != P.bjl1_second or P.bjl2 != P.bjl2_second)
         o.b777 = P.b777
         o.b678 = P.b678
+        o.bonus_stands = P.bonus_stands
         for r in range(3):  # hand 1, hand 2, the resplit hands
             o.q678[r] = hands[r].q678
             o.nsuit[r] = hands[r].nsuit
@@ -866,8 +875,8 @@ cdef class OptimalSplit:
         if o.limit < 0:
             raise ValueError("memory_limit is a number of bytes, at least 0 (0: none)")
         o.settled = 0
-        o.h17 = P.h17
-        o.longest = longest_hand[1 if P.h17 else 0]
+        o.drule = P.drule
+        o.longest = longest_hand[P.drule]
         o.own_only = o.mode != 2 and opt_no_run_out(o)
         if own_only is not None:
             if own_only and not o.own_only:

@@ -8,7 +8,7 @@
 # -------------------------------------------------------------- parameters
 cdef struct Params:
     int mode             # conditioning: 0 ENHC, 1 peek exact, 2 peek shortcut
-    bint h17
+    int drule            # the dealer's rules: DEALER_H17 | DEALER_22 (_engine.pxd)
     double bjl1          # an ENHC dealer blackjack takes this from a standing hand (bet 1)
     double bjl2          # ... from a doubled one
     double bjl1_second   # the same for split hands after the first
@@ -16,6 +16,7 @@ cdef struct Params:
     double b777
     double b678
     double q678          # chance a 6-7-8 made by this hand would be suited
+    bint bonus_stands    # a bonus hand, paid at once, also stands as a 21 (not bonus_settles_hand)
     bint das             # double after split (for this pair)
     bint aces_one_card   # split aces take one card each
     int double_ok[NTOTALS]
@@ -30,8 +31,9 @@ cdef int read_params(object p, Params* out) except -1:
     out.mode = int(p.conditioning)
     if out.mode < 0 or out.mode > 2:
         raise ValueError("conditioning is 0, 1 or 2")
-    out.h17 = bool(p.dealer_hits_soft_17)
-    ensure_trees(out.h17)
+    out.drule = (DEALER_H17 if p.dealer_hits_soft_17 else 0) \
+        | (DEALER_22 if p.dealer_22_pushes else 0)
+    ensure_trees(out.drule)
     out.bjl1 = p.blackjack_loss
     out.bjl2 = p.blackjack_loss_doubled
     out.bjl1_second = p.second_hand_blackjack_loss
@@ -39,6 +41,7 @@ cdef int read_params(object p, Params* out) except -1:
     out.b777 = p.bonus_777
     out.b678 = p.bonus_suited_678
     out.q678 = p.suited_678_chance
+    out.bonus_stands = not p.bonus_settles_hand
     for x in (out.bjl1, out.bjl2, out.bjl1_second, out.bjl2_second, out.b777, out.b678):
         if not isfinite(x):
             raise ValueError("engine parameters must be finite")
@@ -77,10 +80,11 @@ cdef struct Ctx:
     double b777
     double b678
     double q678
+    bint bonus_stands   # (Params.bonus_stands)
     int nsuit           # the split hand's suit cases (see Params), 0: decide with q678
     double suit_w[4]
     double suit_u[4][3]
-    bint h17
+    int drule
     DMemo* memo         # if set: dealer distributions by ``node + offset`` removed from its origin
     bint lazy           # ... filled one up card at a time first (dmemo_fill; split hands)
     int offset[NR]      # cards gone from the memo's origin besides the up card and the node
@@ -129,6 +133,7 @@ cdef int ctx_init(Ctx* c, const int* base, int up, const Params* p, bint second_
     c.bjl2 = p.bjl2_second if second_hand else p.bjl2
     c.b777 = p.b777
     c.b678 = p.b678
+    c.bonus_stands = p.bonus_stands
     c.q678 = p.q678
     c.nsuit = p.nsuit
     for r in range(p.nsuit):
@@ -136,7 +141,7 @@ cdef int ctx_init(Ctx* c, const int* base, int up, const Params* p, bint second_
         c.suit_u[r][0] = p.suit_u[r][0]
         c.suit_u[r][1] = p.suit_u[r][1]
         c.suit_u[r][2] = p.suit_u[r][2]
-    c.h17 = p.h17
+    c.drule = p.drule
     c.memo = memo
     c.lazy = False
     c.policy = NULL
@@ -203,7 +208,7 @@ cdef void dealer_for(Ctx* c, int node, const int* gone, double* d) noexcept nogi
     for r in range(NR):
         shoe[r] = c.base[r] - gone[r] + (r == c.up - 1)
         n += shoe[r]
-    tree_eval(up_tree_for(c.h17, n, c.up - 1), shoe, c.tbuf, rows)
+    tree_eval(up_tree_for(c.drule, n, c.up - 1), shoe, c.tbuf, rows)
     memcpy(d, &rows[(c.up - 1) * NOUT], NOUT * sizeof(double))
 
 
@@ -433,10 +438,21 @@ cdef inline bint bonus_777(Ctx* c, int node) noexcept nogil:
 
 
 cdef inline double with_678(Ctx* c, int node, double v) noexcept nogil:
-    """``v`` with the suited 6-7-8 bonus mixed in (chance ``q678``) at that node."""
+    """``v`` with the suited 6-7-8 bonus mixed in (chance ``q678``) at that node: paid at
+    once, and settled, or (``bonus_stands``) also standing as the 21 ``v`` values."""
     if node == id_678 and c.b678 > 0 and c.q678 > 0:
+        if c.bonus_stands:
+            return c.q678 * (c.b678 * settle_factor(c, node) + v) + (1.0 - c.q678) * v
         return c.q678 * c.b678 * settle_factor(c, node) + (1.0 - c.q678) * v
     return v
+
+
+cdef inline double value_777(Ctx* c, int node) noexcept nogil:
+    """A 7-7-7's value: its bonus paid at once, and settled, or (``bonus_stands``) also
+    standing as a 21."""
+    if c.bonus_stands:
+        return c.b777 * settle_factor(c, node) + stand_value(c, node, 1.0)
+    return c.b777 * settle_factor(c, node)
 
 
 cdef double play_value(Ctx* c, int node) noexcept nogil:
@@ -445,7 +461,7 @@ cdef double play_value(Ctx* c, int node) noexcept nogil:
     if c.has_v[node]:
         return c.val[node]
     if bonus_777(c, node):
-        v = c.b777 * settle_factor(c, node)
+        v = value_777(c, node)
     else:
         s = stand_value(c, node, 1.0)
         h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
@@ -463,7 +479,7 @@ cdef double policy_value(Ctx* c, int node) noexcept nogil:
     if c.has_t[node]:
         return c.valt[node]
     if bonus_777(c, node):
-        v = c.b777 * settle_factor(c, node)
+        v = value_777(c, node)
     elif node_best[node] < 21 and (
             (c.codes[node] & CODE_HIT) if c.codes != NULL else c.policy[node_class[node]]):
         v = with_678(c, node, hit_value(c, node, True))
@@ -803,7 +819,7 @@ def split_tables(const int[:] base, int pair, int up, params, int max_extra,
     for r in range(NR):
         b[r] = base[r]
     hands = 2 if P.mode == 0 and (P.bjl1 != P.bjl1_second or P.bjl2 != P.bjl2_second) else 1
-    m = memo_acquire(memo, b, up, P.h17)
+    m = memo_acquire(memo, b, up, P.drule)
     tables = []
     try:
         res = <double*>malloc(6 * (max_extra + 1) * sizeof(double))

@@ -22,15 +22,19 @@ cdef inline bint dealer_draws(int hard, bint has_ace, bint h17) noexcept nogil:
     return best < DEALER_STANDS or (h17 and best == DEALER_STANDS and best != hard)
 
 
-cdef inline int dealer_outcome(int hard, bint has_ace, int ncards, bint h17) noexcept nogil:
+cdef inline int dealer_outcome(int hard, bint has_ace, int ncards, int drule) noexcept nogil:
     """The outcome class of the dealer's hand of ``ncards`` cards (0..4 = 17..21, OUT_BUST,
-    OUT_BJ), or -1 while he draws."""
+    OUT_BJ, OUT_22), or -1 while he draws, under the dealer rule ``drule`` (DEALER_H17: he
+    hits soft 17; DEALER_22: a hand he ends on exactly 22 is OUT_22, which every standing
+    hand pushes, :func:`stand_result`, not a bust)."""
     cdef int best = best_total(hard, has_ace)
     if ncards == 2 and best == 21:
         return OUT_BJ
+    if hard == 22 and drule & DEALER_22:
+        return OUT_22
     if hard > 21:
         return OUT_BUST
-    if dealer_draws(hard, has_ace, h17):
+    if dealer_draws(hard, has_ace, drule & DEALER_H17):
         return -1
     return best - DEALER_STANDS
 
@@ -48,12 +52,16 @@ cdef inline int blackjack_hole(int up) noexcept nogil:
 
 # ------------------------------------------------------------ a standing hand's settlement
 cdef inline int stand_result(int total, int outcome) noexcept nogil:
-    """What standing on ``total`` does against the dealer's ``outcome`` (0..4 = 17..21, or
-    OUT_BUST; a dealer blackjack takes an amount of its own, :func:`blackjack_loss`): 1 the
-    bet wins, 0 it pushes, -1 it loses."""
+    """What standing on ``total`` does against the dealer's ``outcome`` (0..4 = 17..21,
+    OUT_BUST, or OUT_22; a dealer blackjack takes an amount of its own,
+    :func:`blackjack_loss`): 1 the bet wins, 0 it pushes, -1 it loses. A dealer who ends on
+    22 where it is an outcome of its own (dealer_22_pushes) pushes every standing hand (a
+    player blackjack and the bonuses are paid before, a busted hand has lost)."""
     cdef int dealer
     if outcome == OUT_BUST:
         return 1
+    if outcome == OUT_22:
+        return 0
     dealer = DEALER_STANDS + outcome
     return 1 if total > dealer else (0 if total == dealer else -1)
 
@@ -76,12 +84,13 @@ cdef inline double add_signed(double acc, int sign, double p) noexcept nogil:
 cdef inline double stand_net(int total, const double* d) noexcept nogil:
     """The net result, per unit bet, of standing on ``total`` against the dealer's
     distribution ``d`` (NOUT outcomes) but his blackjack: sum_o d[o] stand_result(total, o),
-    summed bust first, then 17..21 (the order every stand value is made in)."""
+    summed bust first, then 17..21, then 22 (the order every stand value is made in; 22
+    pushes, so adds nothing)."""
     cdef double sn = stand_result(total, OUT_BUST) * d[OUT_BUST]
     cdef int o
     for o in range(OUT_BUST):
         sn = add_signed(sn, stand_result(total, o), d[o])
-    return sn
+    return add_signed(sn, stand_result(total, OUT_22), d[OUT_22])
 
 
 cdef inline int stand_class(int total) noexcept nogil:

@@ -175,7 +175,7 @@ cdef struct MomentTab:
     int ref[NR]         # the reference shoe less both pair cards
     int kmax[NR]        # most cards of each rank drawn (pair cards aside) in a union
     int nmax            # most cards drawn in a union
-    bint h17
+    int drule
 
 
 cdef class SplitMomentTable:
@@ -245,7 +245,7 @@ cdef int read_split_round(const int[:] base, int pair, int up, params, second_pa
     cdef int r, n = 0, most = 0
     read_params(params, P)
     read_params(params if second_params is None else second_params, P2)
-    if P2.h17 != P.h17 or P2.mode != P.mode:
+    if P2.drule != P.drule or P2.mode != P.mode:
         raise ValueError("the two hands' parameters must share the game")
     if P.nsuit > 0 or P2.nsuit > 0:
         raise ValueError("split hands that know their suits: use split_distribution")
@@ -257,7 +257,7 @@ cdef int read_split_round(const int[:] base, int pair, int up, params, second_pa
             most = node_ncards[r]
     for r in range(NR):
         n += base[r]
-    return 1 if n - 2 * (most + 1) >= longest_hand[P.h17] else 0
+    return 1 if n - 2 * (most + 1) >= longest_hand[P.drule] else 0
 
 
 def split_moment_table(const int[:] base, int pair, int up, params, const char[:] codes,
@@ -316,7 +316,7 @@ def split_moment_table(const int[:] base, int pair, int up, params, const char[:
         table.second = params if second_params is None else second_params
         table.codes = bytes(codes)
         t = &table.t
-        t.h17 = P.h17
+        t.drule = P.drule
         t.nmax = 0
         for r in range(NR):
             t.ref[r] = base[r] - 2 * (r == p)
@@ -350,7 +350,7 @@ def split_moment_table(const int[:] base, int pair, int up, params, const char[:
 
 cdef int union_sums(const unsigned char* cards, int n, const int* start, const int* which,
                     const double* h, const int* kmax, int nmax, int p, const int* base,
-                    int up, bint h17, double* lanes, double* S) noexcept nogil:
+                    int up, int drule, double* lanes, double* S) noexcept nogil:
     """``S[which[e]] +=`` chance(u) <D(u), h[e]> for every union u (``cards[i * NR ..]``,
     ``i < n``) and each of its entries e (``start[i] <= e < start[i + 1]``; ``start``
     NULL: entry i of table 0), D(u) the dealer's law (up card ``up``) from ``base`` (up
@@ -382,7 +382,7 @@ cdef int union_sums(const unsigned char* cards, int n, const int* start, const i
         total += base[r]
     # the fewest cards any of these shoes holds picks the tree (the caller has checked
     # that the dealer cannot run out of them)
-    tree = up_tree_for(h17, total + 1 - (nmax + (2 if p >= 0 else 0)), up - 1)
+    tree = up_tree_for(drule, total + 1 - (nmax + (2 if p >= 0 else 0)), up - 1)
     # (kmax and nmax leave out the two pair cards when p >= 0; a union holds them)
     ftab = <double*>malloc(NR * (UMAX + 3) * KMAX * sizeof(double))
     dtab = <double*>malloc((nmax + 3) * (KMAX + 1) * (KMAX + 1) * sizeof(double))
@@ -442,7 +442,7 @@ cdef class SplitMomentGroup:
     cdef int m               # (table, union) entries
     cdef int ntab
     cdef int up
-    cdef bint h17
+    cdef int drule
     cdef int kmax[NR]        # most cards of each rank in a union (pair cards included)
     cdef int nmax            # most cards in a union
     cdef unsigned char* cards  # n * NR
@@ -501,12 +501,12 @@ def split_moment_group(tables):
         if not isinstance(x, SplitMomentTable):
             raise TypeError("a split moment group is made of SplitMomentTable objects")
         t = x
-        if t.up != (<SplitMomentTable>tables[0]).up or t.t.h17 != (<SplitMomentTable>tables[0]).t.h17:
+        if t.up != (<SplitMomentTable>tables[0]).up or t.t.drule != (<SplitMomentTable>tables[0]).t.drule:
             raise ValueError("the tables of a split moment group share the up card and the game")
         total += t.t.n
     t = tables[0]
     g.up = t.up
-    g.h17 = t.t.h17
+    g.drule = t.t.drule
     g.ntab = len(tables)
     for k, x in enumerate(tables):
         t = x
@@ -600,7 +600,7 @@ def split_cross_sums(SplitMomentGroup group, const int[:] base):
                 return None  # (a shoe with more of some rank than a table was made for)
     for r in range(NR):
         n += base[r]
-    if n - (group.nmax - 1) < longest_hand[group.h17]:
+    if n - (group.nmax - 1) < longest_hand[group.drule]:
         return None  # (the dealer could run out of cards: split_moments' None too)
     S = <double*>calloc(group.ntab, sizeof(double))
     lanes = <double*>malloc(LANES * tree_scratch_size() * sizeof(double))
@@ -612,7 +612,7 @@ def split_cross_sums(SplitMomentGroup group, const int[:] base):
         with nogil:
             # G(u): the chance of all of u's cards (pair cards counted, p = -1)
             got = union_sums(group.cards, group.n, group.start, group.which, group.h,
-                             group.kmax, group.nmax, -1, &base[0], up, group.h17, lanes, S)
+                             group.kmax, group.nmax, -1, &base[0], up, group.drule, lanes, S)
         if got != 0:
             raise MemoryError()
         out = []
@@ -727,7 +727,7 @@ def split_moments(const int[:] base, int pair, int up, params, const char[:] cod
                     cs.failed = True
                 else:
                     if union_sums(tab.cards, tab.n, NULL, NULL, tab.h, tab.kmax, tab.nmax, p,
-                                  &base[0], up, tab.h17, lanes, &S) != 0:
+                                  &base[0], up, tab.drule, lanes, &S) != 0:
                         cs.failed = True
                     free(lanes)
             elif na >= 0 and nb >= 0:
@@ -770,7 +770,7 @@ def split_play(const int[:] base, int pair, int up, params, DealerMemo memo=None
     for r in range(NR):
         b1[r] = base[r] - (r == p)
     local.keys = NULL
-    m = own_or_given(memo, &local, &base[0], up, P.h17)
+    m = own_or_given(memo, &local, &base[0], up, P.drule)
     try:
         frozen = <char*>calloc(n_nodes, sizeof(char))
         if frozen == NULL:
@@ -823,7 +823,7 @@ def split_postsplit(const int[:] base, int pair, int up, params, second_params=N
     cdef bint made_a = False, made_b = False
     read_params(params, &P)
     read_params(params if second_params is None else second_params, &P2)
-    if P2.h17 != P.h17 or P2.mode != P.mode:
+    if P2.drule != P.drule or P2.mode != P.mode:
         raise ValueError("the two hands' parameters must share the game")
     check_pair(base, pair)
     check_up(up)
@@ -831,7 +831,7 @@ def split_postsplit(const int[:] base, int pair, int up, params, second_params=N
         b1[r] = base[r] - (r == p)
     n1 = node_child[0][p]
     local.keys = NULL
-    dm = own_or_given(None, &local, &base[0], up, P.h17)
+    dm = own_or_given(None, &local, &base[0], up, P.drule)
     try:
         ta = <Term*>malloc(cap * sizeof(Term))
         mass = <double*>malloc(n_nodes * sizeof(double))

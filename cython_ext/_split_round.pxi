@@ -32,7 +32,7 @@ cdef int split_round_open(SplitRound* w, DealerMemo memo, const int* base, int p
     w.mass = NULL
     w.frozen_a = NULL
     w.frozen_b = NULL
-    w.m = own_or_given(memo, &w.local, base, up, P.h17)
+    w.m = own_or_given(memo, &w.local, base, up, P.drule)
     w.ta = <Term*>malloc(cap_a * sizeof(Term))
     w.tb = <Term*>malloc(cap_b * sizeof(Term))
     w.mass = <double*>malloc(n_nodes * sizeof(double))
@@ -282,15 +282,15 @@ cdef int double_terms(Ctx* c, int node, Term* out, int cap) noexcept nogil:
 
 
 cdef DMemo* own_or_given(DealerMemo memo, DMemo* local, const int* base, int up,
-                         bint h17) except? NULL:
+                         int drule) except? NULL:
     """The caller's memo (checked and marked in use) or ``local``, made for this call."""
     cdef int origin[NR]
     cdef int r
     if memo is not None:
-        return memo_acquire(memo, base, up, h17)
+        return memo_acquire(memo, base, up, drule)
     for r in range(NR):
         origin[r] = base[r] + (r == up - 1)
-    if dmemo_init(local, origin, h17, up) != 0:
+    if dmemo_init(local, origin, drule, up) != 0:
         dmemo_free(local)
         raise MemoryError()
     return local
@@ -349,7 +349,7 @@ def hand_distribution(const int[:] base, const int[:] hand, int up, params, int 
     if codes is not None:
         cd = &codes[0]
     local.keys = NULL
-    m = own_or_given(memo, &local, &base[0], up, P.h17)
+    m = own_or_given(memo, &local, &base[0], up, P.drule)
     try:
         terms = <Term*>malloc(cap * sizeof(Term))
         mass = <double*>malloc(n_nodes * sizeof(double))
@@ -423,7 +423,7 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
     cdef double* bjh = NULL
     read_params(params, &P)
     read_params(params if second_params is None else second_params, &P2)
-    if P2.h17 != P.h17 or P2.mode != P.mode:
+    if P2.drule != P.drule or P2.mode != P.mode:
         raise ValueError("the two hands' parameters must share the game")
     bjh = blackjack_hist(bj_hist, &P)
     suited = P.nsuit > 0 or P2.nsuit > 0

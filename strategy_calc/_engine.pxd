@@ -10,22 +10,25 @@
 cdef enum:
     NR = 10         # ranks, indexed 0..9: ace, 2..9, ten-valued
     # the dealer's outcomes (one class each: _rules.pxi's dealer_outcome makes them):
-    # 0..4 his final totals 17..21, then bust, then blackjack
+    # 0..4 his final totals 17..21, then bust, then blackjack, then 22 where it pushes
     DEALER_STANDS = 17  # his lowest final total (below it he draws; _rules.pxi dealer_draws)
     OUT_BUST = 22 - DEALER_STANDS  # (5: after the totals 17..21)
     OUT_BJ = OUT_BUST + 1
-    NOUT = OUT_BJ + 1   # (7) the outcomes: every array of them (a dealer distribution) is this long
+    OUT_22 = OUT_BJ + 1  # (7) he ends on exactly 22 under dealer_22_pushes (else a bust)
+    NOUT = OUT_22 + 1   # (8) the outcomes: every array of them (a dealer distribution) is this long
+    NDRULES = 4         # dealer rules (DealerRule below: DEALER_H17 | DEALER_22)
     MAXN = 4096     # room for the player nodes (3,083 are used)
     KMAX = 24
     NCLASS = 64     # node classes: best total + 32 if soft
     NTOTALS = 22
-    ROWS = NR * NOUT  # (70) a dealer distribution for every up card
+    ROWS = NR * NOUT  # (80) a dealer distribution for every up card
     ALL_UPS = (1 << NR) - 1   # every up card, as bits (EntryRows, set_tree)
     SET_TREES_MAX = 192       # set trees kept (a chart's hints use 15-25 sets, two trees each)
     LANES = 4       # shoes tree_eval_lanes evaluates at once (lanes.h is written for 4)
     T_STAND = 0     # a distribution term's kind
     T_BUST = 1
     T_BONUS = 2
+    T_BONUS_STAND = 3  # a bonus paid at once, the hand then standing as a 21 (bonus_stands)
     UMAX = 48       # most cards of both split hands together (2 x 22, a bust's last card
                     # counted) that the union factor tables hold, with room
     GROUP_MAX = 32  # tables in one SplitMomentGroup
@@ -75,3 +78,9 @@ cpdef enum SplitColumn:
     SPLIT_OPTIMAL = 1       # X, P: the split hands' own best play
     SPLIT_CHART = 2         # X_chart, P_chart: the chart's play
     SPLIT_CHART_NODAS = 4   # the chart's play without doubling after the split
+
+cpdef enum DealerRule:
+    # the dealer's rules, as bits of one int (Params.drule; DealerMemo, dealer_probs): the
+    # dealer trees are built per rule (_dealer_trees.pxi ensure_trees), NDRULES of them
+    DEALER_H17 = 1      # he hits soft 17
+    DEALER_22 = 2       # a 22 is an outcome of its own (OUT_22) that pushes every standing hand

@@ -39,8 +39,12 @@ class SplitColumn(IntEnum):
     SPLIT_CHART = 2
     SPLIT_CHART_NODAS = 4
 
+class DealerRule(IntEnum):
+    DEALER_H17 = 1
+    DEALER_22 = 2
+
 class DealerMemo:
-    def __init__(self, origin: memoryview, h17: bool, up: int = 0, reserve: int = 0) -> None: ...
+    def __init__(self, origin: memoryview, drule: int, up: int = 0, reserve: int = 0) -> None: ...
     @property
     def entries(self) -> int: ...
     @property
@@ -102,8 +106,8 @@ class OptimalSplit:
     def bytes(self) -> int: ...
 
 def dealer_probs(
-    shoe: memoryview, up: int, h17: bool
-) -> tuple[float, float, float, float, float, float, float]: ...
+    shoe: memoryview, up: int, drule: int
+) -> tuple[float, float, float, float, float, float, float, float]: ...
 def dealer_table_sizes() -> dict[tuple[int, int, int], tuple[int, int]]: ...
 def hand_values(
     base: memoryview,

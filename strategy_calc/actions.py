@@ -50,8 +50,10 @@ ACTIONS: tuple[str, ...] = tuple(a.value for a in Action)
 """The keys of a hand's action EVs (:attr:`strategy_calc.blackjack.hand_analysis.HandAnalysis.ev`),
 in display order."""
 
-OUTCOMES: tuple[str, ...] = ("17", "18", "19", "20", "21", "bust", "blackjack")
-"""Dealer outcome keys: final totals, bust, blackjack (up card plus hole card)."""
+OUTCOMES: tuple[str, ...] = ("17", "18", "19", "20", "21", "bust", "blackjack", "22")
+"""Dealer outcome keys: final totals, bust, blackjack (up card plus hole card), and "22"
+(he ends on exactly 22: an outcome of its own, which pushes every standing hand, only under
+``dealer_22_pushes``; results leave it out otherwise, and "bust" holds it)."""
 
 PLAY_ACTIONS: tuple[Action, ...] = (Action.STAND, Action.HIT, Action.DOUBLE, Action.SPLIT,
                                     Action.SURRENDER)

@@ -77,6 +77,8 @@ __all__ = [
     "CODE_DOUBLE",
     "CODE_HIT",
     "CODE_STAND",
+    "DEALER_22",
+    "DEALER_H17",
     "HIST_OFFSET",
     "HIST_SIZE",
     "PASS_COLUMNS",
@@ -106,6 +108,7 @@ __all__ = [
     "box_pair_moments",
     "dealer_memo",
     "dealer_probs",
+    "dealer_rule",
     "engine_params",
     "hand_distribution",
     "hand_values",
@@ -206,6 +209,8 @@ class EngineParams:
 
     conditioning: Conditioning
     dealer_hits_soft_17: bool
+    dealer_22_pushes: bool
+    """The dealer's 22 is an outcome of its own that pushes every standing hand."""
     blackjack_loss: float
     """What an ENHC dealer blackjack takes from a standing hand on a bet of 1 (first hand)."""
     blackjack_loss_doubled: float
@@ -219,6 +224,8 @@ class EngineParams:
     """Suited 6-7-8 bonus paid at once (0: none)."""
     suited_678_chance: float
     """Probability that a 6-7-8 this hand makes is of one suit (0 unless it can)."""
+    bonus_settles_hand: bool
+    """A bonus hand is settled once paid (else it also stands as a 21 against the dealer)."""
     double_after_split: bool
     """Split hands may double (already false for one-card split aces)."""
     split_aces_one_card: bool
@@ -274,6 +281,7 @@ def engine_params(
     return EngineParams(
         conditioning=Conditioning.of(rules) if conditioning is None else conditioning,
         dealer_hits_soft_17=rules.dealer_hits_soft_17,
+        dealer_22_pushes=rules.dealer_22_pushes,
         blackjack_loss=first[0],
         blackjack_loss_doubled=first[1],
         second_hand_blackjack_loss=second[0],
@@ -281,6 +289,7 @@ def engine_params(
         bonus_777=rules.bonus_777,
         bonus_suited_678=rules.bonus_suited_678,
         suited_678_chance=0.0,
+        bonus_settles_hand=rules.bonus_settles_hand,
         double_after_split=rules.split_hands_may_double(aces),
         split_aces_one_card=rules.split_aces_take_one_card(aces),
         double_totals=double_allowed_totals(rules),
@@ -320,29 +329,51 @@ holds some 4,800 removals at 1 deck and 7,300 at 8 (the player's hands and the s
 hands' with the other pair card)."""
 
 
-def dealer_memo(origin: Shoe, h17: bool, up: Rank | None = None,
+DEALER_H17: int = int(_engine.DealerRule.DEALER_H17)
+DEALER_22: int = int(_engine.DealerRule.DEALER_22)
+"""The bits of the dealer's rules (``_engine.DealerRule``): he hits soft 17; his 22 is an
+outcome of its own, pushing every standing hand."""
+
+
+def dealer_rule(rules: BlackjackRules) -> int:
+    """The dealer's rules as the engine reads them (:data:`DEALER_H17` | :data:`DEALER_22`):
+    what :func:`dealer_memo` and :func:`dealer_probs` take.
+
+    >>> dealer_rule(BlackjackRules(dealer_hits_soft_17=True, dealer_22_pushes=True))
+    3
+    """
+    return ((DEALER_H17 if rules.dealer_hits_soft_17 else 0)
+            | (DEALER_22 if rules.dealer_22_pushes else 0))
+
+
+def dealer_memo(origin: Shoe, dealer: int, up: Rank | None = None,
                 hints: array.array[int] | None = None, reserve: int = 0) -> DealerMemo:
     """A caller-owned memo of dealer distributions for shoes ``origin`` less some cards.
 
+    ``dealer``: the dealer's rules, :func:`dealer_rule` (a bool: whether he hits soft 17).
     ``origin`` holds the up card (e.g. the full shoe of a whole-game pass);
     ``up``: keep only that up card's rows (default: all ten). ``hints``: per player
     node, the up cards its rows will be wanted against (:meth:`DealerMemo.hint`; a
     speed-up only, e.g. :func:`strategy_calc.blackjack.game_pass.memo_hints`). ``reserve``: removals
     to make room for at once (e.g. :data:`WHOLE_GAME_REMOVALS`; a speed-up only).
     """
-    memo = DealerMemo(int_array(origin.counts), h17, 0 if up is None else int(up), reserve)
+    memo = DealerMemo(int_array(origin.counts), int(dealer), 0 if up is None else int(up),
+                      reserve)
     if hints is not None:
         memo.hint(memoryview(hints))
     return memo
 
 
-def dealer_probs(shoe: Shoe, up: Rank, h17: bool) -> tuple[float, ...]:
-    """Dealer outcome probabilities ``(17, 18, 19, 20, 21, bust, blackjack)``, unconditioned.
+def dealer_probs(shoe: Shoe, up: Rank, dealer: int) -> tuple[float, ...]:
+    """Dealer outcome probabilities ``(17, 18, 19, 20, 21, bust, blackjack, 22)`` (the keys of
+    :data:`~strategy_calc.actions.OUTCOMES`), unconditioned, under the dealer's rules
+    ``dealer`` (:func:`dealer_rule`; a bool: whether he hits soft 17). Without
+    :data:`DEALER_22` a 22 is a bust and its entry 0.
 
     ``shoe``: the cards left once the up card is gone; they sum to less than 1
     when the dealer could run out of cards.
     """
-    return tuple(_engine.dealer_probs(int_array(shoe.counts), int(up), h17))
+    return tuple(_engine.dealer_probs(int_array(shoe.counts), int(up), int(dealer)))
 
 
 class HandValues(NamedTuple):

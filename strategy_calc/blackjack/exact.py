@@ -18,8 +18,7 @@ from typing import Any
 
 from strategy_calc.actions import OUTCOMES
 from strategy_calc.blackjack.hand_rules import (
-    best_total,
-    dealer_draws,
+    dealer_outcome,
     hand_total,
     is_natural,
     stand_result,
@@ -28,21 +27,9 @@ from strategy_calc.cards import Rank, Shoe
 from strategy_calc.errors import InputError
 
 
-def _final(total: int, has_ace: bool, ncards: int, h17: bool) -> str | None:
-    """The outcome key (:data:`~strategy_calc.actions.OUTCOMES`) of a dealer hand of hard
-    total ``total`` and ``ncards`` cards where he stops drawing, else None."""
-    best, _soft = best_total(total, has_ace)
-    if ncards == 2 and best == 21:
-        return "blackjack"
-    if total > 21:
-        return "bust"
-    if not dealer_draws(total, has_ace, h17):
-        return str(best)
-    return None
-
-
-def dealer_exact(shoe: Shoe, up: Rank, h17: bool) -> dict[str, Any]:
-    """Exact dealer outcome probabilities (sympy ``Rational``), unconditioned.
+def dealer_exact(shoe: Shoe, up: Rank, h17: bool, pushes_22: bool = False) -> dict[str, Any]:
+    """Exact dealer outcome probabilities (sympy ``Rational``), unconditioned (``"22"``
+    only under ``dealer_22_pushes``: ``pushes_22``).
 
     ``shoe``: the cards left after the up card (and the player's cards) are gone.
     Raises ``ValueError`` if the dealer could run out of cards.
@@ -58,7 +45,7 @@ def dealer_exact(shoe: Shoe, up: Rank, h17: bool) -> dict[str, Any]:
 
     def walk(total: int, soft: bool, ncards: int, drawn: int, numerator: int) -> None:
         nonlocal short
-        outcome = _final(total, soft, ncards, h17)
+        outcome = dealer_outcome(total, soft, ncards, h17, pushes_22)
         if outcome is not None:
             ways[outcome, drawn] = ways.get((outcome, drawn), 0) + numerator
             return
@@ -76,7 +63,7 @@ def dealer_exact(shoe: Shoe, up: Rank, h17: bool) -> dict[str, Any]:
     if short:
         raise InputError("too few cards left for an exact answer: the dealer could run out"
                          " of cards")
-    result = dict.fromkeys(OUTCOMES, Rational(0))
+    result = dict.fromkeys((k for k in OUTCOMES if k != "22" or pushes_22), Rational(0))
     for (outcome, drawn), numerator in ways.items():
         falling = 1
         for k in range(drawn):
@@ -101,6 +88,7 @@ def stand_exact(total: int, natural: bool, dealer: Mapping[str, Any], peek: bool
     value = dealer["bust"] - (0 if peek else p_bj)
     for d in range(17, 22):
         value += dealer[str(d)] * stand_result(total, d)
+    value += dealer.get("22", 0) * stand_result(total, "22")
     return value / (1 - p_bj) if peek else value
 
 
@@ -110,7 +98,8 @@ def hand_exact(result: Any) -> dict[str, Any]:
     from sympy import Rational
 
     rules = result.rules
-    dealer = dealer_exact(result.shoe, result.up.rank, rules.dealer_hits_soft_17)
+    dealer = dealer_exact(result.shoe, result.up.rank, rules.dealer_hits_soft_17,
+                          rules.dealer_22_pushes)
     ranks = [int(c.rank) for c in result.hand]
     total, _soft = hand_total(ranks)
     stand = stand_exact(total, is_natural(ranks), dealer, rules.peek, rules.blackjack_pays)

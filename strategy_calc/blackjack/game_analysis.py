@@ -343,7 +343,7 @@ def autoplay_ev(rules: BlackjackRules) -> float:
     full = Shoe.full(rules.decks)
     conditioning = Conditioning.of(rules)
     params = engine.engine_params(rules)
-    memo = engine.dealer_memo(full, rules.dealer_hits_soft_17,
+    memo = engine.dealer_memo(full, engine.dealer_rule(rules),
                               reserve=engine.WHOLE_GAME_REMOVALS)
     ev = 0.0
     for up in UP_ORDER:

@@ -267,7 +267,7 @@ def whole_game_pass(
     conditioning = Conditioning.of(rules)
     params = engine.engine_params(rules)
     if memo is None:
-        memo = engine.dealer_memo(full, rules.dealer_hits_soft_17,
+        memo = engine.dealer_memo(full, engine.dealer_rule(rules),
                                   reserve=engine.WHOLE_GAME_REMOVALS)
     game = GamePass(rules, full, conditioning, memo, {}, split_plans(rules, conditioning))
     for step, up in enumerate(UP_ORDER):
@@ -328,7 +328,9 @@ def deal_values(
     if left > 0:
         r678 = ups.rows[engine.node_table().index[ID_678]]
         paid = conditioning.paid_at_once(rules.bonus_suited_678, r678.no_blackjack)
-        gain = paid - r678.stand  # a suited 6-7-8 against the plain 21 it would stand on
+        # a suited 6-7-8 against the plain 21 it would stand on (which it still is when
+        # the paid hand plays on)
+        gain = paid if not rules.bonus_settles_hand else paid - r678.stand
     cases = []
     for prob, q in suit_cases((hand[0], hand[1]), int(ups.up), base.suits):
         shift = p_missing * (q - ups.suited_chance) * gain
@@ -479,7 +481,7 @@ def memo_hints(
     (:func:`strategy_calc.engine.dealer_memo`) walks each removal's dealer tree once, for
     those up cards only. A speed-up only: the values do not depend on the hints.
     """
-    memo = engine.dealer_memo(shoe, rules.dealer_hits_soft_17)
+    memo = engine.dealer_memo(shoe, engine.dealer_rule(rules))
     memo.defer()
     try:
         game = whole_game_pass(PassRequest(rules, shoe, ChartOnly(policies, wants),

@@ -129,11 +129,13 @@ def dealer_outcomes(shoe: Shoe, up: Rank, rules: BlackjackRules) -> dict[str, fl
     >>> round(d["bust"], 6)
     0.420823
     """
-    probs = engine.dealer_probs(shoe, up, rules.dealer_hits_soft_17)
+    probs = engine.dealer_probs(shoe, up, engine.dealer_rule(rules))
     if sum(probs) < 1.0 - 1e-9:
         raise CardError("too few cards left for an exact answer: the dealer could run out of"
                         " cards")
     result = dict(zip(OUTCOMES, probs, strict=True))
+    if not rules.dealer_22_pushes:  # (a 22 is a bust: "bust" holds it)
+        del result["22"]
     if rules.peek:
         no_bj = 1.0 - result["blackjack"]
         result = {k: (v / no_bj if k != "blackjack" else 0.0) for k, v in result.items()}
@@ -545,18 +547,22 @@ def _completed_bonus(
     """Settle a three-card hand that is a Macau bonus hand, in ``ev``; return a note.
 
     7-7-7 is paid ``bonus_777`` at once and settled (a dealer blackjack does not
-    take it). 6-7-8 is paid ``bonus_suited_678`` when its three cards are of one
-    suit, which happens with chance ``q678`` given the suits known (1 or 0 when
-    all are given); otherwise it is a plain 21 that stands.
+    take it), or, under ``bonus_settles_hand = false``, also stands as a 21 (its
+    plain stand value added). 6-7-8 is paid ``bonus_suited_678`` when its three cards
+    are of one suit, which happens with chance ``q678`` given the suits known (1 or 0
+    when all are given); otherwise it is a plain 21 that stands.
     """
     ranks = sorted(int(c.rank) for c in hand)
+    plain = ev["stand"]
+    assert plain is not None
+    also = 0.0 if rules.bonus_settles_hand else plain  # the paid hand stands as a 21 too
     if ranks == [7, 7, 7] and rules.bonus_777 > 0:
-        ev["stand"], ev["hit"] = rules.bonus_777, None
-        return f"7-7-7: the bonus ({rules.bonus_777:g} times the bet) is paid at once"
+        ev["stand"], ev["hit"] = rules.bonus_777 + also, None
+        return (f"7-7-7: the bonus ({rules.bonus_777:g} times the bet) is paid at once"
+                + ("" if rules.bonus_settles_hand else ", and the hand plays on as a 21"))
     if ranks == [6, 7, 8] and rules.bonus_suited_678 > 0:
-        plain = ev["stand"]
-        assert plain is not None
-        ev["stand"], ev["hit"] = q678 * rules.bonus_suited_678 + (1.0 - q678) * plain, None
+        ev["stand"], ev["hit"] = (q678 * (rules.bonus_suited_678 + also)
+                                  + (1.0 - q678) * plain), None
         if q678 in (0.0, 1.0):
             return ("suited 6-7-8: the bonus is paid at once" if q678 == 1.0
                     else "6-7-8 of mixed suits: no bonus, a plain 21")

@@ -8,17 +8,22 @@ tests/oracles/ state them again on purpose, from the rules text, to check both.
   does not take the hand past 21, and the hand is then *soft* (:func:`best_total`).
 - *Dealer's draw*: the dealer draws below 17, and on a soft 17 where the rules say he hits
   it (``dealer_hits_soft_17``); he stands on everything else (:func:`dealer_draws`).
+- *Dealer's outcome*: his final hand is a total of 17 to 21, a bust, or a blackjack (two
+  cards); under ``dealer_22_pushes`` a hand he ends on exactly 22 is an outcome of its own,
+  ``"22"`` (:func:`dealer_outcome`).
 - *Settlement*: a standing hand of 21 or less wins its bet against a dealer who busts or
-  stands on less, pushes against an equal total and loses against more
-  (:func:`stand_result`); a natural, a dealer blackjack and the bonuses are settled by
-  their own rules before this one applies.
+  stands on less, pushes against an equal total and loses against more; it pushes a
+  dealer's ``"22"`` (:func:`stand_result`); a natural, a dealer blackjack and the bonuses
+  are settled by their own rules before this one applies.
 
 >>> hand_total([1, 6]), hand_total([10, 6, 1]), hand_total([1, 1, 10])
 ((17, True), (17, False), (12, False))
 >>> dealer_draws(7, True, h17=True), dealer_draws(7, True, h17=False)
 (True, False)
->>> stand_result(18, "bust"), stand_result(18, 18), stand_result(18, 20)
-(1, 0, -1)
+>>> stand_result(18, "bust"), stand_result(18, 18), stand_result(18, 20), stand_result(18, "22")
+(1, 0, -1, 0)
+>>> dealer_outcome(22, False, 3, h17=False, pushes_22=True), dealer_outcome(22, False, 3, False)
+('22', 'bust')
 """
 
 from __future__ import annotations
@@ -68,10 +73,31 @@ def dealer_draws(hard: int, has_ace: bool, h17: bool) -> bool:
     return total < DEALER_STANDS or (h17 and soft and total == DEALER_STANDS)
 
 
+def dealer_outcome(hard: int, has_ace: bool, ncards: int, h17: bool,
+                   pushes_22: bool = False) -> str | None:
+    """The outcome key (:data:`~strategy_calc.actions.OUTCOMES`) of a dealer hand of hard
+    total ``hard`` and ``ncards`` cards where he stops drawing, else None: ``"blackjack"``
+    (two cards of 21), ``"22"`` (exactly 22 where ``dealer_22_pushes``: ``pushes_22``),
+    ``"bust"``, or his total ``"17"`` .. ``"21"``."""
+    best, _soft = best_total(hard, has_ace)
+    if ncards == 2 and best == 21:
+        return "blackjack"
+    if hard == 22 and pushes_22:
+        return "22"
+    if hard > 21:
+        return "bust"
+    if not dealer_draws(hard, has_ace, h17):
+        return str(best)
+    return None
+
+
 def stand_result(total: int, dealer: int | str) -> int:
     """What a standing hand of ``total`` (21 or less) wins per unit bet against the dealer's
-    final hand: a total of 17 to 21, or ``"bust"``: +1, 0 (a push) or -1."""
+    final hand: a total of 17 to 21, ``"bust"``, or ``"22"`` (an outcome of its own only
+    under ``dealer_22_pushes``, which every standing hand pushes): +1, 0 (a push) or -1."""
     if dealer == "bust":
         return 1
+    if dealer == "22":
+        return 0
     final = int(dealer)
     return 1 if total > final else -1 if total < final else 0

@@ -202,8 +202,10 @@ def _play_hand(rules: BlackjackRules, deal: _Deal, held: list[Card], codes: byte
     while True:
         ranks = [int(c.rank) for c in held]
         total = hand_total(ranks)[0]
-        if total > 21 or _bonus_paid(rules, held, split is not None):
+        if total > 21:
             return False
+        if _bonus_paid(rules, held, split is not None):  # (played on: a 21 left standing)
+            return not rules.bonus_settles_hand
         if total == 21:
             return True
         code = codes[table.node(ranks)] if own is None else own[0][table.node(ranks)]

@@ -209,7 +209,7 @@ class RoundPlanner:
         rules = self.rules
         optimal = self.strategy == "optimal"
         fixed = not optimal and not self.plays
-        memo = None if optimal else engine.dealer_memo(shoe, rules.dealer_hits_soft_17,
+        memo = None if optimal else engine.dealer_memo(shoe, engine.dealer_rule(rules),
                                                        hints=self._hints())
         quick = (fixed and not moments and rules.bonus_suited_678 <= 0
                  and not self.chart.insure)

@@ -101,7 +101,7 @@ def _every_hand_every_up(rules: BlackjackRules) -> None:
     """One engine pass per up card: all 3,083 player compositions valued against it."""
     full = Shoe.full(rules.decks)
     params = engine.engine_params(rules)
-    memo = engine.dealer_memo(full, rules.dealer_hits_soft_17,
+    memo = engine.dealer_memo(full, engine.dealer_rule(rules),
                               reserve=engine.WHOLE_GAME_REMOVALS)
     for up in RANKS:
         engine.up_card_pass(full.remove([Card(up)]), up, params, memo=memo)

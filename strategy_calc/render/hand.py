@@ -34,7 +34,7 @@ def hand_dict(
         "conditioned_on_no_dealer_blackjack": result.conditioned_on_no_dealer_blackjack,
         "ev": {a: result.ev[a] for a in ACTIONS},
         "best": result.best,
-        "dealer": {k: result.dealer[k] for k in OUTCOMES},
+        "dealer": {k: result.dealer[k] for k in OUTCOMES if k in result.dealer},
         "suits_known": result.suits_known,
         "ruleset": str(result.rules),
         "autoplay_ev": result.autoplay,
@@ -172,9 +172,10 @@ def hand_text(result: HandAnalysis, exact: Mapping[str, Any] | None = None,
             row += [f"{o[k]:.4f}" for k in ("win", "push", "lose")] if o else ["", "", ""]
         actions.add_row(*row, "<-" if action == result.best else "")
     dealer = Table(title=f"dealer outcomes with {result.up} up", title_justify="left")
-    for key in OUTCOMES:
+    keys = [k for k in OUTCOMES if k in result.dealer]  # ("22" only where it pushes)
+    for key in keys:
         dealer.add_column(key, justify="right")
-    dealer.add_row(*(f"{result.dealer[k]:.6f}" for k in OUTCOMES))
+    dealer.add_row(*(f"{result.dealer[k]:.6f}" for k in keys))
     notes = [f"note: {n}" for n in result.notes]
     if result.ev["split"] is not None:
         notes.append(f"split strategy {result.split_strategy}:"

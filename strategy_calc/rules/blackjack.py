@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 HoleCard = Literal["peek", "enhc"]
 
 
-EnhcLoses = Literal["all", "original"]
+EnhcLoses = Literal["all", "original", "original_and_splits"]
 
 
 DoubleOn = Literal["any", "9-11", "10-11", "11", "none"]
@@ -53,16 +53,24 @@ class BlackjackRules:
     cut card. No effect with more decks."""
     dealer_hits_soft_17: bool = False
     """True: dealer hits soft 17 (H17); False: stands on all 17s (S17)."""
+    dealer_22_pushes: bool = False
+    """True: when the dealer ends on exactly 22, every player hand still standing pushes
+    (a live-game rule, Free Bet and Blackjack Switch's): a player blackjack still wins
+    ``blackjack_pays``, a busted hand has already lost, a bonus paid at once stays paid;
+    22 is then a dealer outcome of its own ("22"; "bust" is 23 or more). False: a 22 is a
+    bust like any other."""
     hole_card: HoleCard = "peek"
     """``peek``: the dealer checks for blackjack before anyone plays and a
     blackjack ends the round at once; ``enhc``: no hole card is checked (European
     no-hole-card), the player acts without knowing."""
     enhc_loses: EnhcLoses = "all"
     """Under ``enhc``: a dealer blackjack takes every bet on the box (``all``:
-    doubles and split bets too) or only the original bet (``original``: the first split
+    doubles and split bets too), only the original bet (``original``: the first split
     hand's stake, the hand of the pair card given first; the second hand's stake and
     every double are returned. With suits known the two hands can differ, so the order a
-    suited pair is given in can change the split's EV: ``hand`` says so)."""
+    suited pair is given in can change the split's EV: ``hand`` says so), or the original
+    bet and the split bets (``original_and_splits``, Macau's Galaxy tables: every hand's
+    own stake is lost, every double returned)."""
     blackjack_pays: float = 1.5
     """What a player blackjack wins, per unit bet."""
     double_on: DoubleOn = "any"
@@ -99,6 +107,12 @@ class BlackjackRules:
     """Payout (multiple of the bet) of a three-card 7-7-7; 0 = none."""
     bonus_on_split_hands: bool = True
     """Whether the 6-7-8 / 7-7-7 bonuses count on split hands."""
+    bonus_settles_hand: bool = True
+    """Macau 1983 Art. 9's bonus (the 6-7-8 / 7-7-7 above) is paid at once; the text does
+    not say what then becomes of the hand. True: it is settled (not also played against
+    the dealer). False, the other reading: the hand, paid, also plays on against the
+    dealer as a 21 that stands (it wins against his 17 to 20 and a bust, pushes his 21,
+    and his blackjack takes its bet as ``enhc_loses`` says; the bonus stays paid)."""
     pair_bet: PairTable = "none"
     """Pair side bet on the player's first two cards: ``none``; ``any`` (any
     same-rank pair pays ``pair_pays_any``); ``perfect`` (perfect pairs: mixed
@@ -227,13 +241,18 @@ class BlackjackRules:
         """What an ENHC dealer blackjack takes from a standing hand: (on a bet of 1, doubled).
 
         Under ``enhc_loses = "original"`` only the original bet (the first
-        hand's stake) is lost; a second split hand and every double are returned.
+        hand's stake) is lost; a second split hand and every double are returned. Under
+        ``"original_and_splits"`` every hand's own stake is lost and every double returned.
 
         >>> BlackjackRules(enhc_loses="original").dealer_blackjack_takes(second_split_hand=True)
         (0.0, 0.0)
+        >>> BlackjackRules(enhc_loses="original_and_splits").dealer_blackjack_takes(True)
+        (1.0, 1.0)
         """
         if self.enhc_loses == "all":
             return 1.0, 2.0
+        if self.enhc_loses == "original_and_splits":
+            return 1.0, 1.0
         return (0.0, 0.0) if second_split_hand else (1.0, 1.0)
 
     def split_aces_take_one_card(self, pair_is_ace: bool) -> bool:
@@ -248,6 +267,7 @@ class BlackjackRules:
         parts = [
             f"{self.decks}D",
             "H17" if self.dealer_hits_soft_17 else "S17",
+            *(["22-push"] if self.dealer_22_pushes else []),
             "peek" if self.peek else f"ENHC-{self.enhc_loses}",
             payout_slug(self.blackjack_pays),
             {"any": "DA", "none": "ND"}.get(self.double_on, "D" + self.double_on),
@@ -259,7 +279,8 @@ class BlackjackRules:
         if surrender:
             parts.append(surrender)
         if self.has_bonus:
-            parts.append(f"bonus-{self.bonus_suited_678:g}/{self.bonus_777:g}")
+            parts.append(f"bonus-{self.bonus_suited_678:g}/{self.bonus_777:g}"
+                         + ("" if self.bonus_settles_hand else "-plays-on"))
         return f"{self.name}: " + " ".join(parts)
 
 
@@ -279,6 +300,7 @@ def inert_overrides(rules: BlackjackRules, overrides: Sequence[str]) -> list[str
                                "without splits or doubles (max_split_hands = 1 or"
                                ' double_on = "none")'),
         "bonus_on_split_hands": (not rules.has_bonus, "without a bonus (both bonuses are 0)"),
+        "bonus_settles_hand": (not rules.has_bonus, "without a bonus (both bonuses are 0)"),
         "even_money_vs_ten": (not rules.even_money, "when even_money = false"),
         "single_deck_one_round": (rules.decks > 1, "with more than one deck"),
     }

@@ -106,12 +106,12 @@ def _engine_arrays(strategy: Strategy, up: int) -> tuple[memoryview, memoryview]
     return memoryview(actions), memoryview(codes)
 
 
-def engine_box_moments(shoe: tuple[int, ...], peek: bool, strategy: Strategy = mimic_strategy
-                       ) -> tuple[float, float, float, float]:
+def engine_box_moments(shoe: tuple[int, ...], peek: bool, strategy: Strategy = mimic_strategy,
+                       push22: bool = False) -> tuple[float, float, float, float]:
     """(E[X1], E[X1^2], E[X1 X2], E[X1 1{dealer blackjack}]) of two boxes from the
-    engine, summed over up cards."""
+    engine, summed over up cards (``push22``: ``dealer_22_pushes``)."""
     rules = BlackjackRules(decks=1, hole_card="peek" if peek else "enhc",
-                           surrender="late" if peek else "early")
+                           surrender="late" if peek else "early", dealer_22_pushes=push22)
     params = engine_params(rules)
     aces = engine_params(rules, pair=Rank.ACE)
     n = sum(shoe)
@@ -159,6 +159,22 @@ def test_two_boxes_in_the_engine_agree_with_the_casino_order_brute_force() -> No
 def test_two_boxes_in_the_engine_agree_with_the_brute_force_on_tiny_shoes(
         shoe: tuple[int, ...], peek: bool) -> None:
     _agree(shoe, peek)
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("peek", [False, True], ids=["enhc", "peek"])
+@pytest.mark.parametrize("shoe", [(1, 0, 0, 0, 0, 0, 1, 2, 2, 7), (1, 1, 0, 0, 0, 0, 1, 2, 2, 6),
+                                  (2, 1, 1, 0, 0, 0, 0, 0, 1, 6)])
+def test_two_boxes_with_dealer_22_pushes_match_the_brute_force(
+        shoe: tuple[int, ...], peek: bool) -> None:
+    """``--boxes``: E[X1], E[X1^2], E[X1 X2], E[X1 1{dealer blackjack}] of two boxes
+    against ``oracle_boxes`` dealing the round in casino order."""
+    m = box_moments(shoe, 2, mimic_strategy, BoxRules(peek=peek, push22=True))
+    ev, second, cross, with_bj = engine_box_moments(shoe, peek, push22=True)
+    assert ev == pytest.approx(float(m.ev[0]), abs=1e-12)
+    assert with_bj == pytest.approx(float(m.with_blackjack[0]), abs=1e-12)
+    assert second == pytest.approx(float(m.second[0]), abs=1e-12)
+    assert cross == pytest.approx(float(m.cross[(0, 1)]), abs=1e-12)
 
 
 @pytest.mark.slow

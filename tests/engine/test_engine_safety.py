@@ -19,10 +19,11 @@ import bj_oracle as oracle
 import pytest
 
 from strategy_calc import _engine, engine
+from strategy_calc.actions import OUTCOMES
 from strategy_calc.blackjack.game_analysis import analyse_game
 from strategy_calc.blackjack.hand_analysis import analyse_hand
 from strategy_calc.cards import Card, Rank, Shoe
-from strategy_calc.rules import blackjack_rules
+from strategy_calc.rules import BlackjackRules, blackjack_rules
 
 
 def _ints(values: list[int]) -> memoryview:
@@ -102,7 +103,7 @@ def test_a_memo_changes_no_value_and_is_refused_for_another_shoe() -> None:
     with pytest.raises(ValueError, match="origin"):
         engine.split_tables(full.remove([Card(Rank.FIVE)]), Rank.EIGHT, Rank.SIX, params, 0,
                             memo=memo)
-    with pytest.raises(ValueError, match="soft-17"):
+    with pytest.raises(ValueError, match="dealer rule"):
         engine.split_tables(base, Rank.EIGHT, Rank.SIX,
                             engine.engine_params(blackjack_rules("deluxe", [
                                 "decks=2", "dealer_hits_soft_17=true"]), pair=Rank.EIGHT),
@@ -262,9 +263,12 @@ def test_a_pass_of_some_columns_gives_those_columns_bit_for_bit_and_computes_les
 
 
 @pytest.mark.oracle
+@pytest.mark.parametrize("push22", [False, True])
 @pytest.mark.parametrize("h17", [False, True])
-def test_dealer_tables_agree_with_the_oracle_around_the_bust_threshold(h17: bool) -> None:
-    """Shoes of 12-40 cards: the tree without bust leaves (13+ cards) and the full one."""
+def test_dealer_tables_agree_with_the_oracle_around_the_bust_threshold(h17: bool,
+                                                                        push22: bool) -> None:
+    """Shoes of 12-40 cards: the tree without bust leaves (13+ cards) and the full one
+    (``push22``: ``dealer_22_pushes``, his 22 an outcome of its own)."""
     rng = random.Random(1983)
     for _ in range(40):
         size = rng.randint(12, 40)
@@ -275,15 +279,15 @@ def test_dealer_tables_agree_with_the_oracle_around_the_bust_threshold(h17: bool
         up = rng.choice([r for r in range(1, 11) if counts[r - 1] > 0])
         counts[up - 1] -= 1
         shoe = Shoe.from_counts(tuple(counts))
-        got = engine.dealer_probs(shoe, Rank(up), h17)
+        got = engine.dealer_probs(shoe, Rank(up), engine.dealer_rule(
+            BlackjackRules(dealer_hits_soft_17=h17, dealer_22_pushes=push22)))
         try:
-            want = oracle.dealer_distribution(tuple(counts), up, h17)
+            want = oracle.dealer_distribution(tuple(counts), up, h17, push22)
         except oracle.ShoeExhausted:
             assert sum(got) < 1.0 - 1e-9
             continue
-        keys = [*oracle.DEALER_KEYS, "blackjack"]
-        for key, value in zip(keys, got, strict=True):
-            assert abs(Fraction(value) - want[key]) < 1e-12
+        for key, value in zip(OUTCOMES, got, strict=True):  # ("22": 0 unless push22)
+            assert abs(Fraction(value) - want.get(key, Fraction(0))) < 1e-12
 
 
 def test_the_type_stub_names_exactly_the_compiled_engines_public_functions() -> None:

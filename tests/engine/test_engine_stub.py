@@ -136,7 +136,7 @@ def test_a_changed_signature_is_caught() -> None:
     stub = _params(node)
     real = _compiled(_engine.dealer_probs)
     assert _same(stub, real)
-    renamed = [("soft17" if n == "h17" else n, k, d) for n, k, d in stub]
+    renamed = [("dealer" if n == "drule" else n, k, d) for n, k, d in stub]
     assert not _same(renamed, real)
     assert not _same(stub[:-1], real)
 
@@ -153,7 +153,7 @@ def test_the_extension_types_take_the_constructor_arguments_the_stub_names() -> 
              for n in _stub_tree().body if isinstance(n, ast.ClassDef)
              for item in n.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"}
     shoe = int_array(Shoe.full(1).counts)
-    values = {"DealerMemo": {"origin": shoe, "h17": False, "up": 0, "reserve": 0},
+    values = {"DealerMemo": {"origin": shoe, "drule": 0, "up": 0, "reserve": 0},
               "OptimalSplit": {"base": int_array(Shoe.full(1).remove([]).counts),
                                "pair": int(Rank.EIGHT), "up": int(Rank.TEN),
                                "params": engine_params(blackjack_rules("deluxe", decks=1),

@@ -20,7 +20,9 @@ a box's first two cards) is paid ``blackjack_pays`` unless the dealer has one to
 (push); no insurance, no even money. Settlement: a bust loses the hand's bet at once;
 ENHC: a dealer blackjack takes every bet on the box, doubles and split bets included
 (``enhc_loses = "all"``); surrender loses half (ENHC: also against a later dealer
-blackjack, Macau's early surrender). Totals compare as usual. No bonuses.
+blackjack, Macau's early surrender). Totals compare as usual; with ``push22`` (the rules'
+``dealer_22_pushes``) a dealer who ends on exactly 22 pushes every hand still standing (a
+natural is still paid, a bust has lost). No bonuses.
 
 If the dealer or a box must draw from an empty shoe the enumeration raises
 :class:`ShoeExhausted` (then there is no law to give).
@@ -52,6 +54,7 @@ class BoxRules:
     blackjack_pays: Fraction = Fraction(3, 2)
     double_after_split: bool = True
     split_aces_one_card: bool = True
+    push22: bool = False
 
 
 def total(cards: tuple[int, ...]) -> tuple[int, bool]:
@@ -156,18 +159,20 @@ def _play_box(cards: tuple[int, ...], counts: Counts, up: int, strategy: Strateg
 
 
 @cache
-def _dealer(counts: Counts, cards: tuple[int, ...], h17: bool) -> dict[object, Fraction]:
-    """The dealer's outcome from ``cards`` (two or more): "bj", 17..21 or 22 (bust)."""
+def _dealer(counts: Counts, cards: tuple[int, ...], h17: bool,
+            push22: bool = False) -> dict[object, Fraction]:
+    """The dealer's outcome from ``cards`` (two or more): "bj", 17..21, 22 (bust), or
+    "push" (exactly 22 where ``push22``)."""
     t, soft = total(cards)
     if len(cards) == 2 and t == 21:
         return {"bj": Fraction(1)}
     if t > 21:
-        return {22: Fraction(1)}
+        return {"push" if push22 and t == 22 else 22: Fraction(1)}
     if t > 17 or (t == 17 and not (soft and h17)):
         return {t: Fraction(1)}
     out: dict[object, Fraction] = {}
     for r, p, rest in _draws(counts):
-        for k, q in _dealer(rest, (*cards, r), h17).items():
+        for k, q in _dealer(rest, (*cards, r), h17, push22).items():
             _add(out, k, p * q)
     return out
 
@@ -184,6 +189,8 @@ def _settle(ends: tuple[End, ...], dealer: object, rules: BoxRules) -> Fraction:
             x -= e[1]
         elif dealer == "bj":
             x -= e[2]  # ENHC: the dealer's blackjack takes every bet on the box
+        elif dealer == "push":
+            pass  # his 22 pushes every hand still standing
         else:
             assert isinstance(dealer, int)
             x += e[2] if dealer > 21 or e[1] > dealer else (-e[2] if e[1] < dealer else 0)
@@ -238,10 +245,10 @@ def round_law(counts: Counts, boxes: int, strategy: Strategy, rules: BoxRules
                 if hole is None:
                     law: dict[object, Fraction] = {}
                     for r, q3, rest in _draws(c2):
-                        for k, q4 in _dealer(rest, (up, r), rules.h17).items():
+                        for k, q4 in _dealer(rest, (up, r), rules.h17, rules.push22).items():
                             _add(law, k, q3 * q4)
                 else:
-                    law = _dealer(c2, first, rules.h17)
+                    law = _dealer(c2, first, rules.h17, rules.push22)
             elif hole is None:  # ENHC: only whether the dealer has blackjack (a natural's
                 # payout, and E[X 1{dealer blackjack}]; his second card is an unseen card)
                 law = {}

@@ -55,14 +55,18 @@ missing from the cards he draws. Hands and the dealer then settle:
 * a hand over 21 loses its bet (2 if doubled) at once, whatever the dealer does;
 * a hand of exactly three cards 7-7-7, or 6-7-8 of one suit, that was not
   doubled is paid ``bonus_777`` / ``bonus_suited_678`` times the bet at once
-  and settled (split hands only if ``bonus_on_split_hands``);
+  and settled (split hands only if ``bonus_on_split_hands``); with
+  ``bonus_settles_hand`` false it is paid at once and then also stands as a 21 of one
+  unit against the dealer;
 * surrender: -1/2 (ENHC ``late`` and ``late_vs_ten_ace``: -1 if the dealer then has
   blackjack; ``late_vs_ten_ace`` is offered against a ten or an ace only);
 * otherwise the dealer completes his hand: in ENHC a dealer blackjack beats
   every remaining hand: an undoubled hand loses 1, a doubled one 2 under
   ``enhc_loses = "all"``; under ``"original"`` the first hand loses 1 (its
   double returned) and a second split hand gets its whole stake back
-  (``BlackjackRules.dealer_blackjack_takes`` states this reading); then
+  (``BlackjackRules.dealer_blackjack_takes`` states this reading); under
+  ``"original_and_splits"`` (the original bet and the split bets lost, doubles
+  returned) every hand loses 1, doubled or not; then
   dealer totals 17..21 or bust are compared with the hand's total, times its
   bet.
 
@@ -151,10 +155,13 @@ ACTION_ORDER = ("stand", "hit", "double", "surrender", "split")
 LATE_SURRENDER = ("late", "late_vs_ten_ace")
 """The surrender kinds a dealer blackjack takes whole (``late_vs_ten_ace``: late, offered
 only against a ten or an ace)."""
-DEALER_STATES = ("17", "18", "19", "20", "21", "bust", "blackjack")
+DEALER_STATES = ("17", "18", "19", "20", "21", "bust", "blackjack", "22")
+"""The dealer's ends, in the order of every tuple of them here (index 7, "22": he ends on
+exactly 22 where ``dealer_22_pushes`` makes every standing hand push it; else 0)."""
 
 Counts = tuple[int, ...]
 # ("bust", bet) | ("bonus", amount times scale) | ("total", total, bet) | ("surrender",)
+# | ("bonus21", amount times scale): paid at once, then standing as a 21 of one unit
 Outcome = tuple
 
 
@@ -217,30 +224,37 @@ def _completes_bj(up: int, rank: int) -> bool:
 
 
 @functools.cache
-def _dealer_ways(shoe: Counts, hard: int, ace: bool, h17: bool) -> tuple[int, tuple[int, ...]]:
+def _dealer_ways(shoe: Counts, hard: int, ace: bool, h17: bool,
+                 push22: bool = False) -> tuple[int, tuple[int, ...]]:
     """Dealer past the blackjack check holding hard total ``hard`` (``ace``: an ace
     among his cards), drawing from rank counts ``shoe``. Returns (k, ways): of the
     ff(n, k) ordered deals of the next k cards (k = min(n, 17 - hard), enough for
-    him to finish), how many end on 17, 18, 19, 20, 21, bust."""
+    him to finish), how many end on 17, 18, 19, 20, 21, bust, 22 (``push22``, the
+    rules' "dealer 22 pushes": a hand he ends on exactly 22 is not a bust but a 22)."""
     if hard > 21:
-        return 0, (0, 0, 0, 0, 0, 1)
+        return 0, (0, 0, 0, 0, 0, 0, 1) if push22 and hard == 22 else (0, 0, 0, 0, 0, 1, 0)
     total = hard + 10 if ace and hard + 10 <= 21 else hard
     if total >= 17 and not (h17 and total == 17 and total != hard):
-        ways = [0] * 6
+        ways = [0] * 7
         ways[total - 17] = 1
         return 0, tuple(ways)
     n = sum(shoe)
     if n == 0:
         raise ShoeExhausted("the dealer must draw from an empty shoe")
     k = min(n, 17 - hard)
-    ways = [0] * 6
+    ways = [0] * 7
     for i, c in enumerate(shoe):
         if c:
-            kc, wc = _dealer_ways(_minus(shoe, i), hard + i + 1, ace or i == 0, h17)
+            kc, wc = _dealer_ways(_minus(shoe, i), hard + i + 1, ace or i == 0, h17, push22)
             m = c * _ff(n - 1 - kc, k - 1 - kc)
-            for j in range(6):
+            for j in range(7):
                 ways[j] += m * wc[j]
     return k, tuple(ways)
+
+
+def _end_index(j: int) -> int:
+    """The index in :data:`DEALER_STATES` of :func:`_dealer_ways`' end ``j``."""
+    return j if j < 6 else 7
 
 
 def p_no_blackjack(shoe10: Counts, up: int) -> Fraction:
@@ -263,6 +277,8 @@ class HandCtx:
     up: int
     peek: bool  # values are E[result * 1{no dealer blackjack}]
     h17: bool
+    push22: bool  # dealer_22_pushes: his 22 pushes every standing hand
+    bonus_stands: bool  # not bonus_settles_hand: a paid bonus hand also stands as a 21
     loss1: Fraction  # ENHC: lost by an undoubled standing hand to a dealer blackjack
     loss2: Fraction  # ... by a doubled one
     scale: int  # values are expectations times scale (a multiple of every payout's denominator)
@@ -294,22 +310,24 @@ def _fact(n: int) -> int:
 
 
 @functools.cache
-def second_card_perm(shoe10: Counts, up: int, h17: bool) -> tuple[int, ...]:
-    """The dealer's end (17..21, bust, blackjack) when his second card and draws
-    come from ``shoe10``, counted in orderings of its n cards (sum n!)."""
+def second_card_perm(shoe10: Counts, up: int, h17: bool, push22: bool = False
+                     ) -> tuple[int, ...]:
+    """The dealer's end (:data:`DEALER_STATES`: 17..21, bust, blackjack, 22) when his
+    second card and draws come from ``shoe10``, counted in orderings of its n cards (sum
+    n!)."""
     n = sum(shoe10)
     if n == 0:
         raise ShoeExhausted("the dealer's second card must come from an empty shoe")
-    acc = [0] * 7
+    acc = [0] * 8
     for i, c in enumerate(shoe10):
         if not c:
             continue
         if _completes_bj(up, i + 1):
             acc[6] += c * _fact(n - 1)
             continue
-        k, ways = _dealer_ways(_minus(shoe10, i), up + i + 1, up == 1 or i == 0, h17)
-        for j in range(6):
-            acc[j] += c * ways[j] * _fact(n - 1 - k)
+        k, ways = _dealer_ways(_minus(shoe10, i), up + i + 1, up == 1 or i == 0, h17, push22)
+        for j in range(7):
+            acc[_end_index(j)] += c * ways[j] * _fact(n - 1 - k)
     return tuple(acc)
 
 
@@ -323,18 +341,20 @@ def _no_bj_perm(unseen: Counts, ctx: HandCtx) -> int:
     return (n - bj) * _fact(n - 1) if n else 0
 
 
-_CTX_FIELDS = ("up", "peek", "h17", "loss1", "loss2", "scale", "b777", "b678", "q678", "split",
-               "one_card", "dbl2", "order")
+_CTX_FIELDS = ("up", "peek", "h17", "push22", "bonus_stands", "loss1", "loss2", "scale", "b777",
+               "b678", "q678", "split", "one_card", "dbl2", "order")
 
 
 def _bonus_value(c10: Counts, unseen: Counts, ctx: HandCtx) -> int | Fraction | None:
-    """Value of arriving (undoubled) at a three-card bonus hand, None if it is not one."""
+    """Value of arriving (undoubled) at a three-card bonus hand, None if it is not one.
+    Paid at once; with ``ctx.bonus_stands`` the hand then also stands as a 21."""
     if sum(c10) != 3:
         return None
+    also = stand_value(21, 1, unseen, ctx) if ctx.bonus_stands else 0
     if c10[6] == 3 and ctx.b777:
-        return int(ctx.b777 * ctx.scale) * _no_bj_perm(unseen, ctx)
+        return int(ctx.b777 * ctx.scale) * _no_bj_perm(unseen, ctx) + also
     if c10[5] == c10[6] == c10[7] == 1 and ctx.b678 and ctx.q678:
-        paid = int(ctx.b678 * ctx.scale) * _no_bj_perm(unseen, ctx)
+        paid = int(ctx.b678 * ctx.scale) * _no_bj_perm(unseen, ctx) + also
         return ctx.q678 * paid + (1 - ctx.q678) * stand_value(21, 1, unseen, ctx)
     return None
 
@@ -343,8 +363,8 @@ def _bonus_value(c10: Counts, unseen: Counts, ctx: HandCtx) -> int | Fraction | 
 def stand_value(total: int, bet: int, unseen: Counts, ctx: HandCtx) -> int:
     """Standing on ``total`` with ``bet`` units; ``unseen`` holds the dealer's
     second card (drawn from it) and his draws."""
-    law = second_card_perm(unseen, ctx.up, ctx.h17)
-    value = law[5]
+    law = second_card_perm(unseen, ctx.up, ctx.h17, ctx.push22)
+    value = law[5] + law[7] * 0  # (a dealer's 22, where it is apart, pushes)
     for k in range(5):
         d = 17 + k
         value += law[k] * ((total > d) - (total < d))
@@ -603,6 +623,7 @@ class RoundOracle:
         self.tie_order = tuple(tie_order)
         self.peek = rules.peek
         self.h17 = rules.dealer_hits_soft_17
+        self.push22 = rules.dealer_22_pushes
         self.bj_pays = _rules_fraction(rules.blackjack_pays)
         self.b777 = _rules_fraction(rules.bonus_777)
         self.b678 = _rules_fraction(rules.bonus_suited_678)
@@ -737,6 +758,8 @@ class RoundOracle:
                   q678: Fraction) -> HandCtx:
         if self.rules.enhc_loses == "all":
             loss1, loss2 = Fraction(1), Fraction(2)
+        elif self.rules.enhc_loses == "original_and_splits":  # each hand's own stake, no double
+            loss1 = loss2 = Fraction(1)
         elif second:
             loss1 = loss2 = Fraction(0)
         else:
@@ -747,8 +770,9 @@ class RoundOracle:
         dbl2: frozenset[int] = frozenset()
         if split and self.rules.double_after_split and not one_card:
             dbl2 = self.double_totals
-        return HandCtx(up=up, peek=self.peek, h17=self.h17, loss1=loss1, loss2=loss2,
-                       scale=self.scale,
+        return HandCtx(up=up, peek=self.peek, h17=self.h17, push22=self.push22,
+                       bonus_stands=not self.rules.bonus_settles_hand, loss1=loss1,
+                       loss2=loss2, scale=self.scale,
                        b777=b777, b678=b678, q678=q678 if b678 else Fraction(0), split=split,
                        one_card=one_card, dbl2=dbl2, order=self.tie_order)
 
@@ -836,12 +860,15 @@ class RoundOracle:
 
     def settle(self, out: Outcome, k: int | None, second: bool) -> int:
         """A hand's result times ``scale``; ``k`` the dealer's end (0..4 = 17..21,
-        5 bust, 6 blackjack), None when the hand does not need the dealer."""
+        5 bust, 6 blackjack, 7 a 22 that pushes), None when the hand does not need the
+        dealer."""
         kind = out[0]
         if kind == "bust":
             return -out[1] * self.scale
         if kind == "bonus":
             return out[1]  # already an int: the amount times scale
+        if kind == "bonus21":  # paid at once, then its one unit stands as a 21
+            return out[1] + self.settle(("total", 21, 1), k, second)
         if kind == "surrender":
             if self.rules.surrender in LATE_SURRENDER and not self.peek and k == 6:
                 return -self.scale
@@ -851,9 +878,13 @@ class RoundOracle:
         if k == 6:
             if self.rules.enhc_loses == "all":
                 return -bet * self.scale
+            if self.rules.enhc_loses == "original_and_splits":  # its stake; a double returned
+                return -self.scale
             return 0 if second else -self.scale
         if k == 5:
             return bet * self.scale
+        if k == 7:  # dealer_22_pushes: every hand still standing pushes his 22
+            return 0
         dealer = 17 + k
         return bet * ((total > dealer) - (total < dealer)) * self.scale
 
@@ -864,7 +895,7 @@ class RoundOracle:
         return self.scale if blackjack else -self.scale // 2
 
     def needs_dealer(self, out: Outcome) -> bool:
-        return out[0] == "total" or (out[0] == "surrender" and not self.peek
+        return out[0] in ("total", "bonus21") or (out[0] == "surrender" and not self.peek
                                      and self.rules.surrender in LATE_SURRENDER)
 
     # --- exact counting: every probability is a number of orderings of the cards
@@ -875,7 +906,7 @@ class RoundOracle:
     # kind with c cards left multiplies a child's counts by c.
 
     def dealer_perm(self, shoe: Counts, up: int, hole: int | None) -> tuple[int, ...]:
-        """The dealer's end (17..21, bust, blackjack) from ``shoe`` (real kinds), as
+        """The dealer's end (:data:`DEALER_STATES`) from ``shoe`` (real kinds), as
         orderings of its cards; ``hole``: the rank of his hole card, or None when his
         second card is still to come from ``shoe``."""
         key = (self.fold(shoe), up, hole)
@@ -884,14 +915,15 @@ class RoundOracle:
             return hit
         s10, fact = key[0], self.fact
         n = sum(s10)
-        acc = [0] * 7
+        acc = [0] * 8
         if hole is not None:
             if _completes_bj(up, hole):
                 acc[6] = fact[n]
             else:
-                k, ways = _dealer_ways(s10, up + hole, up == 1 or hole == 1, self.h17)
-                for j in range(6):
-                    acc[j] = ways[j] * fact[n - k]
+                k, ways = _dealer_ways(s10, up + hole, up == 1 or hole == 1, self.h17,
+                                       self.push22)
+                for j in range(7):
+                    acc[_end_index(j)] = ways[j] * fact[n - k]
         else:
             if n == 0:
                 raise ShoeExhausted("the dealer's second card must come from an empty shoe")
@@ -901,9 +933,10 @@ class RoundOracle:
                 if _completes_bj(up, i + 1):
                     acc[6] += c * fact[n - 1]
                     continue
-                k, ways = _dealer_ways(_minus(s10, i), up + i + 1, up == 1 or i == 0, self.h17)
-                for j in range(6):
-                    acc[j] += c * ways[j] * fact[n - 1 - k]
+                k, ways = _dealer_ways(_minus(s10, i), up + i + 1, up == 1 or i == 0, self.h17,
+                                       self.push22)
+                for j in range(7):
+                    acc[_end_index(j)] += c * ways[j] * fact[n - 1 - k]
         out = tuple(acc)
         assert sum(out) == fact[n]
         self._dealer_memo[key] = out
@@ -911,12 +944,12 @@ class RoundOracle:
 
     def _nets(self, outs: tuple[Outcome, ...]) -> tuple[int, ...] | int:
         """The round's net result for hands' ends ``outs``: one int when no hand
-        needs the dealer, else one per dealer end (17..21, bust, blackjack)."""
+        needs the dealer, else one per dealer end (:data:`DEALER_STATES`)."""
         hit = self._nets_memo.get(outs)
         if hit is None:
             if any(self.needs_dealer(o) for o in outs):
                 hit = tuple(sum(self.settle(o, k, i == 1) for i, o in enumerate(outs))
-                            for k in range(7))
+                            for k in range(8))
             else:
                 hit = sum(self.settle(o, None, i == 1) for i, o in enumerate(outs))
             self._nets_memo[outs] = hit
@@ -933,7 +966,7 @@ class RoundOracle:
         nets = self._nets(outs)
         out: dict[int, int] = {}
         if self.insure and up == 1 and not isinstance(nets, tuple):
-            nets = (nets,) * 7  # the insurance needs the dealer's hand
+            nets = (nets,) * 8  # the insurance needs the dealer's hand
         if isinstance(nets, tuple):
             law = self.dealer_perm(shoe, up, hole)
             for k, (net, cnt) in enumerate(zip(nets, law, strict=True)):
@@ -965,7 +998,7 @@ class RoundOracle:
         if hard > 21:
             end = ("bust", 1)
         elif len(cards) == 3 and (bonus := self._bonus_scaled(cards, split)):
-            end = ("bonus", bonus)
+            end = ("bonus", bonus) if self.rules.bonus_settles_hand else ("bonus21", bonus)
         else:
             action = policy(cards)
             if action == "stand":

@@ -26,6 +26,9 @@ The dealer
 The dealer holds the up card, gets a second card, and (unless those two are a
 blackjack, A + ten) draws while his total is below 17; an ace counts 11 when
 that does not exceed 21; with ``hits_soft_17`` he also draws to a soft 17.
+With ``dealer_22_pushes`` (``push22``) a hand he ends on exactly 22 is not a bust but
+an end of its own ("22", :data:`DEALER_KEYS`) against which every hand still standing
+pushes (a natural is still paid, a busted hand has lost at once).
 His play from a given state is counted in integers (``_dealer_ways``: the
 number of ordered deals of a fixed number of cards in which he ends on each
 total), which is exact and much faster than summing fractions.
@@ -68,7 +71,9 @@ decision. Hitting is ``J_hit(D) = sum_c J(D + c)``, since
   the dealer's second card is drawn from ``S - D`` after the player is done.
   A dealer blackjack beats every player hand except a natural (push), even a
   21: an undoubled hand loses 1, a doubled hand loses 2 under
-  ``enhc_loses == "all"`` and 1 under ``"original"``.
+  ``enhc_loses == "all"`` and 1 under ``"original"`` and ``"original_and_splits"``
+  (the original bet and the split bets are lost, the doubles returned: every split hand
+  loses its own stake, doubled or not).
 
 In every model a hand whose hard total passes 21 loses its whole bet at once,
 and a bonus hand (below) is paid at once. (A consequence of the exact weights,
@@ -149,9 +154,11 @@ Bonus (Macau rule 9)
 --------------------
 Exactly three cards 7-7-7 (any suits) or 6-7-8 of one suit: paid
 ``bonus_777`` / ``bonus_suited_678`` times the bet at once and settled (a
-dealer blackjack does not take it). Not on a doubled hand; on split hands only
-if ``bonus_on_split_hands``. The rank-only functions handle 7-7-7 and refuse a
-nonzero ``bonus_suited_678`` (suits are needed: use the ``*_suited`` ones).
+dealer blackjack does not take it); with ``bonus_settles_hand`` false (the other reading
+of Art. 9) the hand, paid, also stands as a 21 of one unit against the dealer. Not on a
+doubled hand; on split hands only if ``bonus_on_split_hands``. The rank-only functions
+handle 7-7-7 and refuse a nonzero ``bonus_suited_678`` (suits are needed: use the
+``*_suited`` ones).
 """
 
 from __future__ import annotations

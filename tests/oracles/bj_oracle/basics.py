@@ -11,7 +11,10 @@ SuitedCard = tuple[int, str | None]
 SuitedShoe = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]
 
 SUITS = "shdc"
-DEALER_KEYS = ("17", "18", "19", "20", "21", "bust")
+DEALER_KEYS = ("17", "18", "19", "20", "21", "bust", "22")
+"""The dealer's ends but a blackjack, in the order of every tuple of them here: "22" is
+his ending on exactly 22 where the rules make every standing hand push it
+(``dealer_22_pushes``); otherwise a 22 is a "bust" and that entry is 0."""
 ACTIONS = ("stand", "hit", "double", "surrender", "insurance", "even_money")
 
 # Card kinds: (rank, suit). The rank layout has one kind per rank; the suited

@@ -58,6 +58,8 @@ def _hand_evs(
         one_card=False,
         bonus_777=b777,
         bonus_678=b678,
+        push22=rules.dealer_22_pushes,
+        bonus_settles=rules.bonus_settles_hand,
     )
     solver = _hand_solver(setup)
     root = (0,) * len(layout)
@@ -65,8 +67,8 @@ def _hand_evs(
     evs: dict[str, Fraction | None] = dict.fromkeys(ACTIONS)
 
     bonus = solver.bonus(root)
-    if bonus:
-        evs["stand"] = bonus
+    if bonus:  # paid at once; settled, or also standing as a 21 against the dealer
+        evs["stand"] = bonus + (0 if rules.bonus_settles_hand else solver.stand(root, 1) / norm)
         return evs
     evs["stand"] = solver.stand(root, 1) / norm
     if solver.cards_left(root) > 0:

@@ -23,13 +23,16 @@ def _add(d: Counts, c: int) -> Counts:
 
 
 def _sign(total: int, dealer: int) -> int:
-    """A standing total against dealer outcome 0..4 (17..21) or 5 (bust)."""
+    """A standing total against dealer outcome 0..4 (17..21), 5 (bust) or 6 (22, where the
+    rules count it apart: every standing hand pushes it)."""
     if dealer == 5:
         return 1
+    if dealer == 6:
+        return 0
     return (total > 17 + dealer) - (total < 17 + dealer)
 
 
-_SIGNS = tuple(tuple(_sign(16 + cls, j) for j in range(6)) for cls in range(6))
+_SIGNS = tuple(tuple(_sign(16 + cls, j) for j in range(7)) for cls in range(6))
 """``_SIGNS[cls][j]``: :func:`_sign` of total class ``16 + cls`` against dealer end ``j``."""
 
 
@@ -79,6 +82,7 @@ class _OptimalSplit:
         self.n = sum(self.shoe)
         self.up = up
         self.h17 = rules.dealer_hits_soft_17
+        self.push22 = rules.dealer_22_pushes
         self.peek = rules.peek
         self.pair = pair_rank
         aces = pair_rank == 1
@@ -90,6 +94,7 @@ class _OptimalSplit:
         bonus = _exact(rules.bonus_777) if rules.bonus_on_split_hands else Fraction(0)
         self.bonus_num, self.b = bonus.numerator, bonus.denominator
         self.track_first = not self.peek and rules.enhc_loses == "original"
+        self.bonus_settles = rules.bonus_settles_hand
         # ENHC: what a standing hand gets against a dealer blackjack, by (first, stake)
         self.loss_bj = {
             (first, stake): int(_enhc_losses(rules, 1 if first else 2)[stake - 1])
@@ -153,7 +158,8 @@ class _OptimalSplit:
                     continue
                 left = tuple(a - b for a, b in zip(pool, d, strict=True))
                 rank = h + 1
-                k, ways = _dealer_ways(left, self.up + rank, self.up == 1 or rank == 1, self.h17)
+                k, ways = _dealer_ways(left, self.up + rank, self.up == 1 or rank == 1, self.h17,
+                                       self.push22)
                 base = ways_hd * self.b * math.factorial(self.n - 1 - drawn - k)
                 for cls, v in enumerate(_settled(ways)):
                     acc[cls] += base * v
@@ -173,7 +179,7 @@ class _OptimalSplit:
                     rest = (*left[:c], left[c] - 1, *left[c + 1 :])
                     rank = c + 1
                     k, ways = _dealer_ways(rest, self.up + rank, self.up == 1 or rank == 1,
-                                           self.h17)
+                                           self.h17, self.push22)
                     base = ff * self.b * left[c] * math.factorial(n - 1 - k)
                     for cls, v in enumerate(_settled(ways)):
                         acc[cls] += base * v
@@ -270,7 +276,9 @@ class _OptimalSplit:
         sevens = sevens and c == 6
         if hard > 21:
             return -w + self.between(d, waiting, created, fin)
-        if cards == 3 and sevens and self.bonus_num:
+        if cards == 3 and sevens and self.bonus_num:  # paid; settled, or standing as a 21
+            if not self.bonus_settles:
+                fin = self.finish(fin, 21, 1, first)
             return self.bonus_num * (w // self.b) + self.between(d, waiting, created, fin)
         total = hard + 10 if ace and hard <= 11 else hard
         if self.one_card and cards == 2:

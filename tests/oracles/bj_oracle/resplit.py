@@ -199,6 +199,6 @@ def split_moments_resplit_bruteforce(
                 w = p_hole * p * p_dealer
                 m1 += w * x
                 m2 += w * x * x
-                if k == 6:
+                if k == 7:  # (the blackjack: _dealer_law)
                     with_bj += w * x
     return m1, m2, with_bj

@@ -45,6 +45,9 @@ class _Setup:
     one_card: bool  # split aces: exactly one card, then stand
     bonus_777: Fraction
     bonus_678: Fraction
+    push22: bool = False  # dealer_22_pushes: his 22 pushes every standing hand
+    bonus_settles: bool = True  # bonus_settles_hand: a bonus hand is settled (else it also
+                                # stands as a 21 against the dealer)
 
 
 class _Hand:
@@ -164,11 +167,12 @@ class _Hand:
                 hole = self.ranks[h]
                 left = _take(s.shoe, h)
                 dealer_shoe = self._rank_counts(tuple(a - b for a, b in zip(left, d, strict=True)))
-                dist = _dealer_from(dealer_shoe, s.up + hole, s.up == 1 or hole == 1, s.h17)
+                dist = _dealer_from(dealer_shoe, s.up + hole, s.up == 1 or hole == 1, s.h17,
+                                   s.push22)
                 value += w * bet * _versus(total, dist)
                 continue
             dealer_shoe = self._rank_counts(tuple(a - b for a, b in zip(s.shoe, d, strict=True)))
-            dist, p_bj = _dealer_two_step(dealer_shoe, s.up, s.h17)
+            dist, p_bj = _dealer_two_step(dealer_shoe, s.up, s.h17, s.push22)
             if s.model == "shortcut":  # conditioned on no dealer blackjack
                 dist = tuple(p / (1 - p_bj) for p in dist)
                 value += w * (s.bj_pays if natural else bet * _versus(total, dist))
@@ -202,6 +206,8 @@ class _Hand:
                 v = -self.weight(d)
             elif self.bonus(d):
                 v = self.bonus(d) * self.weight(d)
+                if not self.s.bonus_settles:  # paid at once, then it stands as a 21
+                    v += self.stand(d, 1)
             else:
                 v = max(self.options(d).values())
             self._memo_v[d] = v
@@ -276,9 +282,13 @@ def _bonuses(rules: BlackjackRules, layout: tuple[SuitedCard, ...]) -> tuple[Fra
 
 def _enhc_losses(rules: BlackjackRules, hand_index: int) -> tuple[Fraction, Fraction]:
     """ENHC: what an undoubled / doubled (not busted) hand gets against a dealer
-    blackjack. ``hand_index`` 2 is the second hand of a split."""
+    blackjack. ``hand_index`` 2 is the second hand of a split. ``"all"``: every bet on
+    the hand; ``"original"``: the original bet only (hand 1's stake); ``"original_and_splits"``
+    (the original bet and the split bets lost, doubles returned): each hand's own stake."""
     if rules.enhc_loses == "all":
         return Fraction(-1), Fraction(-2)
+    if rules.enhc_loses == "original_and_splits":
+        return Fraction(-1), Fraction(-1)
     if hand_index == 2:
         return Fraction(0), Fraction(0)
     return Fraction(-1), Fraction(-1)

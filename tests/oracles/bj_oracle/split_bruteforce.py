@@ -23,7 +23,8 @@ from strategy_calc.rules import BlackjackRules
 # ------------------------------------------------- split brute force (tiny shoes)
 
 
-Outcome = tuple[str, Fraction, int]  # ("bust" | "bonus" | "total", bonus or total, bet)
+Outcome = tuple[str, Fraction, int]  # ("bust" | "bonus" | "bonus+21" | "total", bonus or total,
+                                     # bet); "bonus+21": paid, then standing as a 21
 
 
 def _draws(left: tuple[int, ...]) -> Iterator[tuple[int, Fraction]]:
@@ -47,7 +48,7 @@ def _walk_hand(
         return
     bonus = solver.bonus(d)
     if bonus:
-        yield ("bonus", bonus, 1), left, p
+        yield ("bonus" if solver.s.bonus_settles else "bonus+21", bonus, 1), left, p
         return
     act = solver.action(d)
     if act == "stand":
@@ -77,30 +78,36 @@ def _play_in_shoe(
 
 
 def _settle(outcome: Outcome, dealer: int, loss_vs_bj: tuple[Fraction, Fraction]) -> Fraction:
-    """One split hand's result; ``dealer`` 0..4 = 17..21, 5 = bust, 6 = blackjack."""
+    """One split hand's result; ``dealer`` 0..4 = 17..21, 5 = bust, 6 = 22 (where the rules
+    count it apart: it pushes), 7 = blackjack."""
     kind, value, bet = outcome
     if kind == "bust":
         return Fraction(-bet)
     if kind == "bonus":
         return value
-    if dealer == 6:
+    if kind == "bonus+21":  # paid at once, then the hand's bet stands as a 21
+        return value + _settle(("total", Fraction(21), 1), dealer, loss_vs_bj)
+    if dealer == 7:
         return loss_vs_bj[bet - 1]
+    if dealer == 6:
+        return Fraction(0)
     if dealer == 5:
         return Fraction(bet)
     return Fraction(bet * ((value > 17 + dealer) - (value < 17 + dealer)))
 
 
 def _dealer_law(solver: _Hand, left: tuple[int, ...], hole: int | None) -> tuple[Fraction, ...]:
-    """P(17), ..., P(21), P(bust), P(blackjack) for the dealer of ``solver``'s
+    """P(17), ..., P(21), P(bust), P(22), P(blackjack) for the dealer of ``solver``'s
     setup drawing from ``left`` (``hole``: his known hole card in a peek game,
     None in ENHC, where his second card comes from ``left`` now)."""
-    up, h17 = solver.s.up, solver.s.h17
+    up, h17, push22 = solver.s.up, solver.s.h17, solver.s.push22
     dealer_shoe = solver._rank_counts(left)
     if hole is None:
-        dist, p_bj = _dealer_two_step(dealer_shoe, up, h17)
+        dist, p_bj = _dealer_two_step(dealer_shoe, up, h17, push22)
         return (*dist, p_bj)
     rank = solver.ranks[hole]  # peek: up + hole, known not to be a blackjack
-    return (*_dealer_from(dealer_shoe, up + rank, up == 1 or rank == 1, h17), Fraction(0))
+    return (*_dealer_from(dealer_shoe, up + rank, up == 1 or rank == 1, h17, push22),
+            Fraction(0))
 
 
 def _split_bruteforce(
@@ -144,7 +151,7 @@ def _split_bruteforce(
         for left1, outcomes1 in hand1_by_left.items():
             # hand 1's cards: what it took from the shoe it drew from
             solver2 = hand2(tuple(a - b for a, b in zip(shoe, left1, strict=True)))
-            dealer = [Fraction(0)] * 7  # the dealer's law after hand 2, given left1
+            dealer = [Fraction(0)] * 8  # the dealer's law after hand 2, given left1
             ev2 = Fraction(0)  # hand 2's expected result, given left1
             for (out2, left2), p2 in _play_in_shoe(solver2, left1).items():
                 for k, p_dealer in enumerate(_dealer_law(solver1, left2, hole)):

@@ -71,6 +71,8 @@ def _split_hand_setups(
                 one_card=one_card,
                 bonus_777=b777,
                 bonus_678=b678,
+                push22=rules.dealer_22_pushes,
+                bonus_settles=rules.bonus_settles_hand,
             )
         )
     return setups[0], setups[1]
