@@ -37,7 +37,7 @@ from enum import IntEnum
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
-from strategy_calc.errors import missing_engine
+from strategy_calc.errors import InputError, missing_engine
 
 try:
     from strategy_calc import _engine
@@ -703,8 +703,6 @@ def limited_memory(mib: float | None) -> Iterator[None]:
     True
     """
     if mib is not None and not (mib > 0 and mib < float("inf")):
-        from strategy_calc.errors import InputError
-
         raise InputError(f"--memory-limit is a number of MiB above 0, not {mib:g}")
     token = _MEMORY_LIMIT.set(None if mib is None else int(mib * 2**20))
     try:

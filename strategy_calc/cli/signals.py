@@ -33,7 +33,11 @@ def stop_on_signals(command: str) -> bool:
     """From now on, SIGINT or SIGTERM ends this process within milliseconds: its
     ``multiprocessing`` children killed, one ``error:`` line naming ``command`` and the
     signal, exit status 128 + the signal's number. False (nothing done) off the main
-    thread or for an interactive command."""
+    thread or for an interactive command.
+
+    >>> stop_on_signals("shell")  # it keeps Ctrl-C for its prompt
+    False
+    """
     if command in INTERACTIVE or threading.current_thread() is not threading.main_thread():
         return False
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
