@@ -241,6 +241,9 @@ def analyse_hand(
     order_note = _split_order_note(rules, hand, upr, ev["split"] is not None)
     if order_note:
         notes.append(order_note)
+    if plan is not None and not plan.allowed and rules.max_split_hands >= 2:
+        notes.append(f"split: not allowed, the rules forbid splitting {hand[0].rank.symbol}s"
+                     f" (no_split_ranks = {rules.no_split_ranks})")
     if not suits_known:
         notes.append("suits not given: the 6-7-8 bonus is averaged over the possible suits")
     return HandAnalysis(
