@@ -56,6 +56,9 @@ missing from the cards he draws. Hands and the dealer then settle:
 * a hand of exactly three cards 7-7-7, or 6-7-8 of one suit, that was not
   doubled is paid ``bonus_777`` / ``bonus_suited_678`` times the bet at once
   and settled (split hands only if ``bonus_on_split_hands``);
+* a pair whose rank ``no_split_ranks`` names (RULES text: "pairs of those ranks may not
+  be split"; ranks A, 2..9, T, given separated by commas, ``T`` any ten-valued pair) has
+  no split action: it is played as any other two-card hand;
 * surrender: -1/2 (ENHC ``late`` and ``late_vs_ten_ace``: -1 if the dealer then has
   blackjack; ``late_vs_ten_ace`` is offered against a ten or an ace only);
 * otherwise the dealer completes his hand: in ENHC a dealer blackjack beats
@@ -166,6 +169,14 @@ class ShoeExhausted(ValueError):
 
 
 @functools.cache
+def _no_split_ranks(text: str) -> frozenset[int]:
+    """The ranks (1..10) whose pairs ``no_split_ranks`` forbids splitting, read from the
+    rules text: rank symbols separated by commas (``T`` and J, Q, K, 10: a ten-valued pair)."""
+    names = {"A": 1, "T": 10, "10": 10, "J": 10, "Q": 10, "K": 10}
+    names.update({str(r): r for r in range(2, 10)})
+    return frozenset(names[w.strip().upper()] for w in text.split(",") if w.strip())
+
+
 def _ff(n: int, k: int) -> int:
     """Falling factorial n (n-1) ... (n-k+1)."""
     out = 1
@@ -635,6 +646,7 @@ class RoundOracle:
         self.hole_timing = hole_timing
         self.double_totals = frozenset(_DOUBLE_ON[rules.double_on])
         self.max_hands = rules.max_split_hands
+        self.no_split = _no_split_ranks(rules.no_split_ranks)
         self.td_options = {"weight": td_weight, "peek_scale": td_peek_scale}
         self.td_suited_bonus = td_suited_bonus
         self._td: dict[int, dict[tuple[bool, int], str]] = {}
@@ -1241,7 +1253,7 @@ class RoundOracle:
             else:
                 values["surrender"] = Fraction(-1, 2)
         r = self.rank_of[p1]
-        if r == self.rank_of[p2] and self.max_hands >= 2:
+        if r == self.rank_of[p2] and self.max_hands >= 2 and r not in self.no_split:
             values["split"] = sum(
                 (to_ev(self._split_hand_value(info, pk, c), view, c)
                  for pk, c in self._split_ctxs(info)), Fraction(0))
@@ -1495,7 +1507,7 @@ class RoundOracle:
         else:
             code = chart.hard[total][sym]
         can_double = total in self.double_totals
-        can_split = r1 == r2 and self.max_hands >= 2
+        can_split = r1 == r2 and self.max_hands >= 2 and r1 not in self.no_split
         das = self.rules.double_after_split
         sur = self.surrender_allowed(up)
         table = {

@@ -6,7 +6,7 @@ import functools
 import math
 from fractions import Fraction
 
-from bj_oracle.basics import Shoe, ShoeExhausted, _completes_blackjack, _exact
+from bj_oracle.basics import Shoe, ShoeExhausted, _completes_blackjack, _exact, _split_forbidden
 from bj_oracle.dealer import _dealer_ways
 from bj_oracle.solver import _double_totals, _enhc_losses
 from strategy_calc.rules import BlackjackRules
@@ -337,6 +337,6 @@ def split_ev_optimal_bruteforce(
     """
     if rules.bonus_suited_678:
         raise ValueError("the suited 6-7-8 bonus needs suits: this oracle is rank-only")
-    if rules.max_split_hands == 1:
+    if _split_forbidden(rules, pair_rank):
         return None
     return _OptimalSplit(pair_rank, up, tuple(shoe), rules).root()
