@@ -202,6 +202,7 @@ cdef struct Opt:
     double bjl[4]       # blackjack takes: first hand bet 1, bet 2; later hands bet 1, bet 2
     double b777
     double b678
+    int charlie         # a hand of this many cards wins at once (0: no Charlie)
     double q678[3]      # suited 6-7-8 chance of hand 1, hand 2, the resplit hands
     double qover[OPT_LEVELS]  # >= 0: the level's hand's chance in force (one suit case)
     int nsuit[3]        # hand 1, hand 2, resplit hands: suit cases of the pair card (0: none)
@@ -551,6 +552,8 @@ cdef double opt_node(Opt* o, int lv, int node) noexcept nogil:
         opt_prefetch_ends(o, lv, node, shoe)
     if node == id_777 and o.b777 > 0:
         v = o.b777 * opt_settle(o, shoe, N) + opt_end(o, lv, node, -1, shoe, 0, 0)
+    elif charlie_hand(node_ncards[node], o.charlie):  # (wins its bet at once)
+        v = opt_settle(o, shoe, N) + opt_end(o, lv, node, -1, shoe, 0, 0)
     else:
         v = opt_stand(o, lv, node, shoe, 1)
         if node_best[node] < 21 and N > 0:
@@ -616,6 +619,8 @@ cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept n
         opt_prefetch_children(o, lv, node, key, shoe)
     if node == id_777 and o.b777 > 0:
         v = o.b777 * opt_settle(o, shoe, N) + opt_last(o, lv, key, shoe, 0, 0, &g)
+    elif charlie_hand(node_ncards[node], o.charlie):  # (wins its bet at once)
+        v = opt_settle(o, shoe, N) + opt_last(o, lv, key, shoe, 0, 0, &g)
     else:
         v = opt_last(o, lv, key, shoe, 1, stand_class(t), &g)
         if t < 21 and N > 0:
@@ -816,6 +821,7 @@ cdef class OptimalSplit:
         o.first_apart = P.mode == 0 and (P.bjl1 != P.bjl1_second or P.bjl2 != P.bjl2_second)
         o.b777 = P.b777
         o.b678 = P.b678
+        o.charlie = P.charlie
         for r in range(3):  # hand 1, hand 2, the resplit hands
             o.q678[r] = hands[r].q678
             o.nsuit[r] = hands[r].nsuit

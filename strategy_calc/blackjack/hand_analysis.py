@@ -383,6 +383,9 @@ def _outcomes(
     ranks = sorted(int(c.rank) for c in hand)
     bonus_hand = (ranks == [7, 7, 7] and rules.bonus_777 > 0) or (
         ranks == [6, 7, 8] and rules.bonus_suited_678 > 0)
+    if rules.is_charlie(len(hand)):  # a Charlie: won at once
+        out["stand"], moments["stand"] = {"win": 1.0, "push": 0.0, "lose": 0.0}, 1.0
+        return out, moments
     if natural:
         out["stand"] = ({"win": 1.0, "push": 0.0, "lose": 0.0} if conditioning.peek
                         else {"win": no_bj, "push": 1.0 - no_bj, "lose": 0.0})
@@ -491,13 +494,18 @@ def pairwise_sum(values: Sequence[float], start: int, stop: int) -> float:
 def _completed_bonus(
     hand: Sequence[Card], rules: BlackjackRules, q678: float, ev: dict[str, float | None]
 ) -> str | None:
-    """Settle a three-card hand that is a Macau bonus hand, in ``ev``; return a note.
+    """Settle a Charlie or a three-card hand that is a Macau bonus hand, in ``ev``; return
+    a note.
 
-    7-7-7 is paid ``bonus_777`` at once and settled (a dealer blackjack does not
-    take it). 6-7-8 is paid ``bonus_suited_678`` when its three cards are of one
-    suit, which happens with chance ``q678`` given the suits known (1 or 0 when
-    all are given); otherwise it is a plain 21 that stands.
+    A Charlie (a hand of ``charlie_cards`` cards) wins its bet at once (in a peek game
+    given no dealer blackjack, as every play EV). 7-7-7 is paid ``bonus_777`` at once
+    and settled (a dealer blackjack does not take it). 6-7-8 is paid ``bonus_suited_678``
+    when its three cards are of one suit, which happens with chance ``q678`` given the
+    suits known (1 or 0 when all are given); otherwise it is a plain 21 that stands.
     """
+    if rules.is_charlie(len(hand)):
+        ev["stand"], ev["hit"] = 1.0, None
+        return f"a {rules.charlie_cards}-card Charlie: it wins its bet at once (charlie_cards)"
     ranks = sorted(int(c.rank) for c in hand)
     if ranks == [7, 7, 7] and rules.bonus_777 > 0:
         ev["stand"], ev["hit"] = rules.bonus_777, None

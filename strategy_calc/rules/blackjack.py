@@ -87,6 +87,13 @@ class BlackjackRules:
     ``4,5,T`` (for ``sweep --vary``, whose values are separated by commas); the value is
     kept in rank order. Such a pair is played as the unsplit hand it is, and a hand of another
     pair never resplits into one (a resplit needs a pair card of its own rank)."""
+    charlie_cards: int = 0
+    """A Charlie: a hand that reaches this many cards without busting wins its bet at once
+    (even money; a doubled hand its doubled bet), split hands included; 0 = no Charlie,
+    else 5 to 21 (five-card Charlie: 5). In a peek game the dealer's blackjack is settled
+    first (a Charlie never meets one); under ENHC the Charlie is paid when it is made,
+    before the dealer's second card, and a dealer blackjack found later does not take it
+    (as the Macau bonuses: paid at once and settled)."""
     surrender: Surrender = "none"
     """``none``; ``late`` (lost whole to a dealer blackjack); ``early`` (half
     back even against a dealer blackjack); ``not_vs_ace`` (Macau: any up card but
@@ -126,6 +133,9 @@ class BlackjackRules:
         except CardError as exc:
             raise RulesError(str(exc)) from None
         object.__setattr__(self, "no_split_ranks", _rank_list(self.no_split_ranks))
+        if self.charlie_cards != 0 and not 5 <= self.charlie_cards <= 21:
+            raise RulesError(f"charlie_cards must be 0 (no Charlie) or 5 to 21, not"
+                             f" {self.charlie_cards}")
         if not 1 <= self.max_split_hands <= 4:
             raise RulesError(f"max_split_hands must be 1 to 4, not {self.max_split_hands}")
         for field in ("blackjack_pays", "bonus_suited_678", "bonus_777", "pair_pays_any",
@@ -227,6 +237,16 @@ class BlackjackRules:
             return False
         return _RANK_SYMBOLS[rank - 1] not in self.no_split_ranks.split(",")
 
+    def is_charlie(self, cards: int) -> bool:
+        """Whether a hand of ``cards`` cards that has not bust is a Charlie (wins at once).
+
+        >>> [BlackjackRules(charlie_cards=5).is_charlie(n) for n in (4, 5)]
+        [False, True]
+        >>> BlackjackRules().is_charlie(9)
+        False
+        """
+        return self.charlie_cards > 0 and cards >= self.charlie_cards
+
     def split_aces_take_one_card(self, pair_is_ace: bool) -> bool:
         """Whether each hand of this split takes exactly one card (split aces)."""
         return pair_is_ace and self.split_aces_one_card
@@ -249,6 +269,8 @@ class BlackjackRules:
                      "2-9": "LS-2-9", "late_vs_ten_ace": "LS-T-A"}[self.surrender]
         if surrender:
             parts.append(surrender)
+        if self.charlie_cards:
+            parts.append(f"charlie-{self.charlie_cards}")
         if self.no_split_ranks:
             parts.append("no-split-" + self.no_split_ranks.replace(",", ""))
         if self.has_bonus:
