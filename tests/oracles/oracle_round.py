@@ -53,6 +53,9 @@ plays on; the hole card, when dealt, really is
 missing from the cards he draws. Hands and the dealer then settle:
 
 * a hand over 21 loses its bet (2 if doubled) at once, whatever the dealer does;
+* a Charlie (``charlie_cards`` N > 0): a hand that reaches N cards without busting wins
+  its bet (1) at once and is settled; in a peek game the dealer's blackjack was settled
+  first, under ENHC a dealer blackjack found later does not take it (the field's text);
 * a hand of exactly three cards 7-7-7, or 6-7-8 of one suit, that was not
   doubled is paid ``bonus_777`` / ``bonus_suited_678`` times the bet at once
   and settled (split hands only if ``bonus_on_split_hands``);
@@ -284,6 +287,7 @@ class HandCtx:
     one_card: bool  # split aces: one card each
     dbl2: frozenset[int]  # two-card totals a split hand may double
     order: tuple[str, ...] = ACTION_ORDER  # how exact ties between actions are broken
+    charlie: int = 0  # charlie_cards: a hand of this many cards, not bust, wins 1 at once
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash(tuple(getattr(self, f) for f in _CTX_FIELDS)))
@@ -335,7 +339,7 @@ def _no_bj_perm(unseen: Counts, ctx: HandCtx) -> int:
 
 
 _CTX_FIELDS = ("up", "peek", "h17", "loss1", "loss2", "scale", "b777", "b678", "q678", "split",
-               "one_card", "dbl2", "order")
+               "one_card", "dbl2", "order", "charlie")
 
 
 def _bonus_value(c10: Counts, unseen: Counts, ctx: HandCtx) -> int | Fraction | None:
@@ -369,10 +373,18 @@ def _arrive(c10: Counts, unseen: Counts, ctx: HandCtx) -> int | Fraction:
     """Value of a hand that has just drawn to ``c10`` (not doubled)."""
     if _hard(c10) > 21:
         return -ctx.scale * _no_bj_perm(unseen, ctx)
+    if _charlie(c10, ctx):  # wins its bet at once (peek: only with no dealer blackjack)
+        return ctx.scale * _no_bj_perm(unseen, ctx)
     bonus = _bonus_value(c10, unseen, ctx)
     if bonus is not None:
         return bonus
     return _node(c10, unseen, ctx)[0]
+
+
+def _charlie(c10: Counts, ctx: HandCtx) -> bool:
+    """A Charlie (RULES text, ``charlie_cards``): "a player hand reaching that many cards
+    without busting wins at once (even money)"; the caller has checked it is not bust."""
+    return ctx.charlie > 0 and sum(c10) >= ctx.charlie
 
 
 def _can_draw(unseen: Counts) -> bool:
@@ -485,7 +497,7 @@ def total_dependent_play(
         if sum(comp) < 2:
             continue
         total, soft = _total(comp)
-        if total >= 21:
+        if total >= 21 or _charlie(comp, ctx):  # (a Charlie is no decision: won at once)
             continue
         classes.setdefault((soft, total), []).append(comp)
     order = ([(False, t) for t in range(20, 10, -1)] + [(True, t) for t in range(20, 11, -1)]
@@ -500,6 +512,8 @@ def total_dependent_play(
             return memo[key]
         if _hard(c10) > 21:
             v: int | Fraction = -ctx.scale * _no_bj_perm(unseen, ctx)
+        elif _charlie(c10, ctx):
+            v = ctx.scale * _no_bj_perm(unseen, ctx)
         else:
             bonus = _bonus_value(c10, unseen, ctx)
             total, soft = _total(c10)
@@ -762,7 +776,8 @@ class RoundOracle:
         return HandCtx(up=up, peek=self.peek, h17=self.h17, loss1=loss1, loss2=loss2,
                        scale=self.scale,
                        b777=b777, b678=b678, q678=q678 if b678 else Fraction(0), split=split,
-                       one_card=one_card, dbl2=dbl2, order=self.tie_order)
+                       one_card=one_card, dbl2=dbl2, order=self.tie_order,
+                       charlie=self.rules.charlie_cards)
 
     def surrender_allowed(self, up: int) -> bool:
         kind = self.rules.surrender
@@ -976,6 +991,8 @@ class RoundOracle:
         action = None
         if hard > 21:
             end = ("bust", 1)
+        elif self.rules.charlie_cards and len(cards) >= self.rules.charlie_cards:
+            end = ("bonus", self.scale)  # a Charlie wins its bet at once
         elif len(cards) == 3 and (bonus := self._bonus_scaled(cards, split)):
             end = ("bonus", bonus)
         else:

@@ -58,6 +58,7 @@ def _hand_evs(
         one_card=False,
         bonus_777=b777,
         bonus_678=b678,
+        charlie=rules.charlie_cards,
     )
     solver = _hand_solver(setup)
     root = (0,) * len(layout)

@@ -90,6 +90,8 @@ class _OptimalSplit:
         bonus = _exact(rules.bonus_777) if rules.bonus_on_split_hands else Fraction(0)
         self.bonus_num, self.b = bonus.numerator, bonus.denominator
         self.track_first = not self.peek and rules.enhc_loses == "original"
+        # a Charlie (RULES text): a hand reaching this many cards unbust wins 1 at once
+        self.charlie = rules.charlie_cards
         # ENHC: what a standing hand gets against a dealer blackjack, by (first, stake)
         self.loss_bj = {
             (first, stake): int(_enhc_losses(rules, 1 if first else 2)[stake - 1])
@@ -192,8 +194,9 @@ class _OptimalSplit:
 
     def hand_state(self, hard: int, ace: bool, cards: int, sevens: bool, first: bool) -> HandState:
         """A canonical hand: an ace that can no longer count 11 is forgotten, 3+ cards
-        are alike, the 7s matter only for the bonus, "first" only in ENHC original."""
-        return (hard, ace and hard <= 11, min(cards, 3),
+        are alike (but up to a Charlie's number), the 7s matter only for the bonus, "first"
+        only in ENHC original."""
+        return (hard, ace and hard <= 11, min(cards, max(3, self.charlie)),
                 sevens and cards <= 2 and self.bonus_num > 0, first and self.track_first)
 
     def finish(self, fin: Finished, total: int, stake: int, first: bool) -> Finished:
@@ -272,6 +275,8 @@ class _OptimalSplit:
             return -w + self.between(d, waiting, created, fin)
         if cards == 3 and sevens and self.bonus_num:
             return self.bonus_num * (w // self.b) + self.between(d, waiting, created, fin)
+        if self.charlie and cards >= self.charlie:  # a Charlie: its bet won at once
+            return w + self.between(d, waiting, created, fin)
         total = hard + 10 if ace and hard <= 11 else hard
         if self.one_card and cards == 2:
             return self.between(d, waiting, created, self.finish(fin, total, 1, first))

@@ -79,6 +79,7 @@ def _split_hand_setups(
                 one_card=one_card,
                 bonus_777=b777,
                 bonus_678=b678,
+                charlie=rules.charlie_cards,
             )
         )
     return setups[0], setups[1]
