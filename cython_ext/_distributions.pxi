@@ -249,7 +249,13 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
             if n < 0:
                 return -1
             continue
-        # the bonuses settle a three-card hand at once
+        # a Charlie wins its bet at once; the bonuses settle a three-card hand at once
+        if node != start and is_charlie(c, node):
+            n = add_term(out, n, cap, node, -1, T_BONUS, 1.0, 1.0, m)
+            if n < 0:
+                return -1
+            term_moments(c, out, n, M)
+            continue
         if node_ncards[node] == 3 and bonus_777(c, node):
             n = add_term(out, n, cap, node, -1, bonus_kind(c), 1.0, c.b777, m)
             if n < 0:

@@ -79,7 +79,9 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
     P(no blackjack) with its cards gone, the optimal value of hitting, and the
     value of hitting then following the policy (the stand value at 21); rows
     of impossible nodes are NaN. Bonus nodes (7-7-7, suited 6-7-8 with chance
-    ``q678``) are settled at once. ``policy[class]`` is set to 1 where hitting
+    ``q678``) are settled at once, and so is a Charlie (``charlie_cards``: its stand,
+    optimal, policy and policy_hit values are what it wins at once; it is no decision, so
+    the total-dependent sums leave it out). ``policy[class]`` is set to 1 where hitting
     beats standing summed over every composition of that total, weighted by
     ``weight`` (the total-dependent strategy); with ``fixed_policy`` the given
     ``policy`` is used as it is (e.g. auto-play). ``memo``: dealer
@@ -158,13 +160,16 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                         w /= fall
                         cols = row_columns(want, fixed_policy, node)
                         s = h = nan
-                        if cols & (ROW_ALL | ROW_STAND) or (
-                                cols & ROW_POLICY_HIT and node_best[node] >= 21):
-                            s = stand_value(&c, node, 1.0)
-                        if chart and cols & (ROW_ALL | ROW_POLICY_HIT):
-                            h = hit_value(&c, node, True) if node_best[node] < 21 else s
-                        sum_s += w * s
-                        sum_h += w * h
+                        if is_charlie(&c, node):  # no decision: it wins at once, and
+                            s = h = settle_factor(&c, node)  # the total's play ignores it
+                        else:
+                            if cols & (ROW_ALL | ROW_STAND) or (
+                                    cols & ROW_POLICY_HIT and node_best[node] >= 21):
+                                s = stand_value(&c, node, 1.0)
+                            if chart and cols & (ROW_ALL | ROW_POLICY_HIT):
+                                h = hit_value(&c, node, True) if node_best[node] < 21 else s
+                            sum_s += w * s
+                            sum_h += w * h
                         if want != NULL and not want[node]:
                             continue
                         if cols & (ROW_ALL | ROW_STAND):  # (else a 21's stand, only for h)
@@ -189,7 +194,7 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                         out[node, <int>COL_DOUBLE] = double_value(&c, node)
                     if optimal and cols & ROW_ALL:
                         out[node, <int>COL_OPTIMAL] = play_value(&c, node)
-                        if node_best[node] >= 21:
+                        if node_best[node] >= 21 or is_charlie(&c, node):
                             out[node, <int>COL_HIT] = -1e300
                         elif c.has_h[node]:  # (the same sum play_value made)
                             out[node, <int>COL_HIT] = c.hv[node]

@@ -203,6 +203,7 @@ cdef struct Opt:
     double b777
     double b678
     bint bonus_stands   # a bonus hand, paid, also stands as a 21 (Params.bonus_stands)
+    int charlie         # a hand of this many cards wins at once (0: no Charlie)
     double q678[3]      # suited 6-7-8 chance of hand 1, hand 2, the resplit hands
     double qover[OPT_LEVELS]  # >= 0: the level's hand's chance in force (one suit case)
     int nsuit[3]        # hand 1, hand 2, resplit hands: suit cases of the pair card (0: none)
@@ -580,6 +581,8 @@ cdef double opt_node(Opt* o, int lv, int node) noexcept nogil:
         v = o.b777 * opt_settle(o, shoe, N) + (opt_stand(o, lv, node, shoe, 1)
                                                if o.bonus_stands else
                                                opt_end(o, lv, node, -1, shoe, 0, 0))
+    elif charlie_hand(node_ncards[node], o.charlie):  # (wins its bet at once)
+        v = opt_settle(o, shoe, N) + opt_end(o, lv, node, -1, shoe, 0, 0)
     else:
         v = opt_stand(o, lv, node, shoe, 1)
         if node_best[node] < 21 and N > 0:
@@ -649,6 +652,8 @@ cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept n
                                                        1 if o.bonus_stands else 0,
                                                        stand_class(t) if o.bonus_stands else 0,
                                                        &g)
+    elif charlie_hand(node_ncards[node], o.charlie):  # (wins its bet at once)
+        v = opt_settle(o, shoe, N) + opt_last(o, lv, key, shoe, 0, 0, &g)
     else:
         v = opt_last(o, lv, key, shoe, 1, stand_class(t), &g)
         if t < 21 and N > 0:
@@ -855,6 +860,7 @@ cdef class OptimalSplit:
         o.b777 = P.b777
         o.b678 = P.b678
         o.bonus_stands = P.bonus_stands
+        o.charlie = P.charlie
         for r in range(3):  # hand 1, hand 2, the resplit hands
             o.q678[r] = hands[r].q678
             o.nsuit[r] = hands[r].nsuit

@@ -23,6 +23,7 @@ cdef struct Params:
     int nsuit            # split 6/7/8 hands that know their suits: cases of the pair card's suit
     double suit_w[4]     # ... each case's probability
     double suit_u[4][3]  # ... and the chance that a 6, 7, 8 drawn has that suit
+    int charlie          # a hand of this many cards wins at once (0: no Charlie)
 
 
 cdef int read_params(object p, Params* out) except -1:
@@ -48,6 +49,9 @@ cdef int read_params(object p, Params* out) except -1:
     if not (0.0 <= out.q678 <= 1.0):
         raise ValueError("suited_678_chance is a probability")
     out.das = bool(p.double_after_split)
+    out.charlie = int(p.charlie_cards)
+    if out.charlie < 0:
+        raise ValueError("charlie_cards is 0 or more")
     out.aces_one_card = bool(p.split_aces_one_card)
     totals = p.double_totals
     if len(totals) != NTOTALS:
@@ -85,6 +89,7 @@ cdef struct Ctx:
     double suit_w[4]
     double suit_u[4][3]
     int drule
+    int charlie         # Params.charlie
     DMemo* memo         # if set: dealer distributions by ``node + offset`` removed from its origin
     bint lazy           # ... filled one up card at a time first (dmemo_fill; split hands)
     int offset[NR]      # cards gone from the memo's origin besides the up card and the node
@@ -142,6 +147,7 @@ cdef int ctx_init(Ctx* c, const int* base, int up, const Params* p, bint second_
         c.suit_u[r][1] = p.suit_u[r][1]
         c.suit_u[r][2] = p.suit_u[r][2]
     c.drule = p.drule
+    c.charlie = p.charlie
     c.memo = memo
     c.lazy = False
     c.policy = NULL
@@ -437,6 +443,11 @@ cdef inline bint bonus_777(Ctx* c, int node) noexcept nogil:
     return node == id_777 and c.b777 > 0
 
 
+cdef inline bint is_charlie(Ctx* c, int node) noexcept nogil:
+    """The hand ``node`` is a Charlie (:func:`charlie_hand`): it wins its bet at once."""
+    return charlie_hand(node_ncards[node], c.charlie)
+
+
 cdef inline double with_678(Ctx* c, int node, double v) noexcept nogil:
     """``v`` with the suited 6-7-8 bonus mixed in (chance ``q678``) at that node: paid at
     once, and settled, or (``bonus_stands``) also standing as the 21 ``v`` values."""
@@ -462,6 +473,8 @@ cdef double play_value(Ctx* c, int node) noexcept nogil:
         return c.val[node]
     if bonus_777(c, node):
         v = value_777(c, node)
+    elif is_charlie(c, node):
+        v = settle_factor(c, node)
     else:
         s = stand_value(c, node, 1.0)
         h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
@@ -480,6 +493,8 @@ cdef double policy_value(Ctx* c, int node) noexcept nogil:
         return c.valt[node]
     if bonus_777(c, node):
         v = value_777(c, node)
+    elif is_charlie(c, node):
+        v = settle_factor(c, node)
     elif node_best[node] < 21 and (
             (c.codes[node] & CODE_HIT) if c.codes != NULL else c.policy[node_class[node]]):
         v = with_678(c, node, hit_value(c, node, True))

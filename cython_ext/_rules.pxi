@@ -50,6 +50,14 @@ cdef inline int blackjack_hole(int up) noexcept nogil:
     return -1
 
 
+cdef inline bint charlie_hand(int ncards, int charlie) noexcept nogil:
+    """A Charlie: a hand of ``ncards`` cards that has not bust wins its bet at once when the
+    rules' ``charlie`` (charlie_cards) is set and it holds that many cards (settled like a
+    bonus: in a peek game only when the dealer has no blackjack; under ENHC before his
+    second card, so his blackjack does not take it)."""
+    return charlie > 0 and ncards >= charlie
+
+
 # ------------------------------------------------------------ a standing hand's settlement
 cdef inline int stand_result(int total, int outcome) noexcept nogil:
     """What standing on ``total`` does against the dealer's ``outcome`` (0..4 = 17..21,

@@ -232,6 +232,8 @@ class EngineParams:
     """The pair is aces and each split ace takes exactly one card."""
     double_totals: tuple[int, ...]
     """22 flags: a first-two-card best total ``t`` may double when entry ``t`` is 1."""
+    charlie_cards: int = 0
+    """A hand of this many cards that has not bust wins its bet at once (0: no Charlie)."""
     split_suits: tuple[tuple[float, float, float, float], ...] = ()
     """A split 6, 7 or 8 that plays knowing the suits of its cards: up to four cases of
     its pair card's suit, ``(probability, chance a 6 / 7 / 8 drawn has that suit)``.
@@ -293,6 +295,7 @@ def engine_params(
         double_after_split=rules.split_hands_may_double(aces),
         split_aces_one_card=rules.split_aces_take_one_card(aces),
         double_totals=double_allowed_totals(rules),
+        charlie_cards=rules.charlie_cards,
     )
 
 

@@ -244,6 +244,9 @@ def analyse_hand(
     order_note = _split_order_note(rules, hand, upr, ev["split"] is not None)
     if order_note:
         notes.append(order_note)
+    if plan is not None and not plan.allowed and rules.max_split_hands >= 2:
+        notes.append(f"split: not allowed, the rules forbid splitting {hand[0].rank.symbol}s"
+                     f" (no_split_ranks = {rules.no_split_ranks})")
     if not suits_known:
         notes.append("suits not given: the 6-7-8 bonus is averaged over the possible suits")
     shuffler = continuous_note(rules, "hand")
@@ -436,6 +439,9 @@ def _outcomes(
     ranks = sorted(int(c.rank) for c in hand)
     bonus_hand = (ranks == [7, 7, 7] and rules.bonus_777 > 0) or (
         ranks == [6, 7, 8] and rules.bonus_suited_678 > 0)
+    if rules.is_charlie(len(hand)):  # a Charlie: won at once
+        out["stand"], moments["stand"] = {"win": 1.0, "push": 0.0, "lose": 0.0}, 1.0
+        return out, moments
     if natural:
         out["stand"] = ({"win": 1.0, "push": 0.0, "lose": 0.0} if conditioning.peek
                         else {"win": no_bj, "push": 1.0 - no_bj, "lose": 0.0})
@@ -544,14 +550,20 @@ def pairwise_sum(values: Sequence[float], start: int, stop: int) -> float:
 def _completed_bonus(
     hand: Sequence[Card], rules: BlackjackRules, q678: float, ev: dict[str, float | None]
 ) -> str | None:
-    """Settle a three-card hand that is a Macau bonus hand, in ``ev``; return a note.
+    """Settle a Charlie or a three-card hand that is a Macau bonus hand, in ``ev``; return
+    a note.
 
-    7-7-7 is paid ``bonus_777`` at once and settled (a dealer blackjack does not
-    take it), or, under ``bonus_settles_hand = false``, also stands as a 21 (its
-    plain stand value added). 6-7-8 is paid ``bonus_suited_678`` when its three cards
-    are of one suit, which happens with chance ``q678`` given the suits known (1 or 0
-    when all are given); otherwise it is a plain 21 that stands.
+    A Charlie (a hand of ``charlie_cards`` cards) wins its bet at once (in a peek game
+    given no dealer blackjack, as every play EV). 7-7-7 is paid ``bonus_777`` at once
+    and settled (a dealer blackjack does not take it), or, under ``bonus_settles_hand =
+    false``, also stands as a 21 (its plain stand value added). 6-7-8 is paid
+    ``bonus_suited_678`` when its three cards are of one suit, which happens with chance
+    ``q678`` given the suits known (1 or 0 when all are given); otherwise it is a plain
+    21 that stands.
     """
+    if rules.is_charlie(len(hand)):
+        ev["stand"], ev["hit"] = 1.0, None
+        return f"a {rules.charlie_cards}-card Charlie: it wins its bet at once (charlie_cards)"
     ranks = sorted(int(c.rank) for c in hand)
     plain = ev["stand"]
     assert plain is not None

@@ -8,7 +8,7 @@ second card at once in a peek game (checked for blackjack) and in a
 single-deck no-hole-card game (not checked), else after the player has
 finished, and only if a hand is left to settle (or an insurance bet, or the
 player's blackjack against an ace or a ten). A bust, surrendered or
-bonus-paid hand (7-7-7, suited 6-7-8) is settled when it ends.
+bonus-paid hand (7-7-7, suited 6-7-8), or a Charlie, is settled when it ends.
 
 >>> from strategy_calc.cards import parse_cards
 >>> from strategy_calc.rules import blackjack_rules
@@ -202,7 +202,7 @@ def _play_hand(rules: BlackjackRules, deal: _Deal, held: list[Card], codes: byte
     while True:
         ranks = [int(c.rank) for c in held]
         total = hand_total(ranks)[0]
-        if total > 21:
+        if total > 21 or rules.is_charlie(len(held)):
             return False
         if _bonus_paid(rules, held, split is not None):  # (played on: a 21 left standing)
             return not rules.bonus_settles_hand

@@ -88,6 +88,21 @@ class BlackjackRules:
     """Whether split aces may be split again (within ``max_split_hands``)."""
     split_aces_one_card: bool = True
     """Split aces get exactly one card each."""
+    no_split_ranks: str = ""
+    """Pairs that may not be split: ranks ``A``, ``2`` .. ``9``, ``T`` separated by commas
+    (``A``: no splitting aces, as at SJM's tables; ``4,5,T``: no splitting fours, fives or
+    ten-valued pairs, J-Q included); empty (or ``none``): every pair may be split as
+    ``max_split_hands`` allows. ``10``, ``J``, ``Q``, ``K`` read as ``T``, and ``45T`` as
+    ``4,5,T`` (for ``sweep --vary``, whose values are separated by commas); the value is
+    kept in rank order. Such a pair is played as the unsplit hand it is, and a hand of another
+    pair never resplits into one (a resplit needs a pair card of its own rank)."""
+    charlie_cards: int = 0
+    """A Charlie: a hand that reaches this many cards without busting wins its bet at once
+    (even money; a doubled hand its doubled bet), split hands included; 0 = no Charlie,
+    else 5 to 21 (five-card Charlie: 5). In a peek game the dealer's blackjack is settled
+    first (a Charlie never meets one); under ENHC the Charlie is paid when it is made,
+    before the dealer's second card, and a dealer blackjack found later does not take it
+    (as the Macau bonuses: paid at once and settled)."""
     surrender: Surrender = "none"
     """``none``; ``late`` (lost whole to a dealer blackjack); ``early`` (half
     back even against a dealer blackjack); ``not_vs_ace`` (Macau: any up card but
@@ -160,6 +175,10 @@ class BlackjackRules:
             check_decks(self.decks)
         except CardError as exc:
             raise RulesError(str(exc)) from None
+        object.__setattr__(self, "no_split_ranks", _rank_list(self.no_split_ranks))
+        if self.charlie_cards != 0 and not 5 <= self.charlie_cards <= 21:
+            raise RulesError(f"charlie_cards must be 0 (no Charlie) or 5 to 21, not"
+                             f" {self.charlie_cards}")
         if not 1 <= self.max_split_hands <= 4:
             raise RulesError(f"max_split_hands must be 1 to 4, not {self.max_split_hands}")
         for field in ("blackjack_pays", "bonus_suited_678", "bonus_777", "pair_pays_any",
@@ -255,6 +274,28 @@ class BlackjackRules:
             return 1.0, 1.0
         return (0.0, 0.0) if second_split_hand else (1.0, 1.0)
 
+    def may_split(self, rank: int) -> bool:
+        """Whether a pair of ``rank`` (1..10) may be split: ``max_split_hands`` allows a
+        split and ``no_split_ranks`` does not name the rank.
+
+        >>> rules = BlackjackRules(no_split_ranks="t,4,5")
+        >>> rules.no_split_ranks, [rules.may_split(r) for r in (1, 4, 8, 10)]
+        ('4,5,T', [True, False, True, False])
+        """
+        if self.max_split_hands < 2:
+            return False
+        return _RANK_SYMBOLS[rank - 1] not in self.no_split_ranks.split(",")
+
+    def is_charlie(self, cards: int) -> bool:
+        """Whether a hand of ``cards`` cards that has not bust is a Charlie (wins at once).
+
+        >>> [BlackjackRules(charlie_cards=5).is_charlie(n) for n in (4, 5)]
+        [False, True]
+        >>> BlackjackRules().is_charlie(9)
+        False
+        """
+        return self.charlie_cards > 0 and cards >= self.charlie_cards
+
     def split_aces_take_one_card(self, pair_is_ace: bool) -> bool:
         """Whether each hand of this split takes exactly one card (split aces)."""
         return pair_is_ace and self.split_aces_one_card
@@ -278,10 +319,43 @@ class BlackjackRules:
                      "2-9": "LS-2-9", "late_vs_ten_ace": "LS-T-A"}[self.surrender]
         if surrender:
             parts.append(surrender)
+        if self.charlie_cards:
+            parts.append(f"charlie-{self.charlie_cards}")
+        if self.no_split_ranks:
+            parts.append("no-split-" + self.no_split_ranks.replace(",", ""))
         if self.has_bonus:
             parts.append(f"bonus-{self.bonus_suited_678:g}/{self.bonus_777:g}"
                          + ("" if self.bonus_settles_hand else "-plays-on"))
         return f"{self.name}: " + " ".join(parts)
+
+
+_RANK_SYMBOLS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
+"""The rank symbols of ``no_split_ranks``, in rank order."""
+
+
+def _rank_list(text: str) -> str:
+    """``no_split_ranks`` as kept: its ranks in rank order, comma separated, each once
+    (given separated by commas or spaces, or run together: ``45T``, as ``sweep --vary``
+    takes it).
+
+    >>> _rank_list(" k, a ,10"), _rank_list("45t"), _rank_list("none"), _rank_list("")
+    ('A,T', '4,5,T', '', '')
+    """
+    if not isinstance(text, str):
+        raise RulesError(f"no_split_ranks is text such as \"A\" or \"4,5,T\", not {text!r}")
+    words = text.replace(",", " ").upper().split()
+    if words in ([], ["NONE"]):
+        return ""
+    ranks = set()
+    for word in words:
+        for symbol in [word] if word == "10" else list(word):
+            symbol = "T" if symbol in ("10", "J", "Q", "K") else symbol
+            if symbol not in _RANK_SYMBOLS:
+                raise RulesError(f"invalid value {text!r} for no_split_ranks (ranks A, 2 to"
+                                 " 9, T, as \"A\", \"4,5,T\" or \"45T\"; empty or none:"
+                                 " every pair may be split)")
+            ranks.add(_RANK_SYMBOLS.index(symbol))
+    return ",".join(_RANK_SYMBOLS[i] for i in sorted(ranks))
 
 
 def inert_overrides(rules: BlackjackRules, overrides: Sequence[str]) -> list[str]:
@@ -296,6 +370,7 @@ def inert_overrides(rules: BlackjackRules, overrides: Sequence[str]) -> list[str
         "enhc_loses": (rules.peek, 'in a peek game (hole_card = "peek")'),
         "resplit_aces": (rules.max_split_hands <= 2, "when max_split_hands <= 2 (no resplit)"),
         "split_aces_one_card": (rules.max_split_hands < 2, "when max_split_hands = 1 (no split)"),
+        "no_split_ranks": (rules.max_split_hands < 2, "when max_split_hands = 1 (no split)"),
         "double_after_split": (rules.max_split_hands < 2 or rules.double_on == "none",
                                "without splits or doubles (max_split_hands = 1 or"
                                ' double_on = "none")'),

@@ -102,6 +102,28 @@ LATE_TEN_ACE = [
          ("bonus_suited_678=0", "surrender=late_vs_ten_ace")),
 ]
 
+# no_split_ranks (issue 47): the named pairs have no split; peek and ENHC, ranks that
+# optimal play would split on these shoes (8s, aces; 4s, 5s, 7s); shoes without exact ties
+# (where the distribution would turn on how a tie is broken).
+NO_SPLIT = [
+    Case("deluxe", (1, 1, 1, 2, 1, 1, 1, 2, 1, 6), ("no_split_ranks=8",)),
+    Case("deluxe", (2, 1, 1, 1, 1, 1, 1, 2, 2, 6), ("no_split_ranks=A,8",)),
+    Case("macau-1983", (2, 1, 1, 2, 2, 1, 3, 1, 2, 6),
+         ("bonus_suited_678=0", "no_split_ranks=4,5,7")),
+]
+
+# charlie_cards (issue 47): shoes of many small cards, so that hands reach five and six
+# cards; peek and ENHC (one deck: the hole card dealt unchecked; two decks: after).
+CHARLIE = [
+    Case("deluxe", (2, 2, 2, 2, 1, 1, 1, 1, 1, 5), ("charlie_cards=5",)),
+    Case("macau-1983", (2, 2, 2, 2, 1, 1, 1, 1, 1, 5),
+         ("bonus_suited_678=0", "charlie_cards=5")),
+    Case("macau-1983", (2, 2, 2, 2, 1, 1, 1, 1, 1, 5),
+         ("decks=2", "bonus_suited_678=0", "charlie_cards=5", "enhc_loses=original")),
+    Case("deluxe", (3, 2, 2, 2, 1, 1, 1, 1, 1, 5),
+         ("charlie_cards=6", "hand_of_21_stands=false")),
+]
+
 PEEK_SCALE_REASON = (
     "total-dependent play, peek game, up A or T: the calculator sums E[result * "
     "1{no blackjack}] (each composition weighted by its draw probability times "
@@ -243,6 +265,58 @@ def test_the_suited_distribution_agrees_once_split_hands_make_no_bonus() -> None
     assert abs(float(result.ev) - game.ev_optimal) < TOL
     assert game.outcomes_optimal is not None
     assert_same_distribution(result, game.outcomes_optimal)
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("case", _param(NO_SPLIT))
+def test_no_split_ranks_round_equals_the_brute_force(case: Case) -> None:
+    """``no_split_ranks``: a pair of a named rank is played as the unsplit hand it is (the
+    oracle reads the field's text itself); the optimal EV, the round distribution
+    (``risk``) and the chart's EV, with its pair rows, equal the brute force's, and the
+    rule changes the EV (the brute force of the same shoe with every pair splittable). The
+    chart is played with the calculator's reading of the total-dependent sums (summing
+    E[result 1{no blackjack}], PEEK_SCALE_REASON), which the first peek shoe needs with or
+    without the rule."""
+    game = engine(case)
+    optimal = _brute(case, "optimal")
+    assert_consistent(optimal)
+    assert abs(float(optimal.ev) - game.ev_optimal) < TOL
+    assert game.outcomes_optimal is not None
+    assert_same_distribution(optimal, game.outcomes_optimal)
+    # (the calculator's reading of the total-dependent sums, PEEK_SCALE_REASON)
+    chart = _brute(case, "chart", td_peek_scale="joint")
+    assert abs(float(chart.ev) - game.ev_basic) < TOL
+    banned = {s.partition("=")[2] for s in case.sets if s.startswith("no_split_ranks=")}
+    for rank in banned.pop().split(","):
+        assert all("P" not in code for code in game.chart.pairs[rank].values())
+    free = Case(case.name, case.counts,
+                tuple(s for s in case.sets if not s.startswith("no_split_ranks=")))
+    assert RoundOracle(free.rules, free.counts).analyse("optimal").ev > optimal.ev
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("case", _param(CHARLIE, slow=True))
+def test_charlie_cards_round_equals_the_brute_force(case: Case) -> None:
+    """``charlie_cards``: a hand (split hands too) that reaches that many cards without
+    busting wins its bet at once (the oracle reads the field's text itself: in a peek game
+    the dealer's blackjack is settled first; under ENHC a dealer blackjack found later does
+    not take a Charlie); the total-dependent play leaves a Charlie out of its sums (no
+    decision is made there). The optimal EV, the round distribution (``risk``) and the
+    chart's EV equal the brute force's, and the rule changes the EV."""
+    game = engine(case)
+    optimal = _brute(case, "optimal")
+    assert_consistent(optimal)
+    assert abs(float(optimal.ev) - game.ev_optimal) < TOL
+    assert game.outcomes_optimal is not None
+    assert_same_distribution(optimal, game.outcomes_optimal)
+    # (the calculator's reading of the total-dependent sums, PEEK_SCALE_REASON)
+    chart = _brute(case, "chart", td_peek_scale="joint")
+    assert abs(float(chart.ev) - game.ev_basic) < TOL
+    assert game.outcomes_basic is not None
+    assert_same_distribution(chart, game.outcomes_basic)
+    free = Case(case.name, case.counts,
+                tuple(s for s in case.sets if not s.startswith("charlie_cards=")))
+    assert RoundOracle(free.rules, free.counts).analyse("optimal").ev < optimal.ev
 
 
 # ------------------------------------------------------------------ the chart

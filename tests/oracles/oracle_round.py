@@ -53,11 +53,17 @@ plays on; the hole card, when dealt, really is
 missing from the cards he draws. Hands and the dealer then settle:
 
 * a hand over 21 loses its bet (2 if doubled) at once, whatever the dealer does;
+* a Charlie (``charlie_cards`` N > 0): a hand that reaches N cards without busting wins
+  its bet (1) at once and is settled; in a peek game the dealer's blackjack was settled
+  first, under ENHC a dealer blackjack found later does not take it (the field's text);
 * a hand of exactly three cards 7-7-7, or 6-7-8 of one suit, that was not
   doubled is paid ``bonus_777`` / ``bonus_suited_678`` times the bet at once
   and settled (split hands only if ``bonus_on_split_hands``); with
   ``bonus_settles_hand`` false it is paid at once and then also stands as a 21 of one
   unit against the dealer;
+* a pair whose rank ``no_split_ranks`` names (RULES text: "pairs of those ranks may not
+  be split"; ranks A, 2..9, T, given separated by commas, ``T`` any ten-valued pair) has
+  no split action: it is played as any other two-card hand;
 * surrender: -1/2 (ENHC ``late`` and ``late_vs_ten_ace``: -1 if the dealer then has
   blackjack; ``late_vs_ten_ace`` is offered against a ten or an ace only);
 * otherwise the dealer completes his hand: in ENHC a dealer blackjack beats
@@ -173,6 +179,14 @@ class ShoeExhausted(ValueError):
 
 
 @functools.cache
+def _no_split_ranks(text: str) -> frozenset[int]:
+    """The ranks (1..10) whose pairs ``no_split_ranks`` forbids splitting, read from the
+    rules text: rank symbols separated by commas (``T`` and J, Q, K, 10: a ten-valued pair)."""
+    names = {"A": 1, "T": 10, "10": 10, "J": 10, "Q": 10, "K": 10}
+    names.update({str(r): r for r in range(2, 10)})
+    return frozenset(names[w.strip().upper()] for w in text.split(",") if w.strip())
+
+
 def _ff(n: int, k: int) -> int:
     """Falling factorial n (n-1) ... (n-k+1)."""
     out = 1
@@ -289,6 +303,7 @@ class HandCtx:
     one_card: bool  # split aces: one card each
     dbl2: frozenset[int]  # two-card totals a split hand may double
     order: tuple[str, ...] = ACTION_ORDER  # how exact ties between actions are broken
+    charlie: int = 0  # charlie_cards: a hand of this many cards, not bust, wins 1 at once
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash(tuple(getattr(self, f) for f in _CTX_FIELDS)))
@@ -342,7 +357,7 @@ def _no_bj_perm(unseen: Counts, ctx: HandCtx) -> int:
 
 
 _CTX_FIELDS = ("up", "peek", "h17", "push22", "bonus_stands", "loss1", "loss2", "scale", "b777",
-               "b678", "q678", "split", "one_card", "dbl2", "order")
+               "b678", "q678", "split", "one_card", "dbl2", "order", "charlie")
 
 
 def _bonus_value(c10: Counts, unseen: Counts, ctx: HandCtx) -> int | Fraction | None:
@@ -378,10 +393,18 @@ def _arrive(c10: Counts, unseen: Counts, ctx: HandCtx) -> int | Fraction:
     """Value of a hand that has just drawn to ``c10`` (not doubled)."""
     if _hard(c10) > 21:
         return -ctx.scale * _no_bj_perm(unseen, ctx)
+    if _charlie(c10, ctx):  # wins its bet at once (peek: only with no dealer blackjack)
+        return ctx.scale * _no_bj_perm(unseen, ctx)
     bonus = _bonus_value(c10, unseen, ctx)
     if bonus is not None:
         return bonus
     return _node(c10, unseen, ctx)[0]
+
+
+def _charlie(c10: Counts, ctx: HandCtx) -> bool:
+    """A Charlie (RULES text, ``charlie_cards``): "a player hand reaching that many cards
+    without busting wins at once (even money)"; the caller has checked it is not bust."""
+    return ctx.charlie > 0 and sum(c10) >= ctx.charlie
 
 
 def _can_draw(unseen: Counts) -> bool:
@@ -494,7 +517,7 @@ def total_dependent_play(
         if sum(comp) < 2:
             continue
         total, soft = _total(comp)
-        if total >= 21:
+        if total >= 21 or _charlie(comp, ctx):  # (a Charlie is no decision: won at once)
             continue
         classes.setdefault((soft, total), []).append(comp)
     order = ([(False, t) for t in range(20, 10, -1)] + [(True, t) for t in range(20, 11, -1)]
@@ -509,6 +532,8 @@ def total_dependent_play(
             return memo[key]
         if _hard(c10) > 21:
             v: int | Fraction = -ctx.scale * _no_bj_perm(unseen, ctx)
+        elif _charlie(c10, ctx):
+            v = ctx.scale * _no_bj_perm(unseen, ctx)
         else:
             bonus = _bonus_value(c10, unseen, ctx)
             total, soft = _total(c10)
@@ -656,6 +681,7 @@ class RoundOracle:
         self.hole_timing = hole_timing
         self.double_totals = frozenset(_DOUBLE_ON[rules.double_on])
         self.max_hands = rules.max_split_hands
+        self.no_split = _no_split_ranks(rules.no_split_ranks)
         self.td_options = {"weight": td_weight, "peek_scale": td_peek_scale}
         self.td_suited_bonus = td_suited_bonus
         self._td: dict[int, dict[tuple[bool, int], str]] = {}
@@ -774,7 +800,8 @@ class RoundOracle:
                        bonus_stands=not self.rules.bonus_settles_hand, loss1=loss1,
                        loss2=loss2, scale=self.scale,
                        b777=b777, b678=b678, q678=q678 if b678 else Fraction(0), split=split,
-                       one_card=one_card, dbl2=dbl2, order=self.tie_order)
+                       one_card=one_card, dbl2=dbl2, order=self.tie_order,
+                       charlie=self.rules.charlie_cards)
 
     def surrender_allowed(self, up: int) -> bool:
         kind = self.rules.surrender
@@ -997,6 +1024,8 @@ class RoundOracle:
         action = None
         if hard > 21:
             end = ("bust", 1)
+        elif self.rules.charlie_cards and len(cards) >= self.rules.charlie_cards:
+            end = ("bonus", self.scale)  # a Charlie wins its bet at once
         elif len(cards) == 3 and (bonus := self._bonus_scaled(cards, split)):
             end = ("bonus", bonus) if self.rules.bonus_settles_hand else ("bonus21", bonus)
         else:
@@ -1274,7 +1303,7 @@ class RoundOracle:
             else:
                 values["surrender"] = Fraction(-1, 2)
         r = self.rank_of[p1]
-        if r == self.rank_of[p2] and self.max_hands >= 2:
+        if r == self.rank_of[p2] and self.max_hands >= 2 and r not in self.no_split:
             values["split"] = sum(
                 (to_ev(self._split_hand_value(info, pk, c), view, c)
                  for pk, c in self._split_ctxs(info)), Fraction(0))
@@ -1528,7 +1557,7 @@ class RoundOracle:
         else:
             code = chart.hard[total][sym]
         can_double = total in self.double_totals
-        can_split = r1 == r2 and self.max_hands >= 2
+        can_split = r1 == r2 and self.max_hands >= 2 and r1 not in self.no_split
         das = self.rules.double_after_split
         sur = self.surrender_allowed(up)
         table = {

@@ -39,7 +39,7 @@ class SplitPlan:
     conditioning: engine.Conditioning
     max_hands: int
     """Most hands the pair may become: ``max_split_hands``, but 2 for aces unless they
-    may be resplit; 1: the rules allow no split."""
+    may be resplit; 1: the rules allow no split (of this pair: ``no_split_ranks``)."""
     one_card: bool
     """Each split hand takes exactly one card (split aces)."""
     may_double: bool
@@ -67,7 +67,8 @@ class SplitPlan:
         """
         cond = engine.Conditioning.of(rules) if conditioning is None else conditioning
         aces = pair is Rank.ACE
-        max_hands = (min(2, rules.max_split_hands) if aces and not rules.resplit_aces
+        max_hands = (1 if not rules.may_split(pair)  # (no_split_ranks)
+                     else min(2, rules.max_split_hands) if aces and not rules.resplit_aces
                      else rules.max_split_hands)
         sees_suits = (rules.bonus_suited_678 > 0 and rules.bonus_on_split_hands
                       and pair in SUITED_RANKS)

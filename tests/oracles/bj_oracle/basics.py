@@ -6,6 +6,8 @@ import functools
 from collections.abc import Iterable
 from fractions import Fraction
 
+from strategy_calc.rules import BlackjackRules
+
 Shoe = tuple[int, ...]
 SuitedCard = tuple[int, str | None]
 SuitedShoe = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]
@@ -90,6 +92,18 @@ def _exact(x: float) -> Fraction:
 def _best_total(hard: int, has_ace: bool) -> int:
     """The total with one ace counted 11 when that does not exceed 21."""
     return hard + 10 if has_ace and hard + 10 <= 21 else hard
+
+
+def _split_forbidden(rules: BlackjackRules, pair_rank: int) -> bool:
+    """True when the rules let no pair of ``pair_rank`` be split: one hand at most
+    (``max_split_hands == 1``), or the rank named in ``no_split_ranks`` (RULES text:
+    "pairs of those ranks may not be split"; rank symbols A, 2..9, T separated by commas,
+    T any ten-valued card)."""
+    names = {"A": 1, "T": 10, "10": 10, "J": 10, "Q": 10, "K": 10}
+    names.update({str(r): r for r in range(2, 10)})
+    banned = {names[w.strip().upper()] for w in rules.no_split_ranks.split(",")
+              if w.strip()}
+    return rules.max_split_hands == 1 or pair_rank in banned
 
 
 def _completes_blackjack(up: int, rank: int) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from bj_oracle.basics import RANK_LAYOUT, Shoe, _take
+from bj_oracle.basics import RANK_LAYOUT, Shoe, _split_forbidden, _take
 from bj_oracle.resplit import _tally_value
 from bj_oracle.solver import _Hand, _hand_solver, _Setup
 from bj_oracle.split_bruteforce import Outcome, _draws, _walk_hand
@@ -53,7 +53,7 @@ def _cdp_bruteforce(
     """:func:`split_ev_cdp_hands_bruteforce`; with ``frozen`` every hand plays the
     ``a = 0`` policy whatever the number of hands (the policy of
     :func:`split_ev_resplit_bruteforce`, dealt in the cdp-hands order)."""
-    if rules.max_split_hands == 1:
+    if _split_forbidden(rules, pair_rank):
         return None
     pair = [(pair_rank, None), (pair_rank, None)]
     shoe = tuple(shoe)

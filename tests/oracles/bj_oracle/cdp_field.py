@@ -12,7 +12,7 @@ import functools
 from fractions import Fraction
 from math import comb
 
-from bj_oracle.basics import RANK_LAYOUT, Shoe, _completes_blackjack
+from bj_oracle.basics import RANK_LAYOUT, Shoe, _completes_blackjack, _split_forbidden
 from bj_oracle.solver import _hand_solver
 from bj_oracle.splits import _split_hand_setups
 from strategy_calc.rules import BlackjackRules
@@ -59,7 +59,7 @@ def split_ev_cdp_field(
     ``X[a, b]``. The first hand (ENHC ``original``: the one whose bet a dealer blackjack
     takes) is the first in the queue.
     """
-    if rules.max_split_hands == 1:
+    if _split_forbidden(rules, pair_rank):
         return None
     shoe = tuple(shoe)
     p_kind = pair_rank - 1

@@ -60,6 +60,7 @@ def _hand_evs(
         bonus_678=b678,
         push22=rules.dealer_22_pushes,
         bonus_settles=rules.bonus_settles_hand,
+        charlie=rules.charlie_cards,
     )
     solver = _hand_solver(setup)
     root = (0,) * len(layout)

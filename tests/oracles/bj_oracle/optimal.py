@@ -6,7 +6,7 @@ import functools
 import math
 from fractions import Fraction
 
-from bj_oracle.basics import Shoe, ShoeExhausted, _completes_blackjack, _exact
+from bj_oracle.basics import Shoe, ShoeExhausted, _completes_blackjack, _exact, _split_forbidden
 from bj_oracle.dealer import _dealer_ways
 from bj_oracle.solver import _double_totals, _enhc_losses
 from strategy_calc.rules import BlackjackRules
@@ -95,6 +95,8 @@ class _OptimalSplit:
         self.bonus_num, self.b = bonus.numerator, bonus.denominator
         self.track_first = not self.peek and rules.enhc_loses == "original"
         self.bonus_settles = rules.bonus_settles_hand
+        # a Charlie (RULES text): a hand reaching this many cards unbust wins 1 at once
+        self.charlie = rules.charlie_cards
         # ENHC: what a standing hand gets against a dealer blackjack, by (first, stake)
         self.loss_bj = {
             (first, stake): int(_enhc_losses(rules, 1 if first else 2)[stake - 1])
@@ -198,8 +200,9 @@ class _OptimalSplit:
 
     def hand_state(self, hard: int, ace: bool, cards: int, sevens: bool, first: bool) -> HandState:
         """A canonical hand: an ace that can no longer count 11 is forgotten, 3+ cards
-        are alike, the 7s matter only for the bonus, "first" only in ENHC original."""
-        return (hard, ace and hard <= 11, min(cards, 3),
+        are alike (but up to a Charlie's number), the 7s matter only for the bonus, "first"
+        only in ENHC original."""
+        return (hard, ace and hard <= 11, min(cards, max(3, self.charlie)),
                 sevens and cards <= 2 and self.bonus_num > 0, first and self.track_first)
 
     def finish(self, fin: Finished, total: int, stake: int, first: bool) -> Finished:
@@ -280,6 +283,8 @@ class _OptimalSplit:
             if not self.bonus_settles:
                 fin = self.finish(fin, 21, 1, first)
             return self.bonus_num * (w // self.b) + self.between(d, waiting, created, fin)
+        if self.charlie and cards >= self.charlie:  # a Charlie: its bet won at once
+            return w + self.between(d, waiting, created, fin)
         total = hard + 10 if ace and hard <= 11 else hard
         if self.one_card and cards == 2:
             return self.between(d, waiting, created, self.finish(fin, total, 1, first))
@@ -345,6 +350,6 @@ def split_ev_optimal_bruteforce(
     """
     if rules.bonus_suited_678:
         raise ValueError("the suited 6-7-8 bonus needs suits: this oracle is rank-only")
-    if rules.max_split_hands == 1:
+    if _split_forbidden(rules, pair_rank):
         return None
     return _OptimalSplit(pair_rank, up, tuple(shoe), rules).root()

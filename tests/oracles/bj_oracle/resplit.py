@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from bj_oracle.basics import RANK_LAYOUT, Shoe, _take
+from bj_oracle.basics import RANK_LAYOUT, Shoe, _split_forbidden, _take
 from bj_oracle.solver import _Hand, _hand_solver, _Setup
 from bj_oracle.split_bruteforce import (
     Outcome,
@@ -103,7 +103,7 @@ def split_ev_resplit_bruteforce(
     hand outcome occurs on them, and the dealer is enumerated once per shoe
     the hands can leave.
     """
-    if rules.max_split_hands == 1:
+    if _split_forbidden(rules, pair_rank):
         return None
     first, later, solver1, solver2, resplit_kind = _resplit_setup(pair_rank, up, shoe, rules)
     max_hands = rules.max_split_hands
@@ -163,7 +163,7 @@ def split_moments_resplit_bruteforce(
     of a path against the same dealer hand. Peek: conditioned on no dealer blackjack, like
     the EV. For tiny shoes.
     """
-    if rules.max_split_hands == 1:
+    if _split_forbidden(rules, pair_rank):
         return None
     first, later, solver1, solver2, resplit_kind = _resplit_setup(pair_rank, up, shoe, rules)
     max_hands = rules.max_split_hands

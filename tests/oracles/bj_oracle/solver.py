@@ -48,6 +48,7 @@ class _Setup:
     push22: bool = False  # dealer_22_pushes: his 22 pushes every standing hand
     bonus_settles: bool = True  # bonus_settles_hand: a bonus hand is settled (else it also
                                 # stands as a 21 against the dealer)
+    charlie: int = 0  # charlie_cards: a hand of this many cards, not bust, wins 1 at once
 
 
 class _Hand:
@@ -127,7 +128,11 @@ class _Hand:
         return self.s.natural and not any(d)
 
     def bonus(self, d: tuple[int, ...]) -> Fraction:
-        """The bonus this (undoubled) hand is paid at once, 0 if none."""
+        """The bonus this (undoubled) hand is paid at once, 0 if none; a Charlie (RULES
+        text: "a hand reaching that many cards without busting wins at once (even
+        money)") is paid 1 so."""
+        if self.s.charlie and self.n_cards(d) >= self.s.charlie:
+            return Fraction(1)
         if self.n_cards(d) != 3:
             return Fraction(0)
         cards = [self.s.layout[k] for k in self.hand(d)]

@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from bj_oracle.basics import RANK_LAYOUT, SUITED_LAYOUT, Shoe, SuitedCard, SuitedShoe, _exact
+from bj_oracle.basics import (
+    RANK_LAYOUT,
+    SUITED_LAYOUT,
+    Shoe,
+    SuitedCard,
+    SuitedShoe,
+    _exact,
+    _split_forbidden,
+)
 from bj_oracle.solver import (
     _bonuses,
     _double_totals,
@@ -28,7 +36,7 @@ def _split_setups(
     rules: BlackjackRules,
 ) -> tuple[_Setup, _Setup] | None:
     """The setups of split hand 1 and split hand 2 (None: no split allowed)."""
-    if rules.max_split_hands == 1:
+    if _split_forbidden(rules, pair[0][0]):
         return None
     if rules.max_split_hands > 2:
         raise NotImplementedError("the oracle handles one split (two hands) only")
@@ -73,6 +81,7 @@ def _split_hand_setups(
                 bonus_678=b678,
                 push22=rules.dealer_22_pushes,
                 bonus_settles=rules.bonus_settles_hand,
+                charlie=rules.charlie_cards,
             )
         )
     return setups[0], setups[1]
