@@ -240,18 +240,7 @@ def analyse_hand(
         won_lost, moments = _outcomes(rules, base, hand, upr, params, conditioning, ev,
                                       no_bj, q678, natural, plan, split_codes, strategy,
                                       up_cases)
-    notes = [bonus_note] if bonus_note else []
-    order_note = _split_order_note(rules, hand, upr, ev["split"] is not None)
-    if order_note:
-        notes.append(order_note)
-    if plan is not None and not plan.allowed and rules.max_split_hands >= 2:
-        notes.append(f"split: not allowed, the rules forbid splitting {hand[0].rank.symbol}s"
-                     f" (no_split_ranks = {rules.no_split_ranks})")
-    if not suits_known:
-        notes.append("suits not given: the 6-7-8 bonus is averaged over the possible suits")
-    shuffler = continuous_note(rules, "hand")
-    if shuffler is not None:
-        notes.append(shuffler)
+    notes = _hand_notes(rules, hand, upr, ev, plan, bonus_note, suits_known)
     return HandAnalysis(
         rules=rules,
         hand=hand,
@@ -322,6 +311,26 @@ def hand_by_suits(
             continue
         out[name] = SuitReading(suited, a.ev, a.best)
     return out or None
+
+
+def _hand_notes(rules: BlackjackRules, hand: Sequence[Card], upr: Rank,
+                ev: Mapping[str, float | None], plan: SplitPlan | None,
+                bonus_note: str | None, suits_known: bool) -> list[str]:
+    """What :class:`HandAnalysis` says beside its figures (bonus, split order, a split the
+    rules forbid, suits averaged, a continuous shuffler)."""
+    notes = [bonus_note] if bonus_note else []
+    order_note = _split_order_note(rules, hand, upr, ev["split"] is not None)
+    if order_note:
+        notes.append(order_note)
+    if plan is not None and not plan.allowed and rules.max_split_hands >= 2:
+        notes.append(f"split: not allowed, the rules forbid splitting {hand[0].rank.symbol}s"
+                     f" (no_split_ranks = {rules.no_split_ranks})")
+    if not suits_known:
+        notes.append("suits not given: the 6-7-8 bonus is averaged over the possible suits")
+    shuffler = continuous_note(rules, "hand")
+    if shuffler is not None:
+        notes.append(shuffler)
+    return notes
 
 
 def _split_order_note(rules: BlackjackRules, hand: Sequence[Card], upr: Rank,
