@@ -60,12 +60,14 @@ resplit-optimal-6d), so ``decks ** 1.56`` for time and :data:`RESPLIT_MIB_EXPONE
 memory."""
 RESPLIT_MIB_EXPONENT = math.log(1700.0 / RESPLIT_MIB_1D) / math.log(6)
 """How its memory grows with the decks (237 MB at 1 deck, 1.7 GB at 6)."""
-RESPLIT_RANK_TIME = {2: 15.6, 6: 4.7, 8: 1.0}
-"""The time of a pair's resplit relative to 8,8, at 6 decks vs T: 6,6 6 minutes, 2,2 over
-20 minutes, 8,8 77 s (2026-12-06); ranks between are interpolated (geometrically), the
-nines, tens and aces taken as 8,8."""
-RESPLIT_RANK_MEMORY = {2: 2.35, 6: 1.94, 8: 1.0}
-"""The same for memory: 2,2 4 GB, 6,6 3.3 GB, 8,8 1.7 GB."""
+RESPLIT_RANK_TIME = {2: 15.6, 6: 337 / 76.9, 8: 1.0}
+"""The time of a pair's resplits relative to 8,8, at 6 decks vs T (docs/PERFORMANCE.md,
+"The fully optimal split", 2026-12-06): 8,8 77 s, 6,6 337 s, 2,2 not finished in 20
+minutes (taken as 20); ranks between are interpolated (geometrically), the nines, tens
+and aces taken as 8,8 (9,9 vs 7 37 s, T,T vs 6 16 s: less). At one deck 2,2 took 24.3 s,
+5 times 8,8: the model errs high there."""
+RESPLIT_RANK_MEMORY = {2: 4300 / 1640, 6: 3300 / 1640, 8: 1.0}
+"""The same for memory: 8,8 1.64 GB, 6,6 3.3 GB, 2,2 4.3 GB when stopped."""
 POSTSPLIT_GAME_8D = 58.8
 """``edge --split-strategy postsplit`` at 8 decks: 58.8 s on a loaded machine (load 8,
 2026-12-07; 62 MB peak)."""

@@ -287,7 +287,7 @@ class Runner:
         for pid in list(self._heavy):
             kill_tree(pid)
         if self._pool is not None:
-            workers = list(self._pool._processes.values())  # (the pool keeps them there)
+            workers = list((self._pool._processes or {}).values())  # (the pool keeps them)
             for worker in workers:
                 if worker.pid:
                     kill_tree(worker.pid)

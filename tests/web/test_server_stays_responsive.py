@@ -190,7 +190,9 @@ def test_sigint_or_sigterm_ends_the_server_and_every_worker_within_seconds(signu
     time.sleep(2)  # (the heavy job is computing)
     assert len(_group(process.pid)) >= 3  # serve, a quick worker, the heavy job
     try:
-        _stop(process, signum)
+        gone = _stop(process, signum)
+        print(f"{signal.Signals(signum).name}: every process of the server gone after"
+              f" {gone:.2f} s")
     finally:
         heavy.close()
         if process.poll() is None:
@@ -213,6 +215,7 @@ def test_under_load_quick_queries_answer_within_a_second_and_sigint_leaves_nothi
         heavy = _start_heavy(base)
         with ThreadPoolExecutor(2) as warm:  # (each quick worker imports once)
             list(warm.map(lambda p: get(base, p), ["/api/hand?cards=T,2&vs=2"] * 2))
+        time.sleep(1)  # (the heavy job past its imports, computing)
         ranks = "23456789T"  # (no pair: a pair's hand enumerates its split, 1 to 4 s)
         hands = [f"/api/hand?cards={a},{b}&vs={up}" for i, a in enumerate(ranks)
                  for b in ranks[i + 1:] for up in "T9"][:50]
@@ -249,3 +252,20 @@ def test_a_budget_out_of_range_is_one_error_line_and_status_2(option: list[str])
     assert code == 2 and out == b""
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and option[0] in lines[0]
+
+
+def test_the_server_and_the_command_lines_warning_quote_one_estimate(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """One model: the server's estimate of the issue's request is the library's
+    (:func:`strategy_calc.blackjack.cost.game_cost`), and the warning ``edge`` prints
+    before the same analysis says that figure."""
+    from strategy_calc.blackjack.cost import game_cost
+    from strategy_calc.cli.respond import warn_slow_split
+    from strategy_calc.rules import blackjack_rules
+
+    resplits = blackjack_rules("deluxe", ["max_split_hands=4"])
+    cost = game_cost(resplits, "optimal")
+    assert web.estimate("edge", [("rules", "deluxe"), ("split_strategy", "optimal"),
+                                 ("set", "max_split_hands=4")]) == cost
+    warn_slow_split(resplits, "optimal", "every pair", cost)
+    assert f"would take {cost} here for every pair" in capsys.readouterr().err
