@@ -29,7 +29,7 @@ def serve_command(
     max_seconds: Annotated[float, typer.Option(
         "--max-seconds", metavar="S",
         help="Refuse (HTTP 413) a request estimated to take longer, before it starts; a"
-        " heavy one still running at twice this is stopped.")] = 60.0,
+        " heavy one that has used twice this in CPU seconds is stopped.")] = 60.0,
     max_memory: Annotated[float, typer.Option(
         "--max-memory", metavar="MB",
         help="Refuse (HTTP 413) a request estimated to need more memory (MiB); a heavy one"

@@ -5,7 +5,8 @@ Each request's command line runs off the event loop. A quick one (estimated at m
 the command line's "would take about ..." warning prints) runs in a pool of warm worker
 processes; a heavy one in a process of its own, at most ``Budget.heavy_jobs`` at once,
 watched while it runs and killed (with whatever it started) when its client goes away, when
-it runs past twice the time budget or beyond the memory budget, or when the server stops.
+it has used twice the time budget in CPU seconds or grown beyond the memory budget, or when
+the server stops.
 A request over the budget is refused before it starts (:meth:`Budget.refusal`).
 """
 
@@ -216,6 +217,21 @@ def kill_tree(pid: int) -> None:
             os.kill(victim, signal.SIGKILL)
 
 
+def cpu_seconds(pid: int, otherwise: float) -> float:
+    """The CPU seconds ``pid`` has used (``/proc``: on a busy machine a heavy job's wall
+    time stretches, its work does not), or ``otherwise`` where ``/proc`` does not say.
+
+    >>> 0 <= cpu_seconds(os.getpid(), -1.0) <= sum(os.times()[:2]) + 0.02
+    True
+    """
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return otherwise
+
+
 def _rss_mib(pid: int) -> float:
     """The resident memory of ``pid``, MiB (0 where ``/proc`` does not say)."""
     try:
@@ -413,7 +429,8 @@ class Runner:
                          ) -> tuple[int, bytes, str, tuple[str, int, int] | None]:
         """One heavy command in a process of its own, watched every
         :data:`POLL_SECONDS`: killed (with whatever it started) when its client goes away,
-        when it runs past twice the time budget or beyond the memory budget, when the
+        when it has used twice the time budget in CPU seconds (:func:`cpu_seconds`) or
+        grown beyond the memory budget, when the
         server stops (:meth:`close`), or when this coroutine is cancelled."""
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[Any]
@@ -439,9 +456,10 @@ class Runner:
                     break
                 if disconnected is not None and await disconnected():
                     raise Stopped(499, "the client went away: the job was stopped")
-                if loop.time() - started > 2 * self.budget.max_seconds:
-                    raise Stopped(503, f"stopped after {loop.time() - started:.0f} s: past"
-                                  " twice this server's time budget (serve --max-seconds)")
+                spent = cpu_seconds(pid, loop.time() - started)
+                if spent > 2 * self.budget.max_seconds:
+                    raise Stopped(503, f"stopped after {spent:.0f} CPU seconds: past twice"
+                                  " this server's time budget (serve --max-seconds)")
                 if _rss_mib(pid) > self.budget.max_memory_mib:
                     raise Stopped(503, f"stopped at {_rss_mib(pid):.0f} MiB: beyond this"
                                   " server's memory budget (serve --max-memory)")

@@ -20,9 +20,10 @@ warning prints). A request over the budget (:class:`Budget`: ``serve --max-secon
 ``--heavy-jobs`` at once; another is refused with 503, the same JSON and a
 ``Retry-After``: heavy requests are not queued), apart from the quick pool, so a hand
 query answers while the heavy ones run. A heavy job is stopped (its process and any it
-started killed) when its client goes away, when it runs past twice the time budget or
-beyond the memory budget (503), and when the server stops: every worker, quick or heavy,
-ends with the server (and, on Linux, with its parent process if that is killed).
+started killed) when its client goes away, when it has used twice the time budget in CPU
+seconds or grown beyond the memory budget (503), and when the server stops: every worker,
+quick or heavy, ends with the server (and, on Linux, with its parent process if that is
+killed).
 
 What a request may ask is narrower than the command line: built-in rulesets only (no
 file is read or written: no ``--rules FILE``, ``--out``, ``--cache``), at most

@@ -269,3 +269,28 @@ def test_the_server_and_the_command_lines_warning_quote_one_estimate(
                                  ("set", "max_split_hands=4")]) == cost
     warn_slow_split(resplits, "optimal", "every pair", cost)
     assert f"would take {cost} here for every pair" in capsys.readouterr().err
+
+
+@pytest.mark.parallel
+@pytest.mark.parametrize(("budget", "why"), [
+    (web.Budget(max_seconds=0.5), "CPU seconds: past twice this server's time budget"),
+    (web.Budget(max_memory_mib=40), "MiB: beyond this server's memory budget")])
+def test_a_heavy_job_past_its_budget_is_stopped_with_a_503(budget: web.Budget, why: str
+                                                           ) -> None:
+    """A heavy job (the optimal game, 35.8 s by ``bench``) that has used twice the time
+    budget in CPU seconds (1 s here) or grown past the memory budget (40 MiB: a worker
+    holds more once it has imported the package) is killed and answered 503."""
+    import asyncio
+
+    from strategy_calc.blackjack.cost import Cost
+
+    runner = web.Runner(command=run_captured, budget=budget)
+    start = time.monotonic()
+    try:
+        status, body = asyncio.run(runner.run(
+            ["edge", "--rules", "deluxe", "--split-strategy", "optimal", "--json"],
+            cost=Cost(35.8, 128)))
+    finally:
+        runner.close()
+    assert status == 503 and why in json.loads(body)["error"]
+    assert time.monotonic() - start < 30 and not _heavy_jobs()
