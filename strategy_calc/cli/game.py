@@ -73,7 +73,9 @@ def _game_key(game: opt.ShoeRuleset, split_strategy: SplitStrategy
     """The ruleset and shoe of a whole-game command (a warning first where its split
     strategy is slow), and the key its analysis is kept under in :data:`_games`."""
     ruleset, cards = guarded(game.with_shoe)
-    warn_slow_split(ruleset, split_strategy, "every pair")
+    from strategy_calc.blackjack.cost import game_cost
+
+    warn_slow_split(ruleset, split_strategy, "every pair", game_cost(ruleset, split_strategy))
     return ruleset, cards, (ruleset, cards, split_strategy.strip().lower())
 
 

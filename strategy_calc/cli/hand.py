@@ -65,7 +65,12 @@ def hand_command(
             from strategy_calc.blackjack.boxes import check_boxes
 
             check_boxes(boxes)
-        warn_slow_split(ruleset, split_strategy, "this pair")
+        from strategy_calc.blackjack.cost import hand_cost
+        from strategy_calc.cards import parse_cards
+
+        ranks = tuple(int(card.rank) for card in parse_cards(cards))
+        warn_slow_split(ruleset, split_strategy, "this pair",
+                        hand_cost(ruleset, ranks, split_strategy))
         with progress_bar("the optimal split") as tick:
             result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed),
                                             postsplit=postsplit, outcomes=True, shoe=start,

@@ -20,6 +20,7 @@ from strategy_calc.errors import InputError
 if TYPE_CHECKING:
     from rich.progress import Progress
 
+    from strategy_calc.blackjack.cost import Cost
     from strategy_calc.cards import Shoe
     from strategy_calc.rules import BlackjackRules
 
@@ -230,15 +231,19 @@ def with_shoe(
     return replace(ruleset, decks=cards.decks), cards
 
 
-def warn_slow_split(ruleset: BlackjackRules, split_strategy: str, what: str) -> None:
+def warn_slow_split(ruleset: BlackjackRules, split_strategy: str, what: str,
+                    cost: Cost | None = None) -> None:
     """Say so before an optimal split with resplits on more than one deck (the fully
     optimal solver's states grow with the shoe and the hands: minutes for a high pair,
-    much longer for a low one, hours for every pair)."""
+    much longer for a low one, hours for every pair), with ``cost``, the estimate of
+    :mod:`strategy_calc.blackjack.cost` (the one ``serve`` refuses requests by)."""
     if (split_strategy.strip().lower() == "optimal" and ruleset.max_split_hands > 2
             and ruleset.decks > 1):
-        how_long = "hours" if what == "every pair" else "a long time"
+        how_long = ("hours" if what == "every pair" else "a long time") if cost is None \
+            else f"{cost} here"
+        verb = "can take" if cost is None else "would take"
         print(f"warning: the fully optimal split with resplits ({ruleset.max_split_hands}"
-              f" hands) at {ruleset.decks} decks can take {how_long} for {what} (to 4"
+              f" hands) at {ruleset.decks} decks {verb} {how_long} for {what} (to 4"
               " hands at six decks: 8,8 vs T about 1.5 minutes and 1.7 GB, 6,6 vs T 6"
               " minutes and 3.3 GB, 2,2 vs T over 20 minutes and 4 GB)", file=sys.stderr)
 

@@ -61,7 +61,8 @@ def run(args: list[str] | None = None) -> int:
     """
     line = routed(sys.argv[1:] if args is None else list(args))
     try:
-        result = _app_for(line)(line, standalone_mode=False)
+        result = _parser_for(line[0] if line and line[0] in COMMANDS else None)(
+            line, standalone_mode=False)
     except typer.TyperException as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":  # a group without its command
             print(f"error: {_missing_command(exc)}", file=sys.stderr)
@@ -232,6 +233,15 @@ def full_app() -> typer.Typer:
     the whole app (``strategy_calc.cli.app``; the top-level help and a line naming no
     command use the index instead, :func:`_index_app`, which loads no family)."""
     return _with(COMMANDS)
+
+
+@cache
+def _parser_for(name: str | None) -> Any:
+    """The click command that parses a command line naming the command ``name`` (None: no
+    command, :func:`_app_for`), built once per process: a process that runs many command
+    lines (``serve``'s workers, ``shell``) builds each command's parser once, not per line
+    (half of a warm ``hand``'s 16 ms)."""
+    return typer.main.get_command(_app_for([name] if name is not None else []))
 
 
 def _app_for(args: list[str]) -> typer.Typer:

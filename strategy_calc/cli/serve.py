@@ -26,6 +26,18 @@ def serve_command(
     port: Annotated[int, typer.Option(
         "--port", metavar="PORT", help="TCP port (0: any free one).")] = 8000,
     open_: Annotated[bool, typer.Option("--open", help="Open the page in a browser.")] = False,
+    max_seconds: Annotated[float, typer.Option(
+        "--max-seconds", metavar="S",
+        help="Refuse (HTTP 413) a request estimated to take longer, before it starts; a"
+        " heavy one that has used twice this in CPU seconds is stopped.")] = 60.0,
+    max_memory: Annotated[float, typer.Option(
+        "--max-memory", metavar="MB",
+        help="Refuse (HTTP 413) a request estimated to need more memory (MiB); a heavy one"
+        " that grows beyond it is stopped.")] = 1024.0,
+    heavy_jobs: Annotated[int, typer.Option(
+        "--heavy-jobs", metavar="N",
+        help="Heavy requests (estimated over 10 s) run at once, each a process of its own;"
+        " more are refused (HTTP 503) until one ends.")] = 1,
 ) -> None:
     """Serve the chart you can click, the hand calculator, the rules and their effects and
     baccarat on this machine (pip install 'strategy_calc[web]'), and /api/COMMAND: the JSON
@@ -37,20 +49,30 @@ def serve_command(
         raise fail("serve needs the web extra: pip install 'strategy_calc[web]'")
     if not 0 <= port <= 65535:
         raise fail(f"--port is 0 to 65535, not {port}")
+    import math
+    import os
+
+    if not (math.isfinite(max_seconds) and max_seconds > 0):
+        raise fail(f"--max-seconds is a number of seconds above 0, not {max_seconds}")
+    if not (math.isfinite(max_memory) and max_memory > 0):
+        raise fail(f"--max-memory is a number of MiB above 0, not {max_memory}")
+    most = 4 * (os.cpu_count() or 1)
+    if not 1 <= heavy_jobs <= most:
+        raise fail(f"--heavy-jobs is 1 to {most} here (four per core), not {heavy_jobs}")
+    budget = web.Budget(max_seconds, max_memory, heavy_jobs)
     warning = web.bind_warning(host)
     if warning:
         print(warning, file=sys.stderr)
-    import uvicorn
-
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
-    print(f"strategy-calc: serving on {url} (Ctrl-C to stop)", file=sys.stderr)
+    print(f"strategy-calc: serving on {url} (Ctrl-C to stop; a request over"
+          f" {max_seconds:g} s or {max_memory:g} MiB is refused)", file=sys.stderr)
     if open_:
         import threading
         import webbrowser
 
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    uvicorn.run(web.create_app(run_captured, declared), host=host, port=port,
-                log_level="warning")
+    # Ctrl-C or SIGTERM: every worker killed at once, then uvicorn stops (web.uvicorn_server)
+    web.uvicorn_server(web.create_app(run_captured, declared, budget), host, port).run()
 
 
 def declared(command: str) -> list[web.Parameter]:

@@ -11,6 +11,20 @@ exposes, which are required, and the limits); bad input is HTTP 400 with
 pool of warm worker processes (:class:`Runner`; they keep their imports between requests),
 and the answers are kept per query.
 
+Before any command runs, its cost is estimated (:func:`estimate`: the model of
+:mod:`strategy_calc.blackjack.cost`, the one the command line's "would take about ..."
+warning prints). A request over the budget (:class:`Budget`: ``serve --max-seconds``,
+``--max-memory``) is refused with 413 and JSON ``{"error", "estimate": {"seconds",
+"memory_mib"}, "budget": {"seconds", "memory_mib"}}``. One estimated above
+:data:`QUICK_SECONDS` is heavy: it runs in a process of its own (at most
+``--heavy-jobs`` at once; another is refused with 503, the same JSON and a
+``Retry-After``: heavy requests are not queued), apart from the quick pool, so a hand
+query answers while the heavy ones run. A heavy job is stopped (its process and any it
+started killed) when its client goes away, when it has used twice the time budget in CPU
+seconds or grown beyond the memory budget (503), and when the server stops: every worker,
+quick or heavy, ends with the server (and, on Linux, with its parent process if that is
+killed).
+
 What a request may ask is narrower than the command line: built-in rulesets only (no
 file is read or written: no ``--rules FILE``, ``--out``, ``--cache``), at most
 :data:`MAX_DECKS` decks, sweeps of at most :data:`MAX_VARIANTS` variants, a query of at
@@ -32,24 +46,28 @@ strategy_calc.errors.InputError: rules: a built-in ruleset (macau-1983, deluxe, 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import json
-import multiprocessing
-import os
 import re
-import sys
-import tempfile
-import threading
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from strategy_calc.errors import InputError
 from strategy_calc.rules import RULESETS
+from strategy_calc.web.runner import (
+    PROCESSES,
+    Budget,
+    Command,
+    Progress,
+    Runner,
+    estimate,
+    refusal,
+    variants_of,
+)
+
+if TYPE_CHECKING:
+    from starlette.responses import Response
 
 MAX_DECKS = 8
 """The most decks a request may ask for (``decks``, or a ``--set decks=N``)."""
@@ -57,11 +75,6 @@ MAX_VARIANTS = 64
 """The most rule variants one sweep request may ask for."""
 MAX_QUERY = 2000
 """The longest query string accepted, characters."""
-CACHE_SIZE = 256
-"""Answers kept (per query) before the oldest is dropped."""
-PROCESSES = max(2, os.cpu_count() or 1)
-"""Commands run at once; more requests wait their turn (each command is a process of some
-40 MB: 200 at once would exhaust the machine)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,9 +212,7 @@ def _check_limits(name: str, given: dict[str, list[str]]) -> None:
         if not d.strip().isdigit() or not 1 <= int(d) <= MAX_DECKS:
             raise InputError(f"decks: a whole number from 1 to {MAX_DECKS} here, not {d!r}")
     if name == "sweep":
-        variants = 1
-        for vary in given.get("vary", []):
-            variants *= max(1, len(vary.split("=", 1)[-1].split(",")))
+        variants = variants_of(given)
         if variants > MAX_VARIANTS:
             raise InputError(f"a sweep of {variants} variants is more than this page runs"
                              f" ({MAX_VARIANTS}); use strategy-calc sweep")
@@ -211,162 +222,8 @@ def _check_limits(name: str, given: dict[str, list[str]]) -> None:
             raise InputError(f"shoe: at most {52 * MAX_DECKS} cards here")
 
 
-Progress = Callable[[str, int, int], None]
-"""``progress(label, done, total)``: a command's progress bars as they tick."""
-Command = Callable[[list[str], Progress | None], tuple[int, bytes, str]]
-"""Runs one command line, reporting its progress: ``(exit status, stdout bytes, stderr
-text)`` (:func:`strategy_calc.cli.run_captured`)."""
-
 PROGRESS_KEY = re.compile(r"[A-Za-z0-9_-]{1,40}")
 """What a request's ``progress`` key may be (the page makes one per request)."""
-PROGRESS_KEPT = 1024
-"""Progress states kept (per key) before the oldest is dropped."""
-
-_progress_queue: Any = None
-"""In a worker process: the queue its commands' progress goes to (:func:`_worker_start`)."""
-
-
-def _worker_start(queue: Any) -> None:
-    """A worker process's initialiser: where its commands report their progress."""
-    global _progress_queue
-    _progress_queue = queue
-
-
-def _worker_run(command: Command, args: list[str], key: str | None
-                ) -> tuple[int, bytes, str, tuple[str, int, int] | None]:
-    """Run ``command`` in a worker, its progress sent under ``key`` to the server as it
-    ticks; the last tick comes back with the answer (so the final state never races it)."""
-    queue = _progress_queue
-    last: list[tuple[str, int, int]] = []
-
-    def sink(label: str, done: int, total: int) -> None:
-        last[:] = [(label, done, total)]
-        if queue is not None:
-            queue.put((key, label, done, total))
-
-    code, out, err = command(args, sink if key is not None else None)
-    return code, out, err, (last[0] if last else None)
-
-
-class Runner:
-    """Runs command lines off the event loop and keeps the answers per command line.
-
-    With ``command`` (``strategy-calc serve`` passes
-    :func:`strategy_calc.cli.run_captured`), each runs in a pool of ``processes`` warm
-    worker processes: their imports stay, so a hand costs milliseconds after the
-    first. Without, each command line is a ``python -m strategy_calc`` process
-    of its own, at most ``processes`` at a time.
-    """
-
-    def __init__(self, size: int = CACHE_SIZE, processes: int = PROCESSES,
-                 command: Command | None = None) -> None:
-        self._answers: OrderedDict[tuple[str, ...], tuple[int, bytes]] = OrderedDict()
-        self._size = size
-        self._processes = processes
-        self._command = command
-        self._pool: ProcessPoolExecutor | None = None
-        self._slots: asyncio.Semaphore | None = None  # made in the server's event loop
-        self._progress: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self._lock = threading.Lock()
-        self._queue: Any = None
-        self._drain: threading.Thread | None = None
-
-    def close(self) -> None:
-        """Stop the worker processes (if any) and the thread reading their progress."""
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
-        if self._queue is not None and self._drain is not None:
-            self._queue.put(None)
-            self._drain.join(timeout=5)
-            self._queue = self._drain = None
-
-    def progress(self, key: str) -> dict[str, Any]:
-        """The progress of the request that gave ``key``: ``{"label", "done", "total",
-        "finished"}`` as its command's progress bar last ticked (``{}`` before any tick, or
-        for an unknown key)."""
-        with self._lock:
-            return dict(self._progress.get(key, {}))
-
-    def _note(self, key: str, label: str, done: int, total: int, finished: bool) -> None:
-        with self._lock:
-            state = self._progress.get(key)
-            if state is not None and state.get("finished"):
-                return  # (a tick that arrives after the answer changes nothing)
-            self._progress[key] = {"label": label, "done": done, "total": total,
-                                   "finished": finished}
-            self._progress.move_to_end(key)
-            while len(self._progress) > PROGRESS_KEPT:
-                self._progress.popitem(last=False)
-
-    def _read_progress(self) -> None:
-        """The thread that files the workers' ticks by request key, until ``None``."""
-        while True:
-            item = self._queue.get()
-            if item is None:
-                return
-            key, label, done, total = item
-            if key is not None:
-                self._note(key, label, done, total, False)
-
-    async def run(self, args: list[str], progress: str | None = None) -> tuple[int, bytes]:
-        """``(HTTP status, body)``: what the command prints (200), or its ``error:`` line as
-        JSON ``{"error": ...}`` (400). ``progress``: the key its progress is kept under
-        (:meth:`progress`)."""
-        key = tuple(args)
-        if key in self._answers:
-            self._answers.move_to_end(key)
-            if progress is not None:
-                self._note(progress, "answered before", 1, 1, True)
-            return self._answers[key]
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self._processes)
-        async with self._slots:
-            if key in self._answers:  # (answered while this one waited)
-                return self._answers[key]
-            code, out, err, last = await self._execute(args, progress)
-        if progress is not None:
-            label, done, total = last if last is not None else ("", 1, 1)
-            self._note(progress, label, done, total, True)
-        answer = _answer(code, out, err)
-        if answer[0] != 500:
-            self._answers[key] = answer
-            while len(self._answers) > self._size:
-                self._answers.popitem(last=False)
-        return answer
-
-    async def _execute(self, args: list[str], progress: str | None
-                       ) -> tuple[int, bytes, str, tuple[str, int, int] | None]:
-        if self._command is not None:
-            if self._pool is None:
-                context = multiprocessing.get_context("spawn")
-                self._queue = context.Queue()
-                self._drain = threading.Thread(target=self._read_progress, daemon=True,
-                                               name="progress")
-                self._drain.start()
-                self._pool = ProcessPoolExecutor(
-                    self._processes, mp_context=context, initializer=_worker_start,
-                    initargs=(self._queue,))
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool, _worker_run, self._command, args,
-                                              progress)
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "strategy_calc", *args, cwd=tempfile.gettempdir(),
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE)
-        out, err = await process.communicate()
-        return process.returncode or 0, out, err.decode("utf-8", "replace"), None
-
-
-def _answer(code: int, out: bytes, err: str) -> tuple[int, bytes]:
-    if code == 0:
-        return 200, out
-    lines = [line for line in err.splitlines() if line.startswith("error:")]
-    if code == 2 and lines:
-        return 400, json.dumps({"error": lines[-1][len("error:"):].strip()}).encode()
-    return 500, json.dumps({"error": f"the command failed (status {code})"}).encode()
-
-
 def page(name: str) -> str:
     """A static file of the page (shipped in the package: no CDN, works offline)."""
     return (resources.files("strategy_calc.web") / "static" / name).read_text(encoding="utf-8")
@@ -399,16 +256,42 @@ def _progress_key(request: Any) -> Any:
     return key
 
 
-def create_app(command: Command | None, declared: Declared) -> Any:
+async def _answer(runner: Runner, request: Any, endpoint: str, args: list[str],
+                  key: str | None) -> tuple[int, bytes]:
+    """The command's answer (:meth:`Runner.run`), or the refusal of a request over the
+    budget before it starts (413, :func:`refusal`)."""
+    query = [(k, v) for k, v in request.query_params.multi_items() if k != "progress"]
+    cost = estimate(endpoint, query)
+    why = runner.budget.refusal(cost)
+    if why is not None:
+        return refusal(413, why, cost, runner.budget)
+    return await runner.run(args, key, cost, request.is_disconnected)
+
+
+def _response(status: int, body: bytes, kind: str = "application/json",
+              headers: dict[str, str] | None = None) -> Response:
+    """The HTTP response of an answer; a 503 (the heavy pool full, or a job stopped) says
+    when to try again."""
+    from starlette.responses import Response
+
+    if status == 503:
+        headers = {**(headers or {}), "Retry-After": "30"}
+    return Response(body.strip() if kind == "application/json" else body,
+                    status_code=status, media_type=kind, headers=headers)
+
+
+def create_app(command: Command | None, declared: Declared, budget: Budget | None = None
+               ) -> Any:
     """The Starlette app: ``/`` the page, ``/static/NAME`` its files, ``/api/...``,
     ``/download/...``; ``command``: how a command line runs (:class:`Runner`);
-    ``declared``: the commands' parameters (:class:`Api`)."""
+    ``declared``: the commands' parameters (:class:`Api`); ``budget``: what a request
+    may cost (:class:`Budget`)."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
 
-    runner = Runner(command=command)
+    runner = Runner(command=command, budget=budget)
     lines = Api(declared)
 
     async def index(_request: Request) -> Response:
@@ -428,8 +311,8 @@ def create_app(command: Command | None, declared: Declared) -> Any:
             return args
         if isinstance(key, Response):
             return key
-        status, body = await runner.run(args, key)
-        return Response(body.strip(), status_code=status, media_type="application/json")
+        status, body = await _answer(runner, request, request.path_params["name"], args, key)
+        return _response(status, body)
 
     async def progress(request: Request) -> Response:
         key = request.query_params.get("key", "")
@@ -445,37 +328,53 @@ def create_app(command: Command | None, declared: Declared) -> Any:
         args = _command_line(request, lines, endpoint, output)
         if isinstance(args, Response):
             return args
-        status, body = await runner.run(args)
+        status, body = await _answer(runner, request, endpoint, args, None)
         if status != 200:
-            return Response(body, status_code=status, media_type="application/json")
-        return Response(body, media_type=kind,
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+            return _response(status, body)
+        return _response(status, body, kind,
+                         {"Content-Disposition": f'attachment; filename="{name}"'})
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Any) -> AsyncIterator[None]:
         yield
         runner.close()  # the worker processes end with the server
 
-    return Starlette(routes=[
+    app = Starlette(routes=[
         Route("/", index), Route("/static/{name}", static), Route("/api/progress", progress),
         Route("/api/{name}", api), Route("/download/{name}", download)], lifespan=lifespan)
+    app.state.runner = runner
+    return app
+
+
+def uvicorn_server(app: Any, host: str, port: int) -> Any:
+    """The uvicorn server of ``app`` (made by :func:`create_app`): on SIGINT or SIGTERM it
+    kills every worker at once (:meth:`Runner.close`; the requests they served answer 503),
+    so the open requests end, then it stops (giving them at most 2 s)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            app.state.runner.close()
+            super().handle_exit(sig, frame)
+
+    return Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                 timeout_graceful_shutdown=2))
 
 
 @contextlib.contextmanager
-def serving(command: Command | None, declared: Declared) -> Iterator[str]:
+def serving(command: Command | None, declared: Declared, budget: Budget | None = None
+            ) -> Iterator[str]:
     """The page served by uvicorn in a thread on a free loopback port, for as long as the
     block runs (tests and tools): its base URL, ``http://127.0.0.1:PORT``."""
     import socket
     import threading
     import time
 
-    import uvicorn
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(command, declared), host="127.0.0.1",
-                                           port=port, log_level="warning"))
+    server = uvicorn_server(create_app(command, declared, budget), "127.0.0.1", port)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -502,4 +401,5 @@ def bind_warning(host: str) -> str | None:
             " who can reach this machine")
 
 
-__all__ = ["ENDPOINTS", "Api", "Endpoint", "Parameter", "bind_warning", "create_app"]
+__all__ = ["ENDPOINTS", "PROCESSES", "Api", "Budget", "Endpoint", "Parameter", "Progress",
+           "Runner", "bind_warning", "create_app", "estimate", "uvicorn_server"]

@@ -32,7 +32,8 @@ EXPECTED = {
                       " ...] [--decks N] [--cut-card CARDS_FROM_END] [--shoes N]"
                       " [--bets BET,...] [--seed S] [--jobs N] [--scheduler ADDRESS]"
                       " [--format text|json] [--json]",
-    "serve": "strategy-calc serve [--host ADDRESS] [--port PORT] [--open]",
+    "serve": ("strategy-calc serve [--host ADDRESS] [--port PORT] [--open] [--max-seconds S]"
+              " [--max-memory MB] [--heavy-jobs N]"),
     "tables": "strategy-calc tables [--out DIR] [--check]",
 }
 
