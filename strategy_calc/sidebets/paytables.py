@@ -3,23 +3,23 @@ each pricing every line the event settles on, and where the bet and its tables c
 
 A side bet file::
 
-    name = "deluxe-pair"          # the bet's name (letters, digits, + and -)
-    event = "pair"                # an event of strategy_calc.sidebets.events
+    name = "21+3"                 # the bet's name (letters, digits, + and -)
+    event = "poker3"              # an event of strategy_calc.sidebets.events
     description = "..."
-    default = "perfect"           # the pay table used unless --paytable names another
-    [paytables.perfect]           # one table per name: every line of the event, its pay
-    perfect = 25                  # "X to 1": the bet wins X units; -1 loses, 0 pushes
+    default = "common"            # the pay table used unless --paytable names another
+    [paytables.common]            # one table per name: every line of the event, its pay
+    straight_flush = 9            # "X to 1": the bet wins X units; -1 loses, 0 pushes
     ...
     [sources]                     # where the bet and each table come from (text)
     event = "..."
-    perfect = "..."
+    common = "..."
 
 The built-ins are package data (``builtin/*.toml``, :data:`BUILTIN_FILES`); a user's file
 is read by :func:`read_sidebet`. Anything wrong is a :class:`SideBetError`.
 
->>> bet = builtin_sidebet("deluxe-pair")
->>> bet.event.name, bet.default, bet.paytables["perfect"]["mixed"]
-('pair', 'perfect', Fraction(6, 1))
+>>> bet = builtin_sidebet("21+3")
+>>> bet.event.name, bet.default, bet.paytables["common"]["flush"]
+('poker3', 'common', Fraction(9, 1))
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ from strategy_calc.errors import InputError
 from strategy_calc.sidebets.events import EVENTS, Event
 
 BUILTIN_FILES: dict[str, str] = {
+    "21+3": "21plus3.toml",
+    "lucky-ladies": "lucky-ladies.toml",
     "deluxe-pair": "deluxe-pair.toml",
 }
 """The built-in side bets, by name, and their files in ``builtin/``."""
@@ -72,11 +74,11 @@ class SideBet:
     def paytable(self, name: str | None = None) -> dict[str, Fraction]:
         """The pay table ``name`` (the default if None); an unknown one is an error.
 
-        >>> builtin_sidebet("deluxe-pair").paytable("any")
+        >>> builtin_sidebet("21+3").paytable("nine")
         Traceback (most recent call last):
         ...
-        strategy_calc.sidebets.paytables.SideBetError: deluxe-pair has no pay table 'any' \
-(its tables: perfect)
+        strategy_calc.sidebets.paytables.SideBetError: 21+3 has no pay table 'nine' (its \
+tables: common, version-3)
         """
         chosen = self.default if name is None else name
         if chosen not in self.paytables:
@@ -155,8 +157,8 @@ def parse_sidebet(table: dict[str, Any], where: str) -> SideBet:
 def builtin_sidebet(name: str) -> SideBet:
     """A built-in side bet by name (:data:`BUILTIN_FILES`).
 
-    >>> builtin_sidebet("deluxe-pair").paytable()["perfect"]
-    Fraction(25, 1)
+    >>> builtin_sidebet("lucky-ladies").paytable()["qh_pair_dealer_blackjack"]
+    Fraction(1000, 1)
     """
     if name not in BUILTIN_FILES:
         raise SideBetError(f"unknown side bet {name!r} (built-in: {', '.join(BUILTIN_FILES)};"

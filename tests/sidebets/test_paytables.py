@@ -3,6 +3,7 @@ that cannot be priced is one error (a SideBetError, an InputError: one ``error:`
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,16 @@ from strategy_calc.sidebets.paytables import (
     find_sidebet,
     read_sidebet,
 )
+
+
+def test_21_plus_3_pays_9_to_1_on_every_winning_hand_by_default() -> None:
+    assert set(builtin_sidebet("21+3").paytable().values()) == {Fraction(9)}
+
+
+def test_lucky_ladies_default_table_is_1000_125_19_9_4() -> None:
+    assert builtin_sidebet("lucky-ladies").paytable() == {
+        "qh_pair_dealer_blackjack": 1000, "qh_pair": 125, "matched_20": 19,
+        "suited_20": 9, "any_20": 4}
 
 
 def test_every_builtin_states_its_sources() -> None:
@@ -66,7 +77,7 @@ def test_a_user_file_prices_its_own_bet_and_unknown_names_are_refused(tmp_path: 
     path.write_text('name = "my-pair"\nevent = "pair"\ndefault = "t"\n[paytables.t]\n'
                     'perfect = 30\ncoloured = 10\nmixed = 5\n', encoding="utf-8")
     assert find_sidebet("my-pair", (path,)).paytable()["perfect"] == 30
-    assert find_sidebet("deluxe-pair", (path,)).name == "deluxe-pair"
+    assert find_sidebet("21+3", (path,)).name == "21+3"
     with pytest.raises(SideBetError, match="unknown side bet 'nope'"):
         find_sidebet("nope", (path,))
     with pytest.raises(SideBetError, match="unknown side bet"):
