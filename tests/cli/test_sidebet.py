@@ -100,3 +100,14 @@ def test_a_bad_toml_file_is_one_error_line(tmp_path: Path,
     assert run(["sidebet", "x", "--sidebet", str(path)]) == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "does not price coloured" in err
+
+
+def test_a_shoe_given_per_face_is_that_shoe_with_suits_unknown(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # a full deck given per face (every suit equally likely) is the full deck
+    full = ",".join(f"{face}=4" for face in "A23456789TJQK")
+    by_face = run_json(capsys, "sidebet", "21+3", "--shoe", full)
+    by_decks = run_json(capsys, "sidebet", "21+3", "--decks", "1")
+    assert by_face["ev"] == by_decks["ev"] and by_face["decks"] == 1
+    # one deck: 9 x (48 + 52 + 720 + 1,096) / 22,100 - 20,184 / 22,100 (tests/sidebets)
+    assert by_face["ev"] == pytest.approx((9 * 1916 - 20184) / 22100, abs=1e-15)
