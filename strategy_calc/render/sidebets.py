@@ -87,16 +87,22 @@ def sidebet_list_dict(bets: list[SideBet]) -> dict[str, Any]:
 
 
 def sidebet_list_text(bets: list[SideBet]) -> str:
-    """``sidebet --list``: one line per bet, its pay tables (the default first).
+    """``sidebet --list``: one row per bet, its description and pay tables (the default
+    first).
 
     >>> from strategy_calc.sidebets.paytables import builtin_sidebet
-    >>> sidebet_list_text([builtin_sidebet("21+3")]).splitlines()[1].split()[0]
-    '21+3'
-    >>> sidebet_list_text([builtin_sidebet("21+3")]).endswith("(pay tables: common, version-3)")
+    >>> "version-3" in sidebet_list_text([builtin_sidebet("21+3")])
     True
     """
-    lines = ["Side bets (strategy-calc sidebet NAME; sidebet pair is the ruleset's pair bet):"]
+    from rich import box
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD)
+    for header in ("bet", "what it is", "pay tables"):
+        table.add_column(header, overflow="fold" if header == "bet" else "ellipsis",
+                         no_wrap=header == "bet")
     for bet in bets:
         tables = [bet.default, *(t for t in bet.paytables if t != bet.default)]
-        lines.append(f"  {bet.name:<14} {bet.description} (pay tables: {', '.join(tables)})")
-    return "\n".join(lines)
+        table.add_row(bet.name, bet.description, ", ".join(tables))
+    return render("Side bets (strategy-calc sidebet NAME; sidebet pair is the ruleset's pair"
+                  " bet):", table)
