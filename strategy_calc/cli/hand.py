@@ -1,19 +1,21 @@
-"""One hand: ``hand``, ``behind`` and the ``sidebet`` commands."""
+"""One hand: ``hand``, ``behind`` and the ``sidebet`` commands (``sidebet NAME``, ``--list``,
+``pair``)."""
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from strategy_calc.blackjack.split.strategies import SplitStrategy
 from strategy_calc.cli import options as opt
-from strategy_calc.cli.command import command
+from strategy_calc.cli.command import command, examples, spread
 from strategy_calc.cli.respond import (
     boxes_off_the_top,
     dump_json,
+    fail,
     guarded_memory,
     progress_bar,
     removed_cards,
@@ -21,9 +23,16 @@ from strategy_calc.cli.respond import (
     warn_slow_split,
 )
 
+if TYPE_CHECKING:
+    from strategy_calc.sidebets.exact import SideBetOdds
+    from strategy_calc.sidebets.paytables import SideBet
+
 commands = typer.Typer()
 """This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
 
+SideBetFileOpt = Annotated[list[str] | None, typer.Option(
+    "--sidebet", metavar="FILE", help="A side bet file (TOML: docs/MODEL.md 'Side bets'),"
+    " its bet priced by its name (repeatable).")]
 CardsArg = Annotated[str, typer.Argument(
     metavar="CARDS", help="The player's cards, e.g. T,6 or A,7 or 6s,7s.")]
 VsOpt = Annotated[str, typer.Option(
@@ -128,13 +137,94 @@ def behind_command(
         behind_dict, lambda result: behind_text(result, behind_dict(result))))
 
 
-sidebet_app = typer.Typer(
-    help="Side bets: 'pair' gives the exact odds and EV of the Deluxe pair side bet (the"
-    " first two cards a pair; mixed, coloured and perfect pairs) for any shoe.",
-    no_args_is_help=True, rich_markup_mode=None)
+sidebet_app = typer.Typer(rich_markup_mode=None)
+"""``sidebet``: ``sidebet NAME`` (short for ``sidebet bet NAME``: the root's
+:func:`~strategy_calc.cli.root.routed`) prices a side bet, ``sidebet --list`` lists them,
+``sidebet pair`` is the ruleset's pair bet."""
+
+commands.add_typer(sidebet_app, name="sidebet", invoke_without_command=True,
+                   no_args_is_help=False)
 
 
-commands.add_typer(sidebet_app, name="sidebet")
+@sidebet_app.callback(epilog=examples(
+    "strategy-calc sidebet --list", "strategy-calc sidebet 21+3 --decks 6",
+    "strategy-calc sidebet lucky-ladies --decks 6 --removed Qh,A --json"))
+@spread
+def sidebet_command(
+    ctx: typer.Context,
+    *,
+    listed: Annotated[bool, typer.Option(
+        "--list", help="List the side bets (built-in and --sidebet files) and their pay"
+        " tables.")] = False,
+    files: SideBetFileOpt = None,
+    output: opt.Output,
+) -> None:
+    """Side bets, exact for any shoe: sidebet NAME (21+3, lucky-ladies, deluxe-pair, or
+    one of a --sidebet FILE) gives every pay line's probability, the EV, house edge and SD;
+    sidebet --list lists them; sidebet pair is the ruleset's pair bet (rules field
+    pair_bet).
+    """
+    if ctx.invoked_subcommand is not None:
+        if listed or files or output != opt.Output():
+            raise fail(f"the options before '{ctx.invoked_subcommand}' are the list's"
+                       f" (strategy-calc sidebet --list): give sidebet"
+                       f" {ctx.invoked_subcommand}'s after it")
+        return
+    if not listed:
+        raise fail("sidebet needs a side bet's name (strategy-calc sidebet NAME; sidebet"
+                   " --list lists them) or a command, one of: pair, bet")
+    from strategy_calc.render.sidebets import sidebet_list_dict, sidebet_list_text
+    from strategy_calc.sidebets.paytables import BUILTIN_FILES, builtin_sidebet, read_sidebet
+
+    def compute() -> list[SideBet]:
+        return ([builtin_sidebet(name) for name in BUILTIN_FILES]
+                + [read_sidebet(path) for path in files or []])
+
+    respond(compute, output.render(sidebet_list_dict, sidebet_list_text))
+
+
+@command(sidebet_app, "bet", "strategy-calc sidebet 21+3 --decks 6",
+         "strategy-calc sidebet lucky-ladies --rules deluxe --removed Qh,Qh,A --eor",
+         "strategy-calc sidebet 21+3 --paytable version-3 --decks 6 --json",
+         "strategy-calc sidebet my-bet --sidebet my-bet.toml")
+def sidebet_bet_command(
+    name: Annotated[str, typer.Argument(
+        metavar="NAME", help="The side bet: 21+3, lucky-ladies, deluxe-pair, or one of a"
+        " --sidebet FILE (strategy-calc sidebet --list).")],
+    *,
+    game: opt.Ruleset,
+    shoe: Annotated[str | None, typer.Option(
+        "--shoe", metavar="A=N,...,K=N", help="The shoe per face, every face A, 2..9, T, J,"
+        " Q, K once (suits unknown, each equally likely), instead of --decks.")] = None,
+    removed: opt.RemovedOpt = None,
+    paytable: Annotated[str | None, typer.Option(
+        "--paytable", metavar="NAME", help="One of the bet's other pay tables (sidebet"
+        " --list names them).")] = None,
+    files: SideBetFileOpt = None,
+    eor: Annotated[bool, typer.Option(
+        "--eor", help="Add the effect on the EV of removing one card of each face (and of"
+        " each face and suit, in the JSON).")] = False,
+    output: opt.Output,
+) -> None:
+    """Exact odds of a side bet for any shoe: each pay line's probability, the EV, house
+    edge and SD per unit bet (sidebet NAME is short for sidebet bet NAME)."""
+    from strategy_calc.errors import InputError
+    from strategy_calc.render.sidebets import sidebet_dict, sidebet_text
+    from strategy_calc.sidebets import exact
+    from strategy_calc.sidebets.paytables import find_sidebet
+
+    cards = removed_cards(removed)
+
+    def compute() -> tuple[SideBetOdds, str, str, Any]:
+        bet = find_sidebet(name, tuple(files or ()))
+        if shoe is not None and game.decks is not None:
+            raise InputError("give --shoe or --decks, not both")
+        ruleset = game.load()
+        odds = exact.price(bet, exact.make_shoe(ruleset.decks, cards, shoe), paytable)
+        return odds, ruleset.name, cards, exact.effects_of_removal(odds) if eor else None
+
+    respond(compute, output.render(lambda done: sidebet_dict(*done),
+                                   lambda done: sidebet_text(*done)))
 
 
 @command(sidebet_app, "pair", "strategy-calc sidebet pair --rules deluxe",

@@ -140,8 +140,9 @@ SUMMARIES: dict[str, str] = {
     "counts": "The card-counting systems and their tags",
     "serve": "A local web page: chart, hand calculator, rules",
     "count": "Card counting over seeded shoes, exact EVs",
-    "sidebet": "Side bets: the Deluxe pair bet's exact EV",
+    "sidebet": "Side bets (21+3, Lucky Ladies, pairs), exact for any shoe",
     "sidebet pair": "The Deluxe pair bet's exact EV",
+    "sidebet bet": "One side bet's exact odds for a shoe (sidebet NAME)",
 }
 """Each command's one-line summary, by its path (``sidebet pair``): the top-level help
 lists them without loading a family, and :func:`family` gives each command its own."""
@@ -151,13 +152,18 @@ def routed(args: list[str]) -> list[str]:
     """The command line to parse: ``count`` with a baccarat ruleset (``--rules
     macau-baccarat``, or a ruleset file whose game is baccarat) is an alias of ``baccarat
     count``, whose parser then answers for every flag (a blackjack-only one is its "no such
-    option" error).
+    option" error); ``sidebet NAME`` is short for ``sidebet bet NAME``.
 
     >>> routed(["count", "--rules", "macau-baccarat", "--shoes", "3"])
     ['baccarat', 'count', '--rules', 'macau-baccarat', '--shoes', '3']
     >>> routed(["count", "--rules=deluxe"]), routed(["hand", "--rules", "macau-baccarat"])
     (['count', '--rules=deluxe'], ['hand', '--rules', 'macau-baccarat'])
+    >>> routed(["sidebet", "21+3", "--json"]), routed(["sidebet", "pair"])
+    (['sidebet', 'bet', '21+3', '--json'], ['sidebet', 'pair'])
     """
+    if args[:1] == ["sidebet"] and len(args) > 1 and not args[1].startswith("-") and (
+            args[1] not in SIDEBET_COMMANDS):
+        return ["sidebet", "bet", *args[1:]]
     if args[:1] != ["count"]:
         return args
     spec = None
@@ -167,6 +173,10 @@ def routed(args: list[str]) -> list[str]:
         elif arg.startswith("--rules="):
             spec = arg.partition("=")[2]
     return ["baccarat", *args] if spec is not None and _is_baccarat(spec) else args
+
+
+SIDEBET_COMMANDS = ("pair", "bet")
+"""``sidebet``'s commands; any other word after it is a side bet's name."""
 
 
 def _is_baccarat(spec: str) -> bool:

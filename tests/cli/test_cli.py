@@ -653,7 +653,7 @@ def test_edge_by_up_card_weighted_by_the_up_cards_sums_to_the_ev() -> None:
 
 COMMANDS = [["rules"], ["hand"], ["baccarat"], ["chart"], ["edge"], ["bonus"], ["behind"],
             ["tables"], ["risk"], ["eor"], ["indices"], ["bench"], ["sweep"], ["shell"], ["count"],
-            ["sidebet", "pair"], ["baccarat", "count"]]
+            ["sidebet", "pair"], ["sidebet", "bet"], ["sidebet"], ["baccarat", "count"]]
 
 
 @pytest.mark.slow
@@ -695,6 +695,7 @@ TEXT_COMMANDS = [["hand", "T,6", "--vs", "T", "--exact"], ["baccarat", "--eor"],
                                                                          "1"],
                  ["eor", "--decks", "1"], ["indices", "--decks", "1"],
                  ["sidebet", "pair", "--rules", "deluxe"],
+                 ["sidebet", "bet", "lucky-ladies", "--eor"], ["sidebet", "--list"],
                  ["chart", "--decks", "1"], ["count", "--decks", "1", "--rounds", "3",
                                              "--jobs", "1"],
                  ["baccarat", "count", "--decks", "1", "--shoes", "2",
@@ -1140,8 +1141,7 @@ def test_the_command_table_names_each_familys_commands_and_only_them() -> None:
     assert declared == root.COMMANDS
 
 
-@pytest.mark.parametrize(("args", "names"), [([], "hand, baccarat, chart"),
-                                             (["sidebet"], "pair")])
+@pytest.mark.parametrize(("args", "names"), [([], "hand, baccarat, chart")])
 def test_a_command_group_without_its_command_is_one_error_line(
     args: list[str], names: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -1156,6 +1156,16 @@ def test_a_command_group_without_its_command_is_one_error_line(
     assert len(lines) == 1 and lines[0].startswith("error: ")
     group = "".join(f" {a}" for a in args)
     assert f"{group} needs a command, one of: {names}" in lines[0]
+
+
+def test_sidebet_without_a_bet_or_a_command_is_one_error_line_naming_both(
+    capsys: pytest.CaptureFixture[str]) -> None:
+    from strategy_calc.cli.root import run
+
+    assert run(["sidebet"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1
+    assert err.startswith("error: sidebet needs a side bet's name") and "pair" in err
 
 
 @pytest.mark.parametrize(("args", "warning"), [
