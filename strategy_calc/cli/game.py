@@ -48,13 +48,14 @@ GAMES_KEPT = 8
 _games: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 
 
-def game_of(game: opt.ShoeRuleset, split_strategy: SplitStrategy) -> GameAnalysis:
+def game_of(game: opt.ShoeRuleset, split_strategy: SplitStrategy, yes: bool = False
+            ) -> GameAnalysis:
     """Load a blackjack ruleset and analyse the whole game (progress bar after ~1 s),
     or take the analysis this process made of the same ruleset, shoe and split strategy
     (the last :data:`GAMES_KEPT`; an analysis is an immutable value)."""
     from strategy_calc.blackjack.game_analysis import analyse_game
 
-    ruleset, cards, key = _game_key(game, split_strategy)
+    ruleset, cards, key = _game_key(game, split_strategy, yes)
     if key in _games:
         _games.move_to_end(key)
         kept: GameAnalysis = _games[key]
@@ -68,24 +69,26 @@ def game_of(game: opt.ShoeRuleset, split_strategy: SplitStrategy) -> GameAnalysi
     return analysis
 
 
-def _game_key(game: opt.ShoeRuleset, split_strategy: SplitStrategy
+def _game_key(game: opt.ShoeRuleset, split_strategy: SplitStrategy, yes: bool = False
               ) -> tuple[Any, Any, tuple[Any, ...]]:
     """The ruleset and shoe of a whole-game command (a warning first where its split
     strategy is slow), and the key its analysis is kept under in :data:`_games`."""
     ruleset, cards = guarded(game.with_shoe)
     from strategy_calc.blackjack.cost import game_cost
 
-    warn_slow_split(ruleset, split_strategy, "every pair", game_cost(ruleset, split_strategy))
+    warn_slow_split(ruleset, split_strategy, "every pair", game_cost(ruleset, split_strategy),
+                    yes)
     return ruleset, cards, (ruleset, cards, split_strategy.strip().lower())
 
 
-def optimal_edge_of(game: opt.ShoeRuleset, split_strategy: SplitStrategy) -> OptimalEdge:
+def optimal_edge_of(game: opt.ShoeRuleset, split_strategy: SplitStrategy, yes: bool = False
+                    ) -> OptimalEdge:
     """The optimal-play EV of a ruleset
     (:func:`strategy_calc.blackjack.game_analysis.optimal_edge`), or the one in this
     process's analysis of the same ruleset, shoe and split strategy (the same numbers)."""
     from strategy_calc.blackjack.game_analysis import OptimalEdge, optimal_edge
 
-    ruleset, cards, key = _game_key(game, split_strategy)
+    ruleset, cards, key = _game_key(game, split_strategy, yes)
     kept = _games.get(key)
     if kept is not None:
         return OptimalEdge(kept.rules, kept.ev_optimal,
@@ -102,6 +105,7 @@ def chart_command(
     game: opt.ShoeRuleset,
     split_strategy: opt.SplitStrategyOpt = SplitStrategy.CDP1,
     memory_limit: opt.MemoryLimitOpt = None,
+    yes: opt.YesOpt = False,
     format_: ChartFormatOpt = None,
     as_json: opt.JsonAliasOpt = False,
     out: opt.OutOpt = None,
@@ -116,7 +120,7 @@ def chart_command(
 
     chosen = file_format(as_json, format_, ChartFormat, out)
     with guarded_memory(memory_limit):
-        analysis = game_of(game, split_strategy)
+        analysis = game_of(game, split_strategy, yes)
     if chosen is ChartFormat.pdf:
         emit_bytes(guarded(lambda: charts.chart_pdf(analysis, paper.value)), out)
         return
@@ -149,6 +153,7 @@ def edge_command(
     ] = Strategy.BASIC,
     boxes: opt.BoxesOpt = None,
     memory_limit: opt.MemoryLimitOpt = None,
+    yes: opt.YesOpt = False,
     output: opt.Output,
 ) -> None:
     """The exact house edge / return to player of a ruleset from a full shoe."""
@@ -167,9 +172,9 @@ def edge_command(
             ruleset, start = game.with_shoe()
             fig = boxes_off_the_top(ruleset, start, boxes, play=strategy.value)
         if strategy is Strategy.OPTIMAL:  # (optimal play alone: the chart is not needed)
-            optimal = optimal_edge_of(game, split_strategy)
+            optimal = optimal_edge_of(game, split_strategy, yes)
             return optimal, optimal.ev_optimal, fig
-        analysis = game_of(game, split_strategy)
+        analysis = game_of(game, split_strategy, yes)
         return analysis, strategy_ev(analysis.rules, strategy, analysis), fig
 
     def render(done: tuple[Any, float, Any]) -> str:

@@ -53,6 +53,7 @@ def hand_command(
         "hand's cards (slower).")] = False,
     split_strategy: opt.SplitStrategyOpt = SplitStrategy.CDP1,
     memory_limit: opt.MemoryLimitOpt = None,
+    yes: opt.YesOpt = False,
     exact: Annotated[bool, typer.Option(
         "--exact", help="Also give the dealer's outcomes, standing and insurance as exact "
         "fractions.")] = False,
@@ -79,7 +80,7 @@ def hand_command(
 
         ranks = tuple(int(card.rank) for card in parse_cards(cards))
         warn_slow_split(ruleset, split_strategy, "this pair",
-                        hand_cost(ruleset, ranks, split_strategy))
+                        hand_cost(ruleset, ranks, split_strategy), yes)
         with progress_bar("the optimal split") as tick:
             result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed),
                                             postsplit=postsplit, outcomes=True, shoe=start,

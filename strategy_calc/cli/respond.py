@@ -232,13 +232,19 @@ def with_shoe(
 
 
 def warn_slow_split(ruleset: BlackjackRules, split_strategy: str, what: str,
-                    cost: Cost | None = None) -> None:
+                    cost: Cost | None = None, yes: bool = False) -> None:
     """Say so before an optimal split with resplits on more than one deck (the fully
     optimal solver's states grow with the shoe and the hands: minutes for a high pair,
     much longer for a low one, hours for every pair), with ``cost``, the estimate of
-    :mod:`strategy_calc.blackjack.cost` (the one ``serve`` refuses requests by)."""
+    :mod:`strategy_calc.blackjack.cost` (the one ``serve`` refuses requests by); past
+    :data:`LONG_RUN_SECONDS` it runs only with ``--yes`` (:func:`confirm_long_run`)."""
     if (split_strategy.strip().lower() == "optimal" and ruleset.max_split_hands > 2
             and ruleset.decks > 1):
+        if cost is not None and not yes and cost.seconds > LONG_RUN_SECONDS:
+            # (the question, or the one error line, says what it would take)
+            confirm_long_run(cost.seconds, "the fully optimal split with resplits for"
+                             f" {what} at {ruleset.decks} decks", yes)
+            return
         how_long = ("hours" if what == "every pair" else "a long time") if cost is None \
             else f"{cost} here"
         verb = "can take" if cost is None else "would take"

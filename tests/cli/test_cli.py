@@ -1186,3 +1186,22 @@ def test_a_flag_without_effect_is_a_warning(args: list[str], warning: str) -> No
 def test_postsplit_of_a_pair_is_no_warning() -> None:
     result = runner.invoke(app, ["hand", "8,8", "--vs", "T", "--postsplit"])
     assert result.exit_code == 0 and "warning" not in result.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["edge", "--rules", "deluxe", "--set", "max_split_hands=4", "--split-strategy", "optimal"],
+    ["chart", "--rules", "deluxe", "--set", "max_split_hands=4", "--split-strategy",
+     "optimal"],
+    ["hand", "2,2", "--vs", "T", "--decks", "6", "--set", "max_split_hands=4",
+     "--split-strategy", "optimal"],
+])
+def test_an_analysis_of_hours_asks_for_yes(args: list[str]) -> None:
+    """Issue 50 item 2: long analyses warned ("can take hours") and started anyway. The
+    fully optimal split with resplits at 6-8 decks is estimated (blackjack/cost.py, from
+    the measured runs) at hours; off a terminal it is one error line until --yes."""
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: the fully optimal split with"
+                                                   " resplits for ")
+    assert lines[0].endswith("here: pass --yes to run it") and "hours" in lines[0]
