@@ -639,7 +639,8 @@ def test_a_second_split_hand_is_played_out_with_its_own_blackjack_losses() -> No
     8-8 vs A, 6 decks, optimal play, the first hand hits its 16 and the second stands on
     it. Stacked: the first draws an 8 (16), hits a 2 (18); the second draws an 8 (16)
     and stands; the dealer's A-9 stands: 7 cards (8 if the second hand hit its 16)."""
-    rules = sc.blackjack_rules("macau-1983", ["decks=6", "enhc_loses=original"])
+    rules = sc.blackjack_rules("macau-1983", ["decks=6", "enhc_loses=original",
+                                              "burn_before_dealer_cards=false"])
     counter = count.blackjack_counter(rules, strategy="optimal")
     plan = counter.plan(Shoe.full(6), 0.0, moments=False)
     assert plan.actions[(1, 8, 8, False)] is Action.SPLIT
@@ -659,7 +660,7 @@ def test_a_split_seven_is_played_out_by_its_suits() -> None:
     the 8 of hearts (paid at once); the second draws a 6 of another suit and stands on
     13; the dealer's 2-T draws a 9: 8 cards. (Standing on the suited 13 instead, the
     second hand would take the 8 and the dealer's 2-6 the T: 7 cards.)"""
-    rules = sc.blackjack_rules("macau-1983")
+    rules = sc.blackjack_rules("macau-1983", ["burn_before_dealer_cards=false"])
     counter = count.blackjack_counter(rules, strategy="optimal")
     plan = counter.plan(Shoe.full(6), 0.0, moments=False)
     assert plan.actions[(2, 7, 7, False)] is Action.SPLIT
