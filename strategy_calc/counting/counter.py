@@ -432,6 +432,19 @@ class BlackjackCounter:
             saw([cards[i] for i in range(start, shoe_deal.pos) if i not in burnt])
         return tuple(rounds)
 
+    def check_dealable(self) -> None:
+        """InputError unless every shoe deals a round: the most the procedure can burn
+        before the first round (the shown card and its value, ``burn_start``) must leave
+        more cards than the cut card's farthest place (else a run would deal on forever)."""
+        procedure, full = self.shoe_procedure, self.start().counts
+        shown = 1 + max(r for r in range(1, 11) if full[r - 1]) if procedure.burn_shown_card else 0
+        left = sum(full) - shown - procedure.burn_start
+        if left <= procedure.cut_card_from_end[1]:
+            raise InputError(f"the burns before the first round (up to {sum(full) - left}"
+                             f" cards) leave no round before the cut card"
+                             f" {procedure.cut_card_from_end[1]} cards from the end: put it"
+                             " nearer the end, or burn less")
+
     @property
     def shoe_procedure(self) -> ShoeProcedure:
         """The procedure the run deals (:attr:`procedure`; a fixed cut card at

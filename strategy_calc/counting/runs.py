@@ -123,6 +123,7 @@ def blackjack_count(
         raise InputError(f"--rounds must be at least 1, not {rounds}")
     if bankroll is not None and not (math.isfinite(bankroll) and bankroll > 0):
         raise InputError(f"--bankroll must be a positive number of units, not {bankroll:g}")
+    counter.check_dealable()
     n = counter.start().total
     low, high = counter.shoe_procedure.cut_card_from_end
     per_shoe = max(1.0, (n - (low + high) / 2) / 5.5)  # a first guess: ~5.5 cards a round

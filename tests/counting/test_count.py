@@ -263,8 +263,9 @@ def test_a_nearly_used_up_ranks_suit_chances_stay_probabilities() -> None:
 def test_a_shoe_dealt_one_round_deep_has_no_cut_card_effect() -> None:
     """Penetration -> 0: with the cut card one card in, every round is off the top, so
     the EV per round is the exact off-the-top EV of the chart (analyse_game's, which the
-    game tests prove against the brute force), at true count 0."""
-    rules = sc.blackjack_rules("deluxe", ["decks=1"])
+    game tests prove against the brute force), at true count 0. (No card shown before the
+    first round: a shown card would leave the cut card no round, a refused run.)"""
+    rules = sc.blackjack_rules("deluxe", ["decks=1", "burn_shown_card=false"])
     counter = count.blackjack_counter(rules, cut_card=51, seed=3)
     result = runs.blackjack_count(counter, rounds=4)
     top = sc.analyse_game(rules).ev_basic
@@ -532,7 +533,8 @@ def _kc_first_rounds() -> tuple[count.BlackjackCounter, playout.RoundPlan, Fract
     """k_c's example enumerated (see the test below): the counter, its plan off the top,
     P(both pat), P(both pat without a blackjack) and the second round's EV per deck."""
     rules = sc.blackjack_rules("deluxe", ["decks=1", "dealer_hits_soft_17=true",
-                                          "double_after_split=false", "surrender=none"])
+                                          "double_after_split=false", "surrender=none",
+                                          "burn_shown_card=false"])  # (his deck burns none)
     hit_77 = count.IndexPlay(10, None, 7, ("hit", "stand"), -100.0, "hit")
     counter = replace(count.blackjack_counter(rules, cut_card=47, seed=7, moment_every=10**6),
                       plays=(hit_77,))
@@ -637,7 +639,8 @@ def test_a_second_split_hand_is_played_out_with_its_own_blackjack_losses() -> No
     8-8 vs A, 6 decks, optimal play, the first hand hits its 16 and the second stands on
     it. Stacked: the first draws an 8 (16), hits a 2 (18); the second draws an 8 (16)
     and stands; the dealer's A-9 stands: 7 cards (8 if the second hand hit its 16)."""
-    rules = sc.blackjack_rules("macau-1983", ["decks=6", "enhc_loses=original"])
+    rules = sc.blackjack_rules("macau-1983", ["decks=6", "enhc_loses=original",
+                                              "burn_before_dealer_cards=false"])
     counter = count.blackjack_counter(rules, strategy="optimal")
     plan = counter.plan(Shoe.full(6), 0.0, moments=False)
     assert plan.actions[(1, 8, 8, False)] is Action.SPLIT
@@ -657,7 +660,7 @@ def test_a_split_seven_is_played_out_by_its_suits() -> None:
     the 8 of hearts (paid at once); the second draws a 6 of another suit and stands on
     13; the dealer's 2-T draws a 9: 8 cards. (Standing on the suited 13 instead, the
     second hand would take the 8 and the dealer's 2-6 the T: 7 cards.)"""
-    rules = sc.blackjack_rules("macau-1983")
+    rules = sc.blackjack_rules("macau-1983", ["burn_before_dealer_cards=false"])
     counter = count.blackjack_counter(rules, strategy="optimal")
     plan = counter.plan(Shoe.full(6), 0.0, moments=False)
     assert plan.actions[(2, 7, 7, False)] is Action.SPLIT
@@ -700,6 +703,8 @@ def test_bad_count_input_is_refused() -> None:
         count.blackjack_counter(rules, cut_card=5)
     with pytest.raises(ValueError, match="not both"):
         count.blackjack_counter(rules, cut_card=30, penetration=0.5)
+    with pytest.raises(ValueError, match="leave no round"):  # (the shown ten and 10 burnt)
+        runs.blackjack_count(count.blackjack_counter(rules, cut_card=41), rounds=1)
     with pytest.raises(ValueError, match="strategy"):
         count.blackjack_counter(rules, strategy="perfect")
     with pytest.raises(ValueError, match="spread"):
