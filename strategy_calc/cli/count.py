@@ -3,6 +3,7 @@ count``: :func:`strategy_calc.cli.root.routed`)."""
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from pathlib import Path
@@ -253,7 +254,8 @@ def count_command(
         spread, steps, wong = ramp.ramp(), table.steps(), wonging.wong()
         names = systems.compared()
         limits = ramp.limits(wong is not None)
-        if ramp.bankroll is not None and spread is None and wong is None and limits is None:
+        if (ramp.bankroll is not None and math.isfinite(ramp.bankroll) and ramp.bankroll > 0
+                and spread is None and wong is None and limits is None):
             print("warning: --bankroll has no effect without a bet ramp (--spread, or"
                   " --enter/--exit): flat bets have no risk-of-ruin figures here",
                   file=sys.stderr)

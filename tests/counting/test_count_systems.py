@@ -116,7 +116,8 @@ def test_zen_insurance_index_is_where_a_third_of_the_unseen_cards_are_tens() -> 
 def test_count_keeps_the_running_count_of_the_system_it_is_given() -> None:
     """A Zen counter's true count before each round is the Zen tags of the cards dealt so
     far over the decks unseen (the tags summed here from the published table)."""
-    rules = blackjack_rules("deluxe", ["decks=1"])
+    # (no shown card: the replay below deals from the top of the shuffled shoe)
+    rules = blackjack_rules("deluxe", ["decks=1", "burn_shown_card=false"])
     counter = count.blackjack_counter(rules, system="zen", moment_every=10**9)
     records = counter.play_one(0)
     cards = [Card(rank, SUITS[k % 4]) for rank in Rank
@@ -139,7 +140,8 @@ def test_an_ace_side_count_moves_the_bet_by_its_weight_per_ace_beyond_the_share(
     summed here from the published table, the aces counted by hand); the index plays
     and the table of plays read the main count. The weight is the ace's ideal tag in the
     game's effects of removal (about -2 for Hi-Opt II at one deck: its tens' -2)."""
-    rules = blackjack_rules("deluxe", ["decks=1"])
+    # (no shown card: the replay below deals from the top of the shuffled shoe)
+    rules = blackjack_rules("deluxe", ["decks=1", "burn_shown_card=false"])
     counter = count.blackjack_counter(rules, system="hiopt2", moment_every=10**9)
     (side,) = counter.side
     assert side.ranks == frozenset({1}) and side.share == 1 / 13
@@ -208,7 +210,8 @@ def test_an_unbalanced_count_is_keyed_by_its_running_count_from_the_irc(
     two decks -4 and -4. Before each round the key is that IRC plus the published tags of
     the cards dealt (Red 7's seven by its suit: red +1, black 0), not divided by the decks
     left; the JSON says which count it is."""
-    rules = blackjack_rules("deluxe", ["decks=2"])
+    # (no shown card: the replay below deals from the top of the shuffled shoe)
+    rules = blackjack_rules("deluxe", ["decks=2", "burn_shown_card=false"])
     counter = count.blackjack_counter(rules, system=system, moment_every=10**9)
     assert counter.count_kind == "running count"
     records = counter.play_one(0)
