@@ -176,12 +176,21 @@ def chart_of(case: Case) -> Chart:
     return Chart(game.hard, game.soft, game.pairs, game.insure)
 
 
+@functools.lru_cache(maxsize=1)
+def _oracle(case: Case, **options: object) -> RoundOracle:
+    """The round oracle of ``case``; only the last one asked for is kept (with its memos),
+    so that a case's optimal round and its chart's round, which its tests ask one after
+    the other (one xdist group), share its dealer and hand memos: the chart's brute
+    force does not recompute what the optimal one found (the same exact values)."""
+    return RoundOracle(case.rules, case.counts, suits=case.suits, **options)  # type: ignore[arg-type]
+
+
 @functools.cache
 def brute(case: Case, strategy: str, **options: object) -> RoundResult:
-    """The oracle's round (its memos are dropped; only the result is kept)."""
-    oracle = RoundOracle(case.rules, case.counts, suits=case.suits, **options)  # type: ignore[arg-type]
+    """The oracle's round (only the result is kept; the memos stay with :func:`_oracle`'s
+    last oracle)."""
     chart = chart_of(case) if strategy == "chart" else None
-    return oracle.analyse(strategy, chart)
+    return _oracle(case, **options).analyse(strategy, chart)
 
 
 def _brute(case: Case, strategy: str, **options: object) -> RoundResult:

@@ -28,6 +28,7 @@ from bj_oracle import (
     split_ev_suited,
     suited_shoe,
 )
+from oracle_groups import split_case_group
 
 from strategy_calc.rules import BlackjackRules
 
@@ -343,7 +344,8 @@ SPLIT_CASES = [
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("rules", "pair", "up", "shoe"), SPLIT_CASES)
+@pytest.mark.parametrize(("rules", "pair", "up", "shoe"),
+                         [pytest.param(*c, marks=split_case_group(*c)) for c in SPLIT_CASES])
 def test_split_equals_sequential_play(
     rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]
 ) -> None:

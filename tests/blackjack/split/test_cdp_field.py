@@ -32,6 +32,7 @@ from __future__ import annotations
 import bj_oracle
 import pytest
 from bj_oracle import split_ev_cdp_field, split_ev_resplit_bruteforce
+from oracle_groups import split_case_group
 from test_oracle_cdp_split import ONE_SPLIT, RESPLIT
 from test_resplit import ENHC, _rules
 
@@ -337,6 +338,11 @@ def _oracle_case(case_id: str) -> tuple[BlackjackRules, int, int, tuple[int, ...
     return case[1], case[2], case[3], case[4]
 
 
+def _same_case(case_id: str) -> pytest.MarkDecorator:
+    """The xdist group of a case whose brute forces other files ask too."""
+    return split_case_group(*_oracle_case(case_id))
+
+
 def _engine_from_left(rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...],
                       strategy: str) -> float:
     start = tuple(n + (i == pair - 1) * 2 + (i == up - 1) for i, n in enumerate(shoe))
@@ -355,7 +361,8 @@ def test_cdp_is_the_oracles_field_cdp(case_id: str) -> None:
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("case_id", NO_DECISIONS)
+@pytest.mark.parametrize("case_id", [pytest.param(c, id=c, marks=_same_case(c))
+                                     for c in NO_DECISIONS])
 def test_the_field_cdp_oracle_without_decisions_is_the_resplit_bruteforce(case_id: str) -> None:
     """Where every removal plays alike, the re-weighting is one strategy's value: the
     casino-order brute force's, exactly (a check of the oracle's sum, its peek
@@ -366,7 +373,8 @@ def test_the_field_cdp_oracle_without_decisions_is_the_resplit_bruteforce(case_i
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("case_id", [c[0] for c in ONE_SPLIT])
+@pytest.mark.parametrize("case_id", [pytest.param(c[0], id=c[0], marks=_same_case(c[0]))
+                                     for c in ONE_SPLIT])
 def test_the_field_cdp_oracle_with_one_split_is_the_split_bruteforce(case_id: str) -> None:
     rules, pair, up, shoe = _oracle_case(case_id)
     assert split_ev_cdp_field(pair, up, shoe, rules) == bj_oracle.split_ev_bruteforce(
@@ -374,6 +382,7 @@ def test_the_field_cdp_oracle_with_one_split_is_the_split_bruteforce(case_id: st
 
 
 @pytest.mark.oracle
+@_same_case("peek-88vA-4")
 def test_the_field_cdp_oracle_differs_from_the_cdp_hands_process() -> None:
     """The two definitions part on a tiny shoe (the oracle computes both)."""
     rules, pair, up, shoe = _oracle_case("peek-88vA-4")

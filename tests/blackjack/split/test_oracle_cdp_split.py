@@ -32,6 +32,7 @@ from bj_oracle import (
     split_ev_resplit_bruteforce,
 )
 from bj_oracle.cdp import _cdp_bruteforce
+from oracle_groups import split_case_group
 from test_resplit import ENHC, ORIGINAL, _rules
 
 from strategy_calc.rules import BlackjackRules
@@ -137,9 +138,15 @@ def _policy_differences(
     return out
 
 
+def _same_case(case_id: str) -> pytest.MarkDecorator:
+    """The xdist group of a RESPLIT case (its brute forces are shared with other files)."""
+    return split_case_group(*RESPLIT[case_id][1:])
+
+
 @pytest.mark.oracle
 @pytest.mark.parametrize(("rules", "pair", "up", "shoe"),
-                         [pytest.param(*case[1:], id=case[0]) for case in ONE_SPLIT])
+                         [pytest.param(*case[1:], id=case[0], marks=split_case_group(*case[1:]))
+                          for case in ONE_SPLIT])
 def test_cdp_with_one_split_is_the_split_bruteforce(
     rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]
 ) -> None:
@@ -155,7 +162,8 @@ def test_cdp_without_a_split_is_none() -> None:
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("case_id", FROZEN_IDS)
+@pytest.mark.parametrize("case_id", [pytest.param(c, id=c, marks=_same_case(c))
+                                     for c in FROZEN_IDS])
 def test_second_cards_first_keep_a_fixed_strategys_value(case_id: str) -> None:
     _, rules, pair, up, shoe = RESPLIT[case_id]
     _check_shoe(rules.decks, pair, up, shoe)
@@ -163,7 +171,8 @@ def test_second_cards_first_keep_a_fixed_strategys_value(case_id: str) -> None:
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("case_id", list(CDP_DIFFERS))
+@pytest.mark.parametrize("case_id", [pytest.param(c, id=c, marks=_same_case(c))
+                                     for c in CDP_DIFFERS])
 def test_cdp_differs_only_where_the_policy_does(case_id: str) -> None:
     _, rules, pair, up, shoe = RESPLIT[case_id]
     _check_shoe(rules.decks, pair, up, shoe)
@@ -178,6 +187,7 @@ def test_cdp_differs_only_where_the_policy_does(case_id: str) -> None:
 
 
 @pytest.mark.oracle
+@_same_case("peek-88vA-4")
 def test_cdp_differs_from_the_frozen_resplit_somewhere() -> None:
     assert any(CDP_DIFFERS.values())
     _, rules, pair, up, shoe = RESPLIT["peek-88vA-4"]

@@ -24,6 +24,7 @@ from bj_oracle import (
     split_ev_resplit_bruteforce,
 )
 from bj_oracle.optimal import _OptimalSplit
+from oracle_groups import split_case_group
 
 from strategy_calc.rules import BlackjackRules
 
@@ -34,13 +35,6 @@ def _rules(**fields: object) -> BlackjackRules:
 
 ENHC = {"hole_card": "enhc", "enhc_loses": "all"}
 ORIGINAL = {"hole_card": "enhc", "enhc_loses": "original"}
-
-
-def split_group(case_id: str) -> pytest.MarkDecorator:
-    """The xdist group of a split case (``--dist loadgroup``): its tests here and in
-    test_split_optimal.py run on one worker, which computes the cached
-    ``split_ev_optimal_bruteforce`` of the case once."""
-    return pytest.mark.xdist_group(f"split-{case_id}")
 
 
 def _check_shoe(decks: int, pair: int, up: int, shoe: tuple[int, ...]) -> None:
@@ -77,7 +71,7 @@ ONE_SPLIT = [
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("rules", "pair", "up", "shoe", "strict"),
-                         [pytest.param(*case[1:], id=case[0], marks=split_group(case[0]))
+                         [pytest.param(*case[1:], id=case[0], marks=split_case_group(*case[1:5]))
                           for case in ONE_SPLIT])
 def test_optimal_at_least_postsplit_at_least_frozen(
     rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...], strict: bool
@@ -136,7 +130,7 @@ NO_CHOICE = [
 
 
 @pytest.mark.parametrize(("rules", "pair", "up", "shoe"),
-                         [pytest.param(*case[1:], id=case[0], marks=split_group(case[0]))
+                         [pytest.param(*case[1:], id=case[0], marks=split_case_group(*case[1:5]))
                           for case in NO_CHOICE])
 def test_split_aces_one_card_without_resplit_is_the_frozen_split(
     rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]
@@ -180,7 +174,7 @@ RESPLITS = [
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("rules", "pair", "up", "shoe", "strict"),
-                         [pytest.param(*case[1:], id=case[0], marks=split_group(case[0]))
+                         [pytest.param(*case[1:], id=case[0], marks=split_case_group(*case[1:5]))
                           for case in RESPLITS])
 def test_optimal_at_least_frozen_resplit(
     rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...], strict: bool
@@ -418,8 +412,7 @@ NAIVE = [
 
 @pytest.mark.oracle
 @pytest.mark.parametrize(("rules", "pair", "up", "shoe"),
-                         [pytest.param(*c, marks=split_group(f"naive-{i}"))
-                          for i, c in enumerate(NAIVE)])
+                         [pytest.param(*c, marks=split_case_group(*c)) for c in NAIVE])
 def test_equals_the_plain_enumeration(
     rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]
 ) -> None:

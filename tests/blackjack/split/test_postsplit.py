@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bj_oracle as oracle
 import pytest
+from oracle_groups import split_case_group
 
 from strategy_calc.blackjack.hand_analysis import analyse_hand
 from strategy_calc.cards import Card, Rank
@@ -60,7 +61,8 @@ def _removed(pair: int, up: int, shoe: tuple[int, ...]) -> list[int]:
 
 
 @pytest.mark.parametrize(("rules", "pair", "up", "shoe"),
-                         [pytest.param(*case[1:], id=case[0]) for case in CASES])
+                         [pytest.param(*case[1:], id=case[0], marks=split_case_group(*case[1:]))
+                          for case in CASES])
 def test_postsplit_matches_the_bruteforce(
     rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]
 ) -> None:

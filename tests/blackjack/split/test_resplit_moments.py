@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bj_oracle as oracle
 import pytest
+from oracle_groups import split_case_group
 
 from strategy_calc.blackjack.distributions import split_moments
 from strategy_calc.blackjack.hand_analysis import analyse_hand
@@ -84,7 +85,8 @@ def _check(rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]) -> 
 
 
 @pytest.mark.parametrize(("rules", "pair", "up", "shoe"),
-                         [pytest.param(*case[1:], id=case[0]) for case in FAST])
+                         [pytest.param(*case[1:], id=case[0], marks=split_case_group(*case[1:]))
+                          for case in FAST])
 def test_resplit_moments_match_the_casino_order_bruteforce(
     rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]
 ) -> None:
@@ -151,6 +153,7 @@ def test_resplit_moments_refuse_what_they_cannot_make_exact() -> None:
         resplit_moments(split, Rank.TEN, Shoe.full(6).remove([Card(Rank.TEN)]), None)
 
 
+@split_case_group(*FAST[0][1:])  # (the brute force of FAST[0], computed once)
 def test_a_hands_split_second_moment_with_resplits_is_the_bruteforces() -> None:
     """``hand``'s ``second_moments["split"]`` with resplits (one deck less 32 cards, 8,8
     vs 6, up to 3 hands): the brute force's E[X^2] (no dealer blackjack against a 6)."""

@@ -86,13 +86,15 @@ def _tables(rules: sc.BlackjackRules, base: Shoe, reference: Shoe, up: int,
 @pytest.mark.parametrize("chart", [False, True], ids=["own-play", "chart"])
 def test_a_split_rounds_moments_equal_those_of_its_joint_distribution(
         name: str, sets: tuple[str, ...], chart: bool) -> None:
+    # the chart's split-hand codes, as the count plays them (one counter for the rules)
+    counter = (count.blackjack_counter(sc.blackjack_rules(name, list(sets)), cut_card=60)
+               if chart else None)
     for pair, up in PAIRS:
         rules, base, cards, cond = _round(name, sets, pair, up)
         first, second, suits = SplitPlan.of(rules, cards[0].rank, cond).round_params(base, cards)
         assert suits is None
         codes = None
-        if chart:  # the chart's split-hand codes, as the count plays them
-            counter = count.blackjack_counter(rules, cut_card=60)
+        if counter is not None:
             codes = memoryview(counter.planner.play_codes(Rank(up)))
         want = _joint_moments(base, pair, up, first, second, codes, cond)
         got = engine.split_moments(base, Rank(pair), Rank(up), first, codes, second)
@@ -156,10 +158,10 @@ def test_a_split_moment_table_made_on_the_full_shoe_holds_for_a_shoe_dealt_from_
     """With the chart's codes fixed, P(t1, t2) = orders(t1) orders(t2) F(cards drawn), so
     the table of per-union sums made once on the full shoe gives S on any shoe dealt
     from it. Checked on a dealt shoe against the joint distribution (as above)."""
+    counter = count.blackjack_counter(sc.blackjack_rules(name, list(sets)), cut_card=60)
     for pair, up in PAIRS:
         rules, base, cards, cond = _round(name, sets, pair, up)
         first, second, _suits = SplitPlan.of(rules, cards[0].rank, cond).round_params(base, cards)
-        counter = count.blackjack_counter(rules, cut_card=60)
         codes = memoryview(counter.planner.play_codes(Rank(up)))
         reference = Shoe.full(2).remove([Card(Rank(up))])
         table = engine.split_moment_table(reference, Rank(pair), Rank(up), first, codes, second)
@@ -253,10 +255,10 @@ def test_a_groups_cross_sums_give_each_split_round_its_own_moments(
     """Merged over the pairs split against one up card, the tables give each round the
     same moments as its joint distribution: one dealer law per distinct union, and each
     round's chance of it G(u) N (N - 1) / (n_p (n_p - 1)), the pair cards counted in u."""
+    counter = count.blackjack_counter(sc.blackjack_rules(name, list(sets)), cut_card=60)
     for up in (7, 2):
         pairs = [1, 2, 3, 7, 8]
         rules, base, _cards, cond = _round(name, sets, pairs[0], up)
-        counter = count.blackjack_counter(rules, cut_card=60)
         codes = memoryview(counter.planner.play_codes(Rank(up)))
         reference = Shoe.full(2).remove([Card(Rank(up))])
         rounds, tables = _tables(rules, base, reference, up, pairs, codes, cond)

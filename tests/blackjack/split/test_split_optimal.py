@@ -18,6 +18,7 @@ import bj_oracle
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from oracle_groups import split_case_group
 from test_oracle_optimal_split import (
     ENHC,
     NAIVE,
@@ -26,7 +27,6 @@ from test_oracle_optimal_split import (
     ORIGINAL,
     RESPLITS,
     _rules,
-    split_group,
 )
 from test_split_strategies import _engine_split
 
@@ -53,9 +53,9 @@ LARGER = [
 
 # (The plain enumeration's peek shoes of 4 to 6 cards are too small for the engine, whose
 # hole card is drawn last: see test_too_small_a_shoe_is_refused_not_guessed.)
-CASES = ([pytest.param(*c[1:5], id=c[0], marks=split_group(c[0]))
+CASES = ([pytest.param(*c[1:5], id=c[0], marks=split_case_group(*c[1:5]))
           for c in ONE_SPLIT + NO_CHOICE + RESPLITS]
-         + [pytest.param(*c, id=f"naive-{i}", marks=split_group(f"naive-{i}"))
+         + [pytest.param(*c, id=f"naive-{i}", marks=split_case_group(*c))
             for i, c in enumerate(NAIVE)
             if not c[0].peek or sum(c[3]) >= 8] + LARGER)
 

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import bj_oracle
 import pytest
+from oracle_groups import split_case_group
 
 import strategy_calc as sc
 from strategy_calc.cards import Card, Rank, Shoe
@@ -62,7 +63,8 @@ def test_cdz_plays_the_pre_split_decisions_as_the_brute_force_does(
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize(("rules", "pair", "up", "shoe"), CASES[:1])
+@pytest.mark.parametrize(("rules", "pair", "up", "shoe"),
+                         [pytest.param(*c, marks=split_case_group(*c)) for c in CASES[:1]])
 def test_cdp1_is_each_hand_optimal_for_its_own_cards_as_the_brute_force_plays_it(
         rules: BlackjackRules, pair: int, up: int, shoe: tuple[int, ...]) -> None:
     brute = bj_oracle.split_ev_bruteforce(pair, up, shoe, rules)
@@ -132,7 +134,8 @@ def test_the_cdz_round_distribution_has_the_cdz_ev_as_its_mean(decks: int) -> No
 def _cdp_cases() -> list[object]:
     from test_oracle_cdp_split import ONE_SPLIT, RESPLIT
 
-    return [pytest.param(*c[1:], id=c[0]) for c in [*ONE_SPLIT, *RESPLIT.values()]]
+    return [pytest.param(*c[1:], id=c[0], marks=split_case_group(*c[1:]))
+            for c in [*ONE_SPLIT, *RESPLIT.values()]]
 
 
 @pytest.mark.slow

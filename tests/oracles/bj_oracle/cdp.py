@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from fractions import Fraction
 
@@ -120,6 +121,7 @@ def _cdp_bruteforce(
     return ev
 
 
+@functools.cache  # a pure function of immutable arguments; several test files ask it
 def split_ev_cdp_hands_bruteforce(
     pair_rank: int, up: int, shoe: Shoe, rules: BlackjackRules
 ) -> Fraction | None:

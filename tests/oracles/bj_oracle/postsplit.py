@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 from bj_oracle.basics import RANK_LAYOUT, Shoe, _completes_blackjack, _falling, _take
@@ -59,6 +60,7 @@ class _HandAfter(_Hand):
         return tuple((h, p / total) for h, p in joint)
 
 
+@functools.cache  # a pure function of immutable arguments; several test files ask it
 def split_ev_postsplit_bruteforce(
     pair_rank: int, up: int, shoe: Shoe, rules: BlackjackRules
 ) -> Fraction | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 from bj_oracle.basics import RANK_LAYOUT, Shoe, _split_forbidden, _take
@@ -75,6 +76,7 @@ def _resplit_setup(
     return first, later, _hand_solver(first), _hand_solver(later), resplit_kind
 
 
+@functools.cache  # a pure function of immutable arguments; several test files ask it
 def split_ev_resplit_bruteforce(
     pair_rank: int, up: int, shoe: Shoe, rules: BlackjackRules
 ) -> Fraction | None:
@@ -151,6 +153,7 @@ def split_ev_resplit_bruteforce(
     return ev
 
 
+@functools.cache  # a pure function of immutable arguments; several test files ask it
 def split_moments_resplit_bruteforce(
     pair_rank: int, up: int, shoe: Shoe, rules: BlackjackRules
 ) -> tuple[Fraction, Fraction, Fraction] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from fractions import Fraction
@@ -167,6 +168,7 @@ def _split_bruteforce(
     return ev
 
 
+@functools.cache  # a pure function of immutable arguments; several test files ask it
 def split_ev_bruteforce(
     pair_rank: int, up: int, shoe: Shoe, rules: BlackjackRules
 ) -> Fraction | None:
