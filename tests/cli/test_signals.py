@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -42,7 +43,8 @@ def _group_alive(pgid: int) -> bool:
 def _start(args: list[str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-m", "strategy_calc", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+                            start_new_session=True,
+                            cwd=tempfile.gettempdir())  # (not the source folder: see README)
 
 
 def _stop(proc: subprocess.Popen[bytes], sig: signal.Signals) -> tuple[float, bytes, str]:

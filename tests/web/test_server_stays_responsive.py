@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -131,8 +132,9 @@ def _serve(*options: str) -> tuple[subprocess.Popen[bytes], str]:
         port = probe.getsockname()[1]
     process = subprocess.Popen(
         [sys.executable, "-m", "strategy_calc", "serve", "--port", str(port), *options],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+        cwd=tempfile.gettempdir())  # (at the repository root the source folder, unbuilt
+    base = f"http://127.0.0.1:{port}"  # in CI, would shadow the installed package)
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -267,7 +269,7 @@ def test_the_server_and_the_command_lines_warning_quote_one_estimate(
     cost = game_cost(resplits, "optimal")
     assert web.estimate("edge", [("rules", "deluxe"), ("split_strategy", "optimal"),
                                  ("set", "max_split_hands=4")]) == cost
-    warn_slow_split(resplits, "optimal", "every pair", cost)
+    warn_slow_split(resplits, "optimal", "every pair", cost, yes=True)  # (else: --yes asked)
     assert f"would take {cost} here for every pair" in capsys.readouterr().err
 
 
