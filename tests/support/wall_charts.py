@@ -11,10 +11,14 @@ import strategy_calc as sc
 from strategy_calc.render.chart import chart_pdf
 
 
-@functools.cache
 def wall_chart_pdf(name: str, decks: int, paper: str = "a4") -> bytes:
     """The wall chart of ruleset ``name`` at ``decks`` decks, typeset once per process
     (``chart_pdf`` gives the same bytes for the same chart)."""
+    return _typeset(name, decks, paper)  # (one cache key however the paper is given)
+
+
+@functools.cache
+def _typeset(name: str, decks: int, paper: str) -> bytes:
     game = sc.analyse_game(sc.blackjack_rules(name, decks=decks))
     return chart_pdf(game, paper)
 
