@@ -14,6 +14,7 @@ from fractions import Fraction
 
 import pytest
 from typer.testing import CliRunner
+from wall_charts import same_chart, wall_chart_pdf
 
 import strategy_calc as sc
 from strategy_calc.cards import Shoe
@@ -101,15 +102,17 @@ def test_sweep_shows_the_effect_of_even_money_at_6_to_5() -> None:
 
 
 @pytest.mark.render
+@same_chart("deluxe", 6)  # the 3:2 chart is the built-in one test_wall_chart.py typesets
 def test_the_wall_chart_legend_lists_even_money_at_6_to_5() -> None:
     """The PDF's legend lists only the codes used: ``E`` at 6:5, not at 3:2."""
     import io
 
     import pypdf
 
-    def legend(*sets: str) -> str:
-        pdf = chart_pdf(sc.analyse_game(sc.blackjack_rules("deluxe", list(sets))))
+    def legend(pdf: bytes) -> str:
         return str(pypdf.PdfReader(io.BytesIO(pdf)).pages[0].extract_text())
 
-    assert "even money (take 1:1" in legend(*SIX_TO_FIVE, "even_money=true")
-    assert "even money" not in legend("decks=6")
+    six_to_five = sc.blackjack_rules("deluxe", [*SIX_TO_FIVE, "even_money=true"])
+    assert "even money (take 1:1" in legend(chart_pdf(sc.analyse_game(six_to_five)))
+    assert sc.blackjack_rules("deluxe", ["decks=6"]) == sc.blackjack_rules("deluxe", decks=6)
+    assert "even money" not in legend(wall_chart_pdf("deluxe", 6))

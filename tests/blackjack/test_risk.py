@@ -2,22 +2,34 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from fractions import Fraction
 
 import pytest
 from typer.testing import CliRunner
 
-from strategy_calc.blackjack.game_analysis import analyse_game
+from strategy_calc.blackjack.game_analysis import GameAnalysis, analyse_game
 from strategy_calc.blackjack.risk import summarise
 from strategy_calc.cli import app
 from strategy_calc.rules import blackjack_rules
 
 
-@pytest.fixture(scope="module", params=[("deluxe", 1), ("macau-1983", 2)])
+@functools.cache
+def _distributions(name: str, decks: int) -> GameAnalysis:
+    """The game's round distributions off the top, made once per process (the one-deck
+    Deluxe one is read by two tests, which share an xdist group)."""
+    return analyse_game(blackjack_rules(name, decks=decks), distribution=True)
+
+
+ONE_DECK = pytest.mark.xdist_group("risk-deluxe-1")
+
+
+@pytest.fixture(scope="module", params=[pytest.param(("deluxe", 1), marks=ONE_DECK),
+                                        ("macau-1983", 2)])
 def game(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
     name, decks = request.param
-    return analyse_game(blackjack_rules(name, decks=decks), distribution=True)
+    return _distributions(name, decks)
 
 
 @pytest.mark.slow
@@ -31,11 +43,12 @@ def test_distributions_sum_to_one_and_their_means_are_the_edge(game) -> None:  #
 
 
 @pytest.mark.slow
+@ONE_DECK
 def test_blackjack_probability_one_deck_by_hand() -> None:
     """1 deck: the player is dealt A+T with probability 2 * 4/52 * 16/51 = 32/663; the
     dealer then has A+T from 50 cards (3 aces, 15 tens) with probability
     2 * 3 * 15 / (50 * 49) = 9/245, a push. Only a blackjack wins exactly 1.5."""
-    game = analyse_game(blackjack_rules("deluxe", decks=1), distribution=True)
+    game = _distributions("deluxe", 1)
     assert game.outcomes_optimal is not None
     want = Fraction(32, 663) * (1 - Fraction(9, 245))
     assert game.outcomes_optimal[1.5] == pytest.approx(float(want), abs=1e-15)

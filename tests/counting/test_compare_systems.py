@@ -3,6 +3,7 @@ system's figures those of its own run, SCORE with its delta-method standard erro
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from pathlib import Path
@@ -14,15 +15,26 @@ from strategy_calc.cli import app
 
 runner = CliRunner()
 BASE = ["count", "--rules", "deluxe", "--decks", "1", "--rounds", "40", "--spread", "1:1,2:4"]
+SAME_RUNS = pytest.mark.xdist_group("count-compare-hilo")  # share the run of hilo alone
+
+
+def _stdout(*args: str) -> str:
+    result = runner.invoke(app, [*BASE, *args, "--json"])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+_seeded = functools.cache(_stdout)
+"""What a seeded count prints, the same every time: a run without a file to write is made
+once per process (the run of hilo alone is asked by two tests)."""
 
 
 def run_json(*args: str) -> dict:
-    result = runner.invoke(app, [*BASE, *args, "--json"])
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
+    return json.loads(_stdout(*args) if "--plot" in args else _seeded(*args))
 
 
 @pytest.mark.slow
+@SAME_RUNS
 def test_each_compared_system_is_its_own_run_on_the_same_shoes(tmp_path: Path) -> None:
     """Paired: under basic play the cards dealt do not depend on the count, so every
     system sees the same rounds (the same EVs, the same EV per round); its ramp's figures
@@ -40,6 +52,7 @@ def test_each_compared_system_is_its_own_run_on_the_same_shoes(tmp_path: Path) -
 
 
 @pytest.mark.slow
+@SAME_RUNS
 def test_score_se_is_the_delta_method_of_the_win_rate_and_sd_errors() -> None:
     """SCORE = 10^6 (w/s)^2: se = SCORE x sqrt((2 se_w/w)^2 + (2 se_s/s)^2), by hand from
     the run's own win rate and SD with their standard errors."""

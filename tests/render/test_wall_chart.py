@@ -3,41 +3,29 @@ with pypdf (an independent PDF reader) to count its pages and check what it says
 
 from __future__ import annotations
 
-import functools
 import io
 
 import pypdf
 import pytest
 from typer.testing import CliRunner
+from wall_charts import same_chart, wall_chart_pdf
 
 import strategy_calc as sc
 from strategy_calc.cli import app
 from strategy_calc.jobs.tables import table_specs
-from strategy_calc.render.chart import chart_pdf
 
 MM = 72 / 25.4  # PDF points per millimetre
 
 
-@functools.cache
-def _pdf_bytes(name: str, decks: int, paper: str) -> bytes:
-    """The wall chart, typeset once per process (tests of one chart share it)."""
-    game = sc.analyse_game(sc.blackjack_rules(name, decks=decks))
-    return chart_pdf(game, paper)
-
-
 def _pdf(name: str, decks: int, paper: str = "a4") -> pypdf.PdfReader:
-    return pypdf.PdfReader(io.BytesIO(_pdf_bytes(name, decks, paper)))
+    """The wall chart, typeset once per process (tests of one chart share it)."""
+    return pypdf.PdfReader(io.BytesIO(wall_chart_pdf(name, decks, paper)))
 
-
-def _same_pdf(name: str, decks: int) -> pytest.MarkDecorator:
-    """The xdist group of the tests that read one chart's cached PDF (``--dist
-    loadgroup``): one worker typesets it once."""
-    return pytest.mark.xdist_group(f"wall-chart-{name}-{decks}")
 
 
 @pytest.mark.render
 @pytest.mark.parametrize(("name", "decks"), [
-    pytest.param(name, decks, marks=_same_pdf(name, decks))
+    pytest.param(name, decks, marks=same_chart(name, decks))
     for name, decks in table_specs()])
 def test_every_built_in_chart_prints_on_one_a4_page(name: str, decks: int) -> None:
     """Every built-in ruleset at 1, 2, 6 and 8 decks: one A4 page (210 x 297 mm) whose
@@ -63,7 +51,7 @@ def test_the_fullest_charts_print_on_one_letter_page(name: str, decks: int) -> N
 
 
 @pytest.mark.render
-@_same_pdf("macau-1983", 6)  # reads the A4 test's PDF
+@same_chart("macau-1983", 6)  # reads the A4 test's PDF
 def test_the_legend_lists_only_the_codes_the_chart_uses() -> None:
     """Macau 1983 at 6 decks doubles on 11 only (never "double, else stand") and has
     no pair-split-if-DAS cells (no double after split)."""

@@ -20,6 +20,9 @@ from strategy_calc.cli.serve import declared
 from strategy_calc.web import server as web
 
 runner = CliRunner()
+# One worker runs this file (``--dist loadgroup``): one server and its warm worker
+# processes answer every test, instead of one per xdist worker.
+pytestmark = pytest.mark.xdist_group("web-server")
 
 
 @pytest.fixture(scope="module")

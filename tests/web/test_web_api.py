@@ -17,6 +17,9 @@ from strategy_calc.web import server as web
 pytestmark = pytest.mark.parallel  # (the app runs commands in worker processes)
 
 runner = CliRunner()
+# One worker runs this file (``--dist loadgroup``): one app and its warm worker processes
+# answer every test, instead of one per xdist worker.
+pytestmark = pytest.mark.xdist_group("web-api-client")
 
 
 @pytest.fixture(scope="module")
