@@ -65,21 +65,54 @@ def blackjack_value(t: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class End:
+    """How a baccarat round ended, what its side bets on the finished hands are settled on:
+    each side's number of cards (2 or 3) and point.
+
+    >>> End(2, 3, 9, 9).player_natural, End(2, 3, 9, 9).banker_natural
+    (True, False)
+    """
+
+    player_cards: int
+    """The Player's cards: 2, or 3 when he drew."""
+    banker_cards: int
+    """The Banker's cards: 2, or 3 when he drew."""
+    player: int
+    """The Player's point (0-9)."""
+    banker: int
+    """The Banker's point (0-9)."""
+
+    @property
+    def player_natural(self) -> bool:
+        """The Player's first two cards make 8 or 9 (then nobody draws)."""
+        return self.player_cards == 2 and self.player >= 8
+
+    @property
+    def banker_natural(self) -> bool:
+        """The Banker's first two cards make 8 or 9 (then nobody draws)."""
+        return self.banker_cards == 2 and self.banker >= 8
+
+
+@dataclass(frozen=True, slots=True)
 class Event:
-    """An event on the cards of a round: what a side bet is settled on."""
+    """An event on the cards of a round: what a side bet is settled on. It is settled on
+    the cards it looks at (:attr:`settle`) or, in baccarat, on how the round ended
+    (:attr:`settle_end`): exactly one of the two is given."""
 
     name: str
     """The name a side bet's TOML gives as ``event``."""
     game: str
-    """The game whose round deals the cards (``blackjack``)."""
+    """The game whose round deals the cards (``blackjack``, ``baccarat``)."""
     looks_at: tuple[str, ...]
     """The cards of the round it looks at, in the order :attr:`settle` reads them."""
     lines: tuple[str, ...]
     """The lines it settles on, best first (a pay table prices every one)."""
     meaning: str
     """What the event is, in words (docs/MODEL.md states it at length)."""
-    settle: Callable[[tuple[int, ...]], str]
+    settle: Callable[[tuple[int, ...]], str] | None = None
     """Settle a prefix of the cards (card types): a line, :data:`LOSE` or :data:`MORE`."""
+    settle_end: Callable[[End], str] | None = None
+    """Settle a finished baccarat round: a line or :data:`LOSE`."""
 
 
 def _straight(faces: list[int]) -> bool:
@@ -160,6 +193,10 @@ def settle_pair(cards: tuple[int, ...]) -> str:
     if a == b:
         return "perfect"
     return "coloured" if (suit_of(a) in RED) == (suit_of(b) in RED) else "mixed"
+
+
+ROUND_END = ("the finished round: each side's cards and point",)
+"""What a baccarat event on how the round ends looks at (:attr:`Event.settle_end`)."""
 
 
 EVENTS: dict[str, Event] = {event.name: event for event in (

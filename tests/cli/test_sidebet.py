@@ -12,6 +12,7 @@ from strategy_calc.blackjack.pair_bet import analyse_pair
 from strategy_calc.cli.root import run
 from strategy_calc.render.hand import pair_dict
 from strategy_calc.rules import blackjack_rules
+from strategy_calc.sidebets.paytables import BUILTIN_FILES
 
 CONTRACT = {"bet", "rules", "decks", "ev", "house_edge", "sd", "lines"}
 
@@ -52,7 +53,7 @@ def test_list_names_every_builtin_and_a_file(tmp_path: Path,
     path.write_text('name = "my-pair"\nevent = "pair"\ndefault = "t"\n[paytables.t]\n'
                     'perfect = 30\ncoloured = 10\nmixed = 5\n', encoding="utf-8")
     listed = run_json(capsys, "sidebet", "--list", "--sidebet", str(path))
-    assert list(listed) == ["21+3", "lucky-ladies", "deluxe-pair", "my-pair"]
+    assert list(listed) == [*BUILTIN_FILES, "my-pair"]
     mine = run_json(capsys, "sidebet", "my-pair", "--sidebet", str(path), "--decks", "8")
     # 8 decks: perfect 7/415, coloured 8/415, mixed 16/415 (the pair bet's hand count)
     assert mine["ev"] == pytest.approx((30 * 7 + 10 * 8 + 5 * 16 - 384) / 415, abs=1e-15)
@@ -79,6 +80,8 @@ BAD = [
     (["sidebet", "21+3", "--sidebet", "/nonexistent.toml"], "no such file"),
     (["sidebet", "--json", "pair"], "the options before 'pair'"),
     (["sidebet"], "sidebet needs a side bet's name"),
+    (["sidebet", "21+3", "--rules", "macau-baccarat"],
+     "21+3 is a blackjack side bet: ruleset 'macau-baccarat' is for baccarat, not blackjack"),
 ]
 
 
@@ -111,3 +114,4 @@ def test_a_shoe_given_per_face_is_that_shoe_with_suits_unknown(
     assert by_face["ev"] == by_decks["ev"] and by_face["decks"] == 1
     # one deck: 9 x (48 + 52 + 720 + 1,096) / 22,100 - 20,184 / 22,100 (tests/sidebets)
     assert by_face["ev"] == pytest.approx((9 * 1916 - 20184) / 22100, abs=1e-15)
+
