@@ -199,6 +199,19 @@ ROUND_END = ("the finished round: each side's cards and point",)
 """What a baccarat event on how the round ends looks at (:attr:`Event.settle_end`)."""
 
 
+def settle_banker_six(end: End) -> str:
+    """Lucky 6: the Banker wins with a point of 6, of two or of three cards.
+
+    >>> settle_banker_six(End(3, 2, 5, 6)), settle_banker_six(End(2, 3, 2, 6))
+    ('two_card_six', 'three_card_six')
+    >>> settle_banker_six(End(2, 2, 6, 6)), settle_banker_six(End(2, 3, 5, 7))
+    ('lose', 'lose')
+    """
+    if end.banker != 6 or end.player >= 6:
+        return LOSE
+    return "two_card_six" if end.banker_cards == 2 else "three_card_six"
+
+
 EVENTS: dict[str, Event] = {event.name: event for event in (
     Event("poker3", "blackjack", ("player's first card", "player's second card",
                                   "dealer's up card"),
@@ -220,5 +233,8 @@ EVENTS: dict[str, Event] = {event.name: event for event in (
           "the player's first two cards of one face (J-J is a pair, J-Q is not): of one"
           " suit (perfect), of one colour (coloured), one red and one black (mixed)",
           settle_pair),
+    Event("banker_six", "baccarat", ROUND_END, ("three_card_six", "two_card_six"),
+          "the Banker wins with a point of 6 (the Player's point lower), of three cards"
+          " (he drew) or of two", settle_end=settle_banker_six),
 )}
 """The events side bets can be settled on, by name."""

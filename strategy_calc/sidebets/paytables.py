@@ -40,6 +40,8 @@ BUILTIN_FILES: dict[str, str] = {
     "21+3": "21plus3.toml",
     "lucky-ladies": "lucky-ladies.toml",
     "deluxe-pair": "deluxe-pair.toml",
+    "lucky6": "lucky6.toml",
+    "lucky6-vegas": "lucky6-vegas.toml",
 }
 """The built-in side bets, by name, and their files in ``builtin/``."""
 

@@ -53,3 +53,32 @@ def test_21_plus_3_version_3_six_decks_returns_wizard_of_odds_rows() -> None:
     # + 0.310214 + 0.292118 - 0.903239 = -0.041427
     odds = price(builtin_sidebet("21+3"), make_shoe(6), "version-3")
     assert odds.ev == pytest.approx(-0.041427, abs=3e-6)
+
+
+# --- baccarat: Wizard of Odds' combinations of the ordered 6-card deals of eight decks ----
+
+BACCARAT_DEALS = 4_998_398_275_503_360
+"""416 * 415 * 414 * 413 * 412 * 411: every page below counts its lines out of these."""
+
+
+def eight_deck_deals(bet: str) -> dict[str, int]:
+    """The engine's deals of each line of a baccarat bet on eight decks (exact integers)."""
+    from strategy_calc import _engine
+    from strategy_calc.sidebets.exact import end_cells
+
+    deals, _, grid = _engine.baccarat_deal_counts([32] * 13)
+    assert deals == BACCARAT_DEALS
+    return {line: sum(grid[i] for i in cells)
+            for line, cells in end_cells(builtin_sidebet(bet).event).items()}
+
+
+def test_lucky_6_eight_deck_combinations_and_edges_are_wizard_of_odds() -> None:
+    # wizardofodds.com/games/baccarat/side-bets/lucky-6/: 2-card winning Banker 6
+    # 186,173,936,904,192, 3-card 83,058,367,551,488; house edge 16.68% (Macau, 20 to 1 on
+    # three cards: return -0.166836) and 11.70% (Las Vegas, 23 to 1: -0.116985)
+    assert eight_deck_deals("lucky6") == {"two_card_six": 186_173_936_904_192,
+                                          "three_card_six": 83_058_367_551_488}
+    macau = price(builtin_sidebet("lucky6"), make_shoe(8))
+    vegas = price(builtin_sidebet("lucky6-vegas"), make_shoe(8))
+    assert round(macau.house_edge, 6) == 0.166836
+    assert round(vegas.house_edge, 6) == 0.116985

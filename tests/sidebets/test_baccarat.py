@@ -1,0 +1,88 @@
+"""Baccarat's side bets on the finished round, exact for any shoe: the engine's line
+probabilities against the brute force of tests/oracles/baccarat_sidebet_oracle.py (every
+round dealt card by card in casino order from the third-card tableau of docs/RULES.md,
+exact fractions) on small shoes, as equal fractions and as the floats `price` gives to
+1e-12 (the command line and its errors: tests/cli/test_sidebet.py)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+
+import pytest
+from baccarat_sidebet_oracle import SETTLE, brute_force, rounds
+
+from strategy_calc import _engine
+from strategy_calc.cards import FACES
+from strategy_calc.sidebets.exact import end_cells, face_count_shoe, price
+from strategy_calc.sidebets.paytables import BUILTIN_FILES, builtin_sidebet
+
+pytestmark = pytest.mark.xdist_group("baccarat-sidebet-oracle")  # one worker: `dealt`
+
+BETS = tuple(bet for bet in SETTLE if bet in BUILTIN_FILES)
+"""The built-in baccarat bets the oracle settles."""
+
+# Small shoes of mixed ranks: sixes, sevens, eights and nines with tens and low cards, so
+# that every line can happen (two- and three-card sixes, naturals and natural ties, wins
+# by 4 to 9, three-card sevens and eights, ties on several points, pairs).
+SHOES = {
+    "sixes and tens": "6677889TTKA23",  # 13 cards, 9 faces
+    "low and tens": "5566778899TTQ",  # 13 cards, 8 faces
+}
+SLOW_SHOES = {
+    "fourteen": "66778899TTKA23",  # 14 cards, 10 faces
+    "ten": "A2346789TJ",  # 10 cards, 10 faces
+}
+
+
+@cache
+def dealt(shoe: str) -> dict[tuple[tuple[str, ...], tuple[str, ...]], Fraction]:
+    """The oracle's rounds of a shoe, made once per shoe."""
+    return rounds(shoe)
+
+
+def engine_fractions(bet: str, shoe: str) -> dict[str, Fraction]:
+    """The engine's exact line probabilities: its deal counts over all deals."""
+    counts = [shoe.count(f) for f in FACES]
+    deals, _, grid = _engine.baccarat_deal_counts(counts)
+    cells = end_cells(builtin_sidebet(bet).event)
+    return {line: Fraction(sum(grid[i] for i in found), deals)
+            for line, found in cells.items()}
+
+
+def assert_agrees(bet: str, shoe: str) -> None:
+    """Equal fractions on every line, and `price`'s floats to 1e-12 (lose included)."""
+    oracle = brute_force(bet, dealt(shoe))
+    odds = price(builtin_sidebet(bet), face_count_shoe(tuple(shoe.count(f) for f in FACES)))
+    if builtin_sidebet(bet).event.settle_end is not None:
+        exact = engine_fractions(bet, shoe)
+        assert {line: p for line, p in exact.items() if p} == {
+            line: p for line, p in oracle.items() if line != "lose"}
+    assert set(oracle) <= set(odds.probabilities)
+    worst = max(abs(p - float(oracle.get(line, 0))) for line, p in odds.probabilities.items())
+    assert worst < 1e-12, (bet, odds.probabilities, oracle)
+
+
+@pytest.mark.parametrize("shoe", SHOES.values(), ids=SHOES)
+@pytest.mark.parametrize("bet", BETS)
+def test_each_baccarat_bet_on_a_small_shoe_agrees_with_the_brute_force(bet: str, shoe: str
+                                                                        ) -> None:
+    assert_agrees(bet, shoe)
+
+
+@pytest.mark.slow
+@pytest.mark.oracle
+@pytest.mark.parametrize("shoe", SLOW_SHOES.values(), ids=SLOW_SHOES)
+@pytest.mark.parametrize("bet", BETS)
+def test_each_baccarat_bet_on_more_small_shoes_agrees_with_the_brute_force(bet: str,
+                                                                           shoe: str) -> None:
+    assert_agrees(bet, shoe)
+
+
+def test_the_oracle_shoes_reach_every_line() -> None:
+    # every line of every bet happens on one of the fast shoes, so the check above is not
+    # vacuous
+    for bet in BETS:
+        seen = {line for shoe in SHOES.values() for line, p in
+                brute_force(bet, dealt(shoe)).items() if p}
+        assert set(builtin_sidebet(bet).event.lines) <= seen, bet
