@@ -212,6 +212,37 @@ def settle_banker_six(end: End) -> str:
     return "two_card_six" if end.banker_cards == 2 else "three_card_six"
 
 
+MARGINS = ("win_by_9", "win_by_8", "win_by_7", "win_by_6", "win_by_5", "win_by_4",
+           "natural_win", "natural_tie")
+"""The Dragon Bonus' lines: a win without a natural by 9 to 4 points, a win with one, a
+tie with one."""
+
+
+def settle_margin(side: int) -> Callable[[End], str]:
+    """The Dragon Bonus on the Player (``side`` 0) or the Banker (1): the side wins with a
+    natural, or ties with a natural on either side, or wins without one by 4 points or more.
+
+    >>> player, banker = settle_margin(0), settle_margin(1)
+    >>> player(End(2, 2, 9, 8)), banker(End(2, 2, 8, 8)), player(End(3, 3, 9, 0))
+    ('natural_win', 'natural_tie', 'win_by_9')
+    >>> banker(End(3, 3, 1, 4)), player(End(3, 3, 7, 7)), banker(End(2, 2, 9, 8))
+    ('lose', 'lose', 'lose')
+    """
+
+    def settle(end: End) -> str:
+        mine, theirs = (end.player, end.banker) if side == 0 else (end.banker, end.player)
+        natural = (end.player_natural, end.banker_natural)
+        if mine == theirs:
+            return "natural_tie" if any(natural) else LOSE
+        if mine < theirs:
+            return LOSE
+        if natural[side]:
+            return "natural_win"
+        return f"win_by_{mine - theirs}" if mine - theirs >= 4 else LOSE
+
+    return settle
+
+
 EVENTS: dict[str, Event] = {event.name: event for event in (
     Event("poker3", "blackjack", ("player's first card", "player's second card",
                                   "dealer's up card"),
@@ -236,5 +267,11 @@ EVENTS: dict[str, Event] = {event.name: event for event in (
     Event("banker_six", "baccarat", ROUND_END, ("three_card_six", "two_card_six"),
           "the Banker wins with a point of 6 (the Player's point lower), of three cards"
           " (he drew) or of two", settle_end=settle_banker_six),
+    *(Event(f"margin_{name}", "baccarat", ROUND_END, MARGINS,
+            f"the {name.capitalize()} wins with a natural (8 or 9 on two cards), or the round"
+            " ties with a natural (either side's, so both), or the"
+            f" {name.capitalize()} wins without a natural by 9, 8, 7, 6, 5 or 4 points"
+            " (a smaller win, a tie without a natural, a loss: lose)",
+            settle_end=settle_margin(side)) for side, name in enumerate(("player", "banker"))),
 )}
 """The events side bets can be settled on, by name."""

@@ -42,6 +42,8 @@ BUILTIN_FILES: dict[str, str] = {
     "deluxe-pair": "deluxe-pair.toml",
     "lucky6": "lucky6.toml",
     "lucky6-vegas": "lucky6-vegas.toml",
+    "dragon-bonus-player": "dragon-bonus-player.toml",
+    "dragon-bonus-banker": "dragon-bonus-banker.toml",
 }
 """The built-in side bets, by name, and their files in ``builtin/``."""
 

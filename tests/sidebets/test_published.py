@@ -82,3 +82,30 @@ def test_lucky_6_eight_deck_combinations_and_edges_are_wizard_of_odds() -> None:
     vegas = price(builtin_sidebet("lucky6-vegas"), make_shoe(8))
     assert round(macau.house_edge, 6) == 0.166836
     assert round(vegas.house_edge, 6) == 0.116985
+
+
+def test_dragon_bonus_eight_deck_combinations_are_wizard_of_odds() -> None:
+    # wizardofodds.com/games/baccarat/appendix/5/, "Dragon Bonus — Player" and "— Banker"
+    natural = {"natural_win": 812_685_054_124_032, "natural_tie": 89_325_908_267_520}
+    assert eight_deck_deals("dragon-bonus-player") == {
+        "win_by_9": 18_409_431_764_992, "win_by_8": 34_097_645_543_424,
+        "win_by_7": 89_590_261_473_280, "win_by_6": 141_238_897_317_888,
+        "win_by_5": 166_169_165_987_840, "win_by_4": 186_780_352_174_080, **natural}
+    assert eight_deck_deals("dragon-bonus-banker") == {
+        "win_by_9": 15_390_342_909_952, "win_by_8": 28_305_092_784_128,
+        "win_by_7": 79_517_099_278_336, "win_by_6": 119_200_072_366_080,
+        "win_by_5": 157_275_882_332_160, "win_by_4": 201_147_167_287_296, **natural}
+
+
+# the same page's "Dragon Bonus House Edge" by decks (Player, Banker), and the eight-deck
+# returns -0.026517 and -0.093731
+WIZARD_DRAGON_BONUS = {4: (0.0270, 0.0942), 6: (0.0267, 0.0939), 8: (0.0265, 0.0937)}
+
+
+@pytest.mark.parametrize("decks", WIZARD_DRAGON_BONUS)
+def test_dragon_bonus_house_edge_is_wizard_of_odds_by_decks(decks: int) -> None:
+    edges = tuple(price(builtin_sidebet(f"dragon-bonus-{side}"), make_shoe(decks)).house_edge
+                  for side in ("player", "banker"))
+    assert tuple(round(edge, 4) for edge in edges) == WIZARD_DRAGON_BONUS[decks]
+    if decks == 8:
+        assert tuple(round(edge, 6) for edge in edges) == (0.026517, 0.093731)
