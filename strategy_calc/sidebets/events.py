@@ -243,6 +243,26 @@ def settle_margin(side: int) -> Callable[[End], str]:
     return settle
 
 
+def settle_dragon_7(end: End) -> str:
+    """EZ Baccarat's Dragon 7: the Banker wins with a point of 7 on three cards.
+
+    >>> settle_dragon_7(End(3, 3, 6, 7)), settle_dragon_7(End(2, 2, 6, 7))
+    ('dragon_7', 'lose')
+    """
+    won = end.banker == 7 and end.player < 7 and end.banker_cards == 3
+    return "dragon_7" if won else LOSE
+
+
+def settle_panda_8(end: End) -> str:
+    """EZ Baccarat's Panda 8: the Player wins with a point of 8 on three cards.
+
+    >>> settle_panda_8(End(3, 3, 8, 7)), settle_panda_8(End(3, 2, 8, 8))
+    ('panda_8', 'lose')
+    """
+    won = end.player == 8 and end.banker < 8 and end.player_cards == 3
+    return "panda_8" if won else LOSE
+
+
 EVENTS: dict[str, Event] = {event.name: event for event in (
     Event("poker3", "blackjack", ("player's first card", "player's second card",
                                   "dealer's up card"),
@@ -273,5 +293,13 @@ EVENTS: dict[str, Event] = {event.name: event for event in (
             f" {name.capitalize()} wins without a natural by 9, 8, 7, 6, 5 or 4 points"
             " (a smaller win, a tie without a natural, a loss: lose)",
             settle_end=settle_margin(side)) for side, name in enumerate(("player", "banker"))),
+    Event("dragon_7", "baccarat", ROUND_END, ("dragon_7",),
+          "the Banker wins with a point of 7 on three cards (EZ Baccarat's Dragon 7; at EZ"
+          " Baccarat that win pushes the Banker bet, which pays even money otherwise, no"
+          " commission: a rule of the main bet, not of this one)",
+          settle_end=settle_dragon_7),
+    Event("panda_8", "baccarat", ROUND_END, ("panda_8",),
+          "the Player wins with a point of 8 on three cards (EZ Baccarat's Panda 8)",
+          settle_end=settle_panda_8),
 )}
 """The events side bets can be settled on, by name."""

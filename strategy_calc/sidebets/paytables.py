@@ -44,6 +44,8 @@ BUILTIN_FILES: dict[str, str] = {
     "lucky6-vegas": "lucky6-vegas.toml",
     "dragon-bonus-player": "dragon-bonus-player.toml",
     "dragon-bonus-banker": "dragon-bonus-banker.toml",
+    "dragon7": "dragon7.toml",
+    "panda8": "panda8.toml",
 }
 """The built-in side bets, by name, and their files in ``builtin/``."""
 

@@ -109,3 +109,18 @@ def test_dragon_bonus_house_edge_is_wizard_of_odds_by_decks(decks: int) -> None:
     assert tuple(round(edge, 4) for edge in edges) == WIZARD_DRAGON_BONUS[decks]
     if decks == 8:
         assert tuple(round(edge, 6) for edge in edges) == (0.026517, 0.093731)
+
+
+def test_dragon_7_and_panda_8_eight_deck_combinations_and_edges_are_wizard_of_odds() -> None:
+    # Wizard of Odds, EZ Baccarat (copy at user-casino.com/games/ez-baccarat/): Dragon 7
+    # wins 112,633,011,329,024 (return -0.076113), Panda 8 172,660,763,262,976 (-0.101876);
+    # Jacobson's edges 7.6113% and 10.1876%
+    assert eight_deck_deals("dragon7") == {"dragon_7": 112_633_011_329_024}
+    assert eight_deck_deals("panda8") == {"panda_8": 172_660_763_262_976}
+    dragon = price(builtin_sidebet("dragon7"), make_shoe(8))
+    assert round(dragon.house_edge, 6) == 0.076113
+    # Jacobson (888casino.com, card-counting-the-dragonfortune-7-baccarat-side-bet): "The
+    # standard deviation is 6.0849. The hit frequency is 2.2534%."
+    assert (round(dragon.sd, 4), round(dragon.probabilities["dragon_7"], 6)) == (6.0849,
+                                                                                 0.022534)
+    assert round(price(builtin_sidebet("panda8"), make_shoe(8)).house_edge, 6) == 0.101876
