@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
+from functools import cache
 
 FACES = "A23456789TJQK"
 
@@ -30,6 +31,7 @@ def value(face: str) -> int:
     return 1 if face == "A" else 0 if face in "TJQK" else int(face)
 
 
+@cache
 def point(hand: Hand) -> int:
     """A hand's point: its total mod 10."""
     return sum(value(f) for f in hand) % 10
@@ -62,8 +64,24 @@ def banker_draws(banker: int, third: int | None) -> bool:
 def rounds(shoe: str) -> dict[Round, Fraction]:
     """Every finished round dealt from ``shoe`` (a string of faces, one per physical card)
     with its probability: the ordered ways to draw its cards (a product of cards left of
-    each face as it is drawn) over the ordered ways to draw that many cards from the shoe."""
-    ways: Counter[Round] = Counter()
+    each face as it is drawn) over the ordered ways to draw that many cards from the shoe.
+    (:func:`brute_force` sums :func:`ways` instead, the same in integers, for speed.)"""
+    n = len(shoe)
+    return {r: Fraction(w, _ordered(n, len(r[0]) + len(r[1]))) for r, w in ways(shoe).items()}
+
+
+def _ordered(n: int, k: int) -> int:
+    """The ordered ways to draw ``k`` of ``n`` cards."""
+    out = 1
+    for i in range(k):
+        out *= n - i
+    return out
+
+
+@cache
+def ways(shoe: str) -> dict[Round, int]:
+    """Every finished round dealt from ``shoe`` with its ordered ways to be drawn."""
+    found: Counter[Round] = Counter()
     left = Counter(shoe)
 
     def draw(w: int) -> list[tuple[str, int]]:
@@ -84,45 +102,37 @@ def rounds(shoe: str) -> dict[Round, Fraction]:
                 take(p2)
                 for b2, w4 in draw(w3):
                     take(b2)
-                    finish((p1, p2), (b1, b2), w4, draw, take, put, ways)
+                    finish((p1, p2), (b1, b2), w4, draw, take, put, found)
                     put(b2)
                 put(p2)
             put(b1)
         put(p1)
-    n = len(shoe)
-
-    def ordered(k: int) -> int:
-        out = 1
-        for i in range(k):
-            out *= n - i
-        return out
-
-    return {r: Fraction(w, ordered(len(r[0]) + len(r[1]))) for r, w in ways.items()}
+    return dict(found)
 
 
 def finish(player: Hand, banker: Hand, w: int,
            draw: Callable[[int], list[tuple[str, int]]],
            take: Callable[[str], None], put: Callable[[str], None],
-           ways: Counter[Round]) -> None:
+           found: Counter[Round]) -> None:
     """The third cards by the tableau, then the round kept."""
     if natural(player) or natural(banker):  # "nobody draws"
-        ways[(player, banker)] += w
+        found[(player, banker)] += w
         return
     if point(player) >= 6:  # the Player stands on 6-7
         if banker_draws(point(banker), None):
             for b3, w2 in draw(w):
-                ways[(player, (*banker, b3))] += w2
+                found[(player, (*banker, b3))] += w2
         else:
-            ways[(player, banker)] += w
+            found[(player, banker)] += w
         return
     for p3, w1 in draw(w):  # the Player draws on 0-5
         take(p3)
         drew = (*player, p3)
         if banker_draws(point(banker), value(p3)):
             for b3, w2 in draw(w1):
-                ways[(drew, (*banker, b3))] += w2
+                found[(drew, (*banker, b3))] += w2
         else:
-            ways[(drew, banker)] += w1
+            found[(drew, banker)] += w1
         put(p3)
 
 
@@ -190,10 +200,14 @@ SETTLE: dict[str, Callable[[Round], str]] = {
 """Each built-in baccarat side bet's settlement."""
 
 
-def brute_force(bet: str, dealt: dict[Round, Fraction]) -> dict[str, Fraction]:
-    """The probability of each line of ``bet`` over the rounds :func:`rounds` dealt."""
+@cache
+def brute_force(bet: str, shoe: str) -> dict[str, Fraction]:
+    """The probability of each line of ``bet`` over every round dealt from ``shoe``."""
     settle = SETTLE[bet]
-    lines: Counter[str] = Counter()
-    for r, p in dealt.items():
-        lines[settle(r)] += p
-    return dict(lines)
+    lines: Counter[tuple[str, int]] = Counter()
+    for r, w in ways(shoe).items():
+        lines[(settle(r), len(r[0]) + len(r[1]))] += w
+    out: Counter[str] = Counter()
+    for (line, k), w in lines.items():
+        out[line] += Fraction(w, _ordered(len(shoe), k))
+    return dict(out)

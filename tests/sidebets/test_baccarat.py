@@ -7,17 +7,16 @@ exact fractions) on small shoes, as equal fractions and as the floats `price` gi
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
 
 import pytest
-from baccarat_sidebet_oracle import SETTLE, brute_force, rounds
+from baccarat_sidebet_oracle import SETTLE, brute_force
 
 from strategy_calc import _engine
 from strategy_calc.cards import FACES
 from strategy_calc.sidebets.exact import end_cells, face_count_shoe, price
 from strategy_calc.sidebets.paytables import BUILTIN_FILES, builtin_sidebet
 
-pytestmark = pytest.mark.xdist_group("baccarat-sidebet-oracle")  # one worker: `dealt`
+pytestmark = pytest.mark.xdist_group("baccarat-sidebet-oracle")  # one worker: `ways`
 
 BETS = tuple(bet for bet in SETTLE if bet in BUILTIN_FILES)
 """The built-in baccarat bets the oracle settles."""
@@ -35,12 +34,6 @@ SLOW_SHOES = {
 }
 
 
-@cache
-def dealt(shoe: str) -> dict[tuple[tuple[str, ...], tuple[str, ...]], Fraction]:
-    """The oracle's rounds of a shoe, made once per shoe."""
-    return rounds(shoe)
-
-
 def engine_fractions(bet: str, shoe: str) -> dict[str, Fraction]:
     """The engine's exact line probabilities: its deal counts over all deals."""
     counts = [shoe.count(f) for f in FACES]
@@ -52,7 +45,7 @@ def engine_fractions(bet: str, shoe: str) -> dict[str, Fraction]:
 
 def assert_agrees(bet: str, shoe: str) -> None:
     """Equal fractions on every line, and `price`'s floats to 1e-12 (lose included)."""
-    oracle = brute_force(bet, dealt(shoe))
+    oracle = brute_force(bet, shoe)
     odds = price(builtin_sidebet(bet), face_count_shoe(tuple(shoe.count(f) for f in FACES)))
     if builtin_sidebet(bet).event.settle_end is not None:
         exact = engine_fractions(bet, shoe)
@@ -79,10 +72,30 @@ def test_each_baccarat_bet_on_more_small_shoes_agrees_with_the_brute_force(bet: 
     assert_agrees(bet, shoe)
 
 
-def test_the_oracle_shoes_reach_every_line() -> None:
-    # every line of every bet happens on one of the fast shoes, so the check above is not
-    # vacuous
-    for bet in BETS:
-        seen = {line for shoe in SHOES.values() for line, p in
-                brute_force(bet, dealt(shoe)).items() if p}
-        assert set(builtin_sidebet(bet).event.lines) <= seen, bet
+@pytest.mark.parametrize("bet", BETS)
+def test_every_line_happens_on_the_fast_shoes(bet: str) -> None:
+    # so that the agreement above is not vacuous for any line
+    seen = {line for shoe in SHOES.values() for line, p in brute_force(bet, shoe).items()
+            if p}
+    assert set(builtin_sidebet(bet).event.lines) <= seen
+
+
+def test_five_tens_and_a_six_by_hand() -> None:
+    # Six cards, so the round deals all of them and the 6 is equally likely at each of the
+    # six places (P, B, P, B, third cards). In the Player's first two (2/6) he stands on 6
+    # and the Banker draws a ten: Player 6-0 on three cards. In the Banker's first two
+    # (2/6) the Player draws a ten (a third card of 0) and the Banker stands on 6: Banker
+    # 6-0 on two cards. The Player's third card (1/6): Player 6-0. The Banker's (1/6): the
+    # Player 0 on three cards, the Banker draws on 0 to a 6: Banker 6-0 on three cards.
+    shoe = "TTTTT6"
+    expected = {
+        "lucky6": {"two_card_six": Fraction(1, 3), "three_card_six": Fraction(1, 6),
+                   "lose": Fraction(1, 2)},
+        "dragon-bonus-player": {"win_by_6": Fraction(1, 2), "lose": Fraction(1, 2)},
+        "dragon-bonus-banker": {"win_by_6": Fraction(1, 2), "lose": Fraction(1, 2)},
+    }
+    for bet, lines in expected.items():
+        assert brute_force(bet, shoe) == lines
+        odds = price(builtin_sidebet(bet), face_count_shoe(tuple(shoe.count(f) for f in FACES)))
+        assert {line: p for line, p in odds.probabilities.items() if p} == {
+            line: float(p) for line, p in lines.items()}
