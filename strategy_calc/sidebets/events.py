@@ -263,6 +263,15 @@ def settle_panda_8(end: End) -> str:
     return "panda_8" if won else LOSE
 
 
+def settle_tie(point: int) -> Callable[[End], str]:
+    """Egalité: the round ties on a point of ``point``.
+
+    >>> settle_tie(7)(End(3, 2, 7, 7)), settle_tie(7)(End(2, 2, 6, 6))
+    ('tie', 'lose')
+    """
+    return lambda end: "tie" if end.player == end.banker == point else LOSE
+
+
 EVENTS: dict[str, Event] = {event.name: event for event in (
     Event("poker3", "blackjack", ("player's first card", "player's second card",
                                   "dealer's up card"),
@@ -301,5 +310,8 @@ EVENTS: dict[str, Event] = {event.name: event for event in (
     Event("panda_8", "baccarat", ROUND_END, ("panda_8",),
           "the Player wins with a point of 8 on three cards (EZ Baccarat's Panda 8)",
           settle_end=settle_panda_8),
+    *(Event(f"tie_{point}", "baccarat", ROUND_END, ("tie",),
+            f"the round ties on a point of {point} (Egalité {point})",
+            settle_end=settle_tie(point)) for point in range(10)),
 )}
 """The events side bets can be settled on, by name."""

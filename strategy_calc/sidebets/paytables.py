@@ -46,6 +46,7 @@ BUILTIN_FILES: dict[str, str] = {
     "dragon-bonus-banker": "dragon-bonus-banker.toml",
     "dragon7": "dragon7.toml",
     "panda8": "panda8.toml",
+    **{f"egalite-{point}": f"egalite-{point}.toml" for point in range(10)},
 }
 """The built-in side bets, by name, and their files in ``builtin/``."""
 

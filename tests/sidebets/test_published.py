@@ -124,3 +124,30 @@ def test_dragon_7_and_panda_8_eight_deck_combinations_and_edges_are_wizard_of_od
     assert (round(dragon.sd, 4), round(dragon.probabilities["dragon_7"], 6)) == (6.0849,
                                                                                  0.022534)
     assert round(price(builtin_sidebet("panda8"), make_shoe(8)).house_edge, 6) == 0.101876
+
+
+# Wizard of Odds, "Individual Egalite Bets" (copy of wizardofodds.com/games/baccarat/
+# side-bets/egalite/ at daikenfudousan.com): per point, pays, combinations, return
+WIZARD_EGALITE = {
+    9: (80, 55_146_054_060_032, -0.106348), 8: (80, 54_879_416_675_072, -0.110669),
+    7: (45, 101_717_538_899_968, -0.063899), 6: (45, 96_170_001_308_416, -0.114952),
+    5: (110, 39_684_046_743_808, -0.118732), 4: (120, 36_294_133_463_040, -0.121401),
+    3: (200, 22_250_510_129_408, -0.105243), 2: (225, 20_006_606_104_576, -0.095412),
+    1: (215, 20_499_217_668_352, -0.114150), 0: (150, 28_979_901_420_544, -0.124527),
+}
+
+
+@pytest.mark.parametrize("point", WIZARD_EGALITE)
+def test_egalite_eight_deck_combinations_and_returns_are_wizard_of_odds(point: int) -> None:
+    pays, combinations, ev = WIZARD_EGALITE[point]
+    bet = builtin_sidebet(f"egalite-{point}")
+    assert bet.paytable()["tie"] == pays
+    assert eight_deck_deals(f"egalite-{point}") == {"tie": combinations}
+    assert round(price(bet, make_shoe(8)).ev, 6) == ev
+
+
+def test_the_egalites_add_up_to_the_tie_bet() -> None:
+    # the ten ties are the tie bet's 475,627,426,473,216 deals (baccarat --json, the
+    # published total of docs/REFERENCE.md)
+    assert sum(combinations for _, combinations, _ in WIZARD_EGALITE.values()) == (
+        475_627_426_473_216)
