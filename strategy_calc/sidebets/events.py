@@ -272,6 +272,18 @@ def settle_tie(point: int) -> Callable[[End], str]:
     return lambda end: "tie" if end.player == end.banker == point else LOSE
 
 
+def settle_face_pair(cards: tuple[int, ...]) -> str:
+    """Baccarat's Player or Banker pair: a side's first two cards of one face (J-J, not
+    J-Q; suits do not matter).
+
+    >>> settle_face_pair((card("Js"), card("Jd"))), settle_face_pair((card("Js"), card("Qs")))
+    ('pair', 'lose')
+    """
+    if len(cards) < 2:
+        return MORE
+    return "pair" if face_of(cards[0]) == face_of(cards[1]) else LOSE
+
+
 EVENTS: dict[str, Event] = {event.name: event for event in (
     Event("poker3", "blackjack", ("player's first card", "player's second card",
                                   "dealer's up card"),
@@ -313,5 +325,10 @@ EVENTS: dict[str, Event] = {event.name: event for event in (
     *(Event(f"tie_{point}", "baccarat", ROUND_END, ("tie",),
             f"the round ties on a point of {point} (Egalité {point})",
             settle_end=settle_tie(point)) for point in range(10)),
+    *(Event(f"{side}_pair", "baccarat", (f"{side.capitalize()}'s first card",
+                                         f"{side.capitalize()}'s second card"), ("pair",),
+            f"the {side.capitalize()}'s first two cards of one face (J-J is a pair, J-Q is"
+            " not); the ruleset's pair bet in these terms", settle_face_pair)
+      for side in ("player", "banker")),
 )}
 """The events side bets can be settled on, by name."""

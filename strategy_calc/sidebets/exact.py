@@ -147,6 +147,8 @@ def line_probabilities(event: Event, shoe: FaceShoe) -> dict[str, float]:
     if event.settle_end is not None:
         return end_probabilities(event, shoe)
     n = shoe.cards_left
+    if event.game == "baccarat" and n < BACCARAT_CARDS:
+        raise CardError(f"only {n} cards left: a baccarat round needs {BACCARAT_CARDS}")
     known = [count for row in shoe.known for count in row]
     face_known = [sum(row) for row in shoe.known]
     face_left = [k - u for k, u in zip(face_known, shoe.unknown, strict=True)]

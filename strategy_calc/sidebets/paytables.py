@@ -47,6 +47,8 @@ BUILTIN_FILES: dict[str, str] = {
     "dragon7": "dragon7.toml",
     "panda8": "panda8.toml",
     **{f"egalite-{point}": f"egalite-{point}.toml" for point in range(10)},
+    "player-pair": "player-pair.toml",
+    "banker-pair": "banker-pair.toml",
 }
 """The built-in side bets, by name, and their files in ``builtin/``."""
 

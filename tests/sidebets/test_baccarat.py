@@ -99,3 +99,15 @@ def test_five_tens_and_a_six_by_hand() -> None:
         odds = price(builtin_sidebet(bet), face_count_shoe(tuple(shoe.count(f) for f in FACES)))
         assert {line: p for line, p in odds.probabilities.items() if p} == {
             line: float(p) for line, p in lines.items()}
+
+
+@pytest.mark.parametrize("removed", ["", "5,5,K", "Q,Q,Q,J", "9h,9h,9,A"])
+def test_the_pairs_as_side_bets_equal_the_baccarat_pair_bets(removed: str) -> None:
+    from strategy_calc.baccarat.odds import analyse
+    from strategy_calc.rules import baccarat_rules
+    from strategy_calc.sidebets.exact import make_shoe
+
+    main = analyse(baccarat_rules("macau-baccarat"), removed).exact_ev()
+    for side in ("player", "banker"):
+        odds = price(builtin_sidebet(f"{side}-pair"), make_shoe(8, removed))
+        assert odds.ev == pytest.approx(float(main[f"{side}_pair"]), abs=1e-15)
