@@ -272,6 +272,22 @@ def settle_tie(point: int) -> Callable[[End], str]:
     return lambda end: "tie" if end.player == end.banker == point else LOSE
 
 
+def settle_natural(point: int, side: int) -> Callable[[End], str]:
+    """Natural 8 or Natural 9: the Player's (``side`` 0) or the Banker's (1) first two
+    cards make ``point`` (8 or 9), whatever the other side holds.
+
+    >>> settle_natural(8, 1)(End(2, 2, 9, 8)), settle_natural(9, 0)(End(3, 2, 9, 6))
+    ('natural_8', 'lose')
+    """
+    line = f"natural_{point}"
+
+    def settle(end: End) -> str:
+        natural = end.banker_natural if side else end.player_natural
+        return line if natural and (end.banker if side else end.player) == point else LOSE
+
+    return settle
+
+
 def settle_face_pair(cards: tuple[int, ...]) -> str:
     """Baccarat's Player or Banker pair: a side's first two cards of one face (J-J, not
     J-Q; suits do not matter).
@@ -330,5 +346,9 @@ EVENTS: dict[str, Event] = {event.name: event for event in (
             f"the {side.capitalize()}'s first two cards of one face (J-J is a pair, J-Q is"
             " not); the ruleset's pair bet in these terms", settle_face_pair)
       for side in ("player", "banker")),
+    *(Event(f"natural_{point}_{name}", "baccarat", ROUND_END, (f"natural_{point}",),
+            f"the {name.capitalize()}'s first two cards make {point} (a natural {point})",
+            settle_end=settle_natural(point, side))
+      for point in (8, 9) for side, name in enumerate(("player", "banker"))),
 )}
 """The events side bets can be settled on, by name."""

@@ -49,6 +49,8 @@ BUILTIN_FILES: dict[str, str] = {
     **{f"egalite-{point}": f"egalite-{point}.toml" for point in range(10)},
     "player-pair": "player-pair.toml",
     "banker-pair": "banker-pair.toml",
+    **{f"natural{point}-{side}": f"natural{point}-{side}.toml" for point in (8, 9)
+       for side in ("player", "banker")},
 }
 """The built-in side bets, by name, and their files in ``builtin/``."""
 

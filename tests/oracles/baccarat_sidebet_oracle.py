@@ -190,12 +190,19 @@ def pair(side: int) -> Callable[[Round], str]:
     return lambda r: "pair" if r[side][0] == r[side][1] else "lose"
 
 
+def natural_of(total: int, side: int) -> Callable[[Round], str]:
+    """A side's (0 Player, 1 Banker) first two cards make ``total`` (8 or 9)."""
+    return lambda r: f"natural_{total}" if point(r[side][:2]) == total else "lose"
+
+
 SETTLE: dict[str, Callable[[Round], str]] = {
     "lucky6": lucky6, "lucky6-vegas": lucky6,
     "dragon-bonus-player": dragon_bonus(0), "dragon-bonus-banker": dragon_bonus(1),
     "dragon7": dragon7, "panda8": panda8,
     **{f"egalite-{n}": egalite(n) for n in range(10)},
     "player-pair": pair(0), "banker-pair": pair(1),
+    **{f"natural{n}-{name}": natural_of(n, side) for n in (8, 9)
+       for side, name in enumerate(("player", "banker"))},
 }
 """Each built-in baccarat side bet's settlement."""
 

@@ -151,3 +151,19 @@ def test_the_egalites_add_up_to_the_tie_bet() -> None:
     # published total of docs/REFERENCE.md)
     assert sum(combinations for _, combinations, _ in WIZARD_EGALITE.values()) == (
         475_627_426_473_216)
+
+
+@pytest.mark.parametrize("side", ["player", "banker"])
+def test_natural_8_and_9_eight_deck_combinations_and_edges_are_wizard_of_odds(side: str
+                                                                             ) -> None:
+    # Wizard of Odds, Natural Hand Side Bets (copy of wizardofodds.com/games/baccarat/
+    # side-bets/natural/ at jndiario.com): Natural 8 wins 472,508,456,071,680 (9 to 1:
+    # return -0.054680; 8 to 1: -0.149212), Natural 9 474,361,430,409,216 (9 to 1: house
+    # edge 5.10%); "the odds are the same on both the Banker and Player side"
+    assert eight_deck_deals(f"natural8-{side}") == {"natural_8": 472_508_456_071_680}
+    assert eight_deck_deals(f"natural9-{side}") == {"natural_9": 474_361_430_409_216}
+    eight = builtin_sidebet(f"natural8-{side}")
+    assert round(price(eight, make_shoe(8)).ev, 6) == -0.054680
+    assert round(price(eight, make_shoe(8), "eight").ev, 6) == -0.149212
+    assert round(price(builtin_sidebet(f"natural9-{side}"), make_shoe(8)).house_edge, 4) == (
+        0.0510)
