@@ -167,3 +167,19 @@ def test_natural_8_and_9_eight_deck_combinations_and_edges_are_wizard_of_odds(si
     assert round(price(eight, make_shoe(8), "eight").ev, 6) == -0.149212
     assert round(price(builtin_sidebet(f"natural9-{side}"), make_shoe(8)).house_edge, 4) == (
         0.0510)
+
+
+def test_lucky_6_effects_of_removal_are_wizard_of_odds() -> None:
+    # wizardofodds.com/games/baccarat/counting-lucky-6/ (the 23-12 table, eight decks): the
+    # effect of removing one card of each rank, times 3274 (his "x3274" column), rank 0 the
+    # tens and faces
+    from strategy_calc.sidebets.exact import effects_of_removal
+
+    published = {"T": -1.999652, "A": -1.075759, "2": -1.056097, "3": -3.701455,
+                 "4": -1.286914, "5": -0.910899, "6": -17.632244, "7": 12.792298,
+                 "8": 11.578561, "9": 9.291114}
+    faces, _ = effects_of_removal(price(builtin_sidebet("lucky6-vegas"), make_shoe(8)))
+    ours = {r.card: r.effect for r in faces}
+    for rank, effect in published.items():
+        assert ours[rank] is not None and round(ours[rank] * 3274, 6) == effect
+    assert ours["J"] == ours["Q"] == ours["K"] == ours["T"]
