@@ -42,6 +42,7 @@ BUILTIN_FILES: dict[str, str] = {
     "deluxe-pair": "deluxe-pair.toml",
     "lucky6": "lucky6.toml",
     "lucky6-vegas": "lucky6-vegas.toml",
+    "super6": "super6.toml",
     "dragon-bonus-player": "dragon-bonus-player.toml",
     "dragon-bonus-banker": "dragon-bonus-banker.toml",
     "dragon7": "dragon7.toml",

@@ -196,7 +196,7 @@ def natural_of(total: int, side: int) -> Callable[[Round], str]:
 
 
 SETTLE: dict[str, Callable[[Round], str]] = {
-    "lucky6": lucky6, "lucky6-vegas": lucky6,
+    "lucky6": lucky6, "lucky6-vegas": lucky6, "super6": lucky6,
     "dragon-bonus-player": dragon_bonus(0), "dragon-bonus-banker": dragon_bonus(1),
     "dragon7": dragon7, "panda8": panda8,
     **{f"egalite-{n}": egalite(n) for n in range(10)},

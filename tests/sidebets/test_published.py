@@ -183,3 +183,15 @@ def test_lucky_6_effects_of_removal_are_wizard_of_odds() -> None:
     for rank, effect in published.items():
         assert ours[rank] is not None and round(ours[rank] * 3274, 6) == effect
     assert ours["J"] == ours["Q"] == ours["K"] == ours["T"]
+
+
+def test_super_6_eight_deck_edges_are_the_published_ones() -> None:
+    # a Banker win on 6 is Lucky 6's two lines together (Wizard of Odds' counts above);
+    # 12 to 1: house edge 29.98% (LeoVegas, Super 6); 15 to 1: 13.82%, hit frequency 5.39%
+    # (cooper-boating.com, with Jacobson's count)
+    twelve = price(builtin_sidebet("super6"), make_shoe(8))
+    fifteen = price(builtin_sidebet("super6"), make_shoe(8), "fifteen")
+    hit = (186_173_936_904_192 + 83_058_367_551_488) / BACCARAT_DEALS
+    assert twelve.probabilities["lose"] == pytest.approx(1 - hit, abs=1e-15)
+    assert round(twelve.house_edge, 4) == 0.2998
+    assert (round(fifteen.house_edge, 4), round(hit, 4)) == (0.1382, 0.0539)
