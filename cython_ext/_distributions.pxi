@@ -52,6 +52,20 @@ cdef inline int hist_bin(double x) noexcept nogil:
     return b
 
 
+cdef bint wants_double(Ctx* c, int node, const char* codes) noexcept nogil:
+    """A hand of three or more cards that may double (:func:`late_double`) doubles: by
+    ``codes`` (CODE_DOUBLE) or, without them, where doubling beats both standing and
+    hitting (as :func:`play_value` decides)."""
+    cdef double s, h
+    if not late_double(c, node):
+        return False
+    if codes != NULL:
+        return (codes[node] & CODE_DOUBLE) != 0
+    s = stand_value(c, node, 1.0)
+    h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
+    return double_value(c, node, 2.0) > (s if s >= h else h)
+
+
 cdef bint wants_hit(Ctx* c, int node, const char* codes) noexcept nogil:
     """The fixed policy (``codes``) or, without one, the optimal stand/hit choice at ``node``."""
     if node_best[node] >= 21:
@@ -287,6 +301,9 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
                 code = 4
         elif node == start:
             code = 2  # the hand was hit (or is a split hand taking its second card)
+        elif wants_double(c, node, codes):
+            doubled = True
+            code = 1
         else:
             code = 2 if wants_hit(c, node, codes) else 4
         if code == 4 and not doubled:

@@ -83,7 +83,10 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
     optimal, policy and policy_hit values are what it wins at once; it is no decision, so
     the total-dependent sums leave it out). ``policy[class]`` is set to 1 where hitting
     beats standing summed over every composition of that total, weighted by
-    ``weight`` (the total-dependent strategy); with ``fixed_policy`` the given
+    ``weight`` (the total-dependent strategy); under double_after_hit bit 2 is added where
+    doubling beats that play summed over the compositions of three or more cards of the
+    total that may double (they double; two-card hands decide by the chart's cells), and
+    ``double`` is filled for them in optimal play alone too; with ``fixed_policy`` the given
     ``policy`` is used as it is (e.g. auto-play). ``memo``: dealer
     distributions shared with other calls on the same origin.
 
@@ -106,7 +109,8 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
     cdef int i, j, k, q, node, r, N
     cdef const char* want = NULL
     cdef int shoe[NR]
-    cdef double w, fall, sum_s, sum_h, s, h
+    cdef double w, fall, sum_s, sum_h, s, h, late_d, late_s, late_h
+    cdef bint late
     cdef double nan = float("nan")
     cdef char* pol
     cdef int cols
@@ -140,6 +144,8 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                     k = class_order[i]
                     sum_s = 0.0
                     sum_h = 0.0
+                    late_d = late_s = late_h = 0.0  # three or more cards that may double
+                    late = False
                     if want == NULL:  # (every possible node of the class stands first)
                         batch_stands(&c, &class_nodes[class_start[k]],
                                      class_start[k + 1] - class_start[k])
@@ -170,6 +176,11 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                                 h = hit_value(&c, node, True) if node_best[node] < 21 else s
                             sum_s += w * s
                             sum_h += w * h
+                            if chart and not fixed_policy and late_double(&c, node):
+                                late = True
+                                late_d += w * double_value(&c, node)
+                                late_s += w * s
+                                late_h += w * h
                         if want != NULL and not want[node]:
                             continue
                         if cols & (ROW_ALL | ROW_STAND):  # (else a 21's stand, only for h)
@@ -181,6 +192,8 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                         continue
                     if not fixed_policy:
                         pol[k] = 1 if sum_h > sum_s else 0
+                        if late and late_d > (late_h if pol[k] else late_s):
+                            pol[k] |= 2
                     for q in range(class_start[k], class_start[k + 1]):
                         node = class_nodes[q]
                         if out[node, <int>COL_WEIGHT] == out[node, <int>COL_WEIGHT] and \
@@ -190,7 +203,8 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                     if out[node, <int>COL_WEIGHT] != out[node, <int>COL_WEIGHT]:
                         continue
                     cols = row_columns(want, fixed_policy, node)
-                    if cols & (ROW_ALL | ROW_DOUBLE) and (chart or node_ncards[node] == 2):
+                    if cols & (ROW_ALL | ROW_DOUBLE) and (
+                            chart or node_ncards[node] == 2 or late_double(&c, node)):
                         out[node, <int>COL_DOUBLE] = double_value(&c, node)
                     if optimal and cols & ROW_ALL:
                         out[node, <int>COL_OPTIMAL] = play_value(&c, node)

@@ -204,6 +204,7 @@ cdef struct Opt:
     double b678
     bint bonus_stands   # a bonus hand, paid, also stands as a 21 (Params.bonus_stands)
     int charlie         # a hand of this many cards wins at once (0: no Charlie)
+    bint dah            # a split hand of three or more cards may double (double_after_hit)
     double q678[3]      # suited 6-7-8 chance of hand 1, hand 2, the resplit hands
     double qover[OPT_LEVELS]  # >= 0: the level's hand's chance in force (one suit case)
     int nsuit[3]        # hand 1, hand 2, resplit hands: suit cases of the pair card (0: none)
@@ -598,6 +599,10 @@ cdef double opt_node(Opt* o, int lv, int node) noexcept nogil:
                     h += pr * opt_node(o, lv, ch)
             if h > v:
                 v = h
+        if doubles_after_hit(node_ncards[node], o.dah, o.double_ok[node_best[node]] != 0):
+            h = opt_double(o, lv, node)
+            if h > v:
+                v = h
         q = opt_q678(o, lv)
         if node == id_678 and o.b678 > 0 and q > 0:  # (v: standing on the plain 21)
             v = q * (o.b678 * opt_settle(o, shoe, N) + (v if o.bonus_stands else
@@ -675,6 +680,14 @@ cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept n
                     gsum += pr * o.gv[lv][ch]
             if identity:
                 h += g - gsum
+            if h > v:
+                v = h
+        if doubles_after_hit(node_ncards[node], o.dah, o.double_ok[t] != 0):
+            # (opt_double reads the node's finished-hands value: kept first)
+            o.stamp[lv][node] = o.cur[lv]
+            o.val[lv][node] = v
+            o.gv[lv][node] = g
+            h = opt_double(o, lv, node)
             if h > v:
                 v = h
         q = opt_q678(o, lv)
@@ -861,6 +874,7 @@ cdef class OptimalSplit:
         o.b678 = P.b678
         o.bonus_stands = P.bonus_stands
         o.charlie = P.charlie
+        o.dah = P.dah
         for r in range(3):  # hand 1, hand 2, the resplit hands
             o.q678[r] = hands[r].q678
             o.nsuit[r] = hands[r].nsuit

@@ -24,6 +24,7 @@ cdef struct Params:
     double suit_w[4]     # ... each case's probability
     double suit_u[4][3]  # ... and the chance that a 6, 7, 8 drawn has that suit
     int charlie          # a hand of this many cards wins at once (0: no Charlie)
+    bint dah             # hands of three or more cards may double (double_after_hit)
 
 
 cdef int read_params(object p, Params* out) except -1:
@@ -53,6 +54,7 @@ cdef int read_params(object p, Params* out) except -1:
     if out.charlie < 0:
         raise ValueError("charlie_cards is 0 or more")
     out.aces_one_card = bool(p.split_aces_one_card)
+    out.dah = bool(p.double_after_hit)
     totals = p.double_totals
     if len(totals) != NTOTALS:
         raise ValueError("double_totals has 22 flags")
@@ -90,6 +92,8 @@ cdef struct Ctx:
     double suit_u[4][3]
     int drule
     int charlie         # Params.charlie
+    bint dah            # Params.dah
+    char dah_ok[NTOTALS]  # ... and the totals double_on allows (Params.double_ok)
     DMemo* memo         # if set: dealer distributions by ``node + offset`` removed from its origin
     bint lazy           # ... filled one up card at a time first (dmemo_fill; split hands)
     int offset[NR]      # cards gone from the memo's origin besides the up card and the node
@@ -148,6 +152,9 @@ cdef int ctx_init(Ctx* c, const int* base, int up, const Params* p, bint second_
         c.suit_u[r][2] = p.suit_u[r][2]
     c.drule = p.drule
     c.charlie = p.charlie
+    c.dah = p.dah
+    for r in range(NTOTALS):
+        c.dah_ok[r] = <char>p.double_ok[r]
     c.memo = memo
     c.lazy = False
     c.policy = NULL
@@ -448,6 +455,11 @@ cdef inline bint is_charlie(Ctx* c, int node) noexcept nogil:
     return charlie_hand(node_ncards[node], c.charlie)
 
 
+cdef inline bint late_double(Ctx* c, int node) noexcept nogil:
+    """The hand ``node`` may double after hitting (:func:`doubles_after_hit`)."""
+    return doubles_after_hit(node_ncards[node], c.dah, c.dah_ok[node_best[node]] != 0)
+
+
 cdef inline double with_678(Ctx* c, int node, double v) noexcept nogil:
     """``v`` with the suited 6-7-8 bonus mixed in (chance ``q678``) at that node: paid at
     once, and settled, or (``bonus_stands``) also standing as the 21 ``v`` values."""
@@ -467,8 +479,9 @@ cdef inline double value_777(Ctx* c, int node) noexcept nogil:
 
 
 cdef double play_value(Ctx* c, int node) noexcept nogil:
-    """Value of holding ``node`` and playing optimally by standing or hitting (bonus included)."""
-    cdef double s, h, v
+    """Value of holding ``node`` and playing optimally by standing or hitting, or doubling
+    where a hand of three or more cards may (:func:`late_double`; bonus included)."""
+    cdef double s, h, v, d
     if c.has_v[node]:
         return c.val[node]
     if bonus_777(c, node):
@@ -478,7 +491,12 @@ cdef double play_value(Ctx* c, int node) noexcept nogil:
     else:
         s = stand_value(c, node, 1.0)
         h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
-        v = with_678(c, node, s if s >= h else h)
+        v = s if s >= h else h
+        if late_double(c, node):
+            d = double_value(c, node, 2.0)
+            if d > v:
+                v = d
+        v = with_678(c, node, v)
         c.hv[node] = h
         c.has_h[node] = 1
     c.has_v[node] = 1
@@ -487,7 +505,10 @@ cdef double play_value(Ctx* c, int node) noexcept nogil:
 
 
 cdef double policy_value(Ctx* c, int node) noexcept nogil:
-    """Value of holding ``node`` and hitting or standing as ``c.policy`` says for its total."""
+    """Value of holding ``node`` and hitting or standing as ``c.policy`` says for its total
+    (bit 1: hit), or as ``c.codes`` say for the node (CODE_HIT); a hand of three or more
+    cards doubles where it may (:func:`late_double`) and its policy has bit 2 (its code
+    CODE_DOUBLE)."""
     cdef double v
     if c.has_t[node]:
         return c.valt[node]
@@ -495,8 +516,11 @@ cdef double policy_value(Ctx* c, int node) noexcept nogil:
         v = value_777(c, node)
     elif is_charlie(c, node):
         v = settle_factor(c, node)
+    elif late_double(c, node) and (
+            (c.codes[node] & CODE_DOUBLE) if c.codes != NULL else c.policy[node_class[node]] & 2):
+        v = double_value(c, node, 2.0)
     elif node_best[node] < 21 and (
-            (c.codes[node] & CODE_HIT) if c.codes != NULL else c.policy[node_class[node]]):
+            (c.codes[node] & CODE_HIT) if c.codes != NULL else c.policy[node_class[node]] & 1):
         v = with_678(c, node, hit_value(c, node, True))
     else:
         v = with_678(c, node, stand_value(c, node, 1.0))
@@ -653,7 +677,8 @@ cdef void record_codes(Ctx* c, int pair, const int* double_ok, bint das,
         s = stand_value(c, node, 1.0)
         h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
         codes[node] = CODE_HIT if h > s else CODE_STAND
-        if node_ncards[node] == 2 and das and double_ok[node_best[node]]:
+        if (node_ncards[node] == 2 and das and double_ok[node_best[node]]) \
+                or late_double(c, node):
             d = double_value(c, node, 2.0)
             if d > (h if h > s else s):
                 codes[node] |= CODE_DOUBLE

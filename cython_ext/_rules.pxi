@@ -58,6 +58,14 @@ cdef inline bint charlie_hand(int ncards, int charlie) noexcept nogil:
     return charlie > 0 and ncards >= charlie
 
 
+cdef inline bint doubles_after_hit(int ncards, bint dah, bint total_ok) noexcept nogil:
+    """Double after hit (double_after_hit): a hand of three or more cards may double (bet 2,
+    one card, stand) when the rules' ``dah`` allows it for this hand (split hands: only
+    where double_after_split does) and its best total is one ``double_on`` allows
+    (``total_ok``). The two-card double is decided where it always was."""
+    return dah and ncards >= 3 and total_ok
+
+
 # ------------------------------------------------------------ a standing hand's settlement
 cdef inline int stand_result(int total, int outcome) noexcept nogil:
     """What standing on ``total`` does against the dealer's ``outcome`` (0..4 = 17..21,

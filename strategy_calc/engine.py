@@ -239,6 +239,9 @@ class EngineParams:
     """22 flags: a first-two-card best total ``t`` may double when entry ``t`` is 1."""
     charlie_cards: int = 0
     """A hand of this many cards that has not bust wins its bet at once (0: no Charlie)."""
+    double_after_hit: bool = False
+    """A hand of three or more cards may double, within ``double_totals`` (split hands:
+    only where ``double_after_split`` is set)."""
     split_suits: tuple[tuple[float, float, float, float], ...] = ()
     """A split 6, 7 or 8 that plays knowing the suits of its cards: up to four cases of
     its pair card's suit, ``(probability, chance a 6 / 7 / 8 drawn has that suit)``.
@@ -301,6 +304,8 @@ def engine_params(
         split_aces_one_card=rules.split_aces_take_one_card(aces),
         double_totals=double_allowed_totals(rules),
         charlie_cards=rules.charlie_cards,
+        double_after_hit=rules.double_after_hit and (
+            pair is None or rules.split_hands_may_double(aces)),
     )
 
 

@@ -288,7 +288,7 @@ def box_figures(rules: BlackjackRules, shoe: Shoe | None = None, boxes: int = 2,
         if ups is None:
             continue
         if chart is None:
-            codes = optimal_codes(ups.table)
+            codes = optimal_codes(ups.table, rules.double_after_hit)
             add_split_values(game, ups, codes, None, 1)
         else:
             codes = chart_codes(ups.policy, chart.split_hand_bits(up))

@@ -95,6 +95,26 @@ class Chart:
         """The cell of a hard or soft total's row (a split hand's two-card play)."""
         return ChartCode.parse((self.soft if soft else self.hard)[total][up.symbol])
 
+    def after_hit_rows(self) -> dict[str, dict[int, dict[str, str]]]:
+        """The play of hands of three or more cards (double_after_hit), as chart rows:
+        ``{"hard": {total: {up: code}}, "soft": ...}`` for each total the chart doubles
+        against some up card (``Dh``: double, else hit; ``Ds``: double, else stand; ``H``,
+        ``S`` against the others); empty when it never doubles after a hit.
+
+        >>> plays = {up: bytes(64) for up in Rank}
+        >>> plays[Rank.SIX] = bytes(10) + bytes([3]) + bytes(53)  # hard 10: double vs 6
+        >>> Chart({}, {}, {}, plays).after_hit_rows()["hard"][10]["6"]
+        'Dh'
+        """
+        rows: dict[str, dict[int, dict[str, str]]] = {}
+        for kind, offset in (("hard", 0), ("soft", 32)):
+            totals = sorted({t for play in self.policies.values()
+                             for t in range(4, 22) if play[offset + t] & 2})
+            if totals:
+                rows[kind] = {t: {up.symbol: _policy_letter(self.policies[up][offset + t])
+                                  for up in UP_ORDER if up in self.policies} for t in totals}
+        return rows
+
     def split_hand_bits(self, up: Rank) -> dict[tuple[int, bool], int]:
         """Per (two-card total, soft): the engine code a split hand takes there
         (:func:`~strategy_calc.engine.split_hand_code` of the cell)."""
@@ -169,9 +189,11 @@ def cell_sums(game: GamePass) -> Cells:
     return cells
 
 
-def _policy_letter(hits: int | bool) -> str:
-    """The chart letter of a hit/stand policy entry."""
-    return Action.HIT.letter if hits else Action.STAND.letter
+def _policy_letter(play: int | bool) -> str:
+    """The chart letter of a total-dependent policy entry: hit (bit 1) or stand, doubling
+    first where bit 2 says so (double_after_hit: ``Dh``, ``Ds``)."""
+    fallback = Action.HIT if play & 1 else Action.STAND
+    return str(ChartCode(Action.DOUBLE, fallback)) if play & 2 else fallback.letter
 
 
 def totals_chart(game: GamePass, cells: Cells) -> tuple[dict[int, dict[str, str]],
@@ -249,22 +271,32 @@ def two_card_deviations(
     return found
 
 
-def three_card_deviations(ups: UpCardDeals, conditioning: Conditioning) -> list[Deviation]:
-    """Three-card hands where the best hit/stand differs from the total-dependent play."""
+def three_card_deviations(ups: UpCardDeals, conditioning: Conditioning,
+                          late_double: bool = False) -> list[Deviation]:
+    """Three-card hands where the best play differs from the total-dependent play: hit or
+    stand, and with ``late_double`` (double_after_hit; the hand may double, its ``double``
+    value is there) doubling too."""
     table = node_table()
     found = []
     for counts, node in three_card_nodes():
         row = ups.rows[node]
         if not row.weight > 0 or table.best_total[node] >= 21:
             continue
-        stand, hit = row.stand, row.hit
-        chart_hits = bool(ups.policy[table.klass[node]])
-        best_hits = hit > stand
-        if best_hits != chart_hits:
+        play = ups.policy[table.klass[node]] if late_double else ups.policy[
+            table.klass[node]] & 1
+        values = {Action.STAND: row.stand, Action.HIT: row.hit}
+        best = Action.HIT if row.hit > row.stand else Action.STAND
+        if late_double and row.double == row.double:
+            values[Action.DOUBLE] = row.double
+            if row.double > values[best]:
+                best = Action.DOUBLE
+        chart = (Action.DOUBLE if play & 2 and Action.DOUBLE in values
+                 else Action.HIT if play & 1 else Action.STAND)
+        if best is not chart:
             ranks = tuple(Rank(r + 1) for r in range(10) for _ in range(counts[r]))
-            found.append(Deviation(ranks, ups.up, _policy_letter(chart_hits),
-                                   Action.HIT.value if best_hits else Action.STAND.value,
-                                   conditioning.ev(abs(hit - stand), row.no_blackjack)))
+            found.append(Deviation(ranks, ups.up, _policy_letter(play), best.value,
+                                   conditioning.ev(values[best] - values[chart],
+                                                   row.no_blackjack)))
     return found
 
 

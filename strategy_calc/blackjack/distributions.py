@@ -34,6 +34,7 @@ from strategy_calc.blackjack.split.plan import SplitPlan
 from strategy_calc.blackjack.split.values import resplit_moments
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.engine import (
+    COL_DOUBLE,
     COL_HIT,
     COL_STAND,
     HIST_OFFSET,
@@ -41,6 +42,7 @@ from strategy_calc.engine import (
     PASS_WIDTH,
     Conditioning,
     UpCardPass,
+    node_table,
 )
 from strategy_calc.rules import BlackjackRules, RulesError
 
@@ -114,7 +116,7 @@ def _round_parts(
         if progress is not None and step:
             progress(step, len(UP_ORDER))
         ups = game.ups[up]
-        best_codes = optimal_codes(ups.table)
+        best_codes = optimal_codes(ups.table, rules.double_after_hit)
         for hand, cases in ups.deals.items():
             action = chart.code(hand, up).action
             nb = ups.no_blackjack(hand)
@@ -234,11 +236,19 @@ def _merge(binned: dict[float, float], exact: dict[float, float]) -> dict[float,
     return {k: merged[k] for k in sorted(merged) if merged[k] > 0.0}
 
 
-def optimal_codes(table: UpCardPass) -> array.array[int]:
-    """Per node: 2 where hitting beats standing (optimal play), else 4."""
+def optimal_codes(table: UpCardPass, late: bool = False) -> array.array[int]:
+    """Per node: 2 where hitting beats standing (optimal play), else 4; with ``late``
+    (double_after_hit) also 1 on a hand of three or more cards where doubling beats both
+    (the engine doubles there where the rules let that hand double)."""
     v = table.values
-    return array.array("b", [2 if v[i + COL_HIT] > v[i + COL_STAND] else 4
-                             for i in range(0, len(v), PASS_WIDTH)])
+    codes = array.array("b", [2 if v[i + COL_HIT] > v[i + COL_STAND] else 4
+                              for i in range(0, len(v), PASS_WIDTH)])
+    if late:
+        for node, n in enumerate(node_table().ncards):
+            i = node * PASS_WIDTH
+            if n > 2 and v[i + COL_DOUBLE] > max(v[i + COL_HIT], v[i + COL_STAND]):
+                codes[node] |= 1
+    return codes
 
 
 def _histogram_dict(hist: np.ndarray) -> dict[float, float]:

@@ -296,7 +296,8 @@ def analyse_game(
             split_codes[up] = played
         charts.add_pair_cells(game, cells, ups, splits, pairs)
         deviations += charts.two_card_deviations(ups, chart, game.conditioning)
-        deviations += charts.three_card_deviations(ups, game.conditioning)
+        deviations += charts.three_card_deviations(ups, game.conditioning,
+                                                   game.rules.double_after_hit)
         if progress is not None:
             progress(len(UP_ORDER) + (step + 1) * per_up, steps)
     by_up = round_evs_by_up(game, chart)

@@ -357,7 +357,8 @@ def split_hand_codes(
     """The engine's per-node codes for split hands playing a chart against ``ups.up``.
 
     Every node hits or stands by the total-dependent policy (:data:`~strategy_calc.engine.CODE_HIT`,
-    :data:`~strategy_calc.engine.CODE_STAND`);
+    :data:`~strategy_calc.engine.CODE_STAND`; under double_after_hit a hand of three or more
+    cards doubles where the policy's bit 2 says so, :data:`~strategy_calc.engine.CODE_DOUBLE`);
     two-card nodes the shoe can deal take ``bits[(total, soft)]`` when it is there
     and not 0 (the chart's cell for that two-card total: see
     :func:`~strategy_calc.engine.split_hand_code`).
@@ -378,8 +379,12 @@ def chart_codes(
     :func:`split_hand_codes` of any shoe with the same policy does.
     """
     table = engine.node_table()
-    by_class = bytes(engine.CODE_HIT if hits else engine.CODE_STAND for hits in policy)
+    by_class = bytes((engine.CODE_HIT if play & 1 else engine.CODE_STAND)
+                     | (engine.CODE_DOUBLE if play & 2 else 0) for play in policy)
     codes = array.array("b", _klass_bytes().translate(by_class + bytes(256 - len(policy))))
+    if any(play & 2 for play in policy):  # (double_after_hit: three or more cards only)
+        for node in _two_card_nodes():
+            codes[node] &= ~engine.CODE_DOUBLE
     for node in _two_card_nodes() if starts is None else starts:
         code = bits.get((table.best_total[node], table.klass[node] >= 32), 0)
         if code:
@@ -511,7 +516,8 @@ def apply_split_strategy(
     """
     if strategy == "cdp1":
         return None
-    codes = pre_split_codes(ups.table) if strategy == "cdz" else None
+    codes = (pre_split_codes(ups.table, game.rules.double_after_hit) if strategy == "cdz"
+             else None)
     for pair_rank in range(1, 11):
         hand = (pair_rank, pair_rank)
         if hand not in ups.deals or ups.deals[hand][0].split is None:

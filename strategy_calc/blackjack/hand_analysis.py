@@ -217,7 +217,7 @@ def analyse_hand(
     ev["stand"] = to_ev(stand)
     ev["hit"] = to_ev(hit) if hit != float("-inf") else None
     bonus_note = _completed_bonus(hand, rules, q678, ev)
-    if two_cards and rules.may_double(total):
+    if rules.may_double_hand(len(hand), total):
         ev["double"] = to_ev(double)
     strategy = check_split_strategy(split_strategy)
     plan = (SplitPlan.of(rules, hand[0].rank, conditioning)
@@ -410,7 +410,7 @@ def _side_evs(ev: dict[str, float | None], rules: BlackjackRules, shoe: Shoe, up
 
 def _cdz_codes(base: Shoe, up: Rank, params: engine.EngineParams) -> bytes:
     """The pre-split strategy of ``base`` (the shoe less the up card) against ``up``."""
-    return pre_split_codes(engine.up_card_pass(base, up, params))
+    return pre_split_codes(engine.up_card_pass(base, up, params), params.double_after_hit)
 
 
 def _outcomes(

@@ -206,9 +206,13 @@ def _play_hand(rules: BlackjackRules, deal: _Deal, held: list[Card], codes: byte
             return False
         if _bonus_paid(rules, held, split is not None):  # (played on: a 21 left standing)
             return not rules.bonus_settles_hand
+        code = codes[table.node(ranks)] if own is None else own[0][table.node(ranks)]
+        if len(ranks) > 2 and code & 1 and rules.may_double_hand(len(ranks), total,
+                                                                 split is not None):
+            held.append(deal.take())  # (double_after_hit: one card, then it stands)
+            return hand_total([int(c.rank) for c in held])[0] <= 21
         if total == 21:
             return True
-        code = codes[table.node(ranks)] if own is None else own[0][table.node(ranks)]
         if own is not None and len(held) == 2 and 6 <= ranks[1] <= 8:
             # a split 6, 7 or 8 that drew another of them decides by its suits
             # (its own pair card's suit: suit case 0)

@@ -228,7 +228,8 @@ class RoundPlanner:
         codes_by_up: dict[int, bytes] = {}
         insure: set[int] = set()
         for up, ups in game.ups.items():
-            codes = optimal_codes(ups.table) if optimal else self._split_codes[up]
+            codes = (optimal_codes(ups.table, self.rules.double_after_hit) if optimal
+                     else self._split_codes[up])
             codes_by_up[int(up)] = codes.tobytes()
             # the splits the play can take (the chart's, and an index's at this count)
             # are valued first: the first action needs a split's value to choose it

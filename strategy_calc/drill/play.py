@@ -172,7 +172,8 @@ class PlayDrill:
         A split hand's EVs are ``analyse_hand`` of its cards with the other cards seen
         removed (``strategy-calc hand 8,3 --vs 6 --removed 8``: the first hand sees the
         other pair card; the second, the first hand's cards), without surrender, and
-        double only on two cards where the rules let a split hand double. Not asked:
+        double only on two cards (under double_after_hit, more) where the rules let a split
+        hand double. Not asked:
         split aces that take one card, a 21, a pair card dealt where it could be split
         again (resplits are not drilled; that hand is left there), rules whose bonus is
         not paid on split hands; nor the second hand where an ENHC dealer blackjack takes
@@ -286,16 +287,18 @@ class PlayDrill:
     def _split_chart(self, hand: Sequence[Rank], up: Rank, values: Mapping[str, float]) -> str:
         """The chart's play of a split hand: on two cards its total's row (double where
         allowed, else the fallback; no surrender), then the total-dependent hit/stand
-        policy the chart plays after the first decision."""
+        policy the chart plays after the first decision (doubling where it says so and
+        the hand may: double_after_hit)."""
         total, soft = hand_total(hand)
-        if len(hand) > 2:
-            return "h" if self.policy(up)[total + (32 if soft else 0)] else "s"
+        if len(hand) > 2:  # (double_after_hit: the policy's bit 2 doubles where it may)
+            play = self.policy(up)[total + (32 if soft else 0)]
+            return "d" if play & 2 and "d" in values else "h" if play & 1 else "s"
         code = self.game.chart.total_code(total, soft, up)
         chart = LETTER_OF.get(code.action, "")
         if chart not in values and code.otherwise is not None:
             chart = LETTER_OF.get(code.otherwise, "")
         if chart not in values:
-            chart = "h" if self.policy(up)[total + (32 if soft else 0)] else "s"
+            chart = "h" if self.policy(up)[total + (32 if soft else 0)] & 1 else "s"
         return chart
 
     def policy(self, up: Rank) -> Sequence[int]:

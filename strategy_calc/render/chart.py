@@ -46,7 +46,15 @@ def _sections(game: GameAnalysis) -> list[tuple[str, list[tuple[str, Mapping[str
     hard = [(f"{t}", game.hard[t]) for t in sorted(game.hard)]
     soft = [(f"A,{t - 11}" if t < 21 else "A,T", game.soft[t]) for t in sorted(game.soft)]
     pairs = [(f"{p},{p}", game.pairs[p]) for p in PAIR_LABELS if p in game.pairs]
-    return [("Hard totals", hard), ("Soft totals", soft), ("Pairs", pairs)]
+    sections: list[tuple[str, list[tuple[str, Mapping[str, str]]]]] = [
+        ("Hard totals", hard), ("Soft totals", soft), ("Pairs", pairs)]
+    late = game.chart.after_hit_rows()  # (double_after_hit: hands of three or more cards)
+    if late:
+        rows: list[tuple[str, Mapping[str, str]]] = [
+            (f"{kind} {t}", cells) for kind in ("hard", "soft")
+            for t, cells in late.get(kind, {}).items()]
+        sections.append(("After a hit (three or more cards; double_after_hit)", rows))
+    return sections
 
 
 PAIR_LABELS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
@@ -121,6 +129,9 @@ def chart_dict(game: GameAnalysis) -> dict[str, Any]:
         "house_edge_optimal": -game.ev_optimal,
         "split_strategy": game.split_strategy,
         "legend": dict(CODES),
+        **({"after_hit": {kind: {str(t): cells for t, cells in rows.items()}
+                          for kind, rows in game.chart.after_hit_rows().items()}}
+           if game.rules.double_after_hit else {}),
     }
 
 

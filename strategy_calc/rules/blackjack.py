@@ -78,6 +78,14 @@ class BlackjackRules:
     ``10-11``, ``11`` only (hard, as a two-card A+T is blackjack), or ``none``."""
     double_after_split: bool = True
     """Whether a split hand may be doubled (under the same ``double_on``)."""
+    double_after_hit: bool = False
+    """Doubling on any number of cards: a hand of three or more cards may double too (bet
+    doubled, exactly one more card, then it stands), when its best total is one
+    ``double_on`` allows (``any``: every total; ``9-11``: a hand of 9 to 11, soft or hard,
+    as the two-card rule reads); split hands only where ``double_after_split`` lets them
+    double. A 21 may be doubled where ``double_on`` allows 21 and it does not stand
+    (``hand_of_21_stands``). False: only the first two cards (and a split hand's) may be
+    doubled. Not with ``charlie_cards`` (a doubled Charlie is not modelled)."""
     hand_of_21_stands: bool = False
     """A hand that reaches 21 stands at once, split hands and a blackjack included: it
     is never doubled, nor (a blackjack) surrendered (Deluxe: "a hand reaching 21 stands
@@ -179,6 +187,9 @@ class BlackjackRules:
         if self.charlie_cards != 0 and not 5 <= self.charlie_cards <= 21:
             raise RulesError(f"charlie_cards must be 0 (no Charlie) or 5 to 21, not"
                              f" {self.charlie_cards}")
+        if self.double_after_hit and self.charlie_cards:
+            raise RulesError("double_after_hit cannot be combined with charlie_cards (a"
+                             " Charlie made by a double is not modelled)")
         if not 1 <= self.max_split_hands <= 4:
             raise RulesError(f"max_split_hands must be 1 to 4, not {self.max_split_hands}")
         for field in ("blackjack_pays", "bonus_suited_678", "bonus_777", "pair_pays_any",
@@ -212,6 +223,23 @@ class BlackjackRules:
             return False
         low, high = _DOUBLE_TOTALS[self.double_on]
         return low <= total <= high
+
+    def may_double_hand(self, cards: int, total: int, split: bool = False) -> bool:
+        """Whether a hand of ``cards`` cards and best total ``total`` may double (``split``:
+        it is a split hand, not of one-card aces): its first two cards by ``double_on``
+        (and ``double_after_split``), three or more also by ``double_after_hit``.
+
+        >>> rules = BlackjackRules(double_on="9-11", double_after_hit=True)
+        >>> rules.may_double_hand(3, 10), rules.may_double_hand(3, 12)
+        (True, False)
+        >>> BlackjackRules().may_double_hand(3, 10)
+        False
+        """
+        if split and not self.double_after_split:
+            return False
+        if cards > 2 and not self.double_after_hit:
+            return False
+        return cards >= 2 and self.may_double(total)
 
     def may_surrender(self, up: int) -> bool:
         """Whether a two-card initial hand may surrender against up card ``up`` (1..10).
@@ -313,6 +341,7 @@ class BlackjackRules:
             payout_slug(self.blackjack_pays),
             {"any": "DA", "none": "ND"}.get(self.double_on, "D" + self.double_on),
             "DAS" if self.double_after_split else "NDAS",
+            *(["DAH"] if self.double_after_hit else []),
             f"split-{self.max_split_hands}" + ("-RSA" if self.resplit_aces else ""),
         ]
         surrender = {"none": "", "late": "LS", "early": "ES", "not_vs_ace": "ES-not-A",

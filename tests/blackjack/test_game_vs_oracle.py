@@ -125,6 +125,22 @@ CHARLIE = [
          ("charlie_cards=6", "hand_of_21_stands=false")),
 ]
 
+# double_after_hit (issue 47): shoes of many small cards, so that hands of three and more
+# cards can double; peek, ENHC (a shoe: the second card after; one deck: the hole card
+# dealt at once, unchecked; enhc_loses all and original), double_on any, 9-11 and 10-11 (a
+# hand of 21 stands: the oracle's limit), with and without doubling after a split.
+DOUBLE_AFTER_HIT = [
+    Case("deluxe", (2, 2, 2, 2, 1, 1, 1, 1, 1, 5), ("double_after_hit=true",)),
+    Case("macau-1983", (2, 2, 2, 2, 1, 1, 1, 1, 1, 5),
+         ("bonus_suited_678=0", "double_after_hit=true", "double_on=9-11",
+          "double_after_split=true")),
+    Case("deluxe", (3, 2, 2, 2, 1, 1, 1, 1, 1, 5),
+         ("double_after_hit=true", "double_after_split=false", "hand_of_21_stands=true")),
+    Case("macau-1983", (2, 2, 2, 2, 1, 1, 1, 1, 1, 5),
+         ("decks=1", "bonus_suited_678=0", "double_after_hit=true", "double_on=10-11",
+          "double_after_split=true", "enhc_loses=original")),
+]
+
 PEEK_SCALE_REASON = (
     "total-dependent play, peek game, up A or T: the calculator sums E[result * "
     "1{no blackjack}] (each composition weighted by its draw probability times "
@@ -330,6 +346,31 @@ def test_charlie_cards_round_equals_the_brute_force(case: Case) -> None:
                 tuple(s for s in case.sets if not s.startswith("charlie_cards=")))
     # the rule bites: the same shoe without a Charlie is worth less (valued by the engine,
     # which the tests above prove equal to the brute force without the rule)
+    assert engine(free).ev_optimal < float(optimal.ev) - TOL
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("case", _param(DOUBLE_AFTER_HIT, slow=True))
+def test_double_after_hit_round_equals_the_brute_force(case: Case) -> None:
+    """``double_after_hit``: a hand of three or more cards may double within ``double_on``'s
+    totals (split hands where ``double_after_split`` lets them double); the oracle reads the
+    field's text itself. The optimal EV, the round distribution (``risk``), and the chart's
+    EV and distribution (its total-dependent play doubling a total's hands of three or more
+    cards where that beats its hit/stand play summed over them) equal the brute force's, and
+    the rule changes the optimal EV."""
+    game = engine(case)
+    optimal = _brute(case, "optimal")
+    assert_consistent(optimal)
+    assert abs(float(optimal.ev) - game.ev_optimal) < TOL
+    assert game.outcomes_optimal is not None
+    assert_same_distribution(optimal, game.outcomes_optimal)
+    chart = _brute(case, "chart", td_peek_scale="joint")
+    assert abs(float(chart.ev) - game.ev_basic) < TOL
+    assert game.outcomes_basic is not None
+    assert_same_distribution(chart, game.outcomes_basic)
+    free = Case(case.name, case.counts,
+                tuple(s for s in case.sets if not s.startswith("double_after_hit=")))
+    # the rule bites (the engine without it is proved equal to the brute force above)
     assert engine(free).ev_optimal < float(optimal.ev) - TOL
 
 

@@ -53,6 +53,10 @@ plays on; the hole card, when dealt, really is
 missing from the cards he draws. Hands and the dealer then settle:
 
 * a hand over 21 loses its bet (2 if doubled) at once, whatever the dealer does;
+* ``double_after_hit`` (RULES text: "doubling on any number of cards"): a hand of three
+  or more cards may double too (one card, then stand on 2 units) when its total is one
+  ``double_on`` allows, a split hand only where ``double_after_split`` lets it double
+  (a hand of 21 still stands, the limit below);
 * a Charlie (``charlie_cards`` N > 0): a hand that reaches N cards without busting wins
   its bet (1) at once and is settled; in a peek game the dealer's blackjack was settled
   first, under ENHC a dealer blackjack found later does not take it (the field's text);
@@ -304,6 +308,7 @@ class HandCtx:
     dbl2: frozenset[int]  # two-card totals a split hand may double
     order: tuple[str, ...] = ACTION_ORDER  # how exact ties between actions are broken
     charlie: int = 0  # charlie_cards: a hand of this many cards, not bust, wins 1 at once
+    dbl3: frozenset[int] = frozenset()  # double_after_hit: totals 3+ cards may double
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash(tuple(getattr(self, f) for f in _CTX_FIELDS)))
@@ -357,7 +362,7 @@ def _no_bj_perm(unseen: Counts, ctx: HandCtx) -> int:
 
 
 _CTX_FIELDS = ("up", "peek", "h17", "push22", "bonus_stands", "loss1", "loss2", "scale", "b777",
-               "b678", "q678", "split", "one_card", "dbl2", "order", "charlie")
+               "b678", "q678", "split", "one_card", "dbl2", "order", "charlie", "dbl3")
 
 
 def _bonus_value(c10: Counts, unseen: Counts, ctx: HandCtx) -> int | Fraction | None:
@@ -468,7 +473,7 @@ def _node(c10: Counts, unseen: Counts, ctx: HandCtx) -> tuple[int | Fraction, st
         options["stand"] = stand_value(total, 1, unseen, ctx)
         if _can_draw(unseen):
             options["hit"] = hit_value(c10, unseen, ctx)
-            if ctx.split and n == 2 and total in ctx.dbl2:
+            if (ctx.split and n == 2 and total in ctx.dbl2) or (n >= 3 and total in ctx.dbl3):
                 options["double"] = double_value(c10, unseen, ctx)
     action = _best(options, ctx.order)
     if sum(1 for v in options.values() if v == options[action]) > 1:
@@ -539,7 +544,12 @@ def total_dependent_play(
             total, soft = _total(c10)
             if bonus is not None:
                 v = bonus
-            elif total == 21 or play[(soft, total)] == "stand" or not _can_draw(unseen):
+            elif total == 21 or not _can_draw(unseen):
+                v = stand_value(total, 1, unseen, ctx)
+            elif (act := td_action(play[(soft, total)], sum(c10), total in ctx.dbl3)) \
+                    == "double":
+                v = double_value(c10, unseen, ctx)
+            elif act == "stand":
                 v = stand_value(total, 1, unseen, ctx)
             else:
                 v = hit_of(c10, unseen)
@@ -552,6 +562,7 @@ def total_dependent_play(
 
     for cls in order:
         gain = Fraction(0)
+        late: list[tuple[Fraction, Counts, Counts]] = []  # (weight, composition, unseen)
         for comp in classes.get(cls, ()):
             k = sum(comp)
             if weight == "multiset":
@@ -565,6 +576,8 @@ def total_dependent_play(
             unseen = _diff(shoe10, comp)
             if not _can_draw(unseen):
                 continue
+            if k >= 3 and cls[1] in ctx.dbl3:
+                late.append((w, comp, unseen))
             d = hit_of(comp, unseen) - stand_value(cls[1], 1, unseen, ctx)
             # d / (scale n!) is the joint expectation; / P(no blackjack) the conditional one
             if ctx.peek and peek_scale == "conditional":
@@ -572,6 +585,29 @@ def total_dependent_play(
             else:
                 gain += w * Fraction(d, _fact(sum(unseen)))
         play[cls] = "hit" if gain > 0 else "stand"
+        # double_after_hit: the total's hands of three or more cards double where doubling
+        # beats the play just chosen, summed over them with the same weights ("Dh", "Ds")
+        late_gain = Fraction(0)
+        for w, comp, unseen in late:
+            d = double_value(comp, unseen, ctx) - (
+                hit_of(comp, unseen) if play[cls] == "hit"
+                else stand_value(cls[1], 1, unseen, ctx))
+            if ctx.peek and peek_scale == "conditional":
+                late_gain += w * Fraction(d, _no_bj_perm(unseen, ctx))
+            else:
+                late_gain += w * Fraction(d, _fact(sum(unseen)))
+        if late and late_gain > 0:
+            play[cls] = "Dh" if play[cls] == "hit" else "Ds"
+    return play
+
+
+def td_action(play: str, cards: int, may_double: bool) -> str:
+    """A total-dependent play entry ("hit", "stand", or under double_after_hit "Dh", "Ds":
+    double, else hit / stand) played on a hand of ``cards`` cards that may double or not."""
+    if play in ("Dh", "Ds"):
+        if cards >= 3 and may_double:
+            return "double"
+        return "hit" if play == "Dh" else "stand"
     return play
 
 
@@ -796,12 +832,15 @@ class RoundOracle:
         dbl2: frozenset[int] = frozenset()
         if split and self.rules.double_after_split and not one_card:
             dbl2 = self.double_totals
+        # double_after_hit: three or more cards, where this hand may double at all
+        dbl3 = self.double_totals if self.rules.double_after_hit and (
+            not split or (self.rules.double_after_split and not one_card)) else frozenset()
         return HandCtx(up=up, peek=self.peek, h17=self.h17, push22=self.push22,
                        bonus_stands=not self.rules.bonus_settles_hand, loss1=loss1,
                        loss2=loss2, scale=self.scale,
                        b777=b777, b678=b678, q678=q678 if b678 else Fraction(0), split=split,
                        one_card=one_card, dbl2=dbl2, order=self.tie_order,
-                       charlie=self.rules.charlie_cards)
+                       charlie=self.rules.charlie_cards, dbl3=dbl3)
 
     def surrender_allowed(self, up: int) -> bool:
         kind = self.rules.surrender
@@ -1148,7 +1187,8 @@ class RoundOracle:
             if split and n == 2:
                 code = (chart.soft if soft else chart.hard)[total][sym]
                 return _split_hand_code(code, das and total in self.double_totals)
-            return td[(soft, total)]
+            return td_action(td[(soft, total)], n, total in ctx3)
+        ctx3 = self.ctx(up, split=split, one_card=one_card).dbl3
         return policy
 
     # --- the deal
@@ -1397,7 +1437,8 @@ class RoundOracle:
 
         def policy(cards: tuple[Kind, ...]) -> str:
             total, soft = _total(self.rank_counts(cards))
-            return "stand" if total == 21 else td[(soft, total)]
+            return "stand" if total == 21 else td_action(td[(soft, total)], len(cards),
+                                                         total in self.ctx(up).dbl3)
         return policy
 
     def analyse(self, strategy: str = "optimal", chart: Chart | None = None,

@@ -83,12 +83,13 @@ def check_split_strategy(name: str) -> SplitStrategy:
 
 
 def cdz_codes(stand: Sequence[float], hit: Sequence[float], double: Sequence[float],
-              ncards: Sequence[int]) -> bytes:
+              ncards: Sequence[int], late: bool = False) -> bytes:
     """Engine codes (bit 1 double, 2 hit, 4 stand) of the unsplit hands' best plays.
 
-    Per node: hit where hitting beats standing; on two-card nodes also bit 1
-    where doubling beats both (the engine doubles a split hand there only if
-    the rules let split hands double; else it hits or stands by the other bit).
+    Per node: hit where hitting beats standing; on two-card nodes (and, with ``late``,
+    double_after_hit, on nodes of more cards) also bit 1 where doubling beats both (the
+    engine doubles a split hand there only if the rules let split hands double; else it
+    hits or stands by the other bit).
 
     >>> cdz_codes([0.1, -0.5], [0.0, -0.4], [0.3, float("nan")], [2, 3])
     b'\\x05\\x02'
@@ -96,7 +97,7 @@ def cdz_codes(stand: Sequence[float], hit: Sequence[float], double: Sequence[flo
     out = bytearray()
     for s, h, d, n in zip(stand, hit, double, ncards, strict=True):
         code = 2 if h > s else 4
-        if n == 2 and d == d and d > max(s, h):
+        if (n == 2 or (late and n > 2)) and d == d and d > max(s, h):
             code |= 1
         out.append(code)
     return bytes(out)

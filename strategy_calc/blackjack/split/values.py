@@ -22,11 +22,12 @@ class SplitValues:
     chart_no_das: tuple[float, float] | None = None
 
 
-def pre_split_codes(table: engine.UpCardPass) -> bytes:
+def pre_split_codes(table: engine.UpCardPass, late: bool = False) -> bytes:
     """The pre-split strategy (``cdz``) as engine codes: each node's best unsplit play in
-    an up-card pass (:func:`strategy_calc.blackjack.split.combine.cdz_codes`)."""
+    an up-card pass (:func:`strategy_calc.blackjack.split.combine.cdz_codes`; ``late``:
+    hands of three or more cards may double, double_after_hit)."""
     return cdz_codes(table.column("stand"), table.column("hit"), table.column("double"),
-                     engine.node_table().ncards)
+                     engine.node_table().ncards, late)
 
 
 def split_values(

@@ -61,6 +61,7 @@ def _hand_evs(
         push22=rules.dealer_22_pushes,
         bonus_settles=rules.bonus_settles_hand,
         charlie=rules.charlie_cards,
+        late_double_totals=_double_totals(rules) if rules.double_after_hit else frozenset(),
     )
     solver = _hand_solver(setup)
     root = (0,) * len(layout)
@@ -74,7 +75,8 @@ def _hand_evs(
     evs["stand"] = solver.stand(root, 1) / norm
     if solver.cards_left(root) > 0:
         evs["hit"] = solver.hit(root) / norm
-        if len(cards) == 2 and solver.total(root) in _double_totals(rules):
+        if (len(cards) == 2 and solver.total(root) in _double_totals(rules)) or (
+                len(cards) > 2 and solver.may_double(root)):  # (double_after_hit)
             evs["double"] = solver.double(root) / norm
 
     rank_shoe = solver._rank_counts(tuple(shoe))

@@ -91,6 +91,9 @@ class _OptimalSplit:
         self.double_totals = (
             _double_totals(rules) if rules.split_hands_may_double(aces) else frozenset()
         )
+        # double_after_hit ("doubling on any number of cards", RULES text): three or more
+        # cards may double within double_on's totals, where a split hand may double at all
+        self.late_totals = self.double_totals if rules.double_after_hit else frozenset()
         bonus = _exact(rules.bonus_777) if rules.bonus_on_split_hands else Fraction(0)
         self.bonus_num, self.b = bonus.numerator, bonus.denominator
         self.track_first = not self.peek and rules.enhc_loses == "original"
@@ -256,7 +259,7 @@ class _OptimalSplit:
         if self.cards_left(d) > 0:
             opts["hit"] = sum(self.after_card(_add(d, c), hand, c, waiting, created, fin)
                               for c in range(10) if self.shoe[c] > d[c])
-            if cards == 2 and total in self.double_totals:
+            if total in (self.double_totals if cards == 2 else self.late_totals):
                 opts["double"] = self.double(d, hand, waiting, created, fin)
         return opts
 
@@ -291,7 +294,8 @@ class _OptimalSplit:
         if total == 21:  # never hit; doubled where double_on allows 21 (hand_of_21_stands off)
             state = self.hand_state(hard, ace, cards, sevens, first)
             stand = self.between(d, waiting, created, self.finish(fin, total, 1, first))
-            if cards == 2 and 21 in self.double_totals and self.cards_left(d) > 0:
+            if 21 in (self.double_totals if cards == 2 else self.late_totals) \
+                    and self.cards_left(d) > 0:
                 return max(stand, self.double(d, state, waiting, created, fin))
             return stand
         return self.play(d, self.hand_state(hard, ace, cards, sevens, first), waiting, created,

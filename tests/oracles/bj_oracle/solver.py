@@ -49,6 +49,9 @@ class _Setup:
     bonus_settles: bool = True  # bonus_settles_hand: a bonus hand is settled (else it also
                                 # stands as a 21 against the dealer)
     charlie: int = 0  # charlie_cards: a hand of this many cards, not bust, wins 1 at once
+    late_double_totals: frozenset[int] = frozenset()  # double_after_hit: the totals a hand
+    # of three or more cards may double ("doubling on any number of cards", within
+    # double_on's totals; a split hand only where double_after_split lets it double)
 
 
 class _Hand:
@@ -233,17 +236,24 @@ class _Hand:
             opts["stand"] = self.stand(d, 1)
         elif self.total(d) == 21:  # never hit; a split 21 may double where double_on allows
             opts["stand"] = self.stand(d, 1)
-            if (s.split_hand and n == 2 and 21 in s.split_double_totals
-                    and self.cards_left(d) > 0):
+            if self.may_double(d) and self.cards_left(d) > 0:
                 opts["double"] = self.double(d)
         else:
             opts["stand"] = self.stand(d, 1)
             if self.cards_left(d) > 0:
                 opts["hit"] = self.hit(d)
-                if s.split_hand and n == 2 and self.total(d) in s.split_double_totals:
+                if self.may_double(d):
                     opts["double"] = self.double(d)
         self._memo_opts[d] = opts
         return opts
+
+    def may_double(self, d: tuple[int, ...]) -> bool:
+        """After a hit (or a split hand): a split hand's two cards by ``double_on`` where
+        it may double; three or more cards by ``double_after_hit``'s totals."""
+        n, total = self.n_cards(d), self.total(d)
+        if n == 2:
+            return self.s.split_hand and total in self.s.split_double_totals
+        return n >= 3 and total in self.s.late_double_totals
 
     def action(self, d: tuple[int, ...]) -> str:
         """The policy: the best action at D (ties: stand, then hit, then double)."""

@@ -82,6 +82,8 @@ def _split_hand_setups(
                 push22=rules.dealer_22_pushes,
                 bonus_settles=rules.bonus_settles_hand,
                 charlie=rules.charlie_cards,
+                late_double_totals=(_double_totals(rules)
+                                    if rules.double_after_hit and may_double else frozenset()),
             )
         )
     return setups[0], setups[1]
