@@ -160,7 +160,7 @@ def sidebet_command(
     files: SideBetFileOpt = None,
     output: opt.Output,
 ) -> None:
-    """Side bets, exact for any shoe: sidebet NAME (21+3, lucky-ladies, deluxe-pair, or
+    """Side bets, exact for any shoe: sidebet NAME (21+3, lucky-ladies, deluxe-pair, buster, or
     one of a --sidebet FILE) gives every pay line's probability, the EV, house edge and SD;
     sidebet --list lists them; sidebet pair is the ruleset's pair bet (rules field
     pair_bet).
@@ -190,7 +190,7 @@ def sidebet_command(
          "strategy-calc sidebet my-bet --sidebet my-bet.toml")
 def sidebet_bet_command(
     name: Annotated[str, typer.Argument(
-        metavar="NAME", help="The side bet: 21+3, lucky-ladies, deluxe-pair, or one of a"
+        metavar="NAME", help="The side bet: 21+3, lucky-ladies, deluxe-pair, buster, or one of a"
         " --sidebet FILE (strategy-calc sidebet --list).")],
     *,
     game: opt.Ruleset,
@@ -221,6 +221,7 @@ def sidebet_bet_command(
         if shoe is not None and game.decks is not None:
             raise InputError("give --shoe or --decks, not both")
         ruleset = game.load()
+        bet = exact.for_dealer(bet, ruleset.dealer_hits_soft_17)
         odds = exact.price(bet, exact.make_shoe(ruleset.decks, cards, shoe), paytable)
         return odds, ruleset.name, cards, exact.effects_of_removal(odds) if eor else None
 

@@ -18,7 +18,7 @@ casino order) and settles a prefix of them: a line's name, :data:`LOSE`, or :dat
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from strategy_calc.cards import FACES, SUITS, parse_face
 
@@ -80,6 +80,17 @@ class Event:
     """What the event is, in words (docs/MODEL.md states it at length)."""
     settle: Callable[[tuple[int, ...]], str]
     """Settle a prefix of the cards (card types): a line, :data:`LOSE` or :data:`MORE`."""
+    hits_soft_17: bool | None = None
+    """An event on the dealer's whole hand: whether the dealer hits soft 17 (the
+    ruleset's ``dealer_hits_soft_17``, bound by :func:`under_dealer_rule`); None: the
+    event does not read the dealer's rules."""
+
+    def settle_hand(self, cards: tuple[int, ...]) -> str:
+        """:attr:`settle`, under the dealer's rule of :attr:`hits_soft_17` for events that
+        read it."""
+        if self.hits_soft_17 is None:
+            return self.settle(cards)
+        return settle_buster(cards, self.hits_soft_17)
 
 
 def _straight(faces: list[int]) -> bool:
@@ -162,6 +173,74 @@ def settle_pair(cards: tuple[int, ...]) -> str:
     return "coloured" if (suit_of(a) in RED) == (suit_of(b) in RED) else "mixed"
 
 
+BUST_LINES = ("bust_8_or_more_player_blackjack", "bust_7_player_blackjack",
+              "bust_8_or_more", "bust_7", "bust_6", "bust_5", "bust_4", "bust_3")
+"""Buster's lines, best first: the dealer busts with 8 or more cards, or 7, with a player
+blackjack; then by the number of cards in his busted hand (without a player blackjack
+for 7 and 8 or more)."""
+
+
+def dealer_stops(values: list[int], h17: bool) -> bool:
+    """Whether the dealer stops drawing with cards of ``values`` (blackjack values, the
+    ace 11): at 17 or more, counting an ace as 11 while that does not pass 21; a soft 17
+    draws when he hits soft 17 (``h17``). A dealer never stops on one card.
+
+    >>> dealer_stops([11, 6], False), dealer_stops([11, 6], True), dealer_stops([10, 6], True)
+    (True, False, False)
+    """
+    if len(values) < 2:
+        return False
+    hard = sum(1 if v == 11 else v for v in values)
+    soft = 11 in values and hard + 10 <= 21
+    total = hard + 10 if soft else hard
+    return total > 17 or (total == 17 and not (h17 and soft))
+
+
+def settle_buster(cards: tuple[int, ...], h17: bool = False) -> str:
+    """Buster: the dealer's hand (up card, second card, draws) until he stops, then, when
+    he busts with 7 or more cards, the player's first two cards (a blackjack pays more on
+    some tables). A dealer blackjack stands (21, no bust).
+
+    >>> c = card
+    >>> settle_buster((c("Ts"), c("6d"), c("9h"))), settle_buster((c("Ts"), c("7d")))
+    ('bust_3', 'lose')
+    >>> settle_buster((c("As"), c("6d"))), settle_buster((c("As"), c("6d")), h17=True)
+    ('lose', 'more')
+    >>> seven = (c("2s"), c("2d"), c("2h"), c("2c"), c("3s"), c("3d"), c("Tc"))  # 24
+    >>> settle_buster(seven), settle_buster(seven + (c("Ah"), c("Kd")))
+    ('more', 'bust_7_player_blackjack')
+    """
+    values: list[int] = []
+    for k, t in enumerate(cards):
+        values.append(blackjack_value(t))
+        if dealer_stops(values, h17):
+            hard = sum(1 if v == 11 else v for v in values)
+            if hard <= 21:
+                return LOSE
+            n = k + 1
+            if n < 7:
+                return f"bust_{n}"
+            rest = cards[n:]
+            if len(rest) < 2:
+                return MORE
+            top = "8_or_more" if n >= 8 else "7"
+            blackjack = _natural(rest[0], rest[1])
+            return f"bust_{top}_player_blackjack" if blackjack else f"bust_{top}"
+    return MORE
+
+
+def under_dealer_rule(event: Event, hits_soft_17: bool) -> Event:
+    """``event`` under a dealer who hits soft 17 or not (events that read his rules; the
+    others as they are).
+
+    >>> under_dealer_rule(EVENTS["buster"], True).hits_soft_17
+    True
+    """
+    if event.hits_soft_17 is None:
+        return event
+    return replace(event, hits_soft_17=hits_soft_17)
+
+
 EVENTS: dict[str, Event] = {event.name: event for event in (
     Event("poker3", "blackjack", ("player's first card", "player's second card",
                                   "dealer's up card"),
@@ -183,5 +262,15 @@ EVENTS: dict[str, Event] = {event.name: event for event in (
           "the player's first two cards of one face (J-J is a pair, J-Q is not): of one"
           " suit (perfect), of one colour (coloured), one red and one black (mixed)",
           settle_pair),
+    Event("buster", "blackjack", ("dealer's up card", "dealer's second card",
+                                  "dealer's draws", "player's first card",
+                                  "player's second card"),
+          BUST_LINES,
+          "the dealer busts (his hand passes 21), paid by the number of cards in his busted"
+          " hand (3 to 8 or more); with 7 or 8 or more, whether the player's first two"
+          " cards are a blackjack. The dealer completes his hand whether or not the"
+          " players bust; a dealer blackjack (under the peek or not) is 21, not a bust."
+          " Dealt under the ruleset's dealer rule (hits or stands on soft 17)",
+          settle_buster, hits_soft_17=False),
 )}
 """The events side bets can be settled on, by name."""

@@ -28,8 +28,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, replace
+from functools import cache, lru_cache
 
 from strategy_calc.cards import (
     FACES,
@@ -42,7 +42,7 @@ from strategy_calc.cards import (
     parse_face,
     parse_face_cards,
 )
-from strategy_calc.sidebets.events import LOSE, MORE, Event
+from strategy_calc.sidebets.events import LOSE, MORE, Event, under_dealer_rule
 from strategy_calc.sidebets.paytables import SideBet
 
 TYPES = len(FACES) * len(SUITS)
@@ -92,7 +92,10 @@ def falling(n: int, m: int) -> int:
 
 def line_probabilities(event: Event, shoe: FaceShoe) -> dict[str, float]:
     """The probability of each line of ``event`` for the cards dealt from ``shoe``, and of
-    ``lose`` (the rest)."""
+    ``lose`` (the rest). An event on the dealer's whole hand (Buster) is counted by
+    :func:`dealer_busts` instead of a walk over sequences of card types."""
+    if event.hits_soft_17 is not None:
+        return _buster_lines(event, shoe)
     n = shoe.cards_left
     known = [count for row in shoe.known for count in row]
     face_known = [sum(row) for row in shoe.known]
@@ -116,6 +119,96 @@ def line_probabilities(event: Event, shoe: FaceShoe) -> dict[str, float]:
     sums = {line: math.fsum(values) for line, values in terms.items()}
     sums[LOSE] = 1.0 - math.fsum(sums.values())
     return sums
+
+
+RANK_FACES = 10
+"""Blackjack ranks, ace first, the ten-valued faces together (the dealer reads values)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealerBusts:
+    """The dealer's busted hands by number of cards, for one shoe and dealer rule."""
+
+    cards: dict[int, float]
+    """Per number of cards (3 and more): the probability that the dealer busts with them."""
+    player_blackjack: dict[int, float]
+    """Per number of cards: the probability that the dealer busts with them *and* the
+    player's first two cards are a blackjack."""
+
+
+@lru_cache(maxsize=4096)
+def dealer_busts(counts: tuple[int, ...], h17: bool) -> DealerBusts:
+    """The dealer's final hand by number of cards, where he busts, for a shoe of ``counts``
+    cards per rank (ace first, tens last; :data:`RANK_FACES`), dealt from the top.
+
+    Exact: the dealer's hand is a sequence of draws without replacement until he stops
+    (17 or more, a soft 17 drawing under ``h17``); his state depends on the *set* of cards
+    drawn only (total, ace, number, cards left), so the hands are summed forward over sets:
+    ``P(D + r) += P(D) (c_r - d_r) / (N - |D|)`` for every set ``D`` on which he still
+    draws. The player's cards and play before the dealer do not change this distribution
+    (docs/MODEL.md "Buster"): a card drawn after any play of a well-shuffled shoe is
+    distributed as the next card of the shoe. A player blackjack is then the next two
+    cards an ace and a ten-valued card (the player's first two cards, moved after the
+    dealer's by exchangeability). An error when the shoe could run out under him.
+
+    >>> busts = dealer_busts((4, 4, 4, 4, 4, 4, 4, 4, 4, 16), False)  # one deck, S17
+    >>> round(sum(busts.cards.values()), 6)  # the engine's P(bust), one deck S17
+    0.283585
+    """
+    n = sum(counts)
+    level: dict[tuple[int, ...], float] = {(0,) * RANK_FACES: 1.0}
+    cards: dict[int, list[float]] = {}
+    blackjack: dict[int, list[float]] = {}
+    k = 0
+    while level:
+        left = n - k
+        if left <= 0:
+            raise CardError(f"the dealer could run out of cards in a shoe of {n}: Buster"
+                            " needs the dealer to complete his hand")
+        nxt: dict[tuple[int, ...], float] = {}
+        for drawn, p in level.items():
+            for r in range(RANK_FACES):
+                c = counts[r] - drawn[r]
+                if c <= 0:
+                    continue
+                q = p * c / left
+                hand = (*drawn[:r], drawn[r] + 1, *drawn[r + 1:])
+                hard = sum((v + 1) * m for v, m in enumerate(hand))
+                soft = hand[0] > 0 and hard + 10 <= 21
+                total = hard + 10 if soft else hard
+                if k + 1 < 2 or total < 17 or (total == 17 and soft and h17):
+                    nxt[hand] = nxt.get(hand, 0.0) + q
+                elif hard > 21:
+                    cards.setdefault(k + 1, []).append(q)
+                    rest = left - 1
+                    if k + 1 >= 7:
+                        if rest < 2:
+                            raise CardError(f"a shoe of {n} cards could run out before the"
+                                            " player's two cards of a 7-card bust")
+                        aces, tens = counts[0] - hand[0], counts[-1] - hand[-1]
+                        blackjack.setdefault(k + 1, []).append(
+                            q * 2 * aces * tens / (rest * (rest - 1)))
+        level, k = nxt, k + 1
+    return DealerBusts({m: math.fsum(v) for m, v in sorted(cards.items())},
+                       {m: math.fsum(v) for m, v in sorted(blackjack.items())})
+
+
+def _buster_lines(event: Event, shoe: FaceShoe) -> dict[str, float]:
+    """Buster's lines (:data:`~strategy_calc.sidebets.events.BUST_LINES`) for ``shoe``."""
+    faces = shoe.face_counts
+    counts = (*faces[:9], sum(faces[9:]))
+    busts = dealer_busts(counts, bool(event.hits_soft_17))
+    lines = dict.fromkeys(event.lines, 0.0)
+    for m, p in busts.cards.items():
+        bj = busts.player_blackjack.get(m, 0.0)
+        if m >= 7:
+            top = "8_or_more" if m >= 8 else "7"
+            lines[f"bust_{top}_player_blackjack"] += bj
+            lines[f"bust_{top}"] += p - bj
+        else:
+            lines[f"bust_{m}"] += p
+    lines[LOSE] = 1.0 - math.fsum(lines.values())
+    return lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +255,18 @@ def price(bet: SideBet, shoe: FaceShoe, paytable: str | None = None) -> SideBetO
     chosen = bet.default if paytable is None else paytable
     bet.paytable(chosen)
     return SideBetOdds(bet, chosen, shoe, line_probabilities(bet.event, shoe))
+
+
+def for_dealer(bet: SideBet, hits_soft_17: bool) -> SideBet:
+    """``bet`` dealt under a dealer who hits soft 17 or not (the ruleset's
+    ``dealer_hits_soft_17``): bets on the dealer's whole hand read it (Buster), the
+    others are unchanged.
+
+    >>> from strategy_calc.sidebets.paytables import builtin_sidebet
+    >>> for_dealer(builtin_sidebet("buster"), True).event.hits_soft_17
+    True
+    """
+    return replace(bet, event=under_dealer_rule(bet.event, hits_soft_17))
 
 
 def make_shoe(decks: int, removed: str | Iterable[str] = (), faces: str | None = None

@@ -40,6 +40,7 @@ BUILTIN_FILES: dict[str, str] = {
     "21+3": "21plus3.toml",
     "lucky-ladies": "lucky-ladies.toml",
     "deluxe-pair": "deluxe-pair.toml",
+    "buster": "buster.toml",
 }
 """The built-in side bets, by name, and their files in ``builtin/``."""
 
