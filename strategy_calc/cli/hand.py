@@ -30,9 +30,7 @@ if TYPE_CHECKING:
 commands = typer.Typer()
 """This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
 
-SideBetFileOpt = Annotated[list[str] | None, typer.Option(
-    "--sidebet", metavar="FILE", help="A side bet file (TOML: docs/MODEL.md 'Side bets'),"
-    " its bet priced by its name (repeatable).")]
+SideBetFileOpt = opt.SideBetFileOpt
 CardsArg = Annotated[str, typer.Argument(
     metavar="CARDS", help="The player's cards, e.g. T,6 or A,7 or 6s,7s.")]
 VsOpt = Annotated[str, typer.Option(

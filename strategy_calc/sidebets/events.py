@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from strategy_calc.blackjack.hand_rules import dealer_draws as dealer_draws
 from strategy_calc.cards import FACES, SUITS, parse_face
 
 MORE = "more"
@@ -182,18 +183,16 @@ for 7 and 8 or more)."""
 
 def dealer_stops(values: list[int], h17: bool) -> bool:
     """Whether the dealer stops drawing with cards of ``values`` (blackjack values, the
-    ace 11): at 17 or more, counting an ace as 11 while that does not pass 21; a soft 17
-    draws when he hits soft 17 (``h17``). A dealer never stops on one card.
+    ace 11): the dealer's draw of :func:`strategy_calc.blackjack.hand_rules.dealer_draws`
+    (its one home), a soft 17 drawn to when he hits soft 17 (``h17``). A dealer never stops
+    on one card.
 
     >>> dealer_stops([11, 6], False), dealer_stops([11, 6], True), dealer_stops([10, 6], True)
     (True, False, False)
     """
     if len(values) < 2:
         return False
-    hard = sum(1 if v == 11 else v for v in values)
-    soft = 11 in values and hard + 10 <= 21
-    total = hard + 10 if soft else hard
-    return total > 17 or (total == 17 and not (h17 and soft))
+    return not dealer_draws(sum(1 if v == 11 else v for v in values), 11 in values, h17)
 
 
 def settle_buster(cards: tuple[int, ...], h17: bool = False) -> str:

@@ -31,6 +31,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
+import numpy as np
+
 from strategy_calc.cards import (
     FACES,
     SUITS,
@@ -42,7 +44,7 @@ from strategy_calc.cards import (
     parse_face,
     parse_face_cards,
 )
-from strategy_calc.sidebets.events import LOSE, MORE, Event, under_dealer_rule
+from strategy_calc.sidebets.events import LOSE, MORE, Event, dealer_draws, under_dealer_rule
 from strategy_calc.sidebets.paytables import SideBet
 
 TYPES = len(FACES) * len(SUITS)
@@ -96,6 +98,13 @@ def line_probabilities(event: Event, shoe: FaceShoe) -> dict[str, float]:
     :func:`dealer_busts` instead of a walk over sequences of card types."""
     if event.hits_soft_17 is not None:
         return _buster_lines(event, shoe)
+    if not any(shoe.unknown):
+        return _known_suits(event, shoe)
+    return by_sequence(event, shoe)
+
+
+def by_sequence(event: Event, shoe: FaceShoe) -> dict[str, float]:
+    """:func:`line_probabilities` by a loop over the event's paying sequences (any shoe)."""
     n = shoe.cards_left
     known = [count for row in shoe.known for count in row]
     face_known = [sum(row) for row in shoe.known]
@@ -117,6 +126,46 @@ def line_probabilities(event: Event, shoe: FaceShoe) -> dict[str, float]:
                 p *= falling(face_left[f], j) / falling(face_known[f], j)
         terms[seq.line].append(p)
     sums = {line: math.fsum(values) for line, values in terms.items()}
+    sums[LOSE] = 1.0 - math.fsum(sums.values())
+    return sums
+
+
+@cache
+def _tables(event: Event) -> tuple[tuple[int, np.ndarray, np.ndarray, np.ndarray], ...]:
+    """The event's paying sequences as arrays, by length ``L``: per sequence its line's
+    index, and ``L`` columns of (card type, cards of that type before it in the sequence),
+    so that its weight ``prod_t ff(known_t, m_t)`` is the product over the columns of
+    ``known[type] - before``."""
+    lines = {line: i for i, line in enumerate(event.lines)}
+    by_length: dict[int, list[tuple[int, list[tuple[int, int]]]]] = {}
+    for seq in settled(event):
+        columns = [(t, j) for t, m in seq.types for j in range(m)]
+        by_length.setdefault(seq.length, []).append((lines[seq.line], columns))
+    out = []
+    for length, rows in sorted(by_length.items()):
+        line = np.array([r[0] for r in rows], dtype=np.intp)
+        types = np.array([[c[0] for c in r[1]] for r in rows], dtype=np.intp)
+        before = np.array([[c[1] for c in r[1]] for r in rows], dtype=np.float64)
+        out.append((length, line, types, before))
+    return tuple(out)
+
+
+def _known_suits(event: Event, shoe: FaceShoe) -> dict[str, float]:
+    """:func:`line_probabilities` for a shoe with no card out of unknown suit, over arrays:
+    each sequence's weight is a product of at most a few integers below the shoe's size,
+    exact in floating point, divided by the draws as the loop divides them, and each line
+    summed by ``math.fsum``: the same numbers, bit for bit, at a fraction of the time."""
+    n = shoe.cards_left
+    known = np.array([count for row in shoe.known for count in row], dtype=np.float64)
+    parts: dict[int, list[float]] = {i: [] for i in range(len(event.lines))}
+    for length, line, types, before in _tables(event):
+        draws = falling(n, length)
+        if draws == 0:
+            raise CardError(f"only {n} cards left: {event.name} looks at {length}")
+        p = np.clip(known[types] - before, 0.0, None).prod(axis=1) / float(draws)
+        for i in parts:
+            parts[i].extend(p[line == i].tolist())
+    sums = {ln: math.fsum(parts[i]) for i, ln in enumerate(event.lines)}
     sums[LOSE] = 1.0 - math.fsum(sums.values())
     return sums
 
@@ -156,7 +205,10 @@ def dealer_busts(counts: tuple[int, ...], h17: bool) -> DealerBusts:
     0.283585
     """
     n = sum(counts)
-    level: dict[tuple[int, ...], float] = {(0,) * RANK_FACES: 1.0}
+    # a set of drawn cards as an integer, four bits per rank (at most 15 of a rank: a hand
+    # that still draws holds at most eleven aces); per set, its probability, hard total and
+    # whether it holds an ace
+    level: dict[int, tuple[float, int, bool]] = {0: (1.0, 0, False)}
     cards: dict[int, list[float]] = {}
     blackjack: dict[int, list[float]] = {}
     k = 0
@@ -165,30 +217,33 @@ def dealer_busts(counts: tuple[int, ...], h17: bool) -> DealerBusts:
         if left <= 0:
             raise CardError(f"the dealer could run out of cards in a shoe of {n}: Buster"
                             " needs the dealer to complete his hand")
-        nxt: dict[tuple[int, ...], float] = {}
-        for drawn, p in level.items():
+        nxt: dict[int, tuple[float, int, bool]] = {}
+        busts = cards.setdefault(k + 1, [])
+        for drawn, (p, hard0, ace0) in level.items():
             for r in range(RANK_FACES):
-                c = counts[r] - drawn[r]
+                c = counts[r] - ((drawn >> (4 * r)) & 15)
                 if c <= 0:
                     continue
                 q = p * c / left
-                hand = (*drawn[:r], drawn[r] + 1, *drawn[r + 1:])
-                hard = sum((v + 1) * m for v, m in enumerate(hand))
-                soft = hand[0] > 0 and hard + 10 <= 21
-                total = hard + 10 if soft else hard
-                if k + 1 < 2 or total < 17 or (total == 17 and soft and h17):
-                    nxt[hand] = nxt.get(hand, 0.0) + q
+                hard, ace = hard0 + r + 1, ace0 or r == 0
+                if k == 0 or dealer_draws(hard, ace, h17):
+                    hand = drawn + (1 << (4 * r))
+                    old = nxt.get(hand)
+                    nxt[hand] = (q, hard, ace) if old is None else (old[0] + q, hard, ace)
                 elif hard > 21:
-                    cards.setdefault(k + 1, []).append(q)
-                    rest = left - 1
+                    busts.append(q)
                     if k + 1 >= 7:
+                        rest = left - 1
                         if rest < 2:
                             raise CardError(f"a shoe of {n} cards could run out before the"
                                             " player's two cards of a 7-card bust")
-                        aces, tens = counts[0] - hand[0], counts[-1] - hand[-1]
+                        hand = drawn + (1 << (4 * r))
+                        aces = counts[0] - (hand & 15)
+                        tens = counts[-1] - ((hand >> (4 * (RANK_FACES - 1))) & 15)
                         blackjack.setdefault(k + 1, []).append(
                             q * 2 * aces * tens / (rest * (rest - 1)))
         level, k = nxt, k + 1
+    cards = {m: v for m, v in cards.items() if v}
     return DealerBusts({m: math.fsum(v) for m, v in sorted(cards.items())},
                        {m: math.fsum(v) for m, v in sorted(blackjack.items())})
 
