@@ -1,7 +1,9 @@
 # Baccarat enumeration, included into _engine.pyx (one compiled module).
 #
 # Exact counts of ordered 6-card deals (cards not needed by the round are
-# counted as dealt, like the published totals), classified by final points.
+# counted as dealt, like the published totals), classified by final points and
+# by the number of cards each side holds (what the side bets are settled on:
+# naturals, three-card wins).
 # The tableau works on points only (T, J, Q, K are all 0), so the main
 # enumeration runs over 10 point classes; pair bets need the 13 ranks and have
 # a closed form. Public entry point: baccarat_deal_counts.
@@ -69,7 +71,7 @@ cdef inline void _bac_settle(long long* c, long long left, int player, int banke
             p3 -= 10
         if _bac_banker_draws(banker, t):
             c[t] -= 1
-            row = grid + 100 + p3 * _BAC_POINTS
+            row = grid + 300 + p3 * _BAC_POINTS
             for u in range(_BAC_POINTS):
                 b3 = banker + u
                 if b3 >= 10:
@@ -77,7 +79,7 @@ cdef inline void _bac_settle(long long* c, long long left, int player, int banke
                 row[b3] += wt * c[u]
             c[t] += 1
         else:
-            grid[p3 * _BAC_POINTS + banker] += wt * (left - 1)
+            grid[200 + p3 * _BAC_POINTS + banker] += wt * (left - 1)
 
 
 cdef inline void _bac_enumerate(long long* c, long long n, long long* grid) noexcept nogil:
@@ -138,9 +140,10 @@ def baccarat_deal_counts(counts):
     Returns ``(deals, pairs, grid)``: ``deals`` is n (n-1) ... (n-5) for the n
     cards left; ``pairs`` the number of those deals whose Player's first two
     cards have the same rank (the Banker's count is the same, by symmetry);
-    ``grid`` a tuple of 200 counts, ``grid[100 * k + 10 * p + b]`` the deals
-    that end with Player point ``p``, Banker point ``b`` and the Banker holding
-    ``2 + k`` cards. Cards the round does not use are counted as dealt.
+    ``grid`` a tuple of 400 counts, ``grid[200 * j + 100 * k + 10 * p + b]``
+    the deals that end with Player point ``p``, Banker point ``b``, the Player
+    holding ``2 + j`` cards and the Banker ``2 + k``. Cards the round does not
+    use are counted as dealt.
     """
     cdef long long c[_BAC_POINTS]
     cdef long long grid[_BAC_GRID]

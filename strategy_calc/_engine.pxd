@@ -36,7 +36,7 @@ cdef enum:
     NCLS = OUT_BUST + 1  # (6) standing classes (_rules.pxi stand_class): 16 or less, 17..21
     _BAC_RANKS = 13        # baccarat ranks: A, 2..9, T, J, Q, K
     _BAC_POINTS = 10       # points 0..9
-    _BAC_GRID = 200        # [banker cards - 2][player point][banker point]
+    _BAC_GRID = 400        # [player cards - 2][banker cards - 2][player point][banker point]
     _BAC_MAX_CARDS = 1300
 
 cpdef enum Hist:

@@ -72,8 +72,13 @@ SPLIT_CHART_NODAS: int = int(_engine.SplitColumn.SPLIT_CHART_NODAS)
 SPLIT_ALL: int = SPLIT_OPTIMAL | SPLIT_CHART | SPLIT_CHART_NODAS
 """:func:`split_tables`' ``columns`` (``_engine.SplitColumn``): the split hands' own best
 play, the chart's play, the chart's play without doubling after the split."""
+BACCARAT_CELLS: tuple[tuple[int, int, int, int], ...] = tuple(
+    (2 + j, 2 + k, p, b) for j in (0, 1) for k in (0, 1) for p in range(10) for b in range(10))
+"""The cells of ``_engine.baccarat_deal_counts``' grid, in order (cell ``200 j + 100 k + 10 p
++ b``): ``(Player's cards, Banker's cards, Player's point, Banker's point)`` of its deals."""
 
 __all__ = [
+    "BACCARAT_CELLS",
     "CODE_DOUBLE",
     "CODE_HIT",
     "CODE_STAND",

@@ -42,6 +42,7 @@ from strategy_calc.cards import (
     parse_face_card,
     parse_face_cards,
 )
+from strategy_calc.engine import BACCARAT_CELLS
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BET_NAMES as BET_NAMES
 from strategy_calc.rules import BETS as BETS
@@ -57,13 +58,12 @@ MIN_CARDS = 6
 """A round can use six cards, so a shoe must hold at least this many."""
 
 
-# The engine's grid: cell 100 * k + 10 * p + b counts the deals ending with
-# Player point p, Banker point b and the Banker holding 2 + k cards.
-_CELLS = [(k, p, b) for k in (0, 1) for p in range(10) for b in range(10)]
-_BANKER_WIN = tuple(i for i, (_, p, b) in enumerate(_CELLS) if b > p and b != 6)
-_BANKER_WIN_SIX = tuple(i for i, (_, p, b) in enumerate(_CELLS) if b > p and b == 6)
-_PLAYER_WIN = tuple(i for i, (_, p, b) in enumerate(_CELLS) if p > b)
-_TIE = tuple(i for i, (_, p, b) in enumerate(_CELLS) if p == b)
+# The engine's grid (strategy_calc.engine.BACCARAT_CELLS): per cell, the deals ending with
+# the Player's and the Banker's number of cards and points.
+_BANKER_WIN = tuple(i for i, (_, _, p, b) in enumerate(BACCARAT_CELLS) if b > p and b != 6)
+_BANKER_WIN_SIX = tuple(i for i, (_, _, p, b) in enumerate(BACCARAT_CELLS) if b > p and b == 6)
+_PLAYER_WIN = tuple(i for i, (_, _, p, b) in enumerate(BACCARAT_CELLS) if p > b)
+_TIE = tuple(i for i, (_, _, p, b) in enumerate(BACCARAT_CELLS) if p == b)
 
 
 def parse_rank(text: str) -> str:

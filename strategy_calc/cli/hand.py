@@ -158,10 +158,10 @@ def sidebet_command(
     files: SideBetFileOpt = None,
     output: opt.Output,
 ) -> None:
-    """Side bets, exact for any shoe: sidebet NAME (21+3, lucky-ladies, deluxe-pair, buster, or
-    one of a --sidebet FILE) gives every pay line's probability, the EV, house edge and SD;
-    sidebet --list lists them; sidebet pair is the ruleset's pair bet (rules field
-    pair_bet).
+    """Side bets of both games, exact for any shoe: sidebet NAME (a built-in such as 21+3,
+    lucky-ladies, buster or, at baccarat, lucky6, or one of a --sidebet FILE) gives every pay
+    line's probability, the EV, house edge and SD; sidebet --list lists them; sidebet pair
+    is the ruleset's pair bet (rules field pair_bet).
     """
     if ctx.invoked_subcommand is not None:
         if listed or files or output != opt.Output():
@@ -185,11 +185,12 @@ def sidebet_command(
 @command(sidebet_app, "bet", "strategy-calc sidebet 21+3 --decks 6",
          "strategy-calc sidebet lucky-ladies --rules deluxe --removed Qh,Qh,A --eor",
          "strategy-calc sidebet 21+3 --paytable version-3 --decks 6 --json",
+         "strategy-calc sidebet lucky6 --rules macau-baccarat --removed 6,6,7",
          "strategy-calc sidebet my-bet --sidebet my-bet.toml")
 def sidebet_bet_command(
     name: Annotated[str, typer.Argument(
-        metavar="NAME", help="The side bet: 21+3, lucky-ladies, deluxe-pair, buster, or one of a"
-        " --sidebet FILE (strategy-calc sidebet --list).")],
+        metavar="NAME", help="The side bet: a built-in (strategy-calc sidebet --list lists"
+        " them) or one of a --sidebet FILE.")],
     *,
     game: opt.Ruleset,
     shoe: Annotated[str | None, typer.Option(
@@ -206,7 +207,9 @@ def sidebet_bet_command(
     output: opt.Output,
 ) -> None:
     """Exact odds of a side bet for any shoe: each pay line's probability, the EV, house
-    edge and SD per unit bet (sidebet NAME is short for sidebet bet NAME)."""
+    edge and SD per unit bet (sidebet NAME is short for sidebet bet NAME). --rules is a
+    ruleset of the bet's game: blackjack (macau-1983 the default) or baccarat
+    (macau-baccarat the default)."""
     from strategy_calc.errors import InputError
     from strategy_calc.render.sidebets import sidebet_dict, sidebet_text
     from strategy_calc.sidebets import exact
@@ -218,13 +221,30 @@ def sidebet_bet_command(
         bet = find_sidebet(name, tuple(files or ()))
         if shoe is not None and game.decks is not None:
             raise InputError("give --shoe or --decks, not both")
-        ruleset = game.load()
-        bet = exact.for_dealer(bet, ruleset.dealer_hits_soft_17)
-        odds = exact.price(bet, exact.make_shoe(ruleset.decks, cards, shoe), paytable)
-        return odds, ruleset.name, cards, exact.effects_of_removal(odds) if eor else None
+        rules, decks, bet = sidebet_ruleset(bet, game)
+        odds = exact.price(bet, exact.make_shoe(decks, cards, shoe), paytable)
+        return odds, rules, cards, exact.effects_of_removal(odds) if eor else None
 
     respond(compute, output.render(lambda done: sidebet_dict(*done),
                                    lambda done: sidebet_text(*done)))
+
+
+def sidebet_ruleset(bet: SideBet, game: opt.Ruleset) -> tuple[str, int, SideBet]:
+    """The name and decks of the ruleset a side bet is priced under: ``--rules`` (``--set``,
+    ``--decks``) of the bet's game, its default one if not given; a ruleset of the other
+    game is an error. Then the bet under that ruleset's dealer (a blackjack bet on the
+    dealer's whole hand reads whether he hits soft 17: the sidebets' ``exact.for_dealer``)."""
+    from strategy_calc.rules import DEFAULT_BACCARAT, RulesError, baccarat_rules
+    from strategy_calc.sidebets.exact import for_dealer
+
+    try:
+        if bet.event.game == "baccarat":
+            rules = baccarat_rules(game.rules or DEFAULT_BACCARAT, game.set_ or [], game.decks)
+            return rules.name, rules.decks, bet
+        blackjack = game.load()
+    except RulesError as exc:
+        raise RulesError(f"{bet.name} is a {bet.event.game} side bet: {exc}") from None
+    return blackjack.name, blackjack.decks, for_dealer(bet, blackjack.dealer_hits_soft_17)
 
 
 @command(sidebet_app, "pair", "strategy-calc sidebet pair --rules deluxe",

@@ -66,32 +66,69 @@ def blackjack_value(t: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class End:
+    """How a baccarat round ended, what its side bets on the finished hands are settled on:
+    each side's number of cards (2 or 3) and point.
+
+    >>> End(2, 3, 9, 9).player_natural, End(2, 3, 9, 9).banker_natural
+    (True, False)
+    """
+
+    player_cards: int
+    """The Player's cards: 2, or 3 when he drew."""
+    banker_cards: int
+    """The Banker's cards: 2, or 3 when he drew."""
+    player: int
+    """The Player's point (0-9)."""
+    banker: int
+    """The Banker's point (0-9)."""
+
+    @property
+    def player_natural(self) -> bool:
+        """The Player's first two cards make 8 or 9 (then nobody draws)."""
+        return self.player_cards == 2 and self.player >= 8
+
+    @property
+    def banker_natural(self) -> bool:
+        """The Banker's first two cards make 8 or 9 (then nobody draws)."""
+        return self.banker_cards == 2 and self.banker >= 8
+
+
+@dataclass(frozen=True, slots=True)
 class Event:
-    """An event on the cards of a round: what a side bet is settled on."""
+    """An event on the cards of a round: what a side bet is settled on. It is settled on
+    the cards it looks at (:attr:`settle`) or, in baccarat, on how the round ended
+    (:attr:`settle_end`): exactly one of the two is given."""
 
     name: str
     """The name a side bet's TOML gives as ``event``."""
     game: str
-    """The game whose round deals the cards (``blackjack``)."""
+    """The game whose round deals the cards (``blackjack``, ``baccarat``)."""
     looks_at: tuple[str, ...]
     """The cards of the round it looks at, in the order :attr:`settle` reads them."""
     lines: tuple[str, ...]
     """The lines it settles on, best first (a pay table prices every one)."""
     meaning: str
     """What the event is, in words (docs/MODEL.md states it at length)."""
-    settle: Callable[[tuple[int, ...]], str]
+    settle: Callable[[tuple[int, ...]], str] | None = None
     """Settle a prefix of the cards (card types): a line, :data:`LOSE` or :data:`MORE`."""
     hits_soft_17: bool | None = None
     """An event on the dealer's whole hand: whether the dealer hits soft 17 (the
     ruleset's ``dealer_hits_soft_17``, bound by :func:`under_dealer_rule`); None: the
     event does not read the dealer's rules."""
 
+    settle_end: Callable[[End], str] | None = None
+    """Settle a finished baccarat round: a line or :data:`LOSE`."""
+
     def settle_hand(self, cards: tuple[int, ...]) -> str:
         """:attr:`settle`, under the dealer's rule of :attr:`hits_soft_17` for events that
         read it."""
-        if self.hits_soft_17 is None:
-            return self.settle(cards)
-        return settle_buster(cards, self.hits_soft_17)
+        if self.hits_soft_17 is not None:
+            return settle_buster(cards, self.hits_soft_17)
+        if self.settle is None:
+            raise ValueError(f"event {self.name} is settled on a baccarat round's end,"
+                             " not on a sequence of cards")
+        return self.settle(cards)
 
 
 def _straight(faces: list[int]) -> bool:
@@ -238,6 +275,109 @@ def under_dealer_rule(event: Event, hits_soft_17: bool) -> Event:
     if event.hits_soft_17 is None:
         return event
     return replace(event, hits_soft_17=hits_soft_17)
+ROUND_END = ("the finished round: each side's cards and point",)
+"""What a baccarat event on how the round ends looks at (:attr:`Event.settle_end`)."""
+
+
+def settle_banker_six(end: End) -> str:
+    """Lucky 6: the Banker wins with a point of 6, of two or of three cards.
+
+    >>> settle_banker_six(End(3, 2, 5, 6)), settle_banker_six(End(2, 3, 2, 6))
+    ('two_card_six', 'three_card_six')
+    >>> settle_banker_six(End(2, 2, 6, 6)), settle_banker_six(End(2, 3, 5, 7))
+    ('lose', 'lose')
+    """
+    if end.banker != 6 or end.player >= 6:
+        return LOSE
+    return "two_card_six" if end.banker_cards == 2 else "three_card_six"
+
+
+MARGINS = ("win_by_9", "win_by_8", "win_by_7", "win_by_6", "win_by_5", "win_by_4",
+           "natural_win", "natural_tie")
+"""The Dragon Bonus' lines: a win without a natural by 9 to 4 points, a win with one, a
+tie with one."""
+
+
+def settle_margin(side: int) -> Callable[[End], str]:
+    """The Dragon Bonus on the Player (``side`` 0) or the Banker (1): the side wins with a
+    natural, or ties with a natural on either side, or wins without one by 4 points or more.
+
+    >>> player, banker = settle_margin(0), settle_margin(1)
+    >>> player(End(2, 2, 9, 8)), banker(End(2, 2, 8, 8)), player(End(3, 3, 9, 0))
+    ('natural_win', 'natural_tie', 'win_by_9')
+    >>> banker(End(3, 3, 1, 4)), player(End(3, 3, 7, 7)), banker(End(2, 2, 9, 8))
+    ('lose', 'lose', 'lose')
+    """
+
+    def settle(end: End) -> str:
+        mine, theirs = (end.player, end.banker) if side == 0 else (end.banker, end.player)
+        natural = (end.player_natural, end.banker_natural)
+        if mine == theirs:
+            return "natural_tie" if any(natural) else LOSE
+        if mine < theirs:
+            return LOSE
+        if natural[side]:
+            return "natural_win"
+        return f"win_by_{mine - theirs}" if mine - theirs >= 4 else LOSE
+
+    return settle
+
+
+def settle_dragon_7(end: End) -> str:
+    """EZ Baccarat's Dragon 7: the Banker wins with a point of 7 on three cards.
+
+    >>> settle_dragon_7(End(3, 3, 6, 7)), settle_dragon_7(End(2, 2, 6, 7))
+    ('dragon_7', 'lose')
+    """
+    won = end.banker == 7 and end.player < 7 and end.banker_cards == 3
+    return "dragon_7" if won else LOSE
+
+
+def settle_panda_8(end: End) -> str:
+    """EZ Baccarat's Panda 8: the Player wins with a point of 8 on three cards.
+
+    >>> settle_panda_8(End(3, 3, 8, 7)), settle_panda_8(End(3, 2, 8, 8))
+    ('panda_8', 'lose')
+    """
+    won = end.player == 8 and end.banker < 8 and end.player_cards == 3
+    return "panda_8" if won else LOSE
+
+
+def settle_tie(point: int) -> Callable[[End], str]:
+    """Egalité: the round ties on a point of ``point``.
+
+    >>> settle_tie(7)(End(3, 2, 7, 7)), settle_tie(7)(End(2, 2, 6, 6))
+    ('tie', 'lose')
+    """
+    return lambda end: "tie" if end.player == end.banker == point else LOSE
+
+
+def settle_natural(point: int, side: int) -> Callable[[End], str]:
+    """Natural 8 or Natural 9: the Player's (``side`` 0) or the Banker's (1) first two
+    cards make ``point`` (8 or 9), whatever the other side holds.
+
+    >>> settle_natural(8, 1)(End(2, 2, 9, 8)), settle_natural(9, 0)(End(3, 2, 9, 6))
+    ('natural_8', 'lose')
+    """
+    line = f"natural_{point}"
+
+    def settle(end: End) -> str:
+        natural = end.banker_natural if side else end.player_natural
+        return line if natural and (end.banker if side else end.player) == point else LOSE
+
+    return settle
+
+
+def settle_face_pair(cards: tuple[int, ...]) -> str:
+    """Baccarat's Player or Banker pair: a side's first two cards of one face (J-J, not
+    J-Q; suits do not matter).
+
+    >>> settle_face_pair((card("Js"), card("Jd"))), settle_face_pair((card("Js"), card("Qs")))
+    ('pair', 'lose')
+    """
+    if len(cards) < 2:
+        return MORE
+    return "pair" if face_of(cards[0]) == face_of(cards[1]) else LOSE
 
 
 EVENTS: dict[str, Event] = {event.name: event for event in (
@@ -271,5 +411,34 @@ EVENTS: dict[str, Event] = {event.name: event for event in (
           " players bust; a dealer blackjack (under the peek or not) is 21, not a bust."
           " Dealt under the ruleset's dealer rule (hits or stands on soft 17)",
           settle_buster, hits_soft_17=False),
+    Event("banker_six", "baccarat", ROUND_END, ("three_card_six", "two_card_six"),
+          "the Banker wins with a point of 6 (the Player's point lower), of three cards"
+          " (he drew) or of two", settle_end=settle_banker_six),
+    *(Event(f"margin_{name}", "baccarat", ROUND_END, MARGINS,
+            f"the {name.capitalize()} wins with a natural (8 or 9 on two cards), or the round"
+            " ties with a natural (either side's, so both), or the"
+            f" {name.capitalize()} wins without a natural by 9, 8, 7, 6, 5 or 4 points"
+            " (a smaller win, a tie without a natural, a loss: lose)",
+            settle_end=settle_margin(side)) for side, name in enumerate(("player", "banker"))),
+    Event("dragon_7", "baccarat", ROUND_END, ("dragon_7",),
+          "the Banker wins with a point of 7 on three cards (EZ Baccarat's Dragon 7; at EZ"
+          " Baccarat that win pushes the Banker bet, which pays even money otherwise, no"
+          " commission: a rule of the main bet, not of this one)",
+          settle_end=settle_dragon_7),
+    Event("panda_8", "baccarat", ROUND_END, ("panda_8",),
+          "the Player wins with a point of 8 on three cards (EZ Baccarat's Panda 8)",
+          settle_end=settle_panda_8),
+    *(Event(f"tie_{point}", "baccarat", ROUND_END, ("tie",),
+            f"the round ties on a point of {point} (Egalité {point})",
+            settle_end=settle_tie(point)) for point in range(10)),
+    *(Event(f"{side}_pair", "baccarat", (f"{side.capitalize()}'s first card",
+                                         f"{side.capitalize()}'s second card"), ("pair",),
+            f"the {side.capitalize()}'s first two cards of one face (J-J is a pair, J-Q is"
+            " not); the ruleset's pair bet in these terms", settle_face_pair)
+      for side in ("player", "banker")),
+    *(Event(f"natural_{point}_{name}", "baccarat", ROUND_END, (f"natural_{point}",),
+            f"the {name.capitalize()}'s first two cards make {point} (a natural {point})",
+            settle_end=settle_natural(point, side))
+      for point in (8, 9) for side, name in enumerate(("player", "banker"))),
 )}
 """The events side bets can be settled on, by name."""

@@ -17,6 +17,13 @@ out of unknown suit are a uniform random subset of the face's), which averages t
 suits out exactly (the pair bet's derivation, :class:`strategy_calc.blackjack.pair_bet.
 PairShoe`). Without removals of unknown suit it is the plain draw ``c_1/N * c_2/(N-1)...``.
 
+A baccarat event on how the round ends (:attr:`~strategy_calc.sidebets.events.Event.
+settle_end`: each side's cards and point) needs up to six cards, too many for that walk:
+the compiled engine counts every ordered 6-card deal of the cards left per face by how the
+round ends (the baccarat bets' own count, :func:`strategy_calc.baccarat.odds.analyse`),
+exactly in integers, and a line's probability is its deals over all of them. Suits do not
+enter a baccarat round, so cards out of unknown suit only lower their face's count.
+
 >>> from strategy_calc.sidebets.paytables import builtin_sidebet
 >>> odds = price(builtin_sidebet("deluxe-pair"), FaceShoe.full(8))
 >>> round(odds.ev * 415, 9)  # the pair bet's -17/415 (blackjack.pair_bet)
@@ -33,6 +40,12 @@ from functools import cache, lru_cache
 
 import numpy as np
 
+from strategy_calc.errors import missing_engine
+
+try:
+    from strategy_calc import _engine
+except ImportError as _missing:  # the source tree without a build, most often
+    raise missing_engine(_missing) from None
 from strategy_calc.cards import (
     FACES,
     SUITS,
@@ -44,7 +57,15 @@ from strategy_calc.cards import (
     parse_face,
     parse_face_cards,
 )
-from strategy_calc.sidebets.events import LOSE, MORE, Event, dealer_draws, under_dealer_rule
+from strategy_calc.engine import BACCARAT_CELLS
+from strategy_calc.sidebets.events import (
+    LOSE,
+    MORE,
+    End,
+    Event,
+    dealer_draws,
+    under_dealer_rule,
+)
 from strategy_calc.sidebets.paytables import SideBet
 
 TYPES = len(FACES) * len(SUITS)
@@ -70,11 +91,14 @@ def settled(event: Event) -> tuple[Sequence, ...]:
     """Every sequence of card types the event settles on a line (not :data:`LOSE`), whatever
     the shoe: a depth-first walk over the 52 types, each prefix settled or extended."""
     found: list[Sequence] = []
+    settle = event.settle
+    if settle is None:
+        raise ValueError(f"event {event.name} is not settled on a sequence of cards")
 
     def walk(prefix: tuple[int, ...]) -> None:
         for t in range(TYPES):
             cards = (*prefix, t)
-            outcome = event.settle(cards)
+            outcome = settle(cards)
             if outcome == MORE:
                 walk(cards)
             elif outcome != LOSE:
@@ -92,12 +116,52 @@ def falling(n: int, m: int) -> int:
     return math.perm(n, m) if 0 <= m <= n else 0
 
 
+@cache
+def end_cells(event: Event) -> dict[str, tuple[int, ...]]:
+    """Per line of a baccarat event (:attr:`Event.settle_end`), the cells of the engine's
+    deal grid (:data:`strategy_calc.engine.BACCARAT_CELLS`) that settle on it."""
+    settle = event.settle_end
+    if settle is None:
+        raise ValueError(f"event {event.name} is not settled on a baccarat round's end")
+    cells: dict[str, list[int]] = {line: [] for line in event.lines}
+    for i, cell in enumerate(BACCARAT_CELLS):
+        outcome = settle(End(*cell))
+        if outcome != LOSE:
+            cells[outcome].append(i)
+    return {line: tuple(found) for line, found in cells.items()}
+
+
+BACCARAT_CARDS = 6
+"""The most cards a baccarat round deals: a shoe must hold at least this many."""
+
+
+def end_probabilities(event: Event, shoe: FaceShoe) -> dict[str, float]:
+    """The probability of each line of a baccarat ``event`` for a round dealt from
+    ``shoe``, and of ``lose``: the engine counts every ordered 6-card deal of the cards
+    left by how the round ends (each side's cards and point), exactly, in integers."""
+    counts = shoe.face_counts
+    if sum(counts) < BACCARAT_CARDS:
+        raise CardError(f"only {sum(counts)} cards left: a baccarat round needs"
+                        f" {BACCARAT_CARDS}")
+    deals, _, grid = _engine.baccarat_deal_counts(counts)
+    wins = {line: sum(grid[i] for i in cells) for line, cells in end_cells(event).items()}
+    sums = {line: n / deals for line, n in wins.items()}
+    sums[LOSE] = (deals - sum(wins.values())) / deals
+    return sums
+
+
 def line_probabilities(event: Event, shoe: FaceShoe) -> dict[str, float]:
     """The probability of each line of ``event`` for the cards dealt from ``shoe``, and of
     ``lose`` (the rest). An event on the dealer's whole hand (Buster) is counted by
-    :func:`dealer_busts` instead of a walk over sequences of card types."""
+    :func:`dealer_busts`, a baccarat event on how the round ends by the engine's deal
+    grid (:func:`end_probabilities`), the others by a walk over sequences of card types."""
     if event.hits_soft_17 is not None:
         return _buster_lines(event, shoe)
+    if event.settle_end is not None:
+        return end_probabilities(event, shoe)
+    if event.game == "baccarat" and shoe.cards_left < BACCARAT_CARDS:
+        raise CardError(f"only {shoe.cards_left} cards left: a baccarat round needs"
+                        f" {BACCARAT_CARDS}")
     if not any(shoe.unknown):
         return _known_suits(event, shoe)
     return by_sequence(event, shoe)

@@ -41,6 +41,18 @@ BUILTIN_FILES: dict[str, str] = {
     "lucky-ladies": "lucky-ladies.toml",
     "deluxe-pair": "deluxe-pair.toml",
     "buster": "buster.toml",
+    "lucky6": "lucky6.toml",
+    "lucky6-vegas": "lucky6-vegas.toml",
+    "super6": "super6.toml",
+    "dragon-bonus-player": "dragon-bonus-player.toml",
+    "dragon-bonus-banker": "dragon-bonus-banker.toml",
+    "dragon7": "dragon7.toml",
+    "panda8": "panda8.toml",
+    **{f"egalite-{point}": f"egalite-{point}.toml" for point in range(10)},
+    "player-pair": "player-pair.toml",
+    "banker-pair": "banker-pair.toml",
+    **{f"natural{point}-{side}": f"natural{point}-{side}.toml" for point in (8, 9)
+       for side in ("player", "banker")},
 }
 """The built-in side bets, by name, and their files in ``builtin/``."""
 

@@ -12,6 +12,7 @@ from strategy_calc.blackjack.pair_bet import analyse_pair
 from strategy_calc.cli.root import run
 from strategy_calc.render.hand import pair_dict
 from strategy_calc.rules import blackjack_rules
+from strategy_calc.sidebets.paytables import BUILTIN_FILES, builtin_sidebet
 
 CONTRACT = {"bet", "rules", "decks", "ev", "house_edge", "sd", "lines"}
 
@@ -52,7 +53,9 @@ def test_list_names_every_builtin_and_a_file(tmp_path: Path,
     path.write_text('name = "my-pair"\nevent = "pair"\ndefault = "t"\n[paytables.t]\n'
                     'perfect = 30\ncoloured = 10\nmixed = 5\n', encoding="utf-8")
     listed = run_json(capsys, "sidebet", "--list", "--sidebet", str(path))
-    assert list(listed) == ["21+3", "lucky-ladies", "deluxe-pair", "buster", "my-pair"]
+    assert list(listed) == [*BUILTIN_FILES, "my-pair"]
+    assert {"21+3", "lucky-ladies", "deluxe-pair", "buster", "lucky6",
+            "lucky6-vegas"} <= set(listed)
     mine = run_json(capsys, "sidebet", "my-pair", "--sidebet", str(path), "--decks", "8")
     # 8 decks: perfect 7/415, coloured 8/415, mixed 16/415 (the pair bet's hand count)
     assert mine["ev"] == pytest.approx((30 * 7 + 10 * 8 + 5 * 16 - 384) / 415, abs=1e-15)
@@ -81,6 +84,13 @@ BAD = [
     (["sidebet", "21+3", "--sidebet", "/nonexistent.toml"], "no such file"),
     (["sidebet", "--json", "pair"], "the options before 'pair'"),
     (["sidebet"], "sidebet needs a side bet's name"),
+    (["sidebet", "lucky6", "--rules", "deluxe"],
+     "lucky6 is a baccarat side bet: ruleset 'deluxe' is for blackjack, not baccarat"),
+    (["sidebet", "21+3", "--rules", "macau-baccarat"],
+     "21+3 is a blackjack side bet: ruleset 'macau-baccarat' is for baccarat, not blackjack"),
+    (["sidebet", "lucky6", "--paytable", "reno"], "lucky6 has no pay table 'reno'"),
+    (["sidebet", "lucky6", "--shoe", "A=1,2=0,3=0,4=0,5=0,6=2,7=0,8=0,9=0,T=0,J=0,Q=0,K=1"],
+     "only 4 cards left: a baccarat round needs 6"),
 ]
 
 
@@ -113,3 +123,35 @@ def test_a_shoe_given_per_face_is_that_shoe_with_suits_unknown(
     assert by_face["ev"] == by_decks["ev"] and by_face["decks"] == 1
     # one deck: 9 x (48 + 52 + 720 + 1,096) / 22,100 - 20,184 / 22,100 (tests/sidebets)
     assert by_face["ev"] == pytest.approx((9 * 1916 - 20184) / 22100, abs=1e-15)
+
+
+BACCARAT_BETS = [name for name in BUILTIN_FILES
+                 if builtin_sidebet(name).event.game == "baccarat"]
+
+
+@pytest.mark.parametrize("name", BACCARAT_BETS)
+def test_every_baccarat_builtin_is_priced_under_the_default_baccarat_ruleset(
+        name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "sidebet", name)
+    assert set(data) >= CONTRACT
+    assert data["bet"] == name and data["decks"] == 8 and data["rules"] == "macau-baccarat"
+    lines = data["lines"]
+    assert isinstance(lines, dict)
+    assert sum(line["probability"] for line in lines.values()) == pytest.approx(1, abs=1e-14)
+
+
+def test_a_baccarat_bet_takes_a_baccarat_ruleset_decks_and_removed_cards(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "sidebet", "lucky6", "--rules", "macau-baccarat", "--decks", "6",
+                    "--removed", "6,6,7")
+    assert (data["rules"], data["decks"], data["cards_left"]) == ("macau-baccarat", 6, 309)
+
+
+def test_a_baccarat_pay_table_missing_a_line_is_one_error_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "six.toml"
+    path.write_text('name = "six"\nevent = "banker_six"\ndefault = "t"\n[paytables.t]\n'
+                    'two_card_six = 12\n', encoding="utf-8")
+    assert run(["sidebet", "six", "--sidebet", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "does not price three_card_six" in err

@@ -118,10 +118,11 @@ def test_a_charlie_changes_the_value_of_hitting_four_cards() -> None:
 
 
 # (rules, pair, up, shoe after the pair and the up card): split hands make Charlies too
+# (12 cards: a few CPU-seconds per brute force)
 SPLITS = [
-    (_one_deck(charlie_cards=5), 2, 10, (1, 2, 2, 2, 1, 1, 1, 0, 0, 3)),
+    (_one_deck(charlie_cards=5), 2, 10, (1, 2, 2, 1, 1, 1, 1, 0, 0, 3)),
     (_one_deck(charlie_cards=5, hole_card="enhc", enhc_loses="original"), 2, 10,
-     (1, 2, 2, 2, 1, 1, 1, 0, 0, 3)),
+     (1, 2, 2, 1, 1, 1, 1, 0, 0, 3)),
 ]
 
 
@@ -139,7 +140,9 @@ def test_charlie_split_values_equal_the_casino_order_brute_forces(
     assert abs(_engine_split(rules, pair, up, shoe, "optimal") - float(optimal)) < TOL
     plain = BlackjackRules(**{**{f: getattr(rules, f) for f in rules.__slots__},
                               "charlie_cards": 0})
-    assert oracle.split_ev_bruteforce(pair, up, shoe, plain) != cdp1
+    # the rule bites: without it the split is worth less (valued by the engine, which the
+    # split tests prove equal to this brute force without the rule)
+    assert _engine_split(plain, pair, up, shoe, "cdp1") < float(cdp1) - TOL
 
 
 def test_a_counted_round_ends_a_charlie_at_once() -> None:
