@@ -34,7 +34,7 @@ from strategy_calc.counting.sidebets import (
     SideBetRound,
     face_card_types,
     price_all,
-    settle,
+    settle_baccarat,
     shoe_of,
 )
 from strategy_calc.counting.sidebets import summarise as summarise_sidebets
@@ -189,7 +189,7 @@ class BaccaratCounter:
             if self.sidebets:
                 dealt = tuple(types[start:shoe.pos])
                 if evs is not None:
-                    won = tuple(settle(bet, None, dealt) if ev > 0 else None
+                    won = tuple(settle_baccarat(bet, None, dealt) if ev > 0 else None
                                 for bet, ev in zip(self.sidebets, evs, strict=True))
                     side.append(SideBetRound(evs, won, tuple(seen), dealt))
                     seen = []

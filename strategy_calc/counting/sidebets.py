@@ -12,8 +12,13 @@ cards and the dealer's up card, second card and draws, read in the order the eve
 them (:attr:`strategy_calc.sidebets.events.Event.looks_at`); a bet that reads the dealer's
 second card or draws makes the dealer complete his hand every round (the table settles
 the bet on it), which changes the cards later rounds are dealt from, not any round's
-exact EV. At baccarat, the round's cards in the order dealt (Player, Banker, Player,
-Banker, then the third cards as drawn): a baccarat event's ``settle`` reads them so.
+exact EV. At baccarat, the finished round: its cards as dealt (Player, Banker, Player,
+Banker, then the third cards as drawn) are split into the Player's and the Banker's hands
+(:func:`baccarat_hands`) and the event settles on them
+(:meth:`strategy_calc.sidebets.events.Event.settle_round`: an event on how the round ends
+reads each side's cards and point, the pairs their side's first two cards), the
+settlement whose probabilities over every round of a shoe are the ones the bet is priced
+by (tests/counting/test_count_sidebets.py checks that by a brute force).
 The side bets are placed on every round dealt (wonged-out ones too): the EV of a bet
 depends on the shoe only.
 
@@ -34,7 +39,7 @@ from dataclasses import dataclass
 from strategy_calc.cards import FACES, SUITS, FaceShoe
 from strategy_calc.counting.sampling import Estimate, ratio_estimate
 from strategy_calc.errors import InputError
-from strategy_calc.sidebets.events import MORE, Event
+from strategy_calc.sidebets.events import MORE, Event, baccarat_value
 from strategy_calc.sidebets.exact import for_dealer, price
 from strategy_calc.sidebets.paytables import SideBet, find_sidebet
 
@@ -127,6 +132,35 @@ def settle_line(event: Event, cards: tuple[int, ...]) -> str:
         if line != MORE:
             return line
     raise InputError(f"{event.name}: the round dealt too few cards to settle it")
+
+
+def baccarat_hands(dealt: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The Player's and the Banker's cards of a finished baccarat round, from its cards as
+    dealt: Player, Banker, Player, Banker, then the Player's third card if he drew, then
+    the Banker's. With five cards one side drew: the Player, when his first two cards make
+    5 or less (no natural was dealt, or nobody would have drawn), else the Banker.
+
+    >>> baccarat_hands((0, 4, 8, 12))
+    ((0, 8), (4, 12))
+    >>> baccarat_hands((36, 4, 40, 8, 16)), baccarat_hands((20, 4, 40, 8, 16))
+    (((36, 40, 16), (4, 8)), ((20, 40), (4, 8, 16)))
+    """
+    if not 4 <= len(dealt) <= 6:
+        raise InputError(f"a baccarat round deals 4 to 6 cards, not {len(dealt)}")
+    player, banker = [dealt[0], dealt[2]], [dealt[1], dealt[3]]
+    if len(dealt) == 6:
+        player.append(dealt[4])
+        banker.append(dealt[5])
+    elif len(dealt) == 5:
+        drew = (baccarat_value(dealt[0]) + baccarat_value(dealt[2])) % 10 <= 5
+        (player if drew else banker).append(dealt[4])
+    return tuple(player), tuple(banker)
+
+
+def settle_baccarat(bet: SideBet, paytable: str | None, dealt: Sequence[int]) -> float:
+    """What one unit of baccarat ``bet`` wins on a finished round, its cards as dealt."""
+    line = bet.event.settle_round(*baccarat_hands(dealt))
+    return -1.0 if line not in bet.event.lines else float(bet.paytable(paytable)[line])
 
 
 def price_all(bets: Sequence[SideBet], shoe: FaceShoe) -> tuple[float, ...]:

@@ -130,6 +130,70 @@ class Event:
                              " not on a sequence of cards")
         return self.settle(cards)
 
+    def settle_round(self, player: tuple[int, ...], banker: tuple[int, ...]) -> str:
+        """Settle a finished baccarat round from its cards: the Player's and the Banker's
+        (card types), each in the order dealt. An event on how the round ends
+        (:attr:`settle_end`) reads each side's number of cards and point
+        (:func:`round_end`); an event on cards (the pairs) reads the cards it looks at
+        (:attr:`looks_at`, by :data:`BACCARAT_ROLES`). A line or :data:`LOSE`.
+
+        >>> c = card
+        >>> EVENTS["banker_six"].settle_round((c("Ts"), c("5d")), (c("3h"), c("3c")))
+        'two_card_six'
+        >>> EVENTS["player_pair"].settle_round((c("Js"), c("Jd"), c("2h")), (c("9c"), c("Kc")))
+        'pair'
+        >>> EVENTS["banker_pair"].settle_round((c("Js"), c("Jd")), (c("9c"), c("Kc")))
+        'lose'
+        """
+        if self.game != "baccarat":
+            raise ValueError(f"event {self.name} is not a baccarat event")
+        if self.settle_end is not None:
+            return self.settle_end(round_end(player, banker))
+        cards = tuple(t for role in self.looks_at for t in _role(role, player, banker))
+        line = self.settle_hand(cards)
+        if line == MORE:
+            raise ValueError(f"event {self.name}: the round dealt too few cards to settle it")
+        return line
+
+
+BACCARAT_ROLES = ("first", "second", "third")
+"""A baccarat event on cards names them ``"Player's first card"`` .. ``"Banker's third
+card"`` (either case): a side, then the card's place in that side's hand."""
+
+
+def _role(role: str, player: tuple[int, ...], banker: tuple[int, ...]) -> tuple[int, ...]:
+    """The card of ``role`` (``"Player's second card"``, ...) in a finished round: one card,
+    or none when that side holds fewer."""
+    side, _, rest = role.lower().partition("'s ")
+    place = rest.removesuffix(" card")
+    if side not in ("player", "banker") or place not in BACCARAT_ROLES:
+        raise ValueError(f"not a baccarat card: {role!r}")
+    i = BACCARAT_ROLES.index(place)
+    return (player if side == "player" else banker)[i:i + 1]
+
+
+def baccarat_value(t: int) -> int:
+    """A card's baccarat value: the ace 1, 2 to 9 their face, T, J, Q, K 0.
+
+    >>> baccarat_value(card("As")), baccarat_value(card("9d")), baccarat_value(card("Qh"))
+    (1, 9, 0)
+    """
+    f = face_of(t)
+    return f + 1 if f < 9 else 0
+
+
+def round_end(player: tuple[int, ...], banker: tuple[int, ...]) -> End:
+    """How a baccarat round of these cards (each side's, in the order dealt) ended.
+
+    >>> round_end((card("As"), card("7d")), (card("5h"), card("Kc"), card("2s")))
+    End(player_cards=2, banker_cards=3, player=8, banker=7)
+    """
+    if not 2 <= len(player) <= 3 or not 2 <= len(banker) <= 3:
+        raise ValueError(f"a baccarat hand holds 2 or 3 cards: {len(player)} and"
+                         f" {len(banker)}")
+    return End(len(player), len(banker), sum(map(baccarat_value, player)) % 10,
+               sum(map(baccarat_value, banker)) % 10)
+
 
 def _straight(faces: list[int]) -> bool:
     """Three faces in sequence, the ace low (A-2-3) or high (Q-K-A), never around the
@@ -308,8 +372,18 @@ def settle_margin(side: int) -> Callable[[End], str]:
     >>> banker(End(3, 3, 1, 4)), player(End(3, 3, 7, 7)), banker(End(2, 2, 9, 8))
     ('lose', 'lose', 'lose')
     """
+    return _Margin(side)
 
-    def settle(end: End) -> str:
+
+@dataclass(frozen=True, slots=True)
+class _Margin:
+    """:func:`settle_margin`'s rule, a value (a counter's bets travel to worker processes
+    by pickle, which a closure cannot)."""
+
+    side: int
+
+    def __call__(self, end: End) -> str:
+        side = self.side
         mine, theirs = (end.player, end.banker) if side == 0 else (end.banker, end.player)
         natural = (end.player_natural, end.banker_natural)
         if mine == theirs:
@@ -319,8 +393,6 @@ def settle_margin(side: int) -> Callable[[End], str]:
         if natural[side]:
             return "natural_win"
         return f"win_by_{mine - theirs}" if mine - theirs >= 4 else LOSE
-
-    return settle
 
 
 def settle_dragon_7(end: End) -> str:
@@ -349,7 +421,17 @@ def settle_tie(point: int) -> Callable[[End], str]:
     >>> settle_tie(7)(End(3, 2, 7, 7)), settle_tie(7)(End(2, 2, 6, 6))
     ('tie', 'lose')
     """
-    return lambda end: "tie" if end.player == end.banker == point else LOSE
+    return _Tie(point)
+
+
+@dataclass(frozen=True, slots=True)
+class _Tie:
+    """:func:`settle_tie`'s rule, a value (picklable, as :class:`_Margin`)."""
+
+    point: int
+
+    def __call__(self, end: End) -> str:
+        return "tie" if end.player == end.banker == self.point else LOSE
 
 
 def settle_natural(point: int, side: int) -> Callable[[End], str]:
@@ -359,13 +441,20 @@ def settle_natural(point: int, side: int) -> Callable[[End], str]:
     >>> settle_natural(8, 1)(End(2, 2, 9, 8)), settle_natural(9, 0)(End(3, 2, 9, 6))
     ('natural_8', 'lose')
     """
-    line = f"natural_{point}"
+    return _Natural(point, side)
 
-    def settle(end: End) -> str:
-        natural = end.banker_natural if side else end.player_natural
-        return line if natural and (end.banker if side else end.player) == point else LOSE
 
-    return settle
+@dataclass(frozen=True, slots=True)
+class _Natural:
+    """:func:`settle_natural`'s rule, a value (picklable, as :class:`_Margin`)."""
+
+    point: int
+    side: int
+
+    def __call__(self, end: End) -> str:
+        natural = end.banker_natural if self.side else end.player_natural
+        won = natural and (end.banker if self.side else end.player) == self.point
+        return f"natural_{self.point}" if won else LOSE
 
 
 def settle_face_pair(cards: tuple[int, ...]) -> str:

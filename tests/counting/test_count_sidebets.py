@@ -7,6 +7,7 @@ those of a run without side bets."""
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import pickle
@@ -15,6 +16,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from baccarat_sidebet_oracle import SETTLE, Round, banker_draws, natural, point, value, ways
 from sidebet_oracle import twenty_one_plus_three
 
 from strategy_calc.blackjack import playout
@@ -26,15 +28,17 @@ from strategy_calc.counting import runs
 from strategy_calc.counting.sampling import mean_estimate
 from strategy_calc.counting.sidebets import (
     SideBetRound,
+    baccarat_hands,
     card_types,
     completes_dealer,
     resolve,
+    settle_baccarat,
 )
 from strategy_calc.parallel import executor
 from strategy_calc.rules import baccarat_rules, blackjack_rules
 from strategy_calc.sidebets.events import LOSE, MORE, Event, face_of
-from strategy_calc.sidebets.exact import for_dealer, price
-from strategy_calc.sidebets.paytables import SideBet, builtin_sidebet
+from strategy_calc.sidebets.exact import face_count_shoe, for_dealer, price
+from strategy_calc.sidebets.paytables import BUILTIN_FILES, SideBet, builtin_sidebet
 
 TOL = 1e-12
 DEALER_BETS = "21+3,lucky-ladies,buster"
@@ -132,9 +136,10 @@ def test_buster_and_lucky_ladies_complete_the_dealers_hand_and_21_plus_3_does_no
     assert not completes_dealer(resolve("21+3,deluxe-pair", "blackjack"))
 
 
-# A baccarat side bet defined here (no baccarat event is built in on this branch): the
-# Player's first two cards of one face (a player pair), read in the order dealt (Player,
-# Banker, Player, ...), paying 17 to 1: positive off the top at one deck (3/51 x 18 > 1).
+# A baccarat side bet defined here, on cards named by their place (the built-in ones are
+# checked below): the Player's first two cards of one face (a player pair), read as
+# Player's first, Banker's first, Player's second card, paying 17 to 1: positive off the
+# top at one deck (3/51 x 18 > 1).
 
 
 def settle_player_pair(cards: tuple[int, ...]) -> str:
@@ -186,6 +191,189 @@ def test_the_realised_wins_of_the_bets_placed_agree_with_their_exact_evs() -> No
     assert placed > 1000
     gap = mean_estimate(diffs)
     assert abs(gap.value) < 3 * gap.se, gap
+
+
+# --- the built-in baccarat bets, settled on each counted round's cards -------------------
+
+BACCARAT_BETS = tuple(bet for bet in SETTLE if bet in BUILTIN_FILES)
+"""The built-in baccarat bets the oracle of tests/oracles/baccarat_sidebet_oracle.py
+settles (on a finished round's faces, from their definitions)."""
+
+# A small shoe of tests/sidebets/test_baccarat.py's (13 cards, 20,007 finished rounds) on
+# which every line of every built-in baccarat bet happens:
+# two- and three-card sixes, naturals and their ties, wins by 4 to 9, three-card sevens
+# and eights, ties, pairs, rounds where only the Player or only the Banker draws.
+SMALL_SHOE = "5566778899TTQ"
+
+Hands = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def as_dealt(player: tuple[str, ...], banker: tuple[str, ...]) -> tuple[int, ...]:
+    """A finished round's cards as the counter deals them: Player, Banker, Player, Banker,
+    the Player's third card, the Banker's; each face with a suit of its own (the k-th card
+    of a face dealt in the round takes the k-th suit: no baccarat bet reads suits)."""
+    order = [player[0], banker[0], player[1], banker[1], *player[2:], *banker[2:]]
+    seen: Counter[str] = Counter()
+    out = []
+    for face in order:
+        out.append(4 * FACES.index(face) + seen[face] % 4)
+        seen[face] += 1
+    return tuple(out)
+
+
+@functools.cache
+def small_shoe_rounds(shoe: str) -> tuple[tuple[Round, tuple[int, ...], Hands, Fraction],
+                                          ...]:
+    """Every finished round of ``shoe`` (the oracle's, dealt by the tableau in casino order,
+    with its probability), its cards as the counter deals them, and the hands the counter
+    splits them into (:func:`baccarat_hands`)."""
+    n = len(shoe)
+    out = []
+    for r, w in ways(shoe).items():
+        dealt = as_dealt(*r)
+        out.append((r, dealt, baccarat_hands(dealt), Fraction(w, math.perm(n, len(dealt)))))
+    return tuple(out)
+
+
+def assert_settles_as_priced(bet: str, shoe: str) -> None:
+    """Each round's settlement (Event.settle_round on the counter's hands) is the oracle's,
+    and the probabilities of the rounds settled on each line, as fractions, equal the
+    priced line probabilities exactly (the grid's integer counts over all deals, so equal
+    floats; the pairs, summed over card sequences, to 1e-15)."""
+    side = builtin_sidebet(bet)
+    oracle, settle_round = SETTLE[bet], side.event.settle_round
+    found: Counter[str] = Counter()
+    for r, _dealt, hands, p in small_shoe_rounds(shoe):
+        line = settle_round(*hands)
+        assert line == oracle(r), (bet, r)
+        found[line] += p
+    assert sum(found.values()) == 1
+    priced = price(side, face_count_shoe(tuple(shoe.count(f) for f in FACES)))
+    assert set(found) <= set(priced.probabilities)
+    for line, q in priced.probabilities.items():
+        if line != LOSE and side.event.settle_end is not None:
+            assert q == float(found[line]), (bet, line)
+        else:
+            assert abs(q - float(found[line])) < 1e-15, (bet, line)
+
+
+def test_the_counter_splits_every_round_of_a_small_shoe_into_its_hands() -> None:
+    # the hands the counter reads from the cards as dealt are the oracle's, and a unit bet
+    # placed wins its pay table's line (lose: -1)
+    lucky6 = builtin_sidebet("lucky6")
+    for r, dealt, hands, _p in small_shoe_rounds(SMALL_SHOE):
+        assert tuple(tuple(name(t)[0] for t in hand) for hand in hands) == r
+        line = SETTLE["lucky6"](r)
+        pays = float(lucky6.paytable()[line]) if line != LOSE else -1.0
+        assert settle_baccarat(lucky6, None, dealt) == pays
+
+
+FAST_BETS = ("lucky6", "dragon-bonus-player", "dragon7", "panda8", "egalite-8",
+             "banker-pair")
+"""The bets of ``count --sidebets`` the fast tier checks (the pairs are settled on cards,
+the others on how the round ends)."""
+
+
+@pytest.mark.parametrize("bet", FAST_BETS)
+def test_a_baccarat_bets_settlement_of_every_round_of_a_small_shoe_is_its_pricing(
+        bet: str) -> None:
+    assert_settles_as_priced(bet, SMALL_SHOE)
+
+
+@pytest.mark.slow
+def test_every_baccarat_bets_settlement_of_every_round_of_a_small_shoe_is_its_pricing(
+        ) -> None:
+    for bet in BACCARAT_BETS:
+        if bet not in FAST_BETS:
+            assert_settles_as_priced(bet, SMALL_SHOE)
+
+
+def oracle_round(faces: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The hands of a round dealt from ``faces`` (the cards in the order dealt), by the
+    oracle's tableau; every card used."""
+    player, banker = faces[0:4:2], faces[1:4:2]
+    rest = list(faces[4:])
+    if not (natural(player) or natural(banker)):
+        third = None
+        if point(player) <= 5:
+            player = (*player, rest.pop(0))
+            third = value(player[2])
+        if banker_draws(point(banker), third):
+            banker = (*banker, rest.pop(0))
+    assert not rest
+    return player, banker
+
+
+TWO_BETS = "dragon7,panda8"
+"""Two built-in baccarat bets that go positive late in a one-deck shoe."""
+
+
+def baccarat_counter(seed: int) -> baccarat_count.BaccaratCounter:
+    rules = baccarat_rules("macau-baccarat", decks=1)
+    return baccarat_count.linear_counter(rules, 14, seed, None, resolve(TWO_BETS, "baccarat"))
+
+
+@pytest.mark.slow
+def test_an_independent_replay_of_a_baccarat_run_gives_the_same_bets_evs_and_results(
+        ) -> None:
+    # one deck, cut 14 cards from the end: the shoe rebuilt from a full one and the cards
+    # the run recorded, each bet re-priced, and each bet placed settled by the oracle on
+    # the hands its tableau deals from the recorded cards
+    c = baccarat_counter(7)
+    bets = [builtin_sidebet(b) for b in TWO_BETS.split(",")]
+    placed = 0
+    for index in range(30):
+        left = FaceShoe.full(1)
+        for side in c.play_one(index).sidebets:
+            left = left.remove(_face_cards(side.before))
+            hands = oracle_round(tuple(name(t)[0] for t in side.dealt))
+            for j, bet in enumerate(bets):
+                ev = price(bet, left).ev
+                assert abs(ev - side.evs[j]) < TOL
+                won = side.won[j]
+                assert (won is not None) == (ev > 0)
+                if won is not None:
+                    line = SETTLE[bet.name](hands)
+                    assert won == (float(bet.paytable()[line]) if line != LOSE else -1.0)
+                    placed += 1
+    assert placed > 10
+
+
+@pytest.mark.slow
+def test_the_realised_wins_of_two_baccarat_bets_agree_with_their_exact_evs() -> None:
+    # seeded, one deck: over 300 shoes the mean realised result of each bet placed is the
+    # mean of their exact EVs, within three standard errors (per shoe, the sum of won - EV)
+    shoes = baccarat_counter(11).play(range(300))
+    for j in range(len(TWO_BETS.split(","))):
+        diffs = [math.fsum((r.won[j] or 0.0) - (r.evs[j] if r.won[j] is not None else 0.0)
+                           for r in s.sidebets) for s in shoes]
+        placed = sum(1 for s in shoes for r in s.sidebets if r.won[j] is not None)
+        assert placed > 100
+        gap = mean_estimate(diffs)
+        assert abs(gap.value) < 3 * gap.se, (j, gap)
+
+
+def test_a_baccarat_counter_with_side_bets_travels_to_a_worker_and_deals_the_same() -> None:
+    # the events' rules are values, so a counter's bets pickle (a closure would not)
+    c = baccarat_counter(3)
+    copy = pickle.loads(pickle.dumps(resolve("dragon-bonus-player,egalite-8,natural9-banker,"
+                                             "lucky6", "baccarat")))
+    assert copy == resolve("dragon-bonus-player,egalite-8,natural9-banker,lucky6",
+                           "baccarat")
+    moved = pickle.loads(pickle.dumps(c))
+    assert moved == c and moved.play_one(0) == c.play_one(0)
+
+
+def test_count_takes_the_built_in_baccarat_bets(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "count", "--rules", "macau-baccarat", "--decks", "1", "--shoes",
+                    "2", "--sidebets", "lucky6,dragon-bonus-player,dragon7,panda8,egalite-8",
+                    "--jobs", "2")  # (on worker processes: the bets travel by pickle)
+    sidebets = data["sidebets"]
+    assert isinstance(sidebets, dict)
+    assert list(sidebets) == ["lucky6", "dragon-bonus-player", "dragon7", "panda8",
+                              "egalite-8"]
+    for figures in sidebets.values():
+        assert set(figures) >= {"share_bet", "ev_per_round_bet", "win_per_100"}
 
 
 @pytest.mark.slow
