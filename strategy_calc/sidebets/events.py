@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from strategy_calc.blackjack.hand_rules import dealer_draws as dealer_draws
+from strategy_calc.blackjack.hand_rules import dealer_draws
 from strategy_calc.cards import FACES, SUITS, parse_face
 
 MORE = "more"

@@ -46,6 +46,7 @@ try:
     from strategy_calc import _engine
 except ImportError as _missing:  # the source tree without a build, most often
     raise missing_engine(_missing) from None
+from strategy_calc.blackjack.hand_rules import dealer_draws
 from strategy_calc.cards import (
     FACES,
     SUITS,
@@ -58,14 +59,7 @@ from strategy_calc.cards import (
     parse_face_cards,
 )
 from strategy_calc.engine import BACCARAT_CELLS
-from strategy_calc.sidebets.events import (
-    LOSE,
-    MORE,
-    End,
-    Event,
-    dealer_draws,
-    under_dealer_rule,
-)
+from strategy_calc.sidebets.events import LOSE, MORE, End, Event, under_dealer_rule
 from strategy_calc.sidebets.paytables import SideBet
 
 TYPES = len(FACES) * len(SUITS)
