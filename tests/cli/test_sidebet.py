@@ -56,6 +56,8 @@ def test_list_names_every_builtin_and_a_file(tmp_path: Path,
     assert list(listed) == [*BUILTIN_FILES, "my-pair"]
     assert {"21+3", "lucky-ladies", "deluxe-pair", "buster", "lucky6",
             "lucky6-vegas"} <= set(listed)
+    assert (listed["buster"]["game"], listed["lucky6"]["game"],  # type: ignore[index]
+            listed["my-pair"]["game"]) == ("blackjack", "baccarat", "blackjack")  # type: ignore[index]
     mine = run_json(capsys, "sidebet", "my-pair", "--sidebet", str(path), "--decks", "8")
     # 8 decks: perfect 7/415, coloured 8/415, mixed 16/415 (the pair bet's hand count)
     assert mine["ev"] == pytest.approx((30 * 7 + 10 * 8 + 5 * 16 - 384) / 415, abs=1e-15)

@@ -392,3 +392,32 @@ def test_the_side_bet_view_prices_a_bet_again_as_cards_are_removed(server: str) 
     assert f"EV {want['ev']:.6f}" in text
     for line, figures in want["lines"].items():
         assert f"{figures['probability']:.8f}" in text, line
+
+
+@pytest.mark.slow
+@pytest.mark.render
+def test_the_side_bet_view_prices_a_baccarat_bet_under_the_baccarat_ruleset(server: str
+                                                                            ) -> None:
+    """Pick lucky6 while the page's ruleset is deluxe (a blackjack one) at one deck, remove
+    a six: the view asks for it under macau-baccarat at the page's decks, ``sidebet lucky6
+    --rules macau-baccarat --decks 1 --removed 6``'s lines and EV (not the other game's
+    error)."""
+
+    want = cli_json("sidebet", "bet", "lucky6", "--rules", "macau-baccarat", "--decks", "1",
+                    "--removed", "6")
+    assert isinstance(want, dict)
+    with browser_page(server + "/") as page:
+        page.select_option("#rules", "deluxe")
+        page.select_option("#decks", "1")
+        page.click("nav button[data-tab='sidebets']")
+        page.wait_for_selector("#sb-name option[value='lucky6']", state="attached",
+                               timeout=60_000)
+        page.select_option("#sb-name", "lucky6")
+        page.click("#sb-faces button[data-face='6']")
+        page.wait_for_function("document.querySelector('#sb-out p') && document"
+                               ".querySelector('#sb-out p').textContent.includes('6')",
+                               timeout=60_000)
+        text = page.inner_text("#sb-out")
+    assert f"EV {want['ev']:.6f}" in text
+    for line, figures in want["lines"].items():
+        assert f"{figures['probability']:.8f}" in text, line

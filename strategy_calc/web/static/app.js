@@ -510,7 +510,14 @@ function showPaytables() {
 }
 
 async function priceSidebet() {
-  const q = gameParams();
+  // a baccarat bet is priced under the baccarat ruleset (as the Baccarat tab is), the
+  // page's decks; a blackjack bet under the page's ruleset
+  const baccarat = (sidebets[$("sb-name").value] || {}).game === "baccarat";
+  const q = baccarat ? new URLSearchParams() : gameParams();
+  if (baccarat) {
+    q.set("rules", "macau-baccarat");
+    if ($("decks").value) q.set("decks", $("decks").value);
+  }
   q.set("name", $("sb-name").value);
   if ($("sb-paytable").value) q.set("paytable", $("sb-paytable").value);
   if ($("sb-removed").value.trim()) q.append("removed", $("sb-removed").value.trim());
