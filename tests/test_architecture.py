@@ -80,7 +80,8 @@ def test_the_packages_are_at_most_twelve_layers_and_each_folder_has_its_own_cont
     top = next(c for c in contracts if "containers" not in c and c["type"] == "layers")
     layers = top["layers"]
     assert isinstance(layers, list) and len(layers) <= 12
-    named = {name.strip() for layer in layers for name in str(layer).split("|")}
+    named = {name.strip() for layer in layers
+             for name in str(layer).replace(":", "|").split("|")}
     folders = {f"strategy_calc.{p.name}" for p in PACKAGE.iterdir()
                if (p / "__init__.py").is_file()}
     assert folders <= named  # every folder is placed in the stack

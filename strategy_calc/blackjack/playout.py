@@ -69,9 +69,21 @@ class _Deal:
         return card
 
 
+@dataclass(slots=True)
+class RoundCards:
+    """Where a round's cards of the player's box and the dealer lay in the shoe (the
+    positions :func:`play_round` dealt them from), for side bets settled on them."""
+
+    player: list[int]
+    """The player's first and second cards (his first box)."""
+    dealer: list[int]
+    """The dealer's up card, his second card (when dealt), then his draws."""
+
+
 def play_round(rules: BlackjackRules, cards: Sequence[Card], pos: int, plan: RoundPlan,
                shoe: Shoe | None = None, optimal_splits: bool = False, seats: int = 1,
-               burnt: list[int] | None = None) -> int:
+               burnt: list[int] | None = None, record: RoundCards | None = None,
+               dealer_completes: bool = False) -> int:
     """Deal one round from ``cards[pos:]`` as ``plan`` plays it; the position after it.
 
     ``seats``: boxes at the table, each playing ``plan`` (the player's box is the first
@@ -84,7 +96,10 @@ def play_round(rules: BlackjackRules, cards: Sequence[Card], pos: int, plan: Rou
     ``burnt``). ``optimal_splits`` with ``shoe`` (the cards unseen before the round): the
     player's split hands play their own best decisions for that shoe
     (:func:`strategy_calc.engine.split_play`) instead of ``plan.codes``. Raises
-    ``IndexError`` when the cards run out mid-round.
+    ``IndexError`` when the cards run out mid-round. ``record``: filled with the positions
+    of the player's first two cards and the dealer's cards. ``dealer_completes``: the
+    dealer takes his second card and completes his hand even when no hand is left to
+    settle (a side bet on his hand is: Buster, Lucky Ladies' dealer blackjack).
 
     Why the player's EV does not depend on ``seats``: the other boxes' decisions read
     only their own cards and the up card, and the player's read only his own and the up
@@ -108,14 +123,19 @@ def play_round(rules: BlackjackRules, cards: Sequence[Card], pos: int, plan: Rou
                 burnt.append(deal.pos)
             deal.take()
 
+    first_at = deal.pos
     firsts = [deal.take() for _ in range(seats)]
+    up_at = deal.pos
     up_card = deal.take()
     seconds = [deal.take() for _ in range(seats)]
+    if record is not None:
+        record.player[:] = [first_at, up_at + 1]
+        record.dealer[:] = [up_at]
     up = int(up_card.rank)
     hole = -1
     if rules.peek or rules.decks == 1:
         burn()
-        hole = int(deal.take().rank)
+        hole = int(_take(deal, record).rank)
     if rules.peek and {up, hole} == {1, 10}:
         return deal.pos
     live = needs_hole = False
@@ -125,16 +145,23 @@ def play_round(rules: BlackjackRules, cards: Sequence[Card], pos: int, plan: Rou
                                              plan, own_shoe)
         live = live or box_live
         needs_hole = needs_hole or box_needs_hole
-    if hole < 0 and needs_hole:  # (an insurance bet is settled on it even with no hand left)
-        burn()
-        hole = int(deal.take().rank)
-    if live and {up, hole} != {1, 10}:
+    if hole < 0 and (needs_hole or dealer_completes):  # (an insurance bet is settled on
+        burn()                                         # it even with no hand left)
+        hole = int(_take(deal, record).rank)
+    if (live or dealer_completes) and {up, hole} != {1, 10}:
         dealer = [up, hole]
         if dealer_draws(sum(dealer), 1 in dealer, rules.dealer_hits_soft_17):
             burn()
         while dealer_draws(sum(dealer), 1 in dealer, rules.dealer_hits_soft_17):
-            dealer.append(int(deal.take().rank))
+            dealer.append(int(_take(deal, record).rank))
     return deal.pos
+
+
+def _take(deal: _Deal, record: RoundCards | None) -> Card:
+    """The dealer's next card, its position recorded."""
+    if record is not None:
+        record.dealer.append(deal.pos)
+    return deal.take()
 
 
 def _play_box(rules: BlackjackRules, deal: _Deal, first: Card, second: Card, up_card: Card,

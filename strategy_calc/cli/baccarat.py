@@ -93,6 +93,11 @@ def baccarat_count_command(
     bets: Annotated[str | None, typer.Option(
         "--bets", metavar="BET,...", help="The bets to report, e.g. tie,player_pair"
         " (default all).")] = None,
+    sidebets: Annotated[str | None, typer.Option(
+        "--sidebets", metavar="NAME,...", help="Side bets on baccarat's cards (strategy-calc"
+        " sidebet --list), each priced exactly for the cards unseen before every hand and"
+        " bet one unit when positive: share bet, EV, win per 100 hands.")] = None,
+    sidebet_files: opt.SideBetFileOpt = None,
     seed: opt.SeedOpt = 1,
     workers: opt.Workers,
     output: opt.Output,
@@ -105,13 +110,17 @@ def baccarat_count_command(
     """
     from strategy_calc.baccarat.odds import BETS
     from strategy_calc.counting import baccarat as counted
+    from strategy_calc.counting.sidebets import resolve as resolve_sidebets
     from strategy_calc.render.baccarat import baccarat_count_dict, baccarat_count_text
 
     def compute() -> BaccaratCount:
         ruleset = game.load()
         chosen = ([b.strip().lower() for b in bets.split(",")] if bets is not None
                   else list(BETS))
+        side = () if sidebets is None else resolve_sidebets(sidebets, "baccarat",
+                                                                 sidebet_files or ())
         with progress_bar(f"{shoes} shoes") as tick, workers.executor() as pool:
-            return counted.baccarat_count(ruleset, shoes, seed, cut_card, chosen, pool, tick)
+            return counted.baccarat_count(ruleset, shoes, seed, cut_card, chosen, pool, tick,
+                                          sidebets=side)
 
     respond(compute, output.render(baccarat_count_dict, baccarat_count_text))

@@ -207,6 +207,7 @@ class Wonging(OptionGroup):
          'strategy-calc count --rules deluxe --decks 6 --spread "1:1,2:4,3:8" --rounds 10000',
          'strategy-calc count --rules deluxe --decks 6 --spread "0:1,1:2,2:4,3:8,4:12"'
          ' --optimize-ramp --bankroll 10000 --min-bet 1 --max-bet 12 --rounds 4000',
+         'strategy-calc count --rules deluxe --decks 6 --sidebets 21+3,lucky-ladies,buster',
          'strategy-calc count --rules macau-baccarat --shoes 1000 --json')
 def count_command(
     *,
@@ -224,6 +225,12 @@ def count_command(
         "--side-counts/--no-side-counts", help="Bets read the system's side counts (Hi-Opt"
         " II's and Uston APC's aces), each card weighed by the game's effects of removal;"
         " plays read the main count.")] = True,
+    sidebets: Annotated[str | None, typer.Option(
+        "--sidebets", metavar="NAME,...", help="Side bets (strategy-calc sidebet --list),"
+        " each priced exactly for the cards unseen before every round and bet one unit when"
+        " positive, settled on the round's cards: share bet, EV, win per 100 rounds.")
+    ] = None,
+    sidebet_files: opt.SideBetFileOpt = None,
     workers: opt.Workers,
     plot: opt.PlotOpt = None,
     yes: opt.YesOpt = False,
@@ -239,6 +246,7 @@ def count_command(
     """
     from strategy_calc.counting import counter as counting
     from strategy_calc.counting import runs
+    from strategy_calc.counting.sidebets import resolve as resolve_sidebets
     from strategy_calc.render.counting import (
         comparison_dict,
         comparison_text,
@@ -260,13 +268,15 @@ def count_command(
                   " --enter/--exit): flat bets have no risk-of-ruin figures here",
                   file=sys.stderr)
         seats, boxes = table.counts
+        bets = () if sidebets is None else resolve_sidebets(
+            sidebets, "blackjack", sidebet_files or (), ruleset.dealer_hits_soft_17)
         if deal.rounds >= 1 and deal.every >= 1:  # (else the counter and the run say why)
             confirm_long_run((len(names) if names else 1) * counting.estimated_seconds(
                 strategy.value, deal.rounds, deal.every, workers.jobs or os.cpu_count() or 1,
                 boxes > 1 or bool(steps)), f"{deal.rounds:,} rounds", yes)
         counters = [counting.blackjack_counter(
             ruleset, strategy.value, name, deal.cut_card, deal.seed, deal.penetration,
-            deal.every, start, seats, boxes, steps, side_counts)
+            deal.every, start, seats, boxes, steps, side_counts, bets)
             for name in names or [systems.system or "hilo"]]
         results = _run(counters, deal.rounds, spread, ramp.bankroll, wong, workers, limits,
                        several=names is not None)

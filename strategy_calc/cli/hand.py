@@ -30,9 +30,7 @@ if TYPE_CHECKING:
 commands = typer.Typer()
 """This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
 
-SideBetFileOpt = Annotated[list[str] | None, typer.Option(
-    "--sidebet", metavar="FILE", help="A side bet file (TOML: docs/MODEL.md 'Side bets'),"
-    " its bet priced by its name (repeatable).")]
+SideBetFileOpt = opt.SideBetFileOpt
 CardsArg = Annotated[str, typer.Argument(
     metavar="CARDS", help="The player's cards, e.g. T,6 or A,7 or 6s,7s.")]
 VsOpt = Annotated[str, typer.Option(
@@ -161,7 +159,7 @@ def sidebet_command(
     output: opt.Output,
 ) -> None:
     """Side bets of both games, exact for any shoe: sidebet NAME (a built-in such as 21+3,
-    lucky-ladies or, at baccarat, lucky6, or one of a --sidebet FILE) gives every pay
+    lucky-ladies, buster or, at baccarat, lucky6, or one of a --sidebet FILE) gives every pay
     line's probability, the EV, house edge and SD; sidebet --list lists them; sidebet pair
     is the ruleset's pair bet (rules field pair_bet).
     """
@@ -223,7 +221,7 @@ def sidebet_bet_command(
         bet = find_sidebet(name, tuple(files or ()))
         if shoe is not None and game.decks is not None:
             raise InputError("give --shoe or --decks, not both")
-        rules, decks = sidebet_ruleset(bet, game)
+        rules, decks, bet = sidebet_ruleset(bet, game)
         odds = exact.price(bet, exact.make_shoe(decks, cards, shoe), paytable)
         return odds, rules, cards, exact.effects_of_removal(odds) if eor else None
 
@@ -231,20 +229,22 @@ def sidebet_bet_command(
                                    lambda done: sidebet_text(*done)))
 
 
-def sidebet_ruleset(bet: SideBet, game: opt.Ruleset) -> tuple[str, int]:
+def sidebet_ruleset(bet: SideBet, game: opt.Ruleset) -> tuple[str, int, SideBet]:
     """The name and decks of the ruleset a side bet is priced under: ``--rules`` (``--set``,
     ``--decks``) of the bet's game, its default one if not given; a ruleset of the other
-    game is an error."""
+    game is an error. Then the bet under that ruleset's dealer (a blackjack bet on the
+    dealer's whole hand reads whether he hits soft 17: the sidebets' ``exact.for_dealer``)."""
     from strategy_calc.rules import DEFAULT_BACCARAT, RulesError, baccarat_rules
+    from strategy_calc.sidebets.exact import for_dealer
 
     try:
         if bet.event.game == "baccarat":
             rules = baccarat_rules(game.rules or DEFAULT_BACCARAT, game.set_ or [], game.decks)
-            return rules.name, rules.decks
+            return rules.name, rules.decks, bet
         blackjack = game.load()
     except RulesError as exc:
         raise RulesError(f"{bet.name} is a {bet.event.game} side bet: {exc}") from None
-    return blackjack.name, blackjack.decks
+    return blackjack.name, blackjack.decks, for_dealer(bet, blackjack.dealer_hits_soft_17)
 
 
 @command(sidebet_app, "pair", "strategy-calc sidebet pair --rules deluxe",

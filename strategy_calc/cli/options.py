@@ -91,6 +91,11 @@ MemoryLimitOpt = Annotated[float | None, typer.Option(
     "--memory-limit", metavar="MIB", help="The most memory, in MiB, the fully optimal"
     " split's tables may take (default: three quarters of this machine's); beyond it the"
     " command stops with an error instead of swapping.")]
+SideBetFileOpt = Annotated[list[str] | None, typer.Option(
+    "--sidebet", metavar="FILE", help="A side bet file (TOML: docs/MODEL.md 'Side bets'),"
+    " its bet priced by its name (repeatable).")]
+"""``--sidebet FILE``: a user's side bets (``sidebet``, ``count --sidebets``)."""
+
 SeedOpt = Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the shuffles.")]
 
 

@@ -29,10 +29,21 @@ from strategy_calc.baccarat.odds import effects_of_removal as baccarat_eor
 from strategy_calc.cards import FaceShoe
 from strategy_calc.counting.dealing import DealtShoe
 from strategy_calc.counting.sampling import Estimate, Progress, batches, mean_estimate, shoe_rng
+from strategy_calc.counting.sidebets import (
+    SideBetCount,
+    SideBetRound,
+    face_card_types,
+    price_all,
+    settle_baccarat,
+    shoe_of,
+)
+from strategy_calc.counting.sidebets import summarise as summarise_sidebets
 from strategy_calc.errors import InputError
 from strategy_calc.parallel import run_all
 from strategy_calc.rules import BaccaratRules
 from strategy_calc.rules.shoe import ShoeProcedure, shoe_procedure
+from strategy_calc.sidebets.exact import TYPES
+from strategy_calc.sidebets.paytables import SideBet
 
 BACCARAT_CUT_CARD = 14
 """Default: hands are dealt while more than this many cards are left (the cut card)."""
@@ -85,6 +96,9 @@ class BaccaratShoe:
     positive_ev: tuple[float, ...]
     win: tuple[float, ...]
     linear_win: tuple[float, ...]
+    sidebets: tuple[SideBetRound, ...] = ()
+    """With side bets: per hand bet on (demonstration rounds are not), their EVs and
+    results (:mod:`strategy_calc.counting.sidebets`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +117,9 @@ class BaccaratCounter:
     procedure: ShoeProcedure | None = None
     """The shoe procedure dealt; None: a fixed cut card at :attr:`cut_card`, the first
     card shown and its value burnt (Macau's procedure)."""
+    sidebets: tuple[SideBet, ...] = ()
+    """Side bets priced before each hand and bet when positive, settled on the hand's
+    cards in the order dealt."""
 
     @property
     def shoe_procedure(self) -> ShoeProcedure:
@@ -129,19 +146,32 @@ class BaccaratCounter:
         decks = self.rules.decks
         cards = [r for r in range(len(RANKS)) for _ in range(4 * decks)]
         draw = shoe_rng(self.seed, index)
-        draw.shuffle(cards)
+        order = list(range(len(cards)))  # (the shuffle draws the same numbers whatever
+        draw.shuffle(order)               # it shuffles)
+        cards = [cards[i] for i in order]
         known = list(FaceShoe.full(decks).face_counts)
+        base = face_card_types(known)
+        types = [base[i] for i in order]
+        types_left = [base.count(t) for t in range(TYPES)] if self.sidebets else []
+        side: list[SideBetRound] = []
+        seen: list[int] = []
         shoe = DealtShoe(self.shoe_procedure, cards, draw, lambda r: POINTS[r] or 10)
         for card in shoe.open():  # the shown card is seen; the burnt ones are not
             known[card] -= 1
+            if self.sidebets:
+                seen.append(types[0])
+                types_left[types[0]] -= 1
         demos = self.shoe_procedure.demo_rounds
         k = len(BETS)
         hands, positive = 0, [0] * k
         positive_ev, win, linear_win = [0.0] * k, [0.0] * k, [0.0] * k
         while shoe.next_round(least=5):  # (a hand takes up to six cards)
+            evs: tuple[float, ...] | None = None
             if demos:  # a demonstration round: seen, no bets
                 demos -= 1
             else:
+                if self.sidebets:
+                    evs = price_all(self.sidebets, shoe_of(types_left, decks))
                 ev = analyse_counts(self.rules, known).ev
                 guess = self.estimate(known)
                 for j, bet in enumerate(BETS):
@@ -156,12 +186,23 @@ class BaccaratCounter:
             shoe.pos, _p, _b = baccarat_deal(cards, start)
             for card in cards[start:shoe.pos]:
                 known[card] -= 1
+            if self.sidebets:
+                dealt = tuple(types[start:shoe.pos])
+                if evs is not None:
+                    won = tuple(settle_baccarat(bet, None, dealt) if ev > 0 else None
+                                for bet, ev in zip(self.sidebets, evs, strict=True))
+                    side.append(SideBetRound(evs, won, tuple(seen), dealt))
+                    seen = []
+                seen.extend(dealt)
+                for t in dealt:
+                    types_left[t] -= 1
         return BaccaratShoe(hands, tuple(positive), tuple(positive_ev), tuple(win),
-                            tuple(linear_win))
+                            tuple(linear_win), tuple(side))
 
 
 def linear_counter(rules: BaccaratRules, cut_card: int, seed: int,
-                   procedure: ShoeProcedure | None = None) -> BaccaratCounter:
+                   procedure: ShoeProcedure | None = None,
+                   sidebets: tuple[SideBet, ...] = ()) -> BaccaratCounter:
     """The counter of a run: the exact EVs off the top and the linear count of each bet
     (``procedure``: the shoe procedure dealt, :attr:`BaccaratCounter.procedure`).
 
@@ -184,7 +225,7 @@ def linear_counter(rules: BaccaratRules, cut_card: int, seed: int,
         slopes.append(tuple(row))
     ev = top.ev
     return BaccaratCounter(rules, cut_card, seed, tuple(ev[b] for b in BETS), tuple(slopes),
-                           procedure)
+                           procedure, sidebets)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +256,8 @@ class BaccaratCount:
     bets: dict[str, BetCount]
     procedure: ShoeProcedure | None = None
     """The shoe procedure dealt (``count --json``'s ``shoe_procedure``)."""
+    sidebets: dict[str, SideBetCount] | None = None
+    """With side bets (``count --sidebets``): each one's figures per hand bet on."""
 
     @property
     def shoe_procedure(self) -> ShoeProcedure:
@@ -226,7 +269,7 @@ class BaccaratCount:
 def baccarat_count(
     rules: BaccaratRules, shoes: int = 100, seed: int = 1, cut_card: int | None = None,
     bets: Sequence[str] = BETS, pool: Executor | None = None, progress: Progress = None,
-    batch: int = 10,
+    batch: int = 10, sidebets: tuple[SideBet, ...] = (),
 ) -> BaccaratCount:
     """Deal ``shoes`` shoes and report each of ``bets`` (see the module docstring).
 
@@ -257,7 +300,7 @@ def baccarat_count(
     if unknown or not bets or any(not b for b in bets):
         raise InputError(f"unknown bet {', '.join(unknown) or '(none)'}: choose from "
                          f"{', '.join(BETS)}")
-    counter = linear_counter(rules, low, seed, procedure)
+    counter = linear_counter(rules, low, seed, procedure, sidebets)
     parts = batches(shoes, batch)
     if pool is None:
         done: list[list[BaccaratShoe]] = []
@@ -282,4 +325,9 @@ def baccarat_count(
             win_per_shoe=mean_estimate([s.win[j] for s in played]),
             linear_count_win_per_shoe=mean_estimate([s.linear_win[j] for s in played]),
         )
-    return BaccaratCount(rules, shoes, seed, low, hands, out, procedure)
+    counted = None
+    if sidebets:
+        full = FaceShoe.full(rules.decks)
+        counted = summarise_sidebets(sidebets, [s.sidebets for s in played],
+                                     price_all(sidebets, full))
+    return BaccaratCount(rules, shoes, seed, low, hands, out, procedure, counted)

@@ -15,7 +15,7 @@ from strategy_calc.blackjack.distributions import (
     check_distribution_rules,
 )
 from strategy_calc.blackjack.game_analysis import analyse_game
-from strategy_calc.blackjack.playout import RoundPlan, play_round
+from strategy_calc.blackjack.playout import RoundCards, RoundPlan, play_round
 from strategy_calc.cards import SUITS, Card, Rank, Shoe, parse_cards
 from strategy_calc.counting.dealing import DealtShoe
 from strategy_calc.counting.effects import effects_of_removal
@@ -24,10 +24,21 @@ from strategy_calc.counting.planner import RoundPlanner
 from strategy_calc.counting.sampling import (
     shoe_rng,
 )
+from strategy_calc.counting.sidebets import (
+    SideBetRound,
+    blackjack_cards,
+    card_types,
+    completes_dealer,
+    price_all,
+    settle,
+    shoe_of,
+)
 from strategy_calc.counting.systems import CountSystem, find_system
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules
 from strategy_calc.rules.shoe import ShoeProcedure, shoe_procedure
+from strategy_calc.sidebets.exact import TYPES
+from strategy_calc.sidebets.paytables import SideBet
 
 
 class CountPlay(StrEnum):
@@ -282,6 +293,8 @@ class RoundRecord:
     covariance: float | None = None
     """With several boxes (:attr:`BlackjackCounter.boxes`), on the rounds with a second
     moment: Cov(X_1, X_2) of two of the player's boxes, per unit bet a box."""
+    sidebets: SideBetRound | None = None
+    """With side bets (:attr:`BlackjackCounter.sidebets`): their EVs and results."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,6 +364,9 @@ class BlackjackCounter:
     """The shoe procedure dealt (:func:`strategy_calc.rules.shoe.shoe_procedure`): burns,
     the cut card's range, the last-round rule; None: a fixed cut card at :attr:`cut_card`
     and no burns. :attr:`cut_card` is then the fewest cards the range leaves behind it."""
+    sidebets: tuple[SideBet, ...] = ()
+    """Side bets priced before each round and bet when positive
+    (:mod:`strategy_calc.counting.sidebets`), on the player's first box."""
     tables: SplitTables | None = field(default=None, compare=False, repr=False)
     """The split rounds' moment tables of the run (made on first use; they hold for every
     shoe of the run: :class:`strategy_calc.blackjack.distributions.SplitTables`). A
@@ -398,7 +414,18 @@ class BlackjackCounter:
         cards = [Card(rank, SUITS[k % 4]) for rank in Rank for k in range(counts[rank - 1])]
         n = len(cards)
         draw = shoe_rng(self.seed, index)
-        draw.shuffle(cards)
+        order = list(range(n))  # (the shuffle draws the same numbers whatever it shuffles)
+        draw.shuffle(order)
+        cards = [cards[i] for i in order]
+        bets = self.sidebets
+        if bets:
+            base = card_types(counts)
+            types = [base[i] for i in order]
+            types_left = [0] * TYPES
+            for t in base:
+                types_left[t] += 1
+            seen_types: list[int] = []
+            top_evs = price_all(bets, shoe_of(types_left, rules.decks))
         running: float = self.system.initial_running_count(rules.decks)
         seen = [0] * len(self.side)  # cards of each side count's ranks seen
 
@@ -411,7 +438,11 @@ class BlackjackCounter:
                     seen[i] += card.rank in c.ranks
 
         shoe_deal = DealtShoe(self.shoe_procedure, cards, draw, lambda c: int(c.rank))
-        saw(shoe_deal.open())
+        shown = shoe_deal.open()
+        saw(shown)
+        if bets and shown:
+            seen_types.append(types[0])
+            types_left[types[0]] -= 1
         rounds: list[RoundRecord] = []
         while shoe_deal.next_round():
             unseen = sum(counts)
@@ -423,13 +454,27 @@ class BlackjackCounter:
             shoe = Shoe.from_counts(counts, rules.decks)
             plan = (self.planner.top_plan(moments) if tuple(counts) == full  # (nothing seen)
                     else self.planner.plan(shoe, tc, moments))
-            rounds.append(RoundRecord(bet_key, plan.ev, plan.second_moment, plan.covariance))
             start, burnt = shoe_deal.pos, list[int]()
+            where = RoundCards([], [])
             try:
-                shoe_deal.pos = self.deal_round(cards, start, plan, shoe, burnt)
+                shoe_deal.pos = self.deal_round(cards, start, plan, shoe, burnt, where)
             except IndexError:  # the shoe ran out mid-round: it is the last
                 break
-            saw([cards[i] for i in range(start, shoe_deal.pos) if i not in burnt])
+            dealt = [i for i in range(start, shoe_deal.pos) if i not in burnt]
+            side = None
+            if bets:
+                evs = (top_evs if not seen_types and sum(types_left) == n
+                       else price_all(bets, shoe_of(types_left, rules.decks)))
+                won = tuple(settle(bet, None, blackjack_cards(bet.event, types, where.player,
+                                                              where.dealer))
+                            if ev > 0 else None for bet, ev in zip(bets, evs, strict=True))
+                side = SideBetRound(evs, won, tuple(seen_types), tuple(types[i] for i in dealt))
+                seen_types = [types[i] for i in dealt]
+                for i in dealt:
+                    types_left[types[i]] -= 1
+            rounds.append(RoundRecord(bet_key, plan.ev, plan.second_moment, plan.covariance,
+                                      side))
+            saw([cards[i] for i in dealt])
         return tuple(rounds)
 
     def check_dealable(self) -> None:
@@ -466,12 +511,14 @@ class BlackjackCounter:
         return self.system.true_count(running, unseen) if self.system.balanced else running
 
     def deal_round(self, cards: Sequence[Card], pos: int, plan: RoundPlan,
-                   shoe: Shoe | None = None, burnt: list[int] | None = None) -> int:
+                   shoe: Shoe | None = None, burnt: list[int] | None = None,
+                   record: RoundCards | None = None) -> int:
         """Deal one round from ``cards[pos:]`` as ``plan`` plays it; the position after it
         (:func:`strategy_calc.blackjack.playout.play_round`; ``shoe``: the cards unseen before the
         round, which an ``optimal`` counter's split hands play their own decisions for)."""
         return play_round(self.rules, cards, pos, plan, shoe, self.strategy == "optimal",
-                          max(self.seats, plan.boxes), burnt)
+                          max(self.seats, plan.boxes), burnt, record,
+                          completes_dealer(self.sidebets))
 
 
 def blackjack_counter(
@@ -479,6 +526,7 @@ def blackjack_counter(
     cut_card: int | None = None, seed: int = 1, penetration: float | None = None,
     moment_every: int = MOMENT_EVERY, shoe: Shoe | None = None, seats: int = 1,
     boxes: int = 1, box_ramp: tuple[tuple[int, int], ...] = (), side_counts: bool = True,
+    sidebets: tuple[SideBet, ...] = (),
 ) -> BlackjackCounter:
     """The counter of a run: the chart and its play off the top, and the index plays.
 
@@ -498,6 +546,7 @@ def blackjack_counter(
     :data:`MAX_SEATS`; :attr:`BlackjackCounter.seats`). ``side_counts``: bets read the
     system's side counts (an ace side count's weight from the game's effects of removal
     under the chart, :meth:`~strategy_calc.counting.systems.CountSystem.side_weights`).
+    ``sidebets``: side bets priced and bet each round (:mod:`strategy_calc.counting.sidebets`).
     """
     if not 1 <= seats <= MAX_SEATS:
         raise InputError(f"--seats must be between 1 and {MAX_SEATS} (boxes at the table),"
@@ -549,7 +598,7 @@ def blackjack_counter(
                      for name, ranks in count.side_counts.items())
     return BlackjackCounter(rules, strategy, count, cut_card, seed, chart, plays,
                             moment_every, full, one_round, seats, boxes, box_ramp, side,
-                            procedure, SplitTables(full))
+                            procedure, sidebets, SplitTables(full))
 
 
 def _check_boxes(rules: BlackjackRules, strategy: str, boxes: int, shoe: Shoe | None,

@@ -31,8 +31,16 @@ from strategy_calc.counting.sampling import (
     ratio_estimate,
     sd_estimate,
 )
+from strategy_calc.counting.sidebets import (
+    SideBetCount,
+    card_types,
+    price_all,
+    shoe_of,
+)
+from strategy_calc.counting.sidebets import summarise as summarise_sidebets
 from strategy_calc.errors import InputError
 from strategy_calc.parallel import run_all
+from strategy_calc.sidebets.exact import TYPES
 
 if TYPE_CHECKING:
     pass
@@ -98,6 +106,8 @@ class BlackjackCount:
     """Standard error of :attr:`score` (:func:`strategy_calc.counting.ramps.score_se`)."""
     optimal: OptimisedRamp | None = None
     """With ``--optimize-ramp``: the optimal ramp and its figures over the same rounds."""
+    sidebets: dict[str, SideBetCount] | None = None
+    """With side bets (``count --sidebets``): each one's figures over the same rounds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -411,7 +421,18 @@ def summarise(
         one_round_per_shuffle=counter.one_round, wong=wong, share_played=share,
         score_se=hand.score_se if ramp else None, optimal=optimal,
         covariance_between_boxes=_covariance(shoes) if counter.boxes > 1 or counter.box_ramp
-        else None)
+        else None, sidebets=_sidebets(counter, shoes))
+
+
+def _sidebets(counter: BlackjackCounter, shoes: Sequence[tuple[RoundRecord, ...]]
+              ) -> dict[str, SideBetCount] | None:
+    """The side bets' figures over ``shoes`` (None without side bets)."""
+    if not counter.sidebets:
+        return None
+    rounds = [[r.sidebets for r in s if r.sidebets is not None] for s in shoes]
+    top = price_all(counter.sidebets, shoe_of(
+        [card_types(counter.start().counts).count(t) for t in range(TYPES)], counter.rules.decks))
+    return summarise_sidebets(counter.sidebets, rounds, top)
 
 
 def _covariance(shoes: Sequence[tuple[RoundRecord, ...]]) -> Estimate | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from strategy_calc.render.counted_sidebets import counted_sidebets_dict, counted_sidebets_table
 from strategy_calc.render.text import estimate_dict, finite, render, se_text
 from strategy_calc.rules import BET_NAMES, BETS
 from strategy_calc.rules.shoe import SHOE_FIELDS
@@ -152,6 +153,8 @@ def baccarat_count_dict(result: BaccaratCount) -> dict[str, Any]:
             "linear_count_win_per_shoe": estimate_dict(b.linear_count_win_per_shoe),
         } for bet, b in result.bets.items()},
         "shoe_procedure": proc.as_dict(),
+        **({} if result.sidebets is None else {
+            "sidebets": counted_sidebets_dict(result.sidebets)}),
     }
 
 
@@ -178,4 +181,6 @@ def baccarat_count_text(result: BaccaratCount) -> str:
     note = ("EV > 0: share of hands with a positive exact EV; win/shoe: units won per shoe by"
             " betting 1 unit on exactly those hands (perfect information); linear count: on"
             " the hands a linear count from the effects of removal calls positive")
+    if result.sidebets is not None:
+        return render(head, table, note, counted_sidebets_table(result.sidebets))
     return render(head, table, note)

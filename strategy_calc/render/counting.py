@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from strategy_calc.cards import RANKS, Rank
 from strategy_calc.counting import ramps
+from strategy_calc.render.counted_sidebets import counted_sidebets_dict, counted_sidebets_table
 from strategy_calc.render.text import estimate_dict, figure_dict, finite, plus_minus, render
 
 if TYPE_CHECKING:
@@ -121,6 +122,8 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
             "boxes": c.boxes,
             "box_ramp": {str(tc): n for tc, n in c.box_ramp} or None,
             "covariance_between_boxes": estimate_dict(result.covariance_between_boxes)}),
+        **({} if result.sidebets is None else {
+            "sidebets": counted_sidebets_dict(result.sidebets)}),
     }
 
 
@@ -335,6 +338,8 @@ def count_text(result: BlackjackCount) -> str:
     note = (f"second moments exact on {result.moment_rounds} rounds (one in"
             f" {c.moment_every}); every round's EV exact")
     extra = [] if result.optimal is None else _optimal_ramp_text(result.optimal, c.count_kind)
+    if result.sidebets is not None:
+        extra.append(counted_sidebets_table(result.sidebets))
     return render(head, figures, note, by_tc, *extra)
 
 

@@ -76,9 +76,10 @@ def sidebet_text(odds: SideBetOdds, rules: str, removed: str,
 
 
 def sidebet_list_dict(bets: list[SideBet]) -> dict[str, Any]:
-    """``sidebet --list --json``: per bet, its event, description, pay tables (default
-    first) and sources."""
-    return {bet.name: {"event": bet.event.name, "description": bet.description,
+    """``sidebet --list --json``: per bet, its event and the game that deals it,
+    description, pay tables (default first) and sources."""
+    return {bet.name: {"event": bet.event.name, "game": bet.event.game,
+                       "description": bet.description,
                        "default": bet.default,
                        "paytables": {name: {line: float(p) for line, p in table.items()}
                                      for name, table in bet.paytables.items()},

@@ -18,8 +18,9 @@ casino order) and settles a prefix of them: a line's name, :data:`LOSE`, or :dat
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from strategy_calc.blackjack.hand_rules import dealer_draws
 from strategy_calc.cards import FACES, SUITS, parse_face
 
 MORE = "more"
@@ -111,8 +112,87 @@ class Event:
     """What the event is, in words (docs/MODEL.md states it at length)."""
     settle: Callable[[tuple[int, ...]], str] | None = None
     """Settle a prefix of the cards (card types): a line, :data:`LOSE` or :data:`MORE`."""
+    hits_soft_17: bool | None = None
+    """An event on the dealer's whole hand: whether the dealer hits soft 17 (the
+    ruleset's ``dealer_hits_soft_17``, bound by :func:`under_dealer_rule`); None: the
+    event does not read the dealer's rules."""
+
     settle_end: Callable[[End], str] | None = None
     """Settle a finished baccarat round: a line or :data:`LOSE`."""
+
+    def settle_hand(self, cards: tuple[int, ...]) -> str:
+        """:attr:`settle`, under the dealer's rule of :attr:`hits_soft_17` for events that
+        read it."""
+        if self.hits_soft_17 is not None:
+            return settle_buster(cards, self.hits_soft_17)
+        if self.settle is None:
+            raise ValueError(f"event {self.name} is settled on a baccarat round's end,"
+                             " not on a sequence of cards")
+        return self.settle(cards)
+
+    def settle_round(self, player: tuple[int, ...], banker: tuple[int, ...]) -> str:
+        """Settle a finished baccarat round from its cards: the Player's and the Banker's
+        (card types), each in the order dealt. An event on how the round ends
+        (:attr:`settle_end`) reads each side's number of cards and point
+        (:func:`round_end`); an event on cards (the pairs) reads the cards it looks at
+        (:attr:`looks_at`, by :data:`BACCARAT_ROLES`). A line or :data:`LOSE`.
+
+        >>> c = card
+        >>> EVENTS["banker_six"].settle_round((c("Ts"), c("5d")), (c("3h"), c("3c")))
+        'two_card_six'
+        >>> EVENTS["player_pair"].settle_round((c("Js"), c("Jd"), c("2h")), (c("9c"), c("Kc")))
+        'pair'
+        >>> EVENTS["banker_pair"].settle_round((c("Js"), c("Jd")), (c("9c"), c("Kc")))
+        'lose'
+        """
+        if self.game != "baccarat":
+            raise ValueError(f"event {self.name} is not a baccarat event")
+        if self.settle_end is not None:
+            return self.settle_end(round_end(player, banker))
+        cards = tuple(t for role in self.looks_at for t in _role(role, player, banker))
+        line = self.settle_hand(cards)
+        if line == MORE:
+            raise ValueError(f"event {self.name}: the round dealt too few cards to settle it")
+        return line
+
+
+BACCARAT_ROLES = ("first", "second", "third")
+"""A baccarat event on cards names them ``"Player's first card"`` .. ``"Banker's third
+card"`` (either case): a side, then the card's place in that side's hand."""
+
+
+def _role(role: str, player: tuple[int, ...], banker: tuple[int, ...]) -> tuple[int, ...]:
+    """The card of ``role`` (``"Player's second card"``, ...) in a finished round: one card,
+    or none when that side holds fewer."""
+    side, _, rest = role.lower().partition("'s ")
+    place = rest.removesuffix(" card")
+    if side not in ("player", "banker") or place not in BACCARAT_ROLES:
+        raise ValueError(f"not a baccarat card: {role!r}")
+    i = BACCARAT_ROLES.index(place)
+    return (player if side == "player" else banker)[i:i + 1]
+
+
+def baccarat_value(t: int) -> int:
+    """A card's baccarat value: the ace 1, 2 to 9 their face, T, J, Q, K 0.
+
+    >>> baccarat_value(card("As")), baccarat_value(card("9d")), baccarat_value(card("Qh"))
+    (1, 9, 0)
+    """
+    f = face_of(t)
+    return f + 1 if f < 9 else 0
+
+
+def round_end(player: tuple[int, ...], banker: tuple[int, ...]) -> End:
+    """How a baccarat round of these cards (each side's, in the order dealt) ended.
+
+    >>> round_end((card("As"), card("7d")), (card("5h"), card("Kc"), card("2s")))
+    End(player_cards=2, banker_cards=3, player=8, banker=7)
+    """
+    if not 2 <= len(player) <= 3 or not 2 <= len(banker) <= 3:
+        raise ValueError(f"a baccarat hand holds 2 or 3 cards: {len(player)} and"
+                         f" {len(banker)}")
+    return End(len(player), len(banker), sum(map(baccarat_value, player)) % 10,
+               sum(map(baccarat_value, banker)) % 10)
 
 
 def _straight(faces: list[int]) -> bool:
@@ -195,6 +275,70 @@ def settle_pair(cards: tuple[int, ...]) -> str:
     return "coloured" if (suit_of(a) in RED) == (suit_of(b) in RED) else "mixed"
 
 
+BUST_LINES = ("bust_8_or_more_player_blackjack", "bust_7_player_blackjack",
+              "bust_8_or_more", "bust_7", "bust_6", "bust_5", "bust_4", "bust_3")
+"""Buster's lines, best first: the dealer busts with 8 or more cards, or 7, with a player
+blackjack; then by the number of cards in his busted hand (without a player blackjack
+for 7 and 8 or more)."""
+
+
+def dealer_stops(values: list[int], h17: bool) -> bool:
+    """Whether the dealer stops drawing with cards of ``values`` (blackjack values, the
+    ace 11): the dealer's draw of :func:`strategy_calc.blackjack.hand_rules.dealer_draws`
+    (its one home), a soft 17 drawn to when he hits soft 17 (``h17``). A dealer never stops
+    on one card.
+
+    >>> dealer_stops([11, 6], False), dealer_stops([11, 6], True), dealer_stops([10, 6], True)
+    (True, False, False)
+    """
+    if len(values) < 2:
+        return False
+    return not dealer_draws(sum(1 if v == 11 else v for v in values), 11 in values, h17)
+
+
+def settle_buster(cards: tuple[int, ...], h17: bool = False) -> str:
+    """Buster: the dealer's hand (up card, second card, draws) until he stops, then, when
+    he busts with 7 or more cards, the player's first two cards (a blackjack pays more on
+    some tables). A dealer blackjack stands (21, no bust).
+
+    >>> c = card
+    >>> settle_buster((c("Ts"), c("6d"), c("9h"))), settle_buster((c("Ts"), c("7d")))
+    ('bust_3', 'lose')
+    >>> settle_buster((c("As"), c("6d"))), settle_buster((c("As"), c("6d")), h17=True)
+    ('lose', 'more')
+    >>> seven = (c("2s"), c("2d"), c("2h"), c("2c"), c("3s"), c("3d"), c("Tc"))  # 24
+    >>> settle_buster(seven), settle_buster(seven + (c("Ah"), c("Kd")))
+    ('more', 'bust_7_player_blackjack')
+    """
+    values: list[int] = []
+    for k, t in enumerate(cards):
+        values.append(blackjack_value(t))
+        if dealer_stops(values, h17):
+            hard = sum(1 if v == 11 else v for v in values)
+            if hard <= 21:
+                return LOSE
+            n = k + 1
+            if n < 7:
+                return f"bust_{n}"
+            rest = cards[n:]
+            if len(rest) < 2:
+                return MORE
+            top = "8_or_more" if n >= 8 else "7"
+            blackjack = _natural(rest[0], rest[1])
+            return f"bust_{top}_player_blackjack" if blackjack else f"bust_{top}"
+    return MORE
+
+
+def under_dealer_rule(event: Event, hits_soft_17: bool) -> Event:
+    """``event`` under a dealer who hits soft 17 or not (events that read his rules; the
+    others as they are).
+
+    >>> under_dealer_rule(EVENTS["buster"], True).hits_soft_17
+    True
+    """
+    if event.hits_soft_17 is None:
+        return event
+    return replace(event, hits_soft_17=hits_soft_17)
 ROUND_END = ("the finished round: each side's cards and point",)
 """What a baccarat event on how the round ends looks at (:attr:`Event.settle_end`)."""
 
@@ -228,8 +372,18 @@ def settle_margin(side: int) -> Callable[[End], str]:
     >>> banker(End(3, 3, 1, 4)), player(End(3, 3, 7, 7)), banker(End(2, 2, 9, 8))
     ('lose', 'lose', 'lose')
     """
+    return _Margin(side)
 
-    def settle(end: End) -> str:
+
+@dataclass(frozen=True, slots=True)
+class _Margin:
+    """:func:`settle_margin`'s rule, a value (a counter's bets travel to worker processes
+    by pickle, which a closure cannot)."""
+
+    side: int
+
+    def __call__(self, end: End) -> str:
+        side = self.side
         mine, theirs = (end.player, end.banker) if side == 0 else (end.banker, end.player)
         natural = (end.player_natural, end.banker_natural)
         if mine == theirs:
@@ -239,8 +393,6 @@ def settle_margin(side: int) -> Callable[[End], str]:
         if natural[side]:
             return "natural_win"
         return f"win_by_{mine - theirs}" if mine - theirs >= 4 else LOSE
-
-    return settle
 
 
 def settle_dragon_7(end: End) -> str:
@@ -269,7 +421,17 @@ def settle_tie(point: int) -> Callable[[End], str]:
     >>> settle_tie(7)(End(3, 2, 7, 7)), settle_tie(7)(End(2, 2, 6, 6))
     ('tie', 'lose')
     """
-    return lambda end: "tie" if end.player == end.banker == point else LOSE
+    return _Tie(point)
+
+
+@dataclass(frozen=True, slots=True)
+class _Tie:
+    """:func:`settle_tie`'s rule, a value (picklable, as :class:`_Margin`)."""
+
+    point: int
+
+    def __call__(self, end: End) -> str:
+        return "tie" if end.player == end.banker == self.point else LOSE
 
 
 def settle_natural(point: int, side: int) -> Callable[[End], str]:
@@ -279,13 +441,20 @@ def settle_natural(point: int, side: int) -> Callable[[End], str]:
     >>> settle_natural(8, 1)(End(2, 2, 9, 8)), settle_natural(9, 0)(End(3, 2, 9, 6))
     ('natural_8', 'lose')
     """
-    line = f"natural_{point}"
+    return _Natural(point, side)
 
-    def settle(end: End) -> str:
-        natural = end.banker_natural if side else end.player_natural
-        return line if natural and (end.banker if side else end.player) == point else LOSE
 
-    return settle
+@dataclass(frozen=True, slots=True)
+class _Natural:
+    """:func:`settle_natural`'s rule, a value (picklable, as :class:`_Margin`)."""
+
+    point: int
+    side: int
+
+    def __call__(self, end: End) -> str:
+        natural = end.banker_natural if self.side else end.player_natural
+        won = natural and (end.banker if self.side else end.player) == self.point
+        return f"natural_{self.point}" if won else LOSE
 
 
 def settle_face_pair(cards: tuple[int, ...]) -> str:
@@ -321,6 +490,16 @@ EVENTS: dict[str, Event] = {event.name: event for event in (
           "the player's first two cards of one face (J-J is a pair, J-Q is not): of one"
           " suit (perfect), of one colour (coloured), one red and one black (mixed)",
           settle_pair),
+    Event("buster", "blackjack", ("dealer's up card", "dealer's second card",
+                                  "dealer's draws", "player's first card",
+                                  "player's second card"),
+          BUST_LINES,
+          "the dealer busts (his hand passes 21), paid by the number of cards in his busted"
+          " hand (3 to 8 or more); with 7 or 8 or more, whether the player's first two"
+          " cards are a blackjack. The dealer completes his hand whether or not the"
+          " players bust; a dealer blackjack (under the peek or not) is 21, not a bust."
+          " Dealt under the ruleset's dealer rule (hits or stands on soft 17)",
+          settle_buster, hits_soft_17=False),
     Event("banker_six", "baccarat", ROUND_END, ("three_card_six", "two_card_six"),
           "the Banker wins with a point of 6 (the Player's point lower), of three cards"
           " (he drew) or of two", settle_end=settle_banker_six),

@@ -35,8 +35,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, replace
+from functools import cache, lru_cache
+
+import numpy as np
 
 from strategy_calc.errors import missing_engine
 
@@ -44,6 +46,7 @@ try:
     from strategy_calc import _engine
 except ImportError as _missing:  # the source tree without a build, most often
     raise missing_engine(_missing) from None
+from strategy_calc.blackjack.hand_rules import dealer_draws
 from strategy_calc.cards import (
     FACES,
     SUITS,
@@ -56,7 +59,7 @@ from strategy_calc.cards import (
     parse_face_cards,
 )
 from strategy_calc.engine import BACCARAT_CELLS
-from strategy_calc.sidebets.events import LOSE, MORE, End, Event
+from strategy_calc.sidebets.events import LOSE, MORE, End, Event, under_dealer_rule
 from strategy_calc.sidebets.paytables import SideBet
 
 TYPES = len(FACES) * len(SUITS)
@@ -143,12 +146,24 @@ def end_probabilities(event: Event, shoe: FaceShoe) -> dict[str, float]:
 
 def line_probabilities(event: Event, shoe: FaceShoe) -> dict[str, float]:
     """The probability of each line of ``event`` for the cards dealt from ``shoe``, and of
-    ``lose`` (the rest)."""
+    ``lose`` (the rest). An event on the dealer's whole hand (Buster) is counted by
+    :func:`dealer_busts`, a baccarat event on how the round ends by the engine's deal
+    grid (:func:`end_probabilities`), the others by a walk over sequences of card types."""
+    if event.hits_soft_17 is not None:
+        return _buster_lines(event, shoe)
     if event.settle_end is not None:
         return end_probabilities(event, shoe)
+    if event.game == "baccarat" and shoe.cards_left < BACCARAT_CARDS:
+        raise CardError(f"only {shoe.cards_left} cards left: a baccarat round needs"
+                        f" {BACCARAT_CARDS}")
+    if not any(shoe.unknown):
+        return _known_suits(event, shoe)
+    return by_sequence(event, shoe)
+
+
+def by_sequence(event: Event, shoe: FaceShoe) -> dict[str, float]:
+    """:func:`line_probabilities` by a loop over the event's paying sequences (any shoe)."""
     n = shoe.cards_left
-    if event.game == "baccarat" and n < BACCARAT_CARDS:
-        raise CardError(f"only {n} cards left: a baccarat round needs {BACCARAT_CARDS}")
     known = [count for row in shoe.known for count in row]
     face_known = [sum(row) for row in shoe.known]
     face_left = [k - u for k, u in zip(face_known, shoe.unknown, strict=True)]
@@ -171,6 +186,142 @@ def line_probabilities(event: Event, shoe: FaceShoe) -> dict[str, float]:
     sums = {line: math.fsum(values) for line, values in terms.items()}
     sums[LOSE] = 1.0 - math.fsum(sums.values())
     return sums
+
+
+@cache
+def _tables(event: Event) -> tuple[tuple[int, np.ndarray, np.ndarray, np.ndarray], ...]:
+    """The event's paying sequences as arrays, by length ``L``: per sequence its line's
+    index, and ``L`` columns of (card type, cards of that type before it in the sequence),
+    so that its weight ``prod_t ff(known_t, m_t)`` is the product over the columns of
+    ``known[type] - before``."""
+    lines = {line: i for i, line in enumerate(event.lines)}
+    by_length: dict[int, list[tuple[int, list[tuple[int, int]]]]] = {}
+    for seq in settled(event):
+        columns = [(t, j) for t, m in seq.types for j in range(m)]
+        by_length.setdefault(seq.length, []).append((lines[seq.line], columns))
+    out = []
+    for length, rows in sorted(by_length.items()):
+        line = np.array([r[0] for r in rows], dtype=np.intp)
+        types = np.array([[c[0] for c in r[1]] for r in rows], dtype=np.intp)
+        before = np.array([[c[1] for c in r[1]] for r in rows], dtype=np.float64)
+        out.append((length, line, types, before))
+    return tuple(out)
+
+
+def _known_suits(event: Event, shoe: FaceShoe) -> dict[str, float]:
+    """:func:`line_probabilities` for a shoe with no card out of unknown suit, over arrays:
+    each sequence's weight is a product of at most a few integers below the shoe's size,
+    exact in floating point, divided by the draws as the loop divides them, and each line
+    summed by ``math.fsum``: the same numbers, bit for bit, at a fraction of the time."""
+    n = shoe.cards_left
+    known = np.array([count for row in shoe.known for count in row], dtype=np.float64)
+    parts: dict[int, list[float]] = {i: [] for i in range(len(event.lines))}
+    for length, line, types, before in _tables(event):
+        draws = falling(n, length)
+        if draws == 0:
+            raise CardError(f"only {n} cards left: {event.name} looks at {length}")
+        p = np.clip(known[types] - before, 0.0, None).prod(axis=1) / float(draws)
+        for i in parts:
+            parts[i].extend(p[line == i].tolist())
+    sums = {ln: math.fsum(parts[i]) for i, ln in enumerate(event.lines)}
+    sums[LOSE] = 1.0 - math.fsum(sums.values())
+    return sums
+
+
+RANK_FACES = 10
+"""Blackjack ranks, ace first, the ten-valued faces together (the dealer reads values)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealerBusts:
+    """The dealer's busted hands by number of cards, for one shoe and dealer rule."""
+
+    cards: dict[int, float]
+    """Per number of cards (3 and more): the probability that the dealer busts with them."""
+    player_blackjack: dict[int, float]
+    """Per number of cards: the probability that the dealer busts with them *and* the
+    player's first two cards are a blackjack."""
+
+
+@lru_cache(maxsize=4096)
+def dealer_busts(counts: tuple[int, ...], h17: bool) -> DealerBusts:
+    """The dealer's final hand by number of cards, where he busts, for a shoe of ``counts``
+    cards per rank (ace first, tens last; :data:`RANK_FACES`), dealt from the top.
+
+    Exact: the dealer's hand is a sequence of draws without replacement until he stops
+    (17 or more, a soft 17 drawing under ``h17``); his state depends on the *set* of cards
+    drawn only (total, ace, number, cards left), so the hands are summed forward over sets:
+    ``P(D + r) += P(D) (c_r - d_r) / (N - |D|)`` for every set ``D`` on which he still
+    draws. The player's cards and play before the dealer do not change this distribution
+    (docs/MODEL.md "Buster"): a card drawn after any play of a well-shuffled shoe is
+    distributed as the next card of the shoe. A player blackjack is then the next two
+    cards an ace and a ten-valued card (the player's first two cards, moved after the
+    dealer's by exchangeability). An error when the shoe could run out under him.
+
+    >>> busts = dealer_busts((4, 4, 4, 4, 4, 4, 4, 4, 4, 16), False)  # one deck, S17
+    >>> round(sum(busts.cards.values()), 6)  # the engine's P(bust), one deck S17
+    0.283585
+    """
+    n = sum(counts)
+    # a set of drawn cards as an integer, four bits per rank (at most 15 of a rank: a hand
+    # that still draws holds at most eleven aces); per set, its probability, hard total and
+    # whether it holds an ace
+    level: dict[int, tuple[float, int, bool]] = {0: (1.0, 0, False)}
+    cards: dict[int, list[float]] = {}
+    blackjack: dict[int, list[float]] = {}
+    k = 0
+    while level:
+        left = n - k
+        if left <= 0:
+            raise CardError(f"the dealer could run out of cards in a shoe of {n}: Buster"
+                            " needs the dealer to complete his hand")
+        nxt: dict[int, tuple[float, int, bool]] = {}
+        busts = cards.setdefault(k + 1, [])
+        for drawn, (p, hard0, ace0) in level.items():
+            for r in range(RANK_FACES):
+                c = counts[r] - ((drawn >> (4 * r)) & 15)
+                if c <= 0:
+                    continue
+                q = p * c / left
+                hard, ace = hard0 + r + 1, ace0 or r == 0
+                if k == 0 or dealer_draws(hard, ace, h17):
+                    hand = drawn + (1 << (4 * r))
+                    old = nxt.get(hand)
+                    nxt[hand] = (q, hard, ace) if old is None else (old[0] + q, hard, ace)
+                elif hard > 21:
+                    busts.append(q)
+                    if k + 1 >= 7:
+                        rest = left - 1
+                        if rest < 2:
+                            raise CardError(f"a shoe of {n} cards could run out before the"
+                                            " player's two cards of a 7-card bust")
+                        hand = drawn + (1 << (4 * r))
+                        aces = counts[0] - (hand & 15)
+                        tens = counts[-1] - ((hand >> (4 * (RANK_FACES - 1))) & 15)
+                        blackjack.setdefault(k + 1, []).append(
+                            q * 2 * aces * tens / (rest * (rest - 1)))
+        level, k = nxt, k + 1
+    cards = {m: v for m, v in cards.items() if v}
+    return DealerBusts({m: math.fsum(v) for m, v in sorted(cards.items())},
+                       {m: math.fsum(v) for m, v in sorted(blackjack.items())})
+
+
+def _buster_lines(event: Event, shoe: FaceShoe) -> dict[str, float]:
+    """Buster's lines (:data:`~strategy_calc.sidebets.events.BUST_LINES`) for ``shoe``."""
+    faces = shoe.face_counts
+    counts = (*faces[:9], sum(faces[9:]))
+    busts = dealer_busts(counts, bool(event.hits_soft_17))
+    lines = dict.fromkeys(event.lines, 0.0)
+    for m, p in busts.cards.items():
+        bj = busts.player_blackjack.get(m, 0.0)
+        if m >= 7:
+            top = "8_or_more" if m >= 8 else "7"
+            lines[f"bust_{top}_player_blackjack"] += bj
+            lines[f"bust_{top}"] += p - bj
+        else:
+            lines[f"bust_{m}"] += p
+    lines[LOSE] = 1.0 - math.fsum(lines.values())
+    return lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +368,18 @@ def price(bet: SideBet, shoe: FaceShoe, paytable: str | None = None) -> SideBetO
     chosen = bet.default if paytable is None else paytable
     bet.paytable(chosen)
     return SideBetOdds(bet, chosen, shoe, line_probabilities(bet.event, shoe))
+
+
+def for_dealer(bet: SideBet, hits_soft_17: bool) -> SideBet:
+    """``bet`` dealt under a dealer who hits soft 17 or not (the ruleset's
+    ``dealer_hits_soft_17``): bets on the dealer's whole hand read it (Buster), the
+    others are unchanged.
+
+    >>> from strategy_calc.sidebets.paytables import builtin_sidebet
+    >>> for_dealer(builtin_sidebet("buster"), True).event.hits_soft_17
+    True
+    """
+    return replace(bet, event=under_dealer_rule(bet.event, hits_soft_17))
 
 
 def make_shoe(decks: int, removed: str | Iterable[str] = (), faces: str | None = None

@@ -122,6 +122,9 @@ ENDPOINTS: dict[str, Endpoint] = {
     "sweep": Endpoint("sweep", ("rules", "set", "vary", "preset", "mode", "strategy")),
     "baccarat": Endpoint("baccarat", (*_COMMON, "shoe", "removed", "exact", "eor")),
     "rules": Endpoint("rules", ("name",)),
+    "sidebet": Endpoint("sidebet bet", ("name", *_COMMON, "removed", "paytable", "eor"),
+                        ("name",)),
+    "sidebets": Endpoint("sidebet", ("list",), ("list",)),
 }
 """The API: ``/api/NAME`` for each (the CLI commands of the same names)."""
 
@@ -203,7 +206,8 @@ def _arguments(key: str, parameter: Parameter, values: list[str]) -> list[str]:
 def _check_limits(name: str, given: dict[str, list[str]]) -> None:
     """Refuse what could read a file or run for too long."""
     builtins = [r.name for r in RULESETS]
-    for spec in given.get("rules", []) + given.get("name", []):
+    names = given.get("name", []) if name == "rules" else []  # (a side bet's: its own check)
+    for spec in given.get("rules", []) + names:
         if spec not in builtins:
             raise InputError(f"rules: a built-in ruleset ({', '.join(builtins)})")
     decks = list(given.get("decks", []))

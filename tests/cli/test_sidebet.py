@@ -25,7 +25,7 @@ def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object
     return data
 
 
-@pytest.mark.parametrize("name", ["21+3", "lucky-ladies", "deluxe-pair"])
+@pytest.mark.parametrize("name", ["21+3", "lucky-ladies", "deluxe-pair", "buster"])
 def test_every_builtin_gives_the_contract_keys_and_lines_that_sum_to_one(
         name: str, capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "sidebet", name, "--decks", "2")
@@ -54,7 +54,10 @@ def test_list_names_every_builtin_and_a_file(tmp_path: Path,
                     'perfect = 30\ncoloured = 10\nmixed = 5\n', encoding="utf-8")
     listed = run_json(capsys, "sidebet", "--list", "--sidebet", str(path))
     assert list(listed) == [*BUILTIN_FILES, "my-pair"]
-    assert {"21+3", "lucky-ladies", "deluxe-pair", "lucky6", "lucky6-vegas"} <= set(listed)
+    assert {"21+3", "lucky-ladies", "deluxe-pair", "buster", "lucky6",
+            "lucky6-vegas"} <= set(listed)
+    assert (listed["buster"]["game"], listed["lucky6"]["game"],  # type: ignore[index]
+            listed["my-pair"]["game"]) == ("blackjack", "baccarat", "blackjack")  # type: ignore[index]
     mine = run_json(capsys, "sidebet", "my-pair", "--sidebet", str(path), "--decks", "8")
     # 8 decks: perfect 7/415, coloured 8/415, mixed 16/415 (the pair bet's hand count)
     assert mine["ev"] == pytest.approx((30 * 7 + 10 * 8 + 5 * 16 - 384) / 415, abs=1e-15)
@@ -71,7 +74,9 @@ def test_effects_of_removal_weighted_by_the_shoe_sum_to_zero(
 
 
 BAD = [
-    (["sidebet", "buster"], "unknown side bet 'buster'"),
+    (["sidebet", "no-such-bet"], "unknown side bet 'no-such-bet'"),
+    (["sidebet", "buster", "--shoe", "A=1,2=1,3=1,4=0,5=0,6=0,7=0,8=0,9=0,T=0,J=0,Q=0,K=0"],
+     "the dealer could run out of cards"),
     (["sidebet", "21+3", "--paytable", "x"], "21+3 has no pay table 'x'"),
     (["sidebet", "21+3", "--decks", "13"], "decks must be between 1 and 12"),
     (["sidebet", "21+3", "--decks", "1", "--removed", "As,As"], "more A of spades"),

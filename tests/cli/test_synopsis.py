@@ -30,7 +30,8 @@ EXPECTED = {
               " [--format text|json] [--json]",
     "baccarat count": "strategy-calc baccarat count [--rules NAME|FILE] [--set FIELD=VALUE"
                       " ...] [--decks N] [--cut-card CARDS_FROM_END] [--shoes N]"
-                      " [--bets BET,...] [--seed S] [--jobs N] [--scheduler ADDRESS]"
+                      " [--bets BET,...] [--sidebets NAME,...] [--sidebet FILE ...]"
+                      " [--seed S] [--jobs N] [--scheduler ADDRESS]"
                       " [--format text|json] [--json]",
     "serve": ("strategy-calc serve [--host ADDRESS] [--port PORT] [--open] [--max-seconds S]"
               " [--max-memory MB] [--heavy-jobs N]"),

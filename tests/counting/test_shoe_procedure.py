@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 import strategy_calc as sc
 from strategy_calc.actions import Action
 from strategy_calc.baccarat.odds import BETS, POINTS, RANKS, analyse_counts
-from strategy_calc.blackjack.playout import RoundPlan, play_round
+from strategy_calc.blackjack.playout import RoundCards, RoundPlan, play_round
 from strategy_calc.cards import SUITS, Card, FaceShoe, Rank, Shoe, parse_cards
 from strategy_calc.cli import app
 from strategy_calc.cli.root import routed
@@ -176,8 +176,9 @@ def test_macau_burns_a_card_before_the_dealer_s_second_card_and_one_when_he_must
     original = count.BlackjackCounter.deal_round
 
     def spy(self: count.BlackjackCounter, cards: list[Card], pos: int, plan: RoundPlan,
-            shoe: Shoe | None = None, burnt: list[int] | None = None) -> int:
-        end = original(self, cards, pos, plan, shoe, burnt)
+            shoe: Shoe | None = None, burnt: list[int] | None = None,
+            record: RoundCards | None = None) -> int:
+        end = original(self, cards, pos, plan, shoe, burnt, record)
         seen.append((cards, pos, end, list(burnt or [])))
         return end
 

@@ -11,7 +11,7 @@ import pytest
 from sidebet_oracle import SUITS, Card, brute_force, deck, with_unknown_removals
 
 from strategy_calc.cards import FACES, FaceShoe, parse_face_cards
-from strategy_calc.sidebets.exact import price
+from strategy_calc.sidebets.exact import by_sequence, line_probabilities, price
 from strategy_calc.sidebets.paytables import builtin_sidebet
 
 BETS = ("21+3", "lucky-ladies", "deluxe-pair")
@@ -69,3 +69,15 @@ def test_each_bet_on_random_small_two_deck_shoes_agrees_with_the_brute_force(
         bet: str, seed: int) -> None:
     cards = random.Random(seed).sample(deck(2), 13 + seed)
     assert_agrees(bet, face_shoe(cards), brute_force(bet, cards))
+
+
+@pytest.mark.parametrize("bet", BETS)
+def test_the_array_sum_of_a_shoe_of_known_suits_is_the_loop_over_sequences_bit_for_bit(
+        bet: str) -> None:
+    # the count prices every round by the arrays; the loop is the definition
+    rng = random.Random(7)
+    for decks in (1, 2, 6):
+        cards = [f + s for f in FACES for s in SUITS] * decks
+        shoe = FaceShoe.full(decks).remove(parse_face_cards(rng.sample(cards, 20 * decks)))
+        event = builtin_sidebet(bet).event
+        assert line_probabilities(event, shoe) == by_sequence(event, shoe)

@@ -81,4 +81,4 @@ def test_a_user_file_prices_its_own_bet_and_unknown_names_are_refused(tmp_path: 
     with pytest.raises(SideBetError, match="unknown side bet 'nope'"):
         find_sidebet("nope", (path,))
     with pytest.raises(SideBetError, match="unknown side bet"):
-        builtin_sidebet("buster")
+        builtin_sidebet("no-such-bet")

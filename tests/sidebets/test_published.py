@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from strategy_calc.sidebets.exact import make_shoe, price
+from strategy_calc.sidebets.exact import for_dealer, make_shoe, price
 from strategy_calc.sidebets.paytables import builtin_sidebet
 
 # Wizard of Odds, 21+3, version 1 (9 to 1 on every winning hand): the house edge by decks
@@ -55,6 +55,40 @@ def test_21_plus_3_version_3_six_decks_returns_wizard_of_odds_rows() -> None:
     assert odds.ev == pytest.approx(-0.041427, abs=3e-6)
 
 
+# Wizard of Odds, Buster Blackjack, pay table 1 (3 or 4 cards 2, 5 cards 4, 6 cards 12, 7
+# cards 50, 8 or more 250): the house edge by decks, dealer stands / hits soft 17
+WIZARD_BUSTER = {1: (0.0877, 0.0689), 2: (0.0848, 0.0651), 4: (0.0831, 0.0629),
+                 5: (0.0827, 0.0625), 6: (0.0825, 0.0621), 8: (0.0822, 0.0617)}
+
+
+@pytest.mark.parametrize("decks", WIZARD_BUSTER)
+@pytest.mark.parametrize("h17", [False, True])
+def test_buster_house_edge_is_wizard_of_odds_by_decks_and_soft_17(decks: int, h17: bool
+                                                                  ) -> None:
+    odds = price(for_dealer(builtin_sidebet("buster"), h17), make_shoe(decks))
+    assert round(odds.house_edge, 4) == WIZARD_BUSTER[decks][h17]
+
+
+def test_buster_six_deck_h17_probabilities_are_wizard_of_odds_pay_table_1() -> None:
+    odds = price(for_dealer(builtin_sidebet("buster"), True), make_shoe(6))
+    p = odds.probabilities
+    eight = p["bust_8_or_more"] + p["bust_8_or_more_player_blackjack"]
+    seven = p["bust_7"] + p["bust_7_player_blackjack"]
+    published = {"8+": (eight, 0.000012), "7": (seven, 0.000214), "6": (p["bust_6"], 0.002638),
+                 "5": (p["bust_5"], 0.020473), "4": (p["bust_4"], 0.089392),
+                 "3": (p["bust_3"], 0.173032)}
+    for line, (ours, theirs) in published.items():
+        assert round(ours, 6) == theirs, line
+    # the page's "dealer doesn't bust" 0.714241 is 1 less its rows (0.285761) to 1.2e-6:
+    # its own total -0.062143 needs 0.714240 (0.652097 of wins less it), which is ours
+    assert round(p["lose"], 6) == 0.714240 and abs(p["lose"] - 0.714241) < 1.5e-6
+    assert round(eight * 250, 6) == 0.002986  # the page's return of 8 or more cards
+    assert round(odds.house_edge, 6) == 0.062143  # the page's total, -0.062143
+
+
+def test_buster_version_2_house_edge_is_wizard_of_odds_six_decks_s17() -> None:
+    odds = price(for_dealer(builtin_sidebet("buster"), False), make_shoe(6), "version-2")
+    assert round(odds.house_edge, 4) == 0.0620
 # --- baccarat: Wizard of Odds' combinations of the ordered 6-card deals of eight decks ----
 
 BACCARAT_DEALS = 4_998_398_275_503_360

@@ -354,3 +354,70 @@ def test_a_suited_chart_exception_opens_in_the_hand_calculator_with_its_suits(
     assert "7s,8s vs T" in shown and f"{answers[0]['ev']['hit']:.6f}" in shown
     assert [answers[0]["best"], answers[1]["best"]] == [a for a, col in sorted(
         bold, key=lambda b: b[1]) if col in (1, 2)]
+
+
+@pytest.mark.slow
+def test_the_side_bet_endpoints_answer_what_sidebet_prints(server: str) -> None:
+    status, data = get(server, "/api/sidebet?name=buster&rules=deluxe&decks=6&removed=5,5,Kh")
+    assert status == 200
+    assert data == cli_json("sidebet", "bet", "buster", "--rules", "deluxe", "--decks", "6",
+                            "--removed", "5,5,Kh")
+    status, listed = get(server, "/api/sidebets?list=true")
+    assert status == 200 and listed == cli_json("sidebet", "--list")
+    status, error = get(server, "/api/sidebet?name=nope")
+    assert status == 400 and "unknown side bet 'nope'" in str(error)
+
+
+@pytest.mark.render
+def test_the_side_bet_view_prices_a_bet_again_as_cards_are_removed(server: str) -> None:
+    """Pick 21+3 on deluxe at two decks, remove a queen and a five with the face buttons:
+    the lines and the EV are ``sidebet 21+3 --removed Q,5``'s."""
+
+    want = cli_json("sidebet", "bet", "21+3", "--rules", "deluxe", "--decks", "2", "--removed",
+                    "Q,5")
+    assert isinstance(want, dict)
+    with browser_page(server + "/") as page:
+        page.select_option("#rules", "deluxe")
+        page.select_option("#decks", "2")
+        page.click("nav button[data-tab='sidebets']")
+        page.wait_for_selector("#sb-name option[value='21+3']", state="attached",
+                               timeout=60_000)
+        page.select_option("#sb-name", "21+3")
+        page.click("#sb-faces button[data-face='Q']")
+        page.wait_for_selector("#sb-ev", timeout=60_000)
+        page.click("#sb-faces button[data-face='5']")
+        page.wait_for_function("document.querySelector('#sb-out p').textContent"
+                               ".includes('Q,5')", timeout=60_000)
+        text = page.inner_text("#sb-out")
+    assert f"EV {want['ev']:.6f}" in text
+    for line, figures in want["lines"].items():
+        assert f"{figures['probability']:.8f}" in text, line
+
+
+@pytest.mark.slow
+@pytest.mark.render
+def test_the_side_bet_view_prices_a_baccarat_bet_under_the_baccarat_ruleset(server: str
+                                                                            ) -> None:
+    """Pick lucky6 while the page's ruleset is deluxe (a blackjack one) at one deck, remove
+    a six: the view asks for it under macau-baccarat at the page's decks, ``sidebet lucky6
+    --rules macau-baccarat --decks 1 --removed 6``'s lines and EV (not the other game's
+    error)."""
+
+    want = cli_json("sidebet", "bet", "lucky6", "--rules", "macau-baccarat", "--decks", "1",
+                    "--removed", "6")
+    assert isinstance(want, dict)
+    with browser_page(server + "/") as page:
+        page.select_option("#rules", "deluxe")
+        page.select_option("#decks", "1")
+        page.click("nav button[data-tab='sidebets']")
+        page.wait_for_selector("#sb-name option[value='lucky6']", state="attached",
+                               timeout=60_000)
+        page.select_option("#sb-name", "lucky6")
+        page.click("#sb-faces button[data-face='6']")
+        page.wait_for_function("document.querySelector('#sb-out p') && document"
+                               ".querySelector('#sb-out p').textContent.includes('6')",
+                               timeout=60_000)
+        text = page.inner_text("#sb-out")
+    assert f"EV {want['ev']:.6f}" in text
+    for line, figures in want["lines"].items():
+        assert f"{figures['probability']:.8f}" in text, line

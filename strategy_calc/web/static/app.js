@@ -481,6 +481,80 @@ $("bac-go").addEventListener("click", async () => {
   out.append(el("p", data.ruleset), t);
 });
 
+// Side bets: the bets and their pay tables (sidebet --list), then one bet's lines and EV
+// for the game's shoe less the removed cards (sidebet NAME); a face button removes one
+// card of that face (suit unknown) and prices the bet again.
+let sidebets = {};
+
+async function loadSidebets() {
+  const q = new URLSearchParams();
+  q.set("list", "true");
+  const data = await ask("sidebets", q, $("sb-status"));
+  if (!data) return;
+  sidebets = data;
+  $("sb-name").textContent = "";
+  for (const name of Object.keys(data)) $("sb-name").append(el("option", name, {"value": name}));
+  showPaytables();
+  $("sb-status").textContent = "";
+}
+
+function showPaytables() {
+  const bet = sidebets[$("sb-name").value];
+  $("sb-paytable").textContent = "";
+  if (!bet) return;
+  for (const table of Object.keys(bet.paytables)) {
+    const option = el("option", table, {"value": table});
+    if (table === bet.default) option.selected = true;
+    $("sb-paytable").append(option);
+  }
+}
+
+async function priceSidebet() {
+  // a baccarat bet is priced under the baccarat ruleset (as the Baccarat tab is), the
+  // page's decks; a blackjack bet under the page's ruleset
+  const baccarat = (sidebets[$("sb-name").value] || {}).game === "baccarat";
+  const q = baccarat ? new URLSearchParams() : gameParams();
+  if (baccarat) {
+    q.set("rules", "macau-baccarat");
+    if ($("decks").value) q.set("decks", $("decks").value);
+  }
+  q.set("name", $("sb-name").value);
+  if ($("sb-paytable").value) q.set("paytable", $("sb-paytable").value);
+  if ($("sb-removed").value.trim()) q.append("removed", $("sb-removed").value.trim());
+  const data = await ask("sidebet", q, $("sb-status"));
+  const out = $("sb-out");
+  out.textContent = "";
+  if (!data) return;
+  const t = el("table", undefined, {"class": "sidebet"});
+  const head = el("tr");
+  for (const h of ["line", "pays", "probability", "EV share"]) head.append(el("th", h));
+  t.append(head);
+  for (const [line, l] of Object.entries(data.lines)) {
+    const tr = el("tr");
+    tr.append(el("td", line.replaceAll("_", " ")), el("td", l.pays < 0 ? "loses" : `${l.pays}:1`),
+      el("td", l.probability.toFixed(8)), el("td", num(l.probability * l.pays)));
+    t.append(tr);
+  }
+  out.append(el("p", `${data.bet}, pay table ${data.paytable}: ${data.cards_left} cards left`
+    + ` (removed: ${data.removed || "none"})`), t,
+  el("p", `EV ${num(data.ev)} per unit (house edge ${pct(data.house_edge)}), SD ${data.sd.toFixed(4)}`,
+    {"id": "sb-ev"}));
+}
+
+for (const face of ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"]) {
+  const b = el("button", face, {"data-face": face});
+  b.addEventListener("click", () => {
+    const now = $("sb-removed").value.trim();
+    $("sb-removed").value = now ? `${now},${face}` : face;
+    priceSidebet();
+  });
+  $("sb-faces").append(b);
+}
+$("sb-clear").addEventListener("click", () => { $("sb-removed").value = ""; priceSidebet(); });
+$("sb-name").addEventListener("change", showPaytables);
+$("sb-go").addEventListener("click", priceSidebet);
+loadSidebets();
+
 for (const b of document.querySelectorAll("nav button")) {
   b.addEventListener("click", () => {
     document.querySelectorAll("nav button").forEach((x) => x.classList.toggle("active", x === b));
