@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import settings
 
-KINDS = ("oracle", "statistical", "render", "parallel")
+KINDS = ("oracle", "statistical", "render", "parallel", "fullsize")
 
 settings.register_profile("deterministic", derandomize=True, database=None,
                           print_blob=True)

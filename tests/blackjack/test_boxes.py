@@ -200,7 +200,7 @@ def test_a_number_of_boxes_a_table_does_not_have_is_refused(boxes: int) -> None:
         check_boxes(boxes)
 
 
-@pytest.mark.slow
+@pytest.mark.fullsize
 def test_six_deck_variance_and_covariance_match_wongs_published_benchmark() -> None:
     """Stanford Wong, *Professional Blackjack*, p. 203 (quoted by Wizard of Odds, "Variance
     in blackjack", appendix 4): variance 1.28 and covariance 0.47 per hand for his

@@ -114,7 +114,7 @@ def test_a_one_deck_matrix_has_every_cell_and_only_the_allowed_plays() -> None:
     assert len(insurance) == 1 and insurance[0].up == "A"
 
 
-@pytest.mark.slow
+@pytest.mark.fullsize
 def test_the_matrix_reproduces_the_illustrious_18_and_fab_4_within_one_true_count() -> None:
     """The full Hi-Lo matrix at 6 decks S17 DAS late surrender: each published decision's
     cell (the matrix weighs a double against the best of hit and stand, a split against

@@ -205,7 +205,7 @@ def test_the_counts_round_off_the_top_has_the_games_moments_with_resplits() -> N
     assert abs(game.moments_optimal[0] - game.ev_optimal) <= 1e-12
 
 
-@pytest.mark.slow
+@pytest.mark.fullsize
 def test_wizard_of_odds_appendix_4_variance_with_doubling_after_splits() -> None:
     """Wizard of Odds, blackjack appendix 4 (basic strategy, a cut-card simulation of
     about 1e10 hands, resplits to 4): 6 decks, H17, DAS, no surrender, no resplit aces:
@@ -219,7 +219,7 @@ def test_wizard_of_odds_appendix_4_variance_with_doubling_after_splits() -> None
     assert abs(m[1] - m[0] ** 2 - 1.346) < 0.001
 
 
-@pytest.mark.slow
+@pytest.mark.fullsize
 def test_wizard_of_odds_no_das_variance_is_the_das_pair_splits() -> None:
     """His no-DAS rows sit 0.008-0.009 above the exact figure, and splitting the seven
     pairs a DAS chart splits and a no-DAS chart hits (2,2 and 3,3 vs 2-3, 4,4 vs 5-6,
