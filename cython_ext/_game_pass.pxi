@@ -180,7 +180,7 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                     if not chart:
                         continue
                     if not fixed_policy:
-                        pol[k] = 1 if sum_h > sum_s else 0
+                        pol[k] = 1 if beats(sum_h, sum_s) else 0
                     for q in range(class_start[k], class_start[k + 1]):
                         node = class_nodes[q]
                         if out[node, <int>COL_WEIGHT] == out[node, <int>COL_WEIGHT] and \

@@ -30,6 +30,7 @@ from strategy_calc.actions import Action
 from strategy_calc.blackjack.chart import Chart
 from strategy_calc.blackjack.deals import UP_ORDER, natural_results
 from strategy_calc.blackjack.game_pass import GamePass, UpCardDeals
+from strategy_calc.blackjack.hand_rules import beats
 from strategy_calc.blackjack.split.plan import SplitPlan
 from strategy_calc.blackjack.split.values import resplit_moments
 from strategy_calc.cards import Card, Rank, Shoe
@@ -237,7 +238,7 @@ def _merge(binned: dict[float, float], exact: dict[float, float]) -> dict[float,
 def optimal_codes(table: UpCardPass) -> array.array[int]:
     """Per node: 2 where hitting beats standing (optimal play), else 4."""
     v = table.values
-    return array.array("b", [2 if v[i + COL_HIT] > v[i + COL_STAND] else 4
+    return array.array("b", [2 if beats(v[i + COL_HIT], v[i + COL_STAND]) else 4
                              for i in range(0, len(v), PASS_WIDTH)])
 
 

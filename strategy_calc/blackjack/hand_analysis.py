@@ -40,7 +40,7 @@ from typing import Literal
 from strategy_calc import actions, engine
 from strategy_calc.actions import ACTIONS, OUTCOMES
 from strategy_calc.blackjack.bonus import bonus_terms, suit_readings
-from strategy_calc.blackjack.hand_rules import AUTOPLAY_POLICY, hand_total, is_natural
+from strategy_calc.blackjack.hand_rules import AUTOPLAY_POLICY, best_play, hand_total, is_natural
 from strategy_calc.blackjack.split.plan import SplitPlan
 from strategy_calc.blackjack.split.strategies import check_split_strategy
 from strategy_calc.blackjack.split.values import (
@@ -232,7 +232,7 @@ def analyse_hand(
             postsplit or strategy == "postsplit", progress)
     if two_cards:
         _side_evs(ev, rules, shoe, upr, natural, p_bj, conditioning.peek)
-    best = max((a for a in _PLAY_KEYS if ev[a] is not None), key=lambda a: ev[a] or 0.0)
+    best = best_play({actions.Action(a): v for a in _PLAY_KEYS if (v := ev[a]) is not None}).value
     if ev["even_money"] is not None and rules.blackjack_pays * no_bj < 1.0:
         best = "even_money"
     won_lost = moments = None

@@ -129,7 +129,9 @@ True / False (whether a 6-7 / 6-8 / 7-8 composition's hit EV counts its
 suit-averaged suited 6-7-8 chance; 7-7-7 always counts).
 
 Ties between actions (exactly equal values) are broken in the order
-``tie_order`` (default stand, hit, double, surrender, split). Tied initial
+``tie_order``; the default is the rules text's (docs/MODEL.md "Exact ties": an exact tie
+takes the calmer play, stand, hit, double, surrender, split, and declines insurance and
+even money), so the default play is the calculator's. Tied initial
 decisions whose round distributions differ are listed in ``RoundResult.ties``;
 tied later decisions that the optimal play reaches, in
 ``RoundOracle.node_ties_played`` (their distributions may or may not differ).
