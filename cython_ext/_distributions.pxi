@@ -63,7 +63,7 @@ cdef bint wants_double(Ctx* c, int node, const char* codes) noexcept nogil:
         return (codes[node] & CODE_DOUBLE) != 0
     s = stand_value(c, node, 1.0)
     h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
-    return double_value(c, node, 2.0) > (s if s >= h else h)
+    return beats(double_value(c, node, 2.0), h if beats(h, s) else s)
 
 
 cdef bint wants_hit(Ctx* c, int node, const char* codes) noexcept nogil:
@@ -72,7 +72,7 @@ cdef bint wants_hit(Ctx* c, int node, const char* codes) noexcept nogil:
         return False
     if codes != NULL:
         return (codes[node] & CODE_HIT) != 0
-    return hit_value(c, node, False) > stand_value(c, node, 1.0)
+    return beats(hit_value(c, node, False), stand_value(c, node, 1.0))
 
 
 cdef inline int second_rank(int start, int node) noexcept nogil:
@@ -292,9 +292,9 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
             else:
                 s = stand_value(c, node, 1.0)
                 h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
-                v = s if s >= h else h
-                code = 2 if h > s else 4
-                if das and double_ok[node_best[node]] and double_value(c, node, 2.0) > v:
+                v = h if beats(h, s) else s
+                code = 2 if beats(h, s) else 4
+                if das and double_ok[node_best[node]] and beats(double_value(c, node, 2.0), v):
                     code |= 1
             doubled = das and double_ok[node_best[node]] and (code & CODE_DOUBLE) != 0
             if not doubled and not (code & CODE_HIT and node_best[node] < 21):

@@ -191,8 +191,8 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                     if not chart:
                         continue
                     if not fixed_policy:
-                        pol[k] = 1 if sum_h > sum_s else 0
-                        if late and late_d > (late_h if pol[k] else late_s):
+                        pol[k] = 1 if beats(sum_h, sum_s) else 0
+                        if late and beats(late_d, late_h if pol[k] else late_s):
                             pol[k] |= 2
                     for q in range(class_start[k], class_start[k + 1]):
                         node = class_nodes[q]

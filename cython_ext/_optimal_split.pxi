@@ -559,7 +559,7 @@ cdef double opt_suited(Opt* o, int lv, int r, int ch, double d) noexcept nogil:
             o.stamp[lv][ch] = 0
             o.stamp[lv][id_678] = 0
             v = opt_node(o, lv, ch)
-            acc += w * (v if v >= d else d)
+            acc += w * (d if beats(d, v) else v)
     o.qover[lv] = -1.0
     o.stamp[lv][ch] = 0
     o.stamp[lv][id_678] = 0
@@ -597,11 +597,11 @@ cdef double opt_node(Opt* o, int lv, int node) noexcept nogil:
                     h += pr * opt_bust(o, lv, node, shoe, N, r, 1)
                 else:
                     h += pr * opt_node(o, lv, ch)
-            if h > v:
+            if beats(h, v):
                 v = h
         if doubles_after_hit(node_ncards[node], o.dah, o.double_ok[node_best[node]] != 0):
             h = opt_double(o, lv, node)
-            if h > v:
+            if beats(h, v):
                 v = h
         q = opt_q678(o, lv)
         if node == id_678 and o.b678 > 0 and q > 0:  # (v: standing on the plain 21)
@@ -680,7 +680,7 @@ cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept n
                     gsum += pr * o.gv[lv][ch]
             if identity:
                 h += g - gsum
-            if h > v:
+            if beats(h, v):
                 v = h
         if doubles_after_hit(node_ncards[node], o.dah, o.double_ok[t] != 0):
             # (opt_double reads the node's finished-hands value: kept first)
@@ -688,7 +688,7 @@ cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept n
             o.val[lv][node] = v
             o.gv[lv][node] = g
             h = opt_double(o, lv, node)
-            if h > v:
+            if beats(h, v):
                 v = h
         q = opt_q678(o, lv)
         if node == id_678 and o.b678 > 0 and q > 0:  # (v: standing on the plain 21)
@@ -762,13 +762,13 @@ cdef double opt_card(Opt* o, int lv, int r) noexcept nogil:
         v = opt_node(o, lv, ch)
         if o.das and o.double_ok[node_best[ch]]:
             d = opt_double(o, lv, ch)
-            if d > v:
+            if beats(d, v):
                 v = d
     if r == o.p and o.made[lv] < o.max_hands:  # resplit: this card starts a waiting hand
         for k in range(NR):
             shoe[k] = S[k] - (k == r)
         d = opt_state(o, lv + 1, shoe, o.left[lv] + 1, o.made[lv] + 1, o.W[lv], o.L[lv])
-        if d > v:
+        if beats(d, v):
             v = d
     return <double>S[r] / N * v
 

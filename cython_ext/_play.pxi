@@ -491,10 +491,10 @@ cdef double play_value(Ctx* c, int node) noexcept nogil:
     else:
         s = stand_value(c, node, 1.0)
         h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
-        v = s if s >= h else h
+        v = h if beats(h, s) else s
         if late_double(c, node):
             d = double_value(c, node, 2.0)
-            if d > v:
+            if beats(d, v):
                 v = d
         v = with_678(c, node, v)
         c.hv[node] = h
@@ -572,8 +572,8 @@ cdef double suited_variant(Ctx* c, int node, bint may_double, double q, double d
     s = stand_value(c, node, 1.0)
     h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
     v = play_value(c, node)
-    code[0] = 2 if h > s else 4
-    if may_double and d > v:
+    code[0] = 2 if beats(h, s) else 4
+    if may_double and beats(d, v):
         v = d
         code[0] |= 1
     return v
@@ -644,7 +644,7 @@ cdef double split_hand(Ctx* c, int pair, const int* double_ok, bint das, bint ac
                 v = play_value(c, ch)
                 if may_double:
                     d = double_value(c, ch)
-                    if d > v:
+                    if beats(d, v):
                         v = d
         else:
             code = chart_two[ch]
@@ -676,11 +676,11 @@ cdef void record_codes(Ctx* c, int pair, const int* double_ok, bint das,
             continue
         s = stand_value(c, node, 1.0)
         h = hit_value(c, node, False) if node_best[node] < 21 else -1e300
-        codes[node] = CODE_HIT if h > s else CODE_STAND
+        codes[node] = CODE_HIT if beats(h, s) else CODE_STAND
         if (node_ncards[node] == 2 and das and double_ok[node_best[node]]) \
                 or late_double(c, node):
             d = double_value(c, node, 2.0)
-            if d > (h if h > s else s):
+            if beats(d, h if beats(h, s) else s):
                 codes[node] |= CODE_DOUBLE
 
 

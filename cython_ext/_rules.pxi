@@ -152,3 +152,19 @@ cdef inline double stand_settlement(int mode, double bet, double net, double pbj
     if mode == 1:
         return bet * net
     return bet * net / (1.0 - pbj)
+
+
+# ------------------------------------------------------------------------ exact ties
+cdef inline bint beats(double alt, double keep) noexcept nogil:
+    """The one rule for exact ties: the play worth ``alt`` is taken over the one worth
+    ``keep`` only when it is worth more by more than TIE_ULPS units in the last place of 1
+    (TIE_ULPS x 2**-52 = 1.4e-14 of the bet). Within that the two tie, and the play
+    compared as ``keep`` is taken: every caller passes the calmer play there (stand before
+    hit, hit or stand before double, any play before surrender or a split), so an exact
+    tie stands, as the rules text of docs/MODEL.md ("Exact ties") says. The values are
+    sums of at most a few thousand terms of magnitude 1 or less, so two equal values
+    differ in floating point by a few ulps of 1 at most; a real difference on the small
+    shoes where ties occur is a rational with a denominator dividing the falling
+    factorial of the cards left (times the payouts' denominators), far above the
+    tolerance."""
+    return alt - keep > TIE_ULPS * 2.220446049250313e-16

@@ -84,3 +84,9 @@ cpdef enum DealerRule:
     # dealer trees are built per rule (_dealer_trees.pxi ensure_trees), NDRULES of them
     DEALER_H17 = 1      # he hits soft 17
     DEALER_22 = 2       # a 22 is an outcome of its own (OUT_22) that pushes every standing hand
+
+cpdef enum Tie:
+    # exact ties between two plays (_rules.pxi beats): a play is worth more than another
+    # only by more than TIE_ULPS units in the last place of 1 (TIE_ULPS x 2**-52, 1.4e-14);
+    # within it the two tie, and the calmer play is taken (stand, then hit, then double)
+    TIE_ULPS = 64

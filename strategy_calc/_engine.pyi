@@ -43,6 +43,9 @@ class DealerRule(IntEnum):
     DEALER_H17 = 1
     DEALER_22 = 2
 
+class Tie(IntEnum):
+    TIE_ULPS = 64
+
 class DealerMemo:
     def __init__(self, origin: memoryview, drule: int, up: int = 0, reserve: int = 0) -> None: ...
     @property

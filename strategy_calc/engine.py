@@ -72,6 +72,14 @@ SPLIT_CHART_NODAS: int = int(_engine.SplitColumn.SPLIT_CHART_NODAS)
 SPLIT_ALL: int = SPLIT_OPTIMAL | SPLIT_CHART | SPLIT_CHART_NODAS
 """:func:`split_tables`' ``columns`` (``_engine.SplitColumn``): the split hands' own best
 play, the chart's play, the chart's play without doubling after the split."""
+TIE: float = int(_engine.Tie.TIE_ULPS) * 2.0 ** -52
+"""Exact ties (``_engine.Tie``, the engine's ``beats``): one play is worth more than another
+only by more than this (TIE_ULPS units in the last place of 1); within it they tie and the
+calmer play is taken (:func:`strategy_calc.blackjack.hand_rules.beats`).
+
+>>> TIE
+1.4210854715202004e-14
+"""
 BACCARAT_CELLS: tuple[tuple[int, int, int, int], ...] = tuple(
     (2 + j, 2 + k, p, b) for j in (0, 1) for k in (0, 1) for p in range(10) for b in range(10))
 """The cells of ``_engine.baccarat_deal_counts``' grid, in order (cell ``200 j + 100 k + 10 p
@@ -97,6 +105,7 @@ __all__ = [
     "SPLIT_CHART",
     "SPLIT_CHART_NODAS",
     "SPLIT_OPTIMAL",
+    "TIE",
     "WHOLE_GAME_REMOVALS",
     "Conditioning",
     "DealerMemo",

@@ -53,6 +53,7 @@ from strategy_calc.blackjack.game_pass import (
     chart_codes,
     whole_game_pass,
 )
+from strategy_calc.blackjack.hand_rules import best_play
 from strategy_calc.cards import Rank, Shoe
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules
@@ -251,7 +252,7 @@ def _first_plays(ups: UpCardDeals, chart: Chart | None) -> tuple[array.array[int
             for case in cases:
                 for action, v in case.allowed().items():
                     values[action] = values.get(action, 0.0) + case.probability * v
-            best = max(values, key=lambda x: (values[x], -list(_ACTION_CODE).index(x)))
+            best = best_play(values)
         actions[10 * (a - 1) + (b - 1)] = _ACTION_CODE[best]
         if best is Action.SPLIT:
             splits[Rank(a)] = ups.weight(hand)

@@ -27,7 +27,7 @@ from strategy_calc import engine
 from strategy_calc.actions import Action, ChartCode
 from strategy_calc.blackjack.deals import HARD_ROWS, SOFT_ROWS, UP_ORDER, DealValues, accumulate
 from strategy_calc.blackjack.game_pass import GamePass, UpCardDeals, three_card_nodes
-from strategy_calc.blackjack.hand_rules import hand_total
+from strategy_calc.blackjack.hand_rules import beats, best_play, hand_total
 from strategy_calc.cards import Rank
 from strategy_calc.engine import Conditioning, node_table
 
@@ -143,18 +143,19 @@ def cell_code(values: DealValues, das_split: bool) -> ChartCode:
     only doubling after the split makes splitting best).
     """
     play = values.allowed()
-    best = max(play, key=lambda a: play[a])
-    if values.even_money is not None and values.even_money > play[best]:
+    best = best_play(play)
+    if values.even_money is not None and beats(values.even_money, play[best]):
         return ChartCode(Action.EVEN_MONEY)  # (a natural's cell: one hand, A,T)
-    fallback = Action.HIT if values.hit >= values.stand else Action.STAND
+    fallback = Action.HIT if beats(values.hit, values.stand) else Action.STAND
     if best is Action.DOUBLE:
         return ChartCode(Action.DOUBLE, fallback)
     if best is Action.SURRENDER:
-        rest = {a: v for a, v in play.items() if a in (Action.STAND, Action.HIT, Action.SPLIT)}
-        return ChartCode(Action.SURRENDER, max(rest, key=lambda a: rest[a]))
+        rest: dict[Action, float] = {a: v for a, v in play.items()
+                                     if a in (Action.STAND, Action.HIT, Action.SPLIT)}
+        return ChartCode(Action.SURRENDER, best_play(rest))
     if best is Action.SPLIT:
         no_das = values.split_no_das
-        if das_split and no_das is not None and no_das < max(values.hit, values.stand):
+        if das_split and no_das is not None and beats(max(values.hit, values.stand), no_das):
             return ChartCode(Action.SPLIT, fallback)
         return ChartCode(Action.SPLIT)
     return ChartCode(best)
@@ -285,10 +286,10 @@ def three_card_deviations(ups: UpCardDeals, conditioning: Conditioning,
         play = ups.policy[table.klass[node]] if late_double else ups.policy[
             table.klass[node]] & 1
         values = {Action.STAND: row.stand, Action.HIT: row.hit}
-        best = Action.HIT if row.hit > row.stand else Action.STAND
+        best = Action.HIT if beats(row.hit, row.stand) else Action.STAND
         if late_double and row.double == row.double:
             values[Action.DOUBLE] = row.double
-            if row.double > values[best]:
+            if beats(row.double, values[best]):
                 best = Action.DOUBLE
         chart = (Action.DOUBLE if play & 2 and Action.DOUBLE in values
                  else Action.HIT if play & 1 else Action.STAND)

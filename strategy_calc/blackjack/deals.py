@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from strategy_calc.actions import PLAY_ACTIONS, Action
+from strategy_calc.blackjack.hand_rules import beats, best_play
 from strategy_calc.cards import RANKS, SUITED_RANKS, Rank
 from strategy_calc.engine import Conditioning
 from strategy_calc.rules import BlackjackRules
@@ -92,30 +93,27 @@ class DealValues(NamedTuple):
         return {a: v for a, v in zip(PLAY_ACTIONS, values, strict=True) if v is not None}
 
     def best(self) -> Action:
-        """The best action (the first of :data:`~strategy_calc.actions.PLAY_ACTIONS` on ties)."""
-        best, top = Action.STAND, self.stand
-        for action, v in ((Action.HIT, self.hit), (Action.DOUBLE, self.double),
-                          (Action.SPLIT, self.split), (Action.SURRENDER, self.surrender)):
-            if v is not None and v > top:
-                best, top = action, v
-        return best
+        """The best action (an exact tie takes the calmer play,
+        :func:`~strategy_calc.blackjack.hand_rules.best_play`)."""
+        return best_play(self.allowed())
 
     def insures(self) -> bool:
         """Optimal play takes insurance: it is offered and worth more than nothing (and
         the hand does not take even money instead, :meth:`takes_even_money`)."""
-        return (self.insurance is not None and self.insurance > 0.0
+        return (self.insurance is not None and beats(self.insurance, 0.0)
                 and not self.takes_even_money())
 
     def takes_even_money(self) -> bool:
         """Optimal play takes even money: offered, and worth more than the best play
         insured or not (at 3:2 it never is: an insured natural is worth exactly 1)."""
-        return self.even_money is not None and self.even_money > self._played()
+        return self.even_money is not None and beats(self.even_money, self._played())
 
     def _played(self) -> float:
         """The best action's value, insured where the insurance is worth more than 0."""
         played = self.value(self.best())
         assert played is not None
-        return played + max(0.0, self.insurance or 0.0)
+        insured = self.insurance is not None and beats(self.insurance, 0.0)
+        return played + (self.insurance or 0.0 if insured else 0.0)
 
     def round_best(self) -> float:
         """The round's value under optimal play: the best action, with insurance where it
@@ -131,7 +129,7 @@ class DealValues(NamedTuple):
         (True, 1.0)
         """
         played = self._played()
-        if self.even_money is not None and self.even_money > played:
+        if self.even_money is not None and self.takes_even_money():
             return self.even_money
         return played
 

@@ -30,6 +30,7 @@ from strategy_calc.actions import Action
 from strategy_calc.blackjack.chart import Chart
 from strategy_calc.blackjack.deals import UP_ORDER, natural_results
 from strategy_calc.blackjack.game_pass import GamePass, UpCardDeals
+from strategy_calc.blackjack.hand_rules import beats
 from strategy_calc.blackjack.split.plan import SplitPlan
 from strategy_calc.blackjack.split.values import resplit_moments
 from strategy_calc.cards import Card, Rank, Shoe
@@ -241,12 +242,12 @@ def optimal_codes(table: UpCardPass, late: bool = False) -> array.array[int]:
     (double_after_hit) also 1 on a hand of three or more cards where doubling beats both
     (the engine doubles there where the rules let that hand double)."""
     v = table.values
-    codes = array.array("b", [2 if v[i + COL_HIT] > v[i + COL_STAND] else 4
+    codes = array.array("b", [2 if beats(v[i + COL_HIT], v[i + COL_STAND]) else 4
                               for i in range(0, len(v), PASS_WIDTH)])
     if late:
         for node, n in enumerate(node_table().ncards):
             i = node * PASS_WIDTH
-            if n > 2 and v[i + COL_DOUBLE] > max(v[i + COL_HIT], v[i + COL_STAND]):
+            if n > 2 and beats(v[i + COL_DOUBLE], max(v[i + COL_HIT], v[i + COL_STAND])):
                 codes[node] |= 1
     return codes
 

@@ -32,15 +32,16 @@ from __future__ import annotations
 
 import array
 import contextlib
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from strategy_calc import actions, engine
 from strategy_calc.actions import ACTIONS, OUTCOMES
 from strategy_calc.blackjack.bonus import bonus_terms, suit_readings
-from strategy_calc.blackjack.hand_rules import AUTOPLAY_POLICY, hand_total, is_natural
+from strategy_calc.blackjack.hand_rules import AUTOPLAY_POLICY, best_play, hand_total, is_natural
 from strategy_calc.blackjack.split.plan import SplitPlan
 from strategy_calc.blackjack.split.strategies import check_split_strategy
 from strategy_calc.blackjack.split.values import (
@@ -52,6 +53,8 @@ from strategy_calc.blackjack.split.values import (
     split_values,
 )
 from strategy_calc.cards import (
+    SUITED_RANKS,
+    SUITS,
     Card,
     CardError,
     Rank,
@@ -157,6 +160,7 @@ def analyse_hand(
     shoe: Shoe | None = None,
     split_strategy: str = "cdp1",
     progress: Callable[[int, int], None] | None = None,
+    removed_seen: bool = False,
 ) -> HandAnalysis:
     """Exact EV of every action for the initial hand ``cards`` against ``up``.
 
@@ -172,6 +176,10 @@ def analyse_hand(
     seconds).
     ``outcomes``: also the win / push / loss probabilities of each action
     (:attr:`HandAnalysis.outcomes`; a split is enumerated jointly, slower).
+    ``removed_seen``: the ``removed`` cards were seen, suits too (``hand`` on the command
+    line): a removed 6, 7 or 8 given without a suit is averaged over the suits it may have
+    (:func:`_removed_suit_cases`); else (the default, as a count's or an effect of removal's
+    removals are) a removed card's suit is unknown to the player too.
 
     >>> from strategy_calc.rules import blackjack_rules
     >>> a = analyse_hand("A,T", "A", blackjack_rules("macau-1983"))
@@ -184,6 +192,86 @@ def analyse_hand(
     if len(hand) < 2:
         raise CardError("a hand has at least two cards")
     start = shoe if shoe is not None else Shoe.full(rules.decks)
+    cases = (_removed_suit_cases(rules, start, hand, up_card, gone) if removed_seen
+             else [(1.0, gone)])
+    if len(cases) > _MOST_SUIT_CASES:
+        one = _analyse_hand(hand, up_card, rules, gone, peek_method, postsplit, outcomes,
+                            start, split_strategy, progress)
+        note = (f"the removed 6s, 7s and 8s of unknown suit have {len(cases)} readings of"
+                " their suits: valued as unknown to the player (give their suits)")
+        return replace(one, notes=(*one.notes, note))
+    if len(cases) == 1:
+        return _analyse_hand(hand, up_card, rules, cases[0][1], peek_method, postsplit,
+                             outcomes, start, split_strategy, progress)
+    each = [(w, _analyse_hand(hand, up_card, rules, case, peek_method, postsplit, outcomes,
+                              start, split_strategy, progress)) for w, case in cases]
+    return _mean_analysis(each, start.remove(gone).remove([up_card]).remove(hand))
+
+
+def _removed_suit_cases(rules: BlackjackRules, start: Shoe, hand: Sequence[Card], up: Card,
+                        gone: Sequence[Card]) -> list[tuple[float, tuple[Card, ...]]]:
+    """The removed cards with their suits, each reading with its probability: where the
+    suited 6-7-8 can be made by a hand of 6s, 7s and 8s (two or three cards), each removed
+    6, 7 or 8 of unknown suit takes each suit as a uniform random subset of that rank's
+    cards not known to be out would (docs/MODEL.md: the player saw the cards out, their
+    suits too; the value averages over the suits not given). Else the one reading as
+    given. (The caller values more than :data:`_MOST_SUIT_CASES` readings as one.)"""
+    unknown = {r: sum(1 for c in gone if c.rank is r and c.suit is None) for r in SUITED_RANKS}
+    if (rules.bonus_suited_678 <= 0 or not any(unknown.values()) or len(hand) > 3
+            or not all(c.rank in SUITED_RANKS for c in hand)):
+        return [(1.0, tuple(gone))]
+    pool = start.remove([c for c in (*gone, up, *hand) if c.suit is not None])
+    cases: list[tuple[float, tuple[Card, ...]]] = [
+        (1.0, tuple(c for c in gone if not (c.rank in SUITED_RANKS and c.suit is None)))]
+    for rank, u in unknown.items():
+        if not u:
+            continue
+        row = pool.suits[rank - 1]
+        ways = math.comb(sum(row), u)
+        split = [(math.prod(math.comb(n, m) for n, m in zip(row, ms, strict=True)) / ways,
+                  tuple(Card(rank, SUITS[k]) for k, m in enumerate(ms) for _ in range(m)))
+                 for ms in itertools.product(*(range(min(n, u) + 1) for n in row))
+                 if sum(ms) == u]
+        cases = [(w * v, known + more) for w, known in cases for v, more in split if v > 0]
+    return cases
+
+
+_MOST_SUIT_CASES = 64
+"""Most readings of the removed cards' suits :func:`analyse_hand` averages over."""
+
+
+def _mean_analysis(each: Sequence[tuple[float, HandAnalysis]], shoe: Shoe) -> HandAnalysis:
+    """The analyses of the readings of the removed cards' suits, averaged with their
+    probabilities (every figure is an expectation or a probability); the best play again
+    from the averaged values."""
+    first = each[0][1]
+    weights = [w for w, _ in each]
+
+    def mean(values: Sequence[object]) -> object:
+        if values[0] is None or isinstance(values[0], str | bool):
+            return values[0]
+        if isinstance(values[0], Mapping):
+            return {k: mean([v[k] for v in values]) for k in values[0]}  # type: ignore[index]
+        if isinstance(values[0], tuple):
+            return tuple(mean([v[i] for v in values]) for i in range(len(values[0])))  # type: ignore[index]
+        return math.fsum(w * float(v) for w, v in zip(weights, values, strict=True))  # type: ignore[arg-type]
+
+    figures = {name: mean([getattr(a, name) for _, a in each])
+               for name in ("ev", "autoplay", "one_card", "split_hands", "split_postsplit",
+                            "outcomes", "second_moments")}
+    ev: dict[str, float | None] = figures["ev"]  # type: ignore[assignment]
+    best = first.best if first.best == "even_money" else best_play(
+        {actions.Action(a): v for a in _PLAY_KEYS if (v := ev[a]) is not None}).value
+    note = "the removed 6s, 7s and 8s of unknown suit: averaged over their possible suits"
+    return replace(first, shoe=shoe, best=best, notes=(*first.notes, note),
+                   **figures)  # type: ignore[arg-type]
+
+
+def _analyse_hand(hand: tuple[Card, ...], up_card: Card, rules: BlackjackRules,
+                  gone: Sequence[Card], peek_method: PeekMethod, postsplit: bool,
+                  outcomes: bool, start: Shoe, split_strategy: str,
+                  progress: Callable[[int, int], None] | None) -> HandAnalysis:
+    """:func:`analyse_hand` for one reading of the removed cards."""
     base = start.remove(gone).remove([up_card])
     shoe = base.remove(hand)  # an impossible hand is refused before it is judged bust
     ranks = [int(c.rank) for c in hand]
@@ -232,7 +320,7 @@ def analyse_hand(
             postsplit or strategy == "postsplit", progress)
     if two_cards:
         _side_evs(ev, rules, shoe, upr, natural, p_bj, conditioning.peek)
-    best = max((a for a in _PLAY_KEYS if ev[a] is not None), key=lambda a: ev[a] or 0.0)
+    best = best_play({actions.Action(a): v for a in _PLAY_KEYS if (v := ev[a]) is not None}).value
     if ev["even_money"] is not None and rules.blackjack_pays * no_bj < 1.0:
         best = "even_money"
     won_lost = moments = None

@@ -15,6 +15,10 @@ tests/oracles/ state them again on purpose, from the rules text, to check both.
   stands on less, pushes against an equal total and loses against more; it pushes a
   dealer's ``"22"`` (:func:`stand_result`); a natural, a dealer blackjack and the bonuses
   are settled by their own rules before this one applies.
+- *Exact ties*: where two plays are worth the same (small shoes make exact ties), the
+  calmer is taken: stand, then hit, then double, then surrender, then a split
+  (:data:`TIE_ORDER`); no insurance, no even money. In floating point "the same" is
+  "within :data:`~strategy_calc.engine.TIE`" (:func:`beats`, the engine's ``beats``).
 
 >>> hand_total([1, 6]), hand_total([10, 6, 1]), hand_total([1, 1, 10])
 ((17, True), (17, False), (12, False))
@@ -29,7 +33,13 @@ tests/oracles/ state them again on purpose, from the rules text, to check both.
 from __future__ import annotations
 
 import array
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+
+from strategy_calc.actions import Action
+from strategy_calc.engine import TIE
+
+TIE_ORDER = (Action.STAND, Action.HIT, Action.DOUBLE, Action.SURRENDER, Action.SPLIT)
+"""The plays from the calmest: an exact tie between two takes the one that comes first."""
 
 AUTOPLAY_POLICY = memoryview(array.array("b", [1 if (k % 32) <= 11 else 0 for k in range(64)]))
 """Auto-play on disconnection (Deluxe): hit while the best total (an ace counting
@@ -101,3 +111,32 @@ def stand_result(total: int, dealer: int | str) -> int:
         return 0
     final = int(dealer)
     return 1 if total > final else -1 if total < final else 0
+
+
+def beats(alt: float, keep: float) -> bool:
+    """Whether the play worth ``alt`` is taken over the calmer one worth ``keep``: only when
+    it is worth more by more than :data:`~strategy_calc.engine.TIE` (exact ties keep the
+    calmer play; the engine's ``beats`` is the same rule).
+
+    >>> beats(-13 / 15 + 1e-16, -13 / 15), beats(0.5, 0.4), beats(0.4, 0.4)
+    (False, True, False)
+    """
+    return alt - keep > TIE
+
+
+def best_play(values: Mapping[Action, float]) -> Action:
+    """The best of the plays ``values`` holds: taken in :data:`TIE_ORDER`, a play replaces
+    the best so far only where it :func:`beats` it (so an exact tie keeps the calmer play).
+
+    >>> best_play({Action.HIT: -0.2, Action.STAND: -0.2, Action.DOUBLE: -0.1}).value
+    'double'
+    >>> best_play({Action.HIT: -0.2 + 1e-17, Action.STAND: -0.2}).value
+    'stand'
+    """
+    best, top = None, 0.0
+    for play in TIE_ORDER:
+        if play in values and (best is None or beats(values[play], top)):
+            best, top = play, values[play]
+    if best is None:
+        raise ValueError("no play to choose from")
+    return best

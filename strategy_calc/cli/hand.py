@@ -82,7 +82,8 @@ def hand_command(
         with progress_bar("the optimal split") as tick:
             result = blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed),
                                             postsplit=postsplit, outcomes=True, shoe=start,
-                                            split_strategy=split_strategy, progress=tick)
+                                            split_strategy=split_strategy, progress=tick,
+                                            removed_seen=True)
         by_suits = None if result.suits_known else blackjack.hand_by_suits(
             cards, vs, ruleset, removed_cards(removed), shoe=start, split_strategy=split_strategy)
         fig = None
@@ -130,7 +131,8 @@ def behind_command(
 
     def compute() -> blackjack.HandAnalysis:
         ruleset, start = game.with_shoe()
-        return blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed), shoe=start)
+        return blackjack.analyse_hand(cards, vs, ruleset, removed_cards(removed), shoe=start,
+                                      removed_seen=True)
 
     respond(compute, output.render(
         behind_dict, lambda result: behind_text(result, behind_dict(result))))

@@ -89,7 +89,10 @@ class BlackjackRules:
     hand_of_21_stands: bool = False
     """A hand that reaches 21 stands at once, split hands and a blackjack included: it
     is never doubled, nor (a blackjack) surrendered (Deluxe: "a hand reaching 21 stands
-    automatically")."""
+    automatically"). Off, a 21 is played on as any hand (never hit, as no card helps it):
+    a split hand's two-card 21 (an ace and a ten, no blackjack) may then be doubled where
+    ``double_after_split`` and ``double_on`` (``any``) allow 21, and optimal play doubles
+    it where that is worth more (a shoe left rich in tens can make it so)."""
     max_split_hands: int = 2
     """Most hands a player may hold after splitting: 1 = no split, 2 = split once, up to 4."""
     resplit_aces: bool = False

@@ -1206,3 +1206,26 @@ def test_an_analysis_of_hours_asks_for_yes(args: list[str]) -> None:
     assert len(lines) == 1 and lines[0].startswith("error: the fully optimal split with"
                                                    " resplits for ")
     assert lines[0].endswith("here: pass --yes to run it") and "hours" in lines[0]
+
+
+def test_hand_averages_a_removed_card_of_unknown_suit_over_its_suits() -> None:
+    """Issue 47's hand: ``--removed`` cards were seen, suits too, so a removed 8 given
+    without one is the average of the same hand with each suit given (docs/MODEL.md; the
+    brute force over suited cards is tests/blackjack/split/test_split_suits.py). A
+    consistency check of the command line against itself: each suit's value is the
+    calculator's, proved against the suit-aware oracle there."""
+    base = ["hand", "7s,7h", "--vs", "6d", "--rules", "macau-1983", "--set", "decks=1",
+            "--set", "double_on=9-11", "--set", "double_after_split=true", "--set",
+            "surrender=none", "--json", "--removed"]
+
+    def split(removed: str) -> tuple[float, list[str]]:
+        result = runner.invoke(app, [*base, removed], env={"COLUMNS": "200"})
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.output)
+        return data["ev"]["split"], data["notes"]
+
+    each = [split(f"9,T,8{s},T,9")[0] for s in "shdc"]
+    value, notes = split("9,T,8,T,9")
+    assert len(set(each)) > 1
+    assert value == pytest.approx(sum(each) / 4, abs=1e-12)
+    assert any("averaged over their possible suits" in n for n in notes)

@@ -82,11 +82,12 @@ missing from the cards he draws. Hands and the dealer then settle:
 
 The dealer draws while his total is below 17 (also on a soft 17 with
 ``dealer_hits_soft_17``); an ace counts 11 when that does not pass 21. A hand
-that reaches 21 (after a hit, or a split hand's A + ten) stands: it is never
-hit or doubled again, whatever ``hand_of_21_stands`` says (a limit: a game
-with that false, double after split and doubling on 21 allowed would differ;
-neither built-in game has those). The dealer is only dealt to when some hand
-needs him, and an empty shoe he must draw from raises :class:`ShoeExhausted`.
+that reaches 21 stands: it is never hit again. The one exception is the rules text of
+``hand_of_21_stands`` (its field docstring): with it false, a split hand's two-card 21
+(A + ten, not a blackjack) may still be doubled where ``double_after_split`` and
+``double_on`` allow 21 (``any``), and optimal play doubles it where that is worth more.
+The dealer is only dealt to when some hand needs him, and an empty shoe he must draw from
+raises :class:`ShoeExhausted`.
 
 Strategies
 ----------
@@ -133,7 +134,9 @@ True / False (whether a 6-7 / 6-8 / 7-8 composition's hit EV counts its
 suit-averaged suited 6-7-8 chance; 7-7-7 always counts).
 
 Ties between actions (exactly equal values) are broken in the order
-``tie_order`` (default stand, hit, double, surrender, split). Tied initial
+``tie_order``; the default is the rules text's (docs/MODEL.md "Exact ties": an exact tie
+takes the calmer play, stand, hit, double, surrender, split, and declines insurance and
+even money), so the default play is the calculator's. Tied initial
 decisions whose round distributions differ are listed in ``RoundResult.ties``;
 tied later decisions that the optimal play reaches, in
 ``RoundOracle.node_ties_played`` (their distributions may or may not differ).
@@ -469,6 +472,8 @@ def _node(c10: Counts, unseen: Counts, ctx: HandCtx) -> tuple[int | Fraction, st
         options["hit"] = hit_value(c10, unseen, ctx)
     elif total == 21 or (ctx.split and ctx.one_card and n == 2):
         options["stand"] = stand_value(total, 1, unseen, ctx)
+        if ctx.split and n == 2 and total in ctx.dbl2 and _can_draw(unseen):
+            options["double"] = double_value(c10, unseen, ctx)  # (hand_of_21_stands off)
     else:
         options["stand"] = stand_value(total, 1, unseen, ctx)
         if _can_draw(unseen):
@@ -831,7 +836,7 @@ class RoundOracle:
             b777 = b678 = Fraction(0)
         dbl2: frozenset[int] = frozenset()
         if split and self.rules.double_after_split and not one_card:
-            dbl2 = self.double_totals
+            dbl2 = self.double_totals - ({21} if self.rules.hand_of_21_stands else set())
         # double_after_hit: three or more cards, where this hand may double at all
         dbl3 = self.double_totals if self.rules.double_after_hit and (
             not split or (self.rules.double_after_split and not one_card)) else frozenset()

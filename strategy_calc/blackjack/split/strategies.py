@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
+from strategy_calc.blackjack.hand_rules import beats
 from strategy_calc.errors import InputError
 
 
@@ -96,8 +97,8 @@ def cdz_codes(stand: Sequence[float], hit: Sequence[float], double: Sequence[flo
     """
     out = bytearray()
     for s, h, d, n in zip(stand, hit, double, ncards, strict=True):
-        code = 2 if h > s else 4
-        if (n == 2 or (late and n > 2)) and d == d and d > max(s, h):
+        code = 2 if beats(h, s) else 4
+        if (n == 2 or (late and n > 2)) and d == d and beats(d, h if code == 2 else s):
             code |= 1
         out.append(code)
     return bytes(out)

@@ -157,3 +157,44 @@ def test_a_split_seven_that_draws_the_six_of_its_suit_hits_against_a_two() -> No
     params = SplitPlan.of(rules, pair[0].rank, conditioning).hand_params(base, pair)
     _codes, suited = engine.split_play(base, pair[0].rank, parse_cards("2")[0].rank, params)
     assert suited[0] == 2 and suited[1] == 4  # second card 6: its suit, another suit
+
+
+# Issue 47: a split 7,7 against a 6 with an 8 of unknown suit gone, on a 24-card shoe (a
+# 6, 7 and 8 of each suit), where the split 7s play differently by that 8's suit.
+UNKNOWN_8 = _macau("double_on=9-11", "double_after_split=true", "surrender=none")
+SMALL = (1, 1, 1, 1, 1, 4, 4, 4, 1, 6)
+
+
+def _small_oracle(removed_8: str) -> Fraction:
+    """The oracle's suit-aware split of 7s,7h vs 6d on :data:`SMALL` without an 8 of
+    ``removed_8``."""
+    counts = list(SMALL)
+    rows = [[1] * 4 for _ in range(3)]
+    for rank, suit in ((7, "s"), (7, "h"), (6, "d"), (8, removed_8)):
+        counts[rank - 1] -= 1
+        rows[rank - 6]["shdc".index(suit)] -= 1
+    shoe = (tuple(counts), tuple(tuple(r) for r in rows))
+    value = bj_oracle.split_ev_suited([(7, "s"), (7, "h")], 6, shoe, UNKNOWN_8)
+    assert value is not None
+    return value
+
+
+def test_a_removed_card_of_unknown_suit_averages_over_the_suits_it_may_have() -> None:
+    """docs/MODEL.md: a card out of the shoe was seen, its suit too; given without one, the
+    value averages over its possible suits, each as likely as a uniform random card of its
+    rank not known to be out would have it (here 1/4 each). The brute force over real
+    suited cards: the oracle's suit-aware split with the removed 8 of each suit, averaged.
+    The split 7s decide differently by its suit (whether a suited 6-7-8 is still
+    possible), so valuing the split with the averaged suit chance instead (the calculator
+    before issue 47: 0.2987851 against 0.3001907, 2026-12-07) falls 1.4e-3 below."""
+    rows = list(Shoe.from_counts(SMALL).suits)
+    for r in (6, 7, 8):
+        rows[r - 1] = (1, 1, 1, 1)  # (one of each suit)
+    shoe = Shoe(1, SMALL, tuple(rows))
+    each = [_small_oracle(s) for s in "shdc"]
+    want = sum(each, Fraction(0)) / 4
+    assert len(set(each)) > 1
+    got = sc.analyse_hand("7s,7h", "6d", UNKNOWN_8, removed="8", shoe=shoe,
+                          removed_seen=True).ev["split"]
+    assert got is not None
+    assert abs(got - float(want)) <= TOL

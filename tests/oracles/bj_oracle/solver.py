@@ -256,7 +256,8 @@ class _Hand:
         return n >= 3 and total in self.s.late_double_totals
 
     def action(self, d: tuple[int, ...]) -> str:
-        """The policy: the best action at D (ties: stand, then hit, then double)."""
+        """The policy: the best action at D (exact ties take the calmer play, docs/MODEL.md
+        "Exact ties": stand, then hit, then double)."""
         opts = self.options(d)
         best = max(opts.values())
         return next(a for a in ("stand", "hit", "double") if opts.get(a) == best)
