@@ -48,7 +48,10 @@ def _check_shoe(decks: int, pair: int, up: int, shoe: tuple[int, ...]) -> None:
 # (id, rules, pair, up, shoe left = 1 deck - pair - pair - up - removed, optimal > post-split)
 ONE_SPLIT = [
     ("peek-88v9", _rules(), 8, 9, (1, 1, 1, 1, 1, 1, 1, 0, 2, 6), False),
-    ("peek-H17-22vA", _rules(dealer_hits_soft_17=True), 2, 1, (0, 1, 1, 1, 1, 2, 1, 1, 1, 7),
+    # (14 cards: 1 CPU-s for the three brute forces; the 16-card shoe with a 3 and a 5
+    # more took 8; H17 still changes the optimum there, and post-split still differs from
+    # the frozen split: tests/blackjack/split/test_postsplit.py plays the same case)
+    ("peek-H17-22vA", _rules(dealer_hits_soft_17=True), 2, 1, (0, 1, 0, 1, 0, 2, 1, 1, 1, 7),
      False),
     ("peek-NDAS-66v5", _rules(double_after_split=False), 6, 5, (1, 1, 1, 1, 0, 1, 1, 1, 1, 6),
      False),
