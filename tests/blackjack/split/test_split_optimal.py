@@ -218,8 +218,10 @@ SETTLED_AT_ITS_END = [
                  id="original-3-hands-88v7-22"),
     pytest.param(_rules(max_split_hands=3, dealer_hits_soft_17=True, bonus_777=2.0), 7, 5,
                  (0, 0, 0, 0, 0, 1, 1, 1, 2, 17), id="H17-777-3-hands-77v5-22"),
-    pytest.param(_rules(max_split_hands=3), 8, 6, (1, 1, 1, 1, 1, 1, 1, 1, 2, 20),
-                 id="peek-3-hands-88v6-30", marks=pytest.mark.slow),
+    # (27 cards, every small rank but the 4: 1.1 CPU-s; the 30-card shoe with a 4 and two
+    # more tens took 3.8; the test asserts the hands are still settled at their end)
+    pytest.param(_rules(max_split_hands=3), 8, 6, (1, 1, 1, 0, 1, 1, 1, 1, 2, 18),
+                 id="peek-3-hands-88v6-27", marks=pytest.mark.slow),
     pytest.param(_rules(max_split_hands=4, **ENHC), 9, 8, (1, 0, 1, 0, 1, 1, 1, 1, 2, 22),
                  id="enhc-4-hands-99v8-30", marks=pytest.mark.slow),
 ]
