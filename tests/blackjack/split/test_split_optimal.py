@@ -46,12 +46,12 @@ LARGER = [
     pytest.param(_rules(), 8, 9, (2, 1, 1, 1, 2, 1, 1, 0, 2, 7), id="peek-88v9-18"),
     pytest.param(_rules(max_split_hands=4), 8, 10, (1, 0, 0, 1, 1, 2, 1, 2, 2, 6),
                  id="peek-4-hands-88vT-16"),
-    # (19 cards: 1.4 CPU-s; the 22-card shoe took 4; the last hand still decides with more
-    # cards left than the S17 dealer's longest hand, so the removal identity is reached)
+    # (19 cards: 1.4 CPU-s; the 22-card shoe took 4; the last hand still decides with 12
+    # cards or more left, the S17 dealer's longest hand at most, unless hand 1 takes 7)
     pytest.param(_rules(**ENHC), 6, 5, (1, 1, 2, 1, 1, 0, 2, 2, 2, 7), id="enhc-66v5-19"),
-    # (18 cards: 1 CPU-s; the 22-card shoe with a second ace, 2, 4 and 5 took 10; 15
-    # cards or more still left at the last hand's first decision, past the H17 dealer's longest
-    # hand of at most 13, so its busts are still settled by the removal identity)
+    # (18 cards: 1 CPU-s; the 22-card shoe with a second ace, 2, 4 and 5 took 10; the last
+    # hand still decides with 13 cards or more left, the H17 dealer's longest hand at most,
+    # whenever hand 1 takes three cards or fewer: its busts still settled by the identity)
     pytest.param(_rules(dealer_hits_soft_17=True), 3, 7, (1, 1, 1, 1, 1, 2, 1, 2, 2, 6),
                  id="peek-H17-33v7-18"),
 ]
