@@ -36,20 +36,22 @@ ORIGINAL = {"hole_card": "enhc", "enhc_loses": "original"}
 CASES = [
     ("peek-88v9", _rules(), 8, 9, (1, 1, 1, 1, 1, 1, 1, 0, 2, 6)),
     ("peek-99vT", _rules(), 9, 10, (1, 1, 1, 2, 1, 1, 1, 1, 0, 6)),
-    ("peek-22vA-H17", _rules(dealer_hits_soft_17=True), 2, 1, (0, 1, 1, 1, 1, 2, 1, 1, 1, 7)),
+    # (the 14-card shoe of test_oracle_optimal_split's peek-H17-22vA: one xdist group)
+    ("peek-22vA-H17", _rules(dealer_hits_soft_17=True), 2, 1, (0, 1, 0, 1, 0, 2, 1, 1, 1, 7)),
     ("peek-NDAS-66v5", _rules(double_after_split=False), 6, 5, (1, 1, 1, 1, 0, 1, 1, 1, 1, 6)),
     ("peek-AAv6", _rules(), 1, 6, (1, 1, 1, 1, 1, 1, 1, 1, 1, 7)),
     ("peek-AAvT-hit-split-aces", _rules(split_aces_one_card=False), 1, 10,
-     (0, 1, 1, 1, 1, 1, 1, 1, 1, 6)),
+     (0, 1, 1, 1, 0, 1, 1, 1, 1, 7)),  # (test_oracle_optimal_split's shoe: one group)
     ("enhc-all-88vT", _rules(**ENHC), 8, 10, (1, 1, 1, 1, 1, 1, 1, 0, 1, 6)),
     ("enhc-all-H17-33v7", _rules(dealer_hits_soft_17=True, **ENHC), 3, 7,
-     (1, 1, 1, 1, 1, 1, 0, 1, 1, 6)),
+     (1, 1, 1, 1, 0, 1, 0, 1, 1, 7)),  # (test_oracle_optimal_split's shoe: one group)
     ("enhc-original-TTvA", _rules(**ORIGINAL), 10, 1, (1, 1, 1, 1, 2, 2, 1, 1, 1, 5)),
     ("enhc-original-NDAS-44vT", _rules(double_after_split=False, **ORIGINAL), 4, 10,
      (1, 1, 1, 0, 1, 1, 2, 1, 1, 6)),
     ("enhc-original-77v9-777", _rules(bonus_777=3.0, **ORIGINAL), 7, 9,
      (1, 1, 1, 1, 1, 1, 1, 1, 0, 6)),
-    ("peek-55v4-D10-11", _rules(double_on="10-11"), 5, 4, (1, 1, 1, 1, 0, 1, 1, 1, 1, 6)),
+    ("peek-55v4-D10-11", _rules(double_on="10-11"), 5, 4,
+     (1, 1, 1, 0, 0, 1, 1, 1, 1, 7)),  # (test_oracle_optimal_split's shoe: one group)
 ]
 
 

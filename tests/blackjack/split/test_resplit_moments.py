@@ -61,7 +61,9 @@ FAST = [
      (1, 0, 1, 0, 0, 1, 1, 1, 1, 12)),
 ]
 SLOW = [
-    ("peek-88vT-4", _rules(max_split_hands=4), 8, 10, (1, 1, 1, 1, 1, 1, 1, 2, 1, 14)),
+    # (20 cards, an ace for the peek and two 8s for the fourth hand: 2 CPU-s; the 24-card
+    # shoe with a 2 and a 4 besides took 21)
+    ("peek-88vT-4", _rules(max_split_hands=4), 8, 10, (1, 0, 1, 0, 1, 1, 1, 2, 1, 12)),
     ("peek-99vA-4-NDAS", _rules(max_split_hands=4, double_after_split=False), 9, 1,
      (1, 1, 0, 1, 1, 1, 1, 1, 2, 13)),
     ("enhc-all-77vT-3-777", _rules(decks=2, max_split_hands=3, bonus_777=3.0, **ENHC), 7, 10,
