@@ -492,13 +492,20 @@ def test_the_oracles_decision_values_equal_bj_oracle(case: Case) -> None:
     deal: stand, hit, double, surrender and split values."""
     rules = case.rules
     oracle = RoundOracle(rules, case.counts, suits=case.suits)
+    # bj_oracle reads a hand as its sorted ranks (hands.py, ``start``): P1,P2 and P2,P1
+    # are one hand to it, computed once (17.4 -> 14.6 CPU-s for the three cases); the round
+    # oracle's values of both deals are still checked against it
+    one_hand: dict[tuple[object, ...], dict[str, Fraction | None]] = {}
     for info in oracle.initial_infos():
         values = oracle.optimal_values(info)
         if not values:
             continue
         p1, up, p2 = (oracle.kinds[k][0] for k in info)
         shoe = bj_oracle.remove(case.counts, [p1, up, p2])
-        want = bj_oracle.hand_evs([p1, p2], up, shoe, rules)
+        key = (min(p1, p2), max(p1, p2), up, tuple(shoe))
+        if key not in one_hand:
+            one_hand[key] = bj_oracle.hand_evs([p1, p2], up, shoe, rules)
+        want = one_hand[key]
         p_play = Fraction(1)
         if rules.peek:  # the round oracle's values are E[result * 1{no blackjack}]
             bj = shoe[9] if up == 1 else shoe[0] if up == 10 else 0
