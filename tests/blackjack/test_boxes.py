@@ -229,8 +229,8 @@ SMALL_SHOE = "A=3,2=3,3=3,4=3,5=3,6=3,7=3,8=3,9=3,T=12"  # three quarters of a d
 def test_edge_boxes_gives_the_round_of_n_boxes_in_json() -> None:
     """deluxe from three quarters of a deck, three boxes: the round's variance is N Var +
     N (N - 1) Cov, worked from the printed figures. A box's EV is at most edge's optimal
-    EV (the boxes decline insurance, which optimal play takes where it is worth it; at a
-    full deck they agree, test_ev_per_box_is_the_ev_of_edge_for_either_play)."""
+    EV (the boxes decline insurance, which optimal play takes where it is worth it; on a
+    shoe where it never is they agree, test_ev_per_box_is_the_ev_of_edge_for_either_play)."""
     result = runner.invoke(app, ["edge", "--rules", "deluxe", "--shoe", SMALL_SHOE, "--boxes",
                                  "3", "--strategy", "optimal", "--json"])
     assert result.exit_code == 0, result.output
