@@ -50,7 +50,8 @@ def test_a_paid_7_7_7_also_beats_the_dealers_19() -> None:
 
 @st.composite
 def deals(draw: st.DrawFn) -> tuple[BlackjackRules, tuple[int, ...], int, tuple[int, ...]]:
-    """A 7-rich start (7,7 or 7 with another card) on one deck with 16 to 30 cards gone."""
+    """A 7-rich start (7,7 or 7 with another card) on one deck with 22 to 34 cards gone
+    (none of them a 7)."""
     rules = BlackjackRules(decks=1, bonus_777=3.0, bonus_settles_hand=False,
                            hole_card=draw(st.sampled_from(["peek", "enhc"])),
                            enhc_loses=draw(st.sampled_from(["all", "original"])),
@@ -63,7 +64,7 @@ def deals(draw: st.DrawFn) -> tuple[BlackjackRules, tuple[int, ...], int, tuple[
     order = draw(st.permutations(pool))
     up = order[0]
     rest = [r for r in order[1:] if r != 7]  # keep the 7s left in the shoe
-    n_removed = draw(st.integers(16, 30))
+    n_removed = draw(st.integers(22, 34))
     return rules, hand, up, tuple(rest[:n_removed])
 
 
@@ -72,6 +73,9 @@ def deals(draw: st.DrawFn) -> tuple[BlackjackRules, tuple[int, ...], int, tuple[
           suppress_health_check=[HealthCheck.too_slow])
 @given(deals())
 def test_hand_evs_with_the_bonus_hand_playing_on_match_the_oracle(deal: tuple) -> None:  # type: ignore[type-arg]
+    """Every action of one hand, the 7-7-7 hand playing on, against the exact oracle (15
+    to 27 cards left: 2.5-3.3 CPU-s for the 40 examples; 16 to 30 gone took 6; the rule
+    still changes the hit value in 19 of them)."""
     rules, hand, up, removed = deal
     shoe = oracle.remove(oracle.full_shoe(1), [*hand, up, *removed])
     exact = oracle.hand_evs(hand, up, shoe, rules)

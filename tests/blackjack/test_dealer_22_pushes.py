@@ -108,10 +108,11 @@ def test_dealer_22_is_an_outcome_of_its_own_as_the_oracle_counts_it(up: int, h17
 @pytest.mark.oracle
 @settings(max_examples=60, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
-@given(deals(18, 32))
+@given(deals(24, 34))
 def test_hand_evs_with_dealer_22_pushes_match_the_oracle(deal: tuple) -> None:  # type: ignore[type-arg]
     """Every action of one hand (peek exact, ENHC all / original, H17, 7-7-7) on a
-    one-deck shoe with 18 to 32 cards gone."""
+    one-deck shoe with 24 to 34 cards gone (15 to 25 left: 4.5 CPU-s for the 60 examples;
+    18 to 32 gone took 8.7)."""
     rules, hand, up, removed = deal
     if sum(hand) > 21:
         hand = (hand[0], 1)
