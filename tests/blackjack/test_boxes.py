@@ -294,6 +294,7 @@ def test_edge_boxes_gives_the_round_of_n_boxes_in_json() -> None:
     assert fig["correlation_between_boxes"] == pytest.approx(cov / var, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_hand_boxes_adds_the_box_figures_to_text_and_json() -> None:
     args = ["hand", "T,6", "--vs", "T", "--rules", "deluxe", "--shoe", SMALL_SHOE, "--boxes"]
     text = runner.invoke(app, [*args, "3"])
@@ -307,6 +308,7 @@ def test_hand_boxes_adds_the_box_figures_to_text_and_json() -> None:
     assert f"variance per box {fig['variance_per_box']:.4f}" in text.stdout
 
 
+@pytest.mark.slow
 def test_edge_boxes_plays_the_chart_under_basic_strategy() -> None:
     """edge's default strategy is the chart: the boxes play it, and say so; autoplay is
     refused before any work."""

@@ -243,6 +243,7 @@ def test_sweep_and_edge_agree_on_dealer_22_pushes() -> None:
     assert repr(on) in text and repr(off) in text
 
 
+@pytest.mark.slow
 def test_count_plays_dealer_22_pushes() -> None:
     """``count`` (a short seeded run: the same shoes either way) plays the rule's game:
     its slug, and a lower exact EV of the rounds dealt."""

@@ -900,6 +900,7 @@ def test_library_input_errors_are_value_errors_for_callers() -> None:
     assert issubclass(CardError, InputError) and issubclass(RulesError, InputError)
 
 
+@pytest.mark.slow
 def test_count_on_macau_s_single_deck_says_it_deals_one_round_per_shuffle() -> None:
     """RULES.md, shuffle: one round per shuffle at one deck, so no cut card, no
     penetration and a cut-card effect of exactly 0; --penetration is refused."""

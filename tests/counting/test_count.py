@@ -276,6 +276,7 @@ def test_a_shoe_dealt_one_round_deep_has_no_cut_card_effect() -> None:
     assert [(r.tc, r.frequency) for r in result.by_true_count] == [(0, 1.0)]
 
 
+@pytest.mark.slow
 def test_macau_s_single_deck_deals_one_round_per_shuffle_with_no_cut_card_effect() -> None:
     """RULES.md, shuffle: a single deck (the metal box) deals exactly one round per
     shuffle. So 30 rounds take 30 shuffles, each round is dealt from the full deck at

@@ -30,6 +30,7 @@ def _told_apart(estimate: object) -> bool:
     return abs(estimate["value"]) >= 2 * estimate["se"]
 
 
+@pytest.mark.slow
 def test_each_estimate_says_whether_it_lies_two_standard_errors_from_zero(
     short_run: dict[str, object],
 ) -> None:
@@ -54,6 +55,7 @@ def test_the_ramp_figures_standard_errors_follow_from_score(
         score_se / (2 * math.sqrt(score)), rel=1e-9)
 
 
+@pytest.mark.slow
 def test_figures_that_divide_by_a_win_rate_not_told_from_zero_are_not_given(
     short_run: dict[str, object],
 ) -> None:

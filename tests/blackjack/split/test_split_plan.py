@@ -48,6 +48,7 @@ def test_a_whole_game_derives_each_pairs_split_facts_once(derivations: Counter[R
     assert derivations == Counter(dict.fromkeys(RANKS, 1))
 
 
+@pytest.mark.slow
 def test_a_short_count_derives_each_pairs_split_facts_once(derivations: Counter[Rank]) -> None:
     """A counted run (its chart's analysis, then every round's pass, split values,
     moments and play-out) reads the same plans: once per pair for the run."""
