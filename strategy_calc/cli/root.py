@@ -283,7 +283,7 @@ def _index_app() -> typer.Typer:
 def run_script() -> int:
     """:func:`run` on ``sys.argv[1:]`` for the script: the exit status, 2 with one error
     line if the compiled engine cannot be imported."""
-    from strategy_calc.cli.signals import stop_on_signals
+    from strategy_calc.cli.signals import hold_if_stopping, stop_on_signals
 
     words = [a for a in sys.argv[1:] if not a.startswith("-")]
     stop_on_signals(" ".join(words[:2]) if words[:1] == ["baccarat"] else
@@ -295,6 +295,8 @@ def run_script() -> int:
             raise
         print(f"error: {one_line(str(exc), 600)}", file=sys.stderr)
         return 2
+    finally:  # a stop signal's thread ends the process, with 128 + the signal
+        hold_if_stopping()
 
 
 def main() -> None:

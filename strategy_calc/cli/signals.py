@@ -28,6 +28,9 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 INTERACTIVE = frozenset({"shell", "drill", "serve"})
 """Commands that handle Ctrl-C themselves."""
 
+STOPPING = threading.Event()
+"""Set once a stop signal is received: the signal thread owns the process's end."""
+
 
 def stop_on_signals(command: str) -> bool:
     """From now on, SIGINT or SIGTERM ends this process within milliseconds: its
@@ -49,6 +52,7 @@ def stop_on_signals(command: str) -> bool:
 
 def _wait_and_stop(command: str) -> None:
     received = signal.sigwait(STOP_SIGNALS)
+    STOPPING.set()
     # From here the main thread writes nowhere: a pool whose workers die under it would
     # otherwise print its traceback, and a result half-written must not go out.
     err = os.dup(2)
@@ -79,3 +83,16 @@ def _kill_workers() -> int:
     for child in children:  # reaped here: not every init reaps orphans
         child.join(timeout=1.0)
     return len(children)
+
+
+def hold_if_stopping(seconds: float = 10.0) -> None:
+    """Where the main thread would end the process (its command returned or raised): if a
+    stop signal came, wait for the signal thread to end it instead, with its own status.
+    Killing the workers breaks the main thread's pool at once, and without this wait its
+    error path could exit first, with status 1 (seen in CI under load).
+
+    >>> hold_if_stopping()  # no signal: returns at once
+    """
+    if STOPPING.is_set():
+        threading.Event().wait(seconds)  # (the signal thread calls os._exit meanwhile)
+

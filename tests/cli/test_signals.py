@@ -101,3 +101,28 @@ def test_ctrl_c_stops_a_long_engine_call_within_two_seconds() -> None:
     assert proc.returncode == 128 + signal.SIGINT
     assert out == b""
     assert _last_line(err) == "error: edge stopped by SIGINT; nothing more was written"
+
+
+HOLD_PROBE = """
+import os, signal
+from strategy_calc.cli.signals import STOPPING, hold_if_stopping, stop_on_signals
+stop_on_signals("probe")
+try:
+    os.kill(os.getpid(), signal.SIGINT)
+    STOPPING.wait(5)
+    raise SystemExit(1)  # the main thread's error path, as a pool broken by the stop
+finally:
+    hold_if_stopping()
+"""
+
+
+def test_a_main_thread_failing_as_the_signal_stops_it_still_exits_with_the_signals_status(
+) -> None:
+    """The signal thread kills the workers, which breaks the main thread's pool at once:
+    its error path must not end the process first (seen in CI under load: status 1). Here
+    the main thread fails the moment the signal is taken; the status is still 128 + 2 and
+    the one line is the signal's."""
+    proc = subprocess.run([sys.executable, "-c", HOLD_PROBE], capture_output=True,
+                          timeout=60, cwd=tempfile.gettempdir())
+    assert proc.returncode == 128 + signal.SIGINT, proc.stderr
+    assert proc.stderr.decode().startswith("error: probe stopped by SIGINT")
