@@ -40,6 +40,7 @@ BUILTIN_FILES: dict[str, str] = {
     "21+3": "21plus3.toml",
     "lucky-ladies": "lucky-ladies.toml",
     "deluxe-pair": "deluxe-pair.toml",
+    "pair-square": "pair-square.toml",
     "buster": "buster.toml",
     "lucky6": "lucky6.toml",
     "lucky6-vegas": "lucky6-vegas.toml",

@@ -229,3 +229,33 @@ def test_super_6_eight_deck_edges_are_the_published_ones() -> None:
     assert twelve.probabilities["lose"] == pytest.approx(1 - hit, abs=1e-15)
     assert round(twelve.house_edge, 4) == 0.2998
     assert (round(fifteen.house_edge, 4), round(hit, 4)) == (0.1382, 0.0539)
+
+
+# Wizard of Odds, Pair Square (wizardofodds.com/games/blackjack/side-bets/pair-square/): six
+# decks, C(312, 2) = 48,516 pairs of cards: suited pair 780, non-suited pair 2,808; the
+# returns of his pay tables (six decks unless said)
+WIZARD_PAIR_SQUARE = {("15-10", 6): -0.106109, ("12-10", 6): -0.154341,
+                      ("12-12", 6): -0.038585, ("20-10", 6): -0.025723,
+                      ("25-10", 2): -0.106796, ("15", 1): -0.058824}
+
+
+@pytest.mark.parametrize(("paytable", "decks"), WIZARD_PAIR_SQUARE)
+def test_pair_square_returns_are_wizard_of_odds_by_pay_table(paytable: str, decks: int
+                                                             ) -> None:
+    odds = price(builtin_sidebet("pair-square"), make_shoe(decks), paytable)
+    assert odds.ev == pytest.approx(WIZARD_PAIR_SQUARE[paytable, decks], abs=5e-7)
+
+
+def test_pair_square_six_deck_combinations_and_the_any_pair_edge_are_published() -> None:
+    odds = price(builtin_sidebet("pair-square"), make_shoe(6))
+    assert odds.probabilities["perfect"] == pytest.approx(780 / 48_516, rel=1e-13)
+    unsuited = odds.probabilities["coloured"] + odds.probabilities["mixed"]
+    assert unsuited == pytest.approx(2_808 / 48_516, rel=1e-13)
+    # Evolution's "Any Pair", 25-8 at eight decks: Wizard of Odds' 4.10%; Jacobson's
+    # 20/10 six decks 2.5723% and 25/10 two decks 10.6796%
+    any_pair = price(builtin_sidebet("pair-square"), make_shoe(8), "25-8")
+    assert round(any_pair.house_edge, 4) == 0.0410
+    assert price(builtin_sidebet("pair-square"), make_shoe(6), "20-10").house_edge == \
+        pytest.approx(0.025723, abs=5e-7)
+    assert price(builtin_sidebet("pair-square"), make_shoe(2), "25-10").house_edge == \
+        pytest.approx(0.106796, abs=5e-7)
