@@ -234,6 +234,35 @@ def assert_consistent(result: RoundResult) -> None:
     assert sum(x * p for x, p in result.distribution.items()) == result.ev
 
 
+def assert_optimal_round_is_the_brute_force(case: Case) -> RoundResult:
+    """The engine's optimal EV and round distribution (``risk``) equal the brute force's,
+    whose own distribution is consistent; the brute force's result."""
+    game = engine(case)
+    optimal = _brute(case, "optimal")
+    assert_consistent(optimal)
+    assert abs(float(optimal.ev) - game.ev_optimal) < TOL
+    assert game.outcomes_optimal is not None
+    assert_same_distribution(optimal, game.outcomes_optimal)
+    return optimal
+
+
+def assert_chart_round_is_the_brute_force(case: Case, distribution: bool = True) -> None:
+    """The chart's EV (and distribution) equal the brute force playing the chart, with the
+    calculator's reading of the total-dependent sums (PEEK_SCALE_REASON)."""
+    game = engine(case)
+    chart = _brute(case, "chart", td_peek_scale="joint")
+    assert abs(float(chart.ev) - game.ev_basic) < TOL
+    if distribution:
+        assert game.outcomes_basic is not None
+        assert_same_distribution(chart, game.outcomes_basic)
+
+
+def without(case: Case, field: str) -> Case:
+    """``case`` with its override of ``field`` dropped (the ruleset's own value)."""
+    return Case(case.name, case.counts,
+                tuple(s for s in case.sets if not s.startswith(field + "=")))
+
+
 # ------------------------------------------------------------- optimal play
 
 
@@ -310,20 +339,13 @@ def test_no_split_ranks_round_equals_the_brute_force(case: Case) -> None:
     chart is played with the calculator's reading of the total-dependent sums (summing
     E[result 1{no blackjack}], PEEK_SCALE_REASON; on these shoes the other reading gives
     the same chart EV, and DELUXE_PEEK_SCALE's tests pin where they differ)."""
+    optimal = assert_optimal_round_is_the_brute_force(case)
+    assert_chart_round_is_the_brute_force(case, distribution=False)
     game = engine(case)
-    optimal = _brute(case, "optimal")
-    assert_consistent(optimal)
-    assert abs(float(optimal.ev) - game.ev_optimal) < TOL
-    assert game.outcomes_optimal is not None
-    assert_same_distribution(optimal, game.outcomes_optimal)
-    # (the calculator's reading of the total-dependent sums, PEEK_SCALE_REASON)
-    chart = _brute(case, "chart", td_peek_scale="joint")
-    assert abs(float(chart.ev) - game.ev_basic) < TOL
     banned = {s.partition("=")[2] for s in case.sets if s.startswith("no_split_ranks=")}
     for rank in banned.pop().split(","):
         assert all("P" not in code for code in game.chart.pairs[rank].values())
-    free = Case(case.name, case.counts,
-                tuple(s for s in case.sets if not s.startswith("no_split_ranks=")))
+    free = without(case, "no_split_ranks")
     # the rule bites: the same shoe with every pair splittable is worth more (valued by the
     # engine, which the tests above prove equal to the brute force without the rule)
     assert engine(free).ev_optimal > float(optimal.ev) + TOL
@@ -353,12 +375,7 @@ def test_a_split_21_is_doubled_where_worth_more_when_a_21_need_not_stand() -> No
     stands = RoundOracle(sc.blackjack_rules("deluxe", ["decks=1", "double_on=any"]),
                          case.counts).ctx(4, split=True)
     assert oracle_round._node(ten_ace, unseen, stands)[1] == "stand"  # (the 21 stands)
-    game = engine(case)
-    optimal = _brute(case, "optimal")
-    assert_consistent(optimal)
-    assert abs(float(optimal.ev) - game.ev_optimal) < TOL
-    assert game.outcomes_optimal is not None
-    assert_same_distribution(optimal, game.outcomes_optimal)
+    assert_optimal_round_is_the_brute_force(case)
 
 
 @pytest.mark.oracle
@@ -370,19 +387,9 @@ def test_charlie_cards_round_equals_the_brute_force(case: Case) -> None:
     not take a Charlie); the total-dependent play leaves a Charlie out of its sums (no
     decision is made there). The optimal EV, the round distribution (``risk``) and the
     chart's EV equal the brute force's, and the rule changes the EV."""
-    game = engine(case)
-    optimal = _brute(case, "optimal")
-    assert_consistent(optimal)
-    assert abs(float(optimal.ev) - game.ev_optimal) < TOL
-    assert game.outcomes_optimal is not None
-    assert_same_distribution(optimal, game.outcomes_optimal)
-    # (the calculator's reading of the total-dependent sums, PEEK_SCALE_REASON)
-    chart = _brute(case, "chart", td_peek_scale="joint")
-    assert abs(float(chart.ev) - game.ev_basic) < TOL
-    assert game.outcomes_basic is not None
-    assert_same_distribution(chart, game.outcomes_basic)
-    free = Case(case.name, case.counts,
-                tuple(s for s in case.sets if not s.startswith("charlie_cards=")))
+    optimal = assert_optimal_round_is_the_brute_force(case)
+    assert_chart_round_is_the_brute_force(case)
+    free = without(case, "charlie_cards")
     # the rule bites: the same shoe without a Charlie is worth less (valued by the engine,
     # which the tests above prove equal to the brute force without the rule)
     assert engine(free).ev_optimal < float(optimal.ev) - TOL
@@ -397,18 +404,9 @@ def test_double_after_hit_round_equals_the_brute_force(case: Case) -> None:
     EV and distribution (its total-dependent play doubling a total's hands of three or more
     cards where that beats its hit/stand play summed over them) equal the brute force's, and
     the rule changes the optimal EV."""
-    game = engine(case)
-    optimal = _brute(case, "optimal")
-    assert_consistent(optimal)
-    assert abs(float(optimal.ev) - game.ev_optimal) < TOL
-    assert game.outcomes_optimal is not None
-    assert_same_distribution(optimal, game.outcomes_optimal)
-    chart = _brute(case, "chart", td_peek_scale="joint")
-    assert abs(float(chart.ev) - game.ev_basic) < TOL
-    assert game.outcomes_basic is not None
-    assert_same_distribution(chart, game.outcomes_basic)
-    free = Case(case.name, case.counts,
-                tuple(s for s in case.sets if not s.startswith("double_after_hit=")))
+    optimal = assert_optimal_round_is_the_brute_force(case)
+    assert_chart_round_is_the_brute_force(case)
+    free = without(case, "double_after_hit")
     # the rule bites (the engine without it is proved equal to the brute force above)
     assert engine(free).ev_optimal < float(optimal.ev) - TOL
 
