@@ -16,6 +16,7 @@ from pathlib import Path
 
 import bj_oracle as oracle
 import pytest
+from one_hand import assert_hand_evs_equal_the_oracle
 from typer.testing import CliRunner
 
 from strategy_calc.blackjack.hand_analysis import analyse_hand
@@ -89,16 +90,7 @@ def test_charlie_hand_evs_equal_the_oracle(fields: dict[str, object], hand: str,
                                            ) -> None:
     """``hand``: stand, hit and double of hands of two to four cards, one deck, against
     ``bj_oracle.hand_evs`` (a hit that makes the Charlie is paid 1 at once)."""
-    rules = _one_deck(**fields)
-    ranks = [int(c.rank) for c in parse_cards(hand)]
-    upr = int(parse_cards(up)[0].rank)
-    shoe = oracle.remove(oracle.full_shoe(1), [*ranks, upr])
-    want = oracle.hand_evs(ranks, upr, shoe, rules)
-    got = analyse_hand(hand, up, rules).ev
-    for action in ("stand", "hit", "double"):
-        assert (want[action] is None) == (got[action] is None), action
-        if want[action] is not None:
-            assert abs(float(want[action]) - got[action]) < TOL, action  # type: ignore[arg-type, operator]
+    assert_hand_evs_equal_the_oracle(hand, up, _one_deck(**fields))
 
 
 def test_a_hand_that_is_a_charlie_wins_its_bet_and_says_so() -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import bj_oracle as oracle
 import pytest
+from one_hand import assert_hand_evs_equal_the_oracle
 from typer.testing import CliRunner
 
 from strategy_calc.blackjack.hand_analysis import analyse_hand
@@ -98,16 +99,7 @@ def test_double_after_hit_hand_evs_equal_the_oracle(fields: dict[str, object], h
     """``hand``: stand, hit and double of hands of three and four cards, one deck, against
     ``bj_oracle.hand_evs`` (double offered where the total allows it; a hit plays on with
     later doubles)."""
-    rules = _one_deck(**fields)
-    ranks = [int(c.rank) for c in parse_cards(hand)]
-    upr = int(parse_cards(up)[0].rank)
-    shoe = oracle.remove(oracle.full_shoe(1), [*ranks, upr])
-    want = oracle.hand_evs(ranks, upr, shoe, rules)
-    got = analyse_hand(hand, up, rules).ev
-    for action in ("stand", "hit", "double"):
-        assert (want[action] is None) == (got[action] is None), action
-        if want[action] is not None:
-            assert abs(float(want[action]) - got[action]) < TOL, action  # type: ignore[arg-type, operator]
+    assert_hand_evs_equal_the_oracle(hand, up, _one_deck(**fields))
 
 
 def test_a_three_card_hand_may_double_only_under_the_rule() -> None:
