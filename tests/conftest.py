@@ -13,6 +13,8 @@ xdist worker) tries the same examples.
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 from hypothesis import settings
 
@@ -21,6 +23,13 @@ KINDS = ("oracle", "statistical", "render", "parallel", "fullsize")
 settings.register_profile("deterministic", derandomize=True, database=None,
                           print_blob=True)
 settings.load_profile("deterministic")
+
+# The oracles' memos hold millions of small tuples and dicts, which CPython's cyclic
+# collector (by default after every 700 net allocations) walks again and again: a
+# tenth to a third of a brute force's time. Collecting the youngest generation every
+# million allocations instead cut tests/blackjack/test_game_vs_oracle.py from 184 to
+# 130 CPU-seconds (docs/TESTING.md); cyclic garbage still goes, a million objects later.
+gc.set_threshold(1_000_000, 100, 100)
 
 
 @pytest.hookimpl(trylast=True)  # after xdist has named each item's group
