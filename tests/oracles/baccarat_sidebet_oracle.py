@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from fractions import Fraction
 from functools import cache
+
+from rational import Fraction
 
 FACES = "A23456789TJQK"
 

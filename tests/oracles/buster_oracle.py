@@ -20,8 +20,9 @@ card the shoe no longer holds is an error (choose a larger shoe).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 from functools import cache
+
+from rational import Fraction
 
 Outcome = tuple[int, bool] | None
 

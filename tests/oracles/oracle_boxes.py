@@ -32,8 +32,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
+
+from rational import Fraction
 
 Strategy = Callable[[tuple[int, ...], int, str], str]
 """strategy(cards, up, where) -> action; cards: the hand's ranks (1 = ace .. 10), in

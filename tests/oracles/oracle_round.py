@@ -151,7 +151,8 @@ import math
 import operator
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
+
+from rational import Fraction
 
 from strategy_calc.rules import BlackjackRules
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable, Sequence
-from fractions import Fraction
+
+from rational import Fraction
 
 FACES = "A23456789TJQK"
 SUITS = "shdc"

@@ -8,7 +8,6 @@ not the engine, and run in a few seconds.
 from __future__ import annotations
 
 from dataclasses import replace
-from fractions import Fraction
 
 import bj_oracle as oracle
 import pytest
@@ -29,6 +28,7 @@ from bj_oracle import (
     suited_shoe,
 )
 from oracle_groups import split_case_group
+from rational import Fraction
 
 from strategy_calc.rules import BlackjackRules
 

@@ -1,4 +1,4 @@
-"""An independent, exact blackjack oracle (pure Python, ``fractions.Fraction``).
+"""An independent, exact blackjack oracle (pure Python; exact rationals, ``rational.Fraction``).
 
 This module is a second derivation of the blackjack expectations, written from
 the rules text (docs/RULES.md sections 1 and 2 and the project's decided

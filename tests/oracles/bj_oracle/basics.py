@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from fractions import Fraction
+
+from rational import Fraction
 
 from strategy_calc.rules import BlackjackRules
 

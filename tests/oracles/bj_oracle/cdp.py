@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import functools
 from dataclasses import replace
-from fractions import Fraction
+
+from rational import Fraction
 
 from bj_oracle.basics import RANK_LAYOUT, Shoe, _split_forbidden, _take
 from bj_oracle.resplit import _tally_value

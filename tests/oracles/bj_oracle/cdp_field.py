@@ -9,8 +9,9 @@ random cards (not the engine's one-card-at-a-time recursion).
 from __future__ import annotations
 
 import functools
-from fractions import Fraction
 from math import comb
+
+from rational import Fraction
 
 from bj_oracle.basics import RANK_LAYOUT, Shoe, _completes_blackjack, _split_forbidden
 from bj_oracle.solver import _hand_solver

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from fractions import Fraction
+
+from rational import Fraction
 
 from bj_oracle.basics import (
     DEALER_KEYS,

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
+
+from rational import Fraction
 
 from bj_oracle.basics import (
     ACTIONS,

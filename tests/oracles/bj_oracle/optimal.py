@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import functools
 import math
-from fractions import Fraction
+
+from rational import Fraction
 
 from bj_oracle.basics import Shoe, ShoeExhausted, _completes_blackjack, _exact, _split_forbidden
 from bj_oracle.dealer import _dealer_ways

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import functools
-from fractions import Fraction
+
+from rational import Fraction
 
 from bj_oracle.basics import RANK_LAYOUT, Shoe, _completes_blackjack, _falling, _take
 from bj_oracle.solver import _Hand, _Setup

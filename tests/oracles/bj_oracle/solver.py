@@ -5,7 +5,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from fractions import Fraction
+
+from rational import Fraction
 
 from bj_oracle.basics import (
     RANK_LAYOUT,
