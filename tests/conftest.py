@@ -18,7 +18,7 @@ import gc
 import pytest
 from hypothesis import settings
 
-KINDS = ("oracle", "statistical", "render", "parallel", "fullsize")
+KINDS = ("oracle", "statistical", "render", "parallel", "fullsize", "deep")
 
 settings.register_profile("deterministic", derandomize=True, database=None,
                           print_blob=True)
@@ -46,6 +46,15 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if lost:
         raise pytest.UsageError(f"xdist_group is not applied (first: {lost[0]}); this "
                                 "pytest-xdist does not group with this pytest")
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Collect the garbage the raised threshold left, then stop collecting: an xdist
+    worker is stopped by an interrupt of its main thread, which a late collection's
+    finalizers (weasyprint's fonts, an asyncio loop) otherwise print as an ignored
+    KeyboardInterrupt under a passing run."""
+    gc.collect()
+    gc.disable()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

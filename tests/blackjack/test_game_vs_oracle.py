@@ -167,15 +167,25 @@ def same_worker(case: Case) -> pytest.MarkDecorator:
     return pytest.mark.xdist_group("oracle-" + re.sub(r"[^\w.=-]", "_", str(case)))
 
 
+# Cases whose tests run in the deep tier only (`pytest -m deep`, docs/TESTING.md): a
+# further shoe for a rule another case checks in the default run: DELUXE[2] beside the
+# two other peek shoes (pairs of 6-9 split there as 8s and 9s are in DELUXE[1]), the
+# second Macau suited shoe (one more ten; the first and third stay), and the larger
+# enhc_loses=original shoe (the smaller one stays; the larger one stays under "all").
+DEEP = frozenset({DELUXE[2], MACAU_SUITED[1], MACAU_RANKS[3]})
+
+
 def _param(cases: list[Case], xfail: set[Case] = frozenset(), reason: str = "",
            slow: bool = False) -> list[object]:
-    """The cases as parameters: the first in the fast tier, the others (or all) slow;
-    each in its case's xdist group (:func:`same_worker`)."""
+    """The cases as parameters: the first in the fast tier, the others (or all) slow,
+    those of :data:`DEEP` deep; each in its case's xdist group (:func:`same_worker`)."""
     out = []
     for i, case in enumerate(cases):
         marks = [same_worker(case)]
         if slow or i > 0:
             marks.append(pytest.mark.slow)
+        if case in DEEP:
+            marks.append(pytest.mark.deep)
         if case in xfail:
             marks.append(pytest.mark.xfail(strict=True, reason=reason))
         out.append(pytest.param(case, marks=marks, id=str(case)))
