@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 from strategy_calc.cli import app
 
 runner = CliRunner()
-BASE = ["count", "--rules", "deluxe", "--decks", "1", "--rounds", "20", "--spread", "1:1,2:4"]
+BASE = ["count", "--rules", "deluxe", "--decks", "1", "--rounds", "20", "--spread", "1:1,2:4",
+        "--jobs", "1"]  # one worker: a thread, so the runs share this process's tables
 SAME_RUNS = pytest.mark.xdist_group("count-compare-hilo")  # share the run of hilo alone
 
 
