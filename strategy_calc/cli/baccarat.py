@@ -98,6 +98,7 @@ def baccarat_count_command(
         " sidebet --list), each priced exactly for the cards unseen before every hand and"
         " bet one unit when positive: share bet, EV, win per 100 hands.")] = None,
     sidebet_files: opt.SideBetFileOpt = None,
+    sidebet_triggers: opt.SideBetTriggerOpt = None,
     seed: opt.SeedOpt = 1,
     workers: opt.Workers,
     output: opt.Output,
@@ -111,6 +112,7 @@ def baccarat_count_command(
     from strategy_calc.baccarat.odds import BETS
     from strategy_calc.counting import baccarat as counted
     from strategy_calc.counting.sidebets import resolve as resolve_sidebets
+    from strategy_calc.counting.sidebets import resolve_triggers
     from strategy_calc.render.baccarat import baccarat_count_dict, baccarat_count_text
 
     def compute() -> BaccaratCount:
@@ -119,8 +121,9 @@ def baccarat_count_command(
                   else list(BETS))
         side = () if sidebets is None else resolve_sidebets(sidebets, "baccarat",
                                                                  sidebet_files or ())
+        triggers = resolve_triggers(sidebet_triggers, side) if sidebet_triggers else ()
         with progress_bar(f"{shoes} shoes") as tick, workers.executor() as pool:
             return counted.baccarat_count(ruleset, shoes, seed, cut_card, chosen, pool, tick,
-                                          sidebets=side)
+                                          sidebets=side, triggers=triggers)
 
     respond(compute, output.render(baccarat_count_dict, baccarat_count_text))

@@ -231,6 +231,7 @@ def count_command(
         " positive, settled on the round's cards: share bet, EV, win per 100 rounds.")
     ] = None,
     sidebet_files: opt.SideBetFileOpt = None,
+    sidebet_triggers: opt.SideBetTriggerOpt = None,
     workers: opt.Workers,
     plot: opt.PlotOpt = None,
     yes: opt.YesOpt = False,
@@ -247,6 +248,7 @@ def count_command(
     from strategy_calc.counting import counter as counting
     from strategy_calc.counting import runs
     from strategy_calc.counting.sidebets import resolve as resolve_sidebets
+    from strategy_calc.counting.sidebets import resolve_triggers
     from strategy_calc.render.counting import (
         comparison_dict,
         comparison_text,
@@ -270,13 +272,14 @@ def count_command(
         seats, boxes = table.counts
         bets = () if sidebets is None else resolve_sidebets(
             sidebets, "blackjack", sidebet_files or (), ruleset.dealer_hits_soft_17)
+        triggers = resolve_triggers(sidebet_triggers, bets) if sidebet_triggers else ()
         if deal.rounds >= 1 and deal.every >= 1:  # (else the counter and the run say why)
             confirm_long_run((len(names) if names else 1) * counting.estimated_seconds(
                 strategy.value, deal.rounds, deal.every, workers.jobs or os.cpu_count() or 1,
                 boxes > 1 or bool(steps)), f"{deal.rounds:,} rounds", yes)
         counters = [counting.blackjack_counter(
             ruleset, strategy.value, name, deal.cut_card, deal.seed, deal.penetration,
-            deal.every, start, seats, boxes, steps, side_counts, bets)
+            deal.every, start, seats, boxes, steps, side_counts, bets, triggers)
             for name in names or [systems.system or "hilo"]]
         results = _run(counters, deal.rounds, spread, ramp.bankroll, wong, workers, limits,
                        several=names is not None)

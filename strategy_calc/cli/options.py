@@ -95,6 +95,12 @@ SideBetFileOpt = Annotated[list[str] | None, typer.Option(
     "--sidebet", metavar="FILE", help="A side bet file (TOML: docs/MODEL.md 'Side bets'),"
     " its bet priced by its name (repeatable).")]
 """``--sidebet FILE``: a user's side bets (``sidebet``, ``count --sidebets``)."""
+SideBetTriggerOpt = Annotated[list[str] | None, typer.Option(
+    "--sidebet-trigger", metavar="BET:TAGS:AT[:KIND]", help="Bet a --sidebets bet when a"
+    " count of the cards seen reaches AT instead of when its exact EV is positive: TAGS"
+    " ten integers for A,2..9,T or a built-in count system (hilo); KIND true (the running"
+    " count per deck unseen, the default) or running (repeatable, one per bet).")]
+"""``--sidebet-trigger``: ``count``'s side bets placed by a count (both games)."""
 
 SeedOpt = Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the shuffles.")]
 

@@ -32,7 +32,9 @@ from strategy_calc.counting.sampling import Estimate, Progress, batches, mean_es
 from strategy_calc.counting.sidebets import (
     SideBetCount,
     SideBetRound,
+    Trigger,
     face_card_types,
+    placements,
     price_all,
     settle_baccarat,
     shoe_of,
@@ -120,6 +122,9 @@ class BaccaratCounter:
     sidebets: tuple[SideBet, ...] = ()
     """Side bets priced before each hand and bet when positive, settled on the hand's
     cards in the order dealt."""
+    triggers: tuple[Trigger | None, ...] = ()
+    """Per side bet, the count that places it instead of a positive EV (None: the EV;
+    empty: every bet by its EV)."""
 
     @property
     def shoe_procedure(self) -> ShoeProcedure:
@@ -153,6 +158,7 @@ class BaccaratCounter:
         base = face_card_types(known)
         types = [base[i] for i in order]
         types_left = [base.count(t) for t in range(TYPES)] if self.sidebets else []
+        start_types = tuple(types_left)
         side: list[SideBetRound] = []
         seen: list[int] = []
         shoe = DealtShoe(self.shoe_procedure, cards, draw, lambda r: POINTS[r] or 10)
@@ -167,11 +173,13 @@ class BaccaratCounter:
         positive_ev, win, linear_win = [0.0] * k, [0.0] * k, [0.0] * k
         while shoe.next_round(least=5):  # (a hand takes up to six cards)
             evs: tuple[float, ...] | None = None
+            bet_on: tuple[bool, ...] = ()
             if demos:  # a demonstration round: seen, no bets
                 demos -= 1
             else:
                 if self.sidebets:
                     evs = price_all(self.sidebets, shoe_of(types_left, decks))
+                    bet_on = placements(evs, self.triggers, types_left, start_types)
                 ev = analyse_counts(self.rules, known).ev
                 guess = self.estimate(known)
                 for j, bet in enumerate(BETS):
@@ -189,8 +197,8 @@ class BaccaratCounter:
             if self.sidebets:
                 dealt = tuple(types[start:shoe.pos])
                 if evs is not None:
-                    won = tuple(settle_baccarat(bet, None, dealt) if ev > 0 else None
-                                for bet, ev in zip(self.sidebets, evs, strict=True))
+                    won = tuple(settle_baccarat(bet, None, dealt) if on else None
+                                for bet, on in zip(self.sidebets, bet_on, strict=True))
                     side.append(SideBetRound(evs, won, tuple(seen), dealt))
                     seen = []
                 seen.extend(dealt)
@@ -202,9 +210,11 @@ class BaccaratCounter:
 
 def linear_counter(rules: BaccaratRules, cut_card: int, seed: int,
                    procedure: ShoeProcedure | None = None,
-                   sidebets: tuple[SideBet, ...] = ()) -> BaccaratCounter:
+                   sidebets: tuple[SideBet, ...] = (),
+                   triggers: tuple[Trigger | None, ...] = ()) -> BaccaratCounter:
     """The counter of a run: the exact EVs off the top and the linear count of each bet
-    (``procedure``: the shoe procedure dealt, :attr:`BaccaratCounter.procedure`).
+    (``procedure``: the shoe procedure dealt, :attr:`BaccaratCounter.procedure`;
+    ``triggers``: :attr:`BaccaratCounter.triggers`).
 
     *Linear count*: write the EV as linear in the unseen shares ``p_i`` of
     the ranks, ``EV ~ EV_0 + sum_i b_i (p_i - p0_i)``. Removing one card of
@@ -224,8 +234,10 @@ def linear_counter(rules: BaccaratRules, cut_card: int, seed: int,
             row.append(-(n - 1) * float(effect[bet]) if effect is not None else 0.0)
         slopes.append(tuple(row))
     ev = top.ev
+    if triggers and len(triggers) != len(sidebets):
+        raise InputError("a trigger (or None) per side bet")
     return BaccaratCounter(rules, cut_card, seed, tuple(ev[b] for b in BETS), tuple(slopes),
-                           procedure, sidebets)
+                           procedure, sidebets, triggers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +282,7 @@ def baccarat_count(
     rules: BaccaratRules, shoes: int = 100, seed: int = 1, cut_card: int | None = None,
     bets: Sequence[str] = BETS, pool: Executor | None = None, progress: Progress = None,
     batch: int = 10, sidebets: tuple[SideBet, ...] = (),
+    triggers: tuple[Trigger | None, ...] = (),
 ) -> BaccaratCount:
     """Deal ``shoes`` shoes and report each of ``bets`` (see the module docstring).
 
@@ -279,7 +292,8 @@ def baccarat_count(
     ``pool``: the executor the batches of shoes run on (default: this thread).
     The player may change bets before every hand; for the main bets this is
     the Macau rule that a bet may be changed after a tie, which otherwise
-    stands.
+    stands. ``triggers``: per side bet, the count that places it instead of a positive
+    exact EV (:class:`strategy_calc.counting.sidebets.Trigger`; None: the EV).
     """
     if shoes < 1:
         raise InputError(f"--shoes must be at least 1, not {shoes}")
@@ -300,7 +314,7 @@ def baccarat_count(
     if unknown or not bets or any(not b for b in bets):
         raise InputError(f"unknown bet {', '.join(unknown) or '(none)'}: choose from "
                          f"{', '.join(BETS)}")
-    counter = linear_counter(rules, low, seed, procedure, sidebets)
+    counter = linear_counter(rules, low, seed, procedure, sidebets, triggers)
     parts = batches(shoes, batch)
     if pool is None:
         done: list[list[BaccaratShoe]] = []
@@ -329,5 +343,5 @@ def baccarat_count(
     if sidebets:
         full = FaceShoe.full(rules.decks)
         counted = summarise_sidebets(sidebets, [s.sidebets for s in played],
-                                     price_all(sidebets, full))
+                                     price_all(sidebets, full), triggers)
     return BaccaratCount(rules, shoes, seed, low, hands, out, procedure, counted)

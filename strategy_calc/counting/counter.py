@@ -26,9 +26,11 @@ from strategy_calc.counting.sampling import (
 )
 from strategy_calc.counting.sidebets import (
     SideBetRound,
+    Trigger,
     blackjack_cards,
     card_types,
     completes_dealer,
+    placements,
     price_all,
     settle,
     shoe_of,
@@ -367,6 +369,9 @@ class BlackjackCounter:
     sidebets: tuple[SideBet, ...] = ()
     """Side bets priced before each round and bet when positive
     (:mod:`strategy_calc.counting.sidebets`), on the player's first box."""
+    triggers: tuple[Trigger | None, ...] = ()
+    """Per side bet, the count that places it instead of a positive EV
+    (``--sidebet-trigger``; None: the EV; empty: every bet by its EV)."""
     tables: SplitTables | None = field(default=None, compare=False, repr=False)
     """The split rounds' moment tables of the run (made on first use; they hold for every
     shoe of the run: :class:`strategy_calc.blackjack.distributions.SplitTables`). A
@@ -424,6 +429,7 @@ class BlackjackCounter:
             types_left = [0] * TYPES
             for t in base:
                 types_left[t] += 1
+            start_types = tuple(types_left)
             seen_types: list[int] = []
             top_evs = price_all(bets, shoe_of(types_left, rules.decks))
         running: float = self.system.initial_running_count(rules.decks)
@@ -465,9 +471,10 @@ class BlackjackCounter:
             if bets:
                 evs = (top_evs if not seen_types and sum(types_left) == n
                        else price_all(bets, shoe_of(types_left, rules.decks)))
+                on = placements(evs, self.triggers, types_left, start_types)
                 won = tuple(settle(bet, None, blackjack_cards(bet.event, types, where.player,
                                                               where.dealer))
-                            if ev > 0 else None for bet, ev in zip(bets, evs, strict=True))
+                            if placed else None for bet, placed in zip(bets, on, strict=True))
                 side = SideBetRound(evs, won, tuple(seen_types), tuple(types[i] for i in dealt))
                 seen_types = [types[i] for i in dealt]
                 for i in dealt:
@@ -526,7 +533,7 @@ def blackjack_counter(
     cut_card: int | None = None, seed: int = 1, penetration: float | None = None,
     moment_every: int = MOMENT_EVERY, shoe: Shoe | None = None, seats: int = 1,
     boxes: int = 1, box_ramp: tuple[tuple[int, int], ...] = (), side_counts: bool = True,
-    sidebets: tuple[SideBet, ...] = (),
+    sidebets: tuple[SideBet, ...] = (), triggers: tuple[Trigger | None, ...] = (),
 ) -> BlackjackCounter:
     """The counter of a run: the chart and its play off the top, and the index plays.
 
@@ -546,8 +553,12 @@ def blackjack_counter(
     :data:`MAX_SEATS`; :attr:`BlackjackCounter.seats`). ``side_counts``: bets read the
     system's side counts (an ace side count's weight from the game's effects of removal
     under the chart, :meth:`~strategy_calc.counting.systems.CountSystem.side_weights`).
-    ``sidebets``: side bets priced and bet each round (:mod:`strategy_calc.counting.sidebets`).
+    ``sidebets``: side bets priced and bet each round (:mod:`strategy_calc.counting.sidebets`);
+    ``triggers``: per side bet, the count that places it instead of a positive exact EV
+    (:class:`strategy_calc.counting.sidebets.Trigger`; None: the EV).
     """
+    if triggers and len(triggers) != len(sidebets):
+        raise InputError("a trigger (or None) per side bet")
     if not 1 <= seats <= MAX_SEATS:
         raise InputError(f"--seats must be between 1 and {MAX_SEATS} (boxes at the table),"
                          f" not {seats}")
@@ -598,7 +609,7 @@ def blackjack_counter(
                      for name, ranks in count.side_counts.items())
     return BlackjackCounter(rules, strategy, count, cut_card, seed, chart, plays,
                             moment_every, full, one_round, seats, boxes, box_ramp, side,
-                            procedure, sidebets, SplitTables(full))
+                            procedure, sidebets, triggers, SplitTables(full))
 
 
 def _check_boxes(rules: BlackjackRules, strategy: str, boxes: int, shoe: Shoe | None,

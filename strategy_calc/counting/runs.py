@@ -432,7 +432,7 @@ def _sidebets(counter: BlackjackCounter, shoes: Sequence[tuple[RoundRecord, ...]
     rounds = [[r.sidebets for r in s if r.sidebets is not None] for s in shoes]
     top = price_all(counter.sidebets, shoe_of(
         [card_types(counter.start().counts).count(t) for t in range(TYPES)], counter.rules.decks))
-    return summarise_sidebets(counter.sidebets, rounds, top)
+    return summarise_sidebets(counter.sidebets, rounds, top, counter.triggers)
 
 
 def _covariance(shoes: Sequence[tuple[RoundRecord, ...]]) -> Estimate | None:

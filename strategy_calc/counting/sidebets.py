@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 from strategy_calc.cards import FACES, SUITS, FaceShoe
 from strategy_calc.counting.sampling import Estimate, ratio_estimate
+from strategy_calc.counting.systems import COUNT_SYSTEMS, find_system
 from strategy_calc.errors import InputError
 from strategy_calc.sidebets.events import MORE, Event, baccarat_value
 from strategy_calc.sidebets.exact import for_dealer, price
@@ -97,6 +98,160 @@ def resolve(names: str, game: str, files: Sequence[str] = (),
                              f" {game}")
         bets.append(for_dealer(bet, hits_soft_17))
     return tuple(bets)
+
+
+TRIGGER_KINDS = ("true", "running")
+"""What a trigger's level reads: the true count (the running count per deck unseen) or the
+running count."""
+SEVEN, RED = 6, frozenset((SUITS.index("h"), SUITS.index("d")))
+"""The seven's rank index (of the tags A, 2 .. 9, T) and the red suits' indices."""
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """``count --sidebet-trigger BET:TAGS:AT[:KIND]``: bet a side bet when a count of the
+    cards seen reaches a level, instead of when its exact EV is positive.
+
+    The *running count* is the sum of the tags of the cards seen before the round (the
+    cards the exact EV is priced without: shown cards, demonstration rounds and earlier
+    rounds; burnt cards are unseen), from 0 at the shuffle, whatever the system's initial
+    count; the *true count* is the running count per deck unseen (the cards unseen over
+    52, not rounded: what side-bet counts such as Wizard of Odds' for Lucky Ladies and
+    21+3, or Jacobson's baccarat ones, divide by). The bet is placed when the count is
+    ``at`` or more.
+
+    >>> t = Trigger((0, 0, -1, -1, -1, -2, 1, 2, 2, 0), 8.0, "true")
+    >>> two = [2] * 52  # two decks, each card type twice
+    >>> gone = [2] * 20 + [1, 1, 2, 2] + [0] * 12 + [2] * 16  # two 6s, every 7, 8 and 9
+    >>> t.count(gone, two)  # running 2 x -2 + 8 x (1 + 2 + 2) = 36, over 78 / 52 decks
+    24.0
+    >>> t.reached(gone, two), Trigger(t.tags, 40, "running").reached(gone, two)
+    (True, False)
+    """
+
+    tags: tuple[float, ...]
+    """Per rank A, 2 .. 9, T (J, Q, K are T): a card's tag (a seven's: a black seven's when
+    :attr:`red_seven` is given)."""
+    at: float
+    """The level: the bet is placed when the count is this or more."""
+    kind: str
+    """``true`` (the running count per deck unseen) or ``running``."""
+    system: str | None = None
+    """The built-in count system the tags are (None: the user's own tags)."""
+    red_seven: float | None = None
+    """Red 7's rule: a red seven's tag (the suit of every card is known here)."""
+
+    def tag(self, card_type: int) -> float:
+        """The tag of a card type (``4 * face + suit``)."""
+        rank = min(card_type // len(SUITS), 9)
+        if rank == SEVEN and self.red_seven is not None and card_type % len(SUITS) in RED:
+            return self.red_seven
+        return self.tags[rank]
+
+    def count(self, types_left: Sequence[int], start: Sequence[int]) -> float:
+        """The count of the cards seen, ``start`` cards of each card type at the shuffle
+        and ``types_left`` unseen: the running count, or the true count."""
+        running = math.fsum(self.tag(t) * (n - left)
+                            for t, (n, left) in enumerate(zip(start, types_left, strict=True))
+                            if left != n)
+        if self.kind == "running":
+            return running
+        unseen = sum(types_left)
+        return running * len(FACES) * len(SUITS) / unseen if unseen else 0.0
+
+    def reached(self, types_left: Sequence[int], start: Sequence[int]) -> bool:
+        """Whether the bet is placed: the count (:meth:`count`) is :attr:`at` or more."""
+        return self.count(types_left, start) >= self.at
+
+
+def parse_trigger(spec: str, bets: Sequence[SideBet]) -> tuple[str, Trigger]:
+    """One ``--sidebet-trigger BET:TAGS:AT[:KIND]``: the bet's name (one of ``bets``, the
+    ``--sidebets``) and its trigger. TAGS: ten integers for A, 2 .. 9, T
+    (``0,0,-1,-1,-1,-2,1,2,2,0``) or a built-in count system's name (``hilo``); AT a
+    number; KIND ``true`` (the default) or ``running``. Anything else is an InputError.
+
+    >>> parse_trigger("lucky6:0,0,-1,-1,-1,-2,1,2,2,0:8", [])[1].at
+    Traceback (most recent call last):
+    ...
+    strategy_calc.errors.InputError: --sidebet-trigger lucky6:...: lucky6 is not one of \
+--sidebets (none given)
+    """
+    where = f"--sidebet-trigger {spec}"
+    parts = spec.split(":")
+    if len(parts) not in (3, 4) or not all(p.strip() for p in parts):
+        raise InputError(f"{where}: give BET:TAGS:AT or BET:TAGS:AT:KIND, e.g."
+                         " lucky6:0,0,-1,-1,-1,-2,1,2,2,0:8 or 21+3:hilo:2:true")
+    name, tags_text, at_text = (p.strip() for p in parts[:3])
+    short = f"--sidebet-trigger {name}:..."
+    names = [bet.name for bet in bets]
+    if name not in names:
+        raise InputError(f"{short}: {name} is not one of --sidebets"
+                         f" ({', '.join(names) or 'none given'})")
+    kind = parts[3].strip().lower() if len(parts) == 4 else "true"
+    if kind not in TRIGGER_KINDS:
+        raise InputError(f"{short}: KIND must be true or running, not {parts[3]!r}")
+    try:
+        at = float(at_text)
+    except ValueError:
+        raise InputError(f"{short}: AT must be a number, not {at_text!r}") from None
+    if not math.isfinite(at):
+        raise InputError(f"{short}: AT must be a finite number, not {at_text!r}")
+    tags, system, red_seven = _tags(tags_text, short)
+    return name, Trigger(tags, at, kind, system, red_seven)
+
+
+def _tags(text: str, where: str) -> tuple[tuple[float, ...], str | None, float | None]:
+    """TAGS: ten integers (A, 2 .. 9, T), or a built-in count system's name: the tags,
+    the system's name, its red seven's tag."""
+    if "," in text:
+        values = [v.strip() for v in text.split(",")]
+        try:
+            tags = tuple(int(v) for v in values)
+        except ValueError:
+            raise InputError(f"{where}: TAGS must be ten integers (A, 2 .. 9, T) or a"
+                             f" count system's name, not {text!r}") from None
+        if len(tags) != len(ONE_DECK_RANKS):
+            raise InputError(f"{where}: TAGS needs ten integers (A, 2 .. 9, T), not"
+                             f" {len(tags)}")
+        return tuple(float(t) for t in tags), None, None
+    built_in = f"a built-in count system ({', '.join(COUNT_SYSTEMS)})"
+    if text.endswith(".toml") or "/" in text:
+        raise InputError(f"{where}: TAGS must be ten integers or {built_in}, not a file")
+    try:
+        system = find_system(text)
+    except InputError:
+        system = None
+    if system is None or system.name not in COUNT_SYSTEMS:
+        raise InputError(f"{where}: TAGS must be ten integers (A, 2 .. 9, T) or"
+                         f" {built_in}, not {text!r}")
+    return system.tags, system.name, system.red_seven
+
+
+ONE_DECK_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
+"""The ranks a trigger's tags are given for, in order."""
+
+
+def resolve_triggers(specs: Sequence[str], bets: Sequence[SideBet]
+                     ) -> tuple[Trigger | None, ...]:
+    """Per bet of ``bets`` (the ``--sidebets``), its ``--sidebet-trigger`` (None: bet when
+    the exact EV is positive); a bet triggered twice is an InputError."""
+    chosen: dict[str, Trigger] = {}
+    for spec in specs:
+        name, trigger = parse_trigger(spec, bets)
+        if name in chosen:
+            raise InputError(f"--sidebet-trigger: {name} is triggered twice")
+        chosen[name] = trigger
+    return tuple(chosen.get(bet.name) for bet in bets)
+
+
+def placements(evs: Sequence[float], triggers: Sequence[Trigger | None],
+               types_left: Sequence[int], start: Sequence[int]) -> tuple[bool, ...]:
+    """Per bet, whether it is placed this round: its trigger reached (:meth:`Trigger.
+    reached`), or (without one) its exact EV positive."""
+    if not triggers:
+        return tuple(ev > 0 for ev in evs)
+    return tuple(ev > 0 if t is None else t.reached(types_left, start)
+                 for ev, t in zip(evs, triggers, strict=True))
 
 
 def completes_dealer(bets: Sequence[SideBet]) -> bool:
@@ -194,11 +349,18 @@ class SideBetCount:
     """What the bets placed actually won per 100 rounds dealt (the same estimator)."""
     ev_off_the_top: float
     """Its EV per unit for the shoe every deal starts from."""
+    trigger: Trigger | None = None
+    """The count that placed it (``--sidebet-trigger``); None: its exact EV did."""
+    exact_ev_rule_per_100: Estimate | None = None
+    """With a trigger: the win per 100 rounds dealt of betting the same rounds when the
+    exact EV is positive instead (the best any rule reading the cards seen can do)."""
 
 
 def summarise(bets: Sequence[SideBet], shoes: Sequence[Sequence[SideBetRound]],
-              top: Sequence[float]) -> dict[str, SideBetCount]:
-    """Each bet's figures over the rounds of ``shoes`` (a list per shoe)."""
+              top: Sequence[float], triggers: Sequence[Trigger | None] = ()
+              ) -> dict[str, SideBetCount]:
+    """Each bet's figures over the rounds of ``shoes`` (a list per shoe); with
+    ``triggers`` (per bet, or None), what the exact-EV rule would have won too."""
     counts = [float(len(s)) for s in shoes]
     rounds = sum(counts)
     if rounds <= 0:
@@ -209,8 +371,14 @@ def summarise(bets: Sequence[SideBet], shoes: Sequence[Sequence[SideBetRound]],
         expected = [math.fsum(r.evs[j] for r in s if r.won[j] is not None) for s in shoes]
         realised = [math.fsum(r.won[j] or 0.0 for r in s) for s in shoes]
         win, real = ratio_estimate(expected, counts), ratio_estimate(realised, counts)
+        trigger = triggers[j] if triggers else None
+        best = None
+        if trigger is not None:
+            perfect = ratio_estimate([math.fsum(max(r.evs[j], 0.0) for r in s)
+                                      for s in shoes], counts)
+            best = Estimate(100 * perfect.value, 100 * perfect.se)
         out[bet.name] = SideBetCount(
             len(placed) / rounds, math.fsum(placed) / len(placed) if placed else None,
             Estimate(100 * win.value, 100 * win.se), Estimate(100 * real.value, 100 * real.se),
-            top[j])
+            top[j], trigger, best)
     return out

@@ -17,6 +17,7 @@ casino order) and settles a prefix of them: a line's name, :data:`LOSE`, or :dat
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -455,6 +456,117 @@ class _Natural:
         natural = end.banker_natural if self.side else end.player_natural
         won = natural and (end.banker if self.side else end.player) == self.point
         return f"natural_{self.point}" if won else LOSE
+
+
+CARD_WORDS = {2: "two", 3: "three"}
+"""A side's number of cards in a line's name (``three_card_win_6``)."""
+SIDES = ("player", "banker")
+"""The sides of a baccarat round, by index (0 the Player, 1 the Banker)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WinWith:
+    """The rule of a side-wins event (:func:`wins_with`): ``side`` (0 the Player, 1 the
+    Banker) wins (its point higher than the other's; a tie loses) with a final point in
+    ``totals`` (empty: any point), on ``cards`` (2 or 3; None: either), the lines split by
+    the number of cards when ``by_cards``; a value (picklable, as :class:`_Margin`).
+
+    >>> tiger = WinWith(1, (6,), None, True)
+    >>> tiger(End(3, 2, 5, 6)), tiger(End(2, 3, 2, 6)), tiger(End(2, 2, 6, 6))
+    ('two_card_win_6', 'three_card_win_6', 'lose')
+    """
+
+    side: int
+    """0 the Player, 1 the Banker."""
+    totals: tuple[int, ...]
+    """The winning points it pays on, ascending (empty: any point)."""
+    cards: int | None
+    """The side's number of cards it pays on (2 or 3; None: either)."""
+    by_cards: bool
+    """Whether a two-card and a three-card win are different lines."""
+
+    def line(self, cards: int, total: int) -> str:
+        """The line of a win with ``cards`` cards and a point of ``total``."""
+        prefix = f"{CARD_WORDS[cards]}_card_" if self.by_cards or self.cards else ""
+        return f"{prefix}win" + (f"_{total}" if self.totals else "")
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """Every line, per total ascending, a three-card win before a two-card one."""
+        counts = (3, 2) if self.by_cards else (self.cards or 2,)
+        out = [self.line(n, t) for t in (self.totals or (0,)) for n in counts]
+        return tuple(dict.fromkeys(out))
+
+    def __call__(self, end: End) -> str:
+        mine, theirs = (end.player, end.banker) if self.side == 0 else (end.banker,
+                                                                          end.player)
+        cards = end.player_cards if self.side == 0 else end.banker_cards
+        if mine <= theirs or (self.totals and mine not in self.totals):
+            return LOSE
+        if self.cards is not None and cards != self.cards:
+            return LOSE
+        return self.line(cards, mine)
+
+
+_WINS = re.compile(r"(player|banker)_wins(?:_with_([0-9](?:_or_[0-9])*))?"
+                   r"(?:_(by_cards|on_two_cards|on_three_cards))?")
+WINS_FORMS = ("player_wins", "banker_wins", "SIDE_wins_with_6", "SIDE_wins_with_8_or_9",
+              "SIDE_wins_on_three_cards", "SIDE_wins_with_6_by_cards")
+"""Examples of the side-wins events' names (:func:`wins_with`)."""
+
+
+def wins_with(name: str) -> Event | None:
+    """The side-wins event named ``name``, or None when the name is not of that form:
+    ``SIDE_wins`` (``player`` or ``banker``) then, optionally, ``_with_T`` or
+    ``_with_T_or_U...`` (the final points it pays on, 0-9: a line per point, ``win_T``;
+    without, any point, one line ``win``), then optionally ``_on_two_cards`` or
+    ``_on_three_cards`` (a win with that many cards only: lines ``two_card_win_T`` ..) or
+    ``_by_cards`` (a two-card and a three-card win are separate lines:
+    ``three_card_win_T``, ``two_card_win_T``). A win is the side's point higher than the
+    other's; a tie loses. "Banker wins by total", Big Tiger, Wizard of Odds' 3 Card Win,
+    Lucky 6 (``banker_wins_with_6_by_cards``), Dragon 7
+    (``banker_wins_with_7_on_three_cards``), Panda 8 are of this form.
+
+    >>> event = wins_with("banker_wins_with_6_on_three_cards")
+    >>> event.lines, event.settle_round((card("Ts"), card("5d"), card("Kh")),
+    ...                                 (card("3h"), card("Tc"), card("3d")))
+    (('three_card_win_6',), 'three_card_win_6')
+    >>> wins_with("player_wins_with_8_or_9").lines, wins_with("tie_6")
+    (('win_8', 'win_9'), None)
+    """
+    match = _WINS.fullmatch(name)
+    if match is None:
+        return None
+    side_name, totals_text, split = match.groups()
+    totals = tuple(int(t) for t in totals_text.split("_or_")) if totals_text else ()
+    if list(totals) != sorted(set(totals)):
+        raise ValueError(f"event {name}: give the points once each, ascending")
+    cards = {"on_two_cards": 2, "on_three_cards": 3}.get(split or "")
+    rule = WinWith(SIDES.index(side_name), totals, cards, split == "by_cards")
+    side = side_name.capitalize()
+    points = (" or ".join(map(str, totals)) if totals else "any point")
+    how = {None: "", "by_cards": ", a two-card and a three-card win paid apart",
+           "on_two_cards": ", on two cards", "on_three_cards": ", on three cards"}[split]
+    return Event(name, "baccarat", ROUND_END, rule.lines,
+                 f"the {side} wins (its point higher; a tie loses) with {points}{how}",
+                 settle_end=rule)
+
+
+def find_event(name: str) -> Event:
+    """The event named ``name``: one of :data:`EVENTS`, or a side-wins event
+    (:func:`wins_with`); an unknown name is a ValueError.
+
+    >>> find_event("poker3").game, find_event("banker_wins_with_7").lines
+    ('blackjack', ('win_7',))
+    """
+    if name in EVENTS:
+        return EVENTS[name]
+    event = wins_with(name)
+    if event is None:
+        raise ValueError(f"unknown event {name!r} (events: {', '.join(EVENTS)}; or"
+                         f" {', '.join(WINS_FORMS)}: the Player or Banker wins, with the"
+                         " points given, optionally on two or three cards or by cards)")
+    return event
 
 
 def settle_face_pair(cards: tuple[int, ...]) -> str:

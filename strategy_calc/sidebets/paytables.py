@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from strategy_calc.errors import InputError
-from strategy_calc.sidebets.events import EVENTS, Event
+from strategy_calc.sidebets.events import Event, find_event
 
 BUILTIN_FILES: dict[str, str] = {
     "21+3": "21plus3.toml",
@@ -54,6 +54,9 @@ BUILTIN_FILES: dict[str, str] = {
     "banker-pair": "banker-pair.toml",
     **{f"natural{point}-{side}": f"natural{point}-{side}.toml" for point in (8, 9)
        for side in ("player", "banker")},
+    "big-tiger": "big-tiger.toml",
+    "three-card-win-player": "three-card-win-player.toml",
+    "three-card-win-banker": "three-card-win-banker.toml",
 }
 """The built-in side bets, by name, and their files in ``builtin/``."""
 
@@ -133,10 +136,13 @@ def parse_sidebet(table: dict[str, Any], where: str) -> SideBet:
     if not isinstance(name, str) or not _NAME.fullmatch(name) or name in RESERVED:
         raise SideBetError(f"{where}: name {name!r} must be lower-case letters, digits, + and"
                            f" - (and not {' or '.join(RESERVED)})")
-    if table["event"] not in EVENTS:
-        raise SideBetError(f"{where}: unknown event {table['event']!r} (events:"
-                           f" {', '.join(EVENTS)})")
-    event = EVENTS[table["event"]]
+    if not isinstance(table["event"], str):
+        raise SideBetError(f"{where}: event must be an event's name, not"
+                           f" {table['event']!r}")
+    try:
+        event = find_event(table["event"])
+    except ValueError as exc:
+        raise SideBetError(f"{where}: {exc}") from None
     if table.get("game", event.game) != event.game:
         raise SideBetError(f"{where}: event {event.name} is on the cards of {event.game},"
                            f" not {table['game']!r}")

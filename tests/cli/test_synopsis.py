@@ -31,6 +31,7 @@ EXPECTED = {
     "baccarat count": "strategy-calc baccarat count [--rules NAME|FILE] [--set FIELD=VALUE"
                       " ...] [--decks N] [--cut-card CARDS_FROM_END] [--shoes N]"
                       " [--bets BET,...] [--sidebets NAME,...] [--sidebet FILE ...]"
+                      " [--sidebet-trigger BET:TAGS:AT[:KIND] ...]"
                       " [--seed S] [--jobs N] [--scheduler ADDRESS]"
                       " [--format text|json] [--json]",
     "serve": ("strategy-calc serve [--host ADDRESS] [--port PORT] [--open] [--max-seconds S]"

@@ -196,6 +196,38 @@ def natural_of(total: int, side: int) -> Callable[[Round], str]:
     return lambda r: f"natural_{total}" if point(r[side][:2]) == total else "lose"
 
 
+def side_wins(side: int, totals: tuple[int, ...] = (), cards: int | None = None,
+              by_cards: bool = False) -> Callable[[Round], str]:
+    """The side (0 Player, 1 Banker) wins, its point higher than the other's (a tie
+    loses), with a final point in ``totals`` (empty: any), with ``cards`` cards only (None:
+    2 or 3). The line (docs/MODEL.md, the side-wins events): ``win``, then ``_T`` for the
+    point when points are named, prefixed ``two_card_`` / ``three_card_`` when a card count
+    is named or the lines are split by it."""
+
+    def settle(r: Round) -> str:
+        mine, theirs = point(r[side]), point(r[1 - side])
+        n = len(r[side])
+        if mine <= theirs or (totals and mine not in totals) or (cards and n != cards):
+            return "lose"
+        word = {2: "two", 3: "three"}[n]
+        prefix = f"{word}_card_" if cards or by_cards else ""
+        return prefix + "win" + (f"_{mine}" if totals else "")
+
+    return settle
+
+
+SIDE_WINS: dict[str, Callable[[Round], str]] = {
+    "banker_wins": side_wins(1),
+    "player_wins_with_6_or_7_or_9": side_wins(0, (6, 7, 9)),
+    "banker_wins_with_5_or_6_or_7_by_cards": side_wins(1, (5, 6, 7), by_cards=True),
+    "player_wins_on_two_cards": side_wins(0, cards=2),
+    "banker_wins_with_5_or_8_on_three_cards": side_wins(1, (5, 8), cards=3),
+    "player_wins_by_cards": side_wins(0, by_cards=True),
+}
+"""Side-wins events (by their names in strategy_calc.sidebets.events) and their
+settlement, from the definition."""
+
+
 SETTLE: dict[str, Callable[[Round], str]] = {
     "lucky6": lucky6, "lucky6-vegas": lucky6, "super6": lucky6,
     "dragon-bonus-player": dragon_bonus(0), "dragon-bonus-banker": dragon_bonus(1),
@@ -204,14 +236,18 @@ SETTLE: dict[str, Callable[[Round], str]] = {
     "player-pair": pair(0), "banker-pair": pair(1),
     **{f"natural{n}-{name}": natural_of(n, side) for n in (8, 9)
        for side, name in enumerate(("player", "banker"))},
+    "big-tiger": side_wins(1, (6,), cards=3),
+    "three-card-win-player": side_wins(0, cards=3),
+    "three-card-win-banker": side_wins(1, cards=3),
 }
 """Each built-in baccarat side bet's settlement."""
 
 
 @cache
 def brute_force(bet: str, shoe: str) -> dict[str, Fraction]:
-    """The probability of each line of ``bet`` over every round dealt from ``shoe``."""
-    settle = SETTLE[bet]
+    """The probability of each line of ``bet`` (a built-in of :data:`SETTLE` or an event
+    of :data:`SIDE_WINS`) over every round dealt from ``shoe``."""
+    settle = SETTLE[bet] if bet in SETTLE else SIDE_WINS[bet]
     lines: Counter[tuple[str, int]] = Counter()
     for r, w in ways(shoe).items():
         lines[(settle(r), len(r[0]) + len(r[1]))] += w

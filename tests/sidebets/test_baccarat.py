@@ -9,11 +9,13 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from baccarat_sidebet_oracle import SETTLE, brute_force
+from baccarat_sidebet_oracle import SETTLE, SIDE_WINS, brute_force
 
 from strategy_calc import _engine
 from strategy_calc.cards import FACES
-from strategy_calc.sidebets.exact import end_cells, face_count_shoe, price
+from strategy_calc.engine import BACCARAT_CELLS
+from strategy_calc.sidebets.events import End, find_event
+from strategy_calc.sidebets.exact import end_cells, end_probabilities, face_count_shoe, price
 from strategy_calc.sidebets.paytables import BUILTIN_FILES, builtin_sidebet
 
 pytestmark = pytest.mark.xdist_group("baccarat-sidebet-oracle")  # one worker: `ways`
@@ -111,3 +113,41 @@ def test_the_pairs_as_side_bets_equal_the_baccarat_pair_bets(removed: str) -> No
     for side in ("player", "banker"):
         odds = price(builtin_sidebet(f"{side}-pair"), make_shoe(8, removed))
         assert odds.ev == pytest.approx(float(main[f"{side}_pair"]), abs=1e-15)
+
+
+@pytest.mark.parametrize("shoe", SHOES.values(), ids=SHOES)
+@pytest.mark.parametrize("name", SIDE_WINS)
+def test_a_side_wins_event_agrees_with_the_brute_force_of_its_definition(name: str,
+                                                                         shoe: str) -> None:
+    # the side-wins events (any point, some points, by cards, on two or three cards only),
+    # priced from the engine's deal grid, against the oracle's rounds settled from the
+    # definition: equal fractions, and the floats to 1e-12
+    event = find_event(name)
+    oracle = brute_force(name, shoe)
+    counts = [shoe.count(f) for f in FACES]
+    deals, _, grid = _engine.baccarat_deal_counts(counts)
+    exact = {line: Fraction(sum(grid[i] for i in cells), deals)
+             for line, cells in end_cells(event).items()}
+    assert {line: p for line, p in exact.items() if p} == {
+        line: p for line, p in oracle.items() if line != "lose"}
+    floats = end_probabilities(event, face_count_shoe(tuple(counts)))
+    assert max(abs(p - float(oracle.get(line, 0))) for line, p in floats.items()) < 1e-12
+    # so that no line agrees vacuously: every line but an impossible win with 0 happens
+    assert {line for line in event.lines if not line.endswith("win_0")} <= {
+        line for s in SHOES.values() for line, p in brute_force(name, s).items() if p}
+
+
+@pytest.mark.parametrize(("old", "family", "lines"), [
+    ("banker_six", "banker_wins_with_6_by_cards",
+     {"three_card_six": "three_card_win_6", "two_card_six": "two_card_win_6"}),
+    ("dragon_7", "banker_wins_with_7_on_three_cards", {"dragon_7": "three_card_win_7"}),
+    ("panda_8", "player_wins_with_8_on_three_cards", {"panda_8": "three_card_win_8"}),
+])
+def test_lucky_6_dragon_7_and_panda_8_are_side_wins_events(old: str, family: str,
+                                                          lines: dict[str, str]) -> None:
+    # the same rounds settle on the same lines, over every way a round can end
+    before, after = find_event(old), find_event(family)
+    assert before.settle_end is not None and after.settle_end is not None
+    for cell in BACCARAT_CELLS:
+        line = before.settle_end(End(*cell))
+        assert lines.get(line, line) == after.settle_end(End(*cell)), cell

@@ -56,6 +56,9 @@ BAD = {
                    '[paytables.t]\nperfect = 25\ncoloured = 12\nmixed = 6\n'),
     "unknown key": ('name = "x"\nevent = "pair"\ndefault = "t"\npays = 3\n[paytables.t]\n'
                     'perfect = 25\ncoloured = 12\nmixed = 6\n'),
+    "a side-wins event naming a point twice": (
+        'name = "x"\nevent = "banker_wins_with_6_or_6"\ndefault = "t"\n[paytables.t]\n'
+        'win_6 = 1\n'),
     "not TOML": 'name = "x\n',
 }
 

@@ -259,3 +259,44 @@ def test_pair_square_six_deck_combinations_and_the_any_pair_edge_are_published()
         pytest.approx(0.025723, abs=5e-7)
     assert price(builtin_sidebet("pair-square"), make_shoe(2), "25-10").house_edge == \
         pytest.approx(0.106796, abs=5e-7)
+
+
+def test_big_tiger_eight_deck_count_and_edge_are_jacobsons() -> None:
+    # a three-card winning Banker 6: Wizard of Odds' Lucky 6 count, 83,058,367,551,488;
+    # 50 to 1: Jacobson (advancedadvantageplay.com, Big Tiger) house edge 15.2533%, standard
+    # deviation 6.519, hit percentage 1.662%
+    assert eight_deck_deals("big-tiger") == {"three_card_win_6": 83_058_367_551_488}
+    odds = price(builtin_sidebet("big-tiger"), make_shoe(8))
+    assert round(odds.house_edge, 6) == 0.152533
+    assert (round(odds.sd, 3), round(odds.probabilities["three_card_win_6"], 5)) == (
+        6.519, 0.01662)
+
+
+@pytest.mark.parametrize(("side", "wins", "ev"), [
+    ("player", 942_837_427_226_624, -0.056860), ("banker", 763_885_033_768_960, -0.083044)])
+def test_3_card_win_eight_deck_counts_and_returns_are_wizard_of_odds(side: str, wins: int,
+                                                                     ev: float) -> None:
+    # Wizard of Odds, 3-Card Win (copy of wizardofodds.com/games/baccarat/side-bets/
+    # 3-card-win/ at nilapub.com): Player 4 to 1, Banker 5 to 1
+    assert eight_deck_deals(f"three-card-win-{side}") == {"three_card_win": wins}
+    assert round(price(builtin_sidebet(f"three-card-win-{side}"), make_shoe(8)).ev, 6) == ev
+
+
+def test_banker_wins_by_total_eight_deck_counts_are_the_published_ones() -> None:
+    # excelpunks.com, "Concepts 13: Baccarat Vs. Non-Commission Baccarat": the deals on
+    # which the Banker wins with each total 1 .. 9; they add up to the Banker bet's
+    # 2,292,252,566,437,888 wins (the baccarat table of docs/REFERENCE.md), and 6 is Lucky
+    # 6's two lines together (Wizard of Odds)
+    from strategy_calc import _engine
+    from strategy_calc.sidebets.events import find_event
+    from strategy_calc.sidebets.exact import end_cells
+
+    published = {1: 24_291_119_898_624, 2: 44_681_581_871_104, 3: 72_927_778_568_192,
+                 4: 163_359_790_133_248, 5: 216_715_928_915_968, 6: 269_232_304_455_680,
+                 7: 384_279_324_919_808, 8: 529_914_458_673_152, 9: 586_850_279_002_112}
+    assert sum(published.values()) == 2_292_252_566_437_888
+    assert published[6] == 186_173_936_904_192 + 83_058_367_551_488
+    event = find_event("banker_wins_with_" + "_or_".join(map(str, published)))
+    _, _, grid = _engine.baccarat_deal_counts([32] * 13)
+    ours = {line: sum(grid[i] for i in cells) for line, cells in end_cells(event).items()}
+    assert ours == {f"win_{t}": n for t, n in published.items()}
