@@ -1,5 +1,6 @@
-"""Count indices: the true count at which a play changes, for every count system and
-every play of every hand."""
+"""Count indices: the count at which a play changes, for every count system and every play
+of every hand: a true count for a balanced system, a running count from the IRC for an
+unbalanced one (KO, Red 7: :class:`RunningCountFamily`)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from strategy_calc.counting.effects import (
     removal_analyses,
 )
 from strategy_calc.counting.systems import HILO, CountSystem, find_system
+from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules, RulesError
 
 
@@ -127,15 +129,31 @@ class CountFamily:
 
     def removed(self, step: int, hand: Sequence[Card], up: Card) -> list[Card] | None:
         """The cards out of the shoe other than ``hand`` and ``up``, or None if impossible."""
-        gone = [a + b for a, b in zip(rank_counts(hand), rank_counts([up]), strict=True)]
-        out: list[Card] = []
-        full = Shoe.full(self.decks).counts
-        for rank, total, unseen, seen in zip(RANKS, full, self.unseen(step), gone, strict=True):
-            left = total - unseen - seen
-            if unseen < 0 or left < 0:
-                return None
-            out.extend([Card(rank)] * left)
-        return out
+        return _removed(self.decks, self.unseen(step), hand, up)
+
+    index_kind = "true"
+    """What an index along this family is: a true count."""
+
+    def steps(self) -> range:
+        """The integer steps whose true count is in [-20, 20] (at least -1 to 1)."""
+        reach = max(1, math.floor(TRUE_COUNT_RANGE / self.true_count(1) + 1e-9))
+        return range(-reach, reach + 1)
+
+    def coordinate(self, step: int) -> float:
+        """The index's unit at ``step``: its true count."""
+        return self.true_count(step)
+
+    def line(self, step: int) -> tuple[float, ...]:
+        """The unseen cards per rank on the family's straight line (here: whole cards)."""
+        return tuple(float(n) for n in self.unseen(step))
+
+    def line_coordinate(self, step: int) -> float:
+        """The true count at ``step`` of :meth:`line`."""
+        return self.true_count(step)
+
+    def true_count_of(self, index: float) -> float:
+        """The true count of an index: the index itself."""
+        return index
 
     def describe(self) -> str:
         """One line for reports."""
@@ -146,6 +164,169 @@ class CountFamily:
                 f" remaining; step j: neutral half shoe plus j times ({moves}); running count"
                 f" {self.running_count(1)}j, true count {self.true_count(1):.4g}j; EV difference"
                 f" linearly interpolated between integer steps; root by scipy brentq")
+
+
+def _removed(decks: int, unseen: Sequence[int], hand: Sequence[Card], up: Card
+             ) -> list[Card] | None:
+    """The cards out of a ``decks``-deck shoe other than ``hand``, ``up`` and the ``unseen``
+    cards (per rank, ace first), or None if impossible."""
+    gone = [a + b for a, b in zip(rank_counts(hand), rank_counts([up]), strict=True)]
+    out: list[Card] = []
+    full = Shoe.full(decks).counts
+    for rank, total, left_unseen, seen in zip(RANKS, full, unseen, gone, strict=True):
+        left = total - left_unseen - seen
+        if left_unseen < 0 or left < 0:
+            return None
+        out.extend([Card(rank)] * left)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class RunningCountFamily:
+    """Unseen-card compositions indexed by an unbalanced system's running count (KO, Red 7).
+
+    As :class:`CountFamily`, the unseen cards are half the shoe, ``26 * decks`` cards
+    (``r = decks / 2`` decks remaining), and the player's two cards and the up card are
+    seen. The *running count* is the player's: the system's IRC (``irc`` of
+    :class:`~strategy_calc.counting.systems.CountSystem`; KO 4 - 4 x decks, Red 7 -2 x
+    decks) plus the tags of the seen cards, i.e. ``IRC + s * decks - sum_r t_r u_r``
+    (``s`` a deck's tag sum, ``t_r`` the tags, a seven whose suit is not known counting
+    the mean of a red and a black one, ``u_r`` the unseen cards). On average half way
+    through the shoe it is ``IRC + s * r``; its excess ``e`` over that, per deck
+    remaining, is the *equivalent true count* ``T = e / r`` (the true count of the
+    balanced count with tags ``t_r - s / 52``), so at this depth ``RC = IRC + s * decks
+    - s * r + T * r``: for KO (IRC 4 - 4 D, s = 4) ``RC = 4 + (T - 4) r``, for Red 7
+    (IRC -2 D, s = 2) ``RC = (T - 2) r``. At the pivot (KO +4, Red 7 0) ``T = s``
+    whatever the depth; elsewhere one running count means different true counts at
+    different depths, and this family states its depth: half the shoe dealt.
+
+    Step ``j`` is the average unseen half shoe at excess ``e = j * decks`` (a true count
+    ``2 j``): the best linear predictor of the unseen cards of each rank given the seen
+    cards' count, ``u_r = n_r r - e * p_r (t_r - s / 52) / v`` (``n_r`` cards of the
+    rank in a deck, ``p_r = n_r / 52``, ``v = sum_q p_q (t_q - s / 52)^2``), rounded to
+    whole cards: ace to 9 each to the nearest (so ranks of one tag stay equal), the
+    ten-valued cards the rest of the half shoe. Unlike Hi-Lo's, this direction has no
+    small whole-card step (KO's would move 14 aces, 56 tens and 12 of each of 2-7 at
+    once), so the compositions are rounded: each step's running count is the exact one
+    of its rounded composition, not ``j * decks``; steps whose rounding repeats a running
+    count are analysed once.
+
+    >>> from strategy_calc.counting.systems import find_system
+    >>> ko = RunningCountFamily(2, find_system("ko"))
+    >>> ko.unseen(0), ko.coordinate(0), ko.true_count_of(ko.coordinate(0))  # 4 + (0 - 4) 1
+    ((4, 4, 4, 4, 4, 4, 4, 4, 4, 16), 0.0, 0.0)
+    >>> ko.true_count_of(4)  # the pivot: T = 4 at every depth
+    4.0
+    """
+
+    decks: int
+    count: CountSystem
+
+    def __post_init__(self) -> None:
+        check_decks(self.decks)
+        if self.count.balanced or self.count.irc is None:
+            what = "is balanced" if self.count.balanced else "states no IRC"
+            raise InputError(f"count system {self.count.name!r} {what}: a running-count"
+                             " index needs an unbalanced system with an IRC (ko, red7)")
+
+    index_kind = "running"
+    """What an index along this family is: a running count from the IRC."""
+
+    @property
+    def unseen_cards(self) -> int:
+        """Number of unseen cards (half the shoe)."""
+        return 26 * self.decks
+
+    @property
+    def decks_remaining(self) -> float:
+        """Unseen cards in decks (``r``)."""
+        return self.unseen_cards / 52
+
+    @property
+    def irc(self) -> float:
+        """The initial running count of the shoe."""
+        return self.count.initial_running_count(self.decks)
+
+    @property
+    def pivot(self) -> float | None:
+        """The system's pivot: the running count whose true count is the same at every
+        depth."""
+        return self.count.pivot
+
+    def _tags(self) -> list[Fraction]:
+        return [Fraction(self.count.tag(r)) for r in RANKS]
+
+    def line(self, step: int) -> tuple[float, ...]:
+        """The unseen cards per rank at ``step`` before rounding (fractions of cards)."""
+        tags = self._tags()
+        mean = Fraction(self.count.deck_sum) / 52
+        shares = [Fraction(n, 52) for n in ONE_DECK]
+        variance = sum((p * (t - mean) ** 2 for p, t in zip(shares, tags, strict=True)),
+                       Fraction(0))
+        excess = step * self.decks
+        return tuple(float(n * Fraction(self.decks, 2) - excess * p * (t - mean) / variance)
+                     for n, p, t in zip(ONE_DECK, shares, tags, strict=True))
+
+    def unseen(self, step: int) -> tuple[int, ...]:
+        """:meth:`line` in whole cards: ace to 9 each rounded to the nearest (halves up),
+        so ranks of one tag move together, and the ten-valued cards the rest of the half
+        shoe; may be negative (check yourself)."""
+        whole = [math.floor(x + 0.5) for x in self.line(step)[:-1]]
+        return (*whole, self.unseen_cards - sum(whole))
+
+    def running_count(self, unseen: Sequence[float]) -> float:
+        """The running count from the IRC when ``unseen`` (per rank) are the unseen cards."""
+        return float(self.irc + Fraction(self.count.deck_sum) * self.decks
+                     - sum(t * Fraction(u) for t, u in zip(self._tags(), unseen, strict=True)))
+
+    def steps(self) -> range:
+        """The steps whose equivalent true count is in [-20, 20] (two apart)."""
+        reach = math.floor(TRUE_COUNT_RANGE / 2)
+        return range(-reach, reach + 1)
+
+    def coordinate(self, step: int) -> float:
+        """The running count of step ``step``'s (rounded) composition."""
+        return self.running_count(self.unseen(step))
+
+    def line_coordinate(self, step: int) -> float:
+        """The running count at ``step`` of :meth:`line` (``IRC + s * r + step * decks``)."""
+        return self.running_count(self.line(step))
+
+    def true_count_of(self, index: float) -> float:
+        """The equivalent true count of a running count at this depth: ``(RC - IRC - s *
+        decks) / r + s``."""
+        s = self.count.deck_sum
+        return (index - self.irc - s * self.decks) / self.decks_remaining + s
+
+    def removed(self, step: int, hand: Sequence[Card], up: Card) -> list[Card] | None:
+        """The cards out of the shoe other than ``hand`` and ``up``, or None if impossible."""
+        return _removed(self.decks, self.unseen(step), hand, up)
+
+    def describe(self) -> str:
+        """One line for reports."""
+        pivot = "none" if self.pivot is None else format(self.pivot, "+g")
+        average = self.irc + self.count.deck_sum * self.decks_remaining
+        return (f"unseen cards (after the player's two cards and the up card, which are counted)"
+                f" = half the shoe: {self.unseen_cards} cards, {self.decks_remaining:g} decks"
+                f" remaining; running count from the IRC {self.irc:+g} (pivot {pivot}); step j:"
+                f" the average unseen half shoe at {self.decks}j running-count points above the"
+                f" average at this depth ({average:+g}), rounded to whole cards; running count"
+                " = IRC + s x decks - tags of the unseen cards, equivalent true count ="
+                " (running count - IRC - s x decks) / decks remaining + s; EV difference"
+                " linearly interpolated between steps; root by scipy brentq")
+
+
+Family = CountFamily | RunningCountFamily
+"""A family of unseen compositions along a count: by true count or by running count."""
+
+
+def index_family(decks: int, count: CountSystem) -> Family:
+    """The family a system's indices are computed along: :class:`CountFamily` (true count)
+    for a balanced system, :class:`RunningCountFamily` (running count from the IRC) for
+    an unbalanced one; one ``error:`` line for an unbalanced system without an IRC."""
+    if count.balanced:
+        return CountFamily(decks, count)
+    return RunningCountFamily(decks, count)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,14 +414,17 @@ PUBLISHED_DIFFERENCE = (
 
 @dataclass(frozen=True, slots=True)
 class CountIndex:
-    """The true count at which a decision flips, and the EV differences it came from.
+    """The count at which a decision flips, and the EV differences it came from.
 
-    ``index``: true count (running count per deck remaining, see
-    :class:`CountFamily`) where ``EV(actions[0]) - EV(actions[1])`` crosses 0,
-    the crossing nearest to 0 when there are several; None when it keeps one
-    sign over the whole range or an action is not allowed. ``above``: the play
-    that is better just above the index. ``points``: (true count, EV
-    difference per unit initial bet) at each integer step of the family.
+    ``index``: the family's count where ``EV(actions[0]) - EV(actions[1])``
+    crosses 0: a true count (running count per deck remaining, see
+    :class:`CountFamily`) for a balanced system, a running count from the IRC
+    at half the shoe dealt (:class:`RunningCountFamily`) for an unbalanced one;
+    the crossing nearest to the family's neutral count (true count 0) when there
+    are several; None when it keeps one sign over the whole range or an action
+    is not allowed. ``above``: the play that is better just above the index.
+    ``points``: (the count, EV difference per unit initial bet) at each step of
+    the family.
     """
 
     decision: Decision
@@ -274,11 +458,12 @@ def count_index(
     rules: BlackjackRules, decision: Decision, count: CountSystem = HILO,
     linear: bool = False,
 ) -> CountIndex:
-    """The true count at which ``decision`` flips under ``rules`` (see :class:`CountIndex`).
+    """The count at which ``decision`` flips under ``rules`` (see :class:`CountIndex`):
+    a true count, or for an unbalanced ``count`` a running count (:func:`index_family`).
 
     The EV difference is computed exactly (``analyse_hand`` with the cards
     outside the family's unseen cards removed) at every integer step of
-    :class:`CountFamily` with a true count in ``[-20, 20]``, linearly
+    the family with a true count in ``[-20, 20]``, linearly
     interpolated between steps; ``scipy.optimize.brentq`` finds the root in the
     bracketing interval. ``linear``: also the removal-based estimate
     (:func:`linear_index`, 11 more hand analyses).
@@ -289,7 +474,7 @@ def count_index(
     >>> round(row.index, 2), row.above  # regression pin of the engine; published index 0
     (-0.13, 'stand')
     """
-    family = CountFamily(rules.decks, count)
+    family = index_family(rules.decks, count)
     return _cell_indices(rules, family, (decision,), linear)[0]
 
 
@@ -298,7 +483,7 @@ NOT_ALLOWED = "not allowed under these rules"
 
 
 def _cell_indices(
-    rules: BlackjackRules, family: CountFamily, decisions: Sequence[Decision], linear: bool,
+    rules: BlackjackRules, family: Family, decisions: Sequence[Decision], linear: bool,
 ) -> list[CountIndex]:
     """:func:`count_index` of several decisions of one hand and up card, from one hand
     analysis per step of the family (every decision reads the same EVs)."""
@@ -320,7 +505,7 @@ def _cell_indices(
         if why is not None:
             rows.append(CountIndex(decision, None, None, (), why))
             continue
-        row = _root(decision, tuple(pts), rules)
+        row = _root(decision, tuple(pts), rules, family)
         if linear:
             if analyses is None:  # (one set of removals serves every play of the hand)
                 analyses = removal_analyses(rules, parse_cards(decision.hand),
@@ -330,20 +515,23 @@ def _cell_indices(
     return rows
 
 
-def _along_family(rules: BlackjackRules, family: CountFamily, decision: Decision,
+def _along_family(rules: BlackjackRules, family: Family, decision: Decision,
                   outcomes: bool = False) -> Iterator[tuple[float, HandAnalysis]]:
-    """(true count, the decision's hand analysed with the cards outside the family's unseen
-    cards removed) at every integer step of ``family`` with a true count in [-20, 20]
-    whose composition holds the hand (``outcomes``: with outcomes and second moments).
+    """(the family's count: true count, or running count for :class:`RunningCountFamily`;
+    the decision's hand analysed with the cards outside the family's unseen cards removed)
+    at every step of ``family`` (:meth:`CountFamily.steps`) whose composition holds the
+    hand, each count once (a rounded :class:`RunningCountFamily` may repeat one)
+    (``outcomes``: with outcomes and second moments).
     Raises ``RulesError`` where the rules refuse a step's hand."""
     hand = parse_cards(decision.hand)
     up = parse_card(decision.up)
-    reach = max(1, math.floor(TRUE_COUNT_RANGE / family.true_count(1) + 1e-9))
-    for step in range(-reach, reach + 1):
+    seen: set[float] = set()
+    for step in family.steps():
+        at = family.coordinate(step)
         removed = family.removed(step, hand, up)
-        if removed is not None:
-            yield family.true_count(step), analyse_hand(hand, up, rules, removed=removed,
-                                                        outcomes=outcomes)
+        if removed is not None and at not in seen:
+            seen.add(at)
+            yield at, analyse_hand(hand, up, rules, removed=removed, outcomes=outcomes)
 
 
 BetAt = Callable[[float], float]
@@ -382,7 +570,7 @@ def _ra_difference(analysis: HandAnalysis, actions: tuple[str, str],
     return first[0] - second[0] - fraction / 2.0 * (first[1] - second[1])
 
 
-def risk_averse_index(rules: BlackjackRules, decision: Decision, family: CountFamily,
+def risk_averse_index(rules: BlackjackRules, decision: Decision, family: Family,
                       bet: BetAt, bankroll: float) -> tuple[float | None, str]:
     """The risk-averse index of ``decision`` along ``family`` and why it has none.
 
@@ -391,7 +579,8 @@ def risk_averse_index(rules: BlackjackRules, decision: Decision, family: CountFa
     Betting ``b`` units of a bankroll of ``B`` on a round of net result ``X`` (per unit
     bet), the growth rate is ``E[log(1 + f X)] = f E[X] - f^2 E[X^2] / 2 + ...`` with
     ``f = b / B``; so ``a0`` beats ``a1`` when ``EV(a0) - EV(a1) > (f / 2) (E[X0^2] -
-    E[X1^2])``. ``b`` is the ramp's bet at each step's true count (``bet``), both
+    E[X1^2])``. ``b`` is the ramp's bet at each step's count (``bet``: at its true count,
+    or along :class:`RunningCountFamily` its running count), both
     moments are exact (:attr:`HandAnalysis.second_moments`, on the EVs' scale, where a
     peek game's dealer blackjack costs both plays alike). Insurance adds its own bet I
     (+1 on a dealer blackjack, -1/2 otherwise) to the hand's result X, so its increase
@@ -416,11 +605,11 @@ def risk_averse_index(rules: BlackjackRules, decision: Decision, family: CountFa
             points.append((tc, value))
     except RulesError as exc:
         return None, f"not computed: {exc}"
-    row = _root(decision, tuple(points), rules)
+    row = _root(decision, tuple(points), rules, family)
     return row.index, row.note
 
 
-def linear_index(rules: BlackjackRules, decision: Decision, family: CountFamily,
+def linear_index(rules: BlackjackRules, decision: Decision, family: Family,
                  analyses: RemovalAnalyses | None = None) -> float | None:
     """The removal-based linear estimate of ``decision``'s index along ``family``.
 
@@ -441,7 +630,10 @@ def linear_index(rules: BlackjackRules, decision: Decision, family: CountFamily,
 
     Along :class:`CountFamily` ``u`` is linear in the step, so ``d`` is too; the index
     is the true count where it vanishes: None when that lies outside
-    [-:data:`TRUE_COUNT_RANGE`, +:data:`TRUE_COUNT_RANGE`] or the model is flat.
+    [-:data:`TRUE_COUNT_RANGE`, +:data:`TRUE_COUNT_RANGE`] or the model is flat. Along
+    :class:`RunningCountFamily` the same on its line before rounding
+    (:meth:`RunningCountFamily.line`), the index a running count (its equivalent true
+    count within the range).
     ``analyses``: the hand's :func:`removal_analyses`, if already made (they serve
     every play of the hand).
 
@@ -463,30 +655,37 @@ def linear_index(rules: BlackjackRules, decision: Decision, family: CountFamily,
     def model(step: int) -> float:
         return effects.full - (big_n - 1) * sum(
             e * (u / n - c / big_n)
-            for e, u, c in zip(rank_effects, family.unseen(step), shoe, strict=True))
+            for e, u, c in zip(rank_effects, family.line(step), shoe, strict=True))
 
     at_zero = model(0)
     slope = model(1) - at_zero
     if slope == 0.0:
         return None
-    index = -at_zero / slope * family.true_count(1)
-    return index if abs(index) <= TRUE_COUNT_RANGE else None
+    x0, x1 = family.line_coordinate(0), family.line_coordinate(1)
+    index = x0 - at_zero / slope * (x1 - x0)
+    return index if abs(family.true_count_of(index)) <= TRUE_COUNT_RANGE else None
 
 
 def _root(
-    decision: Decision, points: tuple[tuple[float, float], ...], rules: BlackjackRules
+    decision: Decision, points: tuple[tuple[float, float], ...], rules: BlackjackRules,
+    family: Family | None = None,
 ) -> CountIndex:
-    """The zero crossing of the interpolated EV difference nearest to true count 0."""
+    """The zero crossing of the interpolated EV difference nearest to the family's neutral
+    count (true count 0; its running count along :class:`RunningCountFamily`)."""
     from scipy.optimize import brentq  # type: ignore[import-untyped, unused-ignore]
 
+    points = tuple(sorted(points))
+    centre = 0.0 if family is None else family.line_coordinate(0)
+    kind = "running" if family is not None and family.index_kind == "running" else "true"
     crossings = [(a, b) for a, b in itertools.pairwise(points)
                  if (a[1] < 0) != (b[1] < 0) or a[1] == 0]
     if not crossings:
         better = decision.actions[0] if points and points[0][1] > 0 else decision.actions[1]
         span = f"{points[0][0]:+.1f} to {points[-1][0]:+.1f}" if points else "no count"
-        return CountIndex(decision, None, None, points, f"{better} at every true count"
+        return CountIndex(decision, None, None, points, f"{better} at every {kind} count"
                           f" from {span}")
-    (t0, d0), (t1, d1) = min(crossings, key=lambda ab: min(abs(ab[0][0]), abs(ab[1][0])))
+    (t0, d0), (t1, d1) = min(crossings, key=lambda ab: min(abs(ab[0][0] - centre),
+                                                           abs(ab[1][0] - centre)))
 
     def line(t: float) -> float:
         return d0 + (d1 - d0) * (t - t0) / (t1 - t0)
@@ -517,7 +716,7 @@ class IndexTable:
 
     rules: BlackjackRules
     count: CountSystem
-    family: CountFamily
+    family: Family
     rows: tuple[CountIndex, ...]
     risk_averse: str = ""
     """How the rows' risk-averse indices were made (:func:`risk_averse_index`: the ramp
@@ -535,12 +734,17 @@ def count_indices(
     """Count indices of ``decisions`` (default: the Illustrious 18); ``progress`` per row;
     ``linear``: each with its removal-based estimate too (:func:`linear_index`);
     ``risk_averse``: (the ramp's bet at a true count, the bankroll in units): each with
-    its risk-averse index too (:func:`risk_averse_index`).
+    its risk-averse index too (:func:`risk_averse_index`). An unbalanced ``count`` (KO,
+    Red 7) gives running counts (:class:`RunningCountFamily`; the ramp is then read at
+    the running count) and no published figure beside them (the decisions' published
+    figures are Hi-Lo true counts).
 
     Raises ``ValueError`` for an unknown count system.
     """
-    system = find_count(count)
-    family = CountFamily(rules.decks, system)
+    system = find_system(count)
+    family = index_family(rules.decks, system)
+    if family.index_kind == "running":
+        decisions = [replace(d, published=None) for d in decisions]
     rows = []
     for done, decision in enumerate(decisions, start=1):
         row = count_index(rules, decision, system, linear)
@@ -552,7 +756,7 @@ def count_indices(
     return IndexTable(rules, system, family, tuple(rows), how)
 
 
-def with_risk_averse(rules: BlackjackRules, family: CountFamily, row: CountIndex, bet: BetAt,
+def with_risk_averse(rules: BlackjackRules, family: Family, row: CountIndex, bet: BetAt,
                      bankroll: float) -> CountIndex:
     """``row`` with its :func:`risk_averse_index` (where it has an index at all)."""
     if row.index is None:
@@ -637,7 +841,7 @@ class IndexMatrix:
 
     rules: BlackjackRules
     count: CountSystem
-    family: CountFamily
+    family: Family
     cells: tuple[CellIndices, ...]
 
     @property
@@ -663,7 +867,8 @@ def index_matrix(
 ) -> IndexMatrix:
     """Count indices of every play of every starting hand against every up card (the
     matrix a counter prints: :func:`cell_plays` says which plays), each exact along
-    :class:`CountFamily` and with its removal-based estimate (:func:`linear_index`);
+    the system's family (:func:`index_family`: true counts, or running counts for an
+    unbalanced system) and with its removal-based estimate (:func:`linear_index`);
     ``progress(done, total)`` per cell. With ``hand`` and ``up``: that cell alone, with
     every play the rules allow it (stand, double, split, surrender, insurance).
 
@@ -678,8 +883,8 @@ def index_matrix(
     (A regression pin: split and surrender are not allowed for T,6 vs T in Deluxe, and
     doubling never beats the best of hitting and standing; the published stand index is 0.)
     """
-    system = find_count(count)
-    family = CountFamily(rules.decks, system)
+    system = find_system(count)
+    family = index_family(rules.decks, system)
     if (hand is None) != (up is None):
         raise RulesError("give both --hand and --vs for one cell, or neither for the matrix")
     if hand is not None and up is not None:
