@@ -208,8 +208,8 @@ class RunningCountFamily:
     ten-valued cards the rest of the half shoe. Unlike Hi-Lo's, this direction has no
     small whole-card step (KO's would move 14 aces, 56 tens and 12 of each of 2-7 at
     once), so the compositions are rounded: each step's running count is the exact one
-    of its rounded composition, not ``j * decks``; steps whose rounding repeats a running
-    count are analysed once.
+    of its rounded composition, not ``j * decks``; of several steps with one running
+    count, the one whose line passes nearest to it is analysed.
 
     >>> from strategy_calc.counting.systems import find_system
     >>> ko = RunningCountFamily(2, find_system("ko"))
@@ -520,17 +520,23 @@ def _along_family(rules: BlackjackRules, family: Family, decision: Decision,
     """(the family's count: true count, or running count for :class:`RunningCountFamily`;
     the decision's hand analysed with the cards outside the family's unseen cards removed)
     at every step of ``family`` (:meth:`CountFamily.steps`) whose composition holds the
-    hand, each count once (a rounded :class:`RunningCountFamily` may repeat one)
-    (``outcomes``: with outcomes and second moments).
+    hand (``outcomes``: with outcomes and second moments), by increasing count. Where
+    several steps of a rounded :class:`RunningCountFamily` have one running count (an
+    ace and a ten trade places, both -1), the step whose line passes nearest to that
+    count stands for it.
     Raises ``RulesError`` where the rules refuse a step's hand."""
     hand = parse_cards(decision.hand)
     up = parse_card(decision.up)
-    seen: set[float] = set()
+    nearest: dict[float, int] = {}  # count -> the step whose line passes nearest to it
     for step in family.steps():
         at = family.coordinate(step)
+        best = nearest.get(at)
+        if best is None or (abs(family.line_coordinate(step) - at)
+                            < abs(family.line_coordinate(best) - at)):
+            nearest[at] = step
+    for at, step in sorted(nearest.items()):
         removed = family.removed(step, hand, up)
-        if removed is not None and at not in seen:
-            seen.add(at)
+        if removed is not None:
             yield at, analyse_hand(hand, up, rules, removed=removed, outcomes=outcomes)
 
 

@@ -104,6 +104,18 @@ def test_ko_one_deck_insurance_index_interpolates_between_8_and_13_unseen_tens()
     assert row.index == pytest.approx(3.6, abs=1e-9) and row.above == "insurance"
 
 
+def test_red_seven_one_deck_insurance_index_interpolates_between_8_and_12_unseen_tens(
+        ) -> None:
+    """By hand, Red 7 at one deck (a seven of unknown suit worth 1/2): the neutral half
+    deck has running count -2 + (-2 + 10 + 1 - 8) = -1. Up the line (excess e) the sevens
+    are 2 - 6e/133, still 2 for e <= 10; at e = 6 the aces (2 + 27e/266) reach 3, each of
+    2-6 (2 - 25e/266) falls to 1, 8s and 9s stay 2 and the tens are the rest, 12: running
+    count -2 + (-1 + 15 + 1 - 4) = +9. Insurance's EV is linear in the tens, 8 to 12
+    between them: its root, tens = 26 / 3, is at RC = -1 + 10 (26/3 - 8) / 4 = 2/3."""
+    row = count_index(rules(1), INSURANCE, RED7)
+    assert row.index == pytest.approx(2 / 3, abs=1e-9) and row.above == "insurance"
+
+
 # KO's published indices (Vancura and Fuchs, Knock-Out Blackjack, the Preferred strategy;
 # docs/REFERENCE.md): running counts, standard IRC. One deck: A = +4 (pivot), B = +2 (key
 # count); insurance at +3 whatever the decks.
