@@ -10,7 +10,8 @@ from strategy_calc.render.pages import PAPERS, one_page_pdf, require_pdf
 from strategy_calc.render.text import render
 
 if TYPE_CHECKING:
-    from strategy_calc.counting.indices import CountIndex, Family, IndexMatrix, IndexTable
+    from strategy_calc.counting.families import Family
+    from strategy_calc.counting.indices import CountIndex, IndexMatrix, IndexTable
 
 
 INDEX_DEFINITION = (
@@ -44,7 +45,7 @@ def count_kind(family: Family) -> str:
 def _family_head(family: Family) -> str:
     """What the indices are: a true count, or a running count from its IRC and pivot at
     the family's depth."""
-    from strategy_calc.counting.indices import RunningCountFamily
+    from strategy_calc.counting.families import RunningCountFamily
 
     if not isinstance(family, RunningCountFamily):
         return "true count"
@@ -73,7 +74,7 @@ def indices_dict(table: IndexTable, matrix: IndexMatrix | None = None) -> dict[s
     one cell asked for), ``matrix`` every play of every start when computed;
     ``index_kind`` ``true`` or ``running`` (an unbalanced system: running counts from
     ``irc``, with its ``pivot``, at ``decks_remaining``)."""
-    from strategy_calc.counting.indices import RunningCountFamily
+    from strategy_calc.counting.families import RunningCountFamily
 
     family = table.family
     running = isinstance(family, RunningCountFamily)

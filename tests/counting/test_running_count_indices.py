@@ -1,5 +1,5 @@
 """Indices for unbalanced counts (issue 48, item 6): KO's and Red 7's indices are running
-counts from their IRC, at half the shoe dealt (counting.indices.RunningCountFamily).
+counts from their IRC, at half the shoe dealt (counting.families.RunningCountFamily).
 Checked against running counts summed card by card, the pivot relation, hand-derived
 insurance indices, and KO's published indices (docs/REFERENCE.md)."""
 
@@ -13,13 +13,8 @@ from typer.testing import CliRunner
 
 from strategy_calc.cards import Shoe
 from strategy_calc.cli import app
-from strategy_calc.counting.indices import (
-    Decision,
-    RunningCountFamily,
-    count_index,
-    count_indices,
-    linear_index,
-)
+from strategy_calc.counting.families import RunningCountFamily
+from strategy_calc.counting.indices import Decision, count_index, count_indices, linear_index
 from strategy_calc.counting.systems import CountSystem, find_system
 from strategy_calc.rules import BlackjackRules, blackjack_rules
 
