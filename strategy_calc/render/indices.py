@@ -287,6 +287,7 @@ def indices_print_html(table: IndexTable, matrix: IndexMatrix | None, paper: str
 
     css_paper, width, _height = PAPERS[paper]
     rules = table.rules
+    head = _family_head(table.family)
     title = f"{table.count.name} count indices: {rules.name}, {rules.decks} decks"
     column = (width - 18.0 - 6.0) / 22
     parts = [
@@ -302,7 +303,7 @@ def indices_print_html(table: IndexTable, matrix: IndexMatrix | None, paper: str
         "text-align:center;overflow:hidden}th{background:#e9ecef}"
         "table.pub td,table.pub th{width:auto;padding:0.6mm 1.5mm}p{margin:1mm 0}"
         "</style></head><body>", f"<h1>{html.escape(title)}</h1>",
-        f"<p>{html.escape(str(rules))}. {html.escape(_family_head(table.family)).capitalize()}"
+        f"<p>{html.escape(str(rules))}. {html.escape(head[:1].upper() + head[1:])}"
         " at or above which to take each play"
         " (exact along the count family; docs/MODEL.md, \"Count indices\").</p>",
     ]
