@@ -117,9 +117,10 @@ def indices_command(
     *,
     game: opt.Ruleset,
     count: Annotated[str, typer.Option(
-        "--count", metavar="NAME|FILE", help="A balanced card-counting system (strategy-calc"
-        " counts lists them: hilo, hiopt1, hiopt2, omega2, zen, halves, uston-apc) or a TOML"
-        " count file.")] = "hilo",
+        "--count", metavar="NAME|FILE", help="A card-counting system (strategy-calc counts"
+        " lists them) or a TOML count file: a balanced one's indices are true counts; KO's"
+        " and Red 7's are running counts from their IRC at half the shoe dealt (the"
+        " --spread of --risk-averse is then read at the running count).")] = "hilo",
     hand: Annotated[str | None, typer.Option(
         "--hand", metavar="CARDS", help="One cell: the player's cards (with --vs), every"
         " play's index.")] = None,
@@ -134,8 +135,9 @@ def indices_command(
     out: opt.OutOpt = None,
     paper: opt.PaperOpt = opt.Paper.a4,
 ) -> None:
-    """Count indices: the true count at which each play becomes worth taking, exact along
-    a family of real shoe compositions, beside the removal-based linear estimate. By
+    """Count indices: the true count (for KO and Red 7 the running count) at which each play
+    becomes worth taking, exact along a family of real shoe compositions, beside the
+    removal-based linear estimate. By
     default the published decisions (the Hi-Lo Illustrious 18 and Fab 4) and then the
     matrix of every play of every starting hand against every up card."""
     from strategy_calc.render.indices import indices_csv, indices_dict, indices_pdf, indices_text

@@ -1,5 +1,6 @@
-"""Count indices: the true count at which a play changes, for every count system and
-every play of every hand."""
+"""Count indices: the count at which a play changes, for every count system and every play
+of every hand: a true count for a balanced system, a running count from the IRC for an
+unbalanced one (KO, Red 7: :class:`RunningCountFamily`)."""
 
 from __future__ import annotations
 
@@ -7,22 +8,18 @@ import itertools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from fractions import Fraction
 
 from strategy_calc.blackjack.hand_analysis import HandAnalysis, analyse_hand
 from strategy_calc.cards import (
     RANKS,
-    Card,
     Rank,
     Shoe,
-    check_decks,
     parse_card,
     parse_cards,
     rank_counts,
 )
 from strategy_calc.counting.effects import (
     ALTERNATIVES,
-    ONE_DECK,
     Progress,
     RemovalAnalyses,
     effects_of,
@@ -30,6 +27,13 @@ from strategy_calc.counting.effects import (
     progress_tick,
     removal_analyses,
 )
+from strategy_calc.counting.families import (  # (the families, re-exported: their old home)
+    TRUE_COUNT_RANGE,
+    Family,
+    index_family,
+)
+from strategy_calc.counting.families import CountFamily as CountFamily
+from strategy_calc.counting.families import RunningCountFamily as RunningCountFamily
 from strategy_calc.counting.systems import HILO, CountSystem, find_system
 from strategy_calc.rules import BlackjackRules, RulesError
 
@@ -46,106 +50,6 @@ def find_count(name: str) -> CountSystem:
     strategy_calc.errors.InputError: count system 'ko' is unbalanced (a deck sums to +4): ...
     """
     return find_system(name).require_balanced("count indices")
-
-
-TRUE_COUNT_RANGE = 20.0
-"""The family is explored for true counts in [-20, +20] (steps are at most 20 apart)."""
-
-
-@dataclass(frozen=True, slots=True)
-class CountFamily:
-    """Unseen-card compositions indexed by true count: half a shoe, tilted along the count.
-
-    *Unseen cards* are the cards not yet seen when the player decides: the
-    player's own cards and the dealer's up card are seen (and counted). The
-    family fixes their number at half the shoe, ``26 * decks`` cards, i.e.
-    ``decks / 2`` decks remaining. Step ``j`` (an integer) holds, per rank
-    ``r``, ``ONE_DECK[r] * decks / 2 - j * tag_r * ONE_DECK[r] / g`` cards
-    (``g`` the gcd of the nonzero ``tag_r * ONE_DECK[r]``). For Hi-Lo: ``2 D``
-    of each rank and ``8 D`` tens at step 0, then per step one more ace, four
-    more tens and one fewer of each of 2-6 (7-9 unchanged): the low and the
-    high groups move in proportion to their shares. The running count is
-    ``10 j`` and the true count ``20 j / D``.
-
-    Why this direction: for cards seen at random, the best linear predictor
-    of the unseen count of rank ``r`` given the running count moves it in
-    proportion to ``share_r * tag_r`` (the covariance of a hypergeometric
-    sample with a balanced count), so each step is the average shoe at that
-    count, not a shoe picked to suit a decision. Integer steps keep the
-    composition *exactly* proportional within each group; between them the
-    EV difference is interpolated linearly, which for the average shoe is
-    exact to first order (the error is the curvature of the EV difference: a
-    cubic through the four nearest steps moves none of the Illustrious 18 by
-    more than 0.06 at 6 or 8 decks). The steps are ``20 / D`` true counts
-    apart (3.3 at 6 decks), so the family is coarse for one or two decks.
-
-    >>> family = CountFamily(6)
-    >>> family.unseen(0), family.unseen(2)
-    ((12, 12, 12, 12, 12, 12, 12, 12, 12, 48), (14, 10, 10, 10, 10, 10, 12, 12, 12, 56))
-    >>> family.running_count(2), round(family.true_count(2), 4)
-    (20, 6.6667)
-    """
-
-    decks: int
-    count: CountSystem = HILO
-
-    def __post_init__(self) -> None:
-        check_decks(self.decks)
-        self.count.require_balanced("a count family")
-
-    @property
-    def step_vector(self) -> tuple[int, ...]:
-        """Change of each rank's unseen count per step (half-point tags doubled first)."""
-        weighted = [Fraction(t) * n for t, n in zip(self.count.tags, ONE_DECK, strict=True)]
-        scale = math.lcm(*(w.denominator for w in weighted))
-        whole = [int(w * scale) for w in weighted]
-        g = math.gcd(*whole)
-        return tuple(-w // g for w in whole)
-
-    @property
-    def unseen_cards(self) -> int:
-        """Number of unseen cards, the same at every step (half the shoe)."""
-        return 26 * self.decks
-
-    @property
-    def decks_remaining(self) -> float:
-        """Unseen cards in decks (the true count's divisor)."""
-        return self.unseen_cards / 52
-
-    def unseen(self, step: int) -> tuple[int, ...]:
-        """Unseen cards per rank (ace first) at ``step``; may be negative (check yourself)."""
-        return tuple(n * self.decks // 2 + step * v
-                     for n, v in zip(ONE_DECK, self.step_vector, strict=True))
-
-    def running_count(self, step: int) -> float:
-        """Running count of the seen cards: minus the tag sum of the unseen (balanced count)."""
-        return -sum(t * n for t, n in zip(self.count.tags, self.unseen(step), strict=True))
-
-    def true_count(self, step: int) -> float:
-        """Running count per deck remaining."""
-        return self.running_count(step) / self.decks_remaining
-
-    def removed(self, step: int, hand: Sequence[Card], up: Card) -> list[Card] | None:
-        """The cards out of the shoe other than ``hand`` and ``up``, or None if impossible."""
-        gone = [a + b for a, b in zip(rank_counts(hand), rank_counts([up]), strict=True)]
-        out: list[Card] = []
-        full = Shoe.full(self.decks).counts
-        for rank, total, unseen, seen in zip(RANKS, full, self.unseen(step), gone, strict=True):
-            left = total - unseen - seen
-            if unseen < 0 or left < 0:
-                return None
-            out.extend([Card(rank)] * left)
-        return out
-
-    def describe(self) -> str:
-        """One line for reports."""
-        moves = ", ".join(f"{v:+d} {r.symbol}" for r, v in zip(RANKS, self.step_vector,
-                                                                 strict=True) if v)
-        return (f"unseen cards (after the player's two cards and the up card, which are counted)"
-                f" = half the shoe: {self.unseen_cards} cards, {self.decks_remaining:g} decks"
-                f" remaining; step j: neutral half shoe plus j times ({moves}); running count"
-                f" {self.running_count(1)}j, true count {self.true_count(1):.4g}j; EV difference"
-                f" linearly interpolated between integer steps; root by scipy brentq")
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,14 +137,17 @@ PUBLISHED_DIFFERENCE = (
 
 @dataclass(frozen=True, slots=True)
 class CountIndex:
-    """The true count at which a decision flips, and the EV differences it came from.
+    """The count at which a decision flips, and the EV differences it came from.
 
-    ``index``: true count (running count per deck remaining, see
-    :class:`CountFamily`) where ``EV(actions[0]) - EV(actions[1])`` crosses 0,
-    the crossing nearest to 0 when there are several; None when it keeps one
-    sign over the whole range or an action is not allowed. ``above``: the play
-    that is better just above the index. ``points``: (true count, EV
-    difference per unit initial bet) at each integer step of the family.
+    ``index``: the family's count where ``EV(actions[0]) - EV(actions[1])``
+    crosses 0: a true count (running count per deck remaining, see
+    :class:`CountFamily`) for a balanced system, a running count from the IRC
+    at half the shoe dealt (:class:`RunningCountFamily`) for an unbalanced one;
+    the crossing nearest to the family's neutral count (true count 0) when there
+    are several; None when it keeps one sign over the whole range or an action
+    is not allowed. ``above``: the play that is better just above the index.
+    ``points``: (the count, EV difference per unit initial bet) at each step of
+    the family.
     """
 
     decision: Decision
@@ -274,11 +181,12 @@ def count_index(
     rules: BlackjackRules, decision: Decision, count: CountSystem = HILO,
     linear: bool = False,
 ) -> CountIndex:
-    """The true count at which ``decision`` flips under ``rules`` (see :class:`CountIndex`).
+    """The count at which ``decision`` flips under ``rules`` (see :class:`CountIndex`):
+    a true count, or for an unbalanced ``count`` a running count (:func:`index_family`).
 
     The EV difference is computed exactly (``analyse_hand`` with the cards
     outside the family's unseen cards removed) at every integer step of
-    :class:`CountFamily` with a true count in ``[-20, 20]``, linearly
+    the family with a true count in ``[-20, 20]``, linearly
     interpolated between steps; ``scipy.optimize.brentq`` finds the root in the
     bracketing interval. ``linear``: also the removal-based estimate
     (:func:`linear_index`, 11 more hand analyses).
@@ -289,7 +197,7 @@ def count_index(
     >>> round(row.index, 2), row.above  # regression pin of the engine; published index 0
     (-0.13, 'stand')
     """
-    family = CountFamily(rules.decks, count)
+    family = index_family(rules.decks, count)
     return _cell_indices(rules, family, (decision,), linear)[0]
 
 
@@ -298,7 +206,7 @@ NOT_ALLOWED = "not allowed under these rules"
 
 
 def _cell_indices(
-    rules: BlackjackRules, family: CountFamily, decisions: Sequence[Decision], linear: bool,
+    rules: BlackjackRules, family: Family, decisions: Sequence[Decision], linear: bool,
 ) -> list[CountIndex]:
     """:func:`count_index` of several decisions of one hand and up card, from one hand
     analysis per step of the family (every decision reads the same EVs)."""
@@ -320,7 +228,7 @@ def _cell_indices(
         if why is not None:
             rows.append(CountIndex(decision, None, None, (), why))
             continue
-        row = _root(decision, tuple(pts), rules)
+        row = _root(decision, tuple(pts), rules, family)
         if linear:
             if analyses is None:  # (one set of removals serves every play of the hand)
                 analyses = removal_analyses(rules, parse_cards(decision.hand),
@@ -330,20 +238,29 @@ def _cell_indices(
     return rows
 
 
-def _along_family(rules: BlackjackRules, family: CountFamily, decision: Decision,
+def _along_family(rules: BlackjackRules, family: Family, decision: Decision,
                   outcomes: bool = False) -> Iterator[tuple[float, HandAnalysis]]:
-    """(true count, the decision's hand analysed with the cards outside the family's unseen
-    cards removed) at every integer step of ``family`` with a true count in [-20, 20]
-    whose composition holds the hand (``outcomes``: with outcomes and second moments).
+    """(the family's count: true count, or running count for :class:`RunningCountFamily`;
+    the decision's hand analysed with the cards outside the family's unseen cards removed)
+    at every step of ``family`` (:meth:`CountFamily.steps`) whose composition holds the
+    hand (``outcomes``: with outcomes and second moments), by increasing count. Where
+    several steps of a rounded :class:`RunningCountFamily` have one running count (an
+    ace and a ten trade places, both -1), the step whose line passes nearest to that
+    count stands for it.
     Raises ``RulesError`` where the rules refuse a step's hand."""
     hand = parse_cards(decision.hand)
     up = parse_card(decision.up)
-    reach = max(1, math.floor(TRUE_COUNT_RANGE / family.true_count(1) + 1e-9))
-    for step in range(-reach, reach + 1):
+    nearest: dict[float, int] = {}  # count -> the step whose line passes nearest to it
+    for step in family.steps():
+        at = family.coordinate(step)
+        best = nearest.get(at)
+        if best is None or (abs(family.line_coordinate(step) - at)
+                            < abs(family.line_coordinate(best) - at)):
+            nearest[at] = step
+    for at, step in sorted(nearest.items()):
         removed = family.removed(step, hand, up)
         if removed is not None:
-            yield family.true_count(step), analyse_hand(hand, up, rules, removed=removed,
-                                                        outcomes=outcomes)
+            yield at, analyse_hand(hand, up, rules, removed=removed, outcomes=outcomes)
 
 
 BetAt = Callable[[float], float]
@@ -382,7 +299,7 @@ def _ra_difference(analysis: HandAnalysis, actions: tuple[str, str],
     return first[0] - second[0] - fraction / 2.0 * (first[1] - second[1])
 
 
-def risk_averse_index(rules: BlackjackRules, decision: Decision, family: CountFamily,
+def risk_averse_index(rules: BlackjackRules, decision: Decision, family: Family,
                       bet: BetAt, bankroll: float) -> tuple[float | None, str]:
     """The risk-averse index of ``decision`` along ``family`` and why it has none.
 
@@ -391,7 +308,8 @@ def risk_averse_index(rules: BlackjackRules, decision: Decision, family: CountFa
     Betting ``b`` units of a bankroll of ``B`` on a round of net result ``X`` (per unit
     bet), the growth rate is ``E[log(1 + f X)] = f E[X] - f^2 E[X^2] / 2 + ...`` with
     ``f = b / B``; so ``a0`` beats ``a1`` when ``EV(a0) - EV(a1) > (f / 2) (E[X0^2] -
-    E[X1^2])``. ``b`` is the ramp's bet at each step's true count (``bet``), both
+    E[X1^2])``. ``b`` is the ramp's bet at each step's count (``bet``: at its true count,
+    or along :class:`RunningCountFamily` its running count), both
     moments are exact (:attr:`HandAnalysis.second_moments`, on the EVs' scale, where a
     peek game's dealer blackjack costs both plays alike). Insurance adds its own bet I
     (+1 on a dealer blackjack, -1/2 otherwise) to the hand's result X, so its increase
@@ -416,11 +334,11 @@ def risk_averse_index(rules: BlackjackRules, decision: Decision, family: CountFa
             points.append((tc, value))
     except RulesError as exc:
         return None, f"not computed: {exc}"
-    row = _root(decision, tuple(points), rules)
+    row = _root(decision, tuple(points), rules, family)
     return row.index, row.note
 
 
-def linear_index(rules: BlackjackRules, decision: Decision, family: CountFamily,
+def linear_index(rules: BlackjackRules, decision: Decision, family: Family,
                  analyses: RemovalAnalyses | None = None) -> float | None:
     """The removal-based linear estimate of ``decision``'s index along ``family``.
 
@@ -441,7 +359,10 @@ def linear_index(rules: BlackjackRules, decision: Decision, family: CountFamily,
 
     Along :class:`CountFamily` ``u`` is linear in the step, so ``d`` is too; the index
     is the true count where it vanishes: None when that lies outside
-    [-:data:`TRUE_COUNT_RANGE`, +:data:`TRUE_COUNT_RANGE`] or the model is flat.
+    [-:data:`TRUE_COUNT_RANGE`, +:data:`TRUE_COUNT_RANGE`] or the model is flat. Along
+    :class:`RunningCountFamily` the same on its line before rounding
+    (:meth:`RunningCountFamily.line`), the index a running count (its equivalent true
+    count within the range).
     ``analyses``: the hand's :func:`removal_analyses`, if already made (they serve
     every play of the hand).
 
@@ -463,30 +384,37 @@ def linear_index(rules: BlackjackRules, decision: Decision, family: CountFamily,
     def model(step: int) -> float:
         return effects.full - (big_n - 1) * sum(
             e * (u / n - c / big_n)
-            for e, u, c in zip(rank_effects, family.unseen(step), shoe, strict=True))
+            for e, u, c in zip(rank_effects, family.line(step), shoe, strict=True))
 
     at_zero = model(0)
     slope = model(1) - at_zero
     if slope == 0.0:
         return None
-    index = -at_zero / slope * family.true_count(1)
-    return index if abs(index) <= TRUE_COUNT_RANGE else None
+    x0, x1 = family.line_coordinate(0), family.line_coordinate(1)
+    index = x0 - at_zero / slope * (x1 - x0)
+    return index if abs(family.true_count_of(index)) <= TRUE_COUNT_RANGE else None
 
 
 def _root(
-    decision: Decision, points: tuple[tuple[float, float], ...], rules: BlackjackRules
+    decision: Decision, points: tuple[tuple[float, float], ...], rules: BlackjackRules,
+    family: Family | None = None,
 ) -> CountIndex:
-    """The zero crossing of the interpolated EV difference nearest to true count 0."""
+    """The zero crossing of the interpolated EV difference nearest to the family's neutral
+    count (true count 0; its running count along :class:`RunningCountFamily`)."""
     from scipy.optimize import brentq  # type: ignore[import-untyped, unused-ignore]
 
+    points = tuple(sorted(points))
+    centre = 0.0 if family is None else family.line_coordinate(0)
+    kind = "running" if family is not None and family.index_kind == "running" else "true"
     crossings = [(a, b) for a, b in itertools.pairwise(points)
                  if (a[1] < 0) != (b[1] < 0) or a[1] == 0]
     if not crossings:
         better = decision.actions[0] if points and points[0][1] > 0 else decision.actions[1]
         span = f"{points[0][0]:+.1f} to {points[-1][0]:+.1f}" if points else "no count"
-        return CountIndex(decision, None, None, points, f"{better} at every true count"
+        return CountIndex(decision, None, None, points, f"{better} at every {kind} count"
                           f" from {span}")
-    (t0, d0), (t1, d1) = min(crossings, key=lambda ab: min(abs(ab[0][0]), abs(ab[1][0])))
+    (t0, d0), (t1, d1) = min(crossings, key=lambda ab: min(abs(ab[0][0] - centre),
+                                                           abs(ab[1][0] - centre)))
 
     def line(t: float) -> float:
         return d0 + (d1 - d0) * (t - t0) / (t1 - t0)
@@ -517,7 +445,7 @@ class IndexTable:
 
     rules: BlackjackRules
     count: CountSystem
-    family: CountFamily
+    family: Family
     rows: tuple[CountIndex, ...]
     risk_averse: str = ""
     """How the rows' risk-averse indices were made (:func:`risk_averse_index`: the ramp
@@ -535,12 +463,17 @@ def count_indices(
     """Count indices of ``decisions`` (default: the Illustrious 18); ``progress`` per row;
     ``linear``: each with its removal-based estimate too (:func:`linear_index`);
     ``risk_averse``: (the ramp's bet at a true count, the bankroll in units): each with
-    its risk-averse index too (:func:`risk_averse_index`).
+    its risk-averse index too (:func:`risk_averse_index`). An unbalanced ``count`` (KO,
+    Red 7) gives running counts (:class:`RunningCountFamily`; the ramp is then read at
+    the running count) and no published figure beside them (the decisions' published
+    figures are Hi-Lo true counts).
 
     Raises ``ValueError`` for an unknown count system.
     """
-    system = find_count(count)
-    family = CountFamily(rules.decks, system)
+    system = find_system(count)
+    family = index_family(rules.decks, system)
+    if family.index_kind == "running":
+        decisions = [replace(d, published=None) for d in decisions]
     rows = []
     for done, decision in enumerate(decisions, start=1):
         row = count_index(rules, decision, system, linear)
@@ -552,7 +485,7 @@ def count_indices(
     return IndexTable(rules, system, family, tuple(rows), how)
 
 
-def with_risk_averse(rules: BlackjackRules, family: CountFamily, row: CountIndex, bet: BetAt,
+def with_risk_averse(rules: BlackjackRules, family: Family, row: CountIndex, bet: BetAt,
                      bankroll: float) -> CountIndex:
     """``row`` with its :func:`risk_averse_index` (where it has an index at all)."""
     if row.index is None:
@@ -637,7 +570,7 @@ class IndexMatrix:
 
     rules: BlackjackRules
     count: CountSystem
-    family: CountFamily
+    family: Family
     cells: tuple[CellIndices, ...]
 
     @property
@@ -663,7 +596,8 @@ def index_matrix(
 ) -> IndexMatrix:
     """Count indices of every play of every starting hand against every up card (the
     matrix a counter prints: :func:`cell_plays` says which plays), each exact along
-    :class:`CountFamily` and with its removal-based estimate (:func:`linear_index`);
+    the system's family (:func:`index_family`: true counts, or running counts for an
+    unbalanced system) and with its removal-based estimate (:func:`linear_index`);
     ``progress(done, total)`` per cell. With ``hand`` and ``up``: that cell alone, with
     every play the rules allow it (stand, double, split, surrender, insurance).
 
@@ -678,8 +612,8 @@ def index_matrix(
     (A regression pin: split and surrender are not allowed for T,6 vs T in Deluxe, and
     doubling never beats the best of hitting and standing; the published stand index is 0.)
     """
-    system = find_count(count)
-    family = CountFamily(rules.decks, system)
+    system = find_system(count)
+    family = index_family(rules.decks, system)
     if (hand is None) != (up is None):
         raise RulesError("give both --hand and --vs for one cell, or neither for the matrix")
     if hand is not None and up is not None:

@@ -10,6 +10,7 @@ from strategy_calc.render.pages import PAPERS, one_page_pdf, require_pdf
 from strategy_calc.render.text import render
 
 if TYPE_CHECKING:
+    from strategy_calc.counting.families import Family
     from strategy_calc.counting.indices import CountIndex, IndexMatrix, IndexTable
 
 
@@ -22,39 +23,88 @@ INDEX_DEFINITION = (
 )
 """How ``indices`` defines its two figures (docs/MODEL.md says more)."""
 
+RUNNING_INDEX_DEFINITION = (
+    "index: the running count (from the system's IRC, the player's two cards and the up"
+    " card counted) at which EV(play) - EV(versus) changes sign, at half the shoe dealt:"
+    " every step of the running-count family is the average unseen half shoe at that count,"
+    " rounded to whole cards and analysed exactly, linearly interpolated between steps;"
+    " true_count_equivalent: the same index as the excess over the average running count"
+    " at that depth per deck remaining, plus the deck's tag sum (at the pivot it is the"
+    " same at every depth); linear_index: the removal-based linear estimate on the"
+    " family's line; null where the play keeps one side over equivalent true counts -20"
+    " to +20 or is not allowed"
+)
+"""How ``indices`` defines its figures for an unbalanced system (KO, Red 7)."""
 
-def _index_row(row: CountIndex) -> dict[str, Any]:
+
+def count_kind(family: Family) -> str:
+    """``true count`` or ``running count``: the unit of the family's indices."""
+    return f"{family.index_kind} count"
+
+
+def _family_head(family: Family) -> str:
+    """What the indices are: a true count, or a running count from its IRC and pivot at
+    the family's depth."""
+    from strategy_calc.counting.families import RunningCountFamily
+
+    if not isinstance(family, RunningCountFamily):
+        return "true count"
+    pivot = "none" if family.pivot is None else f"{family.pivot:+g}"
+    return (f"running count from the IRC {family.irc:+g}, pivot {pivot}, at"
+            f" {family.decks_remaining:g} decks remaining")
+
+
+def _equivalent(family: Family, index: float | None) -> float | None:
+    """An index as a true count (itself for a balanced system)."""
+    return None if index is None else family.true_count_of(index)
+
+
+def _index_row(row: CountIndex, family: Family) -> dict[str, Any]:
     """One decision's index as ``indices --json`` lists it."""
     return {"decision": row.decision.name, "hand": row.decision.hand, "up": row.decision.up,
             "actions": list(row.decision.actions), "index": row.index, "above": row.above,
             "published": row.decision.published, "note": row.note,
             "linear_index": row.linear_index, "group": row.decision.group,
-            "risk_averse_index": row.risk_averse_index}
+            "risk_averse_index": row.risk_averse_index,
+            "true_count_equivalent": _equivalent(family, row.index)}
 
 
 def indices_dict(table: IndexTable, matrix: IndexMatrix | None = None) -> dict[str, Any]:
     """The ``indices --format json`` object: ``indices`` the published decisions (or the
-    one cell asked for), ``matrix`` every play of every start when computed."""
+    one cell asked for), ``matrix`` every play of every start when computed;
+    ``index_kind`` ``true`` or ``running`` (an unbalanced system: running counts from
+    ``irc``, with its ``pivot``, at ``decks_remaining``)."""
+    from strategy_calc.counting.families import RunningCountFamily
+
+    family = table.family
+    running = isinstance(family, RunningCountFamily)
     out: dict[str, Any] = {
         "rules": table.rules.name,
         "decks": table.rules.decks,
         "ruleset": str(table.rules),
         "count": table.count.name,
-        "family": table.family.describe(),
-        "published_for": "Hi-Lo Illustrious 18 (Schlesinger), 6 decks S17 DAS; compare under"
+        "family": family.describe(),
+        "published_for": RUNNING_PUBLISHED if running else
+                         "Hi-Lo Illustrious 18 (Schlesinger), 6 decks S17 DAS; compare under"
                          " blackjack_rules('deluxe', ['decks=6', 'surrender=none']); Fab 4"
                          " (late surrender) under blackjack_rules('deluxe', ['decks=6',"
                          " 'surrender=late'])",
-        "definition": INDEX_DEFINITION,
+        "definition": RUNNING_INDEX_DEFINITION if running else INDEX_DEFINITION,
         "risk_averse": table.risk_averse or None,
-        "indices": [_index_row(row) for row in table.rows],
+        "index_kind": family.index_kind,
+        "irc": family.irc if isinstance(family, RunningCountFamily) else None,
+        "pivot": family.pivot if isinstance(family, RunningCountFamily) else None,
+        "decks_remaining": family.decks_remaining,
+        "indices": [_index_row(row, family) for row in table.rows],
     }
     if matrix is not None:
         out["matrix"] = [
             {"kind": cell.kind, "label": cell.label, "hand": cell.hand, "up": cell.up,
              "plays": [{"play": row.decision.actions[0], "versus": row.decision.actions[1],
                         "index": row.index, "linear_index": row.linear_index,
-                        "above": row.above, "note": row.note} for row in cell.rows]}
+                        "above": row.above, "note": row.note,
+                        "true_count_equivalent": _equivalent(family, row.index)}
+                       for row in cell.rows]}
             for cell in matrix.cells
         ]
     return out
@@ -66,13 +116,14 @@ def indices_text(table: IndexTable, matrix: IndexMatrix | None = None) -> str:
     from rich.table import Table
 
     rules = table.rules
-    out = Table(title=f"{table.count.name} count indices (true count), {rules}",
-                title_justify="left")
+    out = Table(title=f"{table.count.name} count indices ({_family_head(table.family)}),"
+                f" {rules}", title_justify="left")
     out.add_column("decision", no_wrap=True)
     for name in ("at or above", "below"):
         out.add_column(name)
-    numbers = ("index", "linear", "RA", "pub.", "diff") if table.risk_averse else (
-        "index", "linear", "pub.", "diff")
+    running = table.family.index_kind == "running"
+    compared = ("TC eq.",) if running else ("pub.", "diff")
+    numbers = ("index", "linear", *(("RA",) if table.risk_averse else ()), *compared)
     for name in numbers:  # (numbers never wrap)
         out.add_column(name, justify="right", no_wrap=True, min_width=len(name))
     notes = any(row.note for row in table.rows)
@@ -92,23 +143,35 @@ def indices_text(table: IndexTable, matrix: IndexMatrix | None = None) -> str:
         figures = [row.index, row.linear_index]
         if table.risk_averse:
             figures.append(row.risk_averse_index)
+        equivalent = _equivalent(table.family, row.index)
         out.add_row(
             row.decision.name, shown.get(first, first), shown.get(second, second),
             *("-" if x is None else f"{x:+.2f}" for x in figures),
-            "-" if published is None else f"{published:+d}",
-            "-" if row.difference is None else f"{row.difference:+.2f}",
+            *(["-" if equivalent is None else f"{equivalent:+.2f}"] if running else [
+                "-" if published is None else f"{published:+d}",
+                "-" if row.difference is None else f"{row.difference:+.2f}"]),
             *([mark] if notes else []),
         )
     lines = [f"family: {table.family.describe()}",
+             f"published: {RUNNING_PUBLISHED}" if running else
              "published: Hi-Lo Illustrious 18 (Schlesinger), 6 decks S17 DAS, the rules they"
              " match here: --rules deluxe --decks 6 --set surrender=none; (R): the Fab 4"
-             " (late surrender), with --set surrender=late", INDEX_DEFINITION, *footnotes]
+             " (late surrender), with --set surrender=late",
+             RUNNING_INDEX_DEFINITION if running else INDEX_DEFINITION, *footnotes]
     if table.risk_averse:
         lines.insert(2, f"RA: the risk-averse index ({table.risk_averse}): where the play"
                      " gains more EV than half the bet's share of the bankroll times its"
                      " increase in E[X^2] (Schlesinger)")
     text = render(out, *lines)
     return text if matrix is None else text + "\n\n" + index_grids(matrix)
+
+
+RUNNING_PUBLISHED = (
+    "none beside a running count (the decisions' published figures are Hi-Lo"
+    " true counts); KO's published running-count indices (Vancura and Fuchs, Knock-Out"
+    " Blackjack) are in docs/REFERENCE.md"
+)
+"""The ``published`` line and ``published_for`` of an unbalanced system's indices."""
 
 
 GRIDS = (("hard", "stand", "hard totals: stand (else hit)"),
@@ -165,16 +228,19 @@ def index_grids(matrix: IndexMatrix) -> str:
     import textwrap
 
     blocks = []
+    kind = count_kind(matrix.family)
     for play, title, rows in _grid_rows(matrix):
-        lines = [f"{title}; true count at or above which to {play}",
+        lines = [f"{title}; {kind} at or above which to {play}",
                  f"{'':>6}" + "".join(f"{u:>7}" for u in matrix.up_cards)]
         lines += [f"{label:>6}" + "".join(f"{e:>7}" for e in texts) for label, texts in rows]
         blocks.append("\n".join(lines))
     insurance = [r for c in matrix.cells if c.kind == "insurance" for r in c.rows]
     if insurance:
         blocks.append(f"insurance: at or above {_grid_cell(insurance[0])}")
+    span = ("equivalent true count" if matrix.family.index_kind == "running"
+            else "true count")
     blocks.append(textwrap.fill(
-        "'<' before an index: the play is better at or below it; 'all': at every true count"
+        f"'<' before an index: the play is better at or below it; 'all': at every {span}"
         " from -20 to +20; '-': at none; blank: not allowed", 80))
     return "\n\n".join(blocks)
 
@@ -221,6 +287,7 @@ def indices_print_html(table: IndexTable, matrix: IndexMatrix | None, paper: str
 
     css_paper, width, _height = PAPERS[paper]
     rules = table.rules
+    head = _family_head(table.family)
     title = f"{table.count.name} count indices: {rules.name}, {rules.decks} decks"
     column = (width - 18.0 - 6.0) / 22
     parts = [
@@ -236,7 +303,8 @@ def indices_print_html(table: IndexTable, matrix: IndexMatrix | None, paper: str
         "text-align:center;overflow:hidden}th{background:#e9ecef}"
         "table.pub td,table.pub th{width:auto;padding:0.6mm 1.5mm}p{margin:1mm 0}"
         "</style></head><body>", f"<h1>{html.escape(title)}</h1>",
-        f"<p>{html.escape(str(rules))}. True count at or above which to take each play"
+        f"<p>{html.escape(str(rules))}. {html.escape(head[:1].upper() + head[1:])}"
+        " at or above which to take each play"
         " (exact along the count family; docs/MODEL.md, \"Count indices\").</p>",
     ]
     pub = ['<table class="pub"><tr><th>decision</th><th>play</th><th>index</th>'

@@ -232,12 +232,6 @@ def test_unknown_count_system_is_a_one_line_value_error() -> None:
     assert find_count("Hi-Lo") is HILO
 
 
-def test_an_unbalanced_system_has_no_true_count_indices() -> None:
-    """KO's deck sums to +4 (the sevens count +1): a true count is not defined for it."""
-    with pytest.raises(ValueError, match=r"'ko' is unbalanced \(a deck sums to \+4\)"):
-        count_indices(REFERENCE, "ko")
-
-
 def test_indices_json_contract_and_progress() -> None:
     ticks: list[tuple[int, int]] = []
     table = count_indices(REFERENCE, "hilo", lambda done, total: ticks.append((done, total)))
