@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING, Any
 
+from strategy_calc.counting.families import RunningCountFamily
 from strategy_calc.render.chart import HTML_COLOURS
 from strategy_calc.render.pages import PAPERS, one_page_pdf, require_pdf
 from strategy_calc.render.text import render
@@ -45,8 +46,6 @@ def count_kind(family: Family) -> str:
 def _family_head(family: Family) -> str:
     """What the indices are: a true count, or a running count from its IRC and pivot at
     the family's depth."""
-    from strategy_calc.counting.families import RunningCountFamily
-
     if not isinstance(family, RunningCountFamily):
         return "true count"
     pivot = "none" if family.pivot is None else f"{family.pivot:+g}"
@@ -74,8 +73,6 @@ def indices_dict(table: IndexTable, matrix: IndexMatrix | None = None) -> dict[s
     one cell asked for), ``matrix`` every play of every start when computed;
     ``index_kind`` ``true`` or ``running`` (an unbalanced system: running counts from
     ``irc``, with its ``pivot``, at ``decks_remaining``)."""
-    from strategy_calc.counting.families import RunningCountFamily
-
     family = table.family
     running = isinstance(family, RunningCountFamily)
     out: dict[str, Any] = {
