@@ -170,9 +170,11 @@ def same_worker(case: Case) -> pytest.MarkDecorator:
 # Cases whose tests run in the deep tier only (`pytest -m deep`, docs/TESTING.md): a
 # further shoe for a rule another case checks in the default run: DELUXE[2] beside the
 # two other peek shoes (pairs of 6-9 split there as 8s and 9s are in DELUXE[1]), the
-# second Macau suited shoe (one more ten; the first and third stay), and the larger
+# second and third Macau suited shoes (the first stays; the third's split 7s and 8s
+# against a 6 that decide by the up card's suit are checked split by split against the
+# brute force in tests/blackjack/split/test_split_suit_joint.py), and the larger
 # enhc_loses=original shoe (the smaller one stays; the larger one stays under "all").
-DEEP = frozenset({DELUXE[2], MACAU_SUITED[1], MACAU_RANKS[3]})
+DEEP = frozenset({DELUXE[2], MACAU_SUITED[1], MACAU_SUITED[2], MACAU_RANKS[3]})
 
 
 def _param(cases: list[Case], xfail: set[Case] = frozenset(), reason: str = "",
