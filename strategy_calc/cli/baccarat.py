@@ -3,6 +3,7 @@ shoes; ``count --rules macau-baccarat`` is its alias: :func:`strategy_calc.cli.r
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -10,6 +11,7 @@ import typer
 from strategy_calc.cli import options as opt
 from strategy_calc.cli.command import command, examples, spread
 from strategy_calc.cli.respond import (
+    confirm_long_run,
     dump_json,
     fail,
     progress_bar,
@@ -100,6 +102,7 @@ def baccarat_count_command(
     sidebet_files: opt.SideBetFileOpt = None,
     sidebet_triggers: opt.SideBetTriggerOpt = None,
     seed: opt.SeedOpt = 1,
+    yes: opt.YesOpt = False,
     workers: opt.Workers,
     output: opt.Output,
 ) -> None:
@@ -122,6 +125,10 @@ def baccarat_count_command(
         side = () if sidebets is None else resolve_sidebets(sidebets, "baccarat",
                                                                  sidebet_files or ())
         triggers = resolve_triggers(sidebet_triggers, side) if sidebet_triggers else ()
+        if shoes >= 1:  # (else the run says why)
+            confirm_long_run(counted.estimated_seconds(
+                shoes, ruleset.decks, len(side), workers.jobs or os.cpu_count() or 1),
+                f"{shoes:,} shoes", yes)
         with progress_bar(f"{shoes} shoes") as tick, workers.executor() as pool:
             return counted.baccarat_count(ruleset, shoes, seed, cut_card, chosen, pool, tick,
                                           sidebets=side, triggers=triggers)

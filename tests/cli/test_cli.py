@@ -1209,6 +1209,20 @@ def test_an_analysis_of_hours_asks_for_yes(args: list[str]) -> None:
     assert lines[0].endswith("here: pass --yes to run it") and "hours" in lines[0]
 
 
+@pytest.mark.parametrize(("side", "hours"), [((), "3.5"), (("--sidebets", "lucky6"), "5.1")])
+def test_a_baccarat_count_of_hours_asks_for_yes(side: tuple[str, ...], hours: str) -> None:
+    """A baccarat count of a million shoes started at once, without a word (found in
+    review): estimated from the measured cost of a shoe (25 ms of CPU, 12 ms more per side
+    bet, strategy_calc/counting/baccarat.py) it is 1e6 x 0.025 s / 2 workers = 12,500 s =
+    3.5 hours, 1e6 x 0.037 / 2 = 18,500 s = 5.1 hours with one side bet; off a terminal,
+    one error line until --yes, before any shoe is dealt."""
+    result = runner.invoke(app, ["baccarat", "count", "--shoes", "1000000",
+                                 "--jobs", "2", *side, "--json"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"error: 1,000,000 shoes would take about {hours} hours here:"
+                             " pass --yes to run it\n")
+
+
 def test_hand_averages_a_removed_card_of_unknown_suit_over_its_suits() -> None:
     """Issue 47's hand: ``--removed`` cards were seen, suits too, so a removed 8 given
     without one is the average of the same hand with each suit given (docs/MODEL.md; the

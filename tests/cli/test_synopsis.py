@@ -32,7 +32,7 @@ EXPECTED = {
                       " ...] [--decks N] [--cut-card CARDS_FROM_END] [--shoes N]"
                       " [--bets BET,...] [--sidebets NAME,...] [--sidebet FILE ...]"
                       " [--sidebet-trigger BET:TAGS:AT[:KIND] ...]"
-                      " [--seed S] [--jobs N] [--scheduler ADDRESS]"
+                      " [--seed S] [--yes] [--jobs N] [--scheduler ADDRESS]"
                       " [--format text|json] [--json]",
     "serve": ("strategy-calc serve [--host ADDRESS] [--port PORT] [--open] [--max-seconds S]"
               " [--max-memory MB] [--heavy-jobs N]"),
