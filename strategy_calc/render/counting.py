@@ -373,15 +373,14 @@ def _risk_rows(result: BlackjackCount, undetermined: str | None) -> list[tuple[s
     if risks is None:
         return []
     q = risks.questions
-    bank = f"bankroll {result.bankroll:g}" if result.bankroll is not None else ""
+    bank = f"{result.bankroll:g}" if result.bankroll is not None else "-"
     names = {
-        "trip_risk_of_ruin": f"risk of ruin within a trip of {q.trip or 0:,.0f} rounds, {bank}",
-        "goal_probability": f"chance to win {q.goal or 0:g} units before losing the {bank}",
-        "bankroll_for_target_ror": f"bankroll (units) for a lifetime risk of ruin of"
-                                   f" {q.target_ror or 0:g}",
-        "rounds_to_confidence": f"rounds to be ahead with probability {q.confidence or 0:g}",
-        "hours_to_confidence": f"hours to be ahead with probability {q.confidence or 0:g}"
-                               + (f" at {q.rounds_per_hour:g} rounds an hour"
+        "trip_risk_of_ruin": f"risk of ruin within {q.trip or 0:,.0f} rounds, bankroll {bank}",
+        "goal_probability": f"chance to win {q.goal or 0:g} before losing {bank}",
+        "bankroll_for_target_ror": f"bankroll for a risk of ruin of {q.target_ror or 0:g}",
+        "rounds_to_confidence": f"rounds to be ahead with chance {q.confidence or 0:g}",
+        "hours_to_confidence": f"hours to be ahead with chance {q.confidence or 0:g}"
+                               + (f" ({q.rounds_per_hour:g} rounds/hour)"
                                   if q.rounds_per_hour else ""),
     }
     divides_by_win = ("bankroll_for_target_ror", "rounds_to_confidence", "hours_to_confidence")
