@@ -25,7 +25,8 @@ from strategy_calc.errors import InputError
 
 if TYPE_CHECKING:
     from strategy_calc.counting.counter import BlackjackCounter, Spread, Wong
-    from strategy_calc.counting.ramps import RampLimits, RiskQuestions
+    from strategy_calc.counting.ramps import RampLimits
+    from strategy_calc.counting.risks import RiskQuestions
     from strategy_calc.counting.runs import BlackjackCount, Comparison
 
 commands = typer.Typer()
@@ -168,7 +169,7 @@ class Ramp(OptionGroup):
     def questions(self, ramped: bool) -> RiskQuestions | None:
         """The risk questions asked (None: none), checked before the run: each needs a
         bet ramp (``ramped``: --spread or wonging), the trip and the goal a bankroll."""
-        from strategy_calc.counting.ramps import RiskQuestions
+        from strategy_calc.counting.risks import RiskQuestions
 
         asked = RiskQuestions(self.trip_rounds, self.trip_hours, self.goal, self.target_ror,
                               self.confidence, self.rounds_per_hour)

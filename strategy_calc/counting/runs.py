@@ -15,19 +15,16 @@ from strategy_calc.counting.ramps import (
     OptimalRamp,
     RampFigures,
     RampLimits,
-    RiskAnswers,
-    RiskQuestions,
     desirability_index,
     hours_to_double,
     optimize_ramp,
     ramp_figures,
-    risk_answers,
     risk_of_ruin,
-    unanswered,
 )
 from strategy_calc.counting.ramps import n0 as n0_of
 from strategy_calc.counting.ramps import score as score_of
 from strategy_calc.counting.ramps import score_se as score_se_of
+from strategy_calc.counting.risks import RiskAnswers, RiskQuestions, risk_answers, unanswered
 from strategy_calc.counting.sampling import (
     Estimate,
     Progress,
@@ -115,7 +112,7 @@ class BlackjackCount:
     risks: RiskAnswers | None = None
     """With a ramp and risk questions (``--trip-rounds``, ``--goal``, ...): their answers
     from the ramp's win rate and SD per round (played or observed) and the bankroll
-    (:func:`strategy_calc.counting.ramps.risk_answers`; None without an SD)."""
+    (:func:`strategy_calc.counting.risks.risk_answers`; None without an SD)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,7 +367,7 @@ def summarise(
     of :func:`strategy_calc.counting.ramps.optimize_ramp` for these rounds' counts
     (:func:`count_buckets`), and its figures over the same rounds as ``spread``'s.
     With ``questions`` and a ramp (``spread`` or ``wong``): their answers for the ramp's
-    win rate and SD (:func:`strategy_calc.counting.ramps.risk_answers`).
+    win rate and SD (:func:`strategy_calc.counting.risks.risk_answers`).
     """
     shoes: list[tuple[RoundRecord, ...]] = []
     dealt = 0

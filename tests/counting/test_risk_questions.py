@@ -2,7 +2,7 @@
 chance to reach a win goal first, the bankroll for a target risk of ruin, the rounds to be
 ahead with a given confidence; and ``count``'s flags and JSON keys for them.
 
-Each formula (diffusion approximation, :mod:`strategy_calc.counting.ramps`) is checked
+Each formula (diffusion approximation, :mod:`strategy_calc.counting.risks`) is checked
 against an independent derivation written here: a +-1 random walk with P(+1) = p has
 drift w = 2p - 1 and SD s = sqrt(1 - w^2) a step, and its exact first-passage and
 gambler's-ruin probabilities (by dynamic programming over the walk's positions, and the
@@ -21,12 +21,12 @@ from typer.testing import CliRunner
 
 from strategy_calc.cli import app
 from strategy_calc.counting.counter import RoundRecord, blackjack_counter, parse_spread
-from strategy_calc.counting.ramps import (
+from strategy_calc.counting.ramps import risk_of_ruin
+from strategy_calc.counting.risks import (
     RiskQuestions,
     bankroll_for_ror,
     goal_probability,
     goal_probability_se,
-    risk_of_ruin,
     rounds_to_confidence,
     trip_risk_of_ruin,
     trip_risk_of_ruin_se,
