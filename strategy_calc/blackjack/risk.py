@@ -191,26 +191,41 @@ def _normal_summary(mean: float, sd: float, bankroll: float, rounds: int) -> Ris
 
 def _log_ruin_normal(mean: float, sd: float, bankroll: float, rounds: int) -> float:
     """Natural log of the Brownian first-passage risk of the module docstring,
-    ``Phi(a) + exp(c) Phi(b)`` with ``a = (-B - mu N) / (sigma sqrt N)``,
-    ``b = (-B + mu N) / (sigma sqrt N)``, ``c = -2 mu B / sigma^2``, summed in logs
-    (``log Phi`` by scipy's ``logcdf``): ``c`` overflows ``exp`` for a losing game
-    and a large bankroll while ``exp(c) Phi(b)`` stays below 1. With ``mu = 0`` the two
-    terms are equal (``2 Phi(a)``); with ``sigma = 0`` the result is fixed: ruin iff
-    ``mu N <= -B``.
+    ``Phi(a) + exp(c) Phi(b)`` (:func:`log_ruin_terms`), summed in logs. With ``sigma =
+    0`` the result is fixed: ruin iff ``mu N <= -B``.
 
     >>> round(math.exp(_log_ruin_normal(0.0, 1.0, 1.0, 1)), 6)  # 2 Phi(-1)
     0.317311
     """
-    from scipy import stats
-
     if sd == 0.0:
         return 0.0 if mean * rounds <= -bankroll else -math.inf
+    first, second = log_ruin_terms(mean, sd, bankroll, rounds)
+    return float(np.logaddexp(first, second))
+
+
+def log_ruin_terms(mean: float, sd: float, bankroll: float, rounds: float
+                   ) -> tuple[float, float]:
+    """The natural logs of the two terms of the Brownian first-passage risk of the module
+    docstring (the chance that a Brownian motion with drift ``mean`` and SD ``sd`` per
+    round, from 0, reaches ``-bankroll`` within ``rounds`` rounds; ``sd > 0``,
+    ``rounds > 0``, not necessarily whole): ``log Phi(a)``, the paths that end below
+    ``-B``, and ``c + log Phi(b)``, the ruined paths that end above it (the reflected
+    ones), with ``a = (-B - mu N) / (sigma sqrt N)``, ``b = (-B + mu N) / (sigma sqrt
+    N)``, ``c = -2 mu B / sigma^2``. In logs (``log Phi`` by scipy's ``logcdf``): ``c``
+    overflows ``exp`` for a losing game and a large bankroll while ``exp(c) Phi(b)``
+    stays below 1. With ``mu = 0`` the two terms are equal.
+
+    >>> [round(math.exp(t), 6) for t in log_ruin_terms(0.0, 1.0, 1.0, 1)]  # Phi(-1) each
+    [0.158655, 0.158655]
+    """
+    from scipy import stats  # type: ignore[import-untyped, unused-ignore]
+
     n_mean, n_sd = mean * rounds, sd * math.sqrt(rounds)
     first = float(stats.norm.logcdf((-bankroll - n_mean) / n_sd))
     if mean == 0.0:
-        return first + math.log(2.0)
-    second = -2 * mean * bankroll / sd**2 + float(stats.norm.logcdf((-bankroll + n_mean) / n_sd))
-    return float(np.logaddexp(first, second))
+        return first, first
+    return first, (-2 * mean * bankroll / sd**2
+                   + float(stats.norm.logcdf((-bankroll + n_mean) / n_sd)))
 
 
 def _power(probs: np.ndarray, n: int) -> np.ndarray:

@@ -26,6 +26,7 @@ from strategy_calc.errors import InputError
 if TYPE_CHECKING:
     from strategy_calc.counting.counter import BlackjackCounter, Spread, Wong
     from strategy_calc.counting.ramps import RampLimits
+    from strategy_calc.counting.risks import RiskQuestions
     from strategy_calc.counting.runs import BlackjackCount, Comparison
 
 commands = typer.Typer()
@@ -147,8 +148,47 @@ class Ramp(OptionGroup):
         " --bankroll is at most this (at most --kelly-fraction's bets when given).")] = None
     rounds_per_hour: Annotated[float | None, typer.Option(
         "--rounds-per-hour", metavar="N",
-        help="--optimize-ramp: for the hours to double the bankroll"
-        " (default 100).")] = None
+        help="Rounds dealt an hour: --optimize-ramp's hours to double the bankroll"
+        " (default 100), --trip-hours, and --confidence's hours.")] = None
+    trip_rounds: Annotated[float | None, typer.Option(
+        "--trip-rounds", metavar="N", help="The ramp's risk of losing --bankroll within a"
+        " trip of N rounds (diffusion approximation).")] = None
+    trip_hours: Annotated[float | None, typer.Option(
+        "--trip-hours", metavar="H", help="The trip in hours, with --rounds-per-hour"
+        " (instead of --trip-rounds).")] = None
+    goal: Annotated[float | None, typer.Option(
+        "--goal", metavar="G", help="The chance the ramp wins G units before losing"
+        " --bankroll.")] = None
+    target_ror: Annotated[float | None, typer.Option(
+        "--target-ror", metavar="R", help="The bankroll (units) whose lifetime risk of ruin"
+        " is R for the ramp.")] = None
+    confidence: Annotated[float | None, typer.Option(
+        "--confidence", metavar="C", help="The rounds (and, with --rounds-per-hour, hours)"
+        " after which the ramp is ahead with probability C (0.5 < C < 1).")] = None
+
+    def questions(self, ramped: bool) -> RiskQuestions | None:
+        """The risk questions asked (None: none), checked before the run: each needs a
+        bet ramp (``ramped``: --spread or wonging), the trip and the goal a bankroll."""
+        from strategy_calc.counting.risks import RiskQuestions
+
+        asked = RiskQuestions(self.trip_rounds, self.trip_hours, self.goal, self.target_ror,
+                              self.confidence, self.rounds_per_hour)
+        if not asked.asked:
+            return None
+        flag = next(f for f, v in (("--trip-rounds", self.trip_rounds),
+                                   ("--trip-hours", self.trip_hours), ("--goal", self.goal),
+                                   ("--target-ror", self.target_ror),
+                                   ("--confidence", self.confidence)) if v is not None)
+        if not ramped:
+            raise InputError(f"{flag} asks about a bet ramp's risk: add --spread (or"
+                             " --enter/--exit)")
+        if asked.need_bankroll is not None and self.bankroll is None:
+            raise InputError(f"{asked.need_bankroll} needs --bankroll (units)")
+        if self.bankroll is not None and not (math.isfinite(self.bankroll)
+                                              and self.bankroll > 0):
+            raise InputError(f"--bankroll must be a positive number of units, not"
+                             f" {self.bankroll:g}")
+        return asked
 
     def ramp(self) -> Spread | None:
         """``--spread``'s ramp (None without it)."""
@@ -161,13 +201,16 @@ class Ramp(OptionGroup):
         its other flags need it (None without it); not with ``wonging``."""
         from strategy_calc.counting.ramps import ROUNDS_PER_HOUR, RampLimits
 
+        hourly = self.trip_hours is not None or self.confidence is not None
         optional = (("--kelly-fraction", self.kelly_fraction), ("--max-ror", self.max_ror),
-                    ("--rounds-per-hour", self.rounds_per_hour))
+                    ("--rounds-per-hour", None if hourly else self.rounds_per_hour))
         if not self.optimize_ramp:
             for flag, value in (("--min-bet", self.min_bet), ("--max-bet", self.max_bet),
                                 *optional):
                 if value is not None:
-                    raise InputError(f"{flag} is an --optimize-ramp option: add"
+                    also = (" (or of --trip-hours and --confidence)"
+                            if flag == "--rounds-per-hour" else "")
+                    raise InputError(f"{flag} is an --optimize-ramp option{also}: add"
                                      " --optimize-ramp")
             return None
         if wonging:
@@ -264,6 +307,7 @@ def count_command(
         spread, steps, wong = ramp.ramp(), table.steps(), wonging.wong()
         names = systems.compared()
         limits = ramp.limits(wong is not None)
+        questions = ramp.questions(spread is not None or wong is not None)
         if (ramp.bankroll is not None and math.isfinite(ramp.bankroll) and ramp.bankroll > 0
                 and spread is None and wong is None and limits is None):
             print("warning: --bankroll has no effect without a bet ramp (--spread, or"
@@ -282,7 +326,7 @@ def count_command(
             deal.every, start, seats, boxes, steps, side_counts, bets, triggers)
             for name in names or [systems.system or "hilo"]]
         results = _run(counters, deal.rounds, spread, ramp.bankroll, wong, workers, limits,
-                       several=names is not None)
+                       questions, several=names is not None)
         return _plotted(results[0] if names is None else runs.Comparison(tuple(results)), plot)
 
     def render(result: BlackjackCount | Comparison) -> str:
@@ -295,10 +339,12 @@ def count_command(
 
 def _run(counters: list[BlackjackCounter], rounds: int, spread: Spread | None,
          bankroll: float | None, wong: Wong | None, workers: opt.Workers,
-         limits: RampLimits | None, several: bool) -> list[BlackjackCount]:
+         limits: RampLimits | None, questions: RiskQuestions | None, several: bool
+         ) -> list[BlackjackCount]:
     """Each counter's run on the same seeded shoes (one progress bar each; the label names
     the system when ``several`` are compared), with ``limits`` each its own optimal ramp
-    (the like-for-like comparison of counts on different scales)."""
+    (the like-for-like comparison of counts on different scales), with ``questions``
+    each its ramp's risk answers."""
     from strategy_calc.counting import runs
 
     results = []
@@ -307,7 +353,8 @@ def _run(counters: list[BlackjackCounter], rounds: int, spread: Spread | None,
             label = f"{counter.system.name}: {rounds} rounds" if several else f"{rounds} rounds"
             with progress_bar(label) as tick:
                 results.append(runs.blackjack_count(counter, rounds, spread, bankroll, pool,
-                                                    tick, wong=wong, optimize=limits))
+                                                    tick, wong=wong, optimize=limits,
+                                                    questions=questions))
     return results
 
 

@@ -24,6 +24,7 @@ from strategy_calc.counting.ramps import (
 from strategy_calc.counting.ramps import n0 as n0_of
 from strategy_calc.counting.ramps import score as score_of
 from strategy_calc.counting.ramps import score_se as score_se_of
+from strategy_calc.counting.risks import RiskAnswers, RiskQuestions, risk_answers, unanswered
 from strategy_calc.counting.sampling import (
     Estimate,
     Progress,
@@ -108,6 +109,10 @@ class BlackjackCount:
     """With ``--optimize-ramp``: the optimal ramp and its figures over the same rounds."""
     sidebets: dict[str, SideBetCount] | None = None
     """With side bets (``count --sidebets``): each one's figures over the same rounds."""
+    risks: RiskAnswers | None = None
+    """With a ramp and risk questions (``--trip-rounds``, ``--goal``, ...): their answers
+    from the ramp's win rate and SD per round (played or observed) and the bankroll
+    (:func:`strategy_calc.counting.risks.risk_answers`; None without an SD)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,13 +126,15 @@ def blackjack_count(
     counter: BlackjackCounter, rounds: int = 1000, spread: Spread | None = None,
     bankroll: float | None = None, pool: Executor | None = None, progress: Progress = None,
     batch: int = 4, wong: Wong | None = None, optimize: RampLimits | None = None,
+    questions: RiskQuestions | None = None,
 ) -> BlackjackCount:
     """Deal shoes until ``rounds`` rounds; each round's EV (and sampled moments) exact.
 
     Shoes are dealt in index order, in batches of ``batch`` on ``pool``
     (default: this thread); the run keeps the fewest first whole shoes that hold
     ``rounds`` rounds (its ``rounds``: how many they hold), so its figures do not
-    depend on the executor. ``optimize``: also the optimal ramp (:func:`summarise`).
+    depend on the executor. ``optimize``: also the optimal ramp; ``questions``: the
+    ramp's risk answers (:func:`summarise`).
     """
     if rounds < 1:
         raise InputError(f"--rounds must be at least 1, not {rounds}")
@@ -164,7 +171,7 @@ def blackjack_count(
         per_shoe = max(1.0, have / len(played))
     if progress is not None:
         progress(rounds, rounds)
-    return summarise(counter, played, rounds, spread, bankroll, wong, optimize)
+    return summarise(counter, played, rounds, spread, bankroll, wong, optimize, questions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,7 +357,7 @@ def _optimal_ramp(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | Non
 def summarise(
     counter: BlackjackCounter, played: Sequence[tuple[RoundRecord, ...]], rounds: int,
     spread: Spread | None, bankroll: float | None, wong: Wong | None = None,
-    optimize: RampLimits | None = None,
+    optimize: RampLimits | None = None, questions: RiskQuestions | None = None,
 ) -> BlackjackCount:
     """The figures of the fewest first whole shoes of ``played`` holding ``rounds`` rounds.
 
@@ -359,6 +366,8 @@ def summarise(
     the win rate, SD, N0 and SCORE are per round observed. With ``optimize``: the ramp
     of :func:`strategy_calc.counting.ramps.optimize_ramp` for these rounds' counts
     (:func:`count_buckets`), and its figures over the same rounds as ``spread``'s.
+    With ``questions`` and a ramp (``spread`` or ``wong``): their answers for the ramp's
+    win rate and SD (:func:`strategy_calc.counting.risks.risk_answers`).
     """
     shoes: list[tuple[RoundRecord, ...]] = []
     dealt = 0
@@ -406,6 +415,19 @@ def summarise(
                              " and --exit")
         optimal = _optimal_ramp(shoes, spread, optimize)
     ramp = spread is not None or wong is not None
+    risks = None
+    if questions is not None and questions.asked:
+        if not ramp:
+            raise InputError("the risk questions (--trip-rounds, --goal, ...) are about a"
+                             " bet ramp: add --spread (or --enter/--exit)")
+        sd = hand.sd_per_round
+        if sd is not None and sd > 0:
+            win = hand.win_rate_per_round
+            risks = risk_answers(questions, win.value, sd, bankroll, win.se,
+                                 hand.sd_per_round_se)
+        else:
+            risks = unanswered(questions, "the ramp's SD is unknown (no round with its"
+                               " second moment)")
     n = counter.start().total
     low, high = counter.shoe_procedure.cut_card_from_end
     return BlackjackCount(
@@ -421,7 +443,7 @@ def summarise(
         one_round_per_shuffle=counter.one_round, wong=wong, share_played=share,
         score_se=hand.score_se if ramp else None, optimal=optimal,
         covariance_between_boxes=_covariance(shoes) if counter.boxes > 1 or counter.box_ramp
-        else None, sidebets=_sidebets(counter, shoes))
+        else None, sidebets=_sidebets(counter, shoes), risks=risks)
 
 
 def _sidebets(counter: BlackjackCounter, shoes: Sequence[tuple[RoundRecord, ...]]

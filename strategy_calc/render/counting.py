@@ -109,6 +109,7 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
         "score_se": finite(result.score_se), "di": finite(result.di),
         "bankroll": result.bankroll, "risk_of_ruin": finite(result.risk_of_ruin),
         **{f"{k}_se": finite(v) for k, v in _ramp_ses(result).items()},
+        **_risks_dict(result),
         "distinguishable_from_zero": {
             "cut_card_effect": _told_apart(result.cut_card_effect),
             "win_rate_per_round": _told_apart(win)},
@@ -329,6 +330,8 @@ def count_text(result: BlackjackCount) -> str:
         shown = ("-" if value is None else f"{value:.4g}"
                  + (f" +- {se:.2g}" if se is not None and math.isfinite(se) else ""))
         figures.add_row(name, undetermined if undetermined and value is not None else shown)
+    for name, shown in _risk_rows(result, undetermined):
+        figures.add_row(name, shown)
     by_tc = Table(title=f"by {kind} (floored)", title_justify="left")
     by_tc.add_column(kind, justify="right")
     by_tc.add_column("frequency", justify="right")
@@ -341,6 +344,61 @@ def count_text(result: BlackjackCount) -> str:
     if result.sidebets is not None:
         extra.append(counted_sidebets_table(result.sidebets))
     return render(head, figures, note, by_tc, *extra)
+
+
+RISK_NAMES = ("trip_risk_of_ruin", "goal_probability", "bankroll_for_target_ror",
+              "rounds_to_confidence", "hours_to_confidence")
+"""The risk answers' JSON keys (each with its ``_se``), in the order printed."""
+
+
+def _risks_dict(result: BlackjackCount) -> dict[str, Any]:
+    """The risk answers' keys, each asked one and its standard error (null: no value, or
+    no standard error), plus ``trip_rounds`` with a trip; none without questions."""
+    risks = result.risks
+    if risks is None:
+        return {}
+    out: dict[str, Any] = {} if risks.trip_rounds is None else {
+        "trip_rounds": risks.trip_rounds}
+    for key in RISK_NAMES:
+        answer = getattr(risks, key)
+        if answer is not None:
+            out[key] = finite(answer.value)
+            out[f"{key}_se"] = finite(answer.se)
+    return out
+
+
+def _risk_rows(result: BlackjackCount, undetermined: str | None) -> list[tuple[str, str]]:
+    """The text rows of the risk answers (a reason where there is no value)."""
+    risks = result.risks
+    if risks is None:
+        return []
+    q = risks.questions
+    bank = f"{result.bankroll:g}" if result.bankroll is not None else "-"
+    names = {
+        "trip_risk_of_ruin": f"risk of ruin within {q.trip or 0:,.0f} rounds, bankroll {bank}",
+        "goal_probability": f"chance to win {q.goal or 0:g} before losing {bank}",
+        "bankroll_for_target_ror": f"bankroll for a risk of ruin of {q.target_ror or 0:g}",
+        "rounds_to_confidence": f"rounds to be ahead with chance {q.confidence or 0:g}",
+        "hours_to_confidence": f"hours to be ahead with chance {q.confidence or 0:g}"
+                               + (f" ({q.rounds_per_hour:g} rounds/hour)"
+                                  if q.rounds_per_hour else ""),
+    }
+    divides_by_win = ("bankroll_for_target_ror", "rounds_to_confidence", "hours_to_confidence")
+    rows = []
+    for key in RISK_NAMES:
+        answer = getattr(risks, key)
+        if answer is None:
+            continue
+        if answer.value is None:
+            shown = f"none: {answer.reason}"
+        elif undetermined and key in divides_by_win:
+            shown = undetermined
+        else:
+            shown = f"{answer.value:.4g}" + (
+                f" +- {answer.se:.2g}" if answer.se is not None and math.isfinite(answer.se)
+                else "")
+        rows.append((names[key], shown))
+    return rows
 
 
 def _told_apart(e: Estimate | None) -> bool | None:
