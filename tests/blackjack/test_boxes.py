@@ -273,6 +273,7 @@ def test_six_deck_variance_and_covariance_match_wongs_published_benchmark() -> N
 SMALL_SHOE = "A=3,2=3,3=3,4=3,5=3,6=3,7=3,8=3,9=3,T=12"  # three quarters of a deck
 
 
+@pytest.mark.slow  # (seconds: out of the developer's tier)
 def test_edge_boxes_gives_the_round_of_n_boxes_in_json() -> None:
     """deluxe from three quarters of a deck, three boxes: the round's variance is N Var +
     N (N - 1) Cov, worked from the printed figures. A box's EV is at most edge's optimal
@@ -392,6 +393,7 @@ def test_a_counted_round_of_two_boxes_agrees_with_the_casino_order_brute_force(
     assert plan.covariance == pytest.approx(float(m.covariance(0, 1)), abs=1e-12)
 
 
+@pytest.mark.slow  # (seconds: out of the developer's tier)
 def test_count_boxes_reports_the_covariance_between_boxes() -> None:
     """A short run from a shoe rich in tens (so that no round of two boxes can empty it
     at the cut card): the JSON keys of the contract, and the round's variance includes

@@ -54,6 +54,7 @@ def test_blackjack_probability_one_deck_by_hand() -> None:
     assert game.outcomes_optimal[1.5] == pytest.approx(float(want), abs=1e-15)
 
 
+@pytest.mark.slow  # (seconds: out of the developer's tier)
 def test_ruin_of_a_coin_toss_by_hand() -> None:
     """Win or lose 1 with probability 1/2, bankroll 2, two rounds: ruined only by
     losing both (1/4); behind at the end also only then (a win and a loss is even)."""
@@ -71,6 +72,7 @@ def test_ruin_needs_the_bankroll_to_run_out_on_the_way() -> None:
     assert s.loss_probability == pytest.approx(1 / 2, abs=1e-15)
 
 
+@pytest.mark.slow  # (seconds: out of the developer's tier)
 def test_normal_approximation_is_close_for_many_rounds() -> None:
     s = summarise({-1.0: 0.5, 1.0: 0.5}, bankroll=30, rounds=400)
     assert abs(s.risk_of_ruin - s.risk_of_ruin_normal) < 0.02

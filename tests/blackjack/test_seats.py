@@ -13,6 +13,7 @@ import itertools
 import json
 from fractions import Fraction
 
+import pytest
 from typer.testing import CliRunner
 
 from strategy_calc.actions import Action
@@ -136,6 +137,7 @@ def test_the_players_exact_ev_is_the_same_with_a_second_box() -> None:
     assert alone != 0  # (a real game, not a trivial one)
 
 
+@pytest.mark.slow  # (seconds: out of the developer's tier)
 def test_count_reports_its_seats_and_refuses_a_crowded_table() -> None:
     runner = CliRunner()
     done = runner.invoke(app, ["count", "--rules", "deluxe", "--decks", "1", "--rounds", "8",

@@ -39,6 +39,7 @@ def test_each_estimate_says_whether_it_lies_two_standard_errors_from_zero(
                      "win_rate_per_round": _told_apart(short_run["win_rate_per_round"])}
 
 
+@pytest.mark.slow  # (seconds: out of the developer's tier)
 def test_the_ramp_figures_standard_errors_follow_from_score(
     short_run: dict[str, object],
 ) -> None:

@@ -104,6 +104,7 @@ def test_resplit_moments_match_the_bruteforce_across_rules(
     _check(rules, pair, up, shoe)
 
 
+@pytest.mark.slow  # (seconds: out of the developer's tier)
 @pytest.mark.parametrize(("hands", "pair", "up"), [(3, 8, 10), (4, 8, 10), (4, 1, 6), (3, 2, 7)])
 def test_resplit_mean_is_the_split_ev_at_six_decks(hands: int, pair: int, up: int) -> None:
     """The first moment is the cdp1 split EV the game reports (another derivation: the
