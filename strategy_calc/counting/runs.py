@@ -132,6 +132,10 @@ class DeckEstimationCost:
     (:func:`score_difference`; None when either ramp has no SCORE)."""
     redealt: bool
     """Whether the exact counter's shoes were dealt again (its plays read the count)."""
+    win_rate_difference: Estimate | None = None
+    """The win per round (units) with the decks estimated less that with them known
+    exactly, paired over the shoes (:func:`win_rate_difference`): defined where a SCORE
+    is not (a ramp that does not win)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,6 +387,42 @@ def score_difference(shoes: Sequence[tuple[RoundRecord, ...]], bets: Sequence[Se
     return Estimate(a[0] - b[0], math.sqrt(math.fsum(d * d for d in diff) / (n * (n - 1))))
 
 
+def win_rate_difference(shoes: Sequence[tuple[RoundRecord, ...]],
+                        bets: Sequence[Sequence[float]],
+                        other_shoes: Sequence[tuple[RoundRecord, ...]],
+                        other: Sequence[Sequence[float]]) -> Estimate:
+    """The win per round of betting ``bets`` on ``shoes`` less that of ``other`` on
+    ``other_shoes`` (shoe ``i`` of each the same shuffle), each a ratio estimate over its
+    shoes, with the paired standard error by the delta method: each shoe's influence on
+    a ratio ``w = sum f_i / sum n_i`` is ``(f_i - w n_i) / mean(n)``, and se^2 = sum
+    (psi_i - phi_i)^2 / (n (n - 1)) (NaN with one shoe).
+
+    >>> r = RoundRecord
+    >>> shoes = [(r(0, 0.01, None), r(2, 0.03, None)), (r(0, -0.01, None),)]
+    >>> d = win_rate_difference(shoes, [[1, 2], [1]], shoes, [[1, 1], [1]])
+    >>> round(d.value, 12), round(d.se, 12)  # 0.06/3 - 0.03/3; psi - phi = +-(0.01/1.5)
+    (0.01, 0.006666666667)
+    """
+    if len(other_shoes) != len(shoes):
+        raise ValueError("paired runs need as many shoes")
+
+    def influence(ss: Sequence[tuple[RoundRecord, ...]], bs: Sequence[Sequence[float]]
+                  ) -> tuple[float, list[float]]:
+        first = [math.fsum(b * r.ev for b, r in zip(bb, s, strict=True))
+                 for bb, s in zip(bs, ss, strict=True)]
+        counts = [float(len(s)) for s in ss]
+        w = math.fsum(first) / math.fsum(counts)
+        mean = math.fsum(counts) / len(ss)
+        return w, [(f - w * c) / mean for f, c in zip(first, counts, strict=True)]
+
+    (a, psi), (b, phi) = influence(shoes, bets), influence(other_shoes, other)
+    n = len(shoes)
+    if n < 2:
+        return Estimate(a - b, math.nan)
+    return Estimate(a - b, math.sqrt(math.fsum((x - y) ** 2 for x, y in zip(psi, phi, strict=True))
+                                     / (n * (n - 1))))
+
+
 def _optimal_ramp(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | None,
                   limits: RampLimits) -> OptimisedRamp:
     """The optimal ramp of ``shoes``' counts under ``limits``, evaluated over their rounds
@@ -513,7 +553,8 @@ def _estimation_cost(shoes: Sequence[tuple[RoundRecord, ...]], bets: list[list[f
     exact = _ramp_result(spread, other, exact_bets, bankroll)
     return DeckEstimationCost(exact.score, score,
                               score_difference(shoes, bets, exact_bets, other),
-                              exact_shoes is not None)
+                              exact_shoes is not None,
+                              win_rate_difference(shoes, bets, other, exact_bets))
 
 
 def _sidebets(counter: BlackjackCounter, shoes: Sequence[tuple[RoundRecord, ...]]

@@ -135,7 +135,8 @@ def _estimation_cost_dict(result: BlackjackCount) -> dict[str, Any] | None:
     if cost is None:
         return None
     return {"score_exact": finite(cost.score_exact), "score": finite(cost.score),
-            "difference": estimate_dict(cost.difference), "redealt": cost.redealt}
+            "difference": estimate_dict(cost.difference), "redealt": cost.redealt,
+            "win_rate_difference": estimate_dict(cost.win_rate_difference)}
 
 
 def _ramp_result_dict(r: RampResult) -> dict[str, Any]:
@@ -351,6 +352,10 @@ def count_text(result: BlackjackCount) -> str:
         figures.add_row(f"SCORE cost of {c.deck_estimation}-deck estimation (paired)",
                         "-" if diff is None else f"{-diff.value:+.4g}" + (
                             f" +- {diff.se:.2g}" if math.isfinite(diff.se) else ""))
+        dw = cost.win_rate_difference
+        if dw is not None:
+            figures.add_row("win per 100 rounds, estimated less exact decks (paired)",
+                            plus_minus(dw, 100.0, ""))
     by_tc = Table(title=f"by {kind} (floored)", title_justify="left")
     by_tc.add_column(kind, justify="right")
     by_tc.add_column("frequency", justify="right")
