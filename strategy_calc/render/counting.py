@@ -345,12 +345,13 @@ def count_text(result: BlackjackCount) -> str:
                  + (f" +- {se:.2g}" if se is not None and math.isfinite(se) else ""))
         figures.add_row(name, undetermined if undetermined and value is not None else shown)
     cost = result.deck_estimation_cost
-    if cost is not None:
-        figures.add_row("SCORE, decks known exactly (same shoes)",
-                        "-" if cost.score_exact is None else f"{cost.score_exact:.4g}")
+    if cost is not None:  # (withheld as the run's SCORE is, while it is not told apart)
         diff = cost.difference
+        figures.add_row("SCORE, decks known exactly (same shoes)",
+                        "-" if cost.score_exact is None else undetermined
+                        or f"{cost.score_exact:.4g}")
         figures.add_row(f"SCORE cost of {c.deck_estimation}-deck estimation (paired)",
-                        "-" if diff is None else f"{-diff.value:+.4g}" + (
+                        "-" if diff is None else undetermined or f"{-diff.value:+.4g}" + (
                             f" +- {diff.se:.2g}" if math.isfinite(diff.se) else ""))
         dw = cost.win_rate_difference
         if dw is not None:
