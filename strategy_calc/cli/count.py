@@ -275,6 +275,12 @@ def count_command(
     ] = None,
     sidebet_files: opt.SideBetFileOpt = None,
     sidebet_triggers: opt.SideBetTriggerOpt = None,
+    deck_estimation: Annotated[str, typer.Option(
+        "--deck-estimation", metavar="exact|half|whole", help="The decks unseen a true count"
+        " divides by: exact (cards/52, the default), or judged from the discard tray to the"
+        " nearest half deck (never below 1/2) or deck (never below 1); bets, wonging, index"
+        " plays and the box ramp read it, and the ramp's SCORE is also given with exact"
+        " decks on the same shoes.")] = "exact",
     workers: opt.Workers,
     plot: opt.PlotOpt = None,
     yes: opt.YesOpt = False,
@@ -317,14 +323,18 @@ def count_command(
         bets = () if sidebets is None else resolve_sidebets(
             sidebets, "blackjack", sidebet_files or (), ruleset.dealer_hits_soft_17)
         triggers = resolve_triggers(sidebet_triggers, bets) if sidebet_triggers else ()
+        redeal = 2 if (deck_estimation != "exact" and (spread or wong) and (
+            strategy is CountPlay.BASIC_INDICES or steps)) else 1  # (the exact counter too)
         if deal.rounds >= 1 and deal.every >= 1:  # (else the counter and the run say why)
-            confirm_long_run((len(names) if names else 1) * counting.estimated_seconds(
+            confirm_long_run(redeal * (len(names) if names else 1) * counting.estimated_seconds(
                 strategy.value, deal.rounds, deal.every, workers.jobs or os.cpu_count() or 1,
                 boxes > 1 or bool(steps)), f"{deal.rounds:,} rounds", yes)
         counters = [counting.blackjack_counter(
             ruleset, strategy.value, name, deal.cut_card, deal.seed, deal.penetration,
-            deal.every, start, seats, boxes, steps, side_counts, bets, triggers)
+            deal.every, start, seats, boxes, steps, side_counts, bets, triggers,
+            deck_estimation)
             for name in names or [systems.system or "hilo"]]
+        _warn_estimation(counters, spread is not None or wong is not None)
         results = _run(counters, deal.rounds, spread, ramp.bankroll, wong, workers, limits,
                        questions, several=names is not None)
         return _plotted(results[0] if names is None else runs.Comparison(tuple(results)), plot)
@@ -335,6 +345,23 @@ def count_command(
         return json_or_text(as_json, count_dict, count_text)(result)
 
     respond(compute, render)
+
+
+def _warn_estimation(counters: list[BlackjackCounter], ramp: bool) -> None:
+    """A ``warning:`` line where ``--deck-estimation`` (other than exact) has no effect: an
+    unbalanced system (it reads its running count), or nothing reading the true count
+    (no ramp, wonging, index plays or box ramp)."""
+    for c in counters:
+        if c.deck_estimation == "exact":
+            continue
+        if not c.system.balanced:
+            print(f"warning: --deck-estimation {c.deck_estimation} has no effect on"
+                  f" {c.system.name}: an unbalanced count bets by its running count, which"
+                  " divides by no decks", file=sys.stderr)
+        elif not ramp and not c.plays_by_count:
+            print(f"warning: --deck-estimation {c.deck_estimation} has no effect without a"
+                  " bet ramp (--spread), wonging, index plays or a box ramp: no decision"
+                  " reads the true count", file=sys.stderr)
 
 
 def _run(counters: list[BlackjackCounter], rounds: int, spread: Spread | None,

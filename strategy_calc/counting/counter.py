@@ -35,7 +35,7 @@ from strategy_calc.counting.sidebets import (
     settle,
     shoe_of,
 )
-from strategy_calc.counting.systems import CountSystem, find_system
+from strategy_calc.counting.systems import CountSystem, estimated_decks, find_system
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules
 from strategy_calc.rules.shoe import ShoeProcedure, shoe_procedure
@@ -297,6 +297,15 @@ class RoundRecord:
     moment: Cov(X_1, X_2) of two of the player's boxes, per unit bet a box."""
     sidebets: SideBetRound | None = None
     """With side bets (:attr:`BlackjackCounter.sidebets`): their EVs and results."""
+    exact_count: float | None = None
+    """Under a deck estimation other than exact (:attr:`BlackjackCounter.deck_estimation`):
+    the count the round would be keyed by with the decks unseen known exactly (the same
+    cards seen); None: :attr:`tc` is that count."""
+
+    @property
+    def exact(self) -> float:
+        """The round's count with the decks unseen known exactly."""
+        return self.tc if self.exact_count is None else self.exact_count
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,6 +386,12 @@ class BlackjackCounter:
     shoe of the run: :class:`strategy_calc.blackjack.distributions.SplitTables`). A
     pickled copy travels without them, and the copies one process unpickles share one
     (a worker makes each table once for all its batches); None: the planner's own."""
+    deck_estimation: str = "exact"
+    """How the decks unseen that a balanced count's true count divides by are judged
+    (:func:`strategy_calc.counting.systems.estimated_decks`): ``exact``, ``half`` or
+    ``whole``. Every decision the count drives reads the estimated true count (the bet,
+    wonging, index plays and insurance, the box ramp); each round's EV stays exact for
+    the cards unseen. An unbalanced system reads its running count: no effect."""
     planner: RoundPlanner = field(init=False, repr=False, compare=False)
     """The run's round planner (made with the job; see :class:`RoundPlanner`)."""
 
@@ -453,9 +468,11 @@ class BlackjackCounter:
         while shoe_deal.next_round():
             unseen = sum(counts)
             tc = self.key_count(running, unseen)
-            bet_key = tc if not self.side else self.key_count(
-                running + sum(c.adjustment(k, n - unseen)
-                              for c, k in zip(self.side, seen, strict=True)), unseen)
+            bet_running = running if not self.side else running + sum(
+                c.adjustment(k, n - unseen) for c, k in zip(self.side, seen, strict=True))
+            bet_key = tc if not self.side else self.key_count(bet_running, unseen)
+            exact_key = (None if not self.estimates else
+                         self.key_count(bet_running, unseen, "exact"))
             moments = (len(rounds) + index) % self.moment_every == 0
             shoe = Shoe.from_counts(counts, rules.decks)
             plan = (self.planner.top_plan(moments) if tuple(counts) == full  # (nothing seen)
@@ -480,7 +497,7 @@ class BlackjackCounter:
                 for i in dealt:
                     types_left[types[i]] -= 1
             rounds.append(RoundRecord(bet_key, plan.ev, plan.second_moment, plan.covariance,
-                                      side))
+                                      side, exact_key))
             saw([cards[i] for i in dealt])
         return tuple(rounds)
 
@@ -512,10 +529,27 @@ class BlackjackCounter:
         unbalanced one (started at its IRC: KO, Red 7)."""
         return "true count" if self.system.balanced else "running count"
 
-    def key_count(self, running: float, unseen: int) -> float:
+    @property
+    def estimates(self) -> bool:
+        """Whether the run's counts read estimated decks (:attr:`deck_estimation` other
+        than exact, for a balanced system: an unbalanced one reads its running count)."""
+        return self.deck_estimation != "exact" and self.system.balanced
+
+    @property
+    def plays_by_count(self) -> bool:
+        """Whether the cards a round deals depend on the count before it: index plays
+        (and insurance) or a box ramp. Otherwise a round is dealt the same whatever the
+        count reads, and only its bet (and wonging) follows the count."""
+        return bool(self.plays) or bool(self.box_ramp)
+
+    def key_count(self, running: float, unseen: int, estimation: str | None = None
+                  ) -> float:
         """The count bets are keyed by (:attr:`count_kind`) before a round, with
-        ``running`` the running count and ``unseen`` cards left."""
-        return self.system.true_count(running, unseen) if self.system.balanced else running
+        ``running`` the running count and ``unseen`` cards left; a true count divides by
+        the decks unseen as ``estimation`` (default :attr:`deck_estimation`) judges them."""
+        if not self.system.balanced:
+            return running
+        return self.system.true_count(running, unseen, estimation or self.deck_estimation)
 
     def deal_round(self, cards: Sequence[Card], pos: int, plan: RoundPlan,
                    shoe: Shoe | None = None, burnt: list[int] | None = None,
@@ -534,6 +568,7 @@ def blackjack_counter(
     moment_every: int = MOMENT_EVERY, shoe: Shoe | None = None, seats: int = 1,
     boxes: int = 1, box_ramp: tuple[tuple[int, int], ...] = (), side_counts: bool = True,
     sidebets: tuple[SideBet, ...] = (), triggers: tuple[Trigger | None, ...] = (),
+    deck_estimation: str = "exact",
 ) -> BlackjackCounter:
     """The counter of a run: the chart and its play off the top, and the index plays.
 
@@ -555,8 +590,10 @@ def blackjack_counter(
     under the chart, :meth:`~strategy_calc.counting.systems.CountSystem.side_weights`).
     ``sidebets``: side bets priced and bet each round (:mod:`strategy_calc.counting.sidebets`);
     ``triggers``: per side bet, the count that places it instead of a positive exact EV
-    (:class:`strategy_calc.counting.sidebets.Trigger`; None: the EV).
+    (:class:`strategy_calc.counting.sidebets.Trigger`; None: the EV). ``deck_estimation``:
+    :attr:`BlackjackCounter.deck_estimation` (an unknown one is an error).
     """
+    estimated_decks(52, deck_estimation)  # (one error line for an unknown estimation)
     if triggers and len(triggers) != len(sidebets):
         raise InputError("a trigger (or None) per side bet")
     if not 1 <= seats <= MAX_SEATS:
@@ -609,7 +646,8 @@ def blackjack_counter(
                      for name, ranks in count.side_counts.items())
     return BlackjackCounter(rules, strategy, count, cut_card, seed, chart, plays,
                             moment_every, full, one_round, seats, boxes, box_ramp, side,
-                            procedure, sidebets, triggers, SplitTables(full))
+                            procedure, sidebets, triggers, SplitTables(full),
+                            deck_estimation)
 
 
 def _check_boxes(rules: BlackjackRules, strategy: str, boxes: int, shoe: Shoe | None,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from strategy_calc.counting.counter import BlackjackCounter, RoundRecord, Spread, Wong
@@ -113,6 +113,34 @@ class BlackjackCount:
     """With a ramp and risk questions (``--trip-rounds``, ``--goal``, ...): their answers
     from the ramp's win rate and SD per round (played or observed) and the bankroll
     (:func:`strategy_calc.counting.risks.risk_answers`; None without an SD)."""
+    deck_estimation_cost: DeckEstimationCost | None = None
+    """With a deck estimation other than exact and a ramp (``--spread`` or wonging): the
+    ramp's SCORE against that of perfect estimation on the same shoes."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeckEstimationCost:
+    """What estimating the decks unseen costs a ramp (``count --deck-estimation``): its
+    SCORE with the true count divided by the estimated decks (:attr:`score`, the run's),
+    and with them known exactly (:attr:`score_exact`), on the same shoes (paired).
+
+    When the plays do not read the count (``basic`` or ``optimal`` play, no box ramp) the
+    rounds are the same ones, and only the bets (and wonging) differ; otherwise the shoes
+    are dealt again by a counter that knows the decks exactly (the same shuffles, so the
+    same cards in the same order, played by its own decisions), and shoe ``i`` of one run
+    is paired with shoe ``i`` of the other."""
+
+    score_exact: float | None
+    score: float | None
+    difference: Estimate | None
+    """``score - score_exact`` with its paired standard error over the shoes
+    (:func:`score_difference`; None when either ramp has no SCORE)."""
+    redealt: bool
+    """Whether the exact counter's shoes were dealt again (its plays read the count)."""
+    win_rate_difference: Estimate | None = None
+    """The win per round (units) with the decks estimated less that with them known
+    exactly, paired over the shoes (:func:`win_rate_difference`): defined where a SCORE
+    is not (a ramp that does not win)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,9 +197,39 @@ def blackjack_count(
             played.extend(result)
         have = sum(len(s) for s in played)
         per_shoe = max(1.0, have / len(played))
+    exact_played = None
+    if counter.estimates and counter.plays_by_count and (spread is not None
+                                                         or wong is not None):
+        exact = replace(counter, deck_estimation="exact")
+        last = kept_shoes(played, rounds)[-1]
+        parts = batches(last + 1, batch)
+        dealt = [exact.play(p) for p in parts] if pool is None else run_all(pool, exact.play,
+                                                                              parts)
+        exact_played = [shoe for part in dealt for shoe in part]
     if progress is not None:
         progress(rounds, rounds)
-    return summarise(counter, played, rounds, spread, bankroll, wong, optimize, questions)
+    return summarise(counter, played, rounds, spread, bankroll, wong, optimize, questions,
+                     exact_played)
+
+
+def kept_shoes(played: Sequence[tuple[RoundRecord, ...]], rounds: int) -> list[int]:
+    """The indices of the shoes a run's figures come from: the fewest first whole shoes
+    of ``played`` holding ``rounds`` rounds (shoes that dealt no round skipped).
+
+    >>> r = RoundRecord(0.0, 0.0, None)
+    >>> kept_shoes([(r, r), (), (r,), (r, r)], 3)
+    [0, 2]
+    """
+    kept, dealt = [], 0
+    for i, shoe in enumerate(played):
+        if dealt >= rounds:
+            break
+        if shoe:
+            kept.append(i)
+            dealt += len(shoe)
+    if dealt < rounds:
+        raise InputError(f"only {dealt} rounds were dealt")
+    return kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,19 +366,26 @@ def _score_influence(shoes: Sequence[tuple[RoundRecord, ...]],
 
 
 def score_difference(shoes: Sequence[tuple[RoundRecord, ...]], bets: Sequence[Sequence[float]],
-                     other: Sequence[Sequence[float]]) -> Estimate | None:
+                     other: Sequence[Sequence[float]],
+                     other_shoes: Sequence[tuple[RoundRecord, ...]] | None = None
+                     ) -> Estimate | None:
     """SCORE of betting ``bets`` less that of ``other`` over the same ``shoes`` (per shoe,
     per round), with the standard error of the difference by the delta method over the
     shoes, which pairs the two ramps (their rounds are the same, so most of the noise
     cancels): se^2 = sum (psi_i - phi_i)^2 / (n (n - 1)) with psi, phi each SCORE's
-    per-shoe influence. None when either ramp has no SCORE.
+    per-shoe influence. None when either ramp has no SCORE. ``other_shoes``: ``other``
+    bets these shoes instead, shoe ``i`` paired with ``shoes[i]`` (the same shuffle dealt
+    by another counter: as many shoes).
 
     >>> r = RoundRecord
     >>> shoes = [(r(0, 0.01, 1.0), r(2, 0.03, 1.2)), (r(0, -0.01, 1.1), r(2, 0.05, 1.3))]
     >>> score_difference(shoes, [[1, 2], [1, 2]], [[1, 2], [1, 2]])  # a ramp against itself
     Estimate(value=0.0, se=0.0)
     """
-    a, b = _score_influence(shoes, bets), _score_influence(shoes, other)
+    if other_shoes is not None and len(other_shoes) != len(shoes):
+        raise ValueError("paired runs need as many shoes")
+    a = _score_influence(shoes, bets)
+    b = _score_influence(shoes if other_shoes is None else other_shoes, other)
     if a is None or b is None:
         return None
     n = len(shoes)
@@ -328,6 +393,42 @@ def score_difference(shoes: Sequence[tuple[RoundRecord, ...]], bets: Sequence[Se
         return Estimate(a[0] - b[0], math.nan)
     diff = [x - y for x, y in zip(a[1], b[1], strict=True)]
     return Estimate(a[0] - b[0], math.sqrt(math.fsum(d * d for d in diff) / (n * (n - 1))))
+
+
+def win_rate_difference(shoes: Sequence[tuple[RoundRecord, ...]],
+                        bets: Sequence[Sequence[float]],
+                        other_shoes: Sequence[tuple[RoundRecord, ...]],
+                        other: Sequence[Sequence[float]]) -> Estimate:
+    """The win per round of betting ``bets`` on ``shoes`` less that of ``other`` on
+    ``other_shoes`` (shoe ``i`` of each the same shuffle), each a ratio estimate over its
+    shoes, with the paired standard error by the delta method: each shoe's influence on
+    a ratio ``w = sum f_i / sum n_i`` is ``(f_i - w n_i) / mean(n)``, and se^2 = sum
+    (psi_i - phi_i)^2 / (n (n - 1)) (NaN with one shoe).
+
+    >>> r = RoundRecord
+    >>> shoes = [(r(0, 0.01, None), r(2, 0.03, None)), (r(0, -0.01, None),)]
+    >>> d = win_rate_difference(shoes, [[1, 2], [1]], shoes, [[1, 1], [1]])
+    >>> round(d.value, 12), round(d.se, 12)  # 0.06/3 - 0.03/3; psi - phi = +-(0.01/1.5)
+    (0.01, 0.006666666667)
+    """
+    if len(other_shoes) != len(shoes):
+        raise ValueError("paired runs need as many shoes")
+
+    def influence(ss: Sequence[tuple[RoundRecord, ...]], bs: Sequence[Sequence[float]]
+                  ) -> tuple[float, list[float]]:
+        first = [math.fsum(b * r.ev for b, r in zip(bb, s, strict=True))
+                 for bb, s in zip(bs, ss, strict=True)]
+        counts = [float(len(s)) for s in ss]
+        w = math.fsum(first) / math.fsum(counts)
+        mean = math.fsum(counts) / len(ss)
+        return w, [(f - w * c) / mean for f, c in zip(first, counts, strict=True)]
+
+    (a, psi), (b, phi) = influence(shoes, bets), influence(other_shoes, other)
+    n = len(shoes)
+    if n < 2:
+        return Estimate(a - b, math.nan)
+    return Estimate(a - b, math.sqrt(math.fsum((x - y) ** 2 for x, y in zip(psi, phi, strict=True))
+                                     / (n * (n - 1))))
 
 
 def _optimal_ramp(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | None,
@@ -358,6 +459,7 @@ def summarise(
     counter: BlackjackCounter, played: Sequence[tuple[RoundRecord, ...]], rounds: int,
     spread: Spread | None, bankroll: float | None, wong: Wong | None = None,
     optimize: RampLimits | None = None, questions: RiskQuestions | None = None,
+    exact_played: Sequence[tuple[RoundRecord, ...]] | None = None,
 ) -> BlackjackCount:
     """The figures of the fewest first whole shoes of ``played`` holding ``rounds`` rounds.
 
@@ -368,18 +470,13 @@ def summarise(
     (:func:`count_buckets`), and its figures over the same rounds as ``spread``'s.
     With ``questions`` and a ramp (``spread`` or ``wong``): their answers for the ramp's
     win rate and SD (:func:`strategy_calc.counting.risks.risk_answers`).
+    Under a deck estimation (:attr:`BlackjackCounter.estimates`) with a ramp: its cost
+    (:class:`DeckEstimationCost`), from ``exact_played`` (the same shoes dealt by the
+    exact counter, when the plays read the count) or else from the rounds' exact counts.
     """
-    shoes: list[tuple[RoundRecord, ...]] = []
-    dealt = 0
-    for shoe in played:
-        if dealt >= rounds:
-            break
-        if shoe:
-            shoes.append(shoe)
-            dealt += len(shoe)
-    if dealt < rounds:
-        raise InputError(f"only {dealt} rounds were dealt")
-    rounds = dealt
+    kept = kept_shoes(played, rounds)
+    shoes = [played[i] for i in kept]
+    rounds = sum(len(s) for s in shoes)
     top = counter.plan(counter.start(), 0.0, moments=False).ev
     counts = [float(len(s)) for s in shoes]
     ev = ratio_estimate([math.fsum(r.ev for r in s) for s in shoes], counts)
@@ -401,9 +498,7 @@ def summarise(
     table = tuple(TrueCountRow(tc, len(v) / rounds, math.fsum(v) / len(v))
                   for tc, v in sorted(bins.items()))
 
-    bets = [[(spread.bet(r.tc) if spread is not None else 1.0) * in_play
-             for r, in_play in zip(s, wong.playing([r.tc for r in s]) if wong is not None
-                                   else [True] * len(s), strict=True)] for s in shoes]
+    bets = ramp_bets(shoes, spread, wong)
     share = (None if wong is None
              else sum(1 for b in bets for x in b if x) / rounds)
     sampled = [r for s in shoes for r in s if r.second_moment is not None]
@@ -443,7 +538,46 @@ def summarise(
         one_round_per_shuffle=counter.one_round, wong=wong, share_played=share,
         score_se=hand.score_se if ramp else None, optimal=optimal,
         covariance_between_boxes=_covariance(shoes) if counter.boxes > 1 or counter.box_ramp
-        else None, sidebets=_sidebets(counter, shoes), risks=risks)
+        else None, sidebets=_sidebets(counter, shoes), risks=risks,
+        deck_estimation_cost=None if not (ramp and counter.estimates) else _estimation_cost(
+            shoes, bets, hand.score, spread, bankroll, wong,
+            None if exact_played is None else [exact_played[i] for i in kept]))
+
+
+def ramp_bets(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | None,
+              wong: Wong | None, exact: bool = False) -> list[list[float]]:
+    """The units bet on each round of ``shoes``: the ramp's at the round's count (flat 1
+    without one), 0 on a round wonging watches; ``exact``: at the count with the decks
+    unseen known exactly (:attr:`RoundRecord.exact`).
+
+    >>> r = RoundRecord
+    >>> ramp_bets([(r(0.9, 0, None), r(2.4, 0, None, exact_count=1.8))],
+    ...           Spread(((1, 1.0), (2, 4.0))), None, exact=True)
+    [[1.0, 1.0]]
+    """
+    def key(r: RoundRecord) -> float:
+        return r.exact if exact else r.tc
+
+    return [[(spread.bet(key(r)) if spread is not None else 1.0) * in_play
+             for r, in_play in zip(s, wong.playing([key(r) for r in s]) if wong is not None
+                                   else [True] * len(s), strict=True)] for s in shoes]
+
+
+def _estimation_cost(shoes: Sequence[tuple[RoundRecord, ...]], bets: list[list[float]],
+                     score: float | None, spread: Spread | None, bankroll: float | None,
+                     wong: Wong | None,
+                     exact_shoes: Sequence[tuple[RoundRecord, ...]] | None
+                     ) -> DeckEstimationCost:
+    """The ramp's SCORE (``score``, betting ``bets`` on ``shoes``) against perfect deck
+    estimation's: on ``exact_shoes`` (dealt again by the exact counter) at their own
+    counts, or else on the same rounds at their exact counts."""
+    other = shoes if exact_shoes is None else exact_shoes
+    exact_bets = ramp_bets(other, spread, wong, exact=exact_shoes is None)
+    exact = _ramp_result(spread, other, exact_bets, bankroll)
+    return DeckEstimationCost(exact.score, score,
+                              score_difference(shoes, bets, exact_bets, other),
+                              exact_shoes is not None,
+                              win_rate_difference(shoes, bets, other, exact_bets))
 
 
 def _sidebets(counter: BlackjackCounter, shoes: Sequence[tuple[RoundRecord, ...]]

@@ -43,10 +43,41 @@ DIVISORS = {"deck": 52, "half-deck": 26}
 """The true count's divisor: cards per deck, or per half deck."""
 ROUNDINGS = ("exact", "floor", "truncate", "round")
 """How a true count is rounded: not at all, down, towards 0, to the nearest (halves up)."""
+DECK_ESTIMATIONS = ("exact", "half", "whole")
+"""How the decks unseen a true count divides by are judged (``count --deck-estimation``):
+exactly (cards unseen / 52), or from the discard tray to the nearest half deck or deck
+(:func:`estimated_decks`)."""
 RED_SUITS = frozenset("hd")
 """Hearts and diamonds (the suit letters of :data:`strategy_calc.cards.SUITS`)."""
 RANK_KEYS = tuple(r.symbol for r in RANKS)
 """The tag table's keys: ``A``, ``2`` .. ``9``, ``T``."""
+
+
+def estimated_decks(unseen_cards: int, estimation: str) -> float:
+    """The decks unseen as a player judges them from the discard tray, in decks of 52:
+    ``exact``: ``unseen_cards / 52``; ``half``: to the nearest half deck (26 cards), a tie
+    (13, 39, 65, ... cards) rounded up to the larger estimate, and never below half a
+    deck (the end of a shoe, 0 to 38 cards, reads as half a deck); ``whole``: to the
+    nearest deck, a tie (26, 78, ... cards) rounded up, never below one deck (0 to 77
+    cards read as one).
+
+    >>> [estimated_decks(n, "half") for n in (30, 12, 13, 38, 39, 65, 156)]
+    [0.5, 0.5, 0.5, 0.5, 1.0, 1.5, 3.0]
+    >>> [estimated_decks(n, "whole") for n in (30, 77, 78, 129, 130)]
+    [1.0, 1.0, 2.0, 2.0, 3.0]
+    >>> estimated_decks(30, "tenth")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    strategy_calc.errors.InputError: unknown --deck-estimation 'tenth': choose from exact, ...
+    """
+    if estimation == "exact":
+        return unseen_cards / 52
+    if estimation == "half":
+        return max(1, (unseen_cards + 13) // 26) / 2
+    if estimation == "whole":
+        return float(max(1, (unseen_cards + 26) // 52))
+    raise InputError(f"unknown --deck-estimation {estimation!r}: choose from"
+                     f" {', '.join(DECK_ESTIMATIONS)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,16 +182,24 @@ class CountSystem:
         """A whole deck's tags sum to 0."""
         return self.deck_sum == 0
 
-    def true_count(self, running: float, unseen_cards: int) -> float:
+    def true_count(self, running: float, unseen_cards: int,
+                   estimation: str = "exact") -> float:
         """The running count per deck (or half deck) of ``unseen_cards``, rounded as the
-        system says.
+        system says; ``estimation``: the decks unseen as a player judges them
+        (:func:`estimated_decks`; ``exact``: ``unseen_cards / 52``).
 
         >>> [CountSystem("x", HILO.tags, rounding=r).true_count(-7, 78) for r in ROUNDINGS]
         [-4.666666666666667, -5, -4, -5]
         >>> CountSystem("x", HILO.tags, divisor="half-deck").true_count(7, 78)
         2.3333333333333335
+        >>> HILO.true_count(3, 70, "half"), HILO.true_count(3, 70, "whole")  # 1.35 decks
+        (2.0, 3.0)
         """
-        value = running * DIVISORS[self.divisor] / unseen_cards
+        if estimation == "exact":
+            value = running * DIVISORS[self.divisor] / unseen_cards
+        else:
+            value = running * DIVISORS[self.divisor] / (52 * estimated_decks(unseen_cards,
+                                                                               estimation))
         if self.rounding == "floor":
             return math.floor(value)
         if self.rounding == "truncate":

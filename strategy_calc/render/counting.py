@@ -90,7 +90,8 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
         or c.shoe_procedure.shuffle == "continuous" else c.cut_card,
         "shoe_procedure": c.shoe_procedure.as_dict(),
         "one_round_per_shuffle": result.one_round_per_shuffle, "seats": c.seats,
-        "count_kind": c.count_kind,
+        "count_kind": c.count_kind, "deck_estimation": c.deck_estimation,
+        "deck_estimation_cost": _estimation_cost_dict(result),
         "side_counts": {side.name: {"ranks": [Rank(r).symbol for r in sorted(side.ranks)],
                                     "weight": side.weight} for side in c.side} or None,
         "rounds": result.rounds, "shoes": result.shoes, "seed": c.seed,
@@ -126,6 +127,17 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
         **({} if result.sidebets is None else {
             "sidebets": counted_sidebets_dict(result.sidebets)}),
     }
+
+
+def _estimation_cost_dict(result: BlackjackCount) -> dict[str, Any] | None:
+    """``deck_estimation_cost``: the ramp's SCORE with the decks estimated and known exactly
+    on the same shoes, and the paired difference (None: exact, or no ramp)."""
+    cost = result.deck_estimation_cost
+    if cost is None:
+        return None
+    return {"score_exact": finite(cost.score_exact), "score": finite(cost.score),
+            "difference": estimate_dict(cost.difference), "redealt": cost.redealt,
+            "win_rate_difference": estimate_dict(cost.win_rate_difference)}
 
 
 def _ramp_result_dict(r: RampResult) -> dict[str, Any]:
@@ -277,7 +289,10 @@ def count_text(result: BlackjackCount) -> str:
         seats += (f"; the player plays {c.boxes} box{'es' if c.boxes > 1 else ''}{ramp},"
                   " each at the round's bet: a round's EV and SD are their total's")
     kind = c.count_kind
-    keyed = ("true count (running count per deck unseen)" if kind == "true count" else
+    judged = {"exact": "per deck unseen",
+              "half": "per deck unseen judged to the nearest half deck",
+              "whole": "per deck unseen judged to the nearest deck"}[c.deck_estimation]
+    keyed = (f"true count (running count {judged})" if kind == "true count" else
              f"running count from its IRC ({c.system.initial_running_count(c.rules.decks):g};"
              " an unbalanced count: bets, table and wonging by the running count)")
     sides = "".join(
@@ -332,6 +347,19 @@ def count_text(result: BlackjackCount) -> str:
         figures.add_row(name, undetermined if undetermined and value is not None else shown)
     for name, shown in _risk_rows(result, undetermined):
         figures.add_row(name, shown)
+    cost = result.deck_estimation_cost
+    if cost is not None:  # (withheld as the run's SCORE is, while it is not told apart)
+        diff = cost.difference
+        figures.add_row("SCORE, decks known exactly (same shoes)",
+                        "-" if cost.score_exact is None else undetermined
+                        or f"{cost.score_exact:.4g}")
+        figures.add_row(f"SCORE cost of {c.deck_estimation}-deck estimation (paired)",
+                        "-" if diff is None else undetermined or f"{-diff.value:+.4g}" + (
+                            f" +- {diff.se:.2g}" if math.isfinite(diff.se) else ""))
+        dw = cost.win_rate_difference
+        if dw is not None:
+            figures.add_row("win per 100 rounds, estimated less exact decks (paired)",
+                            plus_minus(dw, 100.0, ""))
     by_tc = Table(title=f"by {kind} (floored)", title_justify="left")
     by_tc.add_column(kind, justify="right")
     by_tc.add_column("frequency", justify="right")
