@@ -261,8 +261,9 @@ SMALL_CARDS_HALVED = (2, 4, 2, 2, 2, 4, 2, 4, 4, 16)
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("pair", "up", "hands", "deck"), [
-    (8, 10, 3, FULL_DECK), (10, 6, 3, FULL_DECK), (2, 7, 3, SMALL_CARDS_HALVED),
-    (1, 6, 4, FULL_DECK)])
+    # (8,8 vs T, a further pair of the same property on a full deck: the deep tier)
+    pytest.param(8, 10, 3, FULL_DECK, marks=pytest.mark.deep), (10, 6, 3, FULL_DECK),
+    (2, 7, 3, SMALL_CARDS_HALVED), (1, 6, 4, FULL_DECK)])
 def test_a_full_deck_settled_hand_by_hand_equals_the_finished_hands_kept(
         pair: int, up: int, hands: int, deck: tuple[int, ...]) -> None:
     """One full deck (2,2: a deck with fewer small cards), resplits: the two settlements

@@ -121,7 +121,7 @@ def test_edge_and_chart_name_their_split_strategy() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("decks", [1, 6])
+@pytest.mark.parametrize("decks", [1, pytest.param(6, marks=pytest.mark.deep)])
 def test_the_cdz_round_distribution_has_the_cdz_ev_as_its_mean(decks: int) -> None:
     """Two engine routines, one strategy: the joint enumeration of split rounds played by
     the pre-split decisions averages to the split tables' cdz value (the split tables are
