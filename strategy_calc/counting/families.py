@@ -19,8 +19,33 @@ TRUE_COUNT_RANGE = 20.0
 """The family is explored for true counts in [-20, +20] (steps are at most 20 apart)."""
 
 
+class _HalfShoe:
+    """What both families share: their depth, half the shoe unseen, and the cards out of
+    the shoe at a step (each family gives :meth:`unseen` and its ``decks``)."""
+
+    __slots__ = ()
+    decks: int
+
+    def unseen(self, step: int) -> tuple[int, ...]:  # pragma: no cover (each family's)
+        raise NotImplementedError
+
+    @property
+    def unseen_cards(self) -> int:
+        """Number of unseen cards, the same at every step: half the shoe."""
+        return 26 * self.decks
+
+    @property
+    def decks_remaining(self) -> float:
+        """Unseen cards in decks (a true count's divisor, ``r``)."""
+        return self.unseen_cards / 52
+
+    def removed(self, step: int, hand: Sequence[Card], up: Card) -> list[Card] | None:
+        """The cards out of the shoe other than ``hand`` and ``up``, or None if impossible."""
+        return _removed(self.decks, self.unseen(step), hand, up)
+
+
 @dataclass(frozen=True, slots=True)
-class CountFamily:
+class CountFamily(_HalfShoe):
     """Unseen-card compositions indexed by true count: half a shoe, tilted along the count.
 
     *Unseen cards* are the cards not yet seen when the player decides: the
@@ -69,16 +94,6 @@ class CountFamily:
         g = math.gcd(*whole)
         return tuple(-w // g for w in whole)
 
-    @property
-    def unseen_cards(self) -> int:
-        """Number of unseen cards, the same at every step (half the shoe)."""
-        return 26 * self.decks
-
-    @property
-    def decks_remaining(self) -> float:
-        """Unseen cards in decks (the true count's divisor)."""
-        return self.unseen_cards / 52
-
     def unseen(self, step: int) -> tuple[int, ...]:
         """Unseen cards per rank (ace first) at ``step``; may be negative (check yourself)."""
         return tuple(n * self.decks // 2 + step * v
@@ -91,10 +106,6 @@ class CountFamily:
     def true_count(self, step: int) -> float:
         """Running count per deck remaining."""
         return self.running_count(step) / self.decks_remaining
-
-    def removed(self, step: int, hand: Sequence[Card], up: Card) -> list[Card] | None:
-        """The cards out of the shoe other than ``hand`` and ``up``, or None if impossible."""
-        return _removed(self.decks, self.unseen(step), hand, up)
 
     index_kind = "true"
     """What an index along this family is: a true count."""
@@ -147,7 +158,7 @@ def _removed(decks: int, unseen: Sequence[int], hand: Sequence[Card], up: Card
 
 
 @dataclass(frozen=True, slots=True)
-class RunningCountFamily:
+class RunningCountFamily(_HalfShoe):
     """Unseen-card compositions indexed by an unbalanced system's running count (KO, Red 7).
 
     As :class:`CountFamily`, the unseen cards are half the shoe, ``26 * decks`` cards
@@ -196,16 +207,6 @@ class RunningCountFamily:
 
     index_kind = "running"
     """What an index along this family is: a running count from the IRC."""
-
-    @property
-    def unseen_cards(self) -> int:
-        """Number of unseen cards (half the shoe)."""
-        return 26 * self.decks
-
-    @property
-    def decks_remaining(self) -> float:
-        """Unseen cards in decks (``r``)."""
-        return self.unseen_cards / 52
 
     @property
     def irc(self) -> float:
@@ -262,10 +263,6 @@ class RunningCountFamily:
         decks) / r + s``."""
         s = self.count.deck_sum
         return (index - self.irc - s * self.decks) / self.decks_remaining + s
-
-    def removed(self, step: int, hand: Sequence[Card], up: Card) -> list[Card] | None:
-        """The cards out of the shoe other than ``hand`` and ``up``, or None if impossible."""
-        return _removed(self.decks, self.unseen(step), hand, up)
 
     def describe(self) -> str:
         """One line for reports."""

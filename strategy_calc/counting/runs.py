@@ -388,7 +388,15 @@ def score_difference(shoes: Sequence[tuple[RoundRecord, ...]], bets: Sequence[Se
     b = _score_influence(shoes if other_shoes is None else other_shoes, other)
     if a is None or b is None:
         return None
-    n = len(shoes)
+    return _paired_difference(a, b)
+
+
+def _paired_difference(a: tuple[float, Sequence[float]], b: tuple[float, Sequence[float]]
+                       ) -> Estimate:
+    """``a - b`` of two estimates over the same shoes (paired), each given as its value
+    and its per-shoe influences: se^2 = sum (psi_i - phi_i)^2 / (n (n - 1)) (NaN with
+    one shoe)."""
+    n = len(a[1])
     if n < 2:
         return Estimate(a[0] - b[0], math.nan)
     diff = [x - y for x, y in zip(a[1], b[1], strict=True)]
@@ -423,12 +431,7 @@ def win_rate_difference(shoes: Sequence[tuple[RoundRecord, ...]],
         mean = math.fsum(counts) / len(ss)
         return w, [(f - w * c) / mean for f, c in zip(first, counts, strict=True)]
 
-    (a, psi), (b, phi) = influence(shoes, bets), influence(other_shoes, other)
-    n = len(shoes)
-    if n < 2:
-        return Estimate(a - b, math.nan)
-    return Estimate(a - b, math.sqrt(math.fsum((x - y) ** 2 for x, y in zip(psi, phi, strict=True))
-                                     / (n * (n - 1))))
+    return _paired_difference(influence(shoes, bets), influence(other_shoes, other))
 
 
 def _optimal_ramp(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | None,
