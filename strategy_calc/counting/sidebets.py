@@ -36,7 +36,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from strategy_calc.cards import FACES, SUITS, FaceShoe
+from strategy_calc.cards import FACES, RANKS, SUITS, FaceShoe
 from strategy_calc.counting.sampling import Estimate, ratio_estimate
 from strategy_calc.counting.systems import COUNT_SYSTEMS, find_system
 from strategy_calc.errors import InputError
@@ -210,7 +210,7 @@ def _tags(text: str, where: str) -> tuple[tuple[float, ...], str | None, float |
         except ValueError:
             raise InputError(f"{where}: TAGS must be ten integers (A, 2 .. 9, T) or a"
                              f" count system's name, not {text!r}") from None
-        if len(tags) != len(ONE_DECK_RANKS):
+        if len(tags) != len(RANKS):
             raise InputError(f"{where}: TAGS needs ten integers (A, 2 .. 9, T), not"
                              f" {len(tags)}")
         return tuple(float(t) for t in tags), None, None
@@ -225,10 +225,6 @@ def _tags(text: str, where: str) -> tuple[tuple[float, ...], str | None, float |
         raise InputError(f"{where}: TAGS must be ten integers (A, 2 .. 9, T) or"
                          f" {built_in}, not {text!r}")
     return system.tags, system.name, system.red_seven
-
-
-ONE_DECK_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
-"""The ranks a trigger's tags are given for, in order."""
 
 
 def resolve_triggers(specs: Sequence[str], bets: Sequence[SideBet]
