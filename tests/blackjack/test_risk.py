@@ -64,6 +64,7 @@ def test_ruin_of_a_coin_toss_by_hand() -> None:
     assert s.sd == 1.0
 
 
+@pytest.mark.slow  # (seconds: out of the developer's tier)
 def test_ruin_needs_the_bankroll_to_run_out_on_the_way() -> None:
     """Bankroll 1, three rounds of +-1: ruined if the first round loses (1/2) or it goes
     win, lose, lose (1/8): 5/8. The final result alone would say P(-3 or -1) = 1/2."""

@@ -121,6 +121,7 @@ def _casino_round(order: tuple[int, ...], seats: int) -> Fraction:
     return Fraction(0) if mine == theirs else Fraction(-1)
 
 
+@pytest.mark.slow  # (seconds: out of the developer's tier)
 def test_the_players_exact_ev_is_the_same_with_a_second_box() -> None:
     """Brute force over every ordering of a 10-card shoe (5, 6, 7, 8, 9 and five tens:
     10!/5! = 30,240 orderings, each equally likely): box 1's mean result is the same

@@ -182,6 +182,7 @@ counts = st.lists(st.tuples(st.floats(0.01, 1.0), evs, st.floats(0.8, 3.0)),
 @settings(max_examples=150, deadline=None, derandomize=True)
 @given(data=counts, low=st.floats(0.5, 5.0), spread=st.floats(1.0, 20.0),
        shares=st.lists(st.floats(0.0, 1.0), min_size=6, max_size=6))
+@pytest.mark.slow  # (seconds: out of the developer's tier)
 def test_the_optimum_scores_at_least_any_ramp_within_the_limits(
         data: list[tuple[float, float, float]], low: float, spread: float,
         shares: list[float]) -> None:

@@ -151,6 +151,7 @@ def test_the_shown_card_is_seen_and_as_many_cards_as_its_value_are_burnt_unseen(
     assert tens.open() == [0] and tens.pos == 1 + 10 + 2
 
 
+@pytest.mark.slow  # (seconds: out of the developer's tier)
 def test_macau_burns_a_card_before_the_dealer_s_second_card_and_one_when_he_must_draw(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Art. 2, a shoe game: "another [card is burned] before the dealer's second card (one
@@ -329,6 +330,7 @@ def test_a_continuous_shuffler_s_reload_cycle_is_a_shoe_dealt_until_the_buffer_i
     assert machine.play(range(3)) == shoe.play(range(3))
 
 
+@pytest.mark.slow  # (seconds: out of the developer's tier)
 def test_a_continuous_shuffler_returning_every_round_deals_every_round_off_the_top() -> None:
     """Art. 7.2: the cards go back into the machine after every round (buffer 0): every
     round is dealt from the full shoe, so its exact EV is the off-the-top EV, a count
@@ -374,6 +376,7 @@ def test_a_bad_shoe_procedure_value_is_one_error_line(args: list[str], says: str
     assert len(lines) == 1 and lines[0].startswith("error:") and says in lines[0]
 
 
+@pytest.mark.slow  # (seconds: out of the developer's tier)
 def test_count_json_says_which_procedure_it_dealt() -> None:
     """``count --json``'s ``shoe_procedure`` (a contract): the procedure actually dealt,
     and where its cut card came from."""
