@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from strategy_calc.counting.ramps import RampLimits
     from strategy_calc.counting.risks import RiskQuestions
     from strategy_calc.counting.runs import BlackjackCount, Comparison
+    from strategy_calc.counting.stratified import Sizes
 
 commands = typer.Typer()
 """This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
@@ -77,13 +78,19 @@ class Deal(OptionGroup):
     cut_card: Annotated[int | None, typer.Option(
         "--cut-card", metavar="CARDS_FROM_END", help="Cards behind the cut card (instead of"
         " the ruleset's cut_card_from_end or --penetration).")] = None
-    rounds: Annotated[int, typer.Option(
-        "--rounds", metavar="N", help="Rounds to deal at least, in whole shoes.")] = 1000
+    rounds_: Annotated[int | None, typer.Option(
+        "--rounds", metavar="N", help="Rounds to deal at least, in whole shoes (default"
+        " 1000; --method stratified: the rounds surveyed, default 200000).")] = None
     seed: opt.SeedOpt = 1
     moment_every: Annotated[int | None, typer.Option(
         "--moment-every", metavar="K",
         help="Exact second moment on one round in N (default 25; 1 = every"
         " round, slow: split rounds are enumerated jointly).")] = None
+
+    @property
+    def rounds(self) -> int:
+        """``--rounds``, or the direct method's default (1000)."""
+        return self.rounds_ if self.rounds_ is not None else 1000
 
     @property
     def every(self) -> int:
@@ -246,6 +253,77 @@ class Wonging(OptionGroup):
         return Wong(self.enter, self.exit_)
 
 
+class Method(OptionGroup):
+    """``--method``: how the figures are estimated; the stratified method's sizes and aim."""
+
+    method: Annotated[str | None, typer.Option(
+        "--method", metavar="direct|stratified", help="direct: every round dealt valued"
+        " exactly (the default); stratified: a survey of many rounds dealt by the chart and"
+        " exact values of a stratified sample of them, far more precise for the time"
+        " (docs/MODEL.md 'Two-phase estimation'; basic play, one box, exact decks).")] = None
+    precision: Annotated[float | None, typer.Option(
+        "--precision", metavar="P", help="Run until SCORE's standard error is at most P"
+        " times SCORE (e.g. 0.01), growing the survey and the samples; implies --method"
+        " stratified and needs --spread.")] = None
+    exact_rounds: Annotated[int | None, typer.Option(
+        "--exact-rounds", metavar="N", help="--method stratified: rounds whose EV is computed"
+        " exactly (default 2000; with --precision, the first step).")] = None
+    moment_rounds: Annotated[int | None, typer.Option(
+        "--moment-rounds", metavar="N", help="--method stratified: rounds whose second"
+        " moment is computed exactly (default 400; with --precision, the first step).")
+    ] = None
+    max_minutes: Annotated[float | None, typer.Option(
+        "--max-minutes", metavar="M", help="--precision: stop after M minutes even if the"
+        " aim is not reached (default 10).")] = None
+
+    @property
+    def stratified(self) -> bool:
+        """Whether the run is two-phase (``--method stratified``, or ``--precision``)."""
+        if self.method not in (None, "direct", "stratified"):
+            raise InputError(f"--method is direct or stratified, not {self.method!r}")
+        if self.precision is not None and self.method == "direct":
+            raise InputError("--precision is reached by --method stratified: drop --method"
+                             " direct")
+        return self.method == "stratified" or self.precision is not None
+
+    def sizes(self, rounds: int | None) -> Sizes:
+        """The stratified run's sizes (checked; its options refused under the direct one)."""
+        from strategy_calc.counting.stratified import Sizes
+
+        if self.max_minutes is not None and self.precision is None:
+            raise InputError("--max-minutes bounds a --precision run: add --precision")
+        if not self.stratified:
+            for flag, value in (("--exact-rounds", self.exact_rounds),
+                                ("--moment-rounds", self.moment_rounds)):
+                if value is not None:
+                    raise InputError(f"{flag} is a --method stratified option")
+        if self.precision is not None and not (math.isfinite(self.precision)
+                                               and 0 < self.precision < 1):
+            raise InputError(f"--precision is a share of SCORE between 0 and 1 (e.g. 0.01),"
+                             f" not {self.precision:g}")
+        if self.max_minutes is not None and not (math.isfinite(self.max_minutes)
+                                                 and self.max_minutes > 0):
+            raise InputError(f"--max-minutes must be positive, not {self.max_minutes:g}")
+        exact = 2000 if self.exact_rounds is None else self.exact_rounds
+        moments = 400 if self.moment_rounds is None else self.moment_rounds
+        for flag, value in (("--exact-rounds", exact), ("--moment-rounds", moments)):
+            if value < 4:
+                raise InputError(f"{flag} must be at least 4 (a pilot and a sample), not"
+                                 f" {value}")
+        survey = 200_000 if rounds is None else rounds
+        if survey < 4:
+            raise InputError(f"--rounds must be at least 4 for --method stratified, not"
+                             f" {survey}")
+        return Sizes(survey, exact, moments)
+
+    @property
+    def budget(self) -> float | None:
+        """Seconds a ``--precision`` run may take (None without it)."""
+        if self.precision is None:
+            return None
+        return 60.0 * (self.max_minutes if self.max_minutes is not None else 10.0)
+
+
 @command(commands, "count",
          'strategy-calc count --rules deluxe --decks 6 --spread "1:1,2:4,3:8" --rounds 10000',
          'strategy-calc count --rules deluxe --decks 6 --spread "0:1,1:2,2:4,3:8,4:12"'
@@ -261,6 +339,7 @@ def count_command(
         help="basic: the chart; basic+indices: plus the computed Illustrious"
         " 18 and insurance; optimal: composition-dependent.")] = CountPlay.BASIC,
     deal: Deal,
+    method: Method,
     table: Table,
     ramp: Ramp,
     wonging: Wonging,
@@ -323,6 +402,13 @@ def count_command(
         bets = () if sidebets is None else resolve_sidebets(
             sidebets, "blackjack", sidebet_files or (), ruleset.dealer_hits_soft_17)
         triggers = resolve_triggers(sidebet_triggers, bets) if sidebet_triggers else ()
+        if method.stratified:
+            return _stratified(method, deal, counting.blackjack_counter(
+                ruleset, strategy.value, systems.system or "hilo", deal.cut_card, deal.seed,
+                deal.penetration, deal.every, start, seats, boxes, steps, side_counts, bets,
+                triggers, deck_estimation), spread, ramp.bankroll, workers, questions, yes,
+                names, limits, wong, plot)
+        method.sizes(None)  # (refuses the stratified method's options)
         redeal = 2 if (deck_estimation != "exact" and (spread or wong) and (
             strategy is CountPlay.BASIC_INDICES or steps)) else 1  # (the exact counter too)
         if deal.rounds >= 1 and deal.every >= 1:  # (else the counter and the run say why)
@@ -345,6 +431,41 @@ def count_command(
         return json_or_text(as_json, count_dict, count_text)(result)
 
     respond(compute, render)
+
+
+def _stratified(method: Method, deal: Deal, counter: BlackjackCounter, spread: Spread | None,
+                bankroll: float | None, workers: opt.Workers,
+                questions: RiskQuestions | None, yes: bool, names: list[str] | None,
+                limits: RampLimits | None, wong: Wong | None, plot: Path | None
+                ) -> BlackjackCount:
+    """``count --method stratified`` (or ``--precision``): checked, costed, run."""
+    from strategy_calc.counting import stratified
+
+    for flag, given in (("--compare", names is not None), ("--optimize-ramp", limits is not None),
+                        ("--enter/--exit", wong is not None), ("--plot", plot is not None),
+                        ("--moment-every", deal.moment_every is not None)):
+        if given:
+            raise InputError(f"--method stratified does not take {flag} (yet): use --method"
+                             " direct")
+    counter.check_surveyable()
+    sizes = method.sizes(deal.rounds_)
+    jobs = workers.jobs or os.cpu_count() or 1
+    budget = method.budget
+    seconds = budget if budget is not None else stratified.estimated_seconds(sizes, jobs)
+    confirm_long_run(seconds, f"a stratified count of {sizes.surveyed:,} rounds surveyed"
+                     if budget is None else f"a --precision run of up to {budget / 60:g}"
+                     " minutes", yes)
+    with workers.executor() as pool, progress_bar("stratified count") as tick:
+        result = stratified.stratified_count(
+            counter, spread, bankroll, sizes, method.precision, budget, pool,
+            lambda stage, done, total: tick(done, total), questions)
+    got = result.two_phase
+    if (method.precision is not None and got is not None and got.score is not None
+            and got.score_se is not None and got.score_se > method.precision * got.score):
+        print(f"warning: --max-minutes reached with SCORE's standard error"
+              f" {got.score_se / got.score:.2%} of SCORE, not {method.precision:.2%}",
+              file=sys.stderr)
+    return result
 
 
 def _warn_estimation(counters: list[BlackjackCounter], ramp: bool) -> None:

@@ -3,8 +3,10 @@ the cards unseen, bets by the count."""
 
 from __future__ import annotations
 
+import array
 import math
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 
@@ -332,6 +334,64 @@ class SideCount:
 
 
 @dataclass(frozen=True, slots=True)
+class SurveyedShoe:
+    """A shoe dealt without valuing its rounds (:meth:`BlackjackCounter.survey_one`):
+    before each round, the count its bet is keyed by and the cards unseen."""
+
+    index: int
+    """The shoe's index in the run (its shuffle)."""
+    keys: array.array[float]
+    """Per round, the count the bet reads (:attr:`RoundRecord.tc`)."""
+    states: array.array[int]
+    """Per round, ten rank counts (ace first) of the cards unseen before it, one after
+    the other."""
+    controls: tuple[float, ...] = ()
+    """What the survey's ``controls`` gave for the shuffled cards (none without them)."""
+
+    def state(self, j: int) -> tuple[int, ...]:
+        """The rank counts unseen before round ``j``."""
+        return tuple(self.states[10 * j:10 * j + 10])
+
+
+class _Tally:
+    """The cards a counter has seen of one shoe: the rank counts unseen, the running
+    count and the side counts' cards, and the counts a round is keyed by."""
+
+    def __init__(self, counter: BlackjackCounter) -> None:
+        self.counter = counter
+        self.system = counter.system
+        self.counts = list(counter.start().counts)
+        self.running: float = counter.system.initial_running_count(counter.rules.decks)
+        self.seen = [0] * len(counter.side)  # cards of each side count's ranks seen
+
+    def saw(self, dealt: Sequence[Card]) -> None:
+        """Count ``dealt`` as seen."""
+        counts, side, seen = self.counts, self.counter.side, self.seen
+        for card in dealt:
+            counts[card.rank - 1] -= 1
+            self.running += self.system.tag_card(card)
+            for i, c in enumerate(side):
+                seen[i] += card.rank in c.ranks
+
+    def keys(self, n: int) -> tuple[float, float, float | None]:
+        """Before a round of a shoe of ``n`` cards: the count plays read, the count bets
+        read (with the side counts), and that count with exact decks under a deck
+        estimation (None otherwise)."""
+        counter, running = self.counter, self.running
+        unseen = sum(self.counts)
+        tc = counter.key_count(running, unseen)
+        if not counter.side:
+            bet_running, bet_key = running, tc
+        else:
+            bet_running = running + sum(c.adjustment(k, n - unseen)
+                                        for c, k in zip(counter.side, self.seen, strict=True))
+            bet_key = counter.key_count(bet_running, unseen)
+        exact_key = (None if not counter.estimates else
+                     counter.key_count(bet_running, unseen, "exact"))
+        return tc, bet_key, exact_key
+
+
+@dataclass(frozen=True, slots=True)
 class BlackjackCounter:
     """A counted run as a picklable job: the rules, the strategy, the count and the cut
     card, values only. It owns its :attr:`planner` (the mutable part: what every round
@@ -429,17 +489,12 @@ class BlackjackCounter:
         """Deal shoe ``index`` by the run's :attr:`procedure`: each round's exact moments
         for the cards unseen (burnt cards among them), then its cards played out."""
         rules = self.rules
-        counts = list(self.start().counts)
-        full = tuple(counts)
-        cards = [Card(rank, SUITS[k % 4]) for rank in Rank for k in range(counts[rank - 1])]
-        n = len(cards)
-        draw = shoe_rng(self.seed, index)
-        order = list(range(n))  # (the shuffle draws the same numbers whatever it shuffles)
-        draw.shuffle(order)
-        cards = [cards[i] for i in order]
+        cards, order, draw = self._shuffled(index)
+        tally = _Tally(self)
+        full, n = tuple(tally.counts), len(cards)
         bets = self.sidebets
         if bets:
-            base = card_types(counts)
+            base = card_types(tally.counts)
             types = [base[i] for i in order]
             types_left = [0] * TYPES
             for t in base:
@@ -447,32 +502,16 @@ class BlackjackCounter:
             start_types = tuple(types_left)
             seen_types: list[int] = []
             top_evs = price_all(bets, shoe_of(types_left, rules.decks))
-        running: float = self.system.initial_running_count(rules.decks)
-        seen = [0] * len(self.side)  # cards of each side count's ranks seen
-
-        def saw(dealt: Sequence[Card]) -> None:
-            nonlocal running
-            for card in dealt:
-                counts[card.rank - 1] -= 1
-                running += self.system.tag_card(card)
-                for i, c in enumerate(self.side):
-                    seen[i] += card.rank in c.ranks
-
+        counts = tally.counts
         shoe_deal = DealtShoe(self.shoe_procedure, cards, draw, lambda c: int(c.rank))
         shown = shoe_deal.open()
-        saw(shown)
+        tally.saw(shown)
         if bets and shown:
             seen_types.append(types[0])
             types_left[types[0]] -= 1
         rounds: list[RoundRecord] = []
         while shoe_deal.next_round():
-            unseen = sum(counts)
-            tc = self.key_count(running, unseen)
-            bet_running = running if not self.side else running + sum(
-                c.adjustment(k, n - unseen) for c, k in zip(self.side, seen, strict=True))
-            bet_key = tc if not self.side else self.key_count(bet_running, unseen)
-            exact_key = (None if not self.estimates else
-                         self.key_count(bet_running, unseen, "exact"))
+            tc, bet_key, exact_key = tally.keys(n)
             moments = (len(rounds) + index) % self.moment_every == 0
             shoe = Shoe.from_counts(counts, rules.decks)
             plan = (self.planner.top_plan(moments) if tuple(counts) == full  # (nothing seen)
@@ -498,8 +537,80 @@ class BlackjackCounter:
                     types_left[types[i]] -= 1
             rounds.append(RoundRecord(bet_key, plan.ev, plan.second_moment, plan.covariance,
                                       side, exact_key))
-            saw([cards[i] for i in dealt])
+            tally.saw([cards[i] for i in dealt])
         return tuple(rounds)
+
+    def survey(self, indices: Sequence[int],
+               controls: Callable[[Sequence[Card]], tuple[float, ...]] | None = None
+               ) -> list[SurveyedShoe]:
+        """:meth:`survey_one` of each shoe of ``indices``."""
+        return [self.survey_one(i, controls) for i in indices]
+
+    def survey_one(self, index: int,
+                   controls: Callable[[Sequence[Card]], tuple[float, ...]] | None = None
+                   ) -> SurveyedShoe:
+        """Deal shoe ``index`` as :meth:`play_one` deals it (the same shuffle, procedure and
+        plays) without valuing its rounds: each round's bet count and the cards unseen
+        before it; ``controls``: what it gives for the shuffled cards (kept with them).
+        Only for a run whose rounds are dealt the same whatever their values
+        (:meth:`check_surveyable`): the play is then the plan off the top's."""
+        cards, _order, draw = self._shuffled(index)
+        values = controls(cards) if controls is not None else ()
+        tally = _Tally(self)
+        counts, n = tally.counts, len(cards)
+        plan = self.planner.top_plan(False)
+        shoe_deal = DealtShoe(self.shoe_procedure, cards, draw, lambda c: int(c.rank))
+        tally.saw(shoe_deal.open())
+        keys = array.array("d")
+        states = array.array("H")
+        while shoe_deal.next_round():
+            _tc, bet_key, _exact = tally.keys(n)
+            start, burnt = shoe_deal.pos, list[int]()
+            try:
+                shoe_deal.pos = self.deal_round(cards, start, plan, None, burnt)
+            except IndexError:  # the shoe ran out mid-round: it is the last
+                break
+            keys.append(bet_key)
+            states.extend(counts)
+            tally.saw([cards[i] for i in range(start, shoe_deal.pos) if i not in burnt])
+        return SurveyedShoe(index, keys, states, values)
+
+    def check_surveyable(self) -> None:
+        """InputError unless a round's cards do not depend on values computed for it: the
+        chart alone (``basic``, no index plays, no box ramp), one box, no side bets, the
+        decks unseen known exactly (``count --method stratified``'s conditions)."""
+        why = ("--strategy optimal plays each round by its own values" if self.strategy
+               == "optimal" else "index plays read the count" if self.plays else
+               "a box ramp reads the count" if self.box_ramp else
+               "several boxes" if self.boxes > 1 else "side bets" if self.sidebets else
+               "a deck estimation" if self.deck_estimation != "exact" else None)
+        if why is not None:
+            raise InputError(f"--method stratified deals its rounds by the chart alone, one"
+                             f" box, no side bets, exact decks: not with {why} (use --method"
+                             " direct)")
+
+    def exact_rounds(self, states: Sequence[tuple[tuple[int, ...], bool]]
+                     ) -> list[tuple[float, float | None]]:
+        """The exact EV (and, where asked, second moment) of a round from each shoe of
+        ``states`` (rank counts, ace first; whether the moment is wanted): the values
+        :meth:`play_one` gives a round from that shoe under a surveyable run."""
+        out: list[tuple[float, float | None]] = []
+        full = self.start().counts
+        for counts, moments in states:
+            plan = (self.planner.top_plan(moments) if counts == full else
+                    self.planner.plan(Shoe.from_counts(counts, self.rules.decks), 0.0, moments))
+            out.append((plan.ev, plan.second_moment))
+        return out
+
+    def _shuffled(self, index: int) -> tuple[list[Card], list[int], random.Random]:
+        """Shoe ``index``'s cards in dealing order, the shuffle's permutation (position to
+        card of the unshuffled shoe) and the shoe's random source (after the shuffle)."""
+        counts = self.start().counts
+        cards = [Card(rank, SUITS[k % 4]) for rank in Rank for k in range(counts[rank - 1])]
+        draw = shoe_rng(self.seed, index)
+        order = list(range(len(cards)))  # (the shuffle draws the same numbers whatever it shuffles)
+        draw.shuffle(order)
+        return [cards[i] for i in order], order, draw
 
     def check_dealable(self) -> None:
         """InputError unless every shoe deals a round: the most the procedure can burn

@@ -44,7 +44,7 @@ from strategy_calc.parallel import run_all
 from strategy_calc.sidebets.exact import TYPES
 
 if TYPE_CHECKING:
-    pass
+    from strategy_calc.counting.stratified import TwoPhase
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +116,12 @@ class BlackjackCount:
     deck_estimation_cost: DeckEstimationCost | None = None
     """With a deck estimation other than exact and a ramp (``--spread`` or wonging): the
     ramp's SCORE against that of perfect estimation on the same shoes."""
+    method: str = "direct"
+    """``direct``: every round dealt valued exactly; ``stratified``: a survey of the rounds
+    and exact values of a stratified sample of them (:attr:`two_phase`)."""
+    two_phase: TwoPhase | None = None
+    """With ``method`` stratified: what the figures rest on
+    (:func:`strategy_calc.counting.stratified.two_phase_count`)."""
 
 
 @dataclass(frozen=True, slots=True)

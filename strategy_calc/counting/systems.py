@@ -26,6 +26,7 @@ to 0 (so a full shoe's running count ends at 0). *True count*: the running count
 
 from __future__ import annotations
 
+import functools
 import math
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -172,10 +173,7 @@ class CountSystem:
     @property
     def deck_sum(self) -> float:
         """The tags of one deck summed (0 for a balanced system; Red 7: two red sevens)."""
-        total = sum(Fraction(t) * n for t, n in zip(self.tags, ONE_DECK_COUNTS, strict=True))
-        if self.red_seven is not None:
-            total += 2 * (Fraction(self.red_seven) - Fraction(self.tags[6]))
-        return int(total) if total.denominator == 1 else float(total)
+        return _deck_sum(self.tags, self.red_seven)
 
     @property
     def balanced(self) -> bool:
@@ -375,3 +373,13 @@ def _file_side_counts(sides: object, where: str) -> dict[str, tuple[int, ...]]:
 
 
 __all__ = ["COUNT_SYSTEMS", "HILO", "CountSystem", "find_system", "read_system"]
+
+
+@functools.lru_cache(maxsize=64)
+def _deck_sum(tags: tuple[float, ...], red_seven: float | None) -> float:
+    """:attr:`CountSystem.deck_sum` of these tags, exact (read before every round of a
+    count: made once per system)."""
+    total = sum(Fraction(t) * n for t, n in zip(tags, ONE_DECK_COUNTS, strict=True))
+    if red_seven is not None:
+        total += 2 * (Fraction(red_seven) - Fraction(tags[6]))
+    return int(total) if total.denominator == 1 else float(total)

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from strategy_calc.counting.ramps import RampFigures
     from strategy_calc.counting.runs import BlackjackCount, Comparison, OptimisedRamp, RampResult
     from strategy_calc.counting.sampling import Estimate
+    from strategy_calc.counting.stratified import TwoPhase
     from strategy_calc.counting.systems import CountSystem
 
 
@@ -95,6 +96,7 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
         "side_counts": {side.name: {"ranks": [Rank(r).symbol for r in sorted(side.ranks)],
                                     "weight": side.weight} for side in c.side} or None,
         "rounds": result.rounds, "shoes": result.shoes, "seed": c.seed,
+        "method": result.method,
         "ev_per_round": estimate_dict(result.ev_per_round),
         "ev_off_the_top": result.ev_off_the_top,
         "cut_card_effect": estimate_dict(result.cut_card_effect),
@@ -106,7 +108,9 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
         if win is not None else None,
         "sd_per_round": finite(result.sd_per_round),
         "sd_per_round_se": finite(result.sd_per_round_se),
-        "n0": finite(result.n0), "score": finite(result.score),
+        "n0": finite(result.n0),
+        "score": finite(result.score) if result.two_phase is None else {
+            "value": finite(result.score), "se": finite(result.score_se)},
         "score_se": finite(result.score_se), "di": finite(result.di),
         "bankroll": result.bankroll, "risk_of_ruin": finite(result.risk_of_ruin),
         **{f"{k}_se": finite(v) for k, v in _ramp_ses(result).items()},
@@ -114,7 +118,10 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
         "distinguishable_from_zero": {
             "cut_card_effect": _told_apart(result.cut_card_effect),
             "win_rate_per_round": _told_apart(win)},
-        "moment_every": c.moment_every, "moment_rounds": result.moment_rounds,
+        "moment_every": c.moment_every if result.two_phase is None else None,
+        "moment_rounds": result.moment_rounds,
+        **({} if result.two_phase is None else {
+            "stratified": two_phase_dict(result.two_phase)}),
         "wong": None if result.wong is None else {
             "enter": result.wong.enter, "exit": result.wong.exit,
             "share_played": result.share_played},
@@ -127,6 +134,23 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
         **({} if result.sidebets is None else {
             "sidebets": counted_sidebets_dict(result.sidebets)}),
     }
+
+
+def two_phase_dict(got: TwoPhase) -> dict[str, Any]:
+    """``count --method stratified --json``'s ``"stratified"``: what the figures rest on."""
+    return {
+        "rounds_surveyed": got.sizes.surveyed, "exact_rounds": got.sizes.exact,
+        "moment_rounds": got.sizes.moments, "pilot_rounds": got.pilot,
+        "moment_pilot_rounds": got.moment_pilot,
+        "residual_sd": finite(got.residual_sd),
+        "moment_residual_sd": finite(got.moment_residual_sd),
+        "score_se_survey": finite(got.score_se_survey),
+        "score_se_exact": finite(got.score_se_exact),
+        "score_se_moments": finite(got.score_se_moments),
+        "precision": got.precision,
+        "precision_reached": None if got.score is None or got.score_se is None
+        else finite(got.score_se / got.score),
+        "controls": got.controlled, "seconds": got.seconds}
 
 
 def _estimation_cost_dict(result: BlackjackCount) -> dict[str, Any] | None:
@@ -368,6 +392,14 @@ def count_text(result: BlackjackCount) -> str:
         by_tc.add_row(f"{row.tc:+d}", f"{row.frequency:.4f}", f"{100 * row.ev:+.3f}%")
     note = (f"second moments exact on {result.moment_rounds} rounds (one in"
             f" {c.moment_every}); every round's EV exact")
+    got = result.two_phase
+    if got is not None:
+        aim = "" if got.precision is None else f", aim {got.precision:.2%} of SCORE"
+        reached = ("" if got.score is None or got.score_se is None
+                   else f"; SCORE's SE {got.score_se / got.score:.2%} of it{aim}")
+        note = (f"method stratified: {got.sizes.surveyed:,} rounds surveyed (dealt by the"
+                f" chart), {got.sizes.exact:,} exact EVs and {got.sizes.moments:,} exact second"
+                f" moments among them{reached}; {got.seconds:.0f} s")
     extra = [] if result.optimal is None else _optimal_ramp_text(result.optimal, c.count_kind)
     if result.sidebets is not None:
         extra.append(counted_sidebets_table(result.sidebets))

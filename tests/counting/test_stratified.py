@@ -1,0 +1,186 @@
+"""``count --method stratified``: the survey deals the direct run's rounds, the two-phase
+estimator is the direct one when every round is valued, its sampling theory holds on a
+population small enough to enumerate every sample, and the controls' means are exact."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+
+from strategy_calc.counting import runs
+from strategy_calc.counting.controls import count_distribution, shoe_controls
+from strategy_calc.counting.counter import blackjack_counter, parse_spread
+from strategy_calc.counting.stratified import Sizes, _terms, two_phase_count
+from strategy_calc.rules import blackjack_rules
+from strategy_calc.cli.root import run
+
+SPREAD = parse_spread("0:1,1:2,2:4,3:8")
+
+
+@pytest.mark.slow  # (two whole shoes valued exactly, ~1.5 s each)
+@pytest.mark.parametrize(("name", "decks", "shoes"), [("deluxe", 1, 2), ("macau-1983", 2, 1)])
+def test_the_survey_deals_the_direct_runs_rounds(name: str, decks: int, shoes: int) -> None:
+    """Shoe ``i`` surveyed is shoe ``i`` of the direct run: the same rounds with the same
+    counts, and the exact EV of each surveyed state is that round's EV there."""
+    counter = blackjack_counter(blackjack_rules(name, [f"decks={decks}"]), moment_every=10**9)
+    for i in range(shoes):
+        played = counter.play_one(i)
+        shoe = counter.survey_one(i)
+        assert list(shoe.keys) == [r.tc for r in played]
+        valued = counter.exact_rounds([(shoe.state(j), False) for j in range(len(shoe.keys))])
+        assert [ev for ev, _m2 in valued] == [r.ev for r in played]
+
+
+@pytest.mark.slow  # (six one-deck shoes, every round's moments exact twice: ~3 s)
+def test_valuing_every_round_gives_the_direct_estimate() -> None:
+    """With every surveyed round in the samples (and no controls) each stratum's mean
+    residual is its population's, so the estimate is the direct run's over the same shoes:
+    the EV, the win rate and the SD equal to rounding, the win rate's standard error (the
+    shoes' alone) too, and SCORE's that of the direct run's per-shoe influences."""
+    counter = blackjack_counter(blackjack_rules("deluxe", ["decks=1", "max_split_hands=1"]),
+                                moment_every=1)  # (no splits: each second moment ~0.03 s)
+    played = counter.play(range(6))
+    rounds = sum(len(s) for s in played)
+    direct = runs.summarise(counter, played, rounds, SPREAD, None)
+    got = two_phase_count(counter, SPREAD, Sizes(rounds, 10**6, 10**6), controlled=False)
+    assert got.sizes == Sizes(rounds, rounds, rounds)
+    assert direct.win_rate_per_round is not None and direct.sd_per_round is not None
+    assert got.win.value == pytest.approx(direct.win_rate_per_round.value, abs=1e-14)
+    assert got.win.se == pytest.approx(direct.win_rate_per_round.se, rel=1e-9)
+    assert got.ev.value == pytest.approx(direct.ev_per_round.value, abs=1e-14)
+    assert got.sd == pytest.approx(direct.sd_per_round, rel=1e-12)
+    bets = [[SPREAD.bet(r.tc) for r in s] for s in played]
+    influence = runs._score_influence(played, bets)
+    assert influence is not None and got.score is not None and got.score_se is not None
+    value, psi = influence
+    k = len(psi)
+    assert got.score == pytest.approx(value, rel=1e-12)
+    assert got.score_se == pytest.approx(math.sqrt(sum(p * p for p in psi) / (k * (k - 1))),
+                                         rel=1e-9)
+    assert got.score_se_sample == 0.0  # (every round valued: nothing sampled)
+
+
+def test_a_stratified_sample_is_unbiased_and_its_variance_formula_exact() -> None:
+    """Sampling theory of the sample's part, on a population small enough to draw every
+    sample: two strata (bets 1 and 4) of 5 and 6 rounds, 3 drawn from each. Over the
+    10 x 20 equally likely samples, the estimate's mean is the population's weighted mean
+    (unbiased), and the mean of the estimated variance is the estimate's variance
+    (s^2 with n - 1 and the finite-population factor, Cochran, *Sampling Techniques*,
+    5.9): both exact, written out below from the definitions, not from the code."""
+    y = np.array([0.10, -0.30, 0.05, 0.20, -0.10, 0.40, 0.00, 0.15, -0.25, 0.30, 0.12])
+    pred = np.array([0.0, -0.2, 0.1, 0.1, 0.0, 0.2, 0.1, 0.1, -0.1, 0.2, 0.1])
+    bet = np.array([1.0] * 5 + [4.0] * 6)
+    sid = np.array([0] * 5 + [1] * 6)
+    n = len(y)
+    target = float((bet * y).sum() / n)
+    estimates, variances = [], []
+    for a in itertools.combinations(range(5), 3):
+        for b in itertools.combinations(range(5, 11), 3):
+            kind = np.zeros(n, dtype=np.int8)
+            kind[list(a + b)] = 2
+            value = np.where(kind == 2, y, np.nan)
+            pop = SimpleNamespace(kind={"ev": kind}, value={"ev": value},
+                                  pred={"ev": pred}, size=n)
+            z, var, _sd = _terms(pop, "ev", bet, sid)  # type: ignore[arg-type]
+            estimates.append(float((bet * z).sum() / n))
+            variances.append(var)
+    mean = sum(estimates) / len(estimates)
+    true_var = sum((e - mean) ** 2 for e in estimates) / len(estimates)
+    assert mean == pytest.approx(target, abs=1e-15)
+    assert sum(variances) / len(variances) == pytest.approx(true_var, rel=1e-12)
+
+
+def test_the_count_distribution_is_the_hypergeometric_sum() -> None:
+    """The tag sum of the first k cards of a shuffled shoe, against every ordering of a
+    seven-card shoe (tags +1 x3, 0, -1 x2, +2), each ordering equally likely."""
+    tags = [1, 1, 1, 0, -1, -1, 2]
+    p, low = count_distribution(tags, 7)
+    orders = list(itertools.permutations(tags))
+    for k in range(8):
+        counts: dict[int, int] = {}
+        for order in orders:
+            counts[sum(order[:k])] = counts.get(sum(order[:k]), 0) + 1
+        want = np.zeros(p.shape[1])
+        for s, c in counts.items():
+            want[s - low] = c / len(orders)
+        assert p[k] == pytest.approx(want, abs=1e-12)
+
+
+def test_the_controls_means_are_their_averages_over_every_deal() -> None:
+    """The four controls of a one-deck Hi-Lo shoe over its first four positions (the bet,
+    bet times count, squared bet and count at each), their known means against the
+    average over every sequence of four ranks dealt from the deck, each weighted by its
+    chance (the product of the share of each rank left as it is dealt)."""
+    counter = blackjack_counter(blackjack_rules("deluxe", ["decks=1"]))
+    controls = shoe_controls(counter, SPREAD)
+    assert controls is not None
+    short = type(controls)(counter, SPREAD, 3)
+    hilo = {1: -1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 0, 8: 0, 9: 0, 10: -1}
+    deck = {r: 16 if r == 10 else 4 for r in range(1, 11)}
+    want = np.zeros(4)
+    for ranks in itertools.product(range(1, 11), repeat=3):  # (the 4th card is not counted)
+        left, chance, running = dict(deck), 1.0, 0
+        sums = np.zeros(4)
+        for k in range(4):
+            tc = running * 52 / (52 - k)
+            b = SPREAD.bet(tc)
+            sums += [b, b * tc, b * b, tc]
+            if k == 3:
+                break
+            r = ranks[k]
+            chance *= left[r] / (52 - k)
+            left[r] -= 1
+            running += hilo[r]
+        want += chance * sums
+    assert short.means() == pytest.approx(want, abs=1e-12)
+
+
+def _json(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    code = run(args)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return dict(json.loads(out))
+
+
+@pytest.mark.slow  # (a 300-round survey, 32 rounds valued: ~2 s)
+def test_count_method_stratified_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    """The contract of issue 48: ``"method"``, ``"score": {"value", "se"}`` and what the
+    figures rest on; a direct run says ``"method": "direct"`` and keeps its number."""
+    got = _json(["count", "--rules", "deluxe", "--decks", "1", "--set", "max_split_hands=1",
+                 "--spread", "0:1,1:2,2:4,3:8", "--method", "stratified", "--rounds", "300", "--exact-rounds", "24",
+                 "--moment-rounds", "8", "--jobs", "1", "--json"], capsys)
+    assert got["method"] == "stratified"
+    assert set(got["score"]) == {"value", "se"}
+    assert got["stratified"]["rounds_surveyed"] == got["rounds"] >= 300
+    assert got["stratified"]["exact_rounds"] >= 24
+    assert got["stratified"]["moment_rounds"] == got["moment_rounds"] >= 8
+    assert got["stratified"]["controls"] is True
+    direct = _json(["count", "--rules", "deluxe", "--decks", "1", "--spread", "0:1,1:2",
+                    "--rounds", "20", "--jobs", "1", "--json"], capsys)
+    assert direct["method"] == "direct" and not isinstance(direct["score"], dict)
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--precision", "2", "--spread", "0:1,2:4"], "--precision is a share"),
+    (["--precision", "0.05"], "add --spread"),
+    (["--method", "sometimes"], "--method is direct or stratified"),
+    (["--exact-rounds", "100"], "--exact-rounds is a --method stratified option"),
+    (["--method", "stratified", "--strategy", "optimal"], "--strategy optimal"),
+    (["--method", "stratified", "--sidebets", "21+3"], "side bets"),
+    (["--method", "stratified", "--enter", "1", "--exit", "0"], "--enter/--exit"),
+    (["--method", "direct", "--precision", "0.1", "--spread", "0:1,2:4"], "drop --method"),
+    (["--max-minutes", "3"], "add --precision"),
+])
+def test_stratified_options_refuse_bad_values(args: list[str], says: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    code = run(["count", "--rules", "deluxe", "--decks", "1", "--rounds", "50", "--jobs", "1",
+                *args])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.startswith("error:") and err.count("\n") == 1 and says in err
