@@ -99,3 +99,37 @@ def test_the_house_edge_off_the_top_moves_monotonically_with_the_decks() -> None
              for d in (8, 50, 200)]
     # worse with every deck, by ever smaller steps (8 to 50, then 50 to 200): toward a limit
     assert edges[0] - edges[1] > edges[1] - edges[2] > 0, edges
+
+
+# Wizard of Odds, blackjack appendix 1 (docs/REFERENCE.md, "Infinite deck"): an infinite
+# deck, S17, peek, double after split, split to four hands but aces, one card to split
+# aces. The player's return by standing (given no dealer blackjack), to four places, for
+# 16 or less .. 21 against up cards 2..9, T, A; and the house edge of the whole game.
+WOO_STAND = {
+    16: (-0.2928, -0.2523, -0.2111, -0.1672, -0.1537, -0.4754, -0.5105, -0.5431, -0.5404,
+         -0.667),
+    17: (-0.153, -0.1172, -0.0806, -0.0449, 0.0117, -0.1068, -0.382, -0.4232, -0.4197,
+         -0.478),
+    18: (0.1217, 0.1483, 0.1759, 0.1996, 0.2834, 0.3996, 0.106, -0.1832, -0.1783, -0.1002),
+    19: (0.3863, 0.4044, 0.4232, 0.4395, 0.496, 0.616, 0.5939, 0.2876, 0.0631, 0.2776),
+    20: (0.64, 0.6503, 0.661, 0.6704, 0.704, 0.7732, 0.7918, 0.7584, 0.5545, 0.6555),
+    21: (0.882, 0.8853, 0.8888, 0.8918, 0.9028, 0.9259, 0.9306, 0.9392, 0.9626, 0.9222),
+}
+WOO_HOUSE_EDGE = 0.00511734
+UPS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
+
+
+def test_the_with_replacement_oracle_stands_as_the_wizard_of_odds_infinite_deck() -> None:
+    for total, row in WOO_STAND.items():
+        for up, published in zip(UPS, row, strict=True):
+            exact = infinite.stand(total, up, h17=False, peek=True)
+            assert abs(float(exact) - published) <= 0.5e-4 + 1e-12, (total, up)
+
+
+def test_the_house_edge_at_6250_decks_is_within_the_deck_effect_of_the_infinite_deck() -> None:
+    """About 6.4e-6 off at 1000 decks and 1.0e-6 at 6,250 (as 1 / decks): the figures of
+    many decks close in on the published infinite-deck edge."""
+    rules = replace(blackjack_rules("deluxe"), surrender="none", max_split_hands=4)
+    gaps = [analyse_game(replace(rules, decks=d)).ev_optimal + WOO_HOUSE_EDGE
+            for d in (1000, MAX_DECKS)]
+    assert abs(gaps[1]) < abs(gaps[0]) / 5 and abs(gaps[1]) < 2e-6, gaps
