@@ -46,7 +46,7 @@ class BaccaratRules:
     name: str = "custom"
     """The ruleset's name (``macau-baccarat`` or the user's own)."""
     decks: int = 8
-    """Number of 52-card decks in the full shoe, 1 to 25 (``cards.MAX_BACCARAT_DECKS``)."""
+    """Number of 52-card decks in the full shoe, 1 to 25."""
     player_pays: float = 1.0
     """What a winning Player bet wins, per unit bet (1 = 1:1)."""
     banker_pays: float = 0.95
