@@ -32,7 +32,12 @@ SUITS = "shdc"
 SUIT_NAMES: dict[str, str] = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 """Suit letters (the order of :data:`SUITS`) and their names."""
 
-MAX_DECKS = 12
+MAX_DECKS = 6250
+"""The most decks a blackjack shoe may hold: the engine takes up to 100,000 cards of a rank
+(its shoe check), and a deck holds 16 ten-valued cards (100,000 / 16 = 6,250)."""
+MAX_BACCARAT_DECKS = 25
+"""The most decks a baccarat shoe may hold: its engine counts ordered 6-card deals in 64-bit
+integers, exact up to 1,300 cards (``_BAC_MAX_CARDS``), 25 decks."""
 
 FACES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 """The 13 faces, in the order of every face-count tuple."""
@@ -44,20 +49,25 @@ class CardError(InputError):
     """A card, hand or shoe that cannot exist (unknown card, too many of a rank...)."""
 
 
-def check_decks(decks: object) -> int:
-    """``decks`` if it is a whole number of decks a shoe may hold (1..12), else CardError.
+def check_decks(decks: object, most: int = MAX_DECKS) -> int:
+    """``decks`` if it is a whole number of decks a shoe may hold (1 to ``most``, by default
+    :data:`MAX_DECKS`), else CardError.
 
-    >>> check_decks(8)
-    8
-    >>> check_decks(13)
+    >>> check_decks(8), check_decks(1000)
+    (8, 1000)
+    >>> check_decks(6251)
     Traceback (most recent call last):
     ...
-    strategy_calc.cards.CardError: decks must be between 1 and 12, not 13
+    strategy_calc.cards.CardError: decks must be between 1 and 6250, not 6251
+    >>> check_decks(26, MAX_BACCARAT_DECKS)
+    Traceback (most recent call last):
+    ...
+    strategy_calc.cards.CardError: decks must be between 1 and 25, not 26
     """
     if isinstance(decks, bool) or not isinstance(decks, int):
         raise CardError(f"decks must be a whole number, not {decks!r}")
-    if not 1 <= decks <= MAX_DECKS:
-        raise CardError(f"decks must be between 1 and {MAX_DECKS}, not {decks}")
+    if not 1 <= decks <= most:
+        raise CardError(f"decks must be between 1 and {most}, not {decks}")
     return decks
 
 
@@ -414,13 +424,16 @@ def rank_counts(cards: Sequence[Card]) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def decks_holding(cards: int) -> int:
-    """The fewest decks (1 to 12) whose cards number at least ``cards``.
+def decks_holding(cards: int, most: int = MAX_DECKS) -> int:
+    """The fewest decks (1 to ``most``, by default :data:`MAX_DECKS`) whose cards number at
+    least ``cards`` (a shoe's label: ``52_000`` cards are 1000 decks, ``53`` cards 2).
 
-    >>> decks_holding(52), decks_holding(53), decks_holding(10_000)
-    (1, 2, 12)
+    >>> decks_holding(52), decks_holding(53), decks_holding(10_000), decks_holding(52_000)
+    (1, 2, 193, 1000)
+    >>> decks_holding(10**7), decks_holding(10_000, MAX_BACCARAT_DECKS)
+    (6250, 25)
     """
-    return min(12, max(1, -(-cards // 52)))
+    return min(most, max(1, -(-cards // 52)))
 
 
 def parse_counts(

@@ -65,7 +65,7 @@ def baccarat_command(
         return
     as_json = output.json
     from strategy_calc.baccarat import odds as bac
-    from strategy_calc.cards import decks_holding
+    from strategy_calc.cards import MAX_BACCARAT_DECKS, decks_holding
     from strategy_calc.render.baccarat import odds_dict, odds_text
 
     def compute() -> tuple[BaccaratOdds, dict[str, Any] | None]:
@@ -75,7 +75,8 @@ def baccarat_command(
             if game.decks is not None:
                 raise InputError("give --shoe or --decks, not both")
             counts = bac.parse_shoe(shoe)
-            odds = bac.analyse_shoe(game.load(f"decks={decks_holding(sum(counts))}"), counts,
+            odds = bac.analyse_shoe(game.load(
+                f"decks={decks_holding(sum(counts), MAX_BACCARAT_DECKS)}"), counts,
                                     removed_cards(removed))
         return odds, bac.effects_of_removal(odds) if eor else None
 

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from strategy_calc.cards import CardError, check_decks
+from strategy_calc.cards import MAX_BACCARAT_DECKS, CardError, check_decks
 from strategy_calc.rules.fields import RulesError, check_choices
 from strategy_calc.rules.shoe import BurnStart, Shuffle, check_shoe_fields
 
@@ -46,7 +46,7 @@ class BaccaratRules:
     name: str = "custom"
     """The ruleset's name (``macau-baccarat`` or the user's own)."""
     decks: int = 8
-    """Number of 52-card decks in the full shoe, 1 to 12."""
+    """Number of 52-card decks in the full shoe, 1 to 25."""
     player_pays: float = 1.0
     """What a winning Player bet wins, per unit bet (1 = 1:1)."""
     banker_pays: float = 0.95
@@ -91,7 +91,7 @@ class BaccaratRules:
 
     def __post_init__(self) -> None:
         try:
-            check_decks(self.decks)
+            check_decks(self.decks, MAX_BACCARAT_DECKS)
         except CardError as exc:
             raise RulesError(str(exc)) from None
         for field in ("player_pays", "banker_pays", "banker_six_pays", "tie_pays",

@@ -46,7 +46,7 @@ class BlackjackRules:
     name: str = "custom"
     """The ruleset's name (``macau-1983``, ``deluxe`` or the user's own)."""
     decks: int = 6
-    """Number of 52-card decks in the shoe, 1 to 12."""
+    """Number of 52-card decks in the shoe, 1 to 6250."""
     single_deck_one_round: bool = False
     """With one deck (Macau's "metal box"), exactly one round is dealt per shuffle, so
     every round is dealt off the top: a counted run deals no second round and has no

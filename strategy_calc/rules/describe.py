@@ -8,6 +8,7 @@ import typing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from strategy_calc.cards import MAX_BACCARAT_DECKS, MAX_DECKS
 from strategy_calc.rules.files import baccarat_rules, blackjack_rules, read_ruleset
 
 if TYPE_CHECKING:
@@ -55,13 +56,13 @@ def _field_docs(cls: type) -> dict[str, str]:
     return docs
 
 
-def _allowed(name: str, hint: Any) -> str:
+def _allowed(name: str, hint: Any, game: str = "blackjack") -> str:
     if typing.get_origin(hint) is Literal:
         return ", ".join(map(str, typing.get_args(hint)))
     if hint is bool:
         return "true, false"
     if name == "decks":
-        return "1 to 12"
+        return f"1 to {MAX_BACCARAT_DECKS if game == 'baccarat' else MAX_DECKS}"
     if name == "max_split_hands":
         return "1 to 4"
     if typing.get_origin(hint) is tuple:
@@ -94,7 +95,7 @@ def describe_ruleset(spec: str) -> RulesetInfo:
     hints = typing.get_type_hints(cls)
     docs = _field_docs(cls)
     fields = tuple(FieldInfo(f.name, getattr(rules, f.name), docs.get(f.name, ""),
-                             _allowed(f.name, hints[f.name]), read.sources.get(f.name, ""),
+                             _allowed(f.name, hints[f.name], game), read.sources.get(f.name, ""),
                              read.set_by.get(f.name, ""))
                    for f in dataclasses.fields(cls) if f.name != "name")
     return RulesetInfo(rules.name, game, str(table.get("description", "")), str(rules), fields)

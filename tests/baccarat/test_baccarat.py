@@ -335,8 +335,8 @@ def test_rules_file_and_validation(tmp_path: Path) -> None:
     assert (rules.name, rules.decks, rules.tie_pays) == ("tie9", 6, 9.0)
     with pytest.raises(ValueError, match="banker_pays must be a number >= 0"):
         BaccaratRules(banker_pays=-0.5)
-    with pytest.raises(ValueError, match="decks must be between 1 and 12"):
-        baccarat_rules(decks=13)
+    with pytest.raises(ValueError, match="decks must be between 1 and 25"):
+        baccarat_rules(decks=26)
 
 
 def test_builtin_ruleset_is_the_default_rules() -> None:
@@ -429,7 +429,7 @@ def test_cli_text_table_and_positive_best_bet() -> None:
         (["--decks", "1", "--removed", ",".join(["A", "2", "3", "4", "5", "6", "7", "8",
                                                  "9", "T", "J", "Q"] * 4 + ["K"] * 2)],
          "only 2 cards left"),
-        (["--decks", "13"], "decks must be between 1 and 12"),
+        (["--decks", "26"], "decks must be between 1 and 25"),
         (["--set", "colour=red"], "unknown field 'colour' for baccarat rules"),
         (["--set", "tie_pays=lots"], "invalid value 'lots' for tie_pays"),
         (["--set", "tie_pays=-8"], "tie_pays must be a number >= 0"),

@@ -106,7 +106,7 @@ def test_the_macau_preset_reproduces_the_macau_ruleset() -> None:
     ("args", "message"),
     [
         (["--vary", "nosuch=1"], "unknown field 'nosuch'"),
-        (["--vary", "decks=1,99"], "decks must be between 1 and 12"),
+        (["--vary", "decks=1,6251"], "decks must be between 1 and 6250"),
         (["--vary", "decks"], "--vary needs FIELD=V1,V2"),
         (["--vary", "blackjack_pays=" + ",".join(str(1 + i / 100) for i in range(101)),
           "--vary", "bonus_777=" + ",".join(str(i) for i in range(101)), "--mode", "grid"],

@@ -96,7 +96,7 @@ def test_text_output_marks_the_best_action() -> None:
         (["hand", "T,6", "--vs", "T", "--rules", "nosuch"], "unknown ruleset 'nosuch'"),
         (["hand", "T,6", "--vs", "T", "--set", "colour=red"], "unknown field 'colour'"),
         (["hand", "T,6", "--vs", "T", "--set", "hole_card=maybe"], "invalid value 'maybe'"),
-        (["hand", "T,6", "--vs", "T", "--decks", "13"], "decks must be between 1 and 12"),
+        (["hand", "T,6", "--vs", "T", "--decks", "6251"], "decks must be between 1 and 6250"),
         (["hand", "T", "--vs", "T"], "at least two cards"),
     ],
 )

@@ -78,7 +78,7 @@ BAD = [
     (["sidebet", "buster", "--shoe", "A=1,2=1,3=1,4=0,5=0,6=0,7=0,8=0,9=0,T=0,J=0,Q=0,K=0"],
      "the dealer could run out of cards"),
     (["sidebet", "21+3", "--paytable", "x"], "21+3 has no pay table 'x'"),
-    (["sidebet", "21+3", "--decks", "13"], "decks must be between 1 and 12"),
+    (["sidebet", "21+3", "--decks", "6251"], "decks must be between 1 and 6250"),
     (["sidebet", "21+3", "--decks", "1", "--removed", "As,As"], "more A of spades"),
     (["sidebet", "21+3", "--shoe", "A=1,2=0,3=0,4=0,5=0,6=0,7=0,8=0,9=0,T=0,J=0,Q=1,K=0"],
      "only 2 cards left"),
