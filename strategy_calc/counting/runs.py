@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from strategy_calc.counting.counter import BlackjackCounter, RoundRecord, Spread, Wong
+from strategy_calc.counting.ramp_constraints import RampConstraints, optimize_constrained
 from strategy_calc.counting.ramps import (
     CountBucket,
     OptimalRamp,
@@ -154,7 +155,7 @@ def blackjack_count(
     counter: BlackjackCounter, rounds: int = 1000, spread: Spread | None = None,
     bankroll: float | None = None, pool: Executor | None = None, progress: Progress = None,
     batch: int = 4, wong: Wong | None = None, optimize: RampLimits | None = None,
-    questions: RiskQuestions | None = None,
+    questions: RiskQuestions | None = None, constraints: RampConstraints | None = None,
 ) -> BlackjackCount:
     """Deal shoes until ``rounds`` rounds; each round's EV (and sampled moments) exact.
 
@@ -162,7 +163,8 @@ def blackjack_count(
     (default: this thread); the run keeps the fewest first whole shoes that hold
     ``rounds`` rounds (its ``rounds``: how many they hold), so its figures do not
     depend on the executor. ``optimize``: also the optimal ramp; ``questions``: the
-    ramp's risk answers (:func:`summarise`).
+    ramp's risk answers (:func:`summarise`); ``constraints``: the optimal ramp's
+    (:func:`strategy_calc.counting.ramp_constraints.optimize_constrained`).
     """
     if rounds < 1:
         raise InputError(f"--rounds must be at least 1, not {rounds}")
@@ -209,7 +211,7 @@ def blackjack_count(
     if progress is not None:
         progress(rounds, rounds)
     return summarise(counter, played, rounds, spread, bankroll, wong, optimize, questions,
-                     exact_played)
+                     exact_played, constraints)
 
 
 def kept_shoes(played: Sequence[tuple[RoundRecord, ...]], rounds: int) -> list[int]:
@@ -276,6 +278,38 @@ class OptimisedRamp:
     score_difference: Estimate | None = None
     """The optimum's SCORE less the hand-given ramp's over the same rounds, with its
     paired standard error (:func:`score_difference`)."""
+    constraints: ConstraintCost | None = None
+    """With constraints (``--bet-unit``, ``--max-spread``, ``--max-bet-levels``):
+    :attr:`ramp` is the constrained optimum, and this what the constraints cost."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConstrainedRamp:
+    """A ramp optimised under some constraints (or none), over a run's rounds, and the
+    SCORE it loses against the unconstrained optimum."""
+
+    constraints: RampConstraints
+    ramp: OptimalRamp
+    result: RampResult
+    cost: Estimate | None
+    """The unconstrained optimum's SCORE less this ramp's over the same rounds, with its
+    paired standard error (:func:`score_difference`; None when either has no SCORE)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConstraintCost:
+    """``count --optimize-ramp`` with constraints: the unconstrained optimum (the same
+    limits and criterion) over the same rounds, the constrained one's cost against it, and
+    with several constraints each one's alone."""
+
+    constraints: RampConstraints
+    unconstrained: OptimalRamp
+    unconstrained_result: RampResult
+    cost: Estimate | None
+    """The unconstrained optimum's SCORE less the constrained one's over the same
+    rounds (paired)."""
+    each: tuple[tuple[str, ConstrainedRamp], ...]
+    """With more than one constraint: each alone (its JSON name, its optimum)."""
 
 
 def count_buckets(shoes: Sequence[tuple[RoundRecord, ...]]) -> tuple[CountBucket, ...]:
@@ -435,11 +469,15 @@ def win_rate_difference(shoes: Sequence[tuple[RoundRecord, ...]],
 
 
 def _optimal_ramp(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | None,
-                  limits: RampLimits) -> OptimisedRamp:
-    """The optimal ramp of ``shoes``' counts under ``limits``, evaluated over their rounds
-    beside the hand-given ``spread``."""
+                  limits: RampLimits, constraints: RampConstraints | None = None
+                  ) -> OptimisedRamp:
+    """The optimal ramp of ``shoes``' counts under ``limits`` (and ``constraints``),
+    evaluated over their rounds beside the hand-given ``spread`` (and, with constraints,
+    beside the unconstrained optimum: :class:`ConstraintCost`)."""
     buckets = count_buckets(shoes)
-    ramp = optimize_ramp(buckets, limits)
+    constrained = constraints is not None and constraints.given
+    ramp = (optimize_constrained(buckets, limits, constraints)
+            if constraints is not None and constrained else optimize_ramp(buckets, limits))
     chosen = Spread(ramp.bets)  # one step per count of the run: the same bets
 
     def bets(s: Spread) -> list[list[float]]:
@@ -448,6 +486,22 @@ def _optimal_ramp(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | Non
     def over(s: Spread) -> RampResult:
         return _ramp_result(s, shoes, bets(s), limits.bankroll, limits.rounds_per_hour)
 
+    cost = None
+    if constraints is not None and constrained:
+        free = optimize_ramp(buckets, limits)
+        free_spread = Spread(free.bets)
+        free_bets = bets(free_spread)
+        each = []
+        if len(constraints.each()) > 1:
+            for name, alone in constraints.each():
+                one = optimize_constrained(buckets, limits, alone)
+                one_spread = Spread(one.bets)
+                each.append((name, ConstrainedRamp(
+                    alone, one, over(one_spread),
+                    score_difference(shoes, free_bets, bets(one_spread)))))
+        cost = ConstraintCost(constraints, free, over(free_spread),
+                              score_difference(shoes, free_bets, bets(chosen)), tuple(each))
+
     hand_bets = [spread.bet(b.tc) for b in buckets] if spread is not None else None
     return OptimisedRamp(
         ramp, buckets, over(chosen), over(spread) if spread is not None else None,
@@ -455,7 +509,8 @@ def _optimal_ramp(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | Non
                                                     limits.rounds_per_hour),
         None if hand_bets is None else all(limits.min_bet <= b <= limits.max_bet
                                            for b in hand_bets),
-        None if spread is None else score_difference(shoes, bets(chosen), bets(spread)))
+        None if spread is None else score_difference(shoes, bets(chosen), bets(spread)),
+        cost)
 
 
 def summarise(
@@ -463,6 +518,7 @@ def summarise(
     spread: Spread | None, bankroll: float | None, wong: Wong | None = None,
     optimize: RampLimits | None = None, questions: RiskQuestions | None = None,
     exact_played: Sequence[tuple[RoundRecord, ...]] | None = None,
+    constraints: RampConstraints | None = None,
 ) -> BlackjackCount:
     """The figures of the fewest first whole shoes of ``played`` holding ``rounds`` rounds.
 
@@ -511,7 +567,7 @@ def summarise(
         if wong is not None:
             raise InputError("--optimize-ramp bets every round: it does not take --enter"
                              " and --exit")
-        optimal = _optimal_ramp(shoes, spread, optimize)
+        optimal = _optimal_ramp(shoes, spread, optimize, constraints)
     ramp = spread is not None or wong is not None
     risks = None
     if questions is not None and questions.asked:

@@ -14,8 +14,15 @@ from strategy_calc.render.text import estimate_dict, figure_dict, finite, plus_m
 
 if TYPE_CHECKING:
     from strategy_calc.counting.effects import EffectsOfRemoval
-    from strategy_calc.counting.ramps import RampFigures
-    from strategy_calc.counting.runs import BlackjackCount, Comparison, OptimisedRamp, RampResult
+    from strategy_calc.counting.ramp_constraints import RampConstraints
+    from strategy_calc.counting.ramps import OptimalRamp, RampFigures
+    from strategy_calc.counting.runs import (
+        BlackjackCount,
+        Comparison,
+        ConstraintCost,
+        OptimisedRamp,
+        RampResult,
+    )
     from strategy_calc.counting.sampling import Estimate
     from strategy_calc.counting.systems import CountSystem
 
@@ -188,14 +195,42 @@ def optimal_ramp_dict(o: OptimisedRamp, kind: str = "true count") -> dict[str, A
         **_ramp_result_dict(o.result),
         "model": _figures_dict(ramp.figures),
         "compared_with_spread": spread,
+        **({} if o.constraints is None else _constraints_dict(o.constraints, ramp)),
     }
 
 
-def _optimal_ramp_text(o: OptimisedRamp, kind: str = "true count") -> list[Any]:
-    """The optimal ramp's tables: the bets by count, then its figures beside the hand
-    ramp's (the same rounds)."""
-    from rich.table import Table
+def _constraints_dict(c: ConstraintCost, ramp: OptimalRamp) -> dict[str, Any]:
+    """``"optimal_ramp"``'s keys under constraints (docs/CLI.md): the constraints, the
+    unconstrained optimum (same limits) and its SCORE over the same rounds and from the
+    per-count data, the cost (unconstrained less constrained: over the rounds paired, and
+    from the per-count data), and with several constraints each one's alone."""
+    def cost(score: float | None) -> float | None:
+        free = c.unconstrained.figures.score
+        return None if free is None or score is None else finite(free - score)
 
+    free = c.unconstrained_result
+    k = c.constraints
+    return {
+        "constraints": {"bet_unit": k.bet_unit, "max_spread": k.max_spread,
+                        "max_bet_levels": k.max_bet_levels},
+        "unconstrained_bets": {str(tc): units for tc, units in c.unconstrained.bets},
+        "unconstrained_score": {"value": finite(free.score), "se": finite(free.score_se)},
+        "unconstrained_model_score": finite(c.unconstrained.figures.score),
+        "constraint_cost_score": estimate_dict(c.cost),
+        "constraint_cost_model_score": cost(ramp.figures.score),
+        "each_constraint": {
+            name: {"bets": {str(tc): units for tc, units in one.ramp.bets},
+                   "score": {"value": finite(one.result.score),
+                             "se": finite(one.result.score_se)},
+                   "model_score": finite(one.ramp.figures.score),
+                   "constraint_cost_score": estimate_dict(one.cost),
+                   "constraint_cost_model_score": cost(one.ramp.figures.score)}
+            for name, one in c.each},
+    }
+
+
+def _ramp_purpose(o: OptimisedRamp) -> str:
+    """What the optimal ramp maximises, in words (its criterion, its constraints)."""
     ramp, limits = o.ramp, o.ramp.limits
     kelly = (f"{limits.kelly_fraction:g} x the Kelly bet for the bankroll"
              if limits.kelly_fraction is not None else "")
@@ -206,6 +241,18 @@ def _optimal_ramp_text(o: OptimisedRamp, kind: str = "true count") -> list[Any]:
     else:
         why = (f"the highest win rate with a risk of ruin at most {limits.max_ror:g}"
                + (f", at most {kelly}" if kelly else ""))
+    if o.constraints is not None:
+        why += f" under {_constraint_words(o.constraints.constraints)}"
+    return why
+
+
+def _optimal_ramp_text(o: OptimisedRamp, kind: str = "true count") -> list[Any]:
+    """The optimal ramp's tables: the bets by count, then its figures beside the hand
+    ramp's (the same rounds)."""
+    from rich.table import Table
+
+    ramp, limits = o.ramp, o.ramp.limits
+    why = _ramp_purpose(o)
     by_count = Table(title=f"optimal ramp ({why}; bets from {limits.min_bet:g} to"
                      f" {limits.max_bet:g} units, bankroll {limits.bankroll:g}): per"
                      f" {kind}, per unit bet", title_justify="left")
@@ -270,7 +317,55 @@ def _optimal_ramp_text(o: OptimisedRamp, kind: str = "true count") -> list[Any]:
             + "), bet by bet, with no smoothing across counts.")
     if o.spread_within_limits is False:
         note += " The --spread ramp bets outside --min-bet..--max-bet."
-    return [by_count, figures, note]
+    if o.constraints is None:
+        return [by_count, figures, note]
+    note = note.replace("Bets clip(scale x EV / E[X^2], min, max)", "Bets chosen under the"
+                        " constraints (the exact optimum of the per-count data)")
+    return [by_count, figures, note, _constraints_text(o.constraints, ramp)]
+
+
+def _constraint_words(k: RampConstraints) -> str:
+    """The constraints in words.
+
+    >>> from strategy_calc.counting.ramp_constraints import RampConstraints
+    >>> _constraint_words(RampConstraints(bet_unit=1, max_bet_levels=3))
+    'bets in multiples of 1 unit, at most 3 bet sizes'
+    """
+    words = []
+    if k.bet_unit is not None:
+        words.append(f"bets in multiples of {k.bet_unit:g} unit"
+                     + ("" if k.bet_unit == 1 else "s"))
+    if k.max_spread is not None:
+        words.append(f"a spread of at most {k.max_spread:g} to 1")
+    if k.max_bet_levels is not None:
+        words.append(f"at most {k.max_bet_levels} bet size"
+                     + ("" if k.max_bet_levels == 1 else "s"))
+    return ", ".join(words)
+
+
+def _constraints_text(c: ConstraintCost, ramp: OptimalRamp) -> str:
+    """What the constraints cost: a line or two."""
+    def est(e: Estimate | None) -> str:
+        if e is None:
+            return "-"
+        return f"{e.value:.3f}" + (f" +- {e.se:.3f}" if math.isfinite(e.se) else "")
+
+    def num(x: float | None) -> str:
+        return "-" if x is None else f"{x:.3f}"
+
+    free = c.unconstrained_result
+    free_score = ("-" if free.score is None else f"{free.score:.3f}"
+                  + (f" +- {free.score_se:.3f}" if free.score_se is not None else ""))
+    text = (f"Constraints ({_constraint_words(c.constraints)}): they cost {est(c.cost)}"
+            f" SCORE over these rounds (the unconstrained optimum's SCORE {free_score} less"
+            f" the constrained one's, paired SE); from the per-count data"
+            f" {num(c.unconstrained.figures.score)} unconstrained,"
+            f" {num(ramp.figures.score)} constrained.")
+    if c.each:
+        text += " Each alone: " + "; ".join(
+            f"{_constraint_words(one.constraints)} {est(one.cost)}" for _name, one in c.each
+        ) + "."
+    return text
 
 
 def count_text(result: BlackjackCount) -> str:
