@@ -340,8 +340,9 @@ def optimize_constrained(buckets: Sequence[CountBucket], limits: RampLimits,
                 break  # a higher floor allows a subset of these bets
         bets = None if best is None else tuple(_units(k, unit) for k in best)
     if bets is None:
-        raise InputError("no ramp within the constraints wins (every true count's EV, or"
-                         " every run's, is not positive): no SCORE")
+        raise InputError("no ramp within --bet-unit, --max-spread and --max-bet-levels wins on"
+                         " this run's counts (every allowed ramp's win rate is not positive):"
+                         " no SCORE")
     figures = ramp_figures(buckets, bets, table.bankroll, table.rounds_per_hour)
     w, m2 = ramp_moments(buckets, bets)
     return OptimalRamp("score", m2 / w,

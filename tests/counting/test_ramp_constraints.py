@@ -1,0 +1,205 @@
+"""Ramps under a counter's constraints (issue 48 item 4): chip units, a spread cap, a cover
+limit, each optimum checked against a brute force over every allowed ramp written here
+or a hand derivation; ``count --optimize-ramp --bet-unit/--max-spread/--max-bet-levels``
+(its JSON keys, and bad values as one ``error:`` line)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+
+import pytest
+from typer.testing import CliRunner
+
+from strategy_calc.cli import app
+from strategy_calc.counting.ramp_constraints import RampConstraints, optimize_constrained
+from strategy_calc.counting.ramps import CountBucket, RampLimits, optimize_ramp
+from strategy_calc.errors import InputError
+
+runner = CliRunner()
+
+# Three hand-made sets of counts (share, EV, E[X^2] per unit bet), in count order: a
+# losing count, a little edge, a big edge; two winning counts of different strength; and
+# a noisy one whose EV is not monotone in the count.
+SETS = [
+    (CountBucket(0, 0.5, -0.01, 1.30), CountBucket(1, 0.3, 0.004, 1.25),
+     CountBucket(2, 0.2, 0.02, 1.20)),
+    (CountBucket(-1, 0.4, -0.006, 1.32), CountBucket(1, 0.35, 0.009, 1.10),
+     CountBucket(3, 0.25, 0.031, 1.45)),
+    (CountBucket(0, 0.45, -0.004, 1.3), CountBucket(1, 0.2, 0.022, 1.2),
+     CountBucket(2, 0.25, 0.006, 1.25), CountBucket(3, 0.1, 0.035, 1.15)),
+]
+
+
+def moments(buckets: tuple[CountBucket, ...], bets: tuple[float, ...]) -> tuple[float, float]:
+    """w = sum f b e, m2 = sum f b^2 E[X^2] (the per-count model, written out)."""
+    w = sum(b.frequency * x * b.ev for b, x in zip(buckets, bets, strict=True))
+    m2 = sum(b.frequency * x * x * b.second_moment for b, x in zip(buckets, bets, strict=True))
+    return w, m2
+
+
+def score(buckets: tuple[CountBucket, ...], bets: tuple[float, ...]) -> float:
+    """SCORE = 10^6 w^2 / (m2 - w^2) for a winning ramp, else -inf."""
+    w, m2 = moments(buckets, bets)
+    return 1e6 * w * w / (m2 - w * w) if w > 0 else -math.inf
+
+
+def runs(bets: tuple[float, ...]) -> int:
+    """Runs of equal bets along the counts."""
+    return 1 + sum(1 for x, y in itertools.pairwise(bets) if x != y)
+
+
+def brute_force(buckets: tuple[CountBucket, ...], allowed: list[float], spread: float | None,
+                levels: int | None) -> float:
+    """The best SCORE over every ramp of ``allowed`` bets meeting the constraints."""
+    best = -math.inf
+    for bets in itertools.product(allowed, repeat=len(buckets)):
+        if spread is not None and max(bets) > spread * min(bets) + 1e-12:
+            continue
+        if levels is not None and runs(bets) > levels:
+            continue
+        best = max(best, score(buckets, bets))
+    return best
+
+
+CASES = [  # (unit, min, max, spread cap, levels)
+    (1.0, 1.0, 6.0, None, None), (0.5, 1.0, 4.0, None, None), (2.0, 1.0, 9.0, None, None),
+    (1.0, 1.0, 6.0, 3.0, None), (1.0, 2.0, 8.0, 2.5, None),
+    (1.0, 1.0, 6.0, None, 2), (1.0, 1.0, 6.0, None, 1), (0.5, 1.0, 3.0, None, 3),
+    (1.0, 1.0, 8.0, 4.0, 2), (1.0, 1.0, 8.0, 3.0, 3),
+]
+
+
+@pytest.mark.parametrize("buckets", SETS)
+@pytest.mark.parametrize(("unit", "low", "high", "spread", "levels"), CASES)
+def test_the_constrained_optimum_is_the_best_of_every_allowed_ramp(
+        buckets: tuple[CountBucket, ...], unit: float, low: float, high: float,
+        spread: float | None, levels: int | None) -> None:
+    """Every ramp of multiples of the unit within the limits, the spread cap and the runs
+    enumerated: the optimiser's SCORE is their best, its bets meet every constraint, and
+    it never beats the unconstrained (continuous) optimum."""
+    limits = RampLimits(1000, low, high)
+    allowed = [k * unit for k in range(math.ceil(low / unit), math.floor(high / unit) + 1)]
+    got = optimize_constrained(buckets, limits, RampConstraints(unit, spread, levels))
+    bets = tuple(x for _tc, x in got.bets)
+    assert [tc for tc, _x in got.bets] == [b.tc for b in buckets]
+    for x in bets:
+        assert low <= x <= high and x / unit == pytest.approx(round(x / unit), abs=1e-9)
+    if spread is not None:
+        assert max(bets) <= spread * min(bets) + 1e-12
+    if levels is not None:
+        assert runs(bets) <= levels
+    assert score(buckets, bets) == pytest.approx(brute_force(buckets, allowed, spread, levels),
+                                                 rel=1e-12)
+    assert got.figures.score == pytest.approx(score(buckets, bets), rel=1e-9)
+    free = optimize_ramp(buckets, limits).figures.score
+    assert free is not None and score(buckets, bets) <= free * (1 + 1e-12)
+
+
+def test_a_two_dollar_chip_on_a_one_to_eight_ramp_worked_by_hand() -> None:
+    """A losing count (half the rounds, EV -1%) and a winning one (EV +2%), E[X^2] 1 at
+    both: w = 0.5 (0.02 b - 0.01 a), m2 = 0.5 (a^2 + b^2). The losing count bets the
+    least allowed; then w^2 / m2 grows with b (its derivative has the sign of
+    (0.02 b - 0.01)(0.02 + 0.01 b) > 0), so the winning count bets the most allowed: in $2
+    chips from 1 to 7, a = 2 and b = 6."""
+    buckets = (CountBucket(0, 0.5, -0.01, 1.0), CountBucket(1, 0.5, 0.02, 1.0))
+    got = optimize_constrained(buckets, RampLimits(1000, 1, 7), RampConstraints(bet_unit=2))
+    assert got.bets == ((0, 2.0), (1, 6.0))
+    w, m2 = 0.5 * (0.12 - 0.02), 0.5 * (4 + 36)
+    assert got.figures.score == pytest.approx(1e6 * w * w / (m2 - w * w), rel=1e-12)
+
+
+@pytest.mark.parametrize(("cap", "ratio"), [(1.5, 1.5), (3.0, 3.0), (20.0, 8.0)])
+def test_a_continuous_spread_cap_binds_at_exactly_the_cap(cap: float, ratio: float) -> None:
+    """One losing and one winning count (the example above): SCORE grows with the ratio
+    b / a of the bets and depends on nothing else (it is scale-free), so under a cap K
+    the optimum bets K to 1 (8 to 1, the table's, when K is wider)."""
+    buckets = (CountBucket(0, 0.5, -0.01, 1.0), CountBucket(1, 0.5, 0.02, 1.0))
+    got = optimize_constrained(buckets, RampLimits(1000, 1, 8), RampConstraints(max_spread=cap))
+    (_a, low), (_b, high) = got.bets
+    assert 1 <= low <= high <= 8 and high / low == pytest.approx(ratio, rel=1e-9)
+    assert got.figures.score == pytest.approx(score(buckets, (1.0, ratio)), rel=1e-9)
+
+
+def test_continuous_cover_limits_worked_by_hand() -> None:
+    """Counts with EVs -2%, +1%, +4% (shares 0.5, 0.3, 0.2; E[X^2] 1.2): one bet size is
+    a flat bet, SCORE 10^6 e^2 / (E[X^2] - e^2) with e = 0.001 the mean EV whatever the
+    bet; with two runs, either cut puts a losing run (merged EV < 0) at the minimum and a
+    winning run at the maximum (as in the example above), the better cut the optimum;
+    three runs is no constraint."""
+    buckets = (CountBucket(0, 0.5, -0.02, 1.2), CountBucket(1, 0.3, 0.01, 1.2),
+               CountBucket(2, 0.2, 0.04, 1.2))
+    limits = RampLimits(1000, 1, 10)
+
+    def best(levels: int) -> float:
+        got = optimize_constrained(buckets, limits, RampConstraints(max_bet_levels=levels))
+        bets = tuple(x for _tc, x in got.bets)
+        assert runs(tuple(round(x, 9) for x in bets)) <= levels
+        return score(buckets, bets)
+
+    e = 0.001
+    assert best(1) == pytest.approx(1e6 * e * e / (1.2 - e * e), rel=1e-9)
+    assert best(2) == pytest.approx(max(score(buckets, (1, 10, 10)), score(buckets, (1, 1, 10))),
+                                    rel=1e-9)
+    free = optimize_ramp(buckets, limits).figures.score
+    assert free is not None and best(3) == pytest.approx(free, rel=1e-12)
+
+
+@pytest.mark.parametrize(("constraints", "limits", "message"), [
+    ({"bet_unit": 0.0}, (1, 8), "--bet-unit must be a positive"),
+    ({"max_spread": 0.5}, (1, 8), "--max-spread is the largest bet over the smallest"),
+    ({"max_bet_levels": 0}, (1, 8), "--max-bet-levels is a number of bet sizes"),
+    ({"bet_unit": 2.0}, (1, 1.5), "no bet from --min-bet 1 to --max-bet 1.5 is a multiple"),
+    ({"bet_unit": 1e-4}, (1, 8), "at most 1,000"),
+])
+def test_bad_constraints_are_input_errors(constraints: dict[str, float],
+                                          limits: tuple[float, float], message: str) -> None:
+    buckets = SETS[0]
+    with pytest.raises(InputError, match=message):
+        optimize_constrained(buckets, RampLimits(1000, *limits), RampConstraints(**constraints))
+
+
+# A 39-card shoe dealt to 20 cards from the end: a few rounds a shoe (as test_bet_ramp.py).
+COUNT = ["count", "--rules", "deluxe", "--shoe", "A=3,2=3,3=3,4=3,5=3,6=3,7=3,8=3,9=3,T=12",
+         "--cut-card", "20", "--moment-every", "8", "--jobs", "1"]
+OPTIMIZE = ["--optimize-ramp", "--bankroll", "1000", "--min-bet", "1", "--max-bet", "8"]
+
+
+def test_count_constrained_ramp_json_keys_and_bets() -> None:
+    """The JSON keys of the constraints' cost; every bet a multiple of the unit within the
+    limits and the cap, in at most N runs; the costs are the unconstrained optimum's
+    SCORE less the constrained one's (from the per-count data: never negative)."""
+    result = runner.invoke(app, [*COUNT, "--rounds", "12", *OPTIMIZE, "--bet-unit", "2",
+                                 "--max-spread", "4", "--max-bet-levels", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    opt = json.loads(result.stdout)["optimal_ramp"]
+    assert opt["constraints"] == {"bet_unit": 2.0, "max_spread": 4.0, "max_bet_levels": 2}
+    bets = [opt["bets"][str(r["tc"])] for r in opt["by_count"]]
+    assert all(x in (2.0, 4.0, 6.0, 8.0) for x in bets) and max(bets) <= 4 * min(bets)
+    assert runs(tuple(bets)) <= 2
+    assert set(opt["unconstrained_score"]) == {"value", "se"}
+    assert set(opt["constraint_cost_score"]) == {"value", "se"}
+    free, constrained = opt["unconstrained_model_score"], opt["model"]["score"]
+    assert opt["constraint_cost_model_score"] == pytest.approx(free - constrained, rel=1e-12)
+    assert opt["constraint_cost_model_score"] >= 0
+    assert opt["constraint_cost_score"]["value"] == pytest.approx(
+        opt["unconstrained_score"]["value"] - opt["score"]["value"], rel=1e-9, abs=1e-9)
+    assert set(opt["each_constraint"]) == {"bet_unit", "max_spread", "max_bet_levels"}
+    for one in opt["each_constraint"].values():
+        assert 0 <= one["constraint_cost_model_score"] <= opt["constraint_cost_model_score"] + 1e-9
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ([*OPTIMIZE, "--bet-unit", "-1"], "--bet-unit must be a positive"),
+    ([*OPTIMIZE, "--max-spread", "0.9"], "--max-spread is the largest bet over the smallest"),
+    ([*OPTIMIZE, "--max-bet-levels", "0"], "--max-bet-levels is a number of bet sizes"),
+    ([*OPTIMIZE, "--bet-unit", "10"], "no bet from --min-bet 1 to --max-bet 8 is a multiple"),
+    (["--bet-unit", "1"], "--bet-unit is an --optimize-ramp option"),
+    ([*OPTIMIZE, "--kelly-fraction", "0.5", "--max-bet-levels", "3"],
+     "not with --kelly-fraction or --max-ror"),
+])
+def test_bad_constraint_flags_are_one_error_line(args: list[str], message: str) -> None:
+    result = runner.invoke(app, [*COUNT, "--rounds", "5", *args])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+    assert result.stderr.startswith("error:") and message in result.stderr
