@@ -271,6 +271,10 @@ class Wonging(OptionGroup):
     exit_: Annotated[float | None, typer.Option(
         "--exit", metavar="TC", help="Wonging: stop playing when the true count falls below"
         " this (with --enter).")] = None
+    optimize_wong: Annotated[bool, typer.Option(
+        "--optimize-wong", help="Also the whole entry and exit counts whose wonging"
+        " maximises SCORE on the run's rounds (the --spread ramp, or flat bets, on the rounds"
+        " played), against playing every round (and --enter/--exit).")] = False
 
     def wong(self) -> Wong | None:
         """Both or neither."""
@@ -374,7 +378,8 @@ def count_command(
             for name in names or [systems.system or "hilo"]]
         _warn_estimation(counters, spread is not None or wong is not None)
         results = _run(counters, deal.rounds, spread, ramp.bankroll, wong, workers, limits,
-                       questions, several=names is not None, constraints=constraints)
+                       questions, several=names is not None, constraints=constraints,
+                       optimize_wong=wonging.optimize_wong)
         return _plotted(results[0] if names is None else runs.Comparison(tuple(results)), plot)
 
     def render(result: BlackjackCount | Comparison) -> str:
@@ -405,11 +410,13 @@ def _warn_estimation(counters: list[BlackjackCounter], ramp: bool) -> None:
 def _run(counters: list[BlackjackCounter], rounds: int, spread: Spread | None,
          bankroll: float | None, wong: Wong | None, workers: opt.Workers,
          limits: RampLimits | None, questions: RiskQuestions | None, several: bool,
-         constraints: RampConstraints | None = None) -> list[BlackjackCount]:
+         constraints: RampConstraints | None = None, optimize_wong: bool = False
+         ) -> list[BlackjackCount]:
     """Each counter's run on the same seeded shoes (one progress bar each; the label names
     the system when ``several`` are compared), with ``limits`` each its own optimal ramp
     (the like-for-like comparison of counts on different scales), with ``questions``
-    each its ramp's risk answers; ``constraints``: the optimal ramps'."""
+    each its ramp's risk answers; ``constraints``: the optimal ramps'; ``optimize_wong``:
+    each its best entry and exit counts."""
     from strategy_calc.counting import runs
 
     results = []
@@ -420,7 +427,8 @@ def _run(counters: list[BlackjackCounter], rounds: int, spread: Spread | None,
                 results.append(runs.blackjack_count(counter, rounds, spread, bankroll, pool,
                                                     tick, wong=wong, optimize=limits,
                                                     questions=questions,
-                                                    constraints=constraints))
+                                                    constraints=constraints,
+                                                    optimize_wong=optimize_wong))
     return results
 
 

@@ -117,6 +117,35 @@ class BlackjackCount:
     deck_estimation_cost: DeckEstimationCost | None = None
     """With a deck estimation other than exact and a ramp (``--spread`` or wonging): the
     ramp's SCORE against that of perfect estimation on the same shoes."""
+    optimal_wong: OptimalWong | None = None
+    """With ``--optimize-wong``: the entry and exit counts that maximise SCORE on the
+    same rounds (:func:`optimize_wong`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OptimalWong:
+    """``count --optimize-wong``: of every pair of whole entry and exit counts (exit at
+    most entry), the one whose wonging maximises SCORE per round observed over the run's
+    rounds, the ramp (``--spread``, or flat) bet on the rounds played.
+
+    The shoes are dealt the same whether the counter plays or watches
+    (:class:`strategy_calc.counting.counter.Wong`), so each pair is evaluated on the same
+    recorded rounds, re-deciding which are played from their counts: no redealing, and
+    every comparison paired."""
+
+    wong: Wong
+    result: RampResult
+    """The best pair's figures, per round observed (watched rounds bet 0)."""
+    share_played: float
+    every_round: RampResult
+    """The same ramp on every round (no wonging)."""
+    gain: Estimate | None
+    """The best pair's SCORE less playing every round's, paired over the shoes (None:
+    either has no SCORE)."""
+    given_gain: Estimate | None
+    """With ``--enter/--exit``: the best pair's SCORE less theirs, paired."""
+    tried: int
+    """How many pairs were evaluated."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +185,7 @@ def blackjack_count(
     bankroll: float | None = None, pool: Executor | None = None, progress: Progress = None,
     batch: int = 4, wong: Wong | None = None, optimize: RampLimits | None = None,
     questions: RiskQuestions | None = None, constraints: RampConstraints | None = None,
+    optimize_wong: bool = False,
 ) -> BlackjackCount:
     """Deal shoes until ``rounds`` rounds; each round's EV (and sampled moments) exact.
 
@@ -164,7 +194,8 @@ def blackjack_count(
     ``rounds`` rounds (its ``rounds``: how many they hold), so its figures do not
     depend on the executor. ``optimize``: also the optimal ramp; ``questions``: the
     ramp's risk answers (:func:`summarise`); ``constraints``: the optimal ramp's
-    (:func:`strategy_calc.counting.ramp_constraints.optimize_constrained`).
+    (:func:`strategy_calc.counting.ramp_constraints.optimize_constrained`);
+    ``optimize_wong``: also the best entry and exit counts (:func:`best_wong`).
     """
     if rounds < 1:
         raise InputError(f"--rounds must be at least 1, not {rounds}")
@@ -211,7 +242,7 @@ def blackjack_count(
     if progress is not None:
         progress(rounds, rounds)
     return summarise(counter, played, rounds, spread, bankroll, wong, optimize, questions,
-                     exact_played, constraints)
+                     exact_played, constraints, optimize_wong)
 
 
 def kept_shoes(played: Sequence[tuple[RoundRecord, ...]], rounds: int) -> list[int]:
@@ -518,7 +549,7 @@ def summarise(
     spread: Spread | None, bankroll: float | None, wong: Wong | None = None,
     optimize: RampLimits | None = None, questions: RiskQuestions | None = None,
     exact_played: Sequence[tuple[RoundRecord, ...]] | None = None,
-    constraints: RampConstraints | None = None,
+    constraints: RampConstraints | None = None, optimize_wong: bool = False,
 ) -> BlackjackCount:
     """The figures of the fewest first whole shoes of ``played`` holding ``rounds`` rounds.
 
@@ -600,7 +631,48 @@ def summarise(
         else None, sidebets=_sidebets(counter, shoes), risks=risks,
         deck_estimation_cost=None if not (ramp and counter.estimates) else _estimation_cost(
             shoes, bets, hand.score, spread, bankroll, wong,
-            None if exact_played is None else [exact_played[i] for i in kept]))
+            None if exact_played is None else [exact_played[i] for i in kept]),
+        optimal_wong=best_wong(shoes, spread, bankroll, wong) if optimize_wong else None)
+
+
+def best_wong(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | None,
+              bankroll: float | None, given: Wong | None = None) -> OptimalWong:
+    """The :class:`OptimalWong` of ``shoes``: every pair of whole counts ``exit <= enter``
+    among the floored counts of their rounds tried (an exit at the lowest never leaves;
+    an entry at the lowest plays every round); ties: the lowest entry, then the lowest
+    exit. ``given``: the hand-given pair to compare with.
+
+    >>> r = RoundRecord
+    >>> shoes = [(r(-1.5, -0.02, 1.3), r(0.5, -0.01, 1.3), r(2.5, 0.04, 1.3)),
+    ...          (r(2.2, 0.03, 1.2), r(0.4, 0.0, 1.3), r(-2.0, -0.03, 1.3))]
+    >>> best = best_wong(shoes, None, None)
+    >>> (best.wong.enter, best.wong.exit), round(best.share_played, 4)
+    ((2, 2), 0.3333)
+    """
+    counts = sorted({math.floor(r.tc) for s in shoes for r in s})
+    every = ramp_bets(shoes, spread, None)
+    top: tuple[float, int, int, Wong, list[list[float]]] | None = None
+    tried = 0
+    for enter in counts:
+        for leave in (c for c in counts if c <= enter):
+            tried += 1
+            wong = Wong(enter, leave)
+            bets = ramp_bets(shoes, spread, wong)
+            got = _score_influence(shoes, bets)
+            if got is not None and (top is None or got[0] > top[0]):
+                top = (got[0], enter, leave, wong, bets)
+    if top is None:
+        raise InputError("--optimize-wong: no entry and exit counts make the ramp win on"
+                         " this run's rounds: no SCORE")
+    _value, _enter, _leave, wong, bets = top
+    given_gain = None
+    if given is not None:
+        given_gain = score_difference(shoes, bets, ramp_bets(shoes, spread, given))
+    rounds = sum(len(s) for s in shoes)
+    return OptimalWong(wong, _ramp_result(spread, shoes, bets, bankroll),
+                       sum(1 for b in bets for x in b if x) / rounds,
+                       _ramp_result(spread, shoes, every, bankroll),
+                       score_difference(shoes, bets, every), given_gain, tried)
 
 
 def ramp_bets(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | None,

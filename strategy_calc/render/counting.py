@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         BlackjackCount,
         Comparison,
         ConstraintCost,
+        OptimalWong,
         OptimisedRamp,
         RampResult,
     )
@@ -127,6 +128,8 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
             "share_played": result.share_played},
         **({} if result.optimal is None else {
             "optimal_ramp": optimal_ramp_dict(result.optimal, c.count_kind)}),
+        **({} if result.optimal_wong is None else {
+            "optimal_wong": _optimal_wong_dict(result.optimal_wong)}),
         **({} if c.boxes == 1 and not c.box_ramp else {
             "boxes": c.boxes,
             "box_ramp": {str(tc): n for tc, n in c.box_ramp} or None,
@@ -324,6 +327,34 @@ def _optimal_ramp_text(o: OptimisedRamp, kind: str = "true count") -> list[Any]:
     return [by_count, figures, note, _constraints_text(o.constraints, ramp)]
 
 
+def _optimal_wong_dict(o: OptimalWong) -> dict[str, Any]:
+    """``count --optimize-wong``'s ``"optimal_wong"`` object (docs/CLI.md)."""
+    return {"enter": o.wong.enter, "exit": o.wong.exit, "share_played": o.share_played,
+            "pairs_tried": o.tried, **_ramp_result_dict(o.result),
+            "every_round": _ramp_result_dict(o.every_round),
+            "score_gain": estimate_dict(o.gain),
+            "score_gain_over_given": estimate_dict(o.given_gain)}
+
+
+def _optimal_wong_text(o: OptimalWong, kind: str) -> str:
+    """``--optimize-wong`` in a line or two."""
+    def est(e: Estimate | None) -> str:
+        if e is None:
+            return "-"
+        return f"{e.value:+.3f}" + (f" +- {e.se:.3f}" if math.isfinite(e.se) else "")
+
+    r = o.result
+    score = "-" if r.score is None else f"{r.score:.3f}" + (
+        f" +- {r.score_se:.3f}" if r.score_se is not None else "")
+    text = (f"Best wonging of {o.tried} pairs of whole counts: in at {kind} >="
+            f" {o.wong.enter:g}, out below {o.wong.exit:g} ({o.share_played:.1%} of rounds"
+            f" played): SCORE {score} per round observed; against playing every round"
+            f" {est(o.gain)} (paired SE)")
+    if o.given_gain is not None:
+        text += f", against --enter/--exit {est(o.given_gain)}"
+    return text + " (chosen on these rounds: an upper estimate)."
+
+
 def _constraint_words(k: RampConstraints) -> str:
     """The constraints in words.
 
@@ -464,6 +495,8 @@ def count_text(result: BlackjackCount) -> str:
     note = (f"second moments exact on {result.moment_rounds} rounds (one in"
             f" {c.moment_every}); every round's EV exact")
     extra = [] if result.optimal is None else _optimal_ramp_text(result.optimal, c.count_kind)
+    if result.optimal_wong is not None:
+        extra.append(_optimal_wong_text(result.optimal_wong, kind))
     if result.sidebets is not None:
         extra.append(counted_sidebets_table(result.sidebets))
     return render(head, figures, note, by_tc, *extra)

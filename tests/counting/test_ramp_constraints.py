@@ -13,8 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from strategy_calc.cli import app
+from strategy_calc.counting.counter import RoundRecord, parse_spread
 from strategy_calc.counting.ramp_constraints import RampConstraints, optimize_constrained
 from strategy_calc.counting.ramps import CountBucket, RampLimits, optimize_ramp
+from strategy_calc.counting.runs import best_wong
 from strategy_calc.errors import InputError
 
 runner = CliRunner()
@@ -160,6 +162,50 @@ def test_bad_constraints_are_input_errors(constraints: dict[str, float],
         optimize_constrained(buckets, RampLimits(1000, *limits), RampConstraints(**constraints))
 
 
+def wong_score(shoes: list[tuple[RoundRecord, ...]], units: dict[int, float], enter: int,
+               leave: int) -> float:
+    """SCORE per round observed of wonging in at a count >= ``enter``, out below
+    ``leave``, betting ``units`` by floored count (watched rounds bet 0), written out: w
+    the mean of b e over all rounds, m2 the mean of b^2 E[X^2] over the rounds with one."""
+    first = second = 0.0
+    rounds = sampled = 0
+    for shoe in shoes:
+        inside = False
+        for r in shoe:
+            inside = (r.tc >= leave) if inside else (r.tc >= enter)
+            bet = units[math.floor(r.tc)] if inside else 0.0
+            first += bet * r.ev
+            rounds += 1
+            if r.second_moment is not None:
+                second += bet * bet * r.second_moment
+                sampled += 1
+    w, m2 = first / rounds, second / sampled
+    return 1e6 * w * w / (m2 - w * w) if w > 0 else -math.inf
+
+
+def test_the_best_wonging_is_the_best_of_every_pair_of_whole_counts() -> None:
+    """Three recorded shoes (true count, EV, E[X^2]), a 1-4 ramp: every pair exit <= entry
+    of the counts -2..3 scored by hand, the best is the one chosen, its SCORE and share
+    played those of the hand wonging, and it beats playing every round."""
+    r = RoundRecord
+    shoes = [(r(-1.5, -0.02, 1.3), r(0.5, -0.004, 1.3), r(2.5, 0.03, 1.2),
+              r(1.2, 0.006, None), r(3.1, 0.05, 1.1)),
+             (r(0.1, -0.002, 1.3), r(-2.0, -0.03, 1.4), r(1.7, 0.012, 1.25),
+              r(2.9, 0.02, None)),
+             (r(1.1, 0.004, 1.28), r(-0.5, -0.008, 1.3), r(2.0, 0.025, 1.22))]
+    units = {-2: 1.0, -1: 1.0, 0: 1.0, 1: 2.0, 2: 4.0, 3: 4.0}
+    best = best_wong(shoes, parse_spread("-2:1,1:2,2:4"), None)
+    pairs = [(e, x) for e in range(-2, 4) for x in range(-2, e + 1)]
+    scores = {p: wong_score(shoes, units, *p) for p in pairs if p[0] in units and p[1] in units}
+    top = max(scores.values())
+    assert best.result.score == pytest.approx(top, rel=1e-9)
+    assert scores[(int(best.wong.enter), int(best.wong.exit))] == pytest.approx(top, rel=1e-12)
+    assert best.tried == len(scores)
+    assert best.every_round.score == pytest.approx(wong_score(shoes, units, -2, -2), rel=1e-9)
+    assert best.gain is not None and best.gain.value == pytest.approx(
+        top - wong_score(shoes, units, -2, -2), rel=1e-9)
+
+
 # A 39-card shoe dealt to 20 cards from the end: a few rounds a shoe (as test_bet_ramp.py).
 COUNT = ["count", "--rules", "deluxe", "--shoe", "A=3,2=3,3=3,4=3,5=3,6=3,7=3,8=3,9=3,T=12",
          "--cut-card", "20", "--moment-every", "8", "--jobs", "1"]
@@ -167,11 +213,13 @@ OPTIMIZE = ["--optimize-ramp", "--bankroll", "1000", "--min-bet", "1", "--max-be
 
 
 def test_count_constrained_ramp_json_keys_and_bets() -> None:
-    """The JSON keys of the constraints' cost; every bet a multiple of the unit within the
-    limits and the cap, in at most N runs; the costs are the unconstrained optimum's
-    SCORE less the constrained one's (from the per-count data: never negative)."""
+    """The JSON keys of the constraints' cost and of the best wonging; every bet a
+    multiple of the unit within the limits and the cap, in at most N runs; the costs are
+    the unconstrained optimum's SCORE less the constrained one's (from the per-count data:
+    never negative)."""
     result = runner.invoke(app, [*COUNT, "--rounds", "12", *OPTIMIZE, "--bet-unit", "2",
-                                 "--max-spread", "4", "--max-bet-levels", "2", "--json"])
+                                 "--max-spread", "4", "--max-bet-levels", "2",
+                                 "--optimize-wong", "--json"])
     assert result.exit_code == 0, result.output
     opt = json.loads(result.stdout)["optimal_ramp"]
     assert opt["constraints"] == {"bet_unit": 2.0, "max_spread": 4.0, "max_bet_levels": 2}
@@ -188,6 +236,11 @@ def test_count_constrained_ramp_json_keys_and_bets() -> None:
     assert set(opt["each_constraint"]) == {"bet_unit", "max_spread", "max_bet_levels"}
     for one in opt["each_constraint"].values():
         assert 0 <= one["constraint_cost_model_score"] <= opt["constraint_cost_model_score"] + 1e-9
+    wong = json.loads(result.stdout)["optimal_wong"]
+    assert wong["exit"] <= wong["enter"] and 0 < wong["share_played"] <= 1
+    assert set(wong) >= {"score", "every_round", "score_gain", "score_gain_over_given",
+                         "pairs_tried", "win_rate_per_100"}
+    assert wong["score"]["value"] >= wong["every_round"]["score"]["value"]  # (a pair plays all)
 
 
 @pytest.mark.parametrize(("args", "message"), [
