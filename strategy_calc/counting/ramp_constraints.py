@@ -321,7 +321,10 @@ def optimize_constrained(buckets: Sequence[CountBucket], limits: RampLimits,
         if cap is not None:  # scale-free: the cap is a lower maximum
             limits = replace(limits, max_bet=min(limits.max_bet, cap * limits.min_bet))
         if levels is None:
-            bets = tuple(x for _tc, x in optimize_ramp(buckets, limits).bets)
+            try:
+                bets = tuple(x for _tc, x in optimize_ramp(buckets, limits).bets)
+            except InputError:  # no ramp within the capped limits wins: said below
+                bets = None
         else:
             bets = _continuous_levels(buckets, limits, levels)
     else:

@@ -206,6 +206,19 @@ def test_the_best_wonging_is_the_best_of_every_pair_of_whole_counts() -> None:
         top - wong_score(shoes, units, -2, -2), rel=1e-9)
 
 
+@pytest.mark.parametrize("constraints", [RampConstraints(max_spread=1.5),
+                                         RampConstraints(bet_unit=1, max_spread=1.5),
+                                         RampConstraints(max_bet_levels=1)])
+def test_a_cap_under_which_no_ramp_wins_is_an_input_error(constraints: RampConstraints
+                                                          ) -> None:
+    """80% of rounds at EV -1%, 20% at +2%: the win per round -0.008 a + 0.004 b is
+    negative for every b <= 1.5 a (and for a flat bet), while 1 to 8 wins."""
+    buckets = (CountBucket(0, 0.8, -0.01, 1.3), CountBucket(1, 0.2, 0.02, 1.3))
+    assert optimize_ramp(buckets, RampLimits(1000, 1, 8)).figures.score is not None
+    with pytest.raises(InputError, match="no ramp within --bet-unit, --max-spread and"):
+        optimize_constrained(buckets, RampLimits(1000, 1, 8), constraints)
+
+
 # A 39-card shoe dealt to 20 cards from the end: a few rounds a shoe (as test_bet_ramp.py).
 COUNT = ["count", "--rules", "deluxe", "--shoe", "A=3,2=3,3=3,4=3,5=3,6=3,7=3,8=3,9=3,T=12",
          "--cut-card", "20", "--moment-every", "8", "--jobs", "1"]
