@@ -212,8 +212,9 @@ class Ramp(OptionGroup):
 
     def constraints(self, limits: RampLimits | None) -> RampConstraints | None:
         """``--optimize-ramp``'s constraints (None: none given), checked before the run:
-        each needs --optimize-ramp (``limits``) and its SCORE criterion, and a chip unit
-        some bet within the limits is a multiple of."""
+        each needs --optimize-ramp (``limits``), not --max-ror (a spread cap under
+        --kelly-fraction a unit), and a chip unit some bet within the limits is a
+        multiple of."""
         from strategy_calc.counting.ramp_constraints import RampConstraints, bet_sizes
 
         given = [(f, v) for f, v in (("--bet-unit", self.bet_unit),
@@ -226,9 +227,13 @@ class Ramp(OptionGroup):
             raise InputError(f"{given[0][0]} is an --optimize-ramp option: add"
                              " --optimize-ramp")
         constraints = RampConstraints(self.bet_unit, self.max_spread, self.max_bet_levels)
-        if limits.criterion != "score":
-            raise InputError(f"{given[0][0]} constrains the SCORE-optimal ramp: not with"
-                             " --kelly-fraction or --max-ror")
+        if limits.criterion == "max-ror":
+            raise InputError(f"{given[0][0]} constrains the SCORE-optimal or the Kelly ramp:"
+                             " not with --max-ror")
+        if (limits.criterion == "kelly" and constraints.max_spread is not None
+                and constraints.bet_unit is None):
+            raise InputError("--max-spread with --kelly-fraction needs --bet-unit (the Kelly"
+                             " ramp under a spread cap is searched over its smallest bet)")
         if constraints.bet_unit is not None:
             bet_sizes(limits, constraints.bet_unit)
         return constraints

@@ -142,13 +142,17 @@ def bet_sizes(limits: RampLimits, unit: float) -> tuple[int, int]:
     return first, last
 
 
-def _units(k: int, unit: float) -> float:
-    """``k`` units of ``unit`` with the rounding of the product removed (0.1 x 3 is 0.3)."""
-    return float(f"{k * unit:.12g}")
+def _tidy(x: float) -> float:
+    """A multiple of a unit with the rounding of the product removed (0.1 x 3 is 0.3)."""
+    return float(f"{x:.12g}")
 
 
-Ramp = tuple[int, ...]
-"""A discrete ramp: per count (in order) the multiple of the unit bet."""
+Ramp = tuple[float, ...]
+"""A ramp: per count (in order) the bet in units."""
+
+Choice = Callable[[float, float, float], float]
+"""``choose(E, M, mu)``: the allowed bet ``x`` maximising ``x E - mu x^2 M`` for a count (or
+a run of counts) with summed ``f e`` = ``E`` and ``f E[X^2]`` = ``M``."""
 
 
 def _envelope_best(oracle: Callable[[float], Ramp],
@@ -193,42 +197,50 @@ def _envelope_best(oracle: Callable[[float], Ramp],
     return best
 
 
-def _discrete_best(buckets: Sequence[CountBucket], unit: float, first: int, last: int,
-                   levels: int | None) -> Ramp | None:
-    """The ramp of multiples ``first..last`` of ``unit`` maximising ``w^2 / m2`` (with
-    ``w > 0``), at most ``levels`` runs of equal bets when given (None: none wins)."""
+def _multiples(unit: float, first: int, last: int) -> Choice:
+    """The multiples ``first..last`` of ``unit``: the one nearest ``E / (2 mu M)`` (a
+    concave parabola), the least where ``E <= 0``."""
+    def choose(e: float, m: float, mu: float) -> float:
+        if e <= 0:
+            return first * unit
+        return min(last, max(first, round(e / (2.0 * mu * m) / unit))) * unit
+    return choose
+
+
+def _within(low: float, high: float) -> Choice:
+    """Any bet from ``low`` to ``high``: ``E / (2 mu M)`` clipped, ``low`` where
+    ``E <= 0``."""
+    def choose(e: float, m: float, mu: float) -> float:
+        return low if e <= 0 else min(high, max(low, e / (2.0 * mu * m)))
+    return choose
+
+
+def _separable(buckets: Sequence[CountBucket], choose: Choice, levels: int | None
+               ) -> Callable[[float], Ramp]:
+    """The exact maximiser of ``w - mu m2`` over the ramps of ``choose``'s bets, in at
+    most ``levels`` runs of consecutive counts when given: count by count, or a dynamic
+    programme over the cuts of the counts into runs (``O(levels n^2)``)."""
     freq = [b.frequency for b in buckets]
     ev = [b.ev for b in buckets]
     m = [b.second_moment for b in buckets]
-
-    def moments(ramp: Ramp) -> tuple[float, float]:
-        return ramp_moments(buckets, [k * unit for k in ramp])
-
-    def nearest(e: float, m2: float, mu: float) -> int:
-        """The multiple maximising ``x e - mu x^2 m2`` (the one nearest e / (2 mu m2))."""
-        if e <= 0:
-            return first
-        return min(last, max(first, round(e / (2.0 * mu * m2) / unit)))
-
     if levels is None or levels >= len(buckets):
         def oracle(mu: float) -> Ramp:
-            return tuple(nearest(e, mm, mu) for e, mm in zip(ev, m, strict=True))
-        return _envelope_best(oracle, moments)
+            return tuple(choose(f * e, f * mm, mu) for f, e, mm in zip(freq, ev, m, strict=True))
+        return oracle
 
     n = len(buckets)
     fe = [0.0, *itertools.accumulate(f * e for f, e in zip(freq, ev, strict=True))]
     fm = [0.0, *itertools.accumulate(f * mm for f, mm in zip(freq, m, strict=True))]
 
     def cut_oracle(mu: float) -> Ramp:
-        # value[i][j], bet[i][j]: the run of counts i..j-1 at its best multiple
-        bet = [[0] * (n + 1) for _ in range(n)]
+        # value[i][j], bet[i][j]: the run of counts i..j-1 at its best bet
+        bet = [[0.0] * (n + 1) for _ in range(n)]
         value = [[0.0] * (n + 1) for _ in range(n)]
         for i in range(n):
             for j in range(i + 1, n + 1):
                 e_sum, m_sum = fe[j] - fe[i], fm[j] - fm[i]
-                k = nearest(e_sum, m_sum, mu)
-                x = k * unit
-                bet[i][j], value[i][j] = k, x * e_sum - mu * x * x * m_sum
+                x = choose(e_sum, m_sum, mu)
+                bet[i][j], value[i][j] = x, x * e_sum - mu * x * x * m_sum
         # best[g][j]: counts 0..j-1 in g runs; back[g][j]: where the last run starts
         best = [[-math.inf] * (n + 1) for _ in range(levels + 1)]
         back = [[0] * (n + 1) for _ in range(levels + 1)]
@@ -240,7 +252,7 @@ def _discrete_best(buckets: Sequence[CountBucket], unit: float, first: int, last
                     if v > best[g][j]:
                         best[g][j], back[g][j] = v, i
         g = max(range(1, levels + 1), key=lambda x: best[x][n])
-        ramp = [0] * n
+        ramp = [0.0] * n
         j = n
         while g > 0:
             i = back[g][j]
@@ -248,7 +260,7 @@ def _discrete_best(buckets: Sequence[CountBucket], unit: float, first: int, last
             j, g = i, g - 1
         return tuple(ramp)
 
-    return _envelope_best(cut_oracle, moments)
+    return cut_oracle
 
 
 def _continuous_levels(buckets: Sequence[CountBucket], limits: RampLimits, levels: int
@@ -301,26 +313,69 @@ def _runs(bets: Sequence[float]) -> int:
                    if abs(x - y) > _SAME * max(abs(x), abs(y)))
 
 
+def _in_units(buckets: Sequence[CountBucket], limits: RampLimits,
+              constraints: RampConstraints, kelly: float | None,
+              goal: Callable[[Ramp], float]) -> Ramp | None:
+    """The best ramp of multiples of the unit (``goal`` the criterion: the Kelly
+    objective at ``mu = kelly``, else ``w^2 / m2``): under a spread cap, the best over
+    each smallest bet of those with bets up to the cap."""
+    assert constraints.bet_unit is not None
+    unit, cap = constraints.bet_unit, constraints.max_spread
+    first, last = bet_sizes(limits, unit)
+    bets, top = None, -math.inf
+    for low in [first] if cap is None else range(first, last + 1):
+        high = last if cap is None else min(last, math.floor(cap * low * (1 + 1e-12)))
+        oracle = _separable(buckets, _multiples(unit, low, high), constraints.max_bet_levels)
+        ramp = (oracle(kelly) if kelly is not None
+                else _envelope_best(oracle, lambda r: ramp_moments(buckets, r)))
+        if ramp is not None and goal(ramp) > top:
+            bets, top = ramp, goal(ramp)
+        if high == last:
+            break  # a higher floor allows a subset of these bets
+    return None if bets is None else tuple(_tidy(x) for x in bets)
+
+
 def optimize_constrained(buckets: Sequence[CountBucket], limits: RampLimits,
                          constraints: RampConstraints) -> OptimalRamp:
-    """The SCORE-optimal ramp for ``buckets`` within ``limits`` under ``constraints``
-    (the module's docstring says how; exact for the per-count model). Its ``scale`` is
-    ``m2 / w``: each bet is the allowed one nearest ``scale x EV / E[X^2]`` where the
-    constraints leave a choice count by count.
+    """The optimal ramp for ``buckets`` within ``limits`` under ``constraints``, for
+    ``limits.criterion`` ``score`` (the module's docstring says how) or ``kelly`` (the
+    ramp maximising the Kelly objective ``w - m2 / (2 F B)`` exactly, as
+    :func:`strategy_calc.counting.ramps.optimize_ramp` does within the limits: one
+    evaluation of the same maximiser; a spread cap then needs a unit), exact for the
+    per-count model. Its ``scale``: ``F B`` for ``kelly``, else ``m2 / w``; either way
+    each bet is the allowed one nearest ``scale x EV / E[X^2]`` where the constraints
+    leave a choice count by count.
     """
     if not buckets:
         raise InputError("no rounds to choose a ramp from")
-    if limits.criterion != "score":
-        raise InputError("--bet-unit, --max-spread and --max-bet-levels optimise SCORE: not"
-                         " with --kelly-fraction or --max-ror")
+    criterion = limits.criterion
+    if criterion == "max-ror":
+        raise InputError("--bet-unit, --max-spread and --max-bet-levels optimise SCORE or the"
+                         " Kelly bets: not with --max-ror")
     buckets = sorted(buckets, key=lambda b: b.tc)
     table = limits
     unit, cap, levels = constraints.bet_unit, constraints.max_spread, constraints.max_bet_levels
-    bets: tuple[float, ...] | None
+    kelly = None
+    if criterion == "kelly":
+        assert limits.kelly_fraction is not None
+        kelly = 1.0 / (2.0 * limits.kelly_fraction * limits.bankroll)  # mu = 1 / (2 F B)
+        if unit is None and cap is not None:
+            raise InputError("--max-spread with --kelly-fraction needs --bet-unit (the Kelly"
+                             " ramp under a spread cap is searched over its smallest bet)")
+
+    def goal(ramp: Ramp) -> float:
+        w, m2 = ramp_moments(buckets, ramp)
+        if kelly is not None:
+            return w - kelly * m2
+        return w * w / m2 if w > 0 else -math.inf
+
+    bets: Ramp | None
     if unit is None:
         if cap is not None:  # scale-free: the cap is a lower maximum
             limits = replace(limits, max_bet=min(limits.max_bet, cap * limits.min_bet))
-        if levels is None:
+        if kelly is not None:
+            bets = _separable(buckets, _within(limits.min_bet, limits.max_bet), levels)(kelly)
+        elif levels is None:
             try:
                 bets = tuple(x for _tc, x in optimize_ramp(buckets, limits).bets)
             except InputError:  # no ramp within the capped limits wins: said below
@@ -328,26 +383,14 @@ def optimize_constrained(buckets: Sequence[CountBucket], limits: RampLimits,
         else:
             bets = _continuous_levels(buckets, limits, levels)
     else:
-        first, last = bet_sizes(limits, unit)
-        best: Ramp | None = None
-        top = -math.inf
-        floors = [first] if cap is None else list(range(first, last + 1))
-        for low in floors:
-            high = last if cap is None else min(last, math.floor(cap * low * (1 + 1e-12)))
-            ramp = _discrete_best(buckets, unit, low, high, levels)
-            if ramp is not None:
-                w, m2 = ramp_moments(buckets, [k * unit for k in ramp])
-                if w * w / m2 > top:
-                    best, top = ramp, w * w / m2
-            if high == last:
-                break  # a higher floor allows a subset of these bets
-        bets = None if best is None else tuple(_units(k, unit) for k in best)
-    if bets is None:
+        bets = _in_units(buckets, limits, constraints, kelly, goal)
+    if bets is None or (kelly is None and goal(bets) == -math.inf):
         raise InputError("no ramp within --bet-unit, --max-spread and --max-bet-levels wins on"
                          " this run's counts (every allowed ramp's win rate is not positive):"
                          " no SCORE")
     figures = ramp_figures(buckets, bets, table.bankroll, table.rounds_per_hour)
     w, m2 = ramp_moments(buckets, bets)
-    return OptimalRamp("score", m2 / w,
+    scale = 1.0 / (2.0 * kelly) if kelly is not None else m2 / w
+    return OptimalRamp(criterion, scale,
                        tuple(zip((b.tc for b in buckets), bets, strict=True)),
                        table, figures)

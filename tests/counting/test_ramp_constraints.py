@@ -148,6 +148,49 @@ def test_continuous_cover_limits_worked_by_hand() -> None:
     assert free is not None and best(3) == pytest.approx(free, rel=1e-12)
 
 
+@pytest.mark.parametrize("buckets", SETS)
+@pytest.mark.parametrize(("unit", "spread", "levels"), [
+    (1.0, None, None), (0.5, None, 2), (1.0, 3.0, None), (1.0, 4.0, 2)])
+def test_the_constrained_kelly_ramp_is_the_best_of_every_allowed_ramp(
+        buckets: tuple[CountBucket, ...], unit: float, spread: float | None,
+        levels: int | None) -> None:
+    """Half Kelly for a bankroll of 200 units (C = 100): every allowed ramp enumerated,
+    the chosen one maximises the Kelly objective w - m2 / (2 C)."""
+    limits = RampLimits(200, 1, 5, kelly_fraction=0.5)
+    allowed = [k * unit for k in range(math.ceil(1 / unit), math.floor(5 / unit) + 1)]
+
+    def growth(bets: tuple[float, ...]) -> float:
+        w, m2 = moments(buckets, bets)
+        return w - m2 / 200
+
+    best = -math.inf
+    for bets in itertools.product(allowed, repeat=len(buckets)):
+        if spread is not None and max(bets) > spread * min(bets) + 1e-12:
+            continue
+        if levels is None or runs(bets) <= levels:
+            best = max(best, growth(bets))
+    got = optimize_constrained(buckets, limits, RampConstraints(unit, spread, levels))
+    assert got.criterion == "kelly" and got.scale == 100
+    assert growth(tuple(x for _tc, x in got.bets)) == pytest.approx(best, rel=1e-12, abs=1e-15)
+
+
+def test_continuous_kelly_cover_worked_by_hand() -> None:
+    """The Kelly objective sum f (x e - x^2 m / (2 C)) of one bet size x is largest at
+    x = C sum f e / sum f m (clipped); with a run per count the ramp is the unconstrained
+    Kelly ramp clip(C e / m)."""
+    buckets = SETS[1]
+    limits = RampLimits(1000, 1, 12, kelly_fraction=0.25)  # C = 250
+    flat = optimize_constrained(buckets, limits, RampConstraints(max_bet_levels=1))
+    x = 250 * sum(b.frequency * b.ev for b in buckets) / sum(
+        b.frequency * b.second_moment for b in buckets)
+    assert [bet for _tc, bet in flat.bets] == pytest.approx([min(12, max(1, x))] * 3,
+                                                            rel=1e-12)
+    free = optimize_constrained(buckets, limits, RampConstraints(max_bet_levels=3))
+    assert [bet for _tc, bet in free.bets] == pytest.approx(
+        [min(12.0, max(1.0, 250 * b.ev / b.second_moment)) if b.ev > 0 else 1.0
+         for b in buckets], rel=1e-12)
+
+
 @pytest.mark.parametrize(("constraints", "limits", "message"), [
     ({"bet_unit": 0.0}, (1, 8), "--bet-unit must be a positive"),
     ({"max_spread": 0.5}, (1, 8), "--max-spread is the largest bet over the smallest"),
@@ -262,8 +305,9 @@ def test_count_constrained_ramp_json_keys_and_bets() -> None:
     ([*OPTIMIZE, "--max-bet-levels", "0"], "--max-bet-levels is a number of bet sizes"),
     ([*OPTIMIZE, "--bet-unit", "10"], "no bet from --min-bet 1 to --max-bet 8 is a multiple"),
     (["--bet-unit", "1"], "--bet-unit is an --optimize-ramp option"),
-    ([*OPTIMIZE, "--kelly-fraction", "0.5", "--max-bet-levels", "3"],
-     "not with --kelly-fraction or --max-ror"),
+    ([*OPTIMIZE, "--max-ror", "0.1", "--max-bet-levels", "3"], "not with --max-ror"),
+    ([*OPTIMIZE, "--kelly-fraction", "0.5", "--max-spread", "4"],
+     "--max-spread with --kelly-fraction needs --bet-unit"),
 ])
 def test_bad_constraint_flags_are_one_error_line(args: list[str], message: str) -> None:
     result = runner.invoke(app, [*COUNT, "--rounds", "5", *args])
