@@ -1,4 +1,4 @@
-"""The SCORE-optimal bet ramp under a counter's real constraints: chip units (every bet a
+"""The SCORE-optimal (or Kelly) bet ramp under a counter's real constraints: chip units (every bet a
 multiple of a unit), a spread cap (the largest bet at most K times the smallest), and a
 cover limit (at most N bet sizes, each bet on a run of consecutive counts: at most N - 1
 bet changes as the count rises), within the table's minimum and maximum bet.
@@ -22,8 +22,10 @@ The data and the figures are those of :mod:`strategy_calc.counting.ramps`: per c
   ``min(max_bet, K x min_bet)``; with discrete bets each smallest bet ``s`` allowed is
   tried with the bets from ``s`` to ``K s``;
 - a cover limit with continuous bets: every cut of the counts into at most N runs, each
-  run one merged count (its shares, EVs and second moments summed) for the unconstrained
-  optimiser :func:`strategy_calc.counting.ramps.optimize_ramp`.
+  run one merged count (its shares summed, its EV and E[X^2] their frequency-weighted
+  means) for the unconstrained optimiser :func:`strategy_calc.counting.ramps.optimize_ramp`;
+- the Kelly criterion (``--kelly-fraction F``): its objective ``w - m2 / (2 F B)`` is the
+  separable ``w - mu m2`` at ``mu = 1 / (2 F B)``, so one exact maximisation of it.
 
 >>> from strategy_calc.counting.ramps import CountBucket, RampLimits
 >>> buckets = (CountBucket(0, 0.5, -0.01, 1.3), CountBucket(1, 0.3, 0.004, 1.3),
