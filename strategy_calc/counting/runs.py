@@ -119,7 +119,7 @@ class BlackjackCount:
     ramp's SCORE against that of perfect estimation on the same shoes."""
     optimal_wong: OptimalWong | None = None
     """With ``--optimize-wong``: the entry and exit counts that maximise SCORE on the
-    same rounds (:func:`optimize_wong`)."""
+    same rounds (:func:`best_wong`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,7 +340,8 @@ class ConstraintCost:
     """The unconstrained optimum's SCORE less the constrained one's over the same
     rounds (paired)."""
     each: tuple[tuple[str, ConstrainedRamp], ...]
-    """With more than one constraint: each alone (its JSON name, its optimum)."""
+    """With more than one constraint: each alone (its JSON name, its optimum), where it
+    has one (not a spread cap without a unit under the Kelly criterion)."""
 
 
 def count_buckets(shoes: Sequence[tuple[RoundRecord, ...]]) -> tuple[CountBucket, ...]:
@@ -525,7 +526,10 @@ def _optimal_ramp(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | Non
         each = []
         if len(constraints.each()) > 1:
             for name, alone in constraints.each():
-                one = optimize_constrained(buckets, limits, alone)
+                try:
+                    one = optimize_constrained(buckets, limits, alone)
+                except InputError:  # a spread cap alone under --kelly-fraction needs a unit
+                    continue
                 one_spread = Spread(one.bets)
                 each.append((name, ConstrainedRamp(
                     alone, one, over(one_spread),

@@ -16,7 +16,7 @@ from strategy_calc.cli import app
 from strategy_calc.counting.counter import RoundRecord, parse_spread
 from strategy_calc.counting.ramp_constraints import RampConstraints, optimize_constrained
 from strategy_calc.counting.ramps import CountBucket, RampLimits, optimize_ramp
-from strategy_calc.counting.runs import best_wong
+from strategy_calc.counting.runs import _optimal_ramp, best_wong
 from strategy_calc.errors import InputError
 
 runner = CliRunner()
@@ -297,6 +297,22 @@ def test_count_constrained_ramp_json_keys_and_bets() -> None:
     assert set(wong) >= {"score", "every_round", "score_gain", "score_gain_over_given",
                          "pairs_tried", "win_rate_per_100"}
     assert wong["score"]["value"] >= wong["every_round"]["score"]["value"]  # (a pair plays all)
+
+
+def test_a_constrained_kelly_ramp_gives_each_constraint_alone_but_the_cap() -> None:
+    """Under half Kelly (bankroll 1000: scale 500) with a $1 unit and a 4-to-1 cap, on
+    recorded rounds: the bets are whole units within the cap, and each constraint alone
+    is given except the cap, which alone would need a unit."""
+    r = RoundRecord
+    shoes = [(r(-1.5, -0.02, 1.3), r(0.5, -0.004, 1.3), r(2.5, 0.03, 1.2)),
+             (r(1.2, 0.006, 1.25), r(3.1, 0.05, 1.1), r(0.1, -0.002, 1.3))]
+    got = _optimal_ramp(shoes, None, RampLimits(1000, 1, 8, kelly_fraction=0.5),
+                        RampConstraints(bet_unit=1, max_spread=4))
+    bets = [x for _tc, x in got.ramp.bets]
+    assert got.ramp.criterion == "kelly" and got.ramp.scale == 500
+    assert all(x == round(x) and 1 <= x <= 8 for x in bets) and max(bets) <= 4 * min(bets)
+    assert got.constraints is not None
+    assert [name for name, _one in got.constraints.each] == ["bet_unit"]
 
 
 @pytest.mark.parametrize(("args", "message"), [
