@@ -348,8 +348,10 @@ def _optimal_wong_text(o: OptimalWong, kind: str) -> str:
         f" +- {r.score_se:.3f}" if r.score_se is not None else "")
     text = (f"Best wonging of {o.tried} pairs of whole counts: in at {kind} >="
             f" {o.wong.enter:g}, out below {o.wong.exit:g} ({o.share_played:.1%} of rounds"
-            f" played): SCORE {score} per round observed; against playing every round"
-            f" {est(o.gain)} (paired SE)")
+            f" played): SCORE {score} per round observed; " + (
+                f"against playing every round {est(o.gain)} (paired SE)" if o.gain is not None
+                else "playing every round has no SCORE (it does not win)"
+                if o.every_round.score is None else "against playing every round -"))
     if o.given_gain is not None:
         text += f", against --enter/--exit {est(o.given_gain)}"
     return text + " (chosen on these rounds: an upper estimate)."
