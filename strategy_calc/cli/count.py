@@ -25,6 +25,7 @@ from strategy_calc.errors import InputError
 
 if TYPE_CHECKING:
     from strategy_calc.counting.counter import BlackjackCounter, Spread, Wong
+    from strategy_calc.counting.ramp_constraints import RampConstraints
     from strategy_calc.counting.ramps import RampLimits
     from strategy_calc.counting.risks import RiskQuestions
     from strategy_calc.counting.runs import BlackjackCount, Comparison
@@ -141,9 +142,22 @@ class Ramp(OptionGroup):
         "--optimize-ramp", help="Also the bet ramp that maximises SCORE within --min-bet and"
         " --max-bet (needs --bankroll).")] = False
     min_bet: Annotated[float | None, typer.Option(
-        "--min-bet", metavar="M", help="Smallest bet in units, for --optimize-ramp.")] = None
+        "--min-bet", metavar="M", help="Smallest bet in units (the table's minimum), for"
+        " --optimize-ramp.")] = None
     max_bet: Annotated[float | None, typer.Option(
-        "--max-bet", metavar="M", help="Largest bet in units, for --optimize-ramp.")] = None
+        "--max-bet", metavar="M", help="Largest bet in units (the table's maximum), for"
+        " --optimize-ramp.")] = None
+    bet_unit: Annotated[float | None, typer.Option(
+        "--bet-unit", metavar="U", help="--optimize-ramp under a chip unit: every bet a"
+        " multiple of U units (within --min-bet and --max-bet); also gives the SCORE the"
+        " constraint costs.")] = None
+    max_spread: Annotated[float | None, typer.Option(
+        "--max-spread", metavar="K", help="--optimize-ramp under a spread cap: the largest"
+        " bet at most K times the smallest.")] = None
+    max_bet_levels: Annotated[int | None, typer.Option(
+        "--max-bet-levels", metavar="N", help="--optimize-ramp under a cover limit: at most"
+        " N bet sizes, each on a run of consecutive counts (at most N-1 bet changes as the"
+        " count rises).")] = None
     kelly_fraction: Annotated[float | None, typer.Option(
         "--kelly-fraction", metavar="F",
         help="--optimize-ramp: bet this fraction of the Kelly bet for"
@@ -203,6 +217,34 @@ class Ramp(OptionGroup):
 
         return parse_spread(self.spread) if self.spread is not None else None
 
+    def constraints(self, limits: RampLimits | None) -> RampConstraints | None:
+        """``--optimize-ramp``'s constraints (None: none given), checked before the run:
+        each needs --optimize-ramp (``limits``), not --max-ror (a spread cap under
+        --kelly-fraction a unit), and a chip unit some bet within the limits is a
+        multiple of."""
+        from strategy_calc.counting.ramp_constraints import RampConstraints, bet_sizes
+
+        given = [(f, v) for f, v in (("--bet-unit", self.bet_unit),
+                                     ("--max-spread", self.max_spread),
+                                     ("--max-bet-levels", self.max_bet_levels))
+                 if v is not None]
+        if not given:
+            return None
+        if limits is None:
+            raise InputError(f"{given[0][0]} is an --optimize-ramp option: add"
+                             " --optimize-ramp")
+        constraints = RampConstraints(self.bet_unit, self.max_spread, self.max_bet_levels)
+        if limits.criterion == "max-ror":
+            raise InputError(f"{given[0][0]} constrains the SCORE-optimal or the Kelly ramp:"
+                             " not with --max-ror")
+        if (limits.criterion == "kelly" and constraints.max_spread is not None
+                and constraints.bet_unit is None):
+            raise InputError("--max-spread with --kelly-fraction needs --bet-unit (the Kelly"
+                             " ramp under a spread cap is searched over its smallest bet)")
+        if constraints.bet_unit is not None:
+            bet_sizes(limits, constraints.bet_unit)
+        return constraints
+
     def limits(self, wonging: bool) -> RampLimits | None:
         """``--optimize-ramp``'s limits: it needs --bankroll, --min-bet and --max-bet, and
         its other flags need it (None without it); not with ``wonging``."""
@@ -241,6 +283,10 @@ class Wonging(OptionGroup):
     exit_: Annotated[float | None, typer.Option(
         "--exit", metavar="TC", help="Wonging: stop playing when the true count falls below"
         " this (with --enter).")] = None
+    optimize_wong: Annotated[bool, typer.Option(
+        "--optimize-wong", help="Also the whole entry and exit counts whose wonging"
+        " maximises SCORE on the run's rounds (the --spread ramp, or flat bets, on the rounds"
+        " played), against playing every round (and --enter/--exit).")] = False
 
     def wong(self) -> Wong | None:
         """Both or neither."""
@@ -392,6 +438,7 @@ def count_command(
         spread, steps, wong = ramp.ramp(), table.steps(), wonging.wong()
         names = systems.compared()
         limits = ramp.limits(wong is not None)
+        constraints = ramp.constraints(limits)
         questions = ramp.questions(spread is not None or wong is not None)
         if (ramp.bankroll is not None and math.isfinite(ramp.bankroll) and ramp.bankroll > 0
                 and spread is None and wong is None and limits is None):
@@ -422,7 +469,8 @@ def count_command(
             for name in names or [systems.system or "hilo"]]
         _warn_estimation(counters, spread is not None or wong is not None)
         results = _run(counters, deal.rounds, spread, ramp.bankroll, wong, workers, limits,
-                       questions, several=names is not None)
+                       questions, several=names is not None, constraints=constraints,
+                       optimize_wong=wonging.optimize_wong)
         return _plotted(results[0] if names is None else runs.Comparison(tuple(results)), plot)
 
     def render(result: BlackjackCount | Comparison) -> str:
@@ -487,12 +535,14 @@ def _warn_estimation(counters: list[BlackjackCounter], ramp: bool) -> None:
 
 def _run(counters: list[BlackjackCounter], rounds: int, spread: Spread | None,
          bankroll: float | None, wong: Wong | None, workers: opt.Workers,
-         limits: RampLimits | None, questions: RiskQuestions | None, several: bool
+         limits: RampLimits | None, questions: RiskQuestions | None, several: bool,
+         constraints: RampConstraints | None = None, optimize_wong: bool = False
          ) -> list[BlackjackCount]:
     """Each counter's run on the same seeded shoes (one progress bar each; the label names
     the system when ``several`` are compared), with ``limits`` each its own optimal ramp
     (the like-for-like comparison of counts on different scales), with ``questions``
-    each its ramp's risk answers."""
+    each its ramp's risk answers; ``constraints``: the optimal ramps'; ``optimize_wong``:
+    each its best entry and exit counts."""
     from strategy_calc.counting import runs
 
     results = []
@@ -502,7 +552,9 @@ def _run(counters: list[BlackjackCounter], rounds: int, spread: Spread | None,
             with progress_bar(label) as tick:
                 results.append(runs.blackjack_count(counter, rounds, spread, bankroll, pool,
                                                     tick, wong=wong, optimize=limits,
-                                                    questions=questions))
+                                                    questions=questions,
+                                                    constraints=constraints,
+                                                    optimize_wong=optimize_wong))
     return results
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from strategy_calc.counting.counter import BlackjackCounter, RoundRecord, Spread, Wong
+from strategy_calc.counting.ramp_constraints import RampConstraints, optimize_constrained
 from strategy_calc.counting.ramps import (
     CountBucket,
     OptimalRamp,
@@ -116,12 +117,41 @@ class BlackjackCount:
     deck_estimation_cost: DeckEstimationCost | None = None
     """With a deck estimation other than exact and a ramp (``--spread`` or wonging): the
     ramp's SCORE against that of perfect estimation on the same shoes."""
+    optimal_wong: OptimalWong | None = None
+    """With ``--optimize-wong``: the entry and exit counts that maximise SCORE on the
+    same rounds (:func:`best_wong`)."""
     method: str = "direct"
     """``direct``: every round dealt valued exactly; ``stratified``: a survey of the rounds
     and exact values of a stratified sample of them (:attr:`two_phase`)."""
     two_phase: TwoPhase | None = None
     """With ``method`` stratified: what the figures rest on
     (:func:`strategy_calc.counting.stratified.two_phase_count`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OptimalWong:
+    """``count --optimize-wong``: of every pair of whole entry and exit counts (exit at
+    most entry), the one whose wonging maximises SCORE per round observed over the run's
+    rounds, the ramp (``--spread``, or flat) bet on the rounds played.
+
+    The shoes are dealt the same whether the counter plays or watches
+    (:class:`strategy_calc.counting.counter.Wong`), so each pair is evaluated on the same
+    recorded rounds, re-deciding which are played from their counts: no redealing, and
+    every comparison paired."""
+
+    wong: Wong
+    result: RampResult
+    """The best pair's figures, per round observed (watched rounds bet 0)."""
+    share_played: float
+    every_round: RampResult
+    """The same ramp on every round (no wonging)."""
+    gain: Estimate | None
+    """The best pair's SCORE less playing every round's, paired over the shoes (None:
+    either has no SCORE)."""
+    given_gain: Estimate | None
+    """With ``--enter/--exit``: the best pair's SCORE less theirs, paired."""
+    tried: int
+    """How many pairs were evaluated."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +190,8 @@ def blackjack_count(
     counter: BlackjackCounter, rounds: int = 1000, spread: Spread | None = None,
     bankroll: float | None = None, pool: Executor | None = None, progress: Progress = None,
     batch: int = 4, wong: Wong | None = None, optimize: RampLimits | None = None,
-    questions: RiskQuestions | None = None,
+    questions: RiskQuestions | None = None, constraints: RampConstraints | None = None,
+    optimize_wong: bool = False,
 ) -> BlackjackCount:
     """Deal shoes until ``rounds`` rounds; each round's EV (and sampled moments) exact.
 
@@ -168,7 +199,9 @@ def blackjack_count(
     (default: this thread); the run keeps the fewest first whole shoes that hold
     ``rounds`` rounds (its ``rounds``: how many they hold), so its figures do not
     depend on the executor. ``optimize``: also the optimal ramp; ``questions``: the
-    ramp's risk answers (:func:`summarise`).
+    ramp's risk answers (:func:`summarise`); ``constraints``: the optimal ramp's
+    (:func:`strategy_calc.counting.ramp_constraints.optimize_constrained`);
+    ``optimize_wong``: also the best entry and exit counts (:func:`best_wong`).
     """
     if rounds < 1:
         raise InputError(f"--rounds must be at least 1, not {rounds}")
@@ -215,7 +248,7 @@ def blackjack_count(
     if progress is not None:
         progress(rounds, rounds)
     return summarise(counter, played, rounds, spread, bankroll, wong, optimize, questions,
-                     exact_played)
+                     exact_played, constraints, optimize_wong)
 
 
 def kept_shoes(played: Sequence[tuple[RoundRecord, ...]], rounds: int) -> list[int]:
@@ -282,6 +315,39 @@ class OptimisedRamp:
     score_difference: Estimate | None = None
     """The optimum's SCORE less the hand-given ramp's over the same rounds, with its
     paired standard error (:func:`score_difference`)."""
+    constraints: ConstraintCost | None = None
+    """With constraints (``--bet-unit``, ``--max-spread``, ``--max-bet-levels``):
+    :attr:`ramp` is the constrained optimum, and this what the constraints cost."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConstrainedRamp:
+    """A ramp optimised under some constraints (or none), over a run's rounds, and the
+    SCORE it loses against the unconstrained optimum."""
+
+    constraints: RampConstraints
+    ramp: OptimalRamp
+    result: RampResult
+    cost: Estimate | None
+    """The unconstrained optimum's SCORE less this ramp's over the same rounds, with its
+    paired standard error (:func:`score_difference`; None when either has no SCORE)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConstraintCost:
+    """``count --optimize-ramp`` with constraints: the unconstrained optimum (the same
+    limits and criterion) over the same rounds, the constrained one's cost against it, and
+    with several constraints each one's alone."""
+
+    constraints: RampConstraints
+    unconstrained: OptimalRamp
+    unconstrained_result: RampResult
+    cost: Estimate | None
+    """The unconstrained optimum's SCORE less the constrained one's over the same
+    rounds (paired)."""
+    each: tuple[tuple[str, ConstrainedRamp], ...]
+    """With more than one constraint: each alone (its JSON name, its optimum), where it
+    has one (not a spread cap without a unit under the Kelly criterion)."""
 
 
 def count_buckets(shoes: Sequence[tuple[RoundRecord, ...]]) -> tuple[CountBucket, ...]:
@@ -441,11 +507,15 @@ def win_rate_difference(shoes: Sequence[tuple[RoundRecord, ...]],
 
 
 def _optimal_ramp(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | None,
-                  limits: RampLimits) -> OptimisedRamp:
-    """The optimal ramp of ``shoes``' counts under ``limits``, evaluated over their rounds
-    beside the hand-given ``spread``."""
+                  limits: RampLimits, constraints: RampConstraints | None = None
+                  ) -> OptimisedRamp:
+    """The optimal ramp of ``shoes``' counts under ``limits`` (and ``constraints``),
+    evaluated over their rounds beside the hand-given ``spread`` (and, with constraints,
+    beside the unconstrained optimum: :class:`ConstraintCost`)."""
     buckets = count_buckets(shoes)
-    ramp = optimize_ramp(buckets, limits)
+    constrained = constraints is not None and constraints.given
+    ramp = (optimize_constrained(buckets, limits, constraints)
+            if constraints is not None and constrained else optimize_ramp(buckets, limits))
     chosen = Spread(ramp.bets)  # one step per count of the run: the same bets
 
     def bets(s: Spread) -> list[list[float]]:
@@ -454,6 +524,25 @@ def _optimal_ramp(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | Non
     def over(s: Spread) -> RampResult:
         return _ramp_result(s, shoes, bets(s), limits.bankroll, limits.rounds_per_hour)
 
+    cost = None
+    if constraints is not None and constrained:
+        free = optimize_ramp(buckets, limits)
+        free_spread = Spread(free.bets)
+        free_bets = bets(free_spread)
+        each = []
+        if len(constraints.each()) > 1:
+            for name, alone in constraints.each():
+                try:
+                    one = optimize_constrained(buckets, limits, alone)
+                except InputError:  # a spread cap alone under --kelly-fraction needs a unit
+                    continue
+                one_spread = Spread(one.bets)
+                each.append((name, ConstrainedRamp(
+                    alone, one, over(one_spread),
+                    score_difference(shoes, free_bets, bets(one_spread)))))
+        cost = ConstraintCost(constraints, free, over(free_spread),
+                              score_difference(shoes, free_bets, bets(chosen)), tuple(each))
+
     hand_bets = [spread.bet(b.tc) for b in buckets] if spread is not None else None
     return OptimisedRamp(
         ramp, buckets, over(chosen), over(spread) if spread is not None else None,
@@ -461,7 +550,8 @@ def _optimal_ramp(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | Non
                                                     limits.rounds_per_hour),
         None if hand_bets is None else all(limits.min_bet <= b <= limits.max_bet
                                            for b in hand_bets),
-        None if spread is None else score_difference(shoes, bets(chosen), bets(spread)))
+        None if spread is None else score_difference(shoes, bets(chosen), bets(spread)),
+        cost)
 
 
 def summarise(
@@ -469,6 +559,7 @@ def summarise(
     spread: Spread | None, bankroll: float | None, wong: Wong | None = None,
     optimize: RampLimits | None = None, questions: RiskQuestions | None = None,
     exact_played: Sequence[tuple[RoundRecord, ...]] | None = None,
+    constraints: RampConstraints | None = None, optimize_wong: bool = False,
 ) -> BlackjackCount:
     """The figures of the fewest first whole shoes of ``played`` holding ``rounds`` rounds.
 
@@ -517,7 +608,7 @@ def summarise(
         if wong is not None:
             raise InputError("--optimize-ramp bets every round: it does not take --enter"
                              " and --exit")
-        optimal = _optimal_ramp(shoes, spread, optimize)
+        optimal = _optimal_ramp(shoes, spread, optimize, constraints)
     ramp = spread is not None or wong is not None
     risks = None
     if questions is not None and questions.asked:
@@ -550,7 +641,48 @@ def summarise(
         else None, sidebets=_sidebets(counter, shoes), risks=risks,
         deck_estimation_cost=None if not (ramp and counter.estimates) else _estimation_cost(
             shoes, bets, hand.score, spread, bankroll, wong,
-            None if exact_played is None else [exact_played[i] for i in kept]))
+            None if exact_played is None else [exact_played[i] for i in kept]),
+        optimal_wong=best_wong(shoes, spread, bankroll, wong) if optimize_wong else None)
+
+
+def best_wong(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | None,
+              bankroll: float | None, given: Wong | None = None) -> OptimalWong:
+    """The :class:`OptimalWong` of ``shoes``: every pair of whole counts ``exit <= enter``
+    among the floored counts of their rounds tried (an exit at the lowest never leaves;
+    an entry at the lowest plays every round); ties: the lowest entry, then the lowest
+    exit. ``given``: the hand-given pair to compare with.
+
+    >>> r = RoundRecord
+    >>> shoes = [(r(-1.5, -0.02, 1.3), r(0.5, -0.01, 1.3), r(2.5, 0.04, 1.3)),
+    ...          (r(2.2, 0.03, 1.2), r(0.4, 0.0, 1.3), r(-2.0, -0.03, 1.3))]
+    >>> best = best_wong(shoes, None, None)
+    >>> (best.wong.enter, best.wong.exit), round(best.share_played, 4)
+    ((2, 2), 0.3333)
+    """
+    counts = sorted({math.floor(r.tc) for s in shoes for r in s})
+    every = ramp_bets(shoes, spread, None)
+    top: tuple[float, int, int, Wong, list[list[float]]] | None = None
+    tried = 0
+    for enter in counts:
+        for leave in (c for c in counts if c <= enter):
+            tried += 1
+            wong = Wong(enter, leave)
+            bets = ramp_bets(shoes, spread, wong)
+            got = _score_influence(shoes, bets)
+            if got is not None and (top is None or got[0] > top[0]):
+                top = (got[0], enter, leave, wong, bets)
+    if top is None:
+        raise InputError("--optimize-wong: no entry and exit counts make the ramp win on"
+                         " this run's rounds: no SCORE")
+    _value, _enter, _leave, wong, bets = top
+    given_gain = None
+    if given is not None:
+        given_gain = score_difference(shoes, bets, ramp_bets(shoes, spread, given))
+    rounds = sum(len(s) for s in shoes)
+    return OptimalWong(wong, _ramp_result(spread, shoes, bets, bankroll),
+                       sum(1 for b in bets for x in b if x) / rounds,
+                       _ramp_result(spread, shoes, every, bankroll),
+                       score_difference(shoes, bets, every), given_gain, tried)
 
 
 def ramp_bets(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | None,

@@ -14,8 +14,16 @@ from strategy_calc.render.text import estimate_dict, figure_dict, finite, plus_m
 
 if TYPE_CHECKING:
     from strategy_calc.counting.effects import EffectsOfRemoval
-    from strategy_calc.counting.ramps import RampFigures
-    from strategy_calc.counting.runs import BlackjackCount, Comparison, OptimisedRamp, RampResult
+    from strategy_calc.counting.ramp_constraints import RampConstraints
+    from strategy_calc.counting.ramps import OptimalRamp, RampFigures
+    from strategy_calc.counting.runs import (
+        BlackjackCount,
+        Comparison,
+        ConstraintCost,
+        OptimalWong,
+        OptimisedRamp,
+        RampResult,
+    )
     from strategy_calc.counting.sampling import Estimate
     from strategy_calc.counting.stratified import TwoPhase
     from strategy_calc.counting.systems import CountSystem
@@ -127,6 +135,8 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
             "share_played": result.share_played},
         **({} if result.optimal is None else {
             "optimal_ramp": optimal_ramp_dict(result.optimal, c.count_kind)}),
+        **({} if result.optimal_wong is None else {
+            "optimal_wong": _optimal_wong_dict(result.optimal_wong)}),
         **({} if c.boxes == 1 and not c.box_ramp else {
             "boxes": c.boxes,
             "box_ramp": {str(tc): n for tc, n in c.box_ramp} or None,
@@ -212,14 +222,42 @@ def optimal_ramp_dict(o: OptimisedRamp, kind: str = "true count") -> dict[str, A
         **_ramp_result_dict(o.result),
         "model": _figures_dict(ramp.figures),
         "compared_with_spread": spread,
+        **({} if o.constraints is None else _constraints_dict(o.constraints, ramp)),
     }
 
 
-def _optimal_ramp_text(o: OptimisedRamp, kind: str = "true count") -> list[Any]:
-    """The optimal ramp's tables: the bets by count, then its figures beside the hand
-    ramp's (the same rounds)."""
-    from rich.table import Table
+def _constraints_dict(c: ConstraintCost, ramp: OptimalRamp) -> dict[str, Any]:
+    """``"optimal_ramp"``'s keys under constraints (docs/CLI.md): the constraints, the
+    unconstrained optimum (same limits) and its SCORE over the same rounds and from the
+    per-count data, the cost (unconstrained less constrained: over the rounds paired, and
+    from the per-count data), and with several constraints each one's alone."""
+    def cost(score: float | None) -> float | None:
+        free = c.unconstrained.figures.score
+        return None if free is None or score is None else finite(free - score)
 
+    free = c.unconstrained_result
+    k = c.constraints
+    return {
+        "constraints": {"bet_unit": k.bet_unit, "max_spread": k.max_spread,
+                        "max_bet_levels": k.max_bet_levels},
+        "unconstrained_bets": {str(tc): units for tc, units in c.unconstrained.bets},
+        "unconstrained_score": {"value": finite(free.score), "se": finite(free.score_se)},
+        "unconstrained_model_score": finite(c.unconstrained.figures.score),
+        "constraint_cost_score": estimate_dict(c.cost),
+        "constraint_cost_model_score": cost(ramp.figures.score),
+        "each_constraint": {
+            name: {"bets": {str(tc): units for tc, units in one.ramp.bets},
+                   "score": {"value": finite(one.result.score),
+                             "se": finite(one.result.score_se)},
+                   "model_score": finite(one.ramp.figures.score),
+                   "constraint_cost_score": estimate_dict(one.cost),
+                   "constraint_cost_model_score": cost(one.ramp.figures.score)}
+            for name, one in c.each},
+    }
+
+
+def _ramp_purpose(o: OptimisedRamp) -> str:
+    """What the optimal ramp maximises, in words (its criterion, its constraints)."""
     ramp, limits = o.ramp, o.ramp.limits
     kelly = (f"{limits.kelly_fraction:g} x the Kelly bet for the bankroll"
              if limits.kelly_fraction is not None else "")
@@ -230,6 +268,18 @@ def _optimal_ramp_text(o: OptimisedRamp, kind: str = "true count") -> list[Any]:
     else:
         why = (f"the highest win rate with a risk of ruin at most {limits.max_ror:g}"
                + (f", at most {kelly}" if kelly else ""))
+    if o.constraints is not None:
+        why += f" under {_constraint_words(o.constraints.constraints)}"
+    return why
+
+
+def _optimal_ramp_text(o: OptimisedRamp, kind: str = "true count") -> list[Any]:
+    """The optimal ramp's tables: the bets by count, then its figures beside the hand
+    ramp's (the same rounds)."""
+    from rich.table import Table
+
+    ramp, limits = o.ramp, o.ramp.limits
+    why = _ramp_purpose(o)
     by_count = Table(title=f"optimal ramp ({why}; bets from {limits.min_bet:g} to"
                      f" {limits.max_bet:g} units, bankroll {limits.bankroll:g}): per"
                      f" {kind}, per unit bet", title_justify="left")
@@ -294,7 +344,85 @@ def _optimal_ramp_text(o: OptimisedRamp, kind: str = "true count") -> list[Any]:
             + "), bet by bet, with no smoothing across counts.")
     if o.spread_within_limits is False:
         note += " The --spread ramp bets outside --min-bet..--max-bet."
-    return [by_count, figures, note]
+    if o.constraints is None:
+        return [by_count, figures, note]
+    note = note.replace("Bets clip(scale x EV / E[X^2], min, max)", "Bets chosen under the"
+                        " constraints (the exact optimum of the per-count data)")
+    return [by_count, figures, note, _constraints_text(o.constraints, ramp)]
+
+
+def _optimal_wong_dict(o: OptimalWong) -> dict[str, Any]:
+    """``count --optimize-wong``'s ``"optimal_wong"`` object (docs/CLI.md)."""
+    return {"enter": o.wong.enter, "exit": o.wong.exit, "share_played": o.share_played,
+            "pairs_tried": o.tried, **_ramp_result_dict(o.result),
+            "every_round": _ramp_result_dict(o.every_round),
+            "score_gain": estimate_dict(o.gain),
+            "score_gain_over_given": estimate_dict(o.given_gain)}
+
+
+def _optimal_wong_text(o: OptimalWong, kind: str) -> str:
+    """``--optimize-wong`` in a line or two."""
+    def est(e: Estimate | None) -> str:
+        if e is None:
+            return "-"
+        return f"{e.value:+.3f}" + (f" +- {e.se:.3f}" if math.isfinite(e.se) else "")
+
+    r = o.result
+    score = "-" if r.score is None else f"{r.score:.3f}" + (
+        f" +- {r.score_se:.3f}" if r.score_se is not None else "")
+    text = (f"Best wonging of {o.tried} pairs of whole counts: in at {kind} >="
+            f" {o.wong.enter:g}, out below {o.wong.exit:g} ({o.share_played:.1%} of rounds"
+            f" played): SCORE {score} per round observed; " + (
+                f"against playing every round {est(o.gain)} (paired SE)" if o.gain is not None
+                else "playing every round has no SCORE (it does not win)"
+                if o.every_round.score is None else "against playing every round -"))
+    if o.given_gain is not None:
+        text += f", against --enter/--exit {est(o.given_gain)}"
+    return text + " (chosen on these rounds: an upper estimate)."
+
+
+def _constraint_words(k: RampConstraints) -> str:
+    """The constraints in words.
+
+    >>> from strategy_calc.counting.ramp_constraints import RampConstraints
+    >>> _constraint_words(RampConstraints(bet_unit=1, max_bet_levels=3))
+    'bets in multiples of 1 unit, at most 3 bet sizes'
+    """
+    words = []
+    if k.bet_unit is not None:
+        words.append(f"bets in multiples of {k.bet_unit:g} unit"
+                     + ("" if k.bet_unit == 1 else "s"))
+    if k.max_spread is not None:
+        words.append(f"a spread of at most {k.max_spread:g} to 1")
+    if k.max_bet_levels is not None:
+        words.append(f"at most {k.max_bet_levels} bet size"
+                     + ("" if k.max_bet_levels == 1 else "s"))
+    return ", ".join(words)
+
+
+def _constraints_text(c: ConstraintCost, ramp: OptimalRamp) -> str:
+    """What the constraints cost: a line or two."""
+    def est(e: Estimate | None) -> str:
+        if e is None:
+            return "-"
+        return f"{e.value:.3f}" + (f" +- {e.se:.3f}" if math.isfinite(e.se) else "")
+
+    def num(x: float | None) -> str:
+        return "-" if x is None else f"{x:.3f}"
+
+    free = c.unconstrained_result
+    free_score = ("-" if free.score is None else f"{free.score:.3f}"
+                  + (f" +- {free.score_se:.3f}" if free.score_se is not None else ""))
+    text = (f"Constraints ({_constraint_words(c.constraints)}): they cost {est(c.cost)}"
+            f" SCORE over these rounds (the unconstrained optimum's SCORE {free_score} less"
+            f" the constrained one's, paired SE); from the per-count data"
+            f" {num(c.unconstrained.figures.score)} unconstrained,"
+            f" {num(ramp.figures.score)} constrained.")
+    if c.each:
+        text += " Each alone: " + "; ".join(
+            f"{_constraint_words(one.constraints)} {est(one.cost)}" for _name, one in c.each
+        ) + "."
+    return text
 
 
 def count_text(result: BlackjackCount) -> str:
@@ -401,6 +529,8 @@ def count_text(result: BlackjackCount) -> str:
                 f" chart), {got.sizes.exact:,} exact EVs and {got.sizes.moments:,} exact second"
                 f" moments among them{reached}; {got.seconds:.0f} s")
     extra = [] if result.optimal is None else _optimal_ramp_text(result.optimal, c.count_kind)
+    if result.optimal_wong is not None:
+        extra.append(_optimal_wong_text(result.optimal_wong, kind))
     if result.sidebets is not None:
         extra.append(counted_sidebets_table(result.sidebets))
     return render(head, figures, note, by_tc, *extra)
