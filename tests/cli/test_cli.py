@@ -184,6 +184,8 @@ def test_bench_workloads_of_the_speed_issue_are_named_and_the_longest_waits_to_b
               "resplit-optimal-1d", "resplit-optimal-6d"}
     assert wanted <= set(bench.names())
     assert "resplit-optimal-6d" not in bench.names(default=True)
+    assert "count-score-6d" in bench.names()  # (issue 48: minutes, on request)
+    assert "count-score-6d" not in bench.names(default=True)
     assert bench.expected_seconds(1) < bench.expected_seconds(1, bench.names())
 
 
