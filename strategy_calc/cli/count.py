@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -450,11 +451,15 @@ def count_command(
             sidebets, "blackjack", sidebet_files or (), ruleset.dealer_hits_soft_17)
         triggers = resolve_triggers(sidebet_triggers, bets) if sidebet_triggers else ()
         if method.stratified:
-            return _stratified(method, deal, counting.blackjack_counter(
-                ruleset, strategy.value, systems.system or "hilo", deal.cut_card, deal.seed,
+            if constraints is not None and constraints.given:
+                raise InputError("--method stratified does not take --bet-unit, --max-spread"
+                                 " or --max-bet-levels (yet): use --method direct")
+            return _stratified(method, deal, [counting.blackjack_counter(
+                ruleset, strategy.value, name, deal.cut_card, deal.seed,
                 deal.penetration, deal.every, start, seats, boxes, steps, side_counts, bets,
-                triggers, deck_estimation), spread, ramp.bankroll, workers, questions, yes,
-                names, limits, wong, plot)
+                triggers, deck_estimation) for name in names or [systems.system or "hilo"]],
+                spread, ramp.bankroll, workers, questions, yes, limits, wong, plot,
+                several=names is not None, optimize_wong=wonging.optimize_wong)
         method.sizes(None)  # (refuses the stratified method's options)
         redeal = 2 if (deck_estimation != "exact" and (spread or wong) and (
             strategy is CountPlay.BASIC_INDICES or steps)) else 1  # (the exact counter too)
@@ -481,39 +486,56 @@ def count_command(
     respond(compute, render)
 
 
-def _stratified(method: Method, deal: Deal, counter: BlackjackCounter, spread: Spread | None,
-                bankroll: float | None, workers: opt.Workers,
-                questions: RiskQuestions | None, yes: bool, names: list[str] | None,
-                limits: RampLimits | None, wong: Wong | None, plot: Path | None
-                ) -> BlackjackCount:
-    """``count --method stratified`` (or ``--precision``): checked, costed, run."""
+def _stratified(method: Method, deal: Deal, counters: list[BlackjackCounter],
+                spread: Spread | None, bankroll: float | None, workers: opt.Workers,
+                questions: RiskQuestions | None, yes: bool, limits: RampLimits | None,
+                wong: Wong | None, plot: Path | None, several: bool, optimize_wong: bool
+                ) -> BlackjackCount | Comparison:
+    """``count --method stratified`` (or ``--precision``): checked, costed, run; with
+    ``several`` systems (``--compare``) each its own run on the same seeded shoes, a
+    ``--precision`` run's ``--max-minutes`` shared between them."""
     from strategy_calc.counting import stratified
+    from strategy_calc.counting.runs import Comparison
 
-    for flag, given in (("--compare", names is not None), ("--optimize-ramp", limits is not None),
-                        ("--enter/--exit", wong is not None), ("--plot", plot is not None),
+    for flag, given in (("--enter/--exit", wong is not None), ("--plot", plot is not None),
+                        ("--optimize-wong", optimize_wong),
                         ("--moment-every", deal.moment_every is not None)):
         if given:
             raise InputError(f"--method stratified does not take {flag} (yet): use --method"
                              " direct")
-    counter.check_surveyable()
+    for counter in counters:
+        counter.check_surveyable()
     sizes = method.sizes(deal.rounds_)
     jobs = workers.jobs or os.cpu_count() or 1
     budget = method.budget
-    seconds = budget if budget is not None else stratified.estimated_seconds(sizes, jobs)
+    seconds = (budget if budget is not None
+               else len(counters) * stratified.estimated_seconds(sizes, jobs))
     confirm_long_run(seconds, f"a stratified count of {sizes.surveyed:,} rounds surveyed"
                      if budget is None else f"a --precision run of up to {budget / 60:g}"
                      " minutes", yes)
-    with workers.executor() as pool, progress_bar("stratified count") as tick:
-        result = stratified.stratified_count(
-            counter, spread, bankroll, sizes, method.precision, budget, pool,
-            lambda stage, done, total: tick(done, total), questions)
-    got = result.two_phase
-    if (method.precision is not None and got is not None and got.score is not None
-            and got.score_se is not None and got.score_se > method.precision * got.score):
-        print(f"warning: --max-minutes reached with SCORE's standard error"
-              f" {got.score_se / got.score:.2%} of SCORE, not {method.precision:.2%}",
-              file=sys.stderr)
-    return result
+    share = None if budget is None else budget / len(counters)
+    results = []
+    with workers.executor() as pool:
+        for counter in counters:
+            label = f"{counter.system.name}: stratified count" if several else "stratified count"
+            with progress_bar(label) as tick:
+                result = stratified.stratified_count(
+                    counter, spread, bankroll, sizes, method.precision, share, pool,
+                    _staged(tick), questions, limits)
+            got = result.two_phase
+            if (method.precision is not None and got is not None and got.score is not None
+                    and got.score_se is not None
+                    and got.score_se > method.precision * got.score):
+                print(f"warning: {counter.system.name}: --max-minutes reached with SCORE's"
+                      f" standard error {got.score_se / got.score:.2%} of SCORE, not"
+                      f" {method.precision:.2%}", file=sys.stderr)
+            results.append(result)
+    return Comparison(tuple(results)) if several else results[0]
+
+
+def _staged(tick: Callable[[int, int], None]) -> Callable[[str, int, int], None]:
+    """A two-phase run's ``progress(stage, done, total)`` drawn on one bar."""
+    return lambda _stage, done, total: tick(done, total)
 
 
 def _warn_estimation(counters: list[BlackjackCounter], ramp: bool) -> None:

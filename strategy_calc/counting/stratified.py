@@ -31,11 +31,19 @@ import numpy as np
 
 from strategy_calc.counting.controls import ratio_se, regression_estimate, shoe_controls
 from strategy_calc.counting.counter import BlackjackCounter, Spread, SurveyedShoe
-from strategy_calc.counting.ramps import desirability_index, risk_of_ruin
+from strategy_calc.counting.ramps import (
+    CountBucket,
+    RampLimits,
+    desirability_index,
+    hours_to_double,
+    optimize_ramp,
+    ramp_figures,
+    risk_of_ruin,
+)
 from strategy_calc.counting.ramps import n0 as n0_of
 from strategy_calc.counting.ramps import score as score_of
 from strategy_calc.counting.risks import RiskQuestions, risk_answers
-from strategy_calc.counting.runs import BlackjackCount, TrueCountRow
+from strategy_calc.counting.runs import BlackjackCount, OptimisedRamp, RampResult, TrueCountRow
 from strategy_calc.counting.sampling import Estimate, batches
 from strategy_calc.errors import InputError
 from strategy_calc.parallel import run_all
@@ -336,50 +344,65 @@ def _residual_sds(sid: np.ndarray, kind: np.ndarray, resid: np.ndarray, m: int
 
 def _terms(pop: _Population, sample: str, weight: np.ndarray, sid: np.ndarray
            ) -> tuple[np.ndarray, float, float]:
-    """Each round's value in ``sample``'s estimate (exact where valued, else the predictor
-    plus its stratum's mean sampled residual), the sampling variance given the survey of
-    ``sum(weight * value) / N`` (without replacement within strata, ``weight`` constant
-    within each), and the residuals' pooled SD.
+    """Each round's weighted value in ``sample``'s estimate: ``weight`` times its exact value
+    where valued, else ``weight`` times the predictor plus its stratum's mean of ``weight``
+    times the sampled rounds' residuals; the sampling variance given the survey of their
+    sum over N; and the residuals' pooled SD (unweighted).
 
-    Var = sum over strata of (w_h N_h / N)^2 (1 - n_h / N_h) s_h^2 / n_h, with N_h the
-    stratum's rounds outside the pilot, n_h those sampled, s_h^2 their residuals'
-    variance."""
+    Within a stratum the sample is a simple random sample of its N_h rounds outside the
+    pilot, so the mean of ``weight * (y - f)`` over it is unbiased for theirs, whatever the
+    weights (a ramp other than the strata's: :func:`_estimate`'s ``bets``). Var = sum over
+    strata of (N_h / N)^2 (1 - n_h / N_h) s_h^2 / n_h, s_h^2 the variance of ``weight *
+    (y - f)`` over the stratum's n_h sampled rounds (where fewer than three: its mean
+    weight squared times the pooled variance of the residuals)."""
     kind, value, pred = pop.kind[sample], pop.value[sample], pop.pred[sample]
     m = int(sid.max()) + 1
-    sd, mean, n_h, pooled = _residual_sds(sid, kind, value - pred, m)
+    resid = value - pred
+    got = kind == 2
+    s, r, wr = sid[got], resid[got], (weight * resid)[got]
+    n_h = np.bincount(s, minlength=m)
     size = np.bincount(sid[kind != 1], minlength=m)
     if np.any((size > 0) & (n_h == 0)):
         raise AssertionError("a stratum without a sampled round")
-    w = np.bincount(sid, weights=weight, minlength=m) / np.maximum(np.bincount(sid, minlength=m), 1)
+    pooled = float(np.var(r, ddof=1)) if len(r) >= 2 else 0.0
+    mean = np.divide(np.bincount(s, weights=wr, minlength=m), n_h, out=np.zeros(m),
+                     where=n_h > 0)
+    sq = np.bincount(s, weights=(wr - mean[s]) ** 2, minlength=m)
+    w_mean = np.bincount(sid, weights=weight, minlength=m) / np.maximum(
+        np.bincount(sid, minlength=m), 1)
+    s2 = np.where(n_h >= 3, sq / np.maximum(n_h - 1, 1), w_mean ** 2 * pooled)
     some = n_h > 0
-    var = float(np.sum(((w * size / pop.size) ** 2 * (1.0 - n_h / np.maximum(size, 1))
-                        * sd * sd / np.maximum(n_h, 1))[some]))
-    z = pred + mean[sid]
+    var = float(np.sum(((size / pop.size) ** 2 * (1.0 - n_h / np.maximum(size, 1)) * s2
+                        / np.maximum(n_h, 1))[some]))
+    z = weight * pred + mean[sid]
     valued = kind > 0
-    z[valued] = value[valued]
+    z[valued] = (weight * value)[valued]
     return z, var, math.sqrt(pooled)
 
 
-def _estimate(run: _Run, precision: float | None) -> TwoPhase:
-    """The figures of the rounds surveyed so far and the samples valued (module doc):
-    the survey's part of each standard error from the shoes (a ratio over independent
-    shoes, by the delta method), the sample's part from the strata, added (the sample is
-    drawn given the survey)."""
+def _estimate(run: _Run, precision: float | None, bets: np.ndarray | None = None
+              ) -> TwoPhase:
+    """The figures of the rounds surveyed so far and the samples valued (module doc), for
+    the ramp's bets (or ``bets``, one a round: another ramp on the same rounds and
+    samples): the survey's part of each standard error from the shoes (a ratio over
+    independent shoes, by the delta method), the sample's part from the strata, added
+    (the sample is drawn given the survey)."""
     pop = run.pop
-    sid, bet, n = pop.strata(), pop.bet, pop.size
+    sid, n = pop.strata(), pop.size
+    bet = pop.bet if bets is None else bets
     z, var_ev, resid_sd = _terms(pop, "ev", np.ones(n), sid)
-    _z, var_win, _sd = _terms(pop, "ev", bet, sid)
-    q, var_q, m_resid_sd = _terms(pop, "m2", bet * bet, sid)
+    zw, var_win, _sd = _terms(pop, "ev", bet, sid)
+    qw, var_q, m_resid_sd = _terms(pop, "m2", bet * bet, sid)
     k = pop.shoes
     rounds = np.bincount(pop.shoe, minlength=k).astype(float)
     x = np.array(pop.controls) if run.controls is not None else None
     mean_x = run.control_means
     ev_value, ev_resid = regression_estimate(np.bincount(pop.shoe, weights=z, minlength=k),
                                              rounds, x, mean_x)
-    w, win_resid = regression_estimate(np.bincount(pop.shoe, weights=bet * z, minlength=k),
+    w, win_resid = regression_estimate(np.bincount(pop.shoe, weights=zw, minlength=k),
                                        rounds, x, mean_x)
-    m2, q_resid = regression_estimate(np.bincount(pop.shoe, weights=bet * bet * q,
-                                                  minlength=k), rounds, x, mean_x)
+    m2, q_resid = regression_estimate(np.bincount(pop.shoe, weights=qw, minlength=k),
+                                      rounds, x, mean_x)
     variance = m2 - w * w
     if not variance > 0:
         raise InputError("the ramp's estimated variance is not positive: survey more rounds")
@@ -423,6 +446,15 @@ def two_phase_count(counter: BlackjackCounter, spread: Spread | None, sizes: Siz
                     precision: float | None = None, budget: float | None = None,
                     pool: Executor | None = None, progress: Progress = None,
                     controlled: bool = True) -> TwoPhase:
+    """The run's figures by two-phase sampling (:func:`_two_phase`)."""
+    return _two_phase(counter, spread, sizes, precision, budget, pool, progress,
+                      controlled)[0]
+
+
+def _two_phase(counter: BlackjackCounter, spread: Spread | None, sizes: Sizes,
+               precision: float | None = None, budget: float | None = None,
+               pool: Executor | None = None, progress: Progress = None,
+               controlled: bool = True) -> tuple[TwoPhase, _Run]:
     """The run's figures by two-phase sampling: a survey of ``sizes.surveyed`` rounds
     (whole shoes, shoe ``i`` the direct run's shoe ``i``), ``sizes.exact`` exact EVs and
     ``sizes.moments`` exact second moments among them (pilots included). With
@@ -447,7 +479,7 @@ def two_phase_count(counter: BlackjackCounter, spread: Spread | None, sizes: Siz
         run.sample("m2", want.moments)
         result = _estimate(run, precision)
         if precision is None:
-            return result
+            return result, run
         spent = time.monotonic() - run.began
         if progress is not None and result.score and result.score_se is not None:
             progress("precision", min(round(1e4 * precision * result.score),
@@ -455,7 +487,7 @@ def two_phase_count(counter: BlackjackCounter, spread: Spread | None, sizes: Siz
         if (result.score is not None and result.score_se is not None
                 and result.score_se <= precision * result.score) or (
                 budget is not None and spent >= budget):
-            return result
+            return result, run
         if result.score is None:
             raise InputError("the ramp does not win on the rounds surveyed, so SCORE has no"
                              " precision to reach: check the ramp, or give --rounds")
@@ -493,11 +525,12 @@ def _next_sizes(run: _Run, result: TwoPhase, precision: float, budget: float | N
 def stratified_count(counter: BlackjackCounter, spread: Spread | None,
                      bankroll: float | None, sizes: Sizes, precision: float | None = None,
                      budget: float | None = None, pool: Executor | None = None,
-                     progress: Progress = None, questions: RiskQuestions | None = None
-                     ) -> BlackjackCount:
+                     progress: Progress = None, questions: RiskQuestions | None = None,
+                     optimize: RampLimits | None = None) -> BlackjackCount:
     """``count --method stratified``: :func:`two_phase_count` as a count's figures (those of
-    :func:`strategy_calc.counting.runs.blackjack_count`, each from the two-phase estimate)."""
-    got = two_phase_count(counter, spread, sizes, precision, budget, pool, progress)
+    :func:`strategy_calc.counting.runs.blackjack_count`, each from the two-phase estimate);
+    ``optimize``: also the optimal ramp (:func:`_optimised`)."""
+    got, run = _two_phase(counter, spread, sizes, precision, budget, pool, progress)
     top = counter.planner.top_plan(False).ev
     n = counter.start().total
     low, high = counter.shoe_procedure.cut_card_from_end
@@ -520,7 +553,54 @@ def stratified_count(counter: BlackjackCounter, spread: Spread | None,
         risk_of_ruin=risk_of_ruin(win.value, sd, bankroll) if ramp and bankroll else None,
         moment_rounds=got.sizes.moments, sd_per_round_se=sd_se,
         score_se=got.score_se if ramp else None, risks=risks, method="stratified",
-        two_phase=got)
+        two_phase=got, optimal=None if optimize is None else _optimised(run, spread, optimize))
+
+
+def buckets_of(run: _Run) -> tuple[CountBucket, ...]:
+    """Per floored count of the surveyed rounds: their share, and the two-phase estimates
+    of their mean EV and mean E[X^2] (each round's value: exact where valued, else the
+    predictor plus its stratum's mean residual); ``sampled``: their exact second moments."""
+    pop = run.pop
+    sid, n = pop.strata(), pop.size
+    z = _terms(pop, "ev", np.ones(n), sid)[0]
+    q = _terms(pop, "m2", np.ones(n), sid)[0]
+    keys, where = np.unique(pop.key, return_inverse=True)
+    count = np.bincount(where)
+    moments = np.bincount(where, weights=(pop.kind["m2"] > 0).astype(float))
+    out = []
+    for j, tc in enumerate(keys.tolist()):
+        ev = float(np.bincount(where, weights=z)[j] / count[j])
+        m2 = max(float(np.bincount(where, weights=q)[j] / count[j]), ev * ev + 1e-12)
+        out.append(CountBucket(int(tc), float(count[j] / n), ev, m2, int(moments[j])))
+    return tuple(out)
+
+
+def _optimised(run: _Run, spread: Spread | None, limits: RampLimits) -> OptimisedRamp:
+    """``--optimize-ramp`` under the two-phase method: the optimal ramp of the per-count
+    estimates (:func:`buckets_of`), and its figures over the same survey and samples (any
+    ramp's bets can weigh them: :func:`_terms`), beside the hand-given ramp's. The ramp is
+    chosen on the figures it is judged by, so its SCORE is an upper estimate (as the
+    direct method's)."""
+    buckets = buckets_of(run)
+    ramp = optimize_ramp(buckets, limits)
+    chosen = Spread(ramp.bets)
+    pop = run.pop
+
+    def over(s: Spread) -> RampResult:
+        bets = np.array([s.bet(t) for t in pop.key.tolist()])
+        got = _estimate(run, None, bets)
+        win, sd = got.win, got.sd
+        return RampResult(s, win, sd, got.sd_se, n0_of(win.value, sd), got.score,
+                          got.score_se, desirability_index(win.value, sd),
+                          risk_of_ruin(win.value, sd, limits.bankroll),
+                          hours_to_double(win.value, limits.bankroll, limits.rounds_per_hour))
+
+    hand = None if spread is None else [spread.bet(b.tc) for b in buckets]
+    return OptimisedRamp(
+        ramp, buckets, over(chosen), None if spread is None else over(spread),
+        None if hand is None else ramp_figures(buckets, hand, limits.bankroll,
+                                               limits.rounds_per_hour),
+        None if hand is None else all(limits.min_bet <= b <= limits.max_bet for b in hand))
 
 
 SECONDS_PER = {"survey": 60e-6, "ev": 0.016, "m2": 0.25}

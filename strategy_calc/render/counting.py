@@ -645,6 +645,10 @@ def comparison_text(result: Comparison) -> str:
             f"{r.di:.3f}" if r.di is not None else "-")
     note = ("SCORE's SE by the delta method from the win rate's and the SD's, their"
             " covariance taken as 0; the systems' differences are paired (same shoes)")
+    if any(r.two_phase is not None for r in result.results):
+        note = ("method stratified: each system's own survey of the same seeded shoes and"
+                " its own sample of exact rounds; SCORE's SE by the delta method, jointly"
+                " in the win rate and E[X^2] (MODEL.md, 'Two-phase estimation')")
     optimal = [r for r in result.results if r.optimal is not None]
     if not optimal:
         return render(head, table, note)

@@ -16,7 +16,8 @@ import pytest
 from strategy_calc.counting import runs
 from strategy_calc.counting.controls import count_distribution, shoe_controls
 from strategy_calc.counting.counter import blackjack_counter, parse_spread
-from strategy_calc.counting.stratified import Sizes, _terms, two_phase_count
+from strategy_calc.counting.ramps import RampLimits
+from strategy_calc.counting.stratified import Sizes, _optimised, _terms, _two_phase
 from strategy_calc.rules import blackjack_rules
 from strategy_calc.cli.root import run
 
@@ -48,7 +49,7 @@ def test_valuing_every_round_gives_the_direct_estimate() -> None:
     played = counter.play(range(6))
     rounds = sum(len(s) for s in played)
     direct = runs.summarise(counter, played, rounds, SPREAD, None)
-    got = two_phase_count(counter, SPREAD, Sizes(rounds, 10**6, 10**6), controlled=False)
+    got, run = _two_phase(counter, SPREAD, Sizes(rounds, 10**6, 10**6), controlled=False)
     assert got.sizes == Sizes(rounds, rounds, rounds)
     assert direct.win_rate_per_round is not None and direct.sd_per_round is not None
     assert got.win.value == pytest.approx(direct.win_rate_per_round.value, abs=1e-14)
@@ -64,18 +65,28 @@ def test_valuing_every_round_gives_the_direct_estimate() -> None:
     assert got.score_se == pytest.approx(math.sqrt(sum(p * p for p in psi) / (k * (k - 1))),
                                          rel=1e-9)
     assert got.score_se_sample == 0.0  # (every round valued: nothing sampled)
+    # --optimize-ramp: the same per-count data, so the same ramp, scored alike
+    limits = RampLimits(bankroll=10_000, min_bet=1, max_bet=8)
+    want, ours = runs._optimal_ramp(played, SPREAD, limits), _optimised(run, SPREAD, limits)
+    assert [t for t, _b in ours.ramp.bets] == [t for t, _b in want.ramp.bets]
+    assert [b for _t, b in ours.ramp.bets] == pytest.approx([b for _t, b in want.ramp.bets],
+                                                            rel=1e-9)
+    assert ours.result.win_rate_per_round.value == pytest.approx(
+        want.result.win_rate_per_round.value, abs=1e-14)
+    assert ours.result.score == pytest.approx(want.result.score, rel=1e-9)
 
 
 def test_a_stratified_sample_is_unbiased_and_its_variance_formula_exact() -> None:
     """Sampling theory of the sample's part, on a population small enough to draw every
-    sample: two strata (bets 1 and 4) of 5 and 6 rounds, 3 drawn from each. Over the
+    sample: two strata of 5 and 6 rounds, 3 drawn from each, the bets varying within
+    each (a ramp other than the one the strata were cut by). Over the
     10 x 20 equally likely samples, the estimate's mean is the population's weighted mean
     (unbiased), and the mean of the estimated variance is the estimate's variance
     (s^2 with n - 1 and the finite-population factor, Cochran, *Sampling Techniques*,
     5.9): both exact, written out below from the definitions, not from the code."""
     y = np.array([0.10, -0.30, 0.05, 0.20, -0.10, 0.40, 0.00, 0.15, -0.25, 0.30, 0.12])
     pred = np.array([0.0, -0.2, 0.1, 0.1, 0.0, 0.2, 0.1, 0.1, -0.1, 0.2, 0.1])
-    bet = np.array([1.0] * 5 + [4.0] * 6)
+    bet = np.array([1.0, 1.0, 2.0, 1.0, 2.0, 4.0, 4.0, 2.0, 4.0, 8.0, 4.0])
     sid = np.array([0] * 5 + [1] * 6)
     n = len(y)
     target = float((bet * y).sum() / n)
@@ -88,7 +99,7 @@ def test_a_stratified_sample_is_unbiased_and_its_variance_formula_exact() -> Non
             pop = SimpleNamespace(kind={"ev": kind}, value={"ev": value},
                                   pred={"ev": pred}, size=n)
             z, var, _sd = _terms(pop, "ev", bet, sid)  # type: ignore[arg-type]
-            estimates.append(float((bet * z).sum() / n))
+            estimates.append(float(z.sum() / n))  # (z: each round's bet times its value)
             variances.append(var)
     mean = sum(estimates) / len(estimates)
     true_var = sum((e - mean) ** 2 for e in estimates) / len(estimates)
