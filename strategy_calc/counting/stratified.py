@@ -612,7 +612,7 @@ def estimated_seconds(sizes: Sizes, workers: int) -> float:
     """About how long a two-phase run of ``sizes`` takes on ``workers`` workers, seconds.
 
     >>> round(estimated_seconds(Sizes(200_000, 2000, 400), 2))
-    71
+    72
     """
     cpu = (sizes.surveyed * SECONDS_PER["survey"] + sizes.exact * SECONDS_PER["ev"]
            + sizes.moments * SECONDS_PER["m2"])

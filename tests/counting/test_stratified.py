@@ -13,13 +13,13 @@ from typing import Any
 import numpy as np
 import pytest
 
+from strategy_calc.cli.root import run
 from strategy_calc.counting import runs
 from strategy_calc.counting.controls import count_distribution, shoe_controls
 from strategy_calc.counting.counter import blackjack_counter, parse_spread
 from strategy_calc.counting.ramps import RampLimits
 from strategy_calc.counting.stratified import Sizes, _optimised, _terms, _two_phase
 from strategy_calc.rules import blackjack_rules
-from strategy_calc.cli.root import run
 
 SPREAD = parse_spread("0:1,1:2,2:4,3:8")
 
@@ -164,7 +164,8 @@ def test_count_method_stratified_json_keys(capsys: pytest.CaptureFixture[str]) -
     """The contract of issue 48: ``"method"``, ``"score": {"value", "se"}`` and what the
     figures rest on; a direct run says ``"method": "direct"`` and keeps its number."""
     got = _json(["count", "--rules", "deluxe", "--decks", "1", "--set", "max_split_hands=1",
-                 "--spread", "0:1,1:2,2:4,3:8", "--method", "stratified", "--rounds", "300", "--exact-rounds", "24",
+                 "--spread", "0:1,1:2,2:4,3:8", "--method", "stratified", "--rounds", "300",
+                 "--exact-rounds", "24",
                  "--moment-rounds", "8", "--jobs", "1", "--json"], capsys)
     assert got["method"] == "stratified"
     assert set(got["score"]) == {"value", "se"}
