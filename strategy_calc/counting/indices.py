@@ -258,9 +258,9 @@ def _along_family(rules: BlackjackRules, family: Family, decision: Decision,
                             < abs(family.line_coordinate(best) - at)):
             nearest[at] = step
     for at, step in sorted(nearest.items()):
-        removed = family.removed(step, hand, up)
-        if removed is not None:
-            yield at, analyse_hand(hand, up, rules, removed=removed, outcomes=outcomes)
+        shoe = family.shoe_at(step, hand, up)
+        if shoe is not None:
+            yield at, analyse_hand(hand, up, rules, outcomes=outcomes, shoe=shoe)
 
 
 BetAt = Callable[[float], float]
