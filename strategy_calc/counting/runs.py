@@ -208,13 +208,11 @@ def blackjack_count(
     if bankroll is not None and not (math.isfinite(bankroll) and bankroll > 0):
         raise InputError(f"--bankroll must be a positive number of units, not {bankroll:g}")
     counter.check_dealable()
-    n = counter.start().total
-    low, high = counter.shoe_procedure.cut_card_from_end
-    per_shoe = max(1.0, (n - (low + high) / 2) / 5.5)  # a first guess: ~5.5 cards a round
+    per_shoe = rounds_per_shoe(counter)
     played: list[tuple[RoundRecord, ...]] = []
     have = 0
     while have < rounds:
-        need = math.ceil((rounds - have) / per_shoe) + 1
+        need = shoes_to_deal(rounds - have, per_shoe)
         start = len(played)
         parts = batches(need, batch)
         parts = [range(start + p.start, start + p.stop) for p in parts]
@@ -249,6 +247,60 @@ def blackjack_count(
         progress(rounds, rounds)
     return summarise(counter, played, rounds, spread, bankroll, wong, optimize, questions,
                      exact_played, constraints, optimize_wong)
+
+
+CARDS_A_ROUND = 5.5
+"""A first guess at the cards one round takes (one box; the run then learns its own)."""
+
+
+SPARE_FROM = 4
+"""A pass that needs at least this many shoes deals one more (:func:`shoes_to_deal`)."""
+
+
+def rounds_per_shoe(counter: BlackjackCounter) -> float:
+    """A first guess at the rounds one shoe of ``counter`` deals: the cards before the
+    cut card (the middle of its range) at :data:`CARDS_A_ROUND` a round, at least 1
+    (about right for one box without burns; more boxes or burns deal fewer rounds).
+
+    >>> from strategy_calc.counting.counter import blackjack_counter
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> rounds_per_shoe(blackjack_counter(blackjack_rules("deluxe", [], 8)))  # 312 / 5.5
+    56.72727272727273
+    """
+    n = counter.start().total
+    low, high = counter.shoe_procedure.cut_card_from_end
+    return max(1.0, (n - (low + high) / 2) / CARDS_A_ROUND)
+
+
+def shoes_to_deal(wanted: int, per_shoe: float) -> int:
+    """The shoes a pass of :func:`blackjack_count` deals for ``wanted`` more rounds at about
+    ``per_shoe`` rounds a shoe: enough by that guess, and one spare (against a short
+    guess, which would cost a second pass) when that adds at most a quarter to the work.
+    Only whole shoes count, so without this bound a spare shoe of many decks doubled a
+    short run (at 1,000 decks a 200-round run dealt two shoes of 7,000 rounds each).
+    Which shoes are dealt beyond those kept changes no figure, only the time.
+
+    >>> shoes_to_deal(200, 56.7), shoes_to_deal(1000, 56.7)  # 8 decks: 4 + 1, 18 + 1
+    (5, 19)
+    >>> shoes_to_deal(200, 7091.0), shoes_to_deal(100, 56.7)  # one shoe holds them
+    (1, 2)
+    """
+    need = math.ceil(wanted / per_shoe)
+    return need + 1 if need >= SPARE_FROM else need
+
+
+def rounds_dealt(counter: BlackjackCounter, rounds: int) -> float:
+    """About how many rounds :func:`blackjack_count` deals for ``rounds`` rounds: whole
+    shoes (:func:`shoes_to_deal` of :func:`rounds_per_shoe`), so at least one shoe's
+    rounds, thousands at many decks; what a run's cost estimate counts.
+
+    >>> from strategy_calc.counting.counter import blackjack_counter
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> round(rounds_dealt(blackjack_counter(blackjack_rules("deluxe", [], 1000)), 200))
+    7091
+    """
+    per_shoe = rounds_per_shoe(counter)
+    return max(float(rounds), shoes_to_deal(rounds, per_shoe) * per_shoe)
 
 
 def kept_shoes(played: Sequence[tuple[RoundRecord, ...]], rounds: int) -> list[int]:
