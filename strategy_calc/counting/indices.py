@@ -452,6 +452,39 @@ class IndexTable:
     and bankroll), or empty when they were not."""
 
 
+PUBLISHED_STEP_SECONDS = 0.011
+"""CPU seconds per step of the family for the published decisions with their linear
+estimates (``indices --published``, hilo, macau-1983, 2026-12-07 on the 2-core machine:
+4.7 s at 200 decks and 21.8 s at 1,000, 401 and 2,001 steps, about 10.6 ms a step)."""
+MATRIX_STEP_SECONDS = 0.75
+"""CPU seconds per step of the family for the matrix of every play (330 cells: ``indices``
+less ``indices --published`` at 8 decks, 17 steps, about 11.8 s, 2026-12-07), rounded up."""
+START_SECONDS = 0.5
+"""What an ``indices`` process costs before its first step (imports, the chart)."""
+
+
+def estimated_seconds(rules: BlackjackRules, count: str | CountSystem = "hilo",
+                      matrix: bool = True) -> float:
+    """About how long ``indices`` takes for ``rules`` and ``count`` on a machine like the one
+    :data:`PUBLISHED_STEP_SECONDS` was measured on (an estimate, to ask before a long run):
+    each decision is analysed at every step of its family, whose steps are ``20 / decks``
+    true counts apart (:meth:`CountFamily.steps`: about ``2 * decks + 1`` of them), so the
+    work grows with the decks; ``matrix``: with the matrix of every play.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> round(estimated_seconds(blackjack_rules("macau-1983", [], 8)))  # 17 steps
+    14
+    >>> round(estimated_seconds(blackjack_rules("macau-1983", [], 1000)) / 60)  # 2,001 steps
+    25
+    >>> round(estimated_seconds(blackjack_rules("macau-1983", [], 1000), "ko"))  # 21 steps
+    16
+    """
+    system = count if isinstance(count, CountSystem) else find_count(count)
+    steps = len(index_family(rules.decks, system).steps())
+    per_step = PUBLISHED_STEP_SECONDS + (MATRIX_STEP_SECONDS if matrix else 0.0)
+    return START_SECONDS + steps * per_step
+
+
 def count_indices(
     rules: BlackjackRules,
     count: str = "hilo",
