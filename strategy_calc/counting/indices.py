@@ -452,15 +452,18 @@ class IndexTable:
     and bankroll), or empty when they were not."""
 
 
-PUBLISHED_STEP_SECONDS = 0.011
+PUBLISHED_STEP_SECONDS = 0.0107
 """CPU seconds per step of the family for the published decisions with their linear
 estimates (``indices --published``, hilo, macau-1983, 2026-12-07 on the 2-core machine:
-4.7 s at 200 decks and 21.8 s at 1,000, 401 and 2,001 steps, about 10.6 ms a step)."""
-MATRIX_STEP_SECONDS = 0.75
-"""CPU seconds per step of the family for the matrix of every play (330 cells: ``indices``
-less ``indices --published`` at 8 decks, 17 steps, about 11.8 s, 2026-12-07), rounded up."""
-START_SECONDS = 0.5
-"""What an ``indices`` process costs before its first step (imports, the chart)."""
+4.70 s at 200 decks and 21.78 s at 1,000, 401 and 2,001 steps)."""
+MATRIX_SECONDS = 4.15
+"""CPU seconds of the matrix of every play (330 cells) besides its steps: ``indices`` less
+``indices --published``, 11.8 s at 8 decks (17 steps) and 49.5 s at 50 (101 steps), a line
+through both (2026-12-07)."""
+MATRIX_STEP_SECONDS = 0.449
+"""CPU seconds per step of the family for the matrix of every play (the same line)."""
+START_SECONDS = 0.41
+"""What an ``indices --published`` process costs besides its steps (the same fit)."""
 
 
 def estimated_seconds(rules: BlackjackRules, count: str | CountSystem = "hilo",
@@ -473,16 +476,16 @@ def estimated_seconds(rules: BlackjackRules, count: str | CountSystem = "hilo",
 
     >>> from strategy_calc.rules import blackjack_rules
     >>> round(estimated_seconds(blackjack_rules("macau-1983", [], 8)))  # 17 steps
-    14
+    12
     >>> round(estimated_seconds(blackjack_rules("macau-1983", [], 1000)) / 60)  # 2,001 steps
-    25
+    15
     >>> round(estimated_seconds(blackjack_rules("macau-1983", [], 1000), "ko"))  # 21 steps
-    16
+    14
     """
-    system = count if isinstance(count, CountSystem) else find_count(count)
+    system = count if isinstance(count, CountSystem) else find_system(count)
     steps = len(index_family(rules.decks, system).steps())
-    per_step = PUBLISHED_STEP_SECONDS + (MATRIX_STEP_SECONDS if matrix else 0.0)
-    return START_SECONDS + steps * per_step
+    seconds = START_SECONDS + steps * PUBLISHED_STEP_SECONDS
+    return seconds + (MATRIX_SECONDS + steps * MATRIX_STEP_SECONDS if matrix else 0.0)
 
 
 def count_indices(
