@@ -13,9 +13,9 @@ from strategy_calc.cli import options as opt
 from strategy_calc.cli.command import OptionGroup, command
 from strategy_calc.cli.respond import (
     check_output,
+    confirm_long_run,
     dump_json,
     emit_bytes,
-    confirm_long_run,
     fail,
     file_format,
     guarded,

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from strategy_calc.cards import RANKS, Card, Rank, Shoe, check_decks, rank_counts
+from strategy_calc.cards import RANKS, Card, Shoe, check_decks, rank_counts
 from strategy_calc.counting.effects import ONE_DECK
 from strategy_calc.counting.systems import HILO, CountSystem
 from strategy_calc.errors import InputError
@@ -49,6 +49,7 @@ class _HalfShoe:
         shoe without a list of ``26 * decks`` cards to remove one by one (at 1,000 decks
         that list cost 5 ms an analysis); None if impossible.
 
+        >>> from strategy_calc.cards import Rank
         >>> family = CountFamily(6)
         >>> hand, up = [Card(Rank.TEN), Card(Rank.SIX)], Card(Rank.TEN)
         >>> family.shoe_at(2, hand, up) == Shoe.full(6).remove(family.removed(2, hand, up))

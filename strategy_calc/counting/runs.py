@@ -3,11 +3,12 @@ comparison of systems."""
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Sequence
-from concurrent.futures import Executor
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from strategy_calc.counting.counter import BlackjackCounter, RoundRecord, Spread, Wong
 from strategy_calc.counting.ramp_constraints import RampConstraints, optimize_constrained
@@ -223,7 +224,13 @@ def blackjack_count(
                 got = min(rounds, have + round(done / total * sum(map(len, parts)) * per_shoe))
                 progress(got, rounds)
 
-        if pool is None:
+        if progress is not None and per_shoe >= PROGRESS_IN_SHOE_FROM:
+            def valued(n: int, have: int = have) -> None:
+                if progress is not None:
+                    progress(min(rounds, have + n), rounds)
+
+            results = _play_reporting(counter, parts, pool, valued)
+        elif pool is None:
             results = []
             for k, part in enumerate(parts):
                 results.append(counter.play(part))
@@ -301,6 +308,62 @@ def rounds_dealt(counter: BlackjackCounter, rounds: int) -> float:
     """
     per_shoe = rounds_per_shoe(counter)
     return max(float(rounds), shoes_to_deal(rounds, per_shoe) * per_shoe)
+
+
+PROGRESS_IN_SHOE_FROM = 500.0
+"""From this many rounds a shoe (:func:`rounds_per_shoe`; about 70 decks on) a run's
+progress counts the rounds valued within each shoe, not the batches of shoes done."""
+
+
+def _play_reporting(counter: BlackjackCounter, parts: Sequence[range],
+                    pool: Executor | None, progress: Callable[[int], None]
+                    ) -> list[list[tuple[RoundRecord, ...]]]:
+    """``[counter.play(part) for part in parts]`` (on ``pool``), ``progress(n)`` told of
+    the ``n`` rounds valued so far as the shoes report them (a shoe of 1,000 decks is
+    minutes of work): through a queue the workers share (a managed one for worker
+    processes); on another executor (a Dask cluster), by the finished parts."""
+    import functools
+    import queue
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    if pool is None:
+        done = [0]
+
+        class Direct:
+            def put(self, item: int, /) -> None:
+                done[0] += item
+                progress(done[0])
+
+        return [counter.play(part, Direct()) for part in parts]
+    if not isinstance(pool, ThreadPoolExecutor | ProcessPoolExecutor):
+        return run_all(pool, counter.play, parts)
+    manager = None
+    if isinstance(pool, ProcessPoolExecutor):
+        import multiprocessing
+
+        manager = multiprocessing.Manager()
+        reports: Any = manager.Queue()
+    else:
+        reports = queue.SimpleQueue()
+    try:
+        play = functools.partial(counter.play, report=reports)
+        futures = {pool.submit(play, part): i for i, part in enumerate(parts)}
+        results: list[Any] = [None] * len(parts)
+        pending, valued = set(futures), 0
+        while pending:
+            finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            for future in finished:
+                results[futures[future]] = future.result()
+            told = valued
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    valued += reports.get_nowait()
+            if valued != told:
+                progress(valued)
+        return results
+    finally:
+        if manager is not None:
+            manager.shutdown()
 
 
 def kept_shoes(played: Sequence[tuple[RoundRecord, ...]], rounds: int) -> list[int]:

@@ -5,6 +5,8 @@ over ten minutes is one ``error:`` line and exit 2 until ``--yes``, before any w
 
 from __future__ import annotations
 
+import itertools
+
 from typer.testing import CliRunner
 
 from strategy_calc.cli import app
@@ -57,3 +59,28 @@ def test_the_indices_at_1000_decks_ask_for_yes() -> None:
     from strategy_calc.rules import blackjack_rules
 
     assert estimated_seconds(blackjack_rules("macau-1983", [], 1000), "ko") < 600
+
+
+def test_a_shoe_of_many_rounds_reports_its_rounds_as_they_are_valued(monkeypatch) -> None:
+    """Progress within a shoe (a 1,000-deck shoe is minutes of work): with the threshold
+    lowered to a 1-deck shoe and a report every round, the progress counts the rounds
+    valued (in this thread each round; on a pool as the run polls its queue, twice a
+    second), rises to the rounds asked, and the figures are those of a run without it."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from strategy_calc.counting import counter as counting
+    from strategy_calc.counting import runs
+    from strategy_calc.rules import blackjack_rules
+
+    job = counting.blackjack_counter(blackjack_rules("deluxe", ["max_split_hands=1"], 1),
+                                     moment_every=1000)
+    plain = runs.blackjack_count(job, 6)
+    monkeypatch.setattr(runs, "PROGRESS_IN_SHOE_FROM", 1.0)
+    monkeypatch.setattr(counting, "REPORT_EVERY", 1)
+    for pool in (None, ThreadPoolExecutor(1)):
+        ticks: list[tuple[int, int]] = []
+        got = runs.blackjack_count(job, 6, pool=pool, progress=lambda d, t, ticks=ticks:
+                                   ticks.append((d, t)))
+        assert got == plain
+        assert ticks[-1] == (6, 6) and len(ticks) > (3 if pool is None else 1)
+        assert all(a[0] <= b[0] for a, b in itertools.pairwise(ticks))
