@@ -463,15 +463,22 @@ def count_command(
         method.sizes(None)  # (refuses the stratified method's options)
         redeal = 2 if (deck_estimation != "exact" and (spread or wong) and (
             strategy is CountPlay.BASIC_INDICES or steps)) else 1  # (the exact counter too)
-        if deal.rounds >= 1 and deal.every >= 1:  # (else the counter and the run say why)
+        first = counting.blackjack_counter(  # (its checks come before the estimate)
+            ruleset, strategy.value, (names or [systems.system or "hilo"])[0], deal.cut_card,
+            deal.seed, deal.penetration, deal.every, start, seats, boxes, steps,
+            side_counts, bets, triggers, deck_estimation)
+        if deal.rounds >= 1:  # (else the run says why)
+            dealt = runs.rounds_dealt(first, deal.rounds)  # (whole shoes: many at many decks)
+            what = (f"{deal.rounds:,} rounds" if dealt < 2 * deal.rounds else
+                    f"{deal.rounds:,} rounds (whole shoes: about {dealt:,.0f} rounds dealt)")
             confirm_long_run(redeal * (len(names) if names else 1) * counting.estimated_seconds(
-                strategy.value, deal.rounds, deal.every, workers.jobs or os.cpu_count() or 1,
-                boxes > 1 or bool(steps)), f"{deal.rounds:,} rounds", yes)
-        counters = [counting.blackjack_counter(
+                strategy.value, math.ceil(dealt), deal.every,
+                workers.jobs or os.cpu_count() or 1, boxes > 1 or bool(steps)), what, yes)
+        counters = [first, *(counting.blackjack_counter(
             ruleset, strategy.value, name, deal.cut_card, deal.seed, deal.penetration,
             deal.every, start, seats, boxes, steps, side_counts, bets, triggers,
             deck_estimation)
-            for name in names or [systems.system or "hilo"]]
+            for name in (names or [])[1:])]
         _warn_estimation(counters, spread is not None or wong is not None)
         results = _run(counters, deal.rounds, spread, ramp.bankroll, wong, workers, limits,
                        questions, several=names is not None, constraints=constraints,

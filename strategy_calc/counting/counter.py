@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
+from typing import Protocol
 
 from strategy_calc.blackjack.boxes import check_boxes, most_cards_dealt
 from strategy_calc.blackjack.chart import Chart
@@ -391,6 +392,17 @@ class _Tally:
         return tc, bet_key, exact_key
 
 
+class RoundReport(Protocol):
+    """Where a shoe's rounds are reported as they are valued (a queue: ``put(n)``)."""
+
+    def put(self, item: int, /) -> None:
+        """``item`` more rounds valued."""
+
+
+REPORT_EVERY = 10
+"""A shoe reports its rounds in tens (:meth:`BlackjackCounter.play_one`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class BlackjackCounter:
     """A counted run as a picklable job: the rules, the strategy, the count and the cut
@@ -481,13 +493,17 @@ class BlackjackCounter:
         """:meth:`RoundPlanner.plan` of the run's planner."""
         return self.planner.plan(shoe, tc, moments)
 
-    def play(self, indices: Sequence[int]) -> list[tuple[RoundRecord, ...]]:
-        """Deal the shoes ``indices`` of the run."""
-        return [self.play_one(i) for i in indices]
+    def play(self, indices: Sequence[int], report: RoundReport | None = None
+             ) -> list[tuple[RoundRecord, ...]]:
+        """Deal the shoes ``indices`` of the run (``report``: see :meth:`play_one`)."""
+        return [self.play_one(i, report) for i in indices]
 
-    def play_one(self, index: int) -> tuple[RoundRecord, ...]:
+    def play_one(self, index: int, report: RoundReport | None = None
+                 ) -> tuple[RoundRecord, ...]:
         """Deal shoe ``index`` by the run's :attr:`procedure`: each round's exact moments
-        for the cards unseen (burnt cards among them), then its cards played out."""
+        for the cards unseen (burnt cards among them), then its cards played out.
+        ``report``: told (``put(n)``) of every :data:`REPORT_EVERY` rounds valued, for a
+        progress bar within a shoe of many decks (thousands of rounds)."""
         rules = self.rules
         cards, order, draw = self._shuffled(index)
         tally = _Tally(self)
@@ -537,6 +553,8 @@ class BlackjackCounter:
                     types_left[types[i]] -= 1
             rounds.append(RoundRecord(bet_key, plan.ev, plan.second_moment, plan.covariance,
                                       side, exact_key))
+            if report is not None and len(rounds) % REPORT_EVERY == 0:
+                report.put(REPORT_EVERY)
             tally.saw([cards[i] for i in dealt])
         return tuple(rounds)
 

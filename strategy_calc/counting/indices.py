@@ -258,9 +258,9 @@ def _along_family(rules: BlackjackRules, family: Family, decision: Decision,
                             < abs(family.line_coordinate(best) - at)):
             nearest[at] = step
     for at, step in sorted(nearest.items()):
-        removed = family.removed(step, hand, up)
-        if removed is not None:
-            yield at, analyse_hand(hand, up, rules, removed=removed, outcomes=outcomes)
+        shoe = family.shoe_at(step, hand, up)
+        if shoe is not None:
+            yield at, analyse_hand(hand, up, rules, outcomes=outcomes, shoe=shoe)
 
 
 BetAt = Callable[[float], float]
@@ -450,6 +450,42 @@ class IndexTable:
     risk_averse: str = ""
     """How the rows' risk-averse indices were made (:func:`risk_averse_index`: the ramp
     and bankroll), or empty when they were not."""
+
+
+PUBLISHED_STEP_SECONDS = 0.0107
+"""CPU seconds per step of the family for the published decisions with their linear
+estimates (``indices --published``, hilo, macau-1983, 2026-12-07 on the 2-core machine:
+4.70 s at 200 decks and 21.78 s at 1,000, 401 and 2,001 steps)."""
+MATRIX_SECONDS = 4.15
+"""CPU seconds of the matrix of every play (330 cells) besides its steps: ``indices`` less
+``indices --published``, 11.8 s at 8 decks (17 steps) and 49.5 s at 50 (101 steps), a line
+through both (2026-12-07)."""
+MATRIX_STEP_SECONDS = 0.449
+"""CPU seconds per step of the family for the matrix of every play (the same line)."""
+START_SECONDS = 0.41
+"""What an ``indices --published`` process costs besides its steps (the same fit)."""
+
+
+def estimated_seconds(rules: BlackjackRules, count: str | CountSystem = "hilo",
+                      matrix: bool = True) -> float:
+    """About how long ``indices`` takes for ``rules`` and ``count`` on a machine like the one
+    :data:`PUBLISHED_STEP_SECONDS` was measured on (an estimate, to ask before a long run):
+    each decision is analysed at every step of its family, whose steps are ``20 / decks``
+    true counts apart (:meth:`CountFamily.steps`: about ``2 * decks + 1`` of them), so the
+    work grows with the decks; ``matrix``: with the matrix of every play.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> round(estimated_seconds(blackjack_rules("macau-1983", [], 8)))  # 17 steps
+    12
+    >>> round(estimated_seconds(blackjack_rules("macau-1983", [], 1000)) / 60)  # 2,001 steps
+    15
+    >>> round(estimated_seconds(blackjack_rules("macau-1983", [], 1000), "ko"))  # 21 steps
+    14
+    """
+    system = count if isinstance(count, CountSystem) else find_system(count)
+    steps = len(index_family(rules.decks, system).steps())
+    seconds = START_SECONDS + steps * PUBLISHED_STEP_SECONDS
+    return seconds + (MATRIX_SECONDS + steps * MATRIX_STEP_SECONDS if matrix else 0.0)
 
 
 def count_indices(

@@ -3,11 +3,12 @@ comparison of systems."""
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Sequence
-from concurrent.futures import Executor
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from strategy_calc.counting.counter import BlackjackCounter, RoundRecord, Spread, Wong
 from strategy_calc.counting.ramp_constraints import RampConstraints, optimize_constrained
@@ -208,13 +209,11 @@ def blackjack_count(
     if bankroll is not None and not (math.isfinite(bankroll) and bankroll > 0):
         raise InputError(f"--bankroll must be a positive number of units, not {bankroll:g}")
     counter.check_dealable()
-    n = counter.start().total
-    low, high = counter.shoe_procedure.cut_card_from_end
-    per_shoe = max(1.0, (n - (low + high) / 2) / 5.5)  # a first guess: ~5.5 cards a round
+    per_shoe = rounds_per_shoe(counter)
     played: list[tuple[RoundRecord, ...]] = []
     have = 0
     while have < rounds:
-        need = math.ceil((rounds - have) / per_shoe) + 1
+        need = shoes_to_deal(rounds - have, per_shoe)
         start = len(played)
         parts = batches(need, batch)
         parts = [range(start + p.start, start + p.stop) for p in parts]
@@ -225,7 +224,13 @@ def blackjack_count(
                 got = min(rounds, have + round(done / total * sum(map(len, parts)) * per_shoe))
                 progress(got, rounds)
 
-        if pool is None:
+        if progress is not None and per_shoe >= PROGRESS_IN_SHOE_FROM:
+            def valued(n: int, have: int = have) -> None:
+                if progress is not None:
+                    progress(min(rounds, have + n), rounds)
+
+            results = _play_reporting(counter, parts, pool, valued)
+        elif pool is None:
             results = []
             for k, part in enumerate(parts):
                 results.append(counter.play(part))
@@ -249,6 +254,116 @@ def blackjack_count(
         progress(rounds, rounds)
     return summarise(counter, played, rounds, spread, bankroll, wong, optimize, questions,
                      exact_played, constraints, optimize_wong)
+
+
+CARDS_A_ROUND = 5.5
+"""A first guess at the cards one round takes (one box; the run then learns its own)."""
+
+
+SPARE_FROM = 4
+"""A pass that needs at least this many shoes deals one more (:func:`shoes_to_deal`)."""
+
+
+def rounds_per_shoe(counter: BlackjackCounter) -> float:
+    """A first guess at the rounds one shoe of ``counter`` deals: the cards before the
+    cut card (the middle of its range) at :data:`CARDS_A_ROUND` a round, at least 1
+    (about right for one box without burns; more boxes or burns deal fewer rounds).
+
+    >>> from strategy_calc.counting.counter import blackjack_counter
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> rounds_per_shoe(blackjack_counter(blackjack_rules("deluxe", [], 8)))  # 312 / 5.5
+    56.72727272727273
+    """
+    n = counter.start().total
+    low, high = counter.shoe_procedure.cut_card_from_end
+    return max(1.0, (n - (low + high) / 2) / CARDS_A_ROUND)
+
+
+def shoes_to_deal(wanted: int, per_shoe: float) -> int:
+    """The shoes a pass of :func:`blackjack_count` deals for ``wanted`` more rounds at about
+    ``per_shoe`` rounds a shoe: enough by that guess, and one spare (against a short
+    guess, which would cost a second pass) when that adds at most a quarter to the work.
+    Only whole shoes count, so without this bound a spare shoe of many decks doubled a
+    short run (at 1,000 decks a 200-round run dealt two shoes of 7,000 rounds each).
+    Which shoes are dealt beyond those kept changes no figure, only the time.
+
+    >>> shoes_to_deal(200, 56.7), shoes_to_deal(1000, 56.7)  # 8 decks: 4 + 1, 18 + 1
+    (5, 19)
+    >>> shoes_to_deal(200, 7091.0), shoes_to_deal(100, 56.7)  # one shoe holds them
+    (1, 2)
+    """
+    need = math.ceil(wanted / per_shoe)
+    return need + 1 if need >= SPARE_FROM else need
+
+
+def rounds_dealt(counter: BlackjackCounter, rounds: int) -> float:
+    """About how many rounds :func:`blackjack_count` deals for ``rounds`` rounds: whole
+    shoes (:func:`shoes_to_deal` of :func:`rounds_per_shoe`), so at least one shoe's
+    rounds, thousands at many decks; what a run's cost estimate counts.
+
+    >>> from strategy_calc.counting.counter import blackjack_counter
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> round(rounds_dealt(blackjack_counter(blackjack_rules("deluxe", [], 1000)), 200))
+    7091
+    """
+    per_shoe = rounds_per_shoe(counter)
+    return max(float(rounds), shoes_to_deal(rounds, per_shoe) * per_shoe)
+
+
+PROGRESS_IN_SHOE_FROM = 500.0
+"""From this many rounds a shoe (:func:`rounds_per_shoe`; about 70 decks on) a run's
+progress counts the rounds valued within each shoe, not the batches of shoes done."""
+
+
+def _play_reporting(counter: BlackjackCounter, parts: Sequence[range],
+                    pool: Executor | None, progress: Callable[[int], None]
+                    ) -> list[list[tuple[RoundRecord, ...]]]:
+    """``[counter.play(part) for part in parts]`` (on ``pool``), ``progress(n)`` told of
+    the ``n`` rounds valued so far as the shoes report them (a shoe of 1,000 decks is
+    minutes of work): through a queue the workers share (a managed one for worker
+    processes); on another executor (a Dask cluster), by the finished parts."""
+    import functools
+    import queue
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    if pool is None:
+        done = [0]
+
+        class Direct:
+            def put(self, item: int, /) -> None:
+                done[0] += item
+                progress(done[0])
+
+        return [counter.play(part, Direct()) for part in parts]
+    if not isinstance(pool, ThreadPoolExecutor | ProcessPoolExecutor):
+        return run_all(pool, counter.play, parts)
+    manager = None
+    if isinstance(pool, ProcessPoolExecutor):
+        import multiprocessing
+
+        manager = multiprocessing.Manager()
+        reports: Any = manager.Queue()
+    else:
+        reports = queue.SimpleQueue()
+    try:
+        play = functools.partial(counter.play, report=reports)
+        futures = {pool.submit(play, part): i for i, part in enumerate(parts)}
+        results: list[Any] = [None] * len(parts)
+        pending, valued = set(futures), 0
+        while pending:
+            finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            for future in finished:
+                results[futures[future]] = future.result()
+            told = valued
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    valued += reports.get_nowait()
+            if valued != told:
+                progress(valued)
+        return results
+    finally:
+        if manager is not None:
+            manager.shutdown()
 
 
 def kept_shoes(played: Sequence[tuple[RoundRecord, ...]], rounds: int) -> list[int]:

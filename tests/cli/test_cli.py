@@ -1084,7 +1084,8 @@ def test_the_source_folder_without_a_build_says_what_to_do(tmp_path: Path) -> No
 def test_a_count_estimated_beyond_ten_minutes_needs_yes() -> None:
     """count estimates the run first: a billion rounds is refused off a terminal with the
     estimate (at 0.025 + 1/25 CPU-s a round on two cores, about 376 days), before any
-    chart is computed; a thousand rounds (about 33 s) runs without asking."""
+    shoe is dealt (the run's chart is made first: its checks come before the estimate);
+    a thousand rounds (about 33 s) runs without asking."""
     from strategy_calc.counting.counter import estimated_seconds
 
     result = runner.invoke(app, ["count", "--rounds", "1000000000", "--jobs", "2"])
