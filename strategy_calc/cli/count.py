@@ -314,10 +314,11 @@ class Method(OptionGroup):
         " stratified and needs --spread.")] = None
     exact_rounds: Annotated[int | None, typer.Option(
         "--exact-rounds", metavar="N", help="--method stratified: rounds whose EV is computed"
-        " exactly (default 2000; with --precision, the first step).")] = None
+        " exactly (default 2000; with --precision, the first step, default 600).")] = None
     moment_rounds: Annotated[int | None, typer.Option(
         "--moment-rounds", metavar="N", help="--method stratified: rounds whose second"
-        " moment is computed exactly (default 400; with --precision, the first step).")
+        " moment is computed exactly (default 400; with --precision, the first step, default"
+        " 120).")
     ] = None
     max_minutes: Annotated[float | None, typer.Option(
         "--max-minutes", metavar="M", help="--precision: stop after M minutes even if the"
@@ -351,8 +352,9 @@ class Method(OptionGroup):
         if self.max_minutes is not None and not (math.isfinite(self.max_minutes)
                                                  and self.max_minutes > 0):
             raise InputError(f"--max-minutes must be positive, not {self.max_minutes:g}")
-        exact = 2000 if self.exact_rounds is None else self.exact_rounds
-        moments = 400 if self.moment_rounds is None else self.moment_rounds
+        first = self.precision is not None  # (then a first step: the run grows it)
+        exact = (600 if first else 2000) if self.exact_rounds is None else self.exact_rounds
+        moments = (120 if first else 400) if self.moment_rounds is None else self.moment_rounds
         for flag, value in (("--exact-rounds", exact), ("--moment-rounds", moments)):
             if value < 4:
                 raise InputError(f"{flag} must be at least 4 (a pilot and a sample), not"
