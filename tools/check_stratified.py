@@ -114,7 +114,8 @@ def controls(args: argparse.Namespace) -> None:
 
 
 def summary(args: argparse.Namespace) -> None:
-    rows = [json.loads(line) for line in open(args.file)]
+    with open(args.file) as f:
+        rows = [json.loads(line) for line in f]
     reps = [r for r in rows if r["kind"] == "replicate"]
     for controlled in (True, False):
         group = [r for r in reps if r["controlled"] is controlled]
