@@ -40,6 +40,7 @@ def _row(r: TwoPhase) -> dict[str, object]:
     return {"win": r.win.value, "win_se": r.win.se, "sd": r.sd, "sd_se": r.sd_se,
             "ev": r.ev.value, "ev_se": r.ev.se, "score": r.score, "score_se": r.score_se,
             "score_se_survey": r.score_se_survey, "score_se_sample": r.score_se_sample,
+            "score_se_exact": r.score_se_exact, "score_se_moments": r.score_se_moments,
             "surveyed": r.sizes.surveyed, "exact": r.sizes.exact, "moments": r.sizes.moments,
             "shoes": r.shoes, "controlled": r.controlled, "seconds": r.seconds}
 
@@ -113,6 +114,37 @@ def controls(args: argparse.Namespace) -> None:
                      "wall": time.monotonic() - began})
 
 
+def sample(args: argparse.Namespace) -> None:
+    """The sample's part alone: the same survey (seed ``--seed``, ``--rounds`` rounds,
+    uncontrolled) valued ``--reps`` times with different sample draws; each run's
+    estimates and its sample-part variances (what ``two_phase_count`` adds to the
+    survey's), to set the SD of the estimates against."""
+    from strategy_calc.counting import stratified as st
+    rules = blackjack_rules(args.rules, [f"decks={args.decks}"])
+    spread = parse_spread(args.spread)
+    exact, moments = (int(x) for x in args.sizes.split(","))
+    with executor(jobs=args.jobs) as pool:
+        for rep in range(args.reps):
+            counter = blackjack_counter(rules, seed=args.seed)
+            began = time.monotonic()
+            run = st._Run(counter, spread, pool, None, False)
+            run.rng = np.random.default_rng([args.seed, 0x2FA5E, 1 + rep])
+            run.survey(args.rounds)
+            cap = max(2, run.pop.size // 3)
+            pilot = run.pilot("ev", min(st.PILOT, cap, max(2, exact // 2)))
+            moment_pilot = run.pilot("m2", min(st.MOMENT_PILOT, cap, max(2, moments // 2)))
+            run.sample("ev", max(0, exact - pilot))
+            run.sample("m2", max(0, moments - moment_pilot))
+            r = st._estimate(run, None)
+            pop, sid = run.pop, run.pop.strata()
+            var_ev = st._terms(pop, "ev", np.ones(pop.size), sid)[1]
+            var_win = st._terms(pop, "ev", pop.bet, sid)[1]
+            _emit(args.out, {"kind": "sample", "seed": args.seed, "rep": rep, **_row(r),
+                             "win_se_sample": math.sqrt(var_win),
+                             "ev_se_sample": math.sqrt(var_ev),
+                             "wall": time.monotonic() - began})
+
+
 def summary(args: argparse.Namespace) -> None:
     with open(args.file) as f:
         rows = [json.loads(line) for line in f]
@@ -132,13 +164,27 @@ def summary(args: argparse.Namespace) -> None:
             sd = float(np.std(est, ddof=1))
             rms = float(np.sqrt(np.mean(se * se)))
             print(f"{key:6} {est.mean():10.5g} {sd:10.4g} {rms:10.4g} {sd / rms:6.2f}")
+    fixed = [r for r in rows if r["kind"] == "sample"]
+    if len(fixed) >= 2:
+        k = len(fixed)
+        print(f"fixed survey (seed {fixed[0]['seed']}, {fixed[0]['surveyed']} rounds), K={k}"
+              f" sample draws: SD of the estimates against the RMS of the sample part of"
+              f" the SE (ratio's own SD ~ {1 / math.sqrt(2 * (k - 1)):.2f})")
+        for key in ("win", "ev", "score"):
+            est = np.array([r[key] for r in fixed], float)
+            se = np.array([r[key + "_se_sample"] for r in fixed], float)
+            sd, rms = float(np.std(est, ddof=1)), float(np.sqrt(np.mean(se * se)))
+            print(f"  {key:6} mean {est.mean():.5g}  SD {sd:.3g}  RMS(SE) {rms:.3g}  ratio"
+                  f" {sd / rms:.2f}")
     direct = [r for r in rows if r["kind"] == "direct"]
     for d in direct:
         print(f"direct seed {d['seed']}: {d['rounds']} rounds, {d['shoes']} shoes, "
               f"{d['wall']:.0f} s")
         for r in (r for r in rows if r["kind"] in ("same", "more") and r["seed"] == d["seed"]):
             print(f"  vs {r['kind']} controlled={r['controlled']} ({r['surveyed']} rounds, "
-                  f"{r['shoes']} shoes, {r['wall']:.0f} s):")
+                  f"{r['shoes']} shoes, {r['exact']} EVs, {r['moments']} moments, "
+                  f"{r['wall']:.0f} s; SCORE's SE from the survey {r['score_se_survey']:.3g}, "
+                  f"from the sample {r['score_se_sample']:.3g}):")
             for key in ("win", "sd", "ev", "score"):
                 diff = r[key] - d[key]
                 joint = math.hypot(r[key + "_se"], d[key + "_se"])
@@ -172,10 +218,20 @@ def main(argv: list[str] | None = None) -> None:
     c.add_argument("--seed", type=int, default=101)
     c.add_argument("--shoes", type=int, default=20000)
     c.add_argument("--out")
+    sm = sub.add_parser("sample")
+    sm.add_argument("--rules", default="deluxe")
+    sm.add_argument("--decks", type=int, default=2)
+    sm.add_argument("--spread", default="0:1,1:2,2:4,3:8")
+    sm.add_argument("--jobs", type=int, default=2)
+    sm.add_argument("--seed", type=int, default=1)
+    sm.add_argument("--rounds", type=int, default=4013)
+    sm.add_argument("--sizes", default="400,80", help="exact EVs, second moments")
+    sm.add_argument("--reps", type=int, default=10)
+    sm.add_argument("--out")
     s = sub.add_parser("summary")
     s.add_argument("file")
     args = p.parse_args(argv)
-    {"replicate": replicate, "agree": agree, "controls": controls,
+    {"replicate": replicate, "agree": agree, "controls": controls, "sample": sample,
      "summary": summary}[args.cmd](args)
 
 
