@@ -289,8 +289,9 @@ class _Run:
     def sample(self, sample: str, target: int) -> None:
         """Grow ``sample`` towards ``target`` rounds, within strata (:meth:`_Population.strata`)
         in proportion to each one's rounds times its bet (``ev``; its square: ``m2``) times
-        its residual SD (Neyman's allocation), at least two a stratum (all of a smaller
-        one); each stratum's added rounds drawn uniformly without replacement from those
+        its residual SD in the sample so far (Neyman's allocation; before the sample has
+        residuals, the SDs taken equal: rounds times bet), at least two a stratum (all of
+        a smaller one); each stratum's added rounds drawn uniformly without replacement from those
         not yet valued, so that its sample stays a simple random sample of its rounds."""
         pop = self.pop
         sid, kind = pop.strata(), pop.kind[sample]
