@@ -276,12 +276,12 @@ TYPICAL_MS: dict[str, float] = {
     "resplit-optimal-1d": 4700.0, "game-optimal-8d": 35762.3, "count-6d": 585.1,
     "count-6d-ev": 484.0, "baccarat-shoe-8d": 15.5, "baccarat-6d": 0.2, "baccarat-8d": 0.2,
     "baccarat-eor-8d": 2.2, "count-6d-moments": 4977.7, "resplit-optimal-6d": 76900.0,
-    "boxes-6d": 4975.4, "count-score-6d": 480431.3,
+    "boxes-6d": 4975.4, "count-score-6d": 224673.1,
 }
 """Each workload's median, milliseconds, measured here (2-core machine, 2026-12-04,
 ``strategy-calc bench --json``; the two resplit-optimal workloads 2026-12-06, after the
-hands were settled at their end; count-score-6d 2026-12-07, the same run outside bench
-on a machine shared with two other jobs): what :func:`expected_seconds` adds up."""
+hands were settled at their end; count-score-6d 2026-12-07, one run on a quiet
+machine): what :func:`expected_seconds` adds up."""
 
 
 def expected_seconds(repeat: int, only: Sequence[str] = ()) -> float:
