@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import hypergeom  # type: ignore[import-untyped, unused-ignore]
 
-from strategy_calc.cards import Card
+from strategy_calc.cards import SUITS, Card, Rank
 from strategy_calc.counting.counter import BlackjackCounter, Spread
 
 SCALE = 2
@@ -99,8 +99,6 @@ class BetControls:
         """The controls' exact means over the shuffles (:func:`count_distribution`)."""
         counter, spread = self.counter, self.spread
         counts = counter.start().counts
-        from strategy_calc.cards import SUITS, Rank
-
         cards = [Card(rank, SUITS[k % 4]) for rank in Rank for k in range(counts[rank - 1])]
         tags = [counter.system.tag_card(c) * SCALE for c in cards]
         if any(t != round(t) for t in tags):

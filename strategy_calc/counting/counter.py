@@ -20,7 +20,7 @@ from strategy_calc.blackjack.distributions import (
 from strategy_calc.blackjack.game_analysis import analyse_game
 from strategy_calc.blackjack.playout import RoundCards, RoundPlan, play_round
 from strategy_calc.cards import SUITS, Card, Rank, Shoe, parse_cards
-from strategy_calc.counting.dealing import DealtShoe
+from strategy_calc.counting.dealing import DealtShoe, SurveyedShoe
 from strategy_calc.counting.effects import effects_of_removal
 from strategy_calc.counting.indices import ILLUSTRIOUS_18, count_index
 from strategy_calc.counting.planner import RoundPlanner
@@ -332,26 +332,6 @@ class SideCount:
         -4.0
         """
         return self.weight * (seen - dealt * self.share)
-
-
-@dataclass(frozen=True, slots=True)
-class SurveyedShoe:
-    """A shoe dealt without valuing its rounds (:meth:`BlackjackCounter.survey_one`):
-    before each round, the count its bet is keyed by and the cards unseen."""
-
-    index: int
-    """The shoe's index in the run (its shuffle)."""
-    keys: array.array[float]
-    """Per round, the count the bet reads (:attr:`RoundRecord.tc`)."""
-    states: array.array[int]
-    """Per round, ten rank counts (ace first) of the cards unseen before it, one after
-    the other."""
-    controls: tuple[float, ...] = ()
-    """What the survey's ``controls`` gave for the shuffled cards (none without them)."""
-
-    def state(self, j: int) -> tuple[int, ...]:
-        """The rank counts unseen before round ``j``."""
-        return tuple(self.states[10 * j:10 * j + 10])
 
 
 class _Tally:

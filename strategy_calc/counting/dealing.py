@@ -22,8 +22,10 @@ False
 
 from __future__ import annotations
 
+import array
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from strategy_calc.rules.shoe import ShoeProcedure
@@ -81,3 +83,25 @@ class DealtShoe(Generic[C]):
             return False
         self.pos += self.procedure.burn_per_round
         return True
+
+
+@dataclass(frozen=True, slots=True)
+class SurveyedShoe:
+    """A shoe dealt without valuing its rounds
+    (:meth:`strategy_calc.counting.counter.BlackjackCounter.survey_one`): before each
+    round, the count its bet is keyed by and the cards unseen."""
+
+    index: int
+    """The shoe's index in the run (its shuffle)."""
+    keys: array.array[float]
+    """Per round, the count the bet reads
+    (:attr:`strategy_calc.counting.counter.RoundRecord.tc`)."""
+    states: array.array[int]
+    """Per round, ten rank counts (ace first) of the cards unseen before it, one after
+    the other."""
+    controls: tuple[float, ...] = ()
+    """What the survey's ``controls`` gave for the shuffled cards (none without them)."""
+
+    def state(self, j: int) -> tuple[int, ...]:
+        """The rank counts unseen before round ``j``."""
+        return tuple(self.states[10 * j:10 * (j + 1)])

@@ -30,7 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from strategy_calc.counting.controls import ratio_se, regression_estimate, shoe_controls
-from strategy_calc.counting.counter import BlackjackCounter, Spread, SurveyedShoe
+from strategy_calc.counting.counter import BlackjackCounter, Spread
+from strategy_calc.counting.dealing import SurveyedShoe
 from strategy_calc.counting.ramps import (
     CountBucket,
     RampLimits,
@@ -42,8 +43,8 @@ from strategy_calc.counting.ramps import (
 )
 from strategy_calc.counting.ramps import n0 as n0_of
 from strategy_calc.counting.ramps import score as score_of
+from strategy_calc.counting.results import BlackjackCount, OptimisedRamp, RampResult, TrueCountRow
 from strategy_calc.counting.risks import RiskQuestions, risk_answers
-from strategy_calc.counting.runs import BlackjackCount, OptimisedRamp, RampResult, TrueCountRow
 from strategy_calc.counting.sampling import Estimate, batches
 from strategy_calc.errors import InputError
 from strategy_calc.parallel import run_all

@@ -33,7 +33,8 @@ from strategy_calc.blackjack.split.plan import SplitPlan
 from strategy_calc.blackjack.split.values import optimal_split_ev
 from strategy_calc.cards import RANKS, Card, Rank, Shoe
 from strategy_calc.counting.baccarat import linear_counter
-from strategy_calc.counting.counter import blackjack_counter
+from strategy_calc.counting.counter import blackjack_counter, parse_spread
+from strategy_calc.counting.stratified import Sizes, two_phase_count
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BaccaratRules, blackjack_rules
 
@@ -147,9 +148,6 @@ def _count_score() -> None:
     late surrender), 75% penetration, to a standard error of 1% of SCORE by the two-phase
     method on two local worker processes (at most 10 minutes; an error if the aim is not
     reached)."""
-    from strategy_calc.counting.counter import parse_spread
-    from strategy_calc.counting.stratified import Sizes, two_phase_count
-
     counter = blackjack_counter(blackjack_rules("deluxe", ["surrender=late"], decks=6))
     with parallel.executor(2) as pool:
         got = two_phase_count(counter, parse_spread("0:1,1:2,2:4,3:8,4:12"),

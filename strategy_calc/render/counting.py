@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from strategy_calc.counting.effects import EffectsOfRemoval
     from strategy_calc.counting.ramp_constraints import RampConstraints
     from strategy_calc.counting.ramps import OptimalRamp, RampFigures
-    from strategy_calc.counting.runs import (
+    from strategy_calc.counting.results import (
         BlackjackCount,
         Comparison,
         ConstraintCost,

@@ -12,7 +12,7 @@ from strategy_calc.errors import InputError
 
 if TYPE_CHECKING:
     from strategy_calc.counting.effects import EffectsOfRemoval
-    from strategy_calc.counting.runs import BlackjackCount, Comparison
+    from strategy_calc.counting.results import BlackjackCount, Comparison
 
 
 def comparison_plot(result: Comparison, path: str) -> None:
