@@ -319,7 +319,13 @@ class Method(OptionGroup):
         return self.method == "stratified" or self.precision is not None
 
     def sizes(self, rounds: int | None) -> Sizes:
-        """The stratified run's sizes (checked; its options refused under the direct one)."""
+        """The stratified run's sizes (checked; its options refused under the direct one).
+
+        >>> Method(method="stratified").sizes(5000)
+        Sizes(surveyed=5000, exact=2000, moments=400)
+        >>> Method(precision=0.01).sizes(None)  # (a first step: the run grows it)
+        Sizes(surveyed=200000, exact=600, moments=120)
+        """
         from strategy_calc.counting.stratified import Sizes
 
         if self.max_minutes is not None and self.precision is None:

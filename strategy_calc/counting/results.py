@@ -18,7 +18,11 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class TrueCountRow:
-    """Rounds dealt at one true count (floored): their share and mean exact EV."""
+    """Rounds dealt at one true count (floored): their share and mean exact EV.
+
+    >>> TrueCountRow(2, 0.07, 0.0117)
+    TrueCountRow(tc=2, frequency=0.07, ev=0.0117)
+    """
 
     tc: int
     frequency: float
