@@ -45,6 +45,7 @@ from strategy_calc.counting.ramps import n0 as n0_of
 from strategy_calc.counting.ramps import score as score_of
 from strategy_calc.counting.results import BlackjackCount, OptimisedRamp, RampResult, TrueCountRow
 from strategy_calc.counting.risks import RiskQuestions, risk_answers
+from strategy_calc.counting.runs import rounds_per_shoe
 from strategy_calc.counting.sampling import Estimate, batches
 from strategy_calc.errors import InputError
 from strategy_calc.parallel import run_all
@@ -151,9 +152,10 @@ class _Population:
         self.start = counter.start().counts
         self.shoes = 0
         self.blocks = 0
-        self.parts: dict[str, list[np.ndarray]] = {k: [] for k in ("shoe", "block", "bet",
-                                                                  "key", "states")}
-        self.shoe = self.block = self.bet = self.key = np.zeros(0)
+        self.shoe = np.zeros(0, dtype=np.int64)
+        self.block = np.zeros(0, dtype=np.int64)
+        self.bet = np.zeros(0)
+        self.key = np.zeros(0, dtype=np.int64)
         self.states = np.zeros((0, 10), dtype=np.uint16)
         self.controls: list[tuple[float, ...]] = []
         """Per shoe, its controls (:mod:`strategy_calc.counting.controls`; empty without)."""
@@ -168,24 +170,20 @@ class _Population:
 
     def add(self, shoes: Sequence[SurveyedShoe]) -> None:
         """A new survey block of ``shoes`` (their rounds after those already held)."""
-        spread, parts = self.spread, self.parts
-        keys = np.concatenate([np.frombuffer(s.keys, dtype=float) for s in shoes])
+        keys = np.floor(np.concatenate([np.frombuffer(s.keys, dtype=float) for s in shoes]))
         per = np.array([len(s.keys) for s in shoes])
-        parts["shoe"].append(np.repeat(np.arange(self.shoes, self.shoes + len(shoes)), per))
-        parts["block"].append(np.full(len(keys), self.blocks))
-        parts["bet"].append(np.array([spread.bet(t) for t in keys.tolist()]) if spread
-                            else np.ones(len(keys)))
-        parts["key"].append(np.floor(keys).astype(np.int64))
-        parts["states"].append(np.concatenate(
-            [np.frombuffer(s.states, dtype=np.uint16) for s in shoes]).reshape(-1, 10))
+        grow = len(keys)
+        self.shoe = np.concatenate(
+            [self.shoe, np.repeat(np.arange(self.shoes, self.shoes + len(shoes)), per)])
+        self.block = np.concatenate([self.block, np.full(grow, self.blocks)])
+        self.key = np.concatenate([self.key, keys.astype(np.int64)])
+        self.bet = np.concatenate([self.bet, _bets(self.spread, self.key[-grow:])
+                                   if grow else np.zeros(0)])
+        self.states = np.concatenate([self.states, np.concatenate(
+            [np.frombuffer(s.states, dtype=np.uint16) for s in shoes]).reshape(-1, 10)])
         self.controls.extend(s.controls for s in shoes)
         self.shoes += len(shoes)
         self.blocks += 1
-        self.shoe, self.block, self.bet, self.key, self.states = (
-            np.concatenate(parts[k]) for k in ("shoe", "block", "bet", "key", "states"))
-        for k in parts:
-            parts[k] = [getattr(self, k)]
-        grow = len(keys)
         for sample in ("ev", "m2"):
             self.kind[sample] = np.concatenate([self.kind[sample], np.zeros(grow, np.int8)])
             self.value[sample] = np.concatenate([self.value[sample], np.full(grow, np.nan)])
@@ -211,9 +209,7 @@ class _Run:
         self.clock = {"survey": 0.0, "ev": 0.0, "m2": 0.0}
         self.counted = {"survey": 0, "ev": 0, "m2": 0}
         self.coef: dict[str, np.ndarray] = {}
-        n = counter.start().total
-        low, high = counter.shoe_procedure.cut_card_from_end
-        self.per_shoe = max(1.0, (n - (low + high) / 2) / 5.5)  # rounds a shoe (a guess)
+        self.per_shoe = rounds_per_shoe(counter)  # (a guess; the survey learns its own)
 
     def _tick(self, stage: str) -> Callable[[int, int], None] | None:
         progress = self.progress
@@ -302,7 +298,7 @@ class _Run:
         have = np.bincount(sid[kind == 2], minlength=m)
         weight = np.bincount(sid, weights=pop.bet if sample == "ev" else pop.bet ** 2,
                              minlength=m) / np.maximum(np.bincount(sid, minlength=m), 1)
-        sd = _residual_sds(sid, kind, pop.value[sample] - pop.pred[sample], m)[0]
+        sd = np.sqrt(_residual_stats(sid, kind, pop.value[sample] - pop.pred[sample], m)[0])
         if target >= size.sum():
             aim = size
         else:
@@ -317,6 +313,15 @@ class _Run:
             self.value(sample, np.sort(np.concatenate(chosen)), 2)
 
 
+def _bets(spread: Spread | None, keys: np.ndarray) -> np.ndarray:
+    """The ramp's bet at each floored count of ``keys`` (1 unit flat without one), the
+    ramp read once per count that occurs."""
+    if spread is None:
+        return np.ones(len(keys))
+    counts, where = np.unique(keys, return_inverse=True)
+    return np.array([spread.bet(c) for c in counts.tolist()], dtype=float)[where]
+
+
 def _predicted(pop: _Population, coef: np.ndarray, start: int) -> np.ndarray:
     """The predictor ``coef`` at the rounds from ``start`` on (regressors made a million
     rounds at a time)."""
@@ -328,11 +333,11 @@ def _predicted(pop: _Population, coef: np.ndarray, start: int) -> np.ndarray:
     return out
 
 
-def _residual_sds(sid: np.ndarray, kind: np.ndarray, resid: np.ndarray, m: int
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """Per stratum, over its sampled rounds (``kind`` 2): the SD of the residuals (the
-    pooled one where a stratum has fewer than three), their mean and their number; and
-    the pooled variance."""
+def _residual_stats(sid: np.ndarray, kind: np.ndarray, resid: np.ndarray, m: int
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Per stratum, over its sampled rounds (``kind`` 2): the variance of the residuals
+    (the pooled one where a stratum has fewer than three), their mean and their number;
+    and the pooled variance."""
     got = kind == 2
     s, r = sid[got], resid[got]
     n = np.bincount(s, minlength=m)
@@ -341,7 +346,7 @@ def _residual_sds(sid: np.ndarray, kind: np.ndarray, resid: np.ndarray, m: int
     mean = np.divide(total, n, out=np.zeros(m), where=n > 0)
     sq = np.bincount(s, weights=(r - mean[s]) ** 2, minlength=m)
     var = np.where(n >= 3, np.divide(sq, np.maximum(n - 1, 1)), pooled)
-    return np.sqrt(var), mean, n, pooled
+    return var, mean, n, pooled
 
 
 def _terms(pop: _Population, sample: str, weight: np.ndarray, sid: np.ndarray
@@ -360,19 +365,14 @@ def _terms(pop: _Population, sample: str, weight: np.ndarray, sid: np.ndarray
     kind, value, pred = pop.kind[sample], pop.value[sample], pop.pred[sample]
     m = int(sid.max()) + 1
     resid = value - pred
-    got = kind == 2
-    s, r, wr = sid[got], resid[got], (weight * resid)[got]
-    n_h = np.bincount(s, minlength=m)
+    pooled = _residual_stats(sid, kind, resid, m)[3]
+    var_w, mean, n_h, _pooled_w = _residual_stats(sid, kind, weight * resid, m)
     size = np.bincount(sid[kind != 1], minlength=m)
     if np.any((size > 0) & (n_h == 0)):
         raise AssertionError("a stratum without a sampled round")
-    pooled = float(np.var(r, ddof=1)) if len(r) >= 2 else 0.0
-    mean = np.divide(np.bincount(s, weights=wr, minlength=m), n_h, out=np.zeros(m),
-                     where=n_h > 0)
-    sq = np.bincount(s, weights=(wr - mean[s]) ** 2, minlength=m)
     w_mean = np.bincount(sid, weights=weight, minlength=m) / np.maximum(
         np.bincount(sid, minlength=m), 1)
-    s2 = np.where(n_h >= 3, sq / np.maximum(n_h - 1, 1), w_mean ** 2 * pooled)
+    s2 = np.where(n_h >= 3, var_w, w_mean ** 2 * pooled)
     some = n_h > 0
     var = float(np.sum(((size / pop.size) ** 2 * (1.0 - n_h / np.maximum(size, 1)) * s2
                         / np.maximum(n_h, 1))[some]))
@@ -555,7 +555,8 @@ def stratified_count(counter: BlackjackCounter, spread: Spread | None,
         risk_of_ruin=risk_of_ruin(win.value, sd, bankroll) if ramp and bankroll else None,
         moment_rounds=got.sizes.moments, sd_per_round_se=sd_se,
         score_se=got.score_se if ramp else None, risks=risks, method="stratified",
-        two_phase=got, optimal=None if optimize is None else _optimised(run, spread, optimize))
+        two_phase=got,
+        optimal=None if optimize is None else _optimised(run, spread, optimize, got))
 
 
 def buckets_of(run: _Run) -> tuple[CountBucket, ...]:
@@ -569,28 +570,30 @@ def buckets_of(run: _Run) -> tuple[CountBucket, ...]:
     keys, where = np.unique(pop.key, return_inverse=True)
     count = np.bincount(where)
     moments = np.bincount(where, weights=(pop.kind["m2"] > 0).astype(float))
-    out = []
-    for j, tc in enumerate(keys.tolist()):
-        ev = float(np.bincount(where, weights=z)[j] / count[j])
-        m2 = max(float(np.bincount(where, weights=q)[j] / count[j]), ev * ev + 1e-12)
-        out.append(CountBucket(int(tc), float(count[j] / n), ev, m2, int(moments[j])))
-    return tuple(out)
+    evs = np.bincount(where, weights=z) / count
+    m2s = np.bincount(where, weights=q) / count
+    return tuple(CountBucket(int(tc), float(c / n), float(ev), max(float(m2), ev * ev + 1e-12),
+                             int(k))
+                 for tc, c, ev, m2, k in zip(keys.tolist(), count.tolist(), evs.tolist(),
+                                             m2s.tolist(), moments.tolist(), strict=True))
 
 
-def _optimised(run: _Run, spread: Spread | None, limits: RampLimits) -> OptimisedRamp:
+def _optimised(run: _Run, spread: Spread | None, limits: RampLimits,
+               given: TwoPhase | None = None) -> OptimisedRamp:
     """``--optimize-ramp`` under the two-phase method: the optimal ramp of the per-count
     estimates (:func:`buckets_of`), and its figures over the same survey and samples (any
     ramp's bets can weigh them: :func:`_terms`), beside the hand-given ramp's. The ramp is
     chosen on the figures it is judged by, so its SCORE is an upper estimate (as the
-    direct method's)."""
+    direct method's). ``given``: the run's own figures, those of ``spread`` (the bets its
+    rounds were weighed by), reused rather than estimated again."""
     buckets = buckets_of(run)
     ramp = optimize_ramp(buckets, limits)
     chosen = Spread(ramp.bets)
     pop = run.pop
 
-    def over(s: Spread) -> RampResult:
-        bets = np.array([s.bet(t) for t in pop.key.tolist()])
-        got = _estimate(run, None, bets)
+    def over(s: Spread, got: TwoPhase | None = None) -> RampResult:
+        if got is None:
+            got = _estimate(run, None, _bets(s, pop.key))
         win, sd = got.win, got.sd
         return RampResult(s, win, sd, got.sd_se, n0_of(win.value, sd), got.score,
                           got.score_se, desirability_index(win.value, sd),
@@ -599,7 +602,7 @@ def _optimised(run: _Run, spread: Spread | None, limits: RampLimits) -> Optimise
 
     hand = None if spread is None else [spread.bet(b.tc) for b in buckets]
     return OptimisedRamp(
-        ramp, buckets, over(chosen), None if spread is None else over(spread),
+        ramp, buckets, over(chosen), None if spread is None else over(spread, given),
         None if hand is None else ramp_figures(buckets, hand, limits.bankroll,
                                                limits.rounds_per_hour),
         None if hand is None else all(limits.min_bet <= b <= limits.max_bet for b in hand))
