@@ -55,7 +55,7 @@ this order): ``_baccarat.pxi``; ``_rules.pxi`` the rules of play, each written o
 one hand's play; ``_game_pass.pxi`` the whole-game pass; ``_distributions.pxi``
 one hand's outcome terms; ``_split_round.pxi`` whole-round distributions;
 ``_split_moments.pxi`` split-round moments and split play;
-``_optimal_split.pxi`` the fully optimal split; ``_boxes.pxi`` two boxes of one round. The constants they share (and
+``_optimal_split.pxi`` the fully optimal split; ``_boxes.pxi`` two boxes of one round; ``_chart_deal.pxi`` a counted shoe dealt by a chart. The constants they share (and
 those Python reads) are declared once in ``strategy_calc/_engine.pxd``. They
 stay one module because the hot functions call each other across files
 (``cdef inline``, no GIL): separate extension modules would call through
@@ -96,3 +96,4 @@ include "_split_moments.pxi"
 include "_resplit_moments.pxi"
 include "_optimal_split.pxi"
 include "_boxes.pxi"
+include "_chart_deal.pxi"

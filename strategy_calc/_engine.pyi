@@ -58,6 +58,47 @@ class DealerMemo:
     @property
     def origin(self) -> tuple[int, ...]: ...
 
+class ChartDeal:
+    def __init__(
+        self,
+        actions: Any,
+        even_money: Sequence[bool],
+        insure: Sequence[bool],
+        codes: Sequence[bytes],
+        split_hands: Sequence[int],
+        split_one_card: Sequence[bool],
+        split_double: Sequence[bool],
+        double_two: Sequence[bool],
+        double_more: Sequence[Sequence[bool]],
+        peek: bool,
+        hole_at_once: bool,
+        burn_dealer: bool,
+        h17: bool,
+        charlie: int,
+        bonus_777: bool,
+        bonus_678: bool,
+        bonus_on_split: bool,
+        bonus_settles: bool,
+        seats: int,
+    ) -> None: ...
+    def deal_round(
+        self, rank: Any, suit: Any, pos: int
+    ) -> tuple[int, list[int]] | None: ...
+    def survey(
+        self,
+        rank: Any,
+        suit: Any,
+        tag: Any,
+        pos: int,
+        cut: int,
+        burn_per_round: int,
+        rounds_after_cut: int,
+        running: float,
+        counts: Any,
+        out_running: Any,
+        out_counts: Any,
+    ) -> int: ...
+
 class SplitMomentTable:
     @property
     def unions(self) -> int: ...

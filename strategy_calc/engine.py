@@ -43,7 +43,7 @@ try:
     from strategy_calc import _engine
 except ImportError as _missing:  # the source tree without a build, most often
     raise missing_engine(_missing) from None
-from strategy_calc._engine import DealerMemo, SplitMomentGroup, SplitMomentTable
+from strategy_calc._engine import ChartDeal, DealerMemo, SplitMomentGroup, SplitMomentTable
 from strategy_calc.actions import Action, ChartCode
 from strategy_calc.cards import Card, Rank, Shoe, rank_counts
 from strategy_calc.rules import BlackjackRules, double_allowed_totals
@@ -107,6 +107,7 @@ __all__ = [
     "SPLIT_OPTIMAL",
     "TIE",
     "WHOLE_GAME_REMOVALS",
+    "ChartDeal",
     "Conditioning",
     "DealerMemo",
     "EngineParams",

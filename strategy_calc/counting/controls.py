@@ -80,20 +80,15 @@ class BetControls:
     spread: Spread
     last: int
 
-    def __call__(self, cards: Sequence[Card]) -> tuple[float, ...]:
-        counter, spread, n = self.counter, self.spread, len(cards)
-        tag = counter.system.tag_card
-        running = counter.system.initial_running_count(counter.rules.decks)
-        sums = [0.0, 0.0, 0.0, 0.0]
-        for k in range(self.last + 1):
-            c = counter.key_count(running, n - k, "exact")
-            b = spread.bet(c)
-            sums[0] += b
-            sums[1] += b * c
-            sums[2] += b * b
-            sums[3] += c
-            running += tag(cards[k])
-        return tuple(sums)
+    def __call__(self, tags: np.ndarray) -> tuple[float, ...]:
+        """The sums for one shoe from its cards' tags in dealing order (each added in turn,
+        as the counter's tally adds them)."""
+        counter, last = self.counter, self.last
+        start = float(counter.system.initial_running_count(counter.rules.decks))
+        running = np.cumsum(np.concatenate(([start], tags[:last])))
+        c = counter.key_counts(running, len(tags) - np.arange(last + 1))
+        b = self.spread.bets(c)
+        return tuple(float(np.cumsum(x)[-1]) for x in (b, b * c, b * b, c))
 
     def means(self) -> np.ndarray:
         """The controls' exact means over the shuffles (:func:`count_distribution`)."""

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Protocol
 
+import numpy as np
+
 from strategy_calc.blackjack.boxes import check_boxes, most_cards_dealt
 from strategy_calc.blackjack.chart import Chart
 from strategy_calc.blackjack.distributions import (
@@ -19,7 +21,7 @@ from strategy_calc.blackjack.distributions import (
 )
 from strategy_calc.blackjack.game_analysis import analyse_game
 from strategy_calc.blackjack.playout import RoundCards, RoundPlan, play_round
-from strategy_calc.cards import SUITS, Card, Rank, Shoe, parse_cards
+from strategy_calc.cards import Card, Rank, Shoe, parse_cards
 from strategy_calc.counting.dealing import DealtShoe, SurveyedShoe
 from strategy_calc.counting.effects import effects_of_removal
 from strategy_calc.counting.indices import ILLUSTRIOUS_18, count_index
@@ -39,6 +41,7 @@ from strategy_calc.counting.sidebets import (
     shoe_of,
 )
 from strategy_calc.counting.systems import CountSystem, estimated_decks, find_system
+from strategy_calc.counting.tally import SideCount, Tally
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules
 from strategy_calc.rules.shoe import ShoeProcedure, shoe_procedure
@@ -133,6 +136,18 @@ class Spread:
         for count, bet in self.steps:
             if count <= key:
                 units = bet
+        return units
+
+    def bets(self, tc: np.ndarray) -> np.ndarray:
+        """:meth:`bet` at each of many true counts.
+
+        >>> parse_spread("1:1, 2:2, 4:8").bets(np.array([-3.2, 2.9, 3.0, 11])).tolist()
+        [1.0, 2.0, 2.0, 8.0]
+        """
+        key = np.floor(tc)
+        units = np.full(len(tc), float(self.steps[0][1]))
+        for count, bet in self.steps:
+            units = np.where(count <= key, float(bet), units)
         return units
 
     def __str__(self) -> str:
@@ -311,67 +326,6 @@ class RoundRecord:
         return self.tc if self.exact_count is None else self.exact_count
 
 
-@dataclass(frozen=True, slots=True)
-class SideCount:
-    """A side count a run bets by: its ``ranks``, the running-count points one card of
-    them seen is worth in the bet's count (``weight``:
-    :meth:`strategy_calc.counting.systems.CountSystem.side_weights`), and their ``share`` of
-    the shoe every deal starts from."""
-
-    name: str
-    ranks: frozenset[int]
-    weight: float
-    share: float
-
-    def adjustment(self, seen: int, dealt: int) -> float:
-        """What the bet's running count adds with ``seen`` cards of the side count's ranks
-        among ``dealt`` cards: ``weight`` times the surplus over the expected ``dealt *
-        share``.
-
-        >>> SideCount("aces", frozenset({1}), -2.0, 1 / 13).adjustment(seen=6, dealt=52)
-        -4.0
-        """
-        return self.weight * (seen - dealt * self.share)
-
-
-class _Tally:
-    """The cards a counter has seen of one shoe: the rank counts unseen, the running
-    count and the side counts' cards, and the counts a round is keyed by."""
-
-    def __init__(self, counter: BlackjackCounter) -> None:
-        self.counter = counter
-        self.system = counter.system
-        self.counts = list(counter.start().counts)
-        self.running: float = counter.system.initial_running_count(counter.rules.decks)
-        self.seen = [0] * len(counter.side)  # cards of each side count's ranks seen
-
-    def saw(self, dealt: Sequence[Card]) -> None:
-        """Count ``dealt`` as seen."""
-        counts, side, seen = self.counts, self.counter.side, self.seen
-        for card in dealt:
-            counts[card.rank - 1] -= 1
-            self.running += self.system.tag_card(card)
-            for i, c in enumerate(side):
-                seen[i] += card.rank in c.ranks
-
-    def keys(self, n: int) -> tuple[float, float, float | None]:
-        """Before a round of a shoe of ``n`` cards: the count plays read, the count bets
-        read (with the side counts), and that count with exact decks under a deck
-        estimation (None otherwise)."""
-        counter, running = self.counter, self.running
-        unseen = sum(self.counts)
-        tc = counter.key_count(running, unseen)
-        if not counter.side:
-            bet_running, bet_key = running, tc
-        else:
-            bet_running = running + sum(c.adjustment(k, n - unseen)
-                                        for c, k in zip(counter.side, self.seen, strict=True))
-            bet_key = counter.key_count(bet_running, unseen)
-        exact_key = (None if not counter.estimates else
-                     counter.key_count(bet_running, unseen, "exact"))
-        return tc, bet_key, exact_key
-
-
 class RoundReport(Protocol):
     """Where a shoe's rounds are reported as they are valued (a queue: ``put(n)``)."""
 
@@ -486,7 +440,7 @@ class BlackjackCounter:
         progress bar within a shoe of many decks (thousands of rounds)."""
         rules = self.rules
         cards, order, draw = self._shuffled(index)
-        tally = _Tally(self)
+        tally = Tally(self)
         full, n = tuple(tally.counts), len(cards)
         bets = self.sidebets
         if bets:
@@ -539,39 +493,38 @@ class BlackjackCounter:
         return tuple(rounds)
 
     def survey(self, indices: Sequence[int],
-               controls: Callable[[Sequence[Card]], tuple[float, ...]] | None = None
+               controls: Callable[[np.ndarray], tuple[float, ...]] | None = None
                ) -> list[SurveyedShoe]:
         """:meth:`survey_one` of each shoe of ``indices``."""
         return [self.survey_one(i, controls) for i in indices]
 
     def survey_one(self, index: int,
-                   controls: Callable[[Sequence[Card]], tuple[float, ...]] | None = None
+                   controls: Callable[[np.ndarray], tuple[float, ...]] | None = None
                    ) -> SurveyedShoe:
         """Deal shoe ``index`` as :meth:`play_one` deals it (the same shuffle, procedure and
         plays) without valuing its rounds: each round's bet count and the cards unseen
         before it; ``controls``: what it gives for the shuffled cards (kept with them).
         Only for a run whose rounds are dealt the same whatever their values
         (:meth:`check_surveyable`): the play is then the plan off the top's."""
-        cards, _order, draw = self._shuffled(index)
-        values = controls(cards) if controls is not None else ()
-        tally = _Tally(self)
-        counts, n = tally.counts, len(cards)
-        plan = self.planner.top_plan(False)
-        shoe_deal = DealtShoe(self.shoe_procedure, cards, draw, lambda c: int(c.rank))
+        cards, order, draw = self._shuffled(index)
+        tally = Tally(self)
+        n = len(cards)
+        deal, unshuffled = self.planner.chart_dealing()
+        shuffled = unshuffled.shuffled(order)
+        values = controls(shuffled.tag) if controls is not None else ()
+        procedure = self.shoe_procedure
+        shoe_deal = DealtShoe(procedure, cards, draw, lambda c: int(c.rank))
         tally.saw(shoe_deal.open())
-        keys = array.array("d")
-        states = array.array("H")
-        while shoe_deal.next_round():
-            _tc, bet_key, _exact = tally.keys(n)
-            start, burnt = shoe_deal.pos, list[int]()
-            try:
-                shoe_deal.pos = self.deal_round(cards, start, plan, None, burnt)
-            except IndexError:  # the shoe ran out mid-round: it is the last
-                break
-            keys.append(bet_key)
-            states.extend(counts)
-            tally.saw([cards[i] for i in range(start, shoe_deal.pos) if i not in burnt])
-        return SurveyedShoe(index, keys, states, values)
+        counts = np.array(tally.counts, dtype=np.int32)
+        running = np.empty(n // 2 + 1)  # (a round takes at least the player's two cards)
+        states = np.empty((n // 2 + 1, 10), dtype=np.uint16)
+        m = deal.survey(shuffled.rank, shuffled.suit, shuffled.tag, shoe_deal.pos,
+                        shoe_deal.cut, procedure.burn_per_round,
+                        procedure.rounds_after_cut_card, float(tally.running), counts,
+                        running, states)
+        keys = tally.bet_keys(running[:m], states[:m], n)
+        return SurveyedShoe(index, array.array("d", keys.tobytes()),
+                            array.array("H", states[:m].tobytes()), values)
 
     def check_surveyable(self) -> None:
         """InputError unless a round's cards do not depend on values computed for it: the
@@ -603,8 +556,7 @@ class BlackjackCounter:
     def _shuffled(self, index: int) -> tuple[list[Card], list[int], random.Random]:
         """Shoe ``index``'s cards in dealing order, the shuffle's permutation (position to
         card of the unshuffled shoe) and the shoe's random source (after the shuffle)."""
-        counts = self.start().counts
-        cards = [Card(rank, SUITS[k % 4]) for rank in Rank for k in range(counts[rank - 1])]
+        cards = self.planner.unshuffled()
         draw = shoe_rng(self.seed, index)
         order = list(range(len(cards)))  # (the shuffle draws the same numbers whatever it shuffles)
         draw.shuffle(order)
@@ -650,6 +602,13 @@ class BlackjackCounter:
         (and insurance) or a box ramp. Otherwise a round is dealt the same whatever the
         count reads, and only its bet (and wonging) follows the count."""
         return bool(self.plays) or bool(self.box_ramp)
+
+    def key_counts(self, running: np.ndarray, unseen: np.ndarray) -> np.ndarray:
+        """:meth:`key_count` of many counts at once, the decks unseen known exactly (the
+        same values)."""
+        if not self.system.balanced:
+            return running
+        return self.system.true_counts(running, unseen)
 
     def key_count(self, running: float, unseen: int, estimation: str | None = None
                   ) -> float:

@@ -46,7 +46,8 @@ from strategy_calc.blackjack.game_pass import (
 )
 from strategy_calc.blackjack.hand_rules import hand_total
 from strategy_calc.blackjack.playout import RoundPlan
-from strategy_calc.cards import Rank, Shoe
+from strategy_calc.cards import SUITS, Card, Rank, Shoe
+from strategy_calc.counting.chart_deal import ShoeCards, chart_deal
 from strategy_calc.engine import (
     HIST_OFFSET,
     HIST_SIZE,
@@ -113,6 +114,8 @@ class RoundPlanner:
                               else SplitTables(counter.start().counts))
         """The run's split moment tables (:attr:`BlackjackCounter.tables`)."""
         self._top_plans: dict[bool, RoundPlan] = {}
+        self._cards: list[Card] | None = None
+        self._chart_dealing: tuple[engine.ChartDeal, ShoeCards] | None = None
         """The plan of a shoe's first round (the same shoe, true count 0, for every shoe of
         the run), keyed by whether it has the second moment; filled on first use."""
 
@@ -136,6 +139,23 @@ class RoundPlanner:
         if plan is None:
             plan = self._top_plans[moments] = self.plan(self.counter.start(), 0.0, moments)
         return plan
+
+    def unshuffled(self) -> list[Card]:
+        """The run's cards before the shuffle: each rank's cards in turn, suits in the
+        order of :data:`strategy_calc.cards.SUITS` (made once)."""
+        if self._cards is None:
+            counts = self.counter.start().counts
+            self._cards = [Card(rank, SUITS[k % 4]) for rank in Rank
+                           for k in range(counts[rank - 1])]
+        return self._cards
+
+    def chart_dealing(self) -> tuple[engine.ChartDeal, ShoeCards]:
+        """The engine's dealer of the run's rounds by the plan off the top, and the run's
+        cards as it reads them (:mod:`strategy_calc.counting.chart_deal`; made once)."""
+        if self._chart_dealing is None:
+            self._chart_dealing = (chart_deal(self.counter),
+                                   ShoeCards.of(self.unshuffled(), self.counter))
+        return self._chart_dealing
 
     def _first_action(self, hand: tuple[int, int], up: Rank, case: DealValues,
                       tc: float, splits: bool = False) -> Action:

@@ -35,6 +35,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from strategy_calc.cards import RANKS, Card, Rank
 from strategy_calc.errors import InputError
 
@@ -204,6 +206,25 @@ class CountSystem:
             return math.trunc(value)
         if self.rounding == "round":
             return math.floor(value + 0.5)
+        return value
+
+    def true_counts(self, running: np.ndarray, unseen_cards: np.ndarray) -> np.ndarray:
+        """:meth:`true_count` of many counts at once, the decks unseen known exactly: the
+        same floating-point operations element by element, so the same values.
+
+        >>> system = CountSystem("x", HILO.tags, rounding="round")
+        >>> running, unseen = np.array([-7.0, 3.0, 2.5]), np.array([78, 70, 52])
+        >>> system.true_counts(running, unseen).tolist() == [
+        ...     system.true_count(r, u) for r, u in zip([-7.0, 3.0, 2.5], [78, 70, 52])]
+        True
+        """
+        value: np.ndarray = running * DIVISORS[self.divisor] / unseen_cards
+        if self.rounding == "floor":
+            value = np.floor(value)
+        elif self.rounding == "truncate":
+            value = np.trunc(value)
+        elif self.rounding == "round":
+            value = np.floor(value + 0.5)
         return value
 
     def initial_running_count(self, decks: int) -> float:

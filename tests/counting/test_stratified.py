@@ -152,6 +152,29 @@ def test_the_controls_means_are_their_averages_over_every_deal() -> None:
     assert short.means() == pytest.approx(want, abs=1e-12)
 
 
+@pytest.mark.parametrize(("system", "ramp"), [("hilo", "0:1,1:2,2:4,3:8"),
+                                              ("halves", "-1:1,1:3,3:6"),
+                                              ("ko", "-2:1,0:2,2:6")])
+def test_a_shoes_controls_are_sums_over_its_positions(system: str, ramp: str) -> None:
+    """One shoe's four controls are, position by position (k cards out, the count keyed
+    as a bet reads it with k cards seen), the sums of b, b c, b^2 and c, added in turn."""
+    counter = blackjack_counter(blackjack_rules("deluxe", ["decks=2"]), system=system)
+    spread = parse_spread(ramp)
+    controls = shoe_controls(counter, spread)
+    assert controls is not None
+    cards, order, _draw = counter._shuffled(3)
+    running = counter.system.initial_running_count(2)
+    want = [0.0, 0.0, 0.0, 0.0]
+    for k in range(controls.last + 1):
+        c = counter.key_count(running, len(cards) - k, "exact")
+        b = spread.bet(c)
+        for i, x in enumerate((b, b * c, b * b, c)):
+            want[i] += x
+        running += counter.system.tag_card(cards[k])
+    _deal, unshuffled = counter.planner.chart_dealing()
+    assert controls(unshuffled.shuffled(order).tag) == tuple(want)
+
+
 def _json(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     code = run(args)
     out, err = capsys.readouterr()

@@ -14,6 +14,7 @@ import enum
 import inspect
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from strategy_calc import _engine
@@ -159,7 +160,16 @@ def test_the_extension_types_take_the_constructor_arguments_the_stub_names() -> 
                                "params": engine_params(blackjack_rules("deluxe", decks=1),
                                                        pair=Rank.EIGHT),
                                "max_hands": 2, "second": None, "resplit": None,
-                               "own_only": None, "memory_limit": None}}
+                               "own_only": None, "memory_limit": None},
+              "ChartDeal": {"actions": np.zeros((10, 10, 10, 2), dtype=np.int8),
+                            "even_money": [False] * 10, "insure": [False] * 10,
+                            "codes": [bytes(4096)] * 10, "split_hands": [4] * 10,
+                            "split_one_card": [False] * 10, "split_double": [True] * 10,
+                            "double_two": [True] * 22, "double_more": [[False] * 22] * 2,
+                            "peek": True, "hole_at_once": True, "burn_dealer": False,
+                            "h17": False, "charlie": 0, "bonus_777": False,
+                            "bonus_678": False, "bonus_on_split": False,
+                            "bonus_settles": True, "seats": 1}}
     assert set(inits) == set(values)
     for name, args in inits.items():
         assert list(values[name]) == args, name
