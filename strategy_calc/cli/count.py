@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -125,15 +126,13 @@ def count_command(
             sidebets, "blackjack", sidebet_files or (), ruleset.dealer_hits_soft_17)
         triggers = resolve_triggers(sidebet_triggers, bets) if sidebet_triggers else ()
         if method.stratified:
-            if constraints is not None and constraints.given:
-                raise InputError("--method stratified does not take --bet-unit, --max-spread"
-                                 " or --max-bet-levels (yet): use --method direct")
             return _stratified(method, deal, [counting.blackjack_counter(
                 ruleset, strategy.value, name, deal.cut_card, deal.seed,
                 deal.penetration, deal.every, start, seats, boxes, steps, side_counts, bets,
                 triggers, deck_estimation) for name in names or [systems.system or "hilo"]],
                 spread, ramp.bankroll, workers, questions, yes, limits, wong, plot,
-                several=names is not None, optimize_wong=wonging.optimize_wong)
+                several=names is not None, optimize_wong=wonging.optimize_wong,
+                constraints=constraints)
         method.sizes(None)  # (refuses the stratified method's options)
         redeal = 2 if (deck_estimation != "exact" and (spread or wong) and (
             strategy is CountPlay.BASIC_INDICES or steps)) else 1  # (the exact counter too)
@@ -170,8 +169,8 @@ def count_command(
 def _stratified(method: Method, deal: Deal, counters: list[BlackjackCounter],
                 spread: Spread | None, bankroll: float | None, workers: opt.Workers,
                 questions: RiskQuestions | None, yes: bool, limits: RampLimits | None,
-                wong: Wong | None, plot: Path | None, several: bool, optimize_wong: bool
-                ) -> BlackjackCount | Comparison:
+                wong: Wong | None, plot: Path | None, several: bool, optimize_wong: bool,
+                constraints: RampConstraints | None = None) -> BlackjackCount | Comparison:
     """``count --method stratified`` (or ``--precision``): checked, costed, run; with
     ``several`` systems (``--compare``) each its own run on the same seeded shoes, a
     ``--precision`` run's ``--max-minutes`` shared between them."""
@@ -194,15 +193,19 @@ def _stratified(method: Method, deal: Deal, counters: list[BlackjackCounter],
     confirm_long_run(seconds, f"a stratified count of {sizes.surveyed:,} rounds surveyed"
                      if budget is None else f"a --precision run of up to {budget / 60:g}"
                      " minutes", yes)
-    share = None if budget is None else budget / len(counters)
     results = []
+    shared = stratified.SharedValues()  # (the systems' rounds are the same cards)
+    began = time.monotonic()
     with workers.executor() as pool:
-        for counter in counters:
+        for k, counter in enumerate(counters):
             label = f"{counter.system.name}: stratified count" if several else "stratified count"
+            share = (None if budget is None else  # (what is left, over the systems left)
+                     max(0.0, budget - (time.monotonic() - began)) / (len(counters) - k))
             with progress_bar(label) as tick:
                 result = stratified.stratified_count(
                     counter, spread, bankroll, sizes, method.precision, share, pool,
-                    _staged(tick), questions, limits)
+                    _staged(tick), questions, limits, shared,
+                    constraints if constraints is not None and constraints.given else None)
             got = result.two_phase
             if (method.precision is not None and got is not None and got.score is not None
                     and got.score_se is not None

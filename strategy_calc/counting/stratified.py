@@ -32,6 +32,7 @@ import numpy as np
 from strategy_calc.counting.controls import ratio_se, regression_estimate, shoe_controls
 from strategy_calc.counting.counter import BlackjackCounter, Spread
 from strategy_calc.counting.dealing import SurveyedShoe
+from strategy_calc.counting.ramp_constraints import RampConstraints, optimize_constrained
 from strategy_calc.counting.ramps import (
     CountBucket,
     RampLimits,
@@ -43,7 +44,14 @@ from strategy_calc.counting.ramps import (
 )
 from strategy_calc.counting.ramps import n0 as n0_of
 from strategy_calc.counting.ramps import score as score_of
-from strategy_calc.counting.results import BlackjackCount, OptimisedRamp, RampResult, TrueCountRow
+from strategy_calc.counting.results import (
+    BlackjackCount,
+    ConstrainedRamp,
+    ConstraintCost,
+    OptimisedRamp,
+    RampResult,
+    TrueCountRow,
+)
 from strategy_calc.counting.risks import RiskQuestions, risk_answers
 from strategy_calc.counting.runs import rounds_per_shoe
 from strategy_calc.counting.sampling import Estimate, batches
@@ -64,6 +72,43 @@ FIRST_SURVEY = 20_000
 
 GROWTH = 4.0
 """Under ``--precision``, a step grows each part at most this many times."""
+
+
+def priorities(seed: int, stream: int, shoe: np.ndarray, rnd: np.ndarray) -> np.ndarray:
+    """Per surveyed round (``shoe``: its shoe's index in the run, ``rnd``: its place in the
+    shoe), a uniform number in [0, 1) that depends on nothing else (SplitMix64 of the run's
+    ``seed``, the ``stream``, the shoe and the place): the order in which a sample takes a
+    stratum's rounds. The ``k`` smallest of a stratum's rounds not yet taken are a
+    simple random sample of them (the numbers are independent of which rounds are in the
+    stratum), and the systems of ``--compare``, whose surveys deal the same rounds, give
+    each round the same number, so their samples share most of their rounds (and their
+    exact values, :class:`SharedValues`).
+
+    >>> u = priorities(1, 0, np.array([0, 0, 7]), np.array([0, 1, 0]))
+    >>> bool(((0 <= u) & (u < 1)).all()), len(set(u.tolist()))
+    (True, 3)
+    >>> bool((priorities(1, 0, np.array([7]), np.array([0])) == u[2]).all())
+    True
+    """
+    head = ((seed * 0x9E3779B97F4A7C15) ^ (stream << 56)) & 0xFFFFFFFFFFFFFFFF
+    x: np.ndarray = (shoe.astype(np.uint64) << np.uint64(20)) | rnd.astype(np.uint64)
+    x = x ^ np.uint64(head)
+    for _ in range(2):  # (two rounds of SplitMix64's mix; uint64 products wrap mod 2^64)
+        x = x + np.uint64(0x9E3779B97F4A7C15)
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        x = x ^ (x >> np.uint64(31))
+    out: np.ndarray = (x >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
+    return out
+
+
+class SharedValues:
+    """Exact values of rounds by their unseen cards, kept across the runs of one
+    ``--compare`` (its systems' rounds are the same cards under the same chart, so a
+    round's exact EV and second moment do not depend on the system)."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, dict[bytes, float]] = {"ev": {}, "m2": {}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +155,10 @@ class TwoPhase:
     controlled: bool = False
     """Whether the survey's figures were adjusted by the shoes' control variates
     (:mod:`strategy_calc.counting.controls`)."""
+    values_reused: int = 0
+    """Exact values (EVs and second moments) of sampled rounds that were not computed
+    again: a round with the unseen cards of one already valued (an earlier system's of
+    the same ``--compare``, or this run's own: every shoe's first round is one)."""
 
 
 def features(states: np.ndarray, start: Sequence[int]) -> np.ndarray:
@@ -149,6 +198,7 @@ class _Population:
 
     def __init__(self, counter: BlackjackCounter, spread: Spread | None) -> None:
         self.spread = spread
+        self.seed = counter.seed
         self.start = counter.start().counts
         self.shoes = 0
         self.blocks = 0
@@ -157,6 +207,8 @@ class _Population:
         self.bet = np.zeros(0)
         self.key = np.zeros(0, dtype=np.int64)
         self.states = np.zeros((0, 10), dtype=np.uint16)
+        self.order = {s: np.zeros(0) for s in ("pilot", "sample")}
+        """Per round, its :func:`priorities` for the pilots and for the samples."""
         self.controls: list[tuple[float, ...]] = []
         """Per shoe, its controls (:mod:`strategy_calc.counting.controls`; empty without)."""
         self.kind = {s: np.zeros(0, dtype=np.int8) for s in ("ev", "m2")}
@@ -181,6 +233,11 @@ class _Population:
                                    if grow else np.zeros(0)])
         self.states = np.concatenate([self.states, np.concatenate(
             [np.frombuffer(s.states, dtype=np.uint16) for s in shoes]).reshape(-1, 10)])
+        index = np.repeat(np.array([s.index for s in shoes], dtype=np.int64), per)
+        place = np.arange(grow) - np.repeat(np.cumsum(per) - per, per)
+        for stream, name in enumerate(("pilot", "sample")):
+            self.order[name] = np.concatenate([self.order[name],
+                                               priorities(self.seed, stream, index, place)])
         self.controls.extend(s.controls for s in shoes)
         self.shoes += len(shoes)
         self.blocks += 1
@@ -198,13 +255,15 @@ class _Run:
     """One two-phase run in progress: the survey, the pilots' predictors, the samples."""
 
     def __init__(self, counter: BlackjackCounter, spread: Spread | None,
-                 pool: Executor | None, progress: Progress, controlled: bool) -> None:
+                 pool: Executor | None, progress: Progress, controlled: bool,
+                 shared: SharedValues | None = None) -> None:
         self.counter, self.pool, self.progress = counter, pool, progress
+        self.shared = shared if shared is not None else SharedValues()
+        self.reused = 0  # (sampled rounds whose values were known: :attr:`TwoPhase.values_reused`)
         self.controls = shoe_controls(counter, spread) if controlled else None
         self.control_means = None if self.controls is None else self.controls.means()
         self.job = functools.partial(counter.survey, controls=self.controls)
         self.pop = _Population(counter, spread)
-        self.rng = np.random.default_rng([counter.seed, 0x2FA5E])
         self.began = time.monotonic()
         self.clock = {"survey": 0.0, "ev": 0.0, "m2": 0.0}
         self.counted = {"survey": 0, "ev": 0, "m2": 0}
@@ -248,18 +307,25 @@ class _Run:
         if not len(indices):
             return
         pop, moments = self.pop, sample == "m2"
-        items = [(tuple(int(c) for c in pop.states[i]), moments) for i in indices.tolist()]
+        known = self.shared.values[sample]
+        keys = [pop.states[i].tobytes() for i in indices.tolist()]
+        new = sorted({k: i for k, i in zip(keys, indices.tolist(), strict=True)
+                      if k not in known}.values())
+        self.reused += len(keys) - len(new)
+        items = [(tuple(int(c) for c in pop.states[i]), moments) for i in new]
         size = max(4, math.ceil(len(items) / 16))  # (a worker's copy of the run costs a plan)
         parts = [items[p.start:p.stop] for p in batches(len(items), size)]
         began = time.monotonic()
         got = ([self.counter.exact_rounds(p) for p in parts] if self.pool is None
                else run_all(self.pool, self.counter.exact_rounds, parts, self._tick(sample)))
-        values = []
-        for ev, m2 in (v for part in got for v in part):
+        for i, (ev, m2) in zip(new, (v for part in got for v in part), strict=True):
             if moments and m2 is None:
                 raise InputError("a sampled round has no exact second moment (resplits from a"
                                  " shoe too short to be exact): use --method direct")
-            values.append(m2 if moments and m2 is not None else ev)
+            known[pop.states[i].tobytes()] = m2 if moments and m2 is not None else ev
+            if moments and m2 is not None:
+                self.shared.values["ev"][pop.states[i].tobytes()] = ev
+        values = [known[k] for k in keys]
         pop.value[sample][indices] = values
         pop.kind[sample][indices] = kind
         self.clock[sample] += time.monotonic() - began
@@ -274,7 +340,7 @@ class _Run:
         pop = self.pop
         weight = pop.bet if sample == "ev" else pop.bet * pop.bet
         k = min(k, pop.size)
-        chosen = np.sort(np.argsort(-self.rng.random(pop.size) ** (1.0 / weight))[:k])
+        chosen = np.sort(np.argsort(-pop.order["pilot"] ** (1.0 / weight))[:k])
         self.value(sample, chosen, 1)  # (weighted draws without replacement: Efraimidis-Spirakis)
         x = features(pop.states[chosen], pop.start)
         cols = x.shape[1] if sample == "ev" or k >= 4 * x.shape[1] else LINEAR
@@ -288,8 +354,9 @@ class _Run:
         in proportion to each one's rounds times its bet (``ev``; its square: ``m2``) times
         its residual SD in the sample so far (Neyman's allocation; before the sample has
         residuals, the SDs taken equal: rounds times bet), at least two a stratum (all of
-        a smaller one); each stratum's added rounds drawn uniformly without replacement from those
-        not yet valued, so that its sample stays a simple random sample of its rounds."""
+        a smaller one); each stratum's added rounds are those not yet valued with the
+        smallest :func:`priorities`, so that its sample stays a simple random sample of its
+        rounds."""
         pop = self.pop
         sid, kind = pop.strata(), pop.kind[sample]
         m = int(sid.max()) + 1
@@ -308,7 +375,8 @@ class _Run:
         chosen = []
         for s in np.flatnonzero(aim > have).tolist():
             free = np.flatnonzero((sid == s) & (kind == 0))
-            chosen.append(self.rng.choice(free, int(aim[s] - have[s]), replace=False))
+            take = int(aim[s] - have[s])
+            chosen.append(free[np.argsort(pop.order["sample"][free], kind="stable")[:take]])
         if chosen:
             self.value(sample, np.sort(np.concatenate(chosen)), 2)
 
@@ -441,7 +509,7 @@ def _estimate(run: _Run, precision: float | None, bets: np.ndarray | None = None
         moment_residual_sd=m_resid_sd, score_se_survey=se1, score_se_sample=se2,
         score_se_exact=se_e, score_se_moments=se_m,
         precision=precision, seconds=time.monotonic() - run.began, shoes=k,
-        controlled=run.controls is not None)
+        controlled=run.controls is not None, values_reused=run.reused)
 
 
 def two_phase_count(counter: BlackjackCounter, spread: Spread | None, sizes: Sizes,
@@ -456,17 +524,19 @@ def two_phase_count(counter: BlackjackCounter, spread: Spread | None, sizes: Siz
 def _two_phase(counter: BlackjackCounter, spread: Spread | None, sizes: Sizes,
                precision: float | None = None, budget: float | None = None,
                pool: Executor | None = None, progress: Progress = None,
-               controlled: bool = True) -> tuple[TwoPhase, _Run]:
+               controlled: bool = True, shared: SharedValues | None = None
+               ) -> tuple[TwoPhase, _Run]:
     """The run's figures by two-phase sampling: a survey of ``sizes.surveyed`` rounds
     (whole shoes, shoe ``i`` the direct run's shoe ``i``), ``sizes.exact`` exact EVs and
     ``sizes.moments`` exact second moments among them (pilots included). With
     ``precision``: grown step by step until SCORE's standard error is at most that share
-    of SCORE, or ``budget`` seconds have gone (``sizes`` is then the first step)."""
+    of SCORE, or ``budget`` seconds have gone (``sizes`` is then the first step).
+    ``shared``: exact values already known (another system's run of one ``--compare``)."""
     counter.check_surveyable()
     counter.check_dealable()
     if precision is not None and spread is None:
         raise InputError("--precision aims at the ramp's SCORE: add --spread")
-    run = _Run(counter, spread, pool, progress, controlled)
+    run = _Run(counter, spread, pool, progress, controlled, shared)
     run.survey(max(1, sizes.surveyed if precision is None
                    else min(sizes.surveyed, FIRST_SURVEY)))
     if run.pop.size < 4:
@@ -528,11 +598,15 @@ def stratified_count(counter: BlackjackCounter, spread: Spread | None,
                      bankroll: float | None, sizes: Sizes, precision: float | None = None,
                      budget: float | None = None, pool: Executor | None = None,
                      progress: Progress = None, questions: RiskQuestions | None = None,
-                     optimize: RampLimits | None = None) -> BlackjackCount:
+                     optimize: RampLimits | None = None, shared: SharedValues | None = None,
+                     constraints: RampConstraints | None = None) -> BlackjackCount:
     """``count --method stratified``: :func:`two_phase_count` as a count's figures (those of
     :func:`strategy_calc.counting.runs.blackjack_count`, each from the two-phase estimate);
-    ``optimize``: also the optimal ramp (:func:`_optimised`)."""
-    got, run = _two_phase(counter, spread, sizes, precision, budget, pool, progress)
+    ``optimize``: also the optimal ramp (:func:`_optimised`); ``shared``: see
+    :func:`_two_phase` (one per ``--compare``, passed to each system's run);
+    ``constraints``: the optimal ramp's (:func:`_optimised`)."""
+    got, run = _two_phase(counter, spread, sizes, precision, budget, pool, progress,
+                          shared=shared)
     top = counter.planner.top_plan(False).ev
     n = counter.start().total
     low, high = counter.shoe_procedure.cut_card_from_end
@@ -556,7 +630,8 @@ def stratified_count(counter: BlackjackCounter, spread: Spread | None,
         moment_rounds=got.sizes.moments, sd_per_round_se=sd_se,
         score_se=got.score_se if ramp else None, risks=risks, method="stratified",
         two_phase=got,
-        optimal=None if optimize is None else _optimised(run, spread, optimize, got))
+        optimal=None if optimize is None else _optimised(run, spread, optimize, got,
+                                                         constraints))
 
 
 def buckets_of(run: _Run) -> tuple[CountBucket, ...]:
@@ -579,15 +654,21 @@ def buckets_of(run: _Run) -> tuple[CountBucket, ...]:
 
 
 def _optimised(run: _Run, spread: Spread | None, limits: RampLimits,
-               given: TwoPhase | None = None) -> OptimisedRamp:
+               given: TwoPhase | None = None, constraints: RampConstraints | None = None
+               ) -> OptimisedRamp:
     """``--optimize-ramp`` under the two-phase method: the optimal ramp of the per-count
     estimates (:func:`buckets_of`), and its figures over the same survey and samples (any
     ramp's bets can weigh them: :func:`_terms`), beside the hand-given ramp's. The ramp is
     chosen on the figures it is judged by, so its SCORE is an upper estimate (as the
     direct method's). ``given``: the run's own figures, those of ``spread`` (the bets its
-    rounds were weighed by), reused rather than estimated again."""
+    rounds were weighed by), reused rather than estimated again. ``constraints``: the
+    optimum under them (:func:`strategy_calc.counting.ramp_constraints.optimize_constrained`)
+    beside the unconstrained one and, with several, each alone, every one scored on the
+    same survey and samples (the SCORE each loses is the difference of two such figures:
+    no paired standard error under this method, so ``cost`` is None)."""
     buckets = buckets_of(run)
-    ramp = optimize_ramp(buckets, limits)
+    ramp = (optimize_ramp(buckets, limits) if constraints is None
+            else optimize_constrained(buckets, limits, constraints))
     chosen = Spread(ramp.bets)
     pop = run.pop
 
@@ -600,24 +681,38 @@ def _optimised(run: _Run, spread: Spread | None, limits: RampLimits,
                           risk_of_ruin(win.value, sd, limits.bankroll),
                           hours_to_double(win.value, limits.bankroll, limits.rounds_per_hour))
 
+    cost = None
+    if constraints is not None:
+        free = optimize_ramp(buckets, limits)
+        each = []
+        if len(constraints.each()) > 1:
+            for name, alone in constraints.each():
+                try:
+                    one = optimize_constrained(buckets, limits, alone)
+                except InputError:  # a spread cap alone under --kelly-fraction needs a unit
+                    continue
+                each.append((name, ConstrainedRamp(alone, one, over(Spread(one.bets)), None)))
+        cost = ConstraintCost(constraints, free, over(Spread(free.bets)), None, tuple(each))
     hand = None if spread is None else [spread.bet(b.tc) for b in buckets]
     return OptimisedRamp(
         ramp, buckets, over(chosen), None if spread is None else over(spread, given),
         None if hand is None else ramp_figures(buckets, hand, limits.bankroll,
                                                limits.rounds_per_hour),
-        None if hand is None else all(limits.min_bet <= b <= limits.max_bet for b in hand))
+        None if hand is None else all(limits.min_bet <= b <= limits.max_bet for b in hand),
+        constraints=cost)
 
 
-SECONDS_PER = {"survey": 60e-6, "ev": 0.016, "m2": 0.25}
-"""CPU seconds a surveyed round, an exact EV and an exact second moment take at six decks
-(measured here, 2026-12-07): what :func:`estimated_seconds` adds up."""
+SECONDS_PER = {"survey": 8e-6, "ev": 0.016, "m2": 0.25}
+"""CPU seconds a surveyed round (dealt by the engine, its shoe's controls included), an
+exact EV and an exact second moment take at six decks (measured here, 2026-12-07): what
+:func:`estimated_seconds` adds up."""
 
 
 def estimated_seconds(sizes: Sizes, workers: int) -> float:
     """About how long a two-phase run of ``sizes`` takes on ``workers`` workers, seconds.
 
     >>> round(estimated_seconds(Sizes(200_000, 2000, 400), 2))
-    72
+    67
     """
     cpu = (sizes.surveyed * SECONDS_PER["survey"] + sizes.exact * SECONDS_PER["ev"]
            + sizes.moments * SECONDS_PER["m2"])

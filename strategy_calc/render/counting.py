@@ -160,7 +160,8 @@ def two_phase_dict(got: TwoPhase) -> dict[str, Any]:
         "precision": got.precision,
         "precision_reached": None if got.score is None or got.score_se is None
         else finite(got.score_se / got.score),
-        "controls": got.controlled, "seconds": got.seconds}
+        "controls": got.controlled, "values_reused": got.values_reused,
+        "seconds": got.seconds}
 
 
 def _estimation_cost_dict(result: BlackjackCount) -> dict[str, Any] | None:
@@ -410,17 +411,26 @@ def _constraints_text(c: ConstraintCost, ramp: OptimalRamp) -> str:
     def num(x: float | None) -> str:
         return "-" if x is None else f"{x:.3f}"
 
-    free = c.unconstrained_result
-    free_score = ("-" if free.score is None else f"{free.score:.3f}"
-                  + (f" +- {free.score_se:.3f}" if free.score_se is not None else ""))
-    text = (f"Constraints ({_constraint_words(c.constraints)}): they cost {est(c.cost)}"
-            f" SCORE over these rounds (the unconstrained optimum's SCORE {free_score} less"
-            f" the constrained one's, paired SE); from the per-count data"
-            f" {num(c.unconstrained.figures.score)} unconstrained,"
-            f" {num(ramp.figures.score)} constrained.")
+    def score(r: RampResult) -> str:
+        return ("-" if r.score is None else f"{r.score:.3f}"
+                + (f" +- {r.score_se:.3f}" if r.score_se is not None else ""))
+
+    paired = c.cost is not None or any(one.cost is not None for _name, one in c.each)
+    if paired:
+        text = (f"Constraints ({_constraint_words(c.constraints)}): they cost {est(c.cost)}"
+                f" SCORE over these rounds (the unconstrained optimum's SCORE"
+                f" {score(c.unconstrained_result)} less the constrained one's, paired SE);")
+    else:  # (the two-phase method: each SCORE over the same survey and samples)
+        text = (f"Constraints ({_constraint_words(c.constraints)}): over the same survey and"
+                f" samples the unconstrained optimum's SCORE is"
+                f" {score(c.unconstrained_result)} (no paired SE of the difference under this"
+                " method);")
+    text += (f" from the per-count data {num(c.unconstrained.figures.score)} unconstrained,"
+             f" {num(ramp.figures.score)} constrained.")
     if c.each:
-        text += " Each alone: " + "; ".join(
-            f"{_constraint_words(one.constraints)} {est(one.cost)}" for _name, one in c.each
+        text += (" Each alone: " if paired else " Each alone, its SCORE: ") + "; ".join(
+            f"{_constraint_words(one.constraints)}"
+            f" {est(one.cost) if paired else score(one.result)}" for _name, one in c.each
         ) + "."
     return text
 

@@ -17,8 +17,15 @@ from strategy_calc.cli.root import run
 from strategy_calc.counting import runs
 from strategy_calc.counting.controls import count_distribution, shoe_controls
 from strategy_calc.counting.counter import blackjack_counter, parse_spread
+from strategy_calc.counting.ramp_constraints import RampConstraints
 from strategy_calc.counting.ramps import RampLimits
-from strategy_calc.counting.stratified import Sizes, _optimised, _terms, _two_phase
+from strategy_calc.counting.stratified import (
+    Sizes,
+    _optimised,
+    _terms,
+    _two_phase,
+    priorities,
+)
 from strategy_calc.rules import blackjack_rules
 
 SPREAD = parse_spread("0:1,1:2,2:4,3:8")
@@ -74,6 +81,21 @@ def test_valuing_every_round_gives_the_direct_estimate() -> None:
     assert ours.result.win_rate_per_round.value == pytest.approx(
         want.result.win_rate_per_round.value, abs=1e-14)
     assert ours.result.score == pytest.approx(want.result.score, rel=1e-9)
+    # and under constraints (a chip unit, a spread cap, two bet levels): the same optimum,
+    # the unconstrained one and each constraint's alone, each scored alike
+    constraints = RampConstraints(bet_unit=1, max_spread=6, max_bet_levels=2)
+    want = runs._optimal_ramp(played, SPREAD, limits, constraints)
+    ours = _optimised(run, SPREAD, limits, None, constraints)
+    assert ours.ramp.bets == want.ramp.bets
+    assert ours.result.score == pytest.approx(want.result.score, rel=1e-9)
+    assert want.constraints is not None and ours.constraints is not None
+    assert ours.constraints.unconstrained_result.score == pytest.approx(
+        want.constraints.unconstrained_result.score, rel=1e-9)
+    assert ours.constraints.cost is None  # (no paired standard error under this method)
+    assert [(n, r.ramp.bets) for n, r in ours.constraints.each] == [
+        (n, r.ramp.bets) for n, r in want.constraints.each]
+    assert [r.result.score for _n, r in ours.constraints.each] == pytest.approx(
+        [r.result.score for _n, r in want.constraints.each], rel=1e-9)
 
 
 def test_a_stratified_sample_is_unbiased_and_its_variance_formula_exact() -> None:
@@ -175,6 +197,24 @@ def test_a_shoes_controls_are_sums_over_its_positions(system: str, ramp: str) ->
     assert controls(unshuffled.shuffled(order).tag) == tuple(want)
 
 
+def test_sample_priorities_are_uniform_and_independent_of_the_round() -> None:
+    """The order a sample takes a stratum's rounds in: over 200,000 (shoe, place) pairs,
+    uniform on [0, 1) (mean 1/2 +- 4 SE, variance 1/12, every tenth holding its tenth
+    within 4 SE) and uncorrelated with the shoe, the place and the next round's; a
+    different seed or stream gives different numbers."""
+    shoe, place = np.divmod(np.arange(200_000), 50)
+    u = priorities(7, 1, shoe, place)
+    n = len(u)
+    assert abs(u.mean() - 0.5) < 4 * math.sqrt(1 / 12 / n)
+    assert abs(u.var() - 1 / 12) < 4 * math.sqrt(1 / 180 / n)
+    tenths = np.bincount((u * 10).astype(int), minlength=10)
+    assert np.all(np.abs(tenths - n / 10) < 4 * math.sqrt(n * 0.09))
+    for other in (shoe, place, np.roll(u, 1)):
+        assert abs(np.corrcoef(u, other)[0, 1]) < 4 / math.sqrt(n)
+    assert not np.any(priorities(8, 1, shoe, place) == u)
+    assert not np.any(priorities(7, 0, shoe, place) == u)
+
+
 def _json(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     code = run(args)
     out, err = capsys.readouterr()
@@ -199,6 +239,32 @@ def test_count_method_stratified_json_keys(capsys: pytest.CaptureFixture[str]) -
     direct = _json(["count", "--rules", "deluxe", "--decks", "1", "--spread", "0:1,1:2",
                     "--rounds", "20", "--jobs", "1", "--json"], capsys)
     assert direct["method"] == "direct" and not isinstance(direct["score"], dict)
+
+
+@pytest.mark.slow  # (three small stratified runs, ~4 s)
+def test_compared_systems_share_exact_values_without_changing_a_figure(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Under ``--compare`` the second system reuses the first's exact values of the rounds
+    both sampled (their rounds are the same cards under one chart), and each system's
+    figures are those of its own run alone: a round's value does not depend on who asked,
+    and the order a sample takes rounds in depends only on the round. With constraints,
+    the constrained optimum too."""
+    base = ["count", "--rules", "deluxe", "--decks", "1", "--set", "max_split_hands=1",
+            "--spread", "0:1,1:2,2:4", "--method", "stratified", "--rounds", "400",
+            "--exact-rounds", "40", "--moment-rounds", "10", "--jobs", "1", "--json",
+            "--optimize-ramp", "--bankroll", "1000", "--min-bet", "1", "--max-bet", "8",
+            "--bet-unit", "1", "--max-bet-levels", "2"]
+    both = _json([*base, "--compare", "hilo,zen"], capsys)["systems"]
+    assert both["zen"]["stratified"]["values_reused"] > both["hilo"]["stratified"][
+        "values_reused"]
+    for name, got in both.items():
+        alone = _json([*base, "--system", name], capsys)
+        for key in ("score", "win_rate_per_round", "sd_per_round", "ev_per_round"):
+            assert got[key] == alone[key], (name, key)
+        ramp, solo = got["optimal_ramp"], alone["optimal_ramp"]
+        assert ramp["bets"] == solo["bets"] and ramp["score"] == solo["score"]
+        assert ramp["constraint_cost_score"] is None  # (no paired SE under this method)
+        assert ramp["unconstrained_score"] == solo["unconstrained_score"]
 
 
 @pytest.mark.parametrize(("args", "says"), [
