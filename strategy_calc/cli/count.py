@@ -177,7 +177,7 @@ def _stratified(method: Method, deal: Deal, counters: list[BlackjackCounter],
     from strategy_calc.counting import stratified
     from strategy_calc.counting.results import Comparison
 
-    for flag, given in (("--enter/--exit", wong is not None), ("--plot", plot is not None),
+    for flag, given in (("--plot", plot is not None),
                         ("--optimize-wong", optimize_wong),
                         ("--moment-every", deal.moment_every is not None)):
         if given:
@@ -205,7 +205,8 @@ def _stratified(method: Method, deal: Deal, counters: list[BlackjackCounter],
                 result = stratified.stratified_count(
                     counter, spread, bankroll, sizes, method.precision, share, pool,
                     _staged(tick), questions, limits, shared,
-                    constraints if constraints is not None and constraints.given else None)
+                    constraints if constraints is not None and constraints.given else None,
+                    wong)
             got = result.two_phase
             if (method.precision is not None and got is not None and got.score is not None
                     and got.score_se is not None

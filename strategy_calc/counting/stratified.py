@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from strategy_calc.counting.controls import ratio_se, regression_estimate, shoe_controls
-from strategy_calc.counting.counter import BlackjackCounter, Spread
+from strategy_calc.counting.counter import BlackjackCounter, Spread, Wong
 from strategy_calc.counting.dealing import SurveyedShoe
 from strategy_calc.counting.ramp_constraints import RampConstraints, optimize_constrained
 from strategy_calc.counting.ramps import (
@@ -196,8 +196,11 @@ class _Population:
     floored count and unseen cards; and, per round, each sample's state (``kind``: 0
     not valued, 1 in its pilot, 2 in its sample) and value (NaN where not valued)."""
 
-    def __init__(self, counter: BlackjackCounter, spread: Spread | None) -> None:
+    def __init__(self, counter: BlackjackCounter, spread: Spread | None,
+                 wong: Wong | None = None) -> None:
         self.spread = spread
+        self.wong = wong
+        self.played = 0  # (rounds wonging plays: all of them without it)
         self.seed = counter.seed
         self.start = counter.start().counts
         self.shoes = 0
@@ -229,8 +232,12 @@ class _Population:
             [self.shoe, np.repeat(np.arange(self.shoes, self.shoes + len(shoes)), per)])
         self.block = np.concatenate([self.block, np.full(grow, self.blocks)])
         self.key = np.concatenate([self.key, keys.astype(np.int64)])
-        self.bet = np.concatenate([self.bet, _bets(self.spread, self.key[-grow:])
-                                   if grow else np.zeros(0)])
+        bets = _bets(self.spread, self.key[-grow:]) if grow else np.zeros(0)
+        if self.wong is not None:  # (a watched round bets 0: the wong's own state per shoe)
+            bets = bets * np.array([in_play for s in shoes for in_play in
+                                    self.wong.playing(s.keys.tolist())], dtype=float)
+        self.played += int(np.count_nonzero(bets))
+        self.bet = np.concatenate([self.bet, bets])
         self.states = np.concatenate([self.states, np.concatenate(
             [np.frombuffer(s.states, dtype=np.uint16) for s in shoes]).reshape(-1, 10)])
         index = np.repeat(np.array([s.index for s in shoes], dtype=np.int64), per)
@@ -256,14 +263,14 @@ class _Run:
 
     def __init__(self, counter: BlackjackCounter, spread: Spread | None,
                  pool: Executor | None, progress: Progress, controlled: bool,
-                 shared: SharedValues | None = None) -> None:
+                 shared: SharedValues | None = None, wong: Wong | None = None) -> None:
         self.counter, self.pool, self.progress = counter, pool, progress
         self.shared = shared if shared is not None else SharedValues()
         self.reused = 0  # (sampled rounds whose values were known: :attr:`TwoPhase.values_reused`)
         self.controls = shoe_controls(counter, spread) if controlled else None
         self.control_means = None if self.controls is None else self.controls.means()
         self.job = functools.partial(counter.survey, controls=self.controls)
-        self.pop = _Population(counter, spread)
+        self.pop = _Population(counter, spread, wong)
         self.began = time.monotonic()
         self.clock = {"survey": 0.0, "ev": 0.0, "m2": 0.0}
         self.counted = {"survey": 0, "ev": 0, "m2": 0}
@@ -340,7 +347,9 @@ class _Run:
         pop = self.pop
         weight = pop.bet if sample == "ev" else pop.bet * pop.bet
         k = min(k, pop.size)
-        chosen = np.sort(np.argsort(-pop.order["pilot"] ** (1.0 / weight))[:k])
+        safe = np.where(weight > 0, weight, 1.0)  # (a round wonging watches: never first)
+        key = np.where(weight > 0, pop.order["pilot"] ** (1.0 / safe), -1.0)
+        chosen = np.sort(np.argsort(-key)[:k])
         self.value(sample, chosen, 1)  # (weighted draws without replacement: Efraimidis-Spirakis)
         x = features(pop.states[chosen], pop.start)
         cols = x.shape[1] if sample == "ev" or k >= 4 * x.shape[1] else LINEAR
@@ -524,19 +533,20 @@ def two_phase_count(counter: BlackjackCounter, spread: Spread | None, sizes: Siz
 def _two_phase(counter: BlackjackCounter, spread: Spread | None, sizes: Sizes,
                precision: float | None = None, budget: float | None = None,
                pool: Executor | None = None, progress: Progress = None,
-               controlled: bool = True, shared: SharedValues | None = None
-               ) -> tuple[TwoPhase, _Run]:
+               controlled: bool = True, shared: SharedValues | None = None,
+               wong: Wong | None = None) -> tuple[TwoPhase, _Run]:
     """The run's figures by two-phase sampling: a survey of ``sizes.surveyed`` rounds
     (whole shoes, shoe ``i`` the direct run's shoe ``i``), ``sizes.exact`` exact EVs and
     ``sizes.moments`` exact second moments among them (pilots included). With
     ``precision``: grown step by step until SCORE's standard error is at most that share
     of SCORE, or ``budget`` seconds have gone (``sizes`` is then the first step).
-    ``shared``: exact values already known (another system's run of one ``--compare``)."""
+    ``shared``: exact values already known (another system's run of one ``--compare``).
+    ``wong``: a watched round bets 0 (the rounds are dealt alike: :class:`Wong`)."""
     counter.check_surveyable()
     counter.check_dealable()
-    if precision is not None and spread is None:
+    if precision is not None and spread is None and wong is None:
         raise InputError("--precision aims at the ramp's SCORE: add --spread")
-    run = _Run(counter, spread, pool, progress, controlled, shared)
+    run = _Run(counter, spread, pool, progress, controlled, shared, wong)
     run.survey(max(1, sizes.surveyed if precision is None
                    else min(sizes.surveyed, FIRST_SURVEY)))
     if run.pop.size < 4:
@@ -599,18 +609,20 @@ def stratified_count(counter: BlackjackCounter, spread: Spread | None,
                      budget: float | None = None, pool: Executor | None = None,
                      progress: Progress = None, questions: RiskQuestions | None = None,
                      optimize: RampLimits | None = None, shared: SharedValues | None = None,
-                     constraints: RampConstraints | None = None) -> BlackjackCount:
+                     constraints: RampConstraints | None = None, wong: Wong | None = None
+                     ) -> BlackjackCount:
     """``count --method stratified``: :func:`two_phase_count` as a count's figures (those of
     :func:`strategy_calc.counting.runs.blackjack_count`, each from the two-phase estimate);
     ``optimize``: also the optimal ramp (:func:`_optimised`); ``shared``: see
     :func:`_two_phase` (one per ``--compare``, passed to each system's run);
-    ``constraints``: the optimal ramp's (:func:`_optimised`)."""
+    ``constraints``: the optimal ramp's (:func:`_optimised`); ``wong``: back-counting, a
+    watched round bets 0 (the optimal ramp, as the direct method's, is of every round)."""
     got, run = _two_phase(counter, spread, sizes, precision, budget, pool, progress,
-                          shared=shared)
+                          shared=shared, wong=wong)
     top = counter.planner.top_plan(False).ev
     n = counter.start().total
     low, high = counter.shoe_procedure.cut_card_from_end
-    ramp = spread is not None
+    ramp = spread is not None or wong is not None
     win, sd, sd_se = got.win, got.sd, got.sd_se
     risks = None
     if questions is not None and questions.asked:
@@ -630,8 +642,9 @@ def stratified_count(counter: BlackjackCounter, spread: Spread | None,
         moment_rounds=got.sizes.moments, sd_per_round_se=sd_se,
         score_se=got.score_se if ramp else None, risks=risks, method="stratified",
         two_phase=got,
-        optimal=None if optimize is None else _optimised(run, spread, optimize, got,
-                                                         constraints))
+        optimal=None if optimize is None else _optimised(
+            run, spread, optimize, got if wong is None else None, constraints),
+        wong=wong, share_played=None if wong is None else run.pop.played / run.pop.size)
 
 
 def buckets_of(run: _Run) -> tuple[CountBucket, ...]:

@@ -16,7 +16,7 @@ import pytest
 from strategy_calc.cli.root import run
 from strategy_calc.counting import runs
 from strategy_calc.counting.controls import count_distribution, shoe_controls
-from strategy_calc.counting.counter import blackjack_counter, parse_spread
+from strategy_calc.counting.counter import Wong, blackjack_counter, parse_spread
 from strategy_calc.counting.ramp_constraints import RampConstraints
 from strategy_calc.counting.ramps import RampLimits
 from strategy_calc.counting.stratified import (
@@ -81,6 +81,16 @@ def test_valuing_every_round_gives_the_direct_estimate() -> None:
     assert ours.result.win_rate_per_round.value == pytest.approx(
         want.result.win_rate_per_round.value, abs=1e-14)
     assert ours.result.score == pytest.approx(want.result.score, rel=1e-9)
+    # wonging (in at +1, out below 0): a watched round bets 0, the same rounds are dealt
+    wong = Wong(1, 0)
+    direct_w = runs.summarise(counter, played, rounds, SPREAD, None, wong)
+    got_w, run_w = _two_phase(counter, SPREAD, Sizes(rounds, 10**6, 10**6), controlled=False,
+                              shared=run.shared, wong=wong)
+    assert direct_w.win_rate_per_round is not None and direct_w.score is not None
+    assert got_w.win.value == pytest.approx(direct_w.win_rate_per_round.value, abs=1e-14)
+    assert got_w.score == pytest.approx(direct_w.score, rel=1e-12)
+    assert run_w.pop.played / run_w.pop.size == direct_w.share_played
+    assert 0 < run_w.pop.played < run_w.pop.size
     # and under constraints (a chip unit, a spread cap, two bet levels): the same optimum,
     # the unconstrained one and each constraint's alone, each scored alike
     constraints = RampConstraints(bet_unit=1, max_spread=6, max_bet_levels=2)
@@ -274,7 +284,7 @@ def test_compared_systems_share_exact_values_without_changing_a_figure(
     (["--exact-rounds", "100"], "--exact-rounds is a --method stratified option"),
     (["--method", "stratified", "--strategy", "optimal"], "--strategy optimal"),
     (["--method", "stratified", "--sidebets", "21+3"], "side bets"),
-    (["--method", "stratified", "--enter", "1", "--exit", "0"], "--enter/--exit"),
+    (["--method", "stratified", "--optimize-wong", "--spread", "0:1,2:4"], "--optimize-wong"),
     (["--method", "direct", "--precision", "0.1", "--spread", "0:1,2:4"], "drop --method"),
     (["--max-minutes", "3"], "add --precision"),
 ])
