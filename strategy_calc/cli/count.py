@@ -126,13 +126,13 @@ def count_command(
             sidebets, "blackjack", sidebet_files or (), ruleset.dealer_hits_soft_17)
         triggers = resolve_triggers(sidebet_triggers, bets) if sidebet_triggers else ()
         if method.stratified:
-            return _stratified(method, deal, [counting.blackjack_counter(
+            return _plotted(_stratified(method, deal, [counting.blackjack_counter(
                 ruleset, strategy.value, name, deal.cut_card, deal.seed,
                 deal.penetration, deal.every, start, seats, boxes, steps, side_counts, bets,
                 triggers, deck_estimation) for name in names or [systems.system or "hilo"]],
                 spread, ramp.bankroll, workers, questions, yes, limits, wong, plot,
                 several=names is not None, optimize_wong=wonging.optimize_wong,
-                constraints=constraints)
+                constraints=constraints), plot)
         method.sizes(None)  # (refuses the stratified method's options)
         redeal = 2 if (deck_estimation != "exact" and (spread or wong) and (
             strategy is CountPlay.BASIC_INDICES or steps)) else 1  # (the exact counter too)
@@ -177,8 +177,7 @@ def _stratified(method: Method, deal: Deal, counters: list[BlackjackCounter],
     from strategy_calc.counting import stratified
     from strategy_calc.counting.results import Comparison
 
-    for flag, given in (("--plot", plot is not None),
-                        ("--optimize-wong", optimize_wong),
+    for flag, given in (("--optimize-wong", optimize_wong),
                         ("--moment-every", deal.moment_every is not None)):
         if given:
             raise InputError(f"--method stratified does not take {flag} (yet): use --method"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -233,13 +234,17 @@ def _json(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]
 
 
 @pytest.mark.slow  # (a 300-round survey, 32 rounds valued: ~2 s)
-def test_count_method_stratified_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
+def test_count_method_stratified_json_keys(capsys: pytest.CaptureFixture[str],
+                                          tmp_path: Path) -> None:
     """The contract of issue 48: ``"method"``, ``"score": {"value", "se"}`` and what the
-    figures rest on; a direct run says ``"method": "direct"`` and keeps its number."""
+    figures rest on; a direct run says ``"method": "direct"`` and keeps its number. The
+    ``--plot`` file is a PNG image."""
+    plot = tmp_path / "ev.png"
     got = _json(["count", "--rules", "deluxe", "--decks", "1", "--set", "max_split_hands=1",
                  "--spread", "0:1,1:2,2:4,3:8", "--method", "stratified", "--rounds", "300",
-                 "--exact-rounds", "24",
+                 "--exact-rounds", "24", "--plot", str(plot),
                  "--moment-rounds", "8", "--jobs", "1", "--json"], capsys)
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert got["method"] == "stratified"
     assert set(got["score"]) == {"value", "se"}
     assert got["stratified"]["rounds_surveyed"] == got["rounds"] >= 300
