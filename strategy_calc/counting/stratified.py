@@ -70,6 +70,9 @@ MOMENT_PILOT = 60
 FIRST_SURVEY = 20_000
 """Rounds surveyed before the pilot under ``--precision`` (fewer if ``--rounds`` says)."""
 
+ORDERS = ("pilot-ev", "pilot-m2", "ev", "m2")
+"""The streams of :func:`priorities`: each pilot's and each sample's order."""
+
 GROWTH = 4.0
 """Under ``--precision``, a step grows each part at most this many times."""
 
@@ -210,8 +213,10 @@ class _Population:
         self.bet = np.zeros(0)
         self.key = np.zeros(0, dtype=np.int64)
         self.states = np.zeros((0, 10), dtype=np.uint16)
-        self.order = {s: np.zeros(0) for s in ("pilot", "sample")}
-        """Per round, its :func:`priorities` for the pilots and for the samples."""
+        self.order = {s: np.zeros(0) for s in ORDERS}
+        """Per round, its :func:`priorities` for each pilot and each sample (independent
+        streams: the EV and E[X^2] samples are drawn independently, as the standard
+        error's parts in quadrature assume)."""
         self.controls: list[tuple[float, ...]] = []
         """Per shoe, its controls (:mod:`strategy_calc.counting.controls`; empty without)."""
         self.kind = {s: np.zeros(0, dtype=np.int8) for s in ("ev", "m2")}
@@ -242,7 +247,7 @@ class _Population:
             [np.frombuffer(s.states, dtype=np.uint16) for s in shoes]).reshape(-1, 10)])
         index = np.repeat(np.array([s.index for s in shoes], dtype=np.int64), per)
         place = np.arange(grow) - np.repeat(np.cumsum(per) - per, per)
-        for stream, name in enumerate(("pilot", "sample")):
+        for stream, name in enumerate(ORDERS):
             self.order[name] = np.concatenate([self.order[name],
                                                priorities(self.seed, stream, index, place)])
         self.controls.extend(s.controls for s in shoes)
@@ -348,7 +353,7 @@ class _Run:
         weight = pop.bet if sample == "ev" else pop.bet * pop.bet
         k = min(k, pop.size)
         safe = np.where(weight > 0, weight, 1.0)  # (a round wonging watches: never first)
-        key = np.where(weight > 0, pop.order["pilot"] ** (1.0 / safe), -1.0)
+        key = np.where(weight > 0, pop.order[f"pilot-{sample}"] ** (1.0 / safe), -1.0)
         chosen = np.sort(np.argsort(-key)[:k])
         self.value(sample, chosen, 1)  # (weighted draws without replacement: Efraimidis-Spirakis)
         x = features(pop.states[chosen], pop.start)
@@ -385,7 +390,7 @@ class _Run:
         for s in np.flatnonzero(aim > have).tolist():
             free = np.flatnonzero((sid == s) & (kind == 0))
             take = int(aim[s] - have[s])
-            chosen.append(free[np.argsort(pop.order["sample"][free], kind="stable")[:take]])
+            chosen.append(free[np.argsort(pop.order[sample][free], kind="stable")[:take]])
         if chosen:
             self.value(sample, np.sort(np.concatenate(chosen)), 2)
 
