@@ -335,8 +335,6 @@ class _Run:
                 raise InputError("a sampled round has no exact second moment (resplits from a"
                                  " shoe too short to be exact): use --method direct")
             known[pop.states[i].tobytes()] = m2 if moments and m2 is not None else ev
-            if moments and m2 is not None:
-                self.shared.values["ev"][pop.states[i].tobytes()] = ev
         values = [known[k] for k in keys]
         pop.value[sample][indices] = values
         pop.kind[sample][indices] = kind
