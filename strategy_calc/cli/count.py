@@ -177,11 +177,9 @@ def _stratified(method: Method, deal: Deal, counters: list[BlackjackCounter],
     from strategy_calc.counting import stratified
     from strategy_calc.counting.results import Comparison
 
-    for flag, given in (("--optimize-wong", optimize_wong),
-                        ("--moment-every", deal.moment_every is not None)):
-        if given:
-            raise InputError(f"--method stratified does not take {flag} (yet): use --method"
-                             " direct")
+    if deal.moment_every is not None:
+        raise InputError("--method stratified does not take --moment-every (the direct"
+                         " method's: its second moments are --moment-rounds)")
     for counter in counters:
         counter.check_surveyable()
     sizes = method.sizes(deal.rounds_)
@@ -205,7 +203,7 @@ def _stratified(method: Method, deal: Deal, counters: list[BlackjackCounter],
                     counter, spread, bankroll, sizes, method.precision, share, pool,
                     _staged(tick), questions, limits, shared,
                     constraints if constraints is not None and constraints.given else None,
-                    wong)
+                    wong, optimize_wong)
             got = result.two_phase
             if (method.precision is not None and got is not None and got.score is not None
                     and got.score_se is not None

@@ -376,7 +376,8 @@ def _optimal_wong_text(o: OptimalWong, kind: str) -> str:
             f" played): SCORE {score} per round observed; " + (
                 f"against playing every round {est(o.gain)} (paired SE)" if o.gain is not None
                 else "playing every round has no SCORE (it does not win)"
-                if o.every_round.score is None else "against playing every round -"))
+                if o.every_round.score is None else "playing every round SCORE"
+                f" {o.every_round.score:.3f} (no paired SE of the gain under this method)"))
     if o.given_gain is not None:
         text += f", against --enter/--exit {est(o.given_gain)}"
     return text + " (chosen on these rounds: an upper estimate)."

@@ -22,6 +22,7 @@ from strategy_calc.counting.ramp_constraints import RampConstraints
 from strategy_calc.counting.ramps import RampLimits
 from strategy_calc.counting.stratified import (
     Sizes,
+    _optimal_wong,
     _optimised,
     _terms,
     _two_phase,
@@ -92,6 +93,12 @@ def test_valuing_every_round_gives_the_direct_estimate() -> None:
     assert got_w.score == pytest.approx(direct_w.score, rel=1e-12)
     assert run_w.pop.played / run_w.pop.size == direct_w.share_played
     assert 0 < run_w.pop.played < run_w.pop.size
+    # --optimize-wong: every pair of whole counts judged alike, so the same best pair
+    best, ours_w = runs.best_wong(played, SPREAD, None), _optimal_wong(run, SPREAD, None)
+    assert (ours_w.wong.enter, ours_w.wong.exit) == (best.wong.enter, best.wong.exit)
+    assert ours_w.tried == best.tried and ours_w.share_played == best.share_played
+    assert ours_w.result.score == pytest.approx(best.result.score, rel=1e-12)
+    assert ours_w.every_round.score == pytest.approx(best.every_round.score, rel=1e-12)
     # and under constraints (a chip unit, a spread cap, two bet levels): the same optimum,
     # the unconstrained one and each constraint's alone, each scored alike
     constraints = RampConstraints(bet_unit=1, max_spread=6, max_bet_levels=2)
@@ -289,7 +296,7 @@ def test_compared_systems_share_exact_values_without_changing_a_figure(
     (["--exact-rounds", "100"], "--exact-rounds is a --method stratified option"),
     (["--method", "stratified", "--strategy", "optimal"], "--strategy optimal"),
     (["--method", "stratified", "--sidebets", "21+3"], "side bets"),
-    (["--method", "stratified", "--optimize-wong", "--spread", "0:1,2:4"], "--optimize-wong"),
+    (["--method", "stratified", "--moment-every", "3"], "--moment-rounds"),
     (["--method", "direct", "--precision", "0.1", "--spread", "0:1,2:4"], "drop --method"),
     (["--max-minutes", "3"], "add --precision"),
 ])
