@@ -174,7 +174,7 @@ def _stratified(method: Method, deal: Deal, counters: list[BlackjackCounter],
     """``count --method stratified`` (or ``--precision``): checked, costed, run; with
     ``several`` systems (``--compare``) each its own run on the same seeded shoes, a
     ``--precision`` run's ``--max-minutes`` shared between them."""
-    from strategy_calc.counting import stratified
+    from strategy_calc.counting import stratified, stratified_ramps
     from strategy_calc.counting.results import Comparison
 
     if deal.moment_every is not None:
@@ -199,7 +199,7 @@ def _stratified(method: Method, deal: Deal, counters: list[BlackjackCounter],
             share = (None if budget is None else  # (what is left, over the systems left)
                      max(0.0, budget - (time.monotonic() - began)) / (len(counters) - k))
             with progress_bar(label) as tick:
-                result = stratified.stratified_count(
+                result = stratified_ramps.stratified_count(
                     counter, spread, bankroll, sizes, method.precision, share, pool,
                     _staged(tick), questions, limits, shared,
                     constraints if constraints is not None and constraints.given else None,

@@ -20,14 +20,8 @@ from strategy_calc.counting.controls import count_distribution, shoe_controls
 from strategy_calc.counting.counter import Wong, blackjack_counter, parse_spread
 from strategy_calc.counting.ramp_constraints import RampConstraints
 from strategy_calc.counting.ramps import RampLimits
-from strategy_calc.counting.stratified import (
-    Sizes,
-    _optimal_wong,
-    _optimised,
-    _terms,
-    _two_phase,
-    priorities,
-)
+from strategy_calc.counting.stratified import Sizes, _terms, _two_phase, priorities
+from strategy_calc.counting.stratified_ramps import _optimal_wong, _optimised
 from strategy_calc.rules import blackjack_rules
 
 SPREAD = parse_spread("0:1,1:2,2:4,3:8")
