@@ -33,6 +33,7 @@ from strategy_calc.blackjack.split.plan import SplitPlan
 from strategy_calc.blackjack.split.values import optimal_split_ev
 from strategy_calc.cards import RANKS, Card, Rank, Shoe
 from strategy_calc.counting.baccarat import linear_counter
+from strategy_calc.counting.controls import shoe_controls
 from strategy_calc.counting.counter import blackjack_counter, parse_spread
 from strategy_calc.counting.stratified import Sizes, two_phase_count
 from strategy_calc.errors import InputError
@@ -158,6 +159,22 @@ def _count_score() -> None:
                            " aim was not reached within 10 minutes")
 
 
+@functools.cache
+def _survey_run() -> tuple[Any, Any]:
+    """``count-score-6d``'s counter with its chart and plan off the top made (once per
+    process: the workload times the survey, not the run's set-up), and its controls."""
+    counter = blackjack_counter(blackjack_rules("deluxe", ["surrender=late"], decks=6))
+    counter.survey_one(0)
+    return counter, shoe_controls(counter, parse_spread("0:1,1:2,2:4,3:8,4:12"))
+
+
+def _count_survey() -> None:
+    """The two-phase survey of ``count-score-6d``'s run: 100 six-deck shoes dealt by the
+    chart in the engine (4,211 rounds), each shoe's control variates too."""
+    counter, controls = _survey_run()
+    counter.survey(range(100), controls=controls)
+
+
 def _baccarat_shoe(decks: int) -> None:
     """One whole baccarat shoe: every hand's five exact EVs, cut card 14 from the end."""
     linear_counter(BaccaratRules(name="macau-baccarat", decks=decks), 14, 1).play_one(0)
@@ -239,6 +256,10 @@ def workloads() -> list[Workload]:
                  " 1% of SCORE by the two-phase method on 2 worker processes (on request:"
                  " --only count-score-6d; several minutes)", _count_score, max_runs=1,
                  on_request=True),
+        Workload("count-survey-6d", "count --method stratified's survey: 100 shoes of"
+                 " count-score-6d's run dealt by the chart in the engine, no values, with"
+                 " each shoe's control variates (4,211 rounds)", _count_survey,
+                 items=(4211, "rounds")),
         Workload("boxes-6d", "edge --boxes 2: two boxes off the top playing the chart, EV,"
                  " variance and the exact covariance per box, deluxe, 6 decks",
                  functools.partial(box_figures, blackjack_rules("deluxe", decks=6), boxes=2,
@@ -274,7 +295,7 @@ TYPICAL_MS: dict[str, float] = {
     "resplit-optimal-1d": 4700.0, "game-optimal-8d": 35762.3, "count-6d": 585.1,
     "count-6d-ev": 484.0, "baccarat-shoe-8d": 15.5, "baccarat-6d": 0.2, "baccarat-8d": 0.2,
     "baccarat-eor-8d": 2.2, "count-6d-moments": 4977.7, "resplit-optimal-6d": 76900.0,
-    "boxes-6d": 4975.4, "count-score-6d": 224673.1,
+    "boxes-6d": 4975.4, "count-score-6d": 224673.1, "count-survey-6d": 40.0,
 }
 """Each workload's median, milliseconds, measured here (2-core machine, 2026-12-04,
 ``strategy-calc bench --json``; the two resplit-optimal workloads 2026-12-06, after the
