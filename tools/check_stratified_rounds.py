@@ -14,7 +14,7 @@ for i in range(6):
     ks = list(sv.keys)
     if len(played) != len(ks):
         print("shoe", i, "rounds differ", len(played), len(ks))
-    ex = c.exact_rounds([(sv.state(j), False) for j in range(len(ks))])
+    ex = c.exact_rounds([(sv.state(j), False, 0.0) for j in range(len(ks))])
     for j, r in enumerate(played):
         if j >= len(ks):
             break

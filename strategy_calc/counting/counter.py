@@ -464,8 +464,9 @@ class BlackjackCounter:
             tc, bet_key, exact_key = tally.keys(n)
             moments = (len(rounds) + index) % self.moment_every == 0
             shoe = Shoe.from_counts(counts, rules.decks)
-            plan = (self.planner.top_plan(moments) if tuple(counts) == full  # (nothing seen)
-                    else self.planner.plan(shoe, tc, moments))
+            plan = (self.planner.top_plan(moments) if tuple(counts) == full and tc == 0
+                    else self.planner.plan(shoe, tc, moments))  # (top: nothing seen, at 0:
+            # an unbalanced count starts at its IRC, which index plays and box ramps read)
             start, burnt = shoe_deal.pos, list[int]()
             where = RoundCards([], [])
             try:
@@ -506,6 +507,8 @@ class BlackjackCounter:
         before it; ``controls``: what it gives for the shuffled cards (kept with them).
         Only for a run whose rounds are dealt the same whatever their values
         (:meth:`check_surveyable`): the play is then the plan off the top's."""
+        if self.plays:
+            return self._survey_with_plays(index, controls)
         cards, order, draw = self._shuffled(index)
         tally = Tally(self)
         n = len(cards)
@@ -526,13 +529,46 @@ class BlackjackCounter:
         return SurveyedShoe(index, array.array("d", keys.tobytes()),
                             array.array("H", states[:m].tobytes()), values)
 
+    def _survey_with_plays(self, index: int,
+                           controls: Callable[[np.ndarray], tuple[float, ...]] | None
+                           ) -> SurveyedShoe:
+        """:meth:`survey_one` with index plays: each round dealt by the engine as the plan
+        at its count plays it (:meth:`RoundPlanner.plan_at`: the chart and the plays that
+        count makes, the same for every shoe), the procedure and the tally in Python."""
+        cards, order, draw = self._shuffled(index)
+        _deal, unshuffled = self.planner.chart_dealing()
+        shuffled = unshuffled.shuffled(order)
+        values = controls(shuffled.tag) if controls is not None else ()
+        tally = Tally(self)
+        counts, n = tally.counts, len(cards)
+        rank, tags = shuffled.rank, shuffled.tag.tolist()
+        shoe_deal = DealtShoe(self.shoe_procedure, cards, draw, lambda c: int(c.rank))
+        tally.saw(shoe_deal.open())
+        keys, play_keys = array.array("d"), array.array("d")
+        states = array.array("H")
+        while shoe_deal.next_round():
+            tc, bet_key, _exact = tally.keys(n)
+            start = shoe_deal.pos
+            got = self.planner.chart_deal_at(tc).deal_round(rank, shuffled.suit, start)
+            if got is None:  # the shoe ran out mid-round: it is the last
+                break
+            shoe_deal.pos, burnt = got
+            keys.append(bet_key)
+            play_keys.append(tc)
+            states.extend(counts)
+            for i in range(start, shoe_deal.pos):
+                if i not in burnt:
+                    counts[rank[i] - 1] -= 1
+                    tally.running += tags[i]
+        return SurveyedShoe(index, keys, states, values, play_keys)
+
     def check_surveyable(self) -> None:
         """InputError unless a round's cards do not depend on values computed for it: the
-        chart alone (``basic``, no index plays, no box ramp), one box, no side bets, the
-        decks unseen known exactly (``count --method stratified``'s conditions)."""
+        chart and its index plays (``basic`` or ``basic+indices``, no box ramp), one box,
+        no side bets, the decks unseen known exactly (``count --method stratified``'s
+        conditions)."""
         why = ("--strategy optimal plays each round by its own values" if self.strategy
-               == "optimal" else "index plays read the count" if self.plays else
-               "a box ramp reads the count" if self.box_ramp else
+               == "optimal" else "a box ramp reads the count" if self.box_ramp else
                "several boxes" if self.boxes > 1 else "side bets" if self.sidebets else
                "a deck estimation" if self.deck_estimation != "exact" else None)
         if why is not None:
@@ -540,16 +576,18 @@ class BlackjackCounter:
                              f" box, no side bets, exact decks: not with {why} (use --method"
                              " direct)")
 
-    def exact_rounds(self, states: Sequence[tuple[tuple[int, ...], bool]]
+    def exact_rounds(self, states: Sequence[tuple[tuple[int, ...], bool, float]]
                      ) -> list[tuple[float, float | None]]:
         """The exact EV (and, where asked, second moment) of a round from each shoe of
-        ``states`` (rank counts, ace first; whether the moment is wanted): the values
-        :meth:`play_one` gives a round from that shoe under a surveyable run."""
+        ``states`` (rank counts, ace first; whether the moment is wanted; the count the
+        index plays read): the values :meth:`play_one` gives a round from that shoe at
+        that count under a surveyable run."""
         out: list[tuple[float, float | None]] = []
         full = self.start().counts
-        for counts, moments in states:
-            plan = (self.planner.top_plan(moments) if counts == full else
-                    self.planner.plan(Shoe.from_counts(counts, self.rules.decks), 0.0, moments))
+        for counts, moments, tc in states:
+            plan = (self.planner.top_plan(moments) if counts == full and tc == 0
+                    else self.planner.plan(Shoe.from_counts(counts, self.rules.decks), tc,
+                                           moments))
             out.append((plan.ev, plan.second_moment))
         return out
 

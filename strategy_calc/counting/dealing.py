@@ -101,6 +101,9 @@ class SurveyedShoe:
     the other."""
     controls: tuple[float, ...] = ()
     """What the survey's ``controls`` gave for the shuffled cards (none without them)."""
+    play_keys: array.array[float] | None = None
+    """With index plays: per round, the count the plays read (the round was played, and
+    is valued, by the plan at that count); None: the chart alone."""
 
     def state(self, j: int) -> tuple[int, ...]:
         """The rank counts unseen before round ``j``."""

@@ -116,6 +116,7 @@ class RoundPlanner:
         self._top_plans: dict[bool, RoundPlan] = {}
         self._cards: list[Card] | None = None
         self._chart_dealing: tuple[engine.ChartDeal, ShoeCards] | None = None
+        self._deals_at: dict[tuple[bool, ...], engine.ChartDeal] = {}
         """The plan of a shoe's first round (the same shoe, true count 0, for every shoe of
         the run), keyed by whether it has the second moment; filled on first use."""
 
@@ -148,6 +149,18 @@ class RoundPlanner:
             self._cards = [Card(rank, SUITS[k % 4]) for rank in Rank
                            for k in range(counts[rank - 1])]
         return self._cards
+
+    def chart_deal_at(self, tc: float) -> engine.ChartDeal:
+        """The engine's dealer of a round at count ``tc`` under the run's index plays: the
+        plan of the shoe every deal starts from at that count (its first decisions and
+        insurance are the chart's and the plays' at ``tc``, the same from any shoe), one
+        per set of plays taken (made on first use)."""
+        taken = tuple(tc >= p.index for p in self.plays)
+        deal = self._deals_at.get(taken)
+        if deal is None:
+            plan = self.plan(self.counter.start(), tc, moments=False)
+            deal = self._deals_at[taken] = chart_deal(self.counter, plan)
+        return deal
 
     def chart_dealing(self) -> tuple[engine.ChartDeal, ShoeCards]:
         """The engine's dealer of the run's rounds by the plan off the top, and the run's

@@ -193,6 +193,9 @@ class _Population:
         self.bet = np.zeros(0)
         self.key = np.zeros(0, dtype=np.int64)
         self.states = np.zeros((0, 10), dtype=np.uint16)
+        self.play_keys = np.zeros(0)
+        """Per round, the count its index plays read (0 without plays)."""
+        self.plays = counter.plays
         self.order = {s: np.zeros(0) for s in ORDERS}
         """Per round, its :func:`priorities` for each pilot and each sample (independent
         streams: the EV and E[X^2] samples are drawn independently, as the standard
@@ -225,6 +228,9 @@ class _Population:
         self.bet = np.concatenate([self.bet, bets])
         self.states = np.concatenate([self.states, np.concatenate(
             [np.frombuffer(s.states, dtype=np.uint16) for s in shoes]).reshape(-1, 10)])
+        self.play_keys = np.concatenate([self.play_keys, *(
+            np.zeros(len(s.keys)) if s.play_keys is None
+            else np.frombuffer(s.play_keys, dtype=float) for s in shoes)])
         index = np.repeat(np.array([s.index for s in shoes], dtype=np.int64), per)
         place = np.arange(grow) - np.repeat(np.cumsum(per) - per, per)
         for stream, name in enumerate(ORDERS):
@@ -236,6 +242,15 @@ class _Population:
         for sample in ("ev", "m2"):
             self.kind[sample] = np.concatenate([self.kind[sample], np.zeros(grow, np.int8)])
             self.value[sample] = np.concatenate([self.value[sample], np.full(grow, np.nan)])
+
+    def value_key(self, i: int) -> bytes:
+        """What round ``i``'s exact values depend on: its unseen cards and, with index
+        plays, what each play does at its count (the key of :class:`SharedValues`)."""
+        key: bytes = self.states[i].tobytes()
+        if self.plays:  # (each play and what it takes: another system's plays differ)
+            tc = float(self.play_keys[i])
+            key += repr([(p.up, p.total, p.pair, p.play(tc)) for p in self.plays]).encode()
+        return key
 
     def strata(self) -> np.ndarray:
         """Each round's stratum (0, 1, ...): its survey block and its bet."""
@@ -300,11 +315,12 @@ class _Run:
             return
         pop, moments = self.pop, sample == "m2"
         known = self.shared.values[sample]
-        keys = [pop.states[i].tobytes() for i in indices.tolist()]
+        keys = [pop.value_key(i) for i in indices.tolist()]
         new = sorted({k: i for k, i in zip(keys, indices.tolist(), strict=True)
                       if k not in known}.values())
         self.reused += len(keys) - len(new)
-        items = [(tuple(int(c) for c in pop.states[i]), moments) for i in new]
+        items = [(tuple(int(c) for c in pop.states[i]), moments, float(pop.play_keys[i]))
+                 for i in new]
         size = max(4, math.ceil(len(items) / 16))  # (a worker's copy of the run costs a plan)
         parts = [items[p.start:p.stop] for p in batches(len(items), size)]
         began = time.monotonic()
@@ -314,7 +330,7 @@ class _Run:
             if moments and m2 is None:
                 raise InputError("a sampled round has no exact second moment (resplits from a"
                                  " shoe too short to be exact): use --method direct")
-            known[pop.states[i].tobytes()] = m2 if moments and m2 is not None else ev
+            known[pop.value_key(i)] = m2 if moments and m2 is not None else ev
         values = [known[k] for k in keys]
         pop.value[sample][indices] = values
         pop.kind[sample][indices] = kind

@@ -27,17 +27,24 @@ from strategy_calc.rules import blackjack_rules
 SPREAD = parse_spread("0:1,1:2,2:4,3:8")
 
 
-@pytest.mark.slow  # (two whole shoes valued exactly, ~1.5 s each)
-@pytest.mark.parametrize(("name", "decks", "shoes"), [("deluxe", 1, 2), ("macau-1983", 2, 1)])
-def test_the_survey_deals_the_direct_runs_rounds(name: str, decks: int, shoes: int) -> None:
+@pytest.mark.slow  # (whole shoes valued exactly, ~1.5 s each)
+@pytest.mark.parametrize(("name", "decks", "shoes", "strategy", "system"), [
+    ("deluxe", 1, 2, "basic", "hilo"), ("macau-1983", 2, 1, "basic", "hilo"),
+    ("deluxe", 1, 2, "basic+indices", "hilo"), ("deluxe", 1, 1, "basic+indices", "hiopt2")])
+def test_the_survey_deals_the_direct_runs_rounds(name: str, decks: int, shoes: int,
+                                                 strategy: str, system: str) -> None:
     """Shoe ``i`` surveyed is shoe ``i`` of the direct run: the same rounds with the same
-    counts, and the exact EV of each surveyed state is that round's EV there."""
-    counter = blackjack_counter(blackjack_rules(name, [f"decks={decks}"]), moment_every=10**9)
+    counts, and the exact EV of each surveyed state (at the count its index plays read)
+    is that round's EV there (Hi-Opt II's bets read its ace side count, its plays not)."""
+    counter = blackjack_counter(blackjack_rules(name, [f"decks={decks}"]), strategy, system,
+                                moment_every=10**9)
     for i in range(shoes):
         played = counter.play_one(i)
         shoe = counter.survey_one(i)
         assert list(shoe.keys) == [r.tc for r in played]
-        valued = counter.exact_rounds([(shoe.state(j), False) for j in range(len(shoe.keys))])
+        plays = [0.0] * len(shoe.keys) if shoe.play_keys is None else list(shoe.play_keys)
+        valued = counter.exact_rounds([(shoe.state(j), False, plays[j])
+                                       for j in range(len(shoe.keys))])
         assert [ev for ev, _m2 in valued] == [r.ev for r in played]
 
 
