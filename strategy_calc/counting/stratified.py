@@ -243,6 +243,21 @@ class _Population:
             self.kind[sample] = np.concatenate([self.kind[sample], np.zeros(grow, np.int8)])
             self.value[sample] = np.concatenate([self.value[sample], np.full(grow, np.nan)])
 
+    def regressors(self, rows: np.ndarray | slice) -> np.ndarray:
+        """The predictor's regressors of ``rows``: :func:`features` of their unseen cards
+        and, with index plays, two more: how many plays of positive index their count
+        takes, and how many of index 0 or below it does not (a play's gain starts at its
+        index; cross-validated at 2 decks with Hi-Lo's plays, the EV's residual SD 0.0030
+        -> 0.0026)."""
+        x = features(self.states[rows], self.start)
+        if not self.plays:
+            return x
+        index = np.array([p.index for p in self.plays])
+        tc = self.play_keys[rows][:, None]
+        positive = ((tc >= index) & (index > 0)).sum(axis=1)
+        negative = ((tc < index) & (index <= 0)).sum(axis=1)
+        return np.column_stack([x, positive, negative])
+
     def value_key(self, i: int) -> bytes:
         """What round ``i``'s exact values depend on: its unseen cards and, with index
         plays, what each play does at its count (the key of :class:`SharedValues`)."""
@@ -350,7 +365,7 @@ class _Run:
         key = np.where(weight > 0, pop.order[f"pilot-{sample}"] ** (1.0 / safe), -1.0)
         chosen = np.sort(np.argsort(-key)[:k])
         self.value(sample, chosen, 1)  # (weighted draws without replacement: Efraimidis-Spirakis)
-        x = features(pop.states[chosen], pop.start)
+        x = pop.regressors(chosen)
         cols = x.shape[1] if sample == "ev" or k >= 4 * x.shape[1] else LINEAR
         coef = fit(x[:, :cols], pop.value[sample][chosen])
         self.coef[sample] = coef
@@ -404,7 +419,7 @@ def _predicted(pop: _Population, coef: np.ndarray, start: int) -> np.ndarray:
     out = np.empty(pop.size - start)
     step = 1 << 20
     for a in range(start, pop.size, step):
-        x = features(pop.states[a:a + step], pop.start)
+        x = pop.regressors(slice(a, a + step))
         out[a - start:a - start + len(x)] = x[:, :len(coef)] @ coef
     return out
 
