@@ -306,7 +306,18 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
             code = 1
         else:
             code = 2 if wants_hit(c, node, codes) else 4
-        if code == 4 and not doubled:
+        if c.err > 0.0 and node != start and not doubled and node_best[node] < 21 \
+                and not (first_two and node_ncards[node] == 2 and node_ncards[start] == 1):
+            # a play error (policy_value's): the other of hit and stand, chance err
+            q = c.err if code == 2 else 1.0 - c.err  # the share that stands
+            n = add_term(out, n, cap, node, -1, T_STAND, 1.0, 0.0, m * q)
+            if n < 0:
+                return -1
+            if M != NULL:  # (split hands play without errors: no moments to scale)
+                return -1
+            m *= 1.0 - q
+            code = 2
+        elif code == 4 and not doubled:
             n = add_term(out, n, cap, node, -1, T_STAND, 1.0, 0.0, m)
             if n < 0:
                 return -1

@@ -25,6 +25,8 @@ cdef struct Params:
     double suit_u[4][3]  # ... and the chance that a 6, 7, 8 drawn has that suit
     int charlie          # a hand of this many cards wins at once (0: no Charlie)
     bint dah             # hands of three or more cards may double (double_after_hit)
+    double err           # play-error rate: each hit/stand decision after the first
+                         # takes the other play with this chance (EngineParams.play_error)
 
 
 cdef int read_params(object p, Params* out) except -1:
@@ -55,6 +57,11 @@ cdef int read_params(object p, Params* out) except -1:
         raise ValueError("charlie_cards is 0 or more")
     out.aces_one_card = bool(p.split_aces_one_card)
     out.dah = bool(p.double_after_hit)
+    out.err = p.play_error
+    if not (0.0 <= out.err < 1.0):
+        raise ValueError("play_error is a probability below 1")
+    if out.err > 0.0 and out.dah:
+        raise ValueError("play_error with double_after_hit: not modelled")
     totals = p.double_totals
     if len(totals) != NTOTALS:
         raise ValueError("double_totals has 22 flags")
@@ -93,6 +100,8 @@ cdef struct Ctx:
     int drule
     int charlie         # Params.charlie
     bint dah            # Params.dah
+    double err          # Params.err: policy_value and propagate take the other of hit
+                        # and stand with this chance at every decision after the first
     char dah_ok[NTOTALS]  # ... and the totals double_on allows (Params.double_ok)
     DMemo* memo         # if set: dealer distributions by ``node + offset`` removed from its origin
     bint lazy           # ... filled one up card at a time first (dmemo_fill; split hands)
@@ -153,6 +162,7 @@ cdef int ctx_init(Ctx* c, const int* base, int up, const Params* p, bint second_
     c.drule = p.drule
     c.charlie = p.charlie
     c.dah = p.dah
+    c.err = p.err
     for r in range(NTOTALS):
         c.dah_ok[r] = <char>p.double_ok[r]
     c.memo = memo
@@ -508,7 +518,8 @@ cdef double policy_value(Ctx* c, int node) noexcept nogil:
     """Value of holding ``node`` and hitting or standing as ``c.policy`` says for its total
     (bit 1: hit), or as ``c.codes`` say for the node (CODE_HIT); a hand of three or more
     cards doubles where it may (:func:`late_double`) and its policy has bit 2 (its code
-    CODE_DOUBLE)."""
+    CODE_DOUBLE). With ``c.err`` (a play-error rate) a hand below 21 takes the other of
+    hit and stand with that chance: the value is the mixture of the two."""
     cdef double v
     if c.has_t[node]:
         return c.valt[node]
@@ -519,6 +530,12 @@ cdef double policy_value(Ctx* c, int node) noexcept nogil:
     elif late_double(c, node) and (
             (c.codes[node] & CODE_DOUBLE) if c.codes != NULL else c.policy[node_class[node]] & 2):
         v = double_value(c, node, 2.0)
+    elif c.err > 0.0 and node_best[node] < 21:  # a play error: the other play, chance err
+        if (c.codes[node] & CODE_HIT) if c.codes != NULL else c.policy[node_class[node]] & 1:
+            v = (1.0 - c.err) * hit_value(c, node, True) + c.err * stand_value(c, node, 1.0)
+        else:
+            v = (1.0 - c.err) * stand_value(c, node, 1.0) + c.err * hit_value(c, node, True)
+        v = with_678(c, node, v)
     elif node_best[node] < 21 and (
             (c.codes[node] & CODE_HIT) if c.codes != NULL else c.policy[node_class[node]] & 1):
         v = with_678(c, node, hit_value(c, node, True))

@@ -256,6 +256,10 @@ class EngineParams:
     """A split 6, 7 or 8 that plays knowing the suits of its cards: up to four cases of
     its pair card's suit, ``(probability, chance a 6 / 7 / 8 drawn has that suit)``.
     Empty: split hands decide with ``suited_678_chance`` alone."""
+    play_error: float = 0.0
+    """A play-error rate (``count --play-errors``): every hit-or-stand decision after a
+    hand's first (a total below 21) takes the other play with this chance, in the
+    hand-played values and distributions (not split hands': their records keep 0)."""
 
     def with_bonus(self, bonus_777: float, bonus_678: float, chance_678: float) -> EngineParams:
         """The same record with the Macau bonus terms of one hand."""

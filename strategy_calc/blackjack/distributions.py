@@ -23,6 +23,7 @@ import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from strategy_calc import engine
@@ -435,6 +436,7 @@ def split_moments(
 def deal_histogram(
     game: GamePass, ups: UpCardDeals, hand: tuple[int, int], q678: float, action: str,
     codes: array.array[int], optimal: bool, insured: bool, split_codes: bytes | None = None,
+    play_error: float = 0.0,
 ) -> np.ndarray:
     """The distribution of one start's result (histogram bins, see
     :data:`strategy_calc.engine.HIST_OFFSET`), played by ``action`` then the ``codes``,
@@ -444,7 +446,9 @@ def deal_histogram(
     and -1/2 to every other. Peek: a dealer blackjack ends the round at once (the bet
     lost, or half of it surrendered early), so that one outcome moves; no hole card:
     the engine keeps the outcomes with a blackjack apart (``bj_hist``) and each part
-    moves by its own amount.
+    moves by its own amount. ``play_error``: an unsplit hand's later hit-or-stand
+    decisions take the other play with this chance
+    (:attr:`strategy_calc.engine.EngineParams.play_error`).
     """
     import numpy as np
 
@@ -454,7 +458,7 @@ def deal_histogram(
     part = np.zeros(HIST_SIZE)
     with_bj = np.zeros(HIST_SIZE) if insured and not rules.peek else None
     add_deal_distribution(part, 1.0, game, hand, ups.up, ups.base, action, q678, nb, codes,
-                          optimal, split_codes, bj_hist=with_bj)
+                          optimal, split_codes, bj_hist=with_bj, play_error=play_error)
     if with_bj is not None:
         part = np.roll(part, -50) + np.roll(with_bj, 100)
     elif insured:
@@ -471,6 +475,7 @@ def add_deal_distribution(
     hist: np.ndarray, weight: float, game: GamePass, hand: tuple[int, int], up: Rank,
     base: Shoe, action: str, q678: float, no_bj: float, codes: array.array[int],
     optimal: bool, split_codes: bytes | None = None, bj_hist: np.ndarray | None = None,
+    play_error: float = 0.0,
 ) -> None:
     """Add ``weight`` times the distribution of one deal's net result under ``action``.
 
@@ -517,6 +522,8 @@ def add_deal_distribution(
     else:
         params = engine.engine_params(rules, conditioning).with_bonus(
             rules.bonus_777, rules.bonus_suited_678, q678)
+        if play_error:  # (the unsplit hand's later decisions; split hands play without)
+            params = replace(params, play_error=play_error)
         act = {"stand": 0, "hit": 1, "hit_chart": 1, "double": 2}[action]
         engine.hand_distribution(base, [Card(Rank(r)) for r in hand], up, params, act,
                                  memoryview(codes), part, game.memo, part_bj)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import array
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from strategy_calc import engine
@@ -237,6 +237,10 @@ class PassRequest:
     shoe: Shoe | None = None
     play: PassPlay = DerivedPolicy()
     partial: bool = False
+    play_error: float = 0.0
+    """A play-error rate (:attr:`strategy_calc.engine.EngineParams.play_error`): the
+    hit-or-stand decisions after each start's first take the other play with this chance
+    (the ``policy_hit`` and ``policy`` columns); split hands play without errors."""
 
 
 def whole_game_pass(
@@ -266,6 +270,8 @@ def whole_game_pass(
         read = _pair_nodes()
     conditioning = Conditioning.of(rules)
     params = engine.engine_params(rules)
+    if request.play_error:
+        params = replace(params, play_error=request.play_error)
     if memo is None:
         memo = engine.dealer_memo(full, engine.dealer_rule(rules),
                                   reserve=engine.WHOLE_GAME_REMOVALS)

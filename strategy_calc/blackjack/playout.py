@@ -20,7 +20,8 @@ bonus-paid hand (7-7-7, suited 6-7-8), or a Charlie, is settled when it ends.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from strategy_calc import engine
@@ -56,6 +57,24 @@ class RoundPlan:
     boxes: int = 1
 
 
+@dataclass(frozen=True, slots=True)
+class PlayErrors:
+    """The player's play errors (``count --play-errors``): at each decision of his first
+    box's unsplit hand he takes the planned play with chance ``1 - rate``, else the wrong
+    one: at the two-card decision ``mistakes[(up, low card, high card)]``, at every later
+    hit-or-stand decision (a total below 21) the other of hit and stand. Each mistake is
+    drawn from ``draw`` (the shoe's own random source: one ``random()`` a decision, so a
+    seeded run deals the same cards). Split hands play without errors."""
+
+    rate: float
+    mistakes: Mapping[tuple[int, int, int], Action]
+    draw: random.Random
+
+    def errs(self) -> bool:
+        """Whether the decision being taken is a mistake (one draw)."""
+        return self.draw.random() < self.rate
+
+
 @dataclass(slots=True)
 class _Deal:
     """The shoe being dealt and the position of its next card."""
@@ -83,7 +102,7 @@ class RoundCards:
 def play_round(rules: BlackjackRules, cards: Sequence[Card], pos: int, plan: RoundPlan,
                shoe: Shoe | None = None, optimal_splits: bool = False, seats: int = 1,
                burnt: list[int] | None = None, record: RoundCards | None = None,
-               dealer_completes: bool = False) -> int:
+               dealer_completes: bool = False, errors: PlayErrors | None = None) -> int:
     """Deal one round from ``cards[pos:]`` as ``plan`` plays it; the position after it.
 
     ``seats``: boxes at the table, each playing ``plan`` (the player's box is the first
@@ -100,6 +119,8 @@ def play_round(rules: BlackjackRules, cards: Sequence[Card], pos: int, plan: Rou
     of the player's first two cards and the dealer's cards. ``dealer_completes``: the
     dealer takes his second card and completes his hand even when no hand is left to
     settle (a side bet on his hand is: Buster, Lucky Ladies' dealer blackjack).
+    ``errors``: the player's box (the first) plays with these errors (:class:`PlayErrors`);
+    the other boxes play ``plan`` as it is.
 
     Why the player's EV does not depend on ``seats``: the other boxes' decisions read
     only their own cards and the up card, and the player's read only his own and the up
@@ -142,7 +163,7 @@ def play_round(rules: BlackjackRules, cards: Sequence[Card], pos: int, plan: Rou
     for seat, (first, second) in enumerate(zip(firsts, seconds, strict=True)):
         own_shoe = shoe if seat == 0 and optimal_splits else None
         box_live, box_needs_hole = _play_box(rules, deal, first, second, up_card, hole < 0,
-                                             plan, own_shoe)
+                                             plan, own_shoe, errors if seat == 0 else None)
         live = live or box_live
         needs_hole = needs_hole or box_needs_hole
     if hole < 0 and (needs_hole or dealer_completes):  # (an insurance bet is settled on
@@ -165,7 +186,8 @@ def _take(deal: _Deal, record: RoundCards | None) -> Card:
 
 
 def _play_box(rules: BlackjackRules, deal: _Deal, first: Card, second: Card, up_card: Card,
-              hole_late: bool, plan: RoundPlan, shoe: Shoe | None) -> tuple[bool, bool]:
+              hole_late: bool, plan: RoundPlan, shoe: Shoe | None,
+              errors: PlayErrors | None = None) -> tuple[bool, bool]:
     """Play one box of ``first``, ``second`` against ``up_card`` as ``plan`` says (``shoe``:
     its split hands play their own best decisions for it); (whether a hand is left for the
     dealer to settle, whether the box needs the dealer's second card when it comes late:
@@ -177,6 +199,8 @@ def _play_box(rules: BlackjackRules, deal: _Deal, first: Card, second: Card, up_
         return False, hole_late and up in (1, 10) and not even_money
     action = plan.actions.get((up, *hand, first.suit == second.suit)) or plan.actions.get(
         (up, *hand, False))
+    if errors is not None and errors.errs():
+        action = errors.mistakes[(up, *hand)]
     insured = hole_late and up in plan.insure
     if action is Action.SURRENDER:  # (an insurance bet still needs the dealer's card)
         return False, insured
@@ -205,7 +229,8 @@ def _play_box(rules: BlackjackRules, deal: _Deal, first: Card, second: Card, up_
     elif action is Action.STAND:
         live = True
     else:  # hit, then play on by the codes
-        live = _play_hand(rules, deal, [first, second, deal.take()], codes, None)
+        live = _play_hand(rules, deal, [first, second, deal.take()], codes, None,
+                          errors=errors)
     return live, live or insured
 
 
@@ -221,10 +246,13 @@ def _bonus_paid(rules: BlackjackRules, held: list[Card], split: bool) -> bool:
 
 
 def _play_hand(rules: BlackjackRules, deal: _Deal, held: list[Card], codes: bytes,
-               split: SplitPlan | None, own: tuple[bytes, bytes] | None = None) -> bool:
+               split: SplitPlan | None, own: tuple[bytes, bytes] | None = None,
+               errors: PlayErrors | None = None) -> bool:
     """Play ``held`` on by the node codes (``split``: the plan of the pair it was split
     from, if it is a split hand; ``own``: a split hand's own decisions, see
-    :func:`_split_play_of`); whether it is left for the dealer to settle."""
+    :func:`_split_play_of`); whether it is left for the dealer to settle. ``errors``: an
+    unsplit hand's hit-or-stand decisions below 21 take the other play when one is drawn
+    (:class:`PlayErrors`)."""
     table = node_table()
     while True:
         ranks = [int(c.rank) for c in held]
@@ -248,7 +276,10 @@ def _play_hand(rules: BlackjackRules, deal: _Deal, held: list[Card], codes: byte
                 and rules.may_double(total)):
             held.append(deal.take())
             return hand_total([int(c.rank) for c in held])[0] <= 21
-        if not code & 2:
+        hits = bool(code & 2)
+        if errors is not None and errors.errs():
+            hits = not hits
+        if not hits:
             return True
         held.append(deal.take())
 

@@ -81,6 +81,11 @@ def count_command(
         " nearest half deck (never below 1/2) or deck (never below 1); bets, wonging, index"
         " plays and the box ramp read it, and the ramp's SCORE is also given with exact"
         " decks on the same shoes.")] = "exact",
+    play_errors: Annotated[float, typer.Option(
+        "--play-errors", metavar="E", help="A play-error rate, 0 <= E < 1 (basic play):"
+        " each decision of an unsplit hand takes the wrong play with chance E (at two cards"
+        " the chart's runner-up, later the other of hit and stand); every EV stays exact"
+        " and the SCORE is also given without errors on the same rounds.")] = 0.0,
     workers: opt.Workers,
     plot: opt.PlotOpt = None,
     yes: opt.YesOpt = False,
@@ -129,17 +134,20 @@ def count_command(
             return _plotted(_stratified(method, deal, [counting.blackjack_counter(
                 ruleset, strategy.value, name, deal.cut_card, deal.seed,
                 deal.penetration, deal.every, start, seats, boxes, steps, side_counts, bets,
-                triggers, deck_estimation) for name in names or [systems.system or "hilo"]],
+                triggers, deck_estimation, play_errors)
+                for name in names or [systems.system or "hilo"]],
                 spread, ramp.bankroll, workers, questions, yes, limits, wong, plot,
                 several=names is not None, optimize_wong=wonging.optimize_wong,
                 constraints=constraints), plot)
         method.sizes(None)  # (refuses the stratified method's options)
-        redeal = 2 if (deck_estimation != "exact" and (spread or wong) and (
-            strategy is CountPlay.BASIC_INDICES or steps)) else 1  # (the exact counter too)
+        redeal = 2.0 if (deck_estimation != "exact" and (spread or wong) and (
+            strategy is CountPlay.BASIC_INDICES or steps)) else 1.0  # (the exact counter too)
         first = counting.blackjack_counter(  # (its checks come before the estimate)
             ruleset, strategy.value, (names or [systems.system or "hilo"])[0], deal.cut_card,
             deal.seed, deal.penetration, deal.every, start, seats, boxes, steps,
-            side_counts, bets, triggers, deck_estimation)
+            side_counts, bets, triggers, deck_estimation, play_errors)
+        if play_errors > 0:  # (each round valued with and without errors: 195.5 against
+            redeal *= 3.5    # 55.2 CPU-s for 2,032 rounds at 6 decks, measured 2026-12-07)
         if deal.rounds >= 1:  # (else the run says why)
             dealt = runs.rounds_dealt(first, deal.rounds)  # (whole shoes: many at many decks)
             what = (f"{deal.rounds:,} rounds" if dealt < 2 * deal.rounds else
@@ -150,7 +158,7 @@ def count_command(
         counters = [first, *(counting.blackjack_counter(
             ruleset, strategy.value, name, deal.cut_card, deal.seed, deal.penetration,
             deal.every, start, seats, boxes, steps, side_counts, bets, triggers,
-            deck_estimation)
+            deck_estimation, play_errors)
             for name in (names or [])[1:])]
         _warn_estimation(counters, spread is not None or wong is not None)
         results = _run(counters, deal.rounds, spread, ramp.bankroll, wong, workers, limits,

@@ -20,12 +20,12 @@ from strategy_calc.blackjack.distributions import (
     check_distribution_rules,
 )
 from strategy_calc.blackjack.game_analysis import analyse_game
-from strategy_calc.blackjack.playout import RoundCards, RoundPlan, play_round
+from strategy_calc.blackjack.playout import PlayErrors, RoundCards, RoundPlan, play_round
 from strategy_calc.cards import Card, Rank, Shoe, parse_cards
 from strategy_calc.counting.dealing import DealtShoe, SurveyedShoe
 from strategy_calc.counting.effects import effects_of_removal
 from strategy_calc.counting.indices import ILLUSTRIOUS_18, count_index
-from strategy_calc.counting.planner import RoundPlanner
+from strategy_calc.counting.planner import RoundPlanner, check_play_errors
 from strategy_calc.counting.sampling import (
     shoe_rng,
 )
@@ -319,6 +319,9 @@ class RoundRecord:
     """Under a deck estimation other than exact (:attr:`BlackjackCounter.deck_estimation`):
     the count the round would be keyed by with the decks unseen known exactly (the same
     cards seen); None: :attr:`tc` is that count."""
+    perfect_ev: float | None = None
+    perfect_second_moment: float | None = None
+    """With play errors (:attr:`BlackjackCounter.play_errors`): the moments without them."""
 
     @property
     def exact(self) -> float:
@@ -398,6 +401,9 @@ class BlackjackCounter:
     ``whole``. Every decision the count drives reads the estimated true count (the bet,
     wonging, index plays and insurance, the box ramp); each round's EV stays exact for
     the cards unseen. An unbalanced system reads its running count: no effect."""
+    play_errors: float = 0.0
+    """The play-error rate (``count --play-errors``; 0: none; the model:
+    :func:`strategy_calc.counting.planner.check_play_errors`)."""
     planner: RoundPlanner = field(init=False, repr=False, compare=False)
     """The run's round planner (made with the job; see :class:`RoundPlanner`)."""
 
@@ -423,9 +429,10 @@ class BlackjackCounter:
                 n = boxes
         return n
 
-    def plan(self, shoe: Shoe, tc: float = 0.0, moments: bool = True) -> RoundPlan:
+    def plan(self, shoe: Shoe, tc: float = 0.0, moments: bool = True,
+             play_error: float | None = None) -> RoundPlan:
         """:meth:`RoundPlanner.plan` of the run's planner."""
-        return self.planner.plan(shoe, tc, moments)
+        return self.planner.plan(shoe, tc, moments, play_error)
 
     def play(self, indices: Sequence[int], report: RoundReport | None = None
              ) -> list[tuple[RoundRecord, ...]]:
@@ -454,6 +461,8 @@ class BlackjackCounter:
             top_evs = price_all(bets, shoe_of(types_left, rules.decks))
         counts = tally.counts
         shoe_deal = DealtShoe(self.shoe_procedure, cards, draw, lambda c: int(c.rank))
+        errors = PlayErrors(self.play_errors, self.planner.mistakes, draw) if self.play_errors \
+            else None
         shown = shoe_deal.open()
         tally.saw(shown)
         if bets and shown:
@@ -464,13 +473,17 @@ class BlackjackCounter:
             tc, bet_key, exact_key = tally.keys(n)
             moments = (len(rounds) + index) % self.moment_every == 0
             shoe = Shoe.from_counts(counts, rules.decks)
-            plan = (self.planner.top_plan(moments) if tuple(counts) == full and tc == 0
-                    else self.planner.plan(shoe, tc, moments))  # (top: nothing seen, at 0:
-            # an unbalanced count starts at its IRC, which index plays and box ramps read)
+            top = tuple(counts) == full and tc == 0  # (nothing seen, at 0: an unbalanced
+            # count starts at its IRC, which index plays and box ramps read)
+            plan = self.planner.top_plan(moments) if top else self.planner.plan(shoe, tc,
+                                                                                 moments)
+            perfect = None if errors is None else (  # without errors, for their cost
+                self.planner.top_plan(moments, 0.0) if top
+                else self.planner.plan(shoe, tc, moments, 0.0))
             start, burnt = shoe_deal.pos, list[int]()
             where = RoundCards([], [])
             try:
-                shoe_deal.pos = self.deal_round(cards, start, plan, shoe, burnt, where)
+                shoe_deal.pos = self.deal_round(cards, start, plan, shoe, burnt, where, errors)
             except IndexError:  # the shoe ran out mid-round: it is the last
                 break
             dealt = [i for i in range(start, shoe_deal.pos) if i not in burnt]
@@ -486,8 +499,9 @@ class BlackjackCounter:
                 seen_types = [types[i] for i in dealt]
                 for i in dealt:
                     types_left[types[i]] -= 1
+            ev0, m0 = (None, None) if perfect is None else (perfect.ev, perfect.second_moment)
             rounds.append(RoundRecord(bet_key, plan.ev, plan.second_moment, plan.covariance,
-                                      side, exact_key))
+                                      side, exact_key, ev0, m0))
             if report is not None and len(rounds) % REPORT_EVERY == 0:
                 report.put(REPORT_EVERY)
             tally.saw([cards[i] for i in dealt])
@@ -570,7 +584,8 @@ class BlackjackCounter:
         why = ("--strategy optimal plays each round by its own values" if self.strategy
                == "optimal" else "a box ramp reads the count" if self.box_ramp else
                "several boxes" if self.boxes > 1 else "side bets" if self.sidebets else
-               "a deck estimation" if self.deck_estimation != "exact" else None)
+               "a deck estimation" if self.deck_estimation != "exact" else
+               "play errors (--play-errors)" if self.play_errors else None)
         if why is not None:
             raise InputError(f"--method stratified deals its rounds by the chart alone, one"
                              f" box, no side bets, exact decks: not with {why} (use --method"
@@ -659,13 +674,14 @@ class BlackjackCounter:
 
     def deal_round(self, cards: Sequence[Card], pos: int, plan: RoundPlan,
                    shoe: Shoe | None = None, burnt: list[int] | None = None,
-                   record: RoundCards | None = None) -> int:
-        """Deal one round from ``cards[pos:]`` as ``plan`` plays it; the position after it
+                   record: RoundCards | None = None, errors: PlayErrors | None = None) -> int:
+        """Deal one round from ``cards[pos:]`` as ``plan`` plays it (``errors``: with the
+        player's play errors); the position after it
         (:func:`strategy_calc.blackjack.playout.play_round`; ``shoe``: the cards unseen before the
         round, which an ``optimal`` counter's split hands play their own decisions for)."""
         return play_round(self.rules, cards, pos, plan, shoe, self.strategy == "optimal",
                           max(self.seats, plan.boxes), burnt, record,
-                          completes_dealer(self.sidebets))
+                          completes_dealer(self.sidebets), errors)
 
 
 def blackjack_counter(
@@ -674,7 +690,7 @@ def blackjack_counter(
     moment_every: int = MOMENT_EVERY, shoe: Shoe | None = None, seats: int = 1,
     boxes: int = 1, box_ramp: tuple[tuple[int, int], ...] = (), side_counts: bool = True,
     sidebets: tuple[SideBet, ...] = (), triggers: tuple[Trigger | None, ...] = (),
-    deck_estimation: str = "exact",
+    deck_estimation: str = "exact", play_errors: float = 0.0,
 ) -> BlackjackCounter:
     """The counter of a run: the chart and its play off the top, and the index plays.
 
@@ -698,8 +714,10 @@ def blackjack_counter(
     ``triggers``: per side bet, the count that places it instead of a positive exact EV
     (:class:`strategy_calc.counting.sidebets.Trigger`; None: the EV). ``deck_estimation``:
     :attr:`BlackjackCounter.deck_estimation` (an unknown one is an error).
+    ``play_errors``: :attr:`BlackjackCounter.play_errors` (:func:`check_play_errors`).
     """
     estimated_decks(52, deck_estimation)  # (one error line for an unknown estimation)
+    check_play_errors(play_errors, rules, strategy, boxes, box_ramp)
     if triggers and len(triggers) != len(sidebets):
         raise InputError("a trigger (or None) per side bet")
     if not 1 <= seats <= MAX_SEATS:
@@ -753,7 +771,7 @@ def blackjack_counter(
     return BlackjackCounter(rules, strategy, count, cut_card, seed, chart, plays,
                             moment_every, full, one_round, seats, boxes, box_ramp, side,
                             procedure, sidebets, triggers, SplitTables(full),
-                            deck_estimation)
+                            deck_estimation, float(play_errors))
 
 
 def _check_boxes(rules: BlackjackRules, strategy: str, boxes: int, shoe: Shoe | None,

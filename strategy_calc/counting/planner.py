@@ -6,12 +6,13 @@ from __future__ import annotations
 import array
 import contextlib
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from strategy_calc import engine
-from strategy_calc.actions import Action
+from strategy_calc.actions import PLAY_ACTIONS, Action
 from strategy_calc.blackjack.boxes import up_card_cross
+from strategy_calc.blackjack.chart import Chart
 from strategy_calc.blackjack.deals import (
     HANDS,
     UP_ORDER,
@@ -44,7 +45,7 @@ from strategy_calc.blackjack.game_pass import (
     split_round_values,
     whole_game_pass,
 )
-from strategy_calc.blackjack.hand_rules import hand_total
+from strategy_calc.blackjack.hand_rules import best_play, hand_total
 from strategy_calc.blackjack.playout import RoundPlan
 from strategy_calc.cards import SUITS, Card, Rank, Shoe
 from strategy_calc.counting.chart_deal import ShoeCards, chart_deal
@@ -53,7 +54,8 @@ from strategy_calc.engine import (
     HIST_SIZE,
     SPLIT_CHART,
 )
-from strategy_calc.rules import RulesError
+from strategy_calc.errors import InputError
+from strategy_calc.rules import BlackjackRules, RulesError
 
 if TYPE_CHECKING:
     from strategy_calc.counting.counter import BlackjackCounter
@@ -113,14 +115,36 @@ class RoundPlanner:
         self._split_tables = (counter.tables if counter.tables is not None
                               else SplitTables(counter.start().counts))
         """The run's split moment tables (:attr:`BlackjackCounter.tables`)."""
-        self._top_plans: dict[bool, RoundPlan] = {}
+        self.play_error = counter.play_errors
+        """The run's play-error rate (:attr:`BlackjackCounter.play_errors`)."""
+        self._mistakes: dict[tuple[int, int, int], Action] = (
+            runner_up_plays(self.rules, counter.start(), self.chart, actions, codes)
+            if self.play_error > 0 else {})
+        """With play errors: per (up card, low card, high card) the wrong first play
+        (:func:`runner_up_plays`); empty without."""
+        self._mistake_wants: dict[Rank, bytes] = {}
+        """With play errors, :attr:`_chart_wants` with the mistakes' rows (made on first
+        use)."""
+        self._mistake_splits: dict[Rank, tuple[int, ...]] = {} if wants is None else {
+            up: tuple(p for p in range(1, 11) if p in self._chart_splits[up]
+                      or self._mistakes.get((int(up), p, p)) is Action.SPLIT)
+            for up in UP_ORDER}
+        """With play errors and the chart alone, per up card the pairs the chart or its
+        mistake splits (ascending)."""
         self._cards: list[Card] | None = None
         self._chart_dealing: tuple[engine.ChartDeal, ShoeCards] | None = None
         self._deals_at: dict[tuple[bool, ...], engine.ChartDeal] = {}
+        self._top_plans: dict[tuple[bool, float], RoundPlan] = {}
         """The plan of a shoe's first round (the same shoe, true count 0, for every shoe of
-        the run), keyed by whether it has the second moment; filled on first use."""
+        the run), keyed by whether it has the second moment and the play-error rate; filled
+        on first use."""
 
-    def top_plan(self, moments: bool) -> RoundPlan:
+    @property
+    def mistakes(self) -> dict[tuple[int, int, int], Action]:
+        """With play errors, per (up card, low card, high card) the wrong first play."""
+        return self._mistakes
+
+    def top_plan(self, moments: bool, play_error: float | None = None) -> RoundPlan:
         """The plan of a shoe's first round (every shoe starts from one composition, the
         count at 0): made once per run. Off the top of a full shoe, the chart's round is the
         game's EV under the chart.
@@ -136,9 +160,11 @@ class RoundPlanner:
         >>> abs(top.ev - analyse_game(rules).ev_basic) < 1e-15
         True
         """
-        plan = self._top_plans.get(moments)
+        err = self._rate(play_error)
+        plan = self._top_plans.get((moments, err))
         if plan is None:
-            plan = self._top_plans[moments] = self.plan(self.counter.start(), 0.0, moments)
+            plan = self._top_plans[(moments, err)] = self.plan(self.counter.start(), 0.0,
+                                                               moments, err)
         return plan
 
     def unshuffled(self) -> list[Card]:
@@ -230,16 +256,24 @@ class RoundPlanner:
             actions[(int(up), 1, 10, False)] = Action.EVEN_MONEY
         return natural_results(self.rules.blackjack_pays, nb, even, insured and not even)
 
-    def plan(self, shoe: Shoe, tc: float = 0.0, moments: bool = True) -> RoundPlan:
+    def plan(self, shoe: Shoe, tc: float = 0.0, moments: bool = True,
+             play_error: float | None = None) -> RoundPlan:
         """The exact EV of a round from ``shoe``, and its second moment if ``moments``.
 
         See :class:`RoundPlan`; ``tc``: the true count the index plays and the
         insurance decision look at. Without ``moments`` the second moment is
         None and the (slow) joint enumeration of split rounds is skipped.
+        ``play_error``: the play-error rate the round is played with (default the run's,
+        :attr:`play_error`; 0: as planned): each first play is the chart's with chance
+        ``1 - play_error``, else its mistake (:attr:`mistakes`), and every later
+        hit-or-stand decision of an unsplit hand is the other play with chance
+        ``play_error`` (in the engine's recursion), so the EV and the second moment are
+        the erring player's, exactly.
         """
         import numpy as np
 
         rules = self.rules
+        err = self._rate(play_error)
         optimal = self.strategy == "optimal"
         fixed = not optimal and not self.plays
         memo = None if optimal else engine.dealer_memo(shoe, engine.dealer_rule(rules),
@@ -247,11 +281,12 @@ class RoundPlanner:
         quick = (fixed and not moments and rules.bonus_suited_678 <= 0
                  and not self.chart.insure)
         play: PassPlay = (DerivedPolicy() if optimal else
-                          ChartOnly(self.chart.policies, self._chart_wants, deals=not quick))
-        game = whole_game_pass(PassRequest(rules, shoe, play, partial=True), memo=memo)
+                          ChartOnly(self.chart.policies, self._wants(err), deals=not quick))
+        game = whole_game_pass(PassRequest(rules, shoe, play, partial=True, play_error=err),
+                               memo=memo)
         boxes = self.counter.boxes_at(tc)
         if quick:
-            return self._boxes_round(self._chart_round(game), None, boxes)
+            return self._boxes_round(self._chart_round(game, err), None, boxes)
         hist = np.zeros(HIST_SIZE) if moments else None
         box_cross = 0.0 if hist is not None and boxes > 1 else None  # E[X_1 X_2]
         extra = 0.0  # second moments of split rounds taken without their distribution
@@ -266,7 +301,7 @@ class RoundPlanner:
             codes_by_up[int(up)] = codes.tobytes()
             # the splits the play can take (the chart's, and an index's at this count)
             # are valued first: the first action needs a split's value to choose it
-            pairs = self._split_pairs(ups, up, tc, fixed, optimal)
+            pairs = self._split_pairs(ups, up, tc, fixed, optimal, err)
             if pairs is None or pairs:  # the chart plays its splits: its column only
                 add_split_values(game, ups, codes, pairs, 7 if optimal else 2,
                                  lazy=not optimal)
@@ -292,30 +327,30 @@ class RoundPlanner:
                                                                    optimal, actions), ev)
                     continue
                 for i, case in enumerate(cases):
-                    w = w_hand * case.probability
-                    action = by_chart or chosen[(hand, i)]
-                    actions.setdefault((int(up), *hand, case.q678 > 0), action)
-                    value = case.value(action) if optimal else case.chart_value(action)
-                    value = _checked(value, hand, up)
-                    if insured:
-                        value += insurance_value(nb)
-                    ev += w * value
-                    if hist is None:
-                        continue
-                    if action is Action.SPLIT:  # its moments without its distribution
-                        try:
-                            got = split_moments(game.plans[Rank(hand[0])], up, ups.base,
-                                                None if optimal else memoryview(codes),
-                                                self._split_tables, cross.get(Rank(hand[0])),
-                                                memo)
-                        except RulesError:  # resplits from a shoe too short to be exact:
-                            hist = None     # this round has no second moment
+                    planned = by_chart or chosen[(hand, i)]
+                    actions.setdefault((int(up), *hand, case.q678 > 0), planned)
+                    for action, w in self._taken(planned, up, hand,
+                                                 w_hand * case.probability, err):
+                        value = case.value(action) if optimal else case.chart_value(action)
+                        value = _checked(value, hand, up) + (insurance_value(nb) if insured
+                                                             else 0.0)
+                        ev += w * value
+                        if hist is None:
                             continue
-                        if got is not None:
-                            extra += w * deal_moments(got, rules.peek, insured, nb)[1]
-                            continue
-                    hist += w * deal_histogram(game, ups, hand, case.q678, action.value, codes,
-                                               optimal, insured)
+                        if action is Action.SPLIT:  # its moments without its distribution
+                            try:
+                                got = split_moments(game.plans[Rank(hand[0])], up, ups.base,
+                                                    None if optimal else memoryview(codes),
+                                                    self._split_tables,
+                                                    cross.get(Rank(hand[0])), memo)
+                            except RulesError:  # resplits from a shoe too short to be exact:
+                                hist = None     # this round has no second moment
+                                continue
+                            if got is not None:
+                                extra += w * deal_moments(got, rules.peek, insured, nb)[1]
+                                continue
+                        hist += w * deal_histogram(game, ups, hand, case.q678, action.value,
+                                                   codes, optimal, insured, play_error=err)
             box_cross = self._box_cross(box_cross, game, ups, chosen, fixed, codes, insured)
         second = None
         if hist is not None:
@@ -353,19 +388,50 @@ class RoundPlanner:
         return RoundPlan(n * plan.ev, second, plan.actions, plan.codes, plan.insure,
                          covariance, n)
 
+    def _rate(self, play_error: float | None) -> float:
+        """``play_error``, or the run's (:attr:`play_error`) where None."""
+        return self.play_error if play_error is None else play_error
+
+    def _taken(self, planned: Action, up: Rank, hand: tuple[int, int], weight: float,
+               err: float) -> tuple[tuple[Action, float], ...]:
+        """The first plays a start of probability ``weight`` takes, each with its
+        probability: ``planned``, and with play errors (``err`` > 0) its mistake."""
+        if err == 0:
+            return ((planned, weight),)
+        mistake = self._mistakes.get((int(up), *hand))
+        if mistake is None:
+            raise ValueError(f"no mistake for {hand} against {up.symbol}: play errors are"
+                             " planned for the chart alone (a bug)")
+        return ((planned, weight * (1.0 - err)), (mistake, weight * err))
+
     def _split_pairs(self, ups: UpCardDeals, up: Rank, tc: float, fixed: bool,
-                     optimal: bool) -> set[int] | None:
+                     optimal: bool, err: float = 0.0) -> set[int] | None:
         """The pairs against ``up`` whose splits the play can take (the chart's, and an
-        index's at true count ``tc``); None: every pair (``optimal``)."""
+        index's at true count ``tc``; with play errors, ``err`` > 0, the mistakes' too);
+        None: every pair (``optimal``)."""
         if fixed:  # the chart alone: each first play is the chart's, whatever the values
             return {p for p in range(1, 11) if (p, p) in ups.deals
-                    and self._chart_action((p, p), up) is Action.SPLIT}
+                    and (self._chart_action((p, p), up) is Action.SPLIT or (err > 0
+                         and self._mistakes.get((int(up), p, p)) is Action.SPLIT))}
         return None if optimal else {
             p for p in range(1, 11) if (p, p) in ups.deals
             and Action.SPLIT in {self._first_action((p, p), up, case, tc, splits=True)
                                  for case in ups.deals[(p, p)]}}
 
-    def _chart_round(self, game: GamePass) -> RoundPlan:
+    def _wants(self, err: float) -> Mapping[Rank, bytes] | None:
+        """The pass's rows of a chart's round (:attr:`_chart_wants`), with play errors
+        (``err`` > 0) those of each start's mistake too."""
+        if err == 0 or self._chart_wants is None:
+            return self._chart_wants
+        if not self._mistake_wants:
+            for up, flags in self._chart_wants.items():
+                wrong = chart_play_rows({(low, high): a for (u, low, high), a
+                                         in self._mistakes.items() if u == int(up)})
+                self._mistake_wants[up] = bytes(a | b for a, b in zip(flags, wrong,
+                                                                      strict=True))
+        return self._mistake_wants
+
+    def _chart_round(self, game: GamePass, err: float = 0.0) -> RoundPlan:
         """:meth:`plan` of a round without its second moment, every first play the chart's
         (no index plays) and no suit case (no suited 6-7-8 bonus): the EV read straight off
         the pass's table (``game``: made with ``deals=False``).
@@ -387,7 +453,7 @@ class RoundPlanner:
             codes = self._split_codes[up]
             codes_by_up[int(up)] = codes.tobytes()
             p_up = ups.p_up
-            splits = self._chart_split_values(game, ups, codes)
+            splits = self._chart_split_values(game, ups, codes, err)
             may_surrender = rules.may_surrender(int(up))
             rows = ups.table.rows(self._chart_nodes)
             for hand, node, total, action in self._chart_cases[up]:
@@ -407,25 +473,27 @@ class RoundPlanner:
                 if action is None:  # no cell (a chart of blackjack_counter has them all)
                     action = self._chart_action(hand, up)  # raises, as plan does
                 actions[(int(up), *hand, False)] = action
-                value: float | None
-                if action is Action.SPLIT:
-                    value = splits.get(hand[0])
-                else:
-                    stand, _hit, hit_chart, double, surrender = start_values(
-                        rules, conditioning, total, False, may_surrender,
-                        row.stand, row.hit, row.policy_hit, row.double, nb)
-                    value = {Action.STAND: stand, Action.HIT: hit_chart,
-                             Action.DOUBLE: double, Action.SURRENDER: surrender}.get(action)
-                value = _checked(value, hand, up)
-                ev += w_hand * value
+                for play, w in self._taken(action, up, hand, w_hand, err):
+                    value: float | None
+                    if play is Action.SPLIT:
+                        value = splits.get(hand[0])
+                    else:
+                        stand, _hit, hit_chart, double, surrender = start_values(
+                            rules, conditioning, total, False, may_surrender,
+                            row.stand, row.hit, row.policy_hit, row.double, nb)
+                        value = {Action.STAND: stand, Action.HIT: hit_chart,
+                                 Action.DOUBLE: double, Action.SURRENDER: surrender}.get(play)
+                    value = _checked(value, hand, up)
+                    ev += w * value
         return RoundPlan(ev, None, actions, codes_by_up, frozenset())
 
     def _chart_split_values(self, game: GamePass, ups: UpCardDeals,
-                            codes: array.array[int]) -> dict[int, float]:
+                            codes: array.array[int], err: float = 0.0) -> dict[int, float]:
         """The chart-played value of each pair the chart splits against ``ups.up`` that the
-        shoe can deal (raw, by pair rank), for :meth:`_chart_round`."""
+        shoe can deal (raw, by pair rank), for :meth:`_chart_round`; with play errors
+        (``err`` > 0) also of the pairs whose mistake splits."""
         splits: dict[int, float] = {}
-        for p in self._chart_splits[ups.up]:
+        for p in (self._chart_splits if err == 0 else self._mistake_splits)[ups.up]:
             if ups.rows[node_id((p, p))].weight > 0:
                 got = split_round_values(game, ups, codes, p, SPLIT_CHART, lazy=True)
                 if got is not None:
@@ -450,3 +518,74 @@ def _add_results(exact: dict[float, float], weight: float,
         exact[x] = exact.get(x, 0.0) + weight * p
         ev += weight * p * x
     return ev
+
+
+def runner_up_plays(rules: BlackjackRules, start: Shoe, chart: Chart,
+                    actions: Mapping[tuple[int, tuple[int, int]], Action],
+                    codes: Mapping[Rank, array.array[int]]
+                    ) -> dict[tuple[int, int, int], Action]:
+    """The mistake of each two-card start (``count --play-errors``): per (up card, low
+    card, high card), the legal play other than the chart's (``actions``) worth the most
+    off the top (the shoe ``start``), the hand then played by the chart (its hit
+    followed by the chart's hit-or-stand play, a split by the chart's split-hand codes:
+    :meth:`~strategy_calc.blackjack.deals.DealValues.chart_value`); an exact tie takes
+    the calmer play (:func:`~strategy_calc.blackjack.hand_rules.best_play`). It is the
+    chart's own runner-up in that cell: the close call a player gets wrong. A natural
+    (even money, insurance) is no play and has none.
+
+    >>> from strategy_calc.counting.counter import blackjack_counter
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> mistakes = blackjack_counter(blackjack_rules("deluxe", ["decks=1"]),
+    ...                              play_errors=0.01).planner.mistakes
+    >>> mistakes[(10, 6, 10)].value, mistakes[(6, 2, 9)].value  # 16 v T, 11 v 6
+    ('stand', 'hit')
+    """
+    game = whole_game_pass(PassRequest(rules, start, ChartOnly(chart.policies),
+                                       partial=True))
+    out: dict[tuple[int, int, int], Action] = {}
+    for up, ups in game.ups.items():
+        add_split_values(game, ups, codes[up], None, SPLIT_CHART)
+        for hand, cases in ups.deals.items():
+            chosen = actions.get((int(up), hand))
+            if hand == (1, 10) or chosen is None:
+                continue
+            values = {a: v for a in PLAY_ACTIONS if a is not chosen
+                      for v in [cases[0].chart_value(a)]
+                      if v is not None and math.isfinite(v)}
+            out[(int(up), *hand)] = best_play(values)
+    return out
+
+
+def check_play_errors(rate: float, rules: BlackjackRules, strategy: str = "basic",
+                      boxes: int = 1, box_ramp: tuple[tuple[int, int], ...] = ()) -> None:
+    """InputError unless ``rate`` is a play-error rate the counter models: a number with
+    0 <= rate < 1, and if positive, ``basic`` play (the mistakes are the chart's
+    runner-ups), one box, and rules without a decision the model leaves out (doubling
+    after a hit, the 6-7-8 / 7-7-7 bonuses, whose suit cases play apart).
+
+    The model: at each decision of an unsplit hand of the player's box (the two-card
+    one, and every later hit or stand below 21) he takes the chart's play with chance
+    ``1 - rate``, else a mistake: at two cards the chart's runner-up off the top
+    (:func:`runner_up_plays`), later the other of hit and stand. Each round's EV and
+    second moment are the erring player's, exactly (:meth:`RoundPlanner.plan`). Split
+    hands play without errors.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> check_play_errors(0.05, blackjack_rules("deluxe"))
+    >>> check_play_errors(1.0, blackjack_rules("deluxe"))
+    Traceback (most recent call last):
+    ...
+    strategy_calc.errors.InputError: --play-errors must be a chance with 0 <= E < 1, not 1
+    """
+    if not (isinstance(rate, int | float) and math.isfinite(rate) and 0 <= rate < 1):
+        raise InputError(f"--play-errors must be a chance with 0 <= E < 1, not {rate:g}")
+    if rate == 0:
+        return
+    why = (f"--strategy {strategy} (the mistakes are the chart's runner-ups: basic play"
+           " only)" if strategy != "basic" else
+           "several boxes (--boxes, --box-ramp)" if boxes != 1 or box_ramp else
+           "double_after_hit (a third play after a hit)" if rules.double_after_hit else
+           "the 6-7-8 or 7-7-7 bonus (its suited starts play apart)"
+           if rules.bonus_suited_678 > 0 or rules.bonus_777 > 0 else None)
+    if why is not None:
+        raise InputError(f"--play-errors is modelled for basic play, one box: not with {why}")

@@ -89,6 +89,8 @@ class BlackjackCount:
     deck_estimation_cost: DeckEstimationCost | None = None
     """With a deck estimation other than exact and a ramp (``--spread`` or wonging): the
     ramp's SCORE against that of perfect estimation on the same shoes."""
+    play_errors_cost: PlayErrorsCost | None = None
+    """With play errors (``--play-errors`` above 0): what they cost on the run's rounds."""
     optimal_wong: OptimalWong | None = None
     """With ``--optimize-wong``: the entry and exit counts that maximise SCORE on the
     same rounds (:func:`best_wong`)."""
@@ -149,6 +151,29 @@ class DeckEstimationCost:
     """The win per round (units) with the decks estimated less that with them known
     exactly, paired over the shoes (:func:`win_rate_difference`): defined where a SCORE
     is not (a ramp that does not win)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayErrorsCost:
+    """What play errors cost (``count --play-errors``): the run's rounds (dealt as the
+    erring player plays them) each valued exactly both ways, with the errors and without
+    them, at the same shoe and the same bet: the figures of perfect play on those rounds
+    and the paired differences (docs/MODEL.md, "Play errors")."""
+
+    rate: float
+    """The play-error rate."""
+    ev_difference: Estimate
+    """The flat EV per round with errors less without, paired over the shoes (units)."""
+    score_perfect: float | None
+    """With a ramp: its SCORE on the same rounds valued without errors (None: no ramp, or
+    a ramp that does not win)."""
+    score: float | None
+    """The run's own SCORE (with errors)."""
+    difference: Estimate | None
+    """``score - score_perfect`` with its paired standard error over the shoes (None
+    where either SCORE is undefined)."""
+    win_rate_difference: Estimate | None
+    """With a ramp: its win per round with errors less without, paired (units)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from strategy_calc.counting.results import (
     DeckEstimationCost,
     OptimalWong,
     OptimisedRamp,
+    PlayErrorsCost,
     RampResult,
     TrueCountRow,
 )
@@ -545,7 +546,9 @@ def summarise(
         deck_estimation_cost=None if not (ramp and counter.estimates) else _estimation_cost(
             shoes, bets, hand.score, spread, bankroll, wong,
             None if exact_played is None else [exact_played[i] for i in kept]),
-        optimal_wong=best_wong(shoes, spread, bankroll, wong) if optimize_wong else None)
+        optimal_wong=best_wong(shoes, spread, bankroll, wong) if optimize_wong else None,
+        play_errors_cost=None if not counter.play_errors else _errors_cost(
+            counter.play_errors, shoes, bets, hand.score, spread, bankroll, ramp))
 
 
 def best_wong(shoes: Sequence[tuple[RoundRecord, ...]], spread: Spread | None,
@@ -622,6 +625,27 @@ def _estimation_cost(shoes: Sequence[tuple[RoundRecord, ...]], bets: list[list[f
                               score_difference(shoes, bets, exact_bets, other),
                               exact_shoes is not None,
                               win_rate_difference(shoes, bets, other, exact_bets))
+
+
+def _errors_cost(rate: float, shoes: Sequence[tuple[RoundRecord, ...]],
+                 bets: list[list[float]], score: float | None, spread: Spread | None,
+                 bankroll: float | None, ramp: bool) -> PlayErrorsCost:
+    """The :class:`PlayErrorsCost` of ``shoes`` (each round valued with the errors and
+    without them: :attr:`RoundRecord.perfect_ev`), the ramp's ``score`` betting ``bets``."""
+    def without(r: RoundRecord) -> RoundRecord:
+        if r.perfect_ev is None:
+            raise ValueError("a round without its value without errors (a bug)")
+        return replace(r, ev=r.perfect_ev, second_moment=r.perfect_second_moment)
+
+    perfect = [tuple(without(r) for r in s) for s in shoes]
+    flat = [[1.0] * len(s) for s in shoes]
+    ev_difference = win_rate_difference(shoes, flat, perfect, flat)
+    if not ramp:
+        return PlayErrorsCost(rate, ev_difference, None, None, None, None)
+    result = _ramp_result(spread, perfect, bets, bankroll)
+    return PlayErrorsCost(rate, ev_difference, result.score, score,
+                          score_difference(shoes, bets, bets, perfect),
+                          win_rate_difference(shoes, bets, perfect, bets))
 
 
 def _sidebets(counter: BlackjackCounter, shoes: Sequence[tuple[RoundRecord, ...]]

@@ -101,6 +101,8 @@ def count_dict(result: BlackjackCount) -> dict[str, Any]:
         "one_round_per_shuffle": result.one_round_per_shuffle, "seats": c.seats,
         "count_kind": c.count_kind, "deck_estimation": c.deck_estimation,
         "deck_estimation_cost": _estimation_cost_dict(result),
+        **({} if not c.play_errors else {"play_errors": c.play_errors,
+                                         "play_errors_cost": _errors_cost_dict(result)}),
         "side_counts": {side.name: {"ranks": [Rank(r).symbol for r in sorted(side.ranks)],
                                     "weight": side.weight} for side in c.side} or None,
         "rounds": result.rounds, "shoes": result.shoes, "seed": c.seed,
@@ -173,6 +175,47 @@ def _estimation_cost_dict(result: BlackjackCount) -> dict[str, Any] | None:
     return {"score_exact": finite(cost.score_exact), "score": finite(cost.score),
             "difference": estimate_dict(cost.difference), "redealt": cost.redealt,
             "win_rate_difference": estimate_dict(cost.win_rate_difference)}
+
+
+def _errors_cost_dict(result: BlackjackCount) -> dict[str, Any] | None:
+    """``play_errors_cost``: the run's rounds valued with the play errors and without, and
+    the paired differences (with errors less without)."""
+    cost = result.play_errors_cost
+    if cost is None:
+        return None
+    return {"ev_difference": estimate_dict(cost.ev_difference),
+            "score_perfect": finite(cost.score_perfect), "score": finite(cost.score),
+            "difference": estimate_dict(cost.difference),
+            "win_rate_difference": estimate_dict(cost.win_rate_difference)}
+
+
+def _errors_phrase(rate: float) -> str:
+    """The text's first line on ``count --play-errors`` (nothing without errors)."""
+    return (f" with play errors {rate:g} (each decision of an unsplit hand wrong with that"
+            " chance)" if rate else "")
+
+
+def _errors_rows(result: BlackjackCount, undetermined: str | None
+                 ) -> list[tuple[str, str]]:
+    """The text's rows of ``count --play-errors``' cost (none without errors); the SCOREs
+    withheld as the run's is while its win rate is not told apart from 0."""
+    errs = result.play_errors_cost
+    if errs is None:
+        return []
+    rows = [(f"EV per round, play errors {errs.rate:g} less none (paired)",
+             plus_minus(errs.ev_difference))]
+    if errs.score_perfect is not None or errs.difference is not None:
+        diff = errs.difference
+        rows.append(("SCORE without play errors (same rounds)",
+                     "-" if errs.score_perfect is None else undetermined
+                     or f"{errs.score_perfect:.4g}"))
+        rows.append((f"SCORE cost of play errors {errs.rate:g} (paired)",
+                     "-" if diff is None else undetermined or f"{-diff.value:+.4g}"
+                     + (f" +- {diff.se:.2g}" if math.isfinite(diff.se) else "")))
+    if errs.win_rate_difference is not None:
+        rows.append(("win per 100 rounds, with play errors less without (paired)",
+                     plus_minus(errs.win_rate_difference, 100.0, "")))
+    return rows
 
 
 def _ramp_result_dict(r: RampResult) -> dict[str, Any]:
@@ -462,7 +505,8 @@ def count_text(result: BlackjackCount) -> str:
         f"; bets add {side.weight:+.3f} points per card of its {side.name} side count"
         f" ({','.join(Rank(r).symbol for r in sorted(side.ranks))}) seen beyond the shoe's"
         " share (plays read the main count)" for side in c.side)
-    head = (f"{c.rules}; {c.strategy} play, {c.system.name} {keyed} before each deal"
+    head = (f"{c.rules}; {c.strategy} play{_errors_phrase(c.play_errors)}, {c.system.name}"
+            f" {keyed} before each deal"
             f"{sides}; {result.rounds} rounds from {result.shoes}"
             f" shoes (seed {c.seed}), {dealt}{seats}")
     figures = Table(title="per round, units of the initial bet (+- one standard error)",
@@ -508,7 +552,8 @@ def count_text(result: BlackjackCount) -> str:
         shown = ("-" if value is None else f"{value:.4g}"
                  + (f" +- {se:.2g}" if se is not None and math.isfinite(se) else ""))
         figures.add_row(name, undetermined if undetermined and value is not None else shown)
-    for name, shown in _risk_rows(result, undetermined):
+    for name, shown in [*_risk_rows(result, undetermined),
+                        *_errors_rows(result, undetermined)]:
         figures.add_row(name, shown)
     cost = result.deck_estimation_cost
     if cost is not None:  # (withheld as the run's SCORE is, while it is not told apart)
