@@ -192,6 +192,9 @@ def analyse_hand(
     if len(hand) < 2:
         raise CardError("a hand has at least two cards")
     start = shoe if shoe is not None else Shoe.full(rules.decks)
+    if gone and start.infinite:
+        raise RulesError("an infinite deck (decks = inf) has no cards to remove: drawing"
+                         " with replacement, no card seen changes the next")
     cases = (_removed_suit_cases(rules, start, hand, up_card, gone) if removed_seen
              else [(1.0, gone)])
     if len(cases) > _MOST_SUIT_CASES:
@@ -556,8 +559,10 @@ def _outcomes(
         else:
             moments[name] = moment2(hist)
         out[name] = result
+    # (an infinite deck's split 6s, 7s and 8s seeing their suits: no joint round enumerated)
+    suited_infinite = base.infinite and plan is not None and plan.sees_suits
     if (ev["split"] is not None and plan is not None and not plan.resplits
-            and split_strategy not in ("postsplit", "optimal")):
+            and split_strategy not in ("postsplit", "optimal") and not suited_infinite):
         hist = _zeros()
         for p, shoe in up_cases or [(1.0, base)]:
             first, second, suits = plan.round_params(shoe, [hand[0], hand[1]])

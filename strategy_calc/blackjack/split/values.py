@@ -170,6 +170,8 @@ def resplit_moments(
     if plan.conditioning is engine.Conditioning.PEEK_SHORTCUT:
         raise RulesError("exact moments with resplits are computed in the exact peek model,"
                          " not the shortcut")
+    if base.infinite:
+        raise RulesError("exact moments with resplits are not computed for an infinite deck")
     first, second, suits = plan.round_params(base)
     later = plan.hand_params(base, plan.cards(), start=Card(pair))
     if (suits is not None or first.suited_678_chance or second.suited_678_chance
