@@ -88,6 +88,8 @@ def parse_decks(text: str) -> str:
 DecksOpt = Annotated[str | None, typer.Option(
     "--decks", metavar="N|inf", parser=parse_decks, help="Number of decks, or inf: an"
     " infinite deck, every card drawn with replacement (short for --set decks=N).")]
+BaccaratDecksOpt = Annotated[int | None, typer.Option(
+    "--decks", metavar="N", help="Number of decks (short for --set decks=N).")]
 ShoeOpt = Annotated[str | None, typer.Option(
     "--shoe", metavar="A=N,2=N,...,T=N", help="The shoe per rank, every rank once (tens"
     " include J, Q, K), instead of --decks full decks.")]
@@ -151,7 +153,7 @@ class BaccaratRuleset(OptionGroup):
 
     rules: BaccaratRulesOpt = None
     set_: SetOpt = None
-    decks: DecksOpt = None
+    decks: BaccaratDecksOpt = None
 
     def load(self, *overrides: str) -> BaccaratRules:
         """The ruleset, ``overrides`` applied after ``--set``'s."""

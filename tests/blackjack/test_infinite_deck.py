@@ -65,6 +65,18 @@ def test_stand_hit_and_double_of_an_infinite_deck_equal_the_with_replacement_ora
         assert abs(got[action] - float(value)) <= TOL, (action, got, value)
 
 
+@pytest.mark.parametrize("rules", [PEEK, ENHC])
+def test_standing_16_wins_exactly_when_the_dealer_of_an_infinite_deck_busts(
+        rules: BlackjackRules) -> None:
+    """The outcome distribution (``hand``'s P(win)) draws with replacement too: standing on
+    16 wins when the dealer busts (given no blackjack in a peek game)."""
+    law = infinite.dealer(10, h17=False)
+    bust = law["bust"] / (1 - law["blackjack"]) if rules.peek else law["bust"]
+    outcomes = analyse_hand(_ranks(10, 6), Card(Rank.TEN), rules, [], outcomes=True).outcomes
+    stand = outcomes["stand"] if outcomes is not None else None
+    assert stand is not None and abs(stand["win"] - float(bust)) <= TOL, stand
+
+
 def test_a_hand_of_five_fours_is_dealt_from_an_infinite_deck() -> None:
     """Five 4s: more than one deck holds, none too many with replacement."""
     got = analyse_hand(_ranks(4, 4, 4, 4, 4), Card(Rank.TEN), PEEK, []).ev
@@ -152,7 +164,8 @@ def test_decks_inf_is_shown_as_inf_in_json_and_labels() -> None:
     (["hand", "T,6", "--vs", "T", "--decks", "inf", "--removed", "5"], "no cards to remove"),
     (["hand", "T,6", "--vs", "T", "--decks", "inf", "--shoe",
       "A=4,2=4,3=4,4=4,5=4,6=4,7=4,8=4,9=4,T=16"], "give --shoe or --decks, not both"),
-    (["baccarat", "--decks", "inf"], "invalid value 'inf' for decks"),
+    (["baccarat", "--decks", "inf"], "'inf' is not a valid int"),
+    (["baccarat", "--set", "decks=inf"], "invalid value 'inf' for decks"),
     (["sidebet", "21+3", "--decks", "inf"], "needs a shoe of whole decks"),
     (["hand", "T,6", "--vs", "T", "--decks", "inf", "--boxes", "2"], "infinite deck"),
     (["edge", "--rules", "deluxe", "--decks", "inf", "--set", "max_split_hands=4",
