@@ -18,7 +18,9 @@ import infinite_deck_oracle as infinite
 import pytest
 from typer.testing import CliRunner
 
+from strategy_calc.blackjack.exact import dealer_exact, stand_exact
 from strategy_calc.blackjack.game_analysis import analyse_game
+from strategy_calc.blackjack.game_pass import PassRequest, whole_game_pass
 from strategy_calc.blackjack.hand_analysis import analyse_hand, dealer_outcomes
 from strategy_calc.cards import MAX_DECKS, Card, Rank, Shoe
 from strategy_calc.cli import app, run
@@ -145,6 +147,34 @@ def test_the_suited_678_bonus_of_an_infinite_deck_has_independent_suits() -> Non
             want += infinite.p_rank(r) * on
         got = analyse_hand(_ranks(6, 7), Card(Rank(up)), rules, []).ev["hit"]
         assert got is not None and abs(got - float(want)) <= TOL, (up, got, want)
+
+
+def test_a_whole_game_values_a_6_7_start_by_its_suits_drawn_with_replacement() -> None:
+    """The whole-game pass splits a 6,7 start by its suits: one suit with chance 1/4 (the
+    7's suit is the 6's), then an 8 drawn is of that suit with chance 1/4, whatever the up
+    card (an 8 here: with replacement it takes no 8 of its suit away)."""
+    rules = blackjack_rules("macau-1983", ["decks=inf"])
+    cases = whole_game_pass(PassRequest(rules)).ups[Rank.EIGHT].deals[(6, 7)]
+    assert sorted((c.probability, c.q678) for c in cases) == [(0.25, 0.25), (0.75, 0.0)]
+    for case in cases:
+        want = Fraction(0)
+        for r in range(1, 11):
+            on = infinite.play(13 + r, r == 1, 8, False, False)
+            if r == 8:
+                q = Fraction(case.q678)
+                on = q * 3 + (1 - q) * on
+            want += infinite.p_rank(r) * on
+        assert abs(case.hit - float(want)) <= TOL, (case, want)
+
+
+@pytest.mark.slow  # (sympy's import: about a second)
+def test_hand_exact_fractions_of_an_infinite_deck_are_the_oracle_s() -> None:
+    """``hand --exact``'s dealer and standing fractions draw with replacement too."""
+    dealer = dealer_exact(Shoe.full("inf"), Rank.TEN, False)
+    law = infinite.dealer(10, h17=False)
+    assert {k: Fraction(str(v)) for k, v in dealer.items()} == law
+    stand = stand_exact(16, False, dealer, True, 1.5)
+    assert Fraction(str(stand)) == infinite.stand(16, 10, False, True)
 
 
 def test_decks_inf_is_shown_as_inf_in_json_and_labels() -> None:
