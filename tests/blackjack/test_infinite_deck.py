@@ -187,6 +187,17 @@ def test_decks_inf_is_shown_as_inf_in_json_and_labels() -> None:
     assert result.exit_code == 0 and json.loads(result.stdout)["decks"] == "inf"
 
 
+def test_a_sweep_of_an_infinite_deck_is_exact() -> None:
+    result = runner.invoke(app, ["sweep", "--rules", "deluxe", "--set", "decks=inf", "--set",
+                                 "surrender=none", "--vary", "max_split_hands=4", "--json",
+                                 "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    rows = {json.dumps(r["overrides"]): r["ev"] for r in data["rows"]}
+    assert data["decks"] == "inf"
+    assert abs(-100 * rows['{"max_split_hands": "4"}'] - WOO_HOUSE_EDGE_PERCENT) <= 0.5e-6, rows
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["count", "--decks", "inf", "--rounds", "10"], "count needs a shoe of whole decks"),
     (["indices", "--decks", "inf"], "indices needs a shoe of whole decks"),
