@@ -149,6 +149,45 @@ def test_the_suited_678_bonus_of_an_infinite_deck_has_independent_suits() -> Non
         assert got is not None and abs(got - float(want)) <= TOL, (up, got, want)
 
 
+def _macau_split_sevens(up: int) -> Fraction:
+    """7,7 split once under macau-1983 with replacement, from the rules text: each hand (no
+    double after split) plays its own cards at best, the bonuses counting on split hands
+    (3 at once, settling the hand, before the dealer's blackjack): a 7,7 that draws a 7 is
+    a 7-7-7; a 7,6 or 7,8 sees its suits, one suit with chance 1/4, and then the missing
+    card is of that suit with chance 1/4. The hands are independent: twice one hand."""
+    def hit_to(hard: int, bonus_rank: int, q: Fraction) -> Fraction:
+        value = Fraction(0)
+        for x in range(1, 11):
+            on = infinite.play(hard + x, x == 1, up, False, False)
+            if x == bonus_rank:
+                on = q * 3 + (1 - q) * on
+            value += infinite.p_rank(x) * on
+        return value
+
+    one = Fraction(0)
+    for r in range(1, 11):
+        stand = infinite.stand(infinite.best_total(7 + r, r == 1), up, False, False)
+        if r == 7:
+            value = max(stand, hit_to(14, 7, Fraction(1)))
+        elif r in (6, 8):
+            value = sum((w * max(stand, hit_to(7 + r, 14 - r, q))
+                         for w, q in ((Fraction(1, 4), Fraction(1, 4)),
+                                      (Fraction(3, 4), Fraction(0)))), Fraction(0))
+        else:
+            value = infinite.play(7 + r, r == 1, up, False, False)
+        one += infinite.p_rank(r) * value
+    return 2 * one
+
+
+@pytest.mark.parametrize("up", [6, 9])
+def test_a_macau_split_of_sevens_sees_its_suits_drawn_with_replacement(up: int) -> None:
+    rules = blackjack_rules("macau-1983", ["decks=inf"])
+    assert (rules.bonus_on_split_hands, rules.double_after_split) == (True, False)
+    got = analyse_hand(_ranks(7, 7), Card(Rank(up)), rules, []).ev["split"]
+    want = _macau_split_sevens(up)
+    assert got is not None and abs(got - float(want)) <= TOL, (got, want)
+
+
 def test_a_whole_game_values_a_6_7_start_by_its_suits_drawn_with_replacement() -> None:
     """The whole-game pass splits a 6,7 start by its suits: one suit with chance 1/4 (the
     7's suit is the 6's), then an 8 drawn is of that suit with chance 1/4, whatever the up
