@@ -261,8 +261,7 @@ class EngineParams:
     hand's first (a total below 21) takes the other play with this chance, in the
     hand-played values and distributions (not split hands': their records keep 0)."""
     with_replacement: bool = False
-    """An infinite deck: every card is drawn with replacement in the proportions of the shoe
-    given (no card dealt changes them), so the dealer's distribution is one per up card."""
+    """An infinite deck: every card drawn with replacement in the shoe's proportions."""
 
     def with_bonus(self, bonus_777: float, bonus_678: float, chance_678: float) -> EngineParams:
         """The same record with the Macau bonus terms of one hand."""
@@ -402,8 +401,7 @@ def dealer_probs(shoe: Shoe, up: Rank, dealer: int) -> tuple[float, ...]:
     :data:`DEALER_22` a 22 is a bust and its entry 0.
 
     ``shoe``: the cards left once the up card is gone; they sum to less than 1
-    when the dealer could run out of cards. An infinite shoe (:attr:`Shoe.infinite`): every
-    card drawn with replacement.
+    when the dealer could run out (an infinite shoe, :attr:`Shoe.infinite`: with replacement).
     """
     return tuple(_engine.dealer_probs(int_array(shoe.counts), int(up), int(dealer),
                                       shoe.infinite))
