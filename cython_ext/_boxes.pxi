@@ -149,6 +149,7 @@ def box_pair_moments(const int[:] base, int up, params, const char[:] actions,
     cdef DMemo local
     cdef DMemo* m
     read_params(params, &P)
+    finite_only(&P, "two boxes' moments")
     check_shoe(base)
     check_up(up)
     check_codes(codes, "codes")

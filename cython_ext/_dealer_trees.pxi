@@ -771,14 +771,53 @@ cdef int tree_scratch_size() noexcept nogil:
     return n
 
 
-def dealer_probs(const int[:] shoe, int up, int drule):
+cdef void replacement_rows(const int* shoe, int drule, double* rows) noexcept nogil:
+    """``rows[u * NOUT + o]``: P(dealer outcome o | up card u) when every card he draws comes
+    from ``shoe`` with replacement (an infinite deck: each draw is rank r with chance
+    shoe[r] / N, whatever was dealt before), under dealer rule ``drule``. Unconditioned,
+    a blackjack included; the dealer never runs out. One pass over his (hard total, ace)
+    states from the highest down: a state's outcome is its own where he stands, else the
+    mean of its children's (each a higher hard total)."""
+    cdef double f[32][2][NOUT]  # hard 2..31 (a drawing hand of 16 takes a ten: 26)
+    cdef double p[NR]
+    cdef int r, o, hard, a, u, N = 0, out
+    for r in range(NR):
+        N += shoe[r]
+    for r in range(NR):
+        p[r] = <double>shoe[r] / N if N > 0 else 0.0
+    memset(f, 0, sizeof(f))
+    for hard in range(31, 1, -1):
+        for a in range(2):
+            out = dealer_outcome(hard, a, 3, drule)  # (3 cards: no blackjack here)
+            if out >= 0:
+                f[hard][a][out] = 1.0
+                continue
+            for r in range(NR):
+                for o in range(NOUT):
+                    f[hard][a][o] += p[r] * f[hard + r + 1][a | (r == 0)][o]
+    memset(rows, 0, ROWS * sizeof(double))
+    for u in range(NR):
+        for r in range(NR):
+            hard = u + r + 2
+            a = (u == 0) | (r == 0)
+            out = dealer_outcome(hard, a, 2, drule)
+            if out == OUT_BJ:
+                rows[u * NOUT + OUT_BJ] += p[r]
+                continue
+            for o in range(NOUT):
+                rows[u * NOUT + o] += p[r] * f[hard][a][o]
+
+
+def dealer_probs(const int[:] shoe, int up, int drule, bint replace=False):
     """Dealer outcome probabilities ``(p17, p18, p19, p20, p21, bust, blackjack, 22)``
     under dealer rule ``drule`` (DEALER_H17 | DEALER_22: without DEALER_22 a 22 is a bust
     and its entry is 0).
 
     ``shoe``: the 10 rank counts left after removing the up card (1..10) and any
     known cards; the hole card is drawn from it. Unconditioned. If the dealer
-    could run out of cards the probabilities sum to less than 1.
+    could run out of cards the probabilities sum to less than 1. ``replace``: an
+    infinite deck, every card drawn with replacement in ``shoe``'s proportions
+    (:func:`replacement_rows`).
     """
     cdef double rows[ROWS]
     cdef int s[NR]
@@ -786,6 +825,10 @@ def dealer_probs(const int[:] shoe, int up, int drule):
     cdef double* buf
     check_shoe(shoe)
     check_up(up)
+    if replace:
+        with nogil:
+            replacement_rows(&shoe[0], drule, rows)
+        return tuple([rows[(up - 1) * NOUT + i] for i in range(NOUT)])
     ensure_trees(drule)
     for r in range(NR):
         s[r] = shoe[r] + (r == up - 1)

@@ -398,7 +398,7 @@ cdef void settle(Ctx* c, const Term* ta, const Term* tb, double w, double bja1, 
         removed[r] = node_counts[ta.node][r] + (ta.extra == r)
         if tb != NULL:
             removed[r] += node_counts[tb.node][r] + (tb.extra == r)
-        shoe[r] = c.base[r] - removed[r]
+        shoe[r] = c.base[r] - (0 if c.replace else removed[r])  # (replacement: none gone)
         N += shoe[r]
     if not term_stands(ta) and (tb == NULL or not term_stands(tb)):
         x = term_result(ta, 0, bja1, bja2)
@@ -432,8 +432,8 @@ cdef inline void hand_two_after(Ctx* cb, const int* base, const Term* t) noexcep
     """Set ``cb`` (the second split hand's context) to draw from ``base`` (the shoe with
     both pair cards) less the first hand's end ``t``; its values are forgotten."""
     cdef int r
-    for r in range(NR):
-        cb.base[r] = base[r] - node_counts[t.node][r] - (t.extra == r)
+    for r in range(NR):  # (with replacement: ``base``, no card gone)
+        cb.base[r] = base[r] - (0 if cb.replace else node_counts[t.node][r] + (t.extra == r))
         cb.offset[r] = node_counts[t.node][r] + (t.extra == r)
     cb.shift_count = -1
     ctx_forget(cb)
@@ -447,8 +447,8 @@ cdef int split_contexts(Ctx* ca, Ctx* cb, Ctx* cs, const int* base, int p, int u
     none is, and the error is raised."""
     cdef int r
     cdef int b1[NR]
-    for r in range(NR):
-        b1[r] = base[r] - (r == p)
+    for r in range(NR):  # (with replacement: ``base``, no card gone)
+        b1[r] = base[r] - (0 if P.replace else (r == p))
     ctx_init(ca, b1, up, P, False, m)
     try:
         ctx_init(cb, b1, up, P2, True, m)

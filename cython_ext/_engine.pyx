@@ -38,6 +38,14 @@ P(no blackjack) at the root; 2 = peek, the common shortcut: the player draws
 as if no hole card were dealt and standing uses the dealer distribution
 renormalised to no blackjack.
 
+*With replacement* (``Params.replace``, an infinite deck: ``--decks inf``): every card is
+drawn from ``base``'s proportions whatever was dealt, so a node's shoe, a split row's and
+a split hand's are ``base`` itself, a deal's chance is a product of powers, and the
+dealer's distribution is one per up card (``replacement_rows``: his states, highest hard
+total first, each the mean of its children), used in place of the trees and the memo.
+What enumerates real cards jointly (split moments, two boxes, the optimal split's
+solver, suited split rounds) refuses it (``finite_only``).
+
 Reentrancy: the tables are built once at import (the dealer trees of a soft-17
 rule when a call first reads that rule, and those of several up cards on first
 use, with the GIL held, and never changed after); every

@@ -129,7 +129,7 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
             raise ValueError(f"wanted needs one flag per player node ({n_nodes})")
         want = &wanted[0]
     pol = &policy[0]
-    m = memo_acquire(memo, &base[0], up, P.drule)
+    m = memo_acquire(None if P.replace else memo, &base[0], up, P.drule)
     try:
         ctx_init(&c, &base[0], up, &P, False, m)
         c.policy = pol
@@ -158,11 +158,11 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                         N = node_shoe(&c, node, shoe)
                         w = node_orders[node]
                         fall = 1.0
-                        for r in range(NR):
+                        for r in range(NR):  # (with replacement, powers: no card is gone)
                             for j in range(node_counts[node][r]):
-                                w *= c.base[r] - j
+                                w *= c.base[r] - (0 if c.replace else j)
                         for j in range(node_ncards[node]):
-                            fall *= (N + node_ncards[node]) - j
+                            fall *= N if c.replace else (N + node_ncards[node]) - j
                         w /= fall
                         cols = row_columns(want, fixed_policy, node)
                         s = h = nan

@@ -843,6 +843,7 @@ cdef class OptimalSplit:
             self.o.val[lv] = NULL
             self.o.gv[lv] = NULL
         read_params(params, &P)
+        finite_only(&P, "the fully optimal split")
         for r, given in enumerate((params, second, resplit)):
             read_params(params if given is None else given, &hands[r])
             if hands[r].drule != P.drule or hands[r].mode != P.mode:

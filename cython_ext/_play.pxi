@@ -27,6 +27,7 @@ cdef struct Params:
     bint dah             # hands of three or more cards may double (double_after_hit)
     double err           # play-error rate: each hit/stand decision after the first
                          # takes the other play with this chance (EngineParams.play_error)
+    bint replace         # an infinite deck: every card drawn with replacement (no removal)
 
 
 cdef int read_params(object p, Params* out) except -1:
@@ -62,6 +63,7 @@ cdef int read_params(object p, Params* out) except -1:
         raise ValueError("play_error is a probability below 1")
     if out.err > 0.0 and out.dah:
         raise ValueError("play_error with double_after_hit: not modelled")
+    out.replace = bool(p.with_replacement)
     totals = p.double_totals
     if len(totals) != NTOTALS:
         raise ValueError("double_totals has 22 flags")
@@ -77,6 +79,13 @@ cdef int read_params(object p, Params* out) except -1:
         out.suit_w[t] = case[0]
         for r in range(3):
             out.suit_u[t][r] = case[1 + r]
+    return 0
+
+
+cdef int finite_only(const Params* P, str what) except -1:
+    """Refuse an infinite deck (``Params.replace``) where ``what`` is not computed for one."""
+    if P.replace:
+        raise _InputError(f"{what} is not computed for an infinite deck (--decks inf)")
     return 0
 
 
@@ -133,6 +142,9 @@ cdef struct Ctx:
     bint mom_same       # the two hands' pair cards share one suit
     bint exhausted      # some dealer hand could run out of cards (no exact answer)
     bint failed         # out of memory inside a nogil section
+    bint replace        # Params.replace: every card drawn with replacement from ``base``'s
+                        # proportions; the dealer's rows are then ``rep`` (no memo)
+    double rep[ROWS]    # ... :func:`replacement_rows` of ``base``
 
 
 cdef int ctx_init(Ctx* c, const int* base, int up, const Params* p, bint second_hand,
@@ -165,6 +177,10 @@ cdef int ctx_init(Ctx* c, const int* base, int up, const Params* p, bint second_
     c.err = p.err
     for r in range(NTOTALS):
         c.dah_ok[r] = <char>p.double_ok[r]
+    c.replace = p.replace
+    if p.replace:  # one dealer distribution per up card, whatever was dealt
+        replacement_rows(base, p.drule, c.rep)
+        memo = NULL
     c.memo = memo
     c.lazy = False
     c.policy = NULL
@@ -218,6 +234,9 @@ cdef void dealer_for(Ctx* c, int node, const int* gone, double* d) noexcept nogi
     cdef int shoe[NR]
     cdef double rows[ROWS]
     cdef int r, n = 0, wide
+    if c.replace:
+        memcpy(d, &c.rep[(c.up - 1) * NOUT], NOUT * sizeof(double))
+        return
     if c.memo != NULL:
         for r in range(NR):
             removed[r] = gone[r] + c.offset[r]
@@ -346,10 +365,11 @@ cdef void ctx_free(Ctx* c) noexcept nogil:
 
 
 cdef inline int node_shoe(Ctx* c, int node, int* shoe) noexcept nogil:
-    """Fill ``shoe`` with the cards left when the player holds ``node``; return their number."""
+    """Fill ``shoe`` with the cards left when the player holds ``node``; return their number.
+    With replacement (an infinite deck) they are ``base``, whatever the node holds."""
     cdef int r, N = 0
     for r in range(NR):
-        shoe[r] = c.base[r] - node_counts[node][r]
+        shoe[r] = c.base[r] - (0 if c.replace else node_counts[node][r])
         N += shoe[r]
     return N
 
@@ -358,6 +378,11 @@ cdef inline bint node_possible(Ctx* c, int node) noexcept nogil:
     """True when the shoe holds the node's cards and at least one more for the dealer."""
     cdef int r, N = 0
     for r in range(NR):
+        if c.replace:  # (any number of a rank the shoe holds)
+            if node_counts[node][r] > 0 and c.base[r] == 0:
+                return False
+            N += c.base[r]
+            continue
         if node_counts[node][r] > c.base[r]:
             return False
         N += c.base[r] - node_counts[node][r]
@@ -418,6 +443,8 @@ cdef inline double bust_value(Ctx* c, const int* shoe, int N, int r, double bet)
     if hole < 0:
         return -bet
     # peek exact: P(no dealer blackjack) from the shoe the bust card leaves
+    if c.replace:
+        return -bet * (1.0 - <double>shoe[hole] / N)
     nb = 1.0 - <double>(shoe[hole] - (r == hole)) / (N - 1) if N > 1 else 1.0
     return -bet * nb
 
@@ -701,12 +728,12 @@ cdef void record_codes(Ctx* c, int pair, const int* double_ok, bint das,
                 codes[node] |= CODE_DOUBLE
 
 
-cdef int check_hand(const int[:] hand, const int[:] base) except -1:
+cdef int check_hand(const int[:] hand, const int[:] base, bint replace=False) except -1:
     cdef int r
     if hand is None or hand.shape[0] != NR:
         raise ValueError("a hand has 10 rank counts")
     for r in range(NR):
-        if hand[r] < 0 or hand[r] > base[r]:
+        if hand[r] < 0 or (hand[r] > base[r] and not (replace and base[r] > 0)):
             raise _InputError("the hand holds cards the shoe does not")
     return 0
 
@@ -739,7 +766,7 @@ def hand_values(const int[:] base, const int[:] hand, int up, params,
     read_params(params, &P)
     check_shoe(base)
     check_up(up)
-    check_hand(hand, base)
+    check_hand(hand, base, P.replace)
     if policy is not None and policy.shape[0] < NCLASS:
         raise ValueError("policy needs 64 classes")
     node = node_of(&hand[0])
@@ -789,10 +816,10 @@ cdef int split_rows(Ctx* c, const int* base, int p, const Params* P, int max_ext
     for a in range(max_extra + 1):
         for r in range(6):
             res[a * 6 + r] = float("nan")
-        for r in range(NR):
-            b2[r] = base[r] - (r == p) * (1 + a)
+        for r in range(NR):  # (with replacement: every row's shoe is ``base``)
+            b2[r] = base[r] - (0 if P.replace else (r == p) * (1 + a))
             c.base[r] = b2[r]
-            c.offset[r] = (r == p) * (1 + a)
+            c.offset[r] = 0 if P.replace else (r == p) * (1 + a)
         c.shift_rank = p
         c.shift_count = 1 + a
         if b2[p] < 1:
@@ -876,7 +903,7 @@ def split_tables(const int[:] base, int pair, int up, params, int max_extra,
     for r in range(NR):
         b[r] = base[r]
     hands = 2 if P.mode == 0 and (P.bjl1 != P.bjl1_second or P.bjl2 != P.bjl2_second) else 1
-    m = memo_acquire(memo, b, up, P.drule)
+    m = memo_acquire(None if P.replace else memo, b, up, P.drule)
     tables = []
     try:
         res = <double*>malloc(6 * (max_extra + 1) * sizeof(double))
@@ -893,7 +920,7 @@ def split_tables(const int[:] base, int pair, int up, params, int max_extra,
                 ctx_free(&c)
             rows = []
             for a in range(max_extra + 1):
-                if b[p] - (1 + a) < 1:
+                if b[p] - (1 + a) < 1 and not P.replace:
                     break
                 rows.append(tuple([res[a * 6 + r] for r in range(6)]))
             tables.append(rows)

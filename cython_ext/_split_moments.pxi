@@ -245,6 +245,7 @@ cdef int read_split_round(const int[:] base, int pair, int up, params, second_pa
     cdef int r, n = 0, most = 0
     read_params(params, P)
     read_params(params if second_params is None else second_params, P2)
+    finite_only(P, "a split round's moments")
     if P2.drule != P.drule or P2.mode != P.mode:
         raise ValueError("the two hands' parameters must share the game")
     if P.nsuit > 0 or P2.nsuit > 0:
@@ -767,10 +768,10 @@ def split_play(const int[:] base, int pair, int up, params, DealerMemo memo=None
     read_params(params, &P)
     check_pair(base, pair)
     check_up(up)
-    for r in range(NR):
-        b1[r] = base[r] - (r == p)
+    for r in range(NR):  # (with replacement no card is gone)
+        b1[r] = base[r] - (0 if P.replace else (r == p))
     local.keys = NULL
-    m = own_or_given(memo, &local, &base[0], up, P.drule)
+    m = own_or_given(None if P.replace else memo, &local, &base[0], up, P.drule)
     try:
         frozen = <char*>calloc(n_nodes, sizeof(char))
         if frozen == NULL:
@@ -823,6 +824,7 @@ def split_postsplit(const int[:] base, int pair, int up, params, second_params=N
     cdef bint made_a = False, made_b = False
     read_params(params, &P)
     read_params(params if second_params is None else second_params, &P2)
+    finite_only(&P, "the split where the second hand sees the first (postsplit)")
     if P2.drule != P.drule or P2.mode != P.mode:
         raise ValueError("the two hands' parameters must share the game")
     check_pair(base, pair)

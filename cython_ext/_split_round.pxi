@@ -32,7 +32,7 @@ cdef int split_round_open(SplitRound* w, DealerMemo memo, const int* base, int p
     w.mass = NULL
     w.frozen_a = NULL
     w.frozen_b = NULL
-    w.m = own_or_given(memo, &w.local, base, up, P.drule)
+    w.m = own_or_given(None if P.replace else memo, &w.local, base, up, P.drule)
     w.ta = <Term*>malloc(cap_a * sizeof(Term))
     w.tb = <Term*>malloc(cap_b * sizeof(Term))
     w.mass = <double*>malloc(n_nodes * sizeof(double))
@@ -337,7 +337,7 @@ def hand_distribution(const int[:] base, const int[:] hand, int up, params, int 
     read_params(params, &P)
     check_shoe(base)
     check_up(up)
-    check_hand(hand, base)
+    check_hand(hand, base, P.replace)
     check_hist(hist)
     bjh = blackjack_hist(bj_hist, &P)
     check_codes(codes, "codes")
@@ -349,7 +349,7 @@ def hand_distribution(const int[:] base, const int[:] hand, int up, params, int 
     if codes is not None:
         cd = &codes[0]
     local.keys = NULL
-    m = own_or_given(memo, &local, &base[0], up, P.drule)
+    m = own_or_given(None if P.replace else memo, &local, &base[0], up, P.drule)
     try:
         terms = <Term*>malloc(cap * sizeof(Term))
         mass = <double*>malloc(n_nodes * sizeof(double))
@@ -423,6 +423,8 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
     cdef double* bjh = NULL
     read_params(params, &P)
     read_params(params if second_params is None else second_params, &P2)
+    if P.replace and (P.nsuit > 0 or P2.nsuit > 0):
+        finite_only(&P, "a split round whose hands see their suits")
     if P2.drule != P.drule or P2.mode != P.mode:
         raise ValueError("the two hands' parameters must share the game")
     bjh = blackjack_hist(bj_hist, &P)

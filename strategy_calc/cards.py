@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Self
+from typing import Literal, Self, TypeAlias
 
 from strategy_calc.errors import InputError
 
@@ -35,6 +35,12 @@ SUIT_NAMES: dict[str, str] = {"s": "spades", "h": "hearts", "d": "diamonds", "c"
 MAX_DECKS = 6250
 """The most decks a blackjack shoe may hold: the engine takes up to 100,000 cards of a rank
 (its shoe check), and a deck holds 16 ten-valued cards (100,000 / 16 = 6,250)."""
+INFINITE_DECK: Literal["inf"] = "inf"
+"""``decks`` of an infinite deck (``--decks inf``): every card, the dealer's and the
+player's, is drawn with replacement, an ace and each of 2..9 with chance 1/13, a ten-valued
+card 4/13, whatever was dealt before (blackjack only)."""
+Decks: TypeAlias = int | Literal["inf"]
+"""A blackjack shoe's decks: a whole number (1 to :data:`MAX_DECKS`) or :data:`INFINITE_DECK`."""
 MAX_BACCARAT_DECKS = 25
 """The most decks a baccarat shoe may hold: its engine counts ordered 6-card deals in 64-bit
 integers, exact up to 1,300 cards (``_BAC_MAX_CARDS``), 25 decks."""
@@ -326,20 +332,31 @@ class Shoe:
     the shoe no longer holds (a second 5 of spades in one deck) is an error.
     """
 
-    decks: int
+    decks: Decks
     counts: tuple[int, ...]
     suits: tuple[tuple[int, ...], ...]
 
     @classmethod
-    def full(cls, decks: int) -> Shoe:
-        """A full shoe of ``decks`` 52-card decks.
+    def full(cls, decks: Decks) -> Shoe:
+        """A full shoe of ``decks`` 52-card decks, or an infinite deck (:data:`INFINITE_DECK`):
+        the counts of one deck, which no card dealt changes (:meth:`remove`).
 
         >>> Shoe.full(2).total
         104
+        >>> Shoe.full("inf").remove(parse_cards("5,5,5,5,5")).count(Rank.FIVE)
+        4
         """
+        if decks == INFINITE_DECK:
+            one = cls.full(1)
+            return cls(INFINITE_DECK, one.counts, one.suits)
         check_decks(decks)
         counts = tuple(16 * decks if r is Rank.TEN else 4 * decks for r in RANKS)
         return cls(decks, counts, tuple((c // 4,) * 4 for c in counts))
+
+    @property
+    def infinite(self) -> bool:
+        """Every card is drawn with replacement (an infinite deck): dealing changes nothing."""
+        return self.decks == INFINITE_DECK
 
     @classmethod
     def from_counts(cls, counts: Sequence[int], decks: int = 1) -> Shoe:
@@ -386,6 +403,8 @@ class Shoe:
         ...
         strategy_calc.cards.CardError: more 5 of spades than the 1-deck shoe holds
         """
+        if self.infinite:  # (cards drawn with replacement leave the shoe as it was)
+            return self
         counts = list(self.counts)
         suits = [list(s) for s in self.suits]
         for card in cards:
@@ -410,6 +429,17 @@ class Shoe:
         row = self.suits[rank - 1]
         known = sum(row)
         return row[SUITS.index(suit)] / known if known else 0.0
+
+
+def decks_words(decks: Decks) -> str:
+    """A shoe's decks in words, for titles.
+
+    >>> decks_words(1), decks_words(6), decks_words("inf")
+    ('1 deck', '6 decks', 'infinite deck')
+    """
+    if decks == INFINITE_DECK:
+        return "infinite deck"
+    return f"{decks} deck{'s' if decks != 1 else ''}"
 
 
 def rank_counts(cards: Sequence[Card]) -> tuple[int, ...]:

@@ -260,6 +260,7 @@ class EngineParams:
     """A play-error rate (``count --play-errors``): every hit-or-stand decision after a
     hand's first (a total below 21) takes the other play with this chance, in the
     hand-played values and distributions (not split hands': their records keep 0)."""
+    with_replacement: bool = False  # an infinite deck: every card drawn with replacement
 
     def with_bonus(self, bonus_777: float, bonus_678: float, chance_678: float) -> EngineParams:
         """The same record with the Macau bonus terms of one hand."""
@@ -317,7 +318,7 @@ def engine_params(
         double_after_split=rules.split_hands_may_double(aces),
         split_aces_one_card=rules.split_aces_take_one_card(aces),
         double_totals=double_allowed_totals(rules),
-        charlie_cards=rules.charlie_cards,
+        charlie_cards=rules.charlie_cards, with_replacement=rules.infinite_deck,
         double_after_hit=rules.double_after_hit and (
             pair is None or rules.split_hands_may_double(aces)),
     )
@@ -398,9 +399,9 @@ def dealer_probs(shoe: Shoe, up: Rank, dealer: int) -> tuple[float, ...]:
     :data:`DEALER_22` a 22 is a bust and its entry 0.
 
     ``shoe``: the cards left once the up card is gone; they sum to less than 1
-    when the dealer could run out of cards.
+    when the dealer could run out (an infinite shoe, :attr:`Shoe.infinite`: with replacement).
     """
-    return tuple(_engine.dealer_probs(int_array(shoe.counts), int(up), int(dealer)))
+    return tuple(_engine.dealer_probs(int_array(shoe.counts), int(up), int(dealer), shoe.infinite))
 
 
 class HandValues(NamedTuple):

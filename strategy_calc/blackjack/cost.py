@@ -125,10 +125,16 @@ def _is_optimal(split_strategy: str) -> bool:
     return split_strategy.strip().lower() == "optimal"
 
 
+def _decks(rules: BlackjackRules) -> int:
+    """The decks the model scales by: an infinite deck's tables are one deck's (its shoe
+    is one deck's proportions, and it splits by cdp1 whatever the strategy asked)."""
+    return rules.decks if isinstance(rules.decks, int) else 1
+
+
 def pair_cost(rules: BlackjackRules, split_strategy: str, rank: int) -> Cost:
     """One pair of ``rank`` (1 ace .. 10) against one up card, split under
     ``split_strategy`` (what ``hand`` computes for a pair)."""
-    decks = rules.decks
+    decks = _decks(rules)
     if rules.max_split_hands < 2 or not _is_optimal(split_strategy):
         return Cost(BASE_SECONDS, BASE_MIB)
     if rules.max_split_hands == 2:
@@ -144,7 +150,7 @@ def pair_cost(rules: BlackjackRules, split_strategy: str, rank: int) -> Cost:
 def game_cost(rules: BlackjackRules, split_strategy: str) -> Cost:
     """The whole game (``chart``, ``edge``): every pair against every up card under
     ``split_strategy``; the memory of the largest pair (each is freed before the next)."""
-    decks = rules.decks
+    decks = _decks(rules)
     if split_strategy.strip().lower() == "postsplit":
         return Cost(BASE_SECONDS + POSTSPLIT_GAME_8D * max(1.0, decks / 8), BASE_MIB)
     if rules.max_split_hands < 2 or not _is_optimal(split_strategy):
@@ -171,7 +177,7 @@ def hand_cost(rules: BlackjackRules, ranks: tuple[int, ...], split_strategy: str
         seconds = cost.seconds
         if rules.max_split_hands > 2 and _is_optimal(split_strategy):
             seconds *= HAND_RESPLIT_FACTOR
-        outcomes = HAND_PAIR_2_6D * rules.decks / 6 * _rank_factor(
+        outcomes = HAND_PAIR_2_6D * _decks(rules) / 6 * _rank_factor(
             ranks[0], RESPLIT_RANK_TIME) / RESPLIT_RANK_TIME[2]
         return Cost(seconds + outcomes, cost.memory_mib)
     return Cost(BASE_SECONDS, BASE_MIB)

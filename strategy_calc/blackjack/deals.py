@@ -247,7 +247,7 @@ def surrender_value(rules: BlackjackRules, no_blackjack: float) -> float:
 
 
 def suit_cases(
-    pair: tuple[int, int], up: int, rows: Sequence[Sequence[int]]
+    pair: tuple[int, int], up: int, rows: Sequence[Sequence[int]], replacement: bool = False,
 ) -> list[tuple[float, float]]:
     """(probability, q) over the suits of a two-card start from {6,7,8} of two ranks.
 
@@ -257,19 +257,22 @@ def suit_cases(
     :class:`~strategy_calc.cards.Shoe`), so by exchangeability each card dealt
     is one drawn from them: a card of rank r has suit s with chance (rows[r][s]
     less the cards of r and s already dealt) / (the rank's row less the cards of
-    r dealt). Suits are enumerated exactly, the up card's included.
+    r dealt). Suits are enumerated exactly, the up card's included. With ``replacement`` (an
+    infinite deck) no card dealt changes the rows: each card's suit has the row's chance.
 
     >>> suit_cases((6, 7), 2, [(6,) * 4] * 9 + [(24,) * 4])  # suited: 1/4, then q = 1/4
     [(0.75, 0.0), (0.25, 0.25)]
     >>> suit_cases((6, 7), 8, [(1,) * 4] * 10)  # one deck: the up 8's suit has no 8 left
     [(0.8125, 0.0), (0.1875, 0.3333333333333333)]
+    >>> suit_cases((6, 7), 8, [(1,) * 4] * 10, replacement=True)  # no card ever gone
+    [(0.75, 0.0), (0.25, 0.25)]
     """
     missing = int((set(SUITED_RANKS) - set(pair)).pop())
     cases: dict[float, float] = {}
     up_suits = range(4) if up in SUITED_RANKS else [None]
 
     def share(rank: int, suit: int, up_suit: int | None) -> float:
-        taken = rank == up
+        taken = rank == up and not replacement
         row = rows[rank - 1]
         n = sum(row) - taken
         if n <= 0:  # none of this rank left to draw

@@ -31,13 +31,19 @@ def dealer_exact(shoe: Shoe, up: Rank, h17: bool, pushes_22: bool = False) -> di
     """Exact dealer outcome probabilities (sympy ``Rational``), unconditioned (``"22"``
     only under ``dealer_22_pushes``: ``pushes_22``).
 
-    ``shoe``: the cards left after the up card (and the player's cards) are gone.
-    Raises ``ValueError`` if the dealer could run out of cards.
+    ``shoe``: the cards left after the up card (and the player's cards) are gone; an
+    infinite shoe (:attr:`~strategy_calc.cards.Shoe.infinite`) draws with replacement (no
+    card drawn changes the counts, and ``k`` cards have ``n ** k`` orders). Raises
+    ``ValueError`` if the dealer could run out of cards.
+
+    >>> dealer_exact(Shoe.full("inf"), Rank.ACE, False)["blackjack"]
+    4/13
     """
     from sympy import Rational  # type: ignore[import-untyped, unused-ignore]
 
     counts = list(shoe.counts)
     n = sum(counts)
+    gone = 0 if shoe.infinite else 1  # (what a card drawn takes from its rank)
     # ways[(outcome, k)]: sum over the k-card draw sequences ending in ``outcome`` of
     # the product of the counts drawn; each has probability that / ff(n, k)
     ways: dict[tuple[str, int], int] = {}
@@ -49,15 +55,15 @@ def dealer_exact(shoe: Shoe, up: Rank, h17: bool, pushes_22: bool = False) -> di
         if outcome is not None:
             ways[outcome, drawn] = ways.get((outcome, drawn), 0) + numerator
             return
-        if drawn >= n:
+        if drawn >= n and gone:
             short = True
             return
         for r in range(10):
             if counts[r]:
                 c = counts[r]
-                counts[r] -= 1
+                counts[r] -= gone
                 walk(total + r + 1, soft or r == 0, ncards + 1, drawn + 1, numerator * c)
-                counts[r] += 1
+                counts[r] += gone
 
     walk(int(up), up is Rank.ACE, 1, 0, 1)
     if short:
@@ -67,7 +73,7 @@ def dealer_exact(shoe: Shoe, up: Rank, h17: bool, pushes_22: bool = False) -> di
     for (outcome, drawn), numerator in ways.items():
         falling = 1
         for k in range(drawn):
-            falling *= n - k
+            falling *= n - gone * k
         result[outcome] += Rational(numerator, falling)
     return result
 

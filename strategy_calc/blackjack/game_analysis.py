@@ -71,7 +71,7 @@ from strategy_calc.blackjack.game_pass import (
     whole_game_pass,
 )
 from strategy_calc.blackjack.hand_rules import AUTOPLAY_POLICY
-from strategy_calc.blackjack.split.strategies import check_split_strategy
+from strategy_calc.blackjack.split.strategies import check_split_strategy, computed_as
 from strategy_calc.cards import Card, Rank, Shoe
 from strategy_calc.engine import Conditioning
 from strategy_calc.rules import BlackjackRules, RulesError
@@ -191,7 +191,8 @@ def optimal_edge(
     True
     """
     split_strategy = check_split_strategy(split_strategy)
-    per_up = 11 if split_strategy == "optimal" else 1  # the optimal split ticks per pair
+    computed = computed_as(split_strategy, rules.infinite_deck, rules.max_split_hands)
+    per_up = 11 if computed == "optimal" else 1  # the optimal split ticks per pair
     steps = len(UP_ORDER) * (1 + per_up)
 
     def tick(done: int, _total: int) -> None:
@@ -199,12 +200,12 @@ def optimal_edge(
             progress(done, steps)
 
     # cdp1 reads no chart (the other split strategies play the chart after a split)
-    game = whole_game_pass(PassRequest(rules, shoe, OptimalOnly() if split_strategy == "cdp1"
+    game = whole_game_pass(PassRequest(rules, shoe, OptimalOnly() if computed == "cdp1"
                                        else DerivedPolicy()), tick)
     for step, up in enumerate(UP_ORDER):
         ups = game.ups[up]
         add_optimal_split_values(game, ups)
-        _apply_split_strategy(game, ups, split_strategy, progress, step, per_up, steps)
+        _apply_split_strategy(game, ups, computed, progress, step, per_up, steps)
         tick(len(UP_ORDER) + (step + 1) * per_up, steps)
     by_up = {up: optimal_ev(game.ups[up]) for up in UP_ORDER}
     return OptimalEdge(rules, sum(game.ups[up].p_up * by_up[up] for up in UP_ORDER),
@@ -268,9 +269,10 @@ def analyse_game(
     with resplits too, where the distribution is not enumerated).
     """
     split_strategy = check_split_strategy(split_strategy)
-    _check_enumeration(rules, split_strategy, distribution, moments)
+    computed = computed_as(split_strategy, rules.infinite_deck, rules.max_split_hands)
+    _check_enumeration(rules, computed, distribution, moments)
     enumerated_steps = (1 if distribution else 0) + (1 if moments else 0)
-    per_up = 11 if split_strategy == "optimal" else 1  # the optimal split ticks per pair
+    per_up = 11 if computed == "optimal" else 1  # the optimal split ticks per pair
     steps = len(UP_ORDER) * (1 + per_up + enumerated_steps)
 
     def first_half(done: int, _total: int) -> None:
@@ -290,7 +292,7 @@ def analyse_game(
         ups = game.ups[up]
         chart_codes[up] = split_hand_codes(ups, chart.split_hand_bits(up))
         splits = add_split_values(game, ups, chart_codes[up])
-        played = _apply_split_strategy(game, ups, split_strategy, progress, step, per_up,
+        played = _apply_split_strategy(game, ups, computed, progress, step, per_up,
                                        steps)
         if played is not None:
             split_codes[up] = played

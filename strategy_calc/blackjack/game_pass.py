@@ -329,7 +329,7 @@ def deal_values(
     missing = int((set(SUITED_RANKS) - ranks).pop())
     base = ups.base
     left = base.counts[missing - 1]
-    p_missing = left / (base.total - 2)
+    p_missing = left / (base.total - (0 if base.infinite else 2))  # (the start's cards gone)
     gain = 0.0
     if left > 0:
         r678 = ups.rows[engine.node_table().index[ID_678]]
@@ -338,7 +338,7 @@ def deal_values(
         # the paid hand plays on)
         gain = paid if not rules.bonus_settles_hand else paid - r678.stand
     cases = []
-    for prob, q in suit_cases((hand[0], hand[1]), int(ups.up), base.suits):
+    for prob, q in suit_cases((hand[0], hand[1]), int(ups.up), base.suits, base.infinite):
         shift = p_missing * (q - ups.suited_chance) * gain
         cases.append(plain._replace(probability=prob, q678=q, hit=hit + shift,
                                     hit_chart=hit_chart + shift))

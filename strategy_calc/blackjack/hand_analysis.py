@@ -43,7 +43,7 @@ from strategy_calc.actions import ACTIONS, OUTCOMES
 from strategy_calc.blackjack.bonus import bonus_terms, suit_readings
 from strategy_calc.blackjack.hand_rules import AUTOPLAY_POLICY, best_play, hand_total, is_natural
 from strategy_calc.blackjack.split.plan import SplitPlan
-from strategy_calc.blackjack.split.strategies import check_split_strategy
+from strategy_calc.blackjack.split.strategies import check_split_strategy, computed_as
 from strategy_calc.blackjack.split.values import (
     mean_split_values,
     optimal_split_ev,
@@ -192,6 +192,9 @@ def analyse_hand(
     if len(hand) < 2:
         raise CardError("a hand has at least two cards")
     start = shoe if shoe is not None else Shoe.full(rules.decks)
+    if gone and start.infinite:
+        raise RulesError("an infinite deck (decks = inf) has no cards to remove: drawing"
+                         " with replacement, no card seen changes the next")
     cases = (_removed_suit_cases(rules, start, hand, up_card, gone) if removed_seen
              else [(1.0, gone)])
     if len(cases) > _MOST_SUIT_CASES:
@@ -308,6 +311,7 @@ def _analyse_hand(hand: tuple[Card, ...], up_card: Card, rules: BlackjackRules,
     if rules.may_double_hand(len(hand), total):
         ev["double"] = to_ev(double)
     strategy = check_split_strategy(split_strategy)
+    computed = computed_as(strategy, rules.infinite_deck, rules.max_split_hands)
     plan = (SplitPlan.of(rules, hand[0].rank, conditioning)
             if two_cards and ranks[0] == ranks[1] else None)
     # an up card whose suit is not given: a split 6, 7 or 8 sees it (up_card_shoes)
@@ -316,8 +320,8 @@ def _analyse_hand(hand: tuple[Card, ...], up_card: Card, rules: BlackjackRules,
     split_hands = split_postsplit = split_codes = None
     if plan is not None:
         ev["split"], split_hands, split_postsplit, split_codes = _split_evs(
-            plan, base, hand, upr, params, no_bj, strategy, up_cases,
-            postsplit or strategy == "postsplit", progress)
+            plan, base, hand, upr, params, no_bj, computed, up_cases,
+            postsplit or computed == "postsplit", progress)
     if two_cards:
         _side_evs(ev, rules, shoe, upr, natural, p_bj, conditioning.peek)
     best = best_play({actions.Action(a): v for a in _PLAY_KEYS if (v := ev[a]) is not None}).value
@@ -326,7 +330,7 @@ def _analyse_hand(hand: tuple[Card, ...], up_card: Card, rules: BlackjackRules,
     won_lost = moments = None
     if outcomes:
         won_lost, moments = _outcomes(rules, base, hand, upr, params, conditioning, ev,
-                                      no_bj, q678, natural, plan, split_codes, strategy,
+                                      no_bj, q678, natural, plan, split_codes, computed,
                                       up_cases)
     notes = _hand_notes(rules, hand, upr, ev, plan, bonus_note, suits_known)
     return HandAnalysis(
@@ -555,8 +559,10 @@ def _outcomes(
         else:
             moments[name] = moment2(hist)
         out[name] = result
+    # (an infinite deck's split 6s, 7s and 8s seeing their suits: no joint round enumerated)
+    suited_infinite = base.infinite and plan is not None and plan.sees_suits
     if (ev["split"] is not None and plan is not None and not plan.resplits
-            and split_strategy not in ("postsplit", "optimal")):
+            and split_strategy not in ("postsplit", "optimal") and not suited_infinite):
         hist = _zeros()
         for p, shoe in up_cases or [(1.0, base)]:
             first, second, suits = plan.round_params(shoe, [hand[0], hand[1]])

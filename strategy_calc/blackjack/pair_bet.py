@@ -241,7 +241,7 @@ def analyse_pair(rules: BlackjackRules, removed: str | Iterable[str] = ()) -> Pa
                              " (it is Deluxe's: --rules deluxe, or add --set pair_bet=perfect or"
                              " --set pair_bet=any)")
     cards = parse_pair_cards(removed)
-    shoe = PairShoe.full(rules.decks).remove(cards)
+    shoe = PairShoe.full(rules.finite_decks("the pair side bet")).remove(cards)
     p = shoe.exact_probabilities()
     return PairOdds(rules, shoe, tuple(str(c) for c in cards),
                     p["perfect"], p["coloured"], p["mixed"])

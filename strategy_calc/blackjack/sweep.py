@@ -30,6 +30,7 @@ from typing import Any
 
 from strategy_calc.actions import Strategy
 from strategy_calc.blackjack.game_analysis import strategy_ev
+from strategy_calc.cards import Decks
 from strategy_calc.parallel import run_all
 from strategy_calc.rules import BlackjackRules, RulesError, build_rules, load_ruleset
 
@@ -104,8 +105,8 @@ class SweepResult:
     target: SweepRow | None = None
     """Preset only: the exact ruleset the changes should reproduce."""
     notes: tuple[str, ...] = field(default=())
-    decks: int = 0
-    """The base ruleset's decks."""
+    decks: Decks = 0
+    """The base ruleset's decks (``"inf"``: an infinite deck)."""
     name: str = ""
     """The base ruleset's name."""
 

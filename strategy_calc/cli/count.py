@@ -116,6 +116,7 @@ def count_command(
     def compute() -> BlackjackCount | Comparison:
         check_output(plot, "--plot")
         ruleset, start = game.with_shoe()
+        ruleset.finite_decks("count")  # (an infinite deck has no cards to count: at once)
         spread, steps, wong = ramp.ramp(), table.steps(), wonging.wong()
         names = systems.compared()
         limits = ramp.limits(wong is not None)

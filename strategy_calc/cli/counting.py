@@ -63,6 +63,7 @@ def eor_command(
         check_output(plot, "--plot")
         chosen = effects.check_eor_definition(definition)
         ruleset = game.load()
+        ruleset.finite_decks("effects of removal")  # (nothing to remove: at once)
         with progress_bar("effects of removal") as tick:
             result = effects.effects_of_removal(ruleset, tick, chosen)
         if plot is not None:
@@ -153,6 +154,7 @@ def indices_command(
 
     def compute() -> tuple[IndexTable, IndexMatrix | None]:
         ruleset = game.load()
+        ruleset.finite_decks("indices")  # (no count to index: at once)
         if hand is None:  # (one cell is quick: 0.6 s at 1,000 decks)
             from strategy_calc.counting.indices import estimated_seconds
 

@@ -209,7 +209,8 @@ def _count_drill(kind: str, game: opt.Ruleset, options: CountDrill, count: int |
         if kind == "true-count":
             counting = counting.require_balanced("the true-count drill")
         n = count if count is not None else (len(given) if given else 10)
-        return counting, drill_count.count_questions(counting, ruleset.decks, kind, n,
+        decks = ruleset.finite_decks("drill")
+        return counting, drill_count.count_questions(counting, decks, kind, n,
                                                      options.cards, seed)
 
     counting, questions = guarded(setup)

@@ -246,7 +246,8 @@ def sidebet_ruleset(bet: SideBet, game: opt.Ruleset) -> tuple[str, int, SideBet]
         blackjack = game.load()
     except RulesError as exc:
         raise RulesError(f"{bet.name} is a {bet.event.game} side bet: {exc}") from None
-    return blackjack.name, blackjack.decks, for_dealer(bet, blackjack.dealer_hits_soft_17)
+    return (blackjack.name, blackjack.finite_decks(f"the {bet.name} side bet"),
+            for_dealer(bet, blackjack.dealer_hits_soft_17))
 
 
 @command(sidebet_app, "pair", "strategy-calc sidebet pair --rules deluxe",

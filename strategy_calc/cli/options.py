@@ -5,7 +5,7 @@ aliases, options that go together as option groups (:class:`Ruleset`, :class:`Ou
 The vocabularies of decisions (``--split-strategy``, ``--strategy``, ``--mode``,
 ``--against``) are the library's enums, used as the options' types.
 
->>> ShoeRuleset(rules="deluxe", decks=1).with_shoe()[0].decks, Output(as_json=True).json
+>>> ShoeRuleset(rules="deluxe", decks="1").with_shoe()[0].decks, Output(as_json=True).json
 (1, True)
 """
 
@@ -67,7 +67,28 @@ BaccaratRulesOpt = Annotated[str | None, typer.Option(
 SetOpt = Annotated[list[str] | None, typer.Option(
     "--set", metavar="FIELD=VALUE", help="Override one rules field (repeatable;"
     " strategy-calc rules NAME lists the fields and their values).")]
-DecksOpt = Annotated[int | None, typer.Option(
+
+
+def parse_decks(text: str) -> str:
+    """``--decks``: a whole number, or ``inf`` (an infinite deck), as the text ``--set
+    decks=`` takes (the rules check the range; a game without an infinite deck refuses it).
+
+    >>> parse_decks(" 8 "), parse_decks("INF")
+    ('8', 'inf')
+    """
+    word = text.strip().lower()
+    if word == "inf":
+        return word
+    try:
+        return str(int(word))
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a valid int.") from None
+
+
+DecksOpt = Annotated[str | None, typer.Option(
+    "--decks", metavar="N|inf", parser=parse_decks, help="Number of decks, or inf: an"
+    " infinite deck, every card drawn with replacement (short for --set decks=N).")]
+BaccaratDecksOpt = Annotated[int | None, typer.Option(
     "--decks", metavar="N", help="Number of decks (short for --set decks=N).")]
 ShoeOpt = Annotated[str | None, typer.Option(
     "--shoe", metavar="A=N,2=N,...,T=N", help="The shoe per rank, every rank once (tens"
@@ -132,7 +153,7 @@ class BaccaratRuleset(OptionGroup):
 
     rules: BaccaratRulesOpt = None
     set_: SetOpt = None
-    decks: DecksOpt = None
+    decks: BaccaratDecksOpt = None
 
     def load(self, *overrides: str) -> BaccaratRules:
         """The ruleset, ``overrides`` applied after ``--set``'s."""

@@ -47,7 +47,7 @@ def fail(message: str) -> typer.Exit:
 
 
 def load_rules(
-    rules: str | None, set_: list[str] | None, decks: int | None, default: str = ""
+    rules: str | None, set_: list[str] | None, decks: int | str | None, default: str = ""
 ) -> BlackjackRules:
     """The blackjack ruleset named by ``--rules`` (or ``default``), ``--set`` and ``--decks``."""
     from strategy_calc.rules import DEFAULT_BLACKJACK, blackjack_rules, inert_overrides
@@ -214,7 +214,7 @@ def boxes_off_the_top(ruleset: BlackjackRules, start: Shoe | None, boxes: int,
 
 
 def with_shoe(
-    rules: str | None, set_: list[str] | None, decks: int | None, shoe: str | None,
+    rules: str | None, set_: list[str] | None, decks: int | str | None, shoe: str | None,
     default: str = "",
 ) -> tuple[BlackjackRules, Shoe | None]:
     """The ruleset and, with ``--shoe``, that shoe (the rules' decks: enough to hold it)."""
@@ -239,7 +239,7 @@ def warn_slow_split(ruleset: BlackjackRules, split_strategy: str, what: str,
     :mod:`strategy_calc.blackjack.cost` (the one ``serve`` refuses requests by); past
     :data:`LONG_RUN_SECONDS` it runs only with ``--yes`` (:func:`confirm_long_run`)."""
     if (split_strategy.strip().lower() == "optimal" and ruleset.max_split_hands > 2
-            and ruleset.decks > 1):
+            and isinstance(ruleset.decks, int) and ruleset.decks > 1):
         if cost is not None and not yes and cost.seconds > LONG_RUN_SECONDS:
             # (the question, or the one error line, says what it would take)
             confirm_long_run(cost.seconds, "the fully optimal split with resplits for"

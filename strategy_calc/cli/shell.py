@@ -67,7 +67,8 @@ class Session:
 
     spec: str
     overrides: list[str] = field(default_factory=list)
-    decks: int | None = None
+    decks: int | str | None = None
+    """``--decks``: a whole number or ``inf``, as ``--set decks=`` takes it."""
     shoe_text: str | None = None
     """``--shoe``: the shoe per rank (then ``:set decks=N`` is refused)."""
     rules: BlackjackRules = field(init=False)

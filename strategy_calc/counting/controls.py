@@ -84,7 +84,7 @@ class BetControls:
         """The sums for one shoe from its cards' tags in dealing order (each added in turn,
         as the counter's tally adds them)."""
         counter, last = self.counter, self.last
-        start = float(counter.system.initial_running_count(counter.rules.decks))
+        start = float(counter.system.initial_running_count(counter.rules.finite_decks("count")))
         running = np.cumsum(np.concatenate(([start], tags[:last])))
         c = counter.key_counts(running, len(tags) - np.arange(last + 1))
         b = self.spread.bets(c)
@@ -100,7 +100,7 @@ class BetControls:
             raise ValueError("a tag that is not a whole or half number")
         p, low = count_distribution([round(t) for t in tags], self.last)
         n = len(cards)
-        start = counter.system.initial_running_count(counter.rules.decks)
+        start = counter.system.initial_running_count(counter.rules.finite_decks("count"))
         out = np.zeros(4)
         for k in range(self.last + 1):
             row = p[k]

@@ -418,8 +418,8 @@ class BlackjackCounter:
     def start(self) -> Shoe:
         """The shoe before the first card."""
         if not self.full:
-            return Shoe.full(self.rules.decks)
-        return Shoe.from_counts(self.full, self.rules.decks)
+            return Shoe.full(self.rules.finite_decks("count"))
+        return Shoe.from_counts(self.full, self.rules.finite_decks("count"))
 
     def boxes_at(self, count: float) -> int:
         """The player's boxes at ``count`` (:attr:`box_ramp`, else :attr:`boxes`)."""
@@ -458,7 +458,7 @@ class BlackjackCounter:
                 types_left[t] += 1
             start_types = tuple(types_left)
             seen_types: list[int] = []
-            top_evs = price_all(bets, shoe_of(types_left, rules.decks))
+            top_evs = price_all(bets, shoe_of(types_left, rules.finite_decks("count")))
         counts = tally.counts
         shoe_deal = DealtShoe(self.shoe_procedure, cards, draw, lambda c: int(c.rank))
         errors = PlayErrors(self.play_errors, self.planner.mistakes, draw) if self.play_errors \
@@ -472,7 +472,7 @@ class BlackjackCounter:
         while shoe_deal.next_round():
             tc, bet_key, exact_key = tally.keys(n)
             moments = (len(rounds) + index) % self.moment_every == 0
-            shoe = Shoe.from_counts(counts, rules.decks)
+            shoe = Shoe.from_counts(counts, rules.finite_decks("count"))
             top = tuple(counts) == full and tc == 0  # (nothing seen, at 0: an unbalanced
             # count starts at its IRC, which index plays and box ramps read)
             plan = self.planner.top_plan(moments) if top else self.planner.plan(shoe, tc,
@@ -490,7 +490,7 @@ class BlackjackCounter:
             side = None
             if bets:
                 evs = (top_evs if not seen_types and sum(types_left) == n
-                       else price_all(bets, shoe_of(types_left, rules.decks)))
+                       else price_all(bets, shoe_of(types_left, rules.finite_decks("count"))))
                 on = placements(evs, self.triggers, types_left, start_types)
                 won = tuple(settle(bet, None, blackjack_cards(bet.event, types, where.player,
                                                               where.dealer))
@@ -598,10 +598,10 @@ class BlackjackCounter:
         index plays read): the values :meth:`play_one` gives a round from that shoe at
         that count under a surveyable run."""
         out: list[tuple[float, float | None]] = []
-        full = self.start().counts
+        full, decks = self.start().counts, self.rules.finite_decks("count")
         for counts, moments, tc in states:
             plan = (self.planner.top_plan(moments) if counts == full and tc == 0
-                    else self.planner.plan(Shoe.from_counts(counts, self.rules.decks), tc,
+                    else self.planner.plan(Shoe.from_counts(counts, decks), tc,
                                            moments))
             out.append((plan.ev, plan.second_moment))
         return out
@@ -730,7 +730,7 @@ def blackjack_counter(
     count = find_system(system)
     if strategy == "basic+indices":  # (an unbalanced system bets by its running count)
         count.require_balanced("basic+indices (its index plays read a true count)")
-    n = shoe.total if shoe is not None else 52 * rules.decks
+    n = shoe.total if shoe is not None else 52 * rules.finite_decks("count")
     one_round = rules.single_deck_one_round and rules.decks == 1
     if one_round and (cut_card not in (None, n - 1) or penetration is not None):
         raise InputError(f"{rules.name} deals one round per shuffle at one deck"
@@ -760,7 +760,7 @@ def blackjack_counter(
         rules = replace(rules, burn_before_dealer_cards=False)  # (a machine burns nothing)
     chart = analyse_game(rules, shoe=shoe).chart
     plays = index_plays(rules, count) if strategy == "basic+indices" else ()
-    full = shoe.counts if shoe is not None else Shoe.full(rules.decks).counts
+    full = shoe.counts if shoe is not None else Shoe.full(rules.finite_decks("count")).counts
     side: tuple[SideCount, ...] = ()
     if side_counts and count.side_counts:
         effects = effects_of_removal(rules, definition="fixed-chart").game
@@ -790,7 +790,7 @@ def _check_boxes(rules: BlackjackRules, strategy: str, boxes: int, shoe: Shoe | 
     if rules.even_money and rules.blackjack_pays < 1.5:
         raise InputError("--boxes: not with even money worth taking (blackjack pays"
                          f" {rules.blackjack_pays:g})")
-    full = shoe.counts if shoe is not None else Shoe.full(rules.decks).counts
+    full = shoe.counts if shoe is not None else Shoe.full(rules.finite_decks("count")).counts
     need = most_cards_dealt(full, max(boxes, 2)) + 2 * rules.burn_before_dealer_cards
     if need > cut_card + 1:
         raise InputError(f"--boxes {boxes}: a round could take up to {need} cards, more than"

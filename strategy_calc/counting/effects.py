@@ -312,7 +312,7 @@ def effects_of_removal(rules: BlackjackRules, progress: Progress = None,
     """
     definition = check_eor_definition(definition)
     total = len(RANKS) + 1
-    full = Shoe.full(rules.decks)
+    full = Shoe.full(rules.finite_decks("effects of removal"))
     top = analyse_game(rules)
     if definition == "fixed-chart":
         def value(shoe: Shoe) -> float:

@@ -197,7 +197,7 @@ def count_index(
     >>> round(row.index, 2), row.above  # regression pin of the engine; published index 0
     (-0.13, 'stand')
     """
-    family = index_family(rules.decks, count)
+    family = index_family(rules.finite_decks("indices"), count)
     return _cell_indices(rules, family, (decision,), linear)[0]
 
 
@@ -376,7 +376,8 @@ def linear_index(rules: BlackjackRules, decision: Decision, family: Family,
     effects = effects_of(analyses, decision.actions)
     gone = [a + b for a, b in zip(rank_counts(effects.hand), rank_counts([effects.up]),
                                   strict=True)]
-    shoe = [c - g for c, g in zip(Shoe.full(rules.decks).counts, gone, strict=True)]
+    full = Shoe.full(rules.finite_decks("indices"))
+    shoe = [c - g for c, g in zip(full.counts, gone, strict=True)]
     big_n = sum(shoe)
     n = family.unseen_cards
     rank_effects = [effects.effects[r.symbol] for r in RANKS]
@@ -483,7 +484,7 @@ def estimated_seconds(rules: BlackjackRules, count: str | CountSystem = "hilo",
     14
     """
     system = count if isinstance(count, CountSystem) else find_system(count)
-    steps = len(index_family(rules.decks, system).steps())
+    steps = len(index_family(rules.finite_decks("indices"), system).steps())
     seconds = START_SECONDS + steps * PUBLISHED_STEP_SECONDS
     return seconds + (MATRIX_SECONDS + steps * MATRIX_STEP_SECONDS if matrix else 0.0)
 
@@ -507,7 +508,7 @@ def count_indices(
     Raises ``ValueError`` for an unknown count system.
     """
     system = find_system(count)
-    family = index_family(rules.decks, system)
+    family = index_family(rules.finite_decks("indices"), system)
     if family.index_kind == "running":
         decisions = [replace(d, published=None) for d in decisions]
     rows = []
@@ -649,7 +650,7 @@ def index_matrix(
     doubling never beats the best of hitting and standing; the published stand index is 0.)
     """
     system = find_system(count)
-    family = index_family(rules.decks, system)
+    family = index_family(rules.finite_decks("indices"), system)
     if (hand is None) != (up is None):
         raise RulesError("give both --hand and --vs for one cell, or neither for the matrix")
     if hand is not None and up is not None:

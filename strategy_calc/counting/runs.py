@@ -655,7 +655,8 @@ def _sidebets(counter: BlackjackCounter, shoes: Sequence[tuple[RoundRecord, ...]
         return None
     rounds = [[r.sidebets for r in s if r.sidebets is not None] for s in shoes]
     top = price_all(counter.sidebets, shoe_of(
-        [card_types(counter.start().counts).count(t) for t in range(TYPES)], counter.rules.decks))
+        [card_types(counter.start().counts).count(t) for t in range(TYPES)],
+        counter.rules.finite_decks("count")))
     return summarise_sidebets(counter.sidebets, rounds, top, counter.triggers)
 
 

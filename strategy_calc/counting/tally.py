@@ -57,7 +57,8 @@ class Tally:
         self.system = counter.system
         self.full = counter.start().counts
         self.counts = list(self.full)
-        self.running: float = counter.system.initial_running_count(counter.rules.decks)
+        self.running: float = counter.system.initial_running_count(
+            counter.rules.finite_decks("count"))
 
     def saw(self, dealt: Sequence[Card]) -> None:
         """Count ``dealt`` as seen."""

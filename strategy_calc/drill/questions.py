@@ -94,19 +94,24 @@ def deal_frequency(shoe: Shoe, hand: tuple[Rank, Rank], up: Rank) -> float:
     and ``up``: c * n_a * (n_b - [a = b]) * (n_u - ...) / (N (N - 1) (N - 2)), c = 2 for
     two different ranks.
 
+    An infinite shoe draws with replacement: 2 * 1/13 * 4/13 * 4/13 for the same deal.
+
     >>> round(deal_frequency(Shoe.full(1), (Rank.SIX, Rank.TEN), Rank.TEN), 9)  # 2*4*16*15
     0.014479638
+    >>> deal_frequency(Shoe.full("inf"), (Rank.SIX, Rank.TEN), Rank.TEN) == 2 * 4 * 16 * 16 / 52**3
+    True
     """
+    gone = 0 if shoe.infinite else 1  # (what a card dealt takes from its rank)
     counts = list(shoe.counts)
     ways = 1
     for rank in (*hand, up):
         ways *= counts[rank - 1]
-        counts[rank - 1] -= 1
+        counts[rank - 1] -= gone
     if ways <= 0:
         return 0.0
     n = shoe.total
     orders = 2 if hand[0] != hand[1] else 1
-    return orders * ways / (n * (n - 1) * (n - 2))
+    return orders * ways / (n * (n - gone) * (n - 2 * gone))
 
 
 

@@ -25,7 +25,7 @@ def table_specs() -> list[tuple[str, int]]:
     specs = []
     for ruleset in RULESETS:
         if ruleset.game == "blackjack":
-            default = blackjack_rules(ruleset.name).decks
+            default = blackjack_rules(ruleset.name).finite_decks("tables/")
             specs += [(ruleset.name, decks) for decks in sorted({*TABLE_DECKS, default})]
     return specs
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from strategy_calc.cards import decks_words
 from strategy_calc.render.pages import PAPERS, one_page_pdf, require_pdf
 from strategy_calc.render.text import render
 
@@ -137,8 +138,8 @@ def chart_dict(game: GameAnalysis) -> dict[str, Any]:
 
 def chart_markdown(game: GameAnalysis) -> str:
     """The chart as markdown tables with the legend, house edge and exceptions."""
-    lines = [f"# Basic strategy: {game.rules.name}, {game.rules.decks} deck"
-             f"{'s' if game.rules.decks > 1 else ''}", "", f"Rules: `{game.rules}`", ""]
+    lines = [f"# Basic strategy: {game.rules.name}, {decks_words(game.rules.decks)}", "",
+             f"Rules: `{game.rules}`", ""]
     for title, rows in _sections(game):
         lines += [f"## {title}", "", "| | " + " | ".join(UP_LABELS) + " |",
                   "|---|" + "---|" * len(UP_LABELS)]
@@ -208,7 +209,7 @@ def chart_print_html(game: GameAnalysis, paper: str = "a4", scale: float = 1.0) 
 
     css_paper, width, _height = PAPERS[paper]
     rules = game.rules
-    title = (f"{rules.name}, {rules.decks} deck{'s' if rules.decks > 1 else ''}: basic strategy"
+    title = (f"{rules.name}, {decks_words(rules.decks)}: basic strategy"
              f" - house edge {-game.ev_basic * 100:.3f}%")
     cell = 13.0 * scale
     column = (width - 18.0 - 6.0) / 22  # two tables of 11 columns side by side, mm

@@ -495,11 +495,12 @@ def count_text(result: BlackjackCount) -> str:
         seats += (f"; the player plays {c.boxes} box{'es' if c.boxes > 1 else ''}{ramp},"
                   " each at the round's bet: a round's EV and SD are their total's")
     kind = c.count_kind
+    irc_decks = c.rules.finite_decks("count")
     judged = {"exact": "per deck unseen",
               "half": "per deck unseen judged to the nearest half deck",
               "whole": "per deck unseen judged to the nearest deck"}[c.deck_estimation]
     keyed = (f"true count (running count {judged})" if kind == "true count" else
-             f"running count from its IRC ({c.system.initial_running_count(c.rules.decks):g};"
+             f"running count from its IRC ({c.system.initial_running_count(irc_decks):g};"
              " an unbalanced count: bets, table and wonging by the running count)")
     sides = "".join(
         f"; bets add {side.weight:+.3f} points per card of its {side.name} side count"

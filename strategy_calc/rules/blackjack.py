@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from strategy_calc.cards import CardError, check_decks
+from strategy_calc.cards import INFINITE_DECK, CardError, Decks, check_decks
 from strategy_calc.rules.fields import RulesError, check_choices, payout_slug
 from strategy_calc.rules.shoe import BurnStart, Shuffle, check_shoe_fields
 
@@ -45,8 +45,10 @@ class BlackjackRules:
 
     name: str = "custom"
     """The ruleset's name (``macau-1983``, ``deluxe`` or the user's own)."""
-    decks: int = 6
-    """Number of 52-card decks in the shoe, 1 to 6250."""
+    decks: Decks = 6
+    """Number of 52-card decks in the shoe, 1 to 6250, or ``inf``: an infinite deck, every
+    card (the dealer's and the player's) drawn with replacement, an ace and each of 2..9
+    with chance 1/13, a ten-valued card 4/13, whatever was dealt before."""
     single_deck_one_round: bool = False
     """With one deck (Macau's "metal box"), exactly one round is dealt per shuffle, so
     every round is dealt off the top: a counted run deals no second round and has no
@@ -183,7 +185,8 @@ class BlackjackRules:
     def __post_init__(self) -> None:
         check_choices(self)
         try:
-            check_decks(self.decks)
+            if self.decks != INFINITE_DECK:
+                check_decks(self.decks)
         except CardError as exc:
             raise RulesError(str(exc)) from None
         object.__setattr__(self, "no_split_ranks", _rank_list(self.no_split_ranks))
@@ -201,6 +204,27 @@ class BlackjackRules:
             if not math.isfinite(value) or value < 0:
                 raise RulesError(f"{field} must be a finite number >= 0, not {value}")
         check_shoe_fields(self)
+
+    @property
+    def infinite_deck(self) -> bool:
+        """True for an infinite deck (``decks = "inf"``): every card drawn with replacement."""
+        return self.decks == INFINITE_DECK
+
+    def finite_decks(self, what: str) -> int:
+        """The shoe's decks, for ``what`` (an analysis that deals, counts or removes real
+        cards); an error for an infinite deck, which has no cards to deal or count.
+
+        >>> BlackjackRules(decks=8).finite_decks("count")
+        8
+        >>> BlackjackRules(decks="inf").finite_decks("count")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        strategy_calc.rules.RulesError: count needs a shoe of whole decks, not an ...
+        """
+        if isinstance(self.decks, int):
+            return self.decks
+        raise RulesError(f"{what} needs a shoe of whole decks, not an infinite deck"
+                         " (decks = inf)")
 
     @property
     def peek(self) -> bool:
@@ -409,7 +433,7 @@ def inert_overrides(rules: BlackjackRules, overrides: Sequence[str]) -> list[str
         "bonus_on_split_hands": (not rules.has_bonus, "without a bonus (both bonuses are 0)"),
         "bonus_settles_hand": (not rules.has_bonus, "without a bonus (both bonuses are 0)"),
         "even_money_vs_ten": (not rules.even_money, "when even_money = false"),
-        "single_deck_one_round": (rules.decks > 1, "with more than one deck"),
+        "single_deck_one_round": (rules.decks != 1, "with more than one deck"),
     }
     return [f"{field} has no effect {why}" for field, (inert, why) in reasons.items()
             if field in set_fields and inert]

@@ -62,7 +62,9 @@ def _allowed(name: str, hint: Any, game: str = "blackjack") -> str:
     if hint is bool:
         return "true, false"
     if name == "decks":
-        return f"1 to {MAX_BACCARAT_DECKS if game == 'baccarat' else MAX_DECKS}"
+        if game == "baccarat":
+            return f"1 to {MAX_BACCARAT_DECKS}"
+        return f"1 to {MAX_DECKS}, or inf"
     if name == "max_split_hands":
         return "1 to 4"
     if typing.get_origin(hint) is tuple:

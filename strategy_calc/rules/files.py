@@ -194,11 +194,12 @@ def load_ruleset(spec: str) -> dict[str, Any]:
 
 
 def blackjack_rules(
-    spec: str = DEFAULT_BLACKJACK, overrides: Sequence[str] = (), decks: int | None = None
+    spec: str = DEFAULT_BLACKJACK, overrides: Sequence[str] = (),
+    decks: int | str | None = None,
 ) -> BlackjackRules:
     """Load a blackjack ruleset (built-in name or TOML path), then apply overrides.
 
-    ``decks`` is short for the override ``decks=N``.
+    ``decks`` is short for the override ``decks=N`` (``"inf"``: an infinite deck).
     """
     table = load_ruleset(spec)
     game = table.get("game", "blackjack")
@@ -213,7 +214,8 @@ _RULES_CLASSES: dict[str, type] = {"blackjack": BlackjackRules, "baccarat": Bacc
 
 
 def baccarat_rules(
-    spec: str = DEFAULT_BACCARAT, overrides: Sequence[str] = (), decks: int | None = None
+    spec: str = DEFAULT_BACCARAT, overrides: Sequence[str] = (),
+    decks: int | str | None = None,
 ) -> BaccaratRules:
     """Load a baccarat ruleset (built-in name or TOML path), then apply ``FIELD=VALUE`` overrides.
 

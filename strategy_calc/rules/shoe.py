@@ -11,6 +11,7 @@ counter sees (docs/MODEL.md, "The shoe procedure").
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -35,8 +36,9 @@ MAX_DEMO_ROUNDS = 3
 
 def check_shoe_fields(rules: Any) -> None:
     """Reject a shoe-procedure field's bad value, naming the field (``rules``: a rules
-    record with the fields, ``decks`` among them)."""
-    cards = 52 * rules.decks
+    record with the fields, ``decks`` among them; an infinite deck has no shoe to bound
+    them: every number of cards fits)."""
+    cards: float = 52 * rules.decks if isinstance(rules.decks, int) else math.inf
     cut = rules.cut_card_from_end
     if cut != () and (len(cut) != 2 or not all(isinstance(c, int) and not isinstance(c, bool)
                                                  for c in cut)

@@ -24,9 +24,9 @@ def test_the_documents_synopsis_is_the_one_the_declarations_make() -> None:
 # one with "...", a required one without brackets, a choice's values, a flag alone.
 EXPECTED = {
     "sidebet pair": "strategy-calc sidebet pair [--rules NAME|FILE] [--set FIELD=VALUE ...]"
-                    " [--decks N] [--removed CARDS ...] [--format text|json] [--json]",
+                    " [--decks N|inf] [--removed CARDS ...] [--format text|json] [--json]",
     "behind": "strategy-calc behind CARDS --vs UP [--rules NAME|FILE] [--set FIELD=VALUE ...]"
-              " [--decks N] [--shoe A=N,2=N,...,T=N] [--removed CARDS ...]"
+              " [--decks N|inf] [--shoe A=N,2=N,...,T=N] [--removed CARDS ...]"
               " [--format text|json] [--json]",
     "baccarat count": "strategy-calc baccarat count [--rules NAME|FILE] [--set FIELD=VALUE"
                       " ...] [--decks N] [--cut-card CARDS_FROM_END] [--shoes N]"

@@ -121,3 +121,27 @@ def double(hard: int, has_ace: bool, up: int, h17: bool, peek: bool) -> Fraction
         value += p_rank(r) * (Fraction(-2) if h > 21 else stand(best_total(h, a), up, h17,
                                                                  peek, bet=2))
     return value
+
+
+def split(pair: int, up: int, h17: bool, peek: bool, das: bool,
+          aces_one_card: bool = True) -> Fraction:
+    """Splitting a pair of ``pair`` once (two hands, no resplit), per unit initial bet.
+
+    Each hand holds one pair card and takes a second card, then plays on at best, doubling
+    its first two cards when ``das`` (double after split) and it is not 21 (a hand reaching
+    21 stands); split aces take one card each and stand when ``aces_one_card``. A pair card
+    drawn is played, not split again; an ace and a ten after a split are a 21, not a
+    blackjack. With replacement the two hands draw from the same shoe and do not change it,
+    so they are independent and alike: the split is worth twice one hand.
+    """
+    one = Fraction(0)
+    for r in range(1, 11):
+        hard, has_ace = pair + r, pair == 1 or r == 1
+        if pair == 1 and aces_one_card:
+            value = stand(best_total(hard, has_ace), up, h17, peek)
+        else:
+            value = play(hard, has_ace, up, h17, peek)
+            if das and best_total(hard, has_ace) != 21:
+                value = max(value, double(hard, has_ace, up, h17, peek))
+        one += p_rank(r) * value
+    return 2 * one

@@ -82,6 +82,7 @@ def combine(
     first: Sequence[SplitRow], others: Sequence[SplitRow], column: int, n: int, n_pair: int,
     max_hands: int,
     by_resplits: Sequence[tuple[Sequence[SplitRow], Sequence[SplitRow]]] | None = None,
+    replacement: bool = False,
 ) -> tuple[float, float]:
     """EV of the first split hand and of all the others together (engine scale).
 
@@ -94,7 +95,9 @@ def combine(
     were split off (its decisions fixed, so the same removal identities value it
     under every removal); entry 0 is ``(first, others)``. (``cdp`` needs no
     ``by_resplits``: its rows, each its own removal's best play, are ``first`` and
-    ``others``.)
+    ``others``.) ``replacement``: an infinite deck, every card drawn with replacement:
+    each card is a pair card with chance ``n_pair / n`` whatever was dealt (``n`` and
+    ``n_pair`` then count the shoe's proportions, no card gone).
 
     A play worth -0.5 a hand whatever is removed (``X = P = -0.5`` in every row), 10
     cards left of which 2 pair cards, up to 3 hands: the first hand is worth -0.5, the
@@ -108,12 +111,13 @@ def combine(
     """
     if max_hands == 2:  # one split: each hand's row 0 (what the general sum reduces to)
         return first[0][column], others[0][column]
-    tables = [(_removal_values(f, column, n, n_pair), _removal_values(o, column, n, n_pair))
+    tables = [(_removal_values(f, column, n, n_pair, replacement),
+               _removal_values(o, column, n, n_pair, replacement))
               for f, o in (by_resplits or [(first, others)])]
     total_first = total_others = 0.0
     for kind, hands, pairs, non_pairs, count in arrangements(max_hands):
         (x1, n1), (x2, n2) = tables[min(pairs, len(tables) - 1)]
-        prob = _arrangement_chance(count, pairs, non_pairs, n, n_pair)
+        prob = _arrangement_chance(count, pairs, non_pairs, n, n_pair, replacement)
         if prob <= 0.0:
             continue
         a = pairs
@@ -130,10 +134,14 @@ def combine(
     return total_first, total_others
 
 
-def _arrangement_chance(count: int, pairs: int, non_pairs: int, n: int, n_pair: int) -> float:
+def _arrangement_chance(count: int, pairs: int, non_pairs: int, n: int, n_pair: int,
+                        replacement: bool = False) -> float:
     """P(the next ``pairs`` cards are pair cards and the ``non_pairs`` after them are not),
-    times ``count`` orders (``n`` cards left, ``n_pair`` of them pair cards)."""
+    times ``count`` orders (``n`` cards left, ``n_pair`` of them pair cards; with
+    ``replacement`` none is ever gone)."""
     prob = float(count)
+    if replacement:
+        return prob * (n_pair / n) ** pairs * ((n - n_pair) / n) ** non_pairs
     for t in range(pairs):
         prob *= (n_pair - t) / (n - t)
     for t in range(non_pairs):
@@ -142,13 +150,15 @@ def _arrangement_chance(count: int, pairs: int, non_pairs: int, n: int, n_pair: 
 
 
 def _removal_values(rows: Sequence[SplitRow], column: int, n: int, n_pair: int,
-                    ) -> tuple[Value, Value]:
+                    replacement: bool = False) -> tuple[Value, Value]:
     """``(x, non_pair)`` of one hand's rows (``column``: as in :func:`combine`): ``x(a, b)``
     its value with ``a`` extra pair cards and ``b`` other hands' non-pair second cards
     gone, ``non_pair(a, b)`` the same given its own second card is no pair card (the
     removal identities of the module docstring)."""
 
     def v(a: int, b: int) -> float:
+        if replacement:  # (no card is ever gone)
+            return n_pair / n
         left = n - a - b
         return (n_pair - a) / left if left > 0 and n_pair > a else 0.0
 

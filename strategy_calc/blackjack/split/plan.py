@@ -153,8 +153,8 @@ class SplitPlan:
         >>> len(SplitPlan.of(macau, Rank.EIGHT).up_card_shoes(base, Rank.EIGHT))
         1
         """
-        if not (self.sees_suits and self.pair != up and up in SUITED_RANKS):
-            return [(1.0, base)]
+        if not (self.sees_suits and self.pair != up and up in SUITED_RANKS) or base.infinite:
+            return [(1.0, base)]  # (an infinite deck: no card seen changes a suit's chance)
         row = base.suits[up - 1]
         counts = list(base.counts)
         counts[up - 1] += 1

@@ -83,6 +83,30 @@ def check_split_strategy(name: str) -> SplitStrategy:
     return SplitStrategy(key)
 
 
+def computed_as(strategy: SplitStrategy, infinite_deck: bool, max_split_hands: int
+                ) -> SplitStrategy:
+    """The split strategy whose computation gives ``strategy``'s value: itself, but for an
+    infinite deck (every card drawn with replacement, so no card dealt tells anything about
+    the next). There cdp, cdp-hands and postsplit are cdp1 (each hand's best play for its
+    own cards is the best play whatever else was seen), and so is the fully optimal split
+    of one split (two hands, each maximised on its own); with resplits it is refused (the
+    optimal solver may decline a resplit, which cdp1 does not value).
+
+    >>> computed_as(SplitStrategy.CDP, True, 4), computed_as(SplitStrategy.CDP, False, 4)
+    (<SplitStrategy.CDP1: 'cdp1'>, <SplitStrategy.CDP: 'cdp'>)
+    >>> computed_as(SplitStrategy.CDZ, True, 4), computed_as(SplitStrategy.OPTIMAL, True, 2)
+    (<SplitStrategy.CDZ: 'cdz'>, <SplitStrategy.CDP1: 'cdp1'>)
+    """
+    if not infinite_deck or strategy in (SplitStrategy.CDP1, SplitStrategy.CDZ):
+        return strategy
+    if strategy is SplitStrategy.OPTIMAL and max_split_hands > 2:
+        raise InputError("the fully optimal split with resplits is not computed for an"
+                         " infinite deck (--decks inf): use --split-strategy cdp1 (each"
+                         " hand's best play, the same there but for declined resplits) or"
+                         " --set max_split_hands=2")
+    return SplitStrategy.CDP1
+
+
 def cdz_codes(stand: Sequence[float], hit: Sequence[float], double: Sequence[float],
               ncards: Sequence[int], late: bool = False) -> bytes:
     """Engine codes (bit 1 double, 2 hit, 4 stand) of the unsplit hands' best plays.

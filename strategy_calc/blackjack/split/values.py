@@ -76,7 +76,9 @@ def split_values(
             rows_others = engine.split_tables(base, pair, up, second, 0, chart_codes, memo,
                                               columns, lazy=lazy)[1]
     n, n_pair = base.total - 2, base.count(pair) - 2  # both pair cards gone (the engine
-    # checked the shoe holds them)
+    # checked the shoe holds them); with replacement none is: the shoe's proportions
+    if base.infinite:
+        n, n_pair = base.total, base.count(pair)
     by_resplits = None
     if play == "cdp-hands" and max_hands > 2:  # each resplit count plays its own decisions
         by_resplits = [(rows_first, rows_others)] + [
@@ -86,9 +88,9 @@ def split_values(
 
     def total(column: int) -> tuple[float, float]:
         if column == 0 and own_rows is not None:
-            return combine(*own_rows, 0, n, n_pair, max_hands)
+            return combine(*own_rows, 0, n, n_pair, max_hands, replacement=base.infinite)
         return combine(rows_first, rows_others, column, n, n_pair, max_hands,
-                       by_resplits if column == 0 else None)
+                       by_resplits if column == 0 else None, replacement=base.infinite)
 
     if chart_codes is None:
         return SplitValues(total(0))
@@ -168,6 +170,8 @@ def resplit_moments(
     if plan.conditioning is engine.Conditioning.PEEK_SHORTCUT:
         raise RulesError("exact moments with resplits are computed in the exact peek model,"
                          " not the shortcut")
+    if base.infinite:
+        raise RulesError("exact moments with resplits are not computed for an infinite deck")
     first, second, suits = plan.round_params(base)
     later = plan.hand_params(base, plan.cards(), start=Card(pair))
     if (suits is not None or first.suited_678_chance or second.suited_678_chance
