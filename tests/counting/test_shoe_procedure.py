@@ -178,8 +178,8 @@ def test_macau_burns_a_card_before_the_dealer_s_second_card_and_one_when_he_must
 
     def spy(self: count.BlackjackCounter, cards: list[Card], pos: int, plan: RoundPlan,
             shoe: Shoe | None = None, burnt: list[int] | None = None,
-            record: RoundCards | None = None) -> int:
-        end = original(self, cards, pos, plan, shoe, burnt, record)
+            record: RoundCards | None = None, *rest: object) -> int:
+        end = original(self, cards, pos, plan, shoe, burnt, record, *rest)  # type: ignore[arg-type]
         seen.append((cards, pos, end, list(burnt or [])))
         return end
 
