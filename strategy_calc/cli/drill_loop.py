@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+from strategy_calc.cli.signals import keep_ctrl_c
 from strategy_calc.drill.count import CountAnswer, CountQuestion, parse_count_answer
 from strategy_calc.drill.play import PlayDrill
 from strategy_calc.drill.questions import Graded, Question
@@ -67,6 +68,8 @@ class Terminal:
         self.out = out or sys.stdout
         self.editing = line_editing(self.stdin)
         self.colour = use_colour(self.out)
+        if self.stdin is sys.stdin and self.stdin.isatty():
+            keep_ctrl_c()  # (the report on Ctrl-C, whatever the parent left blocked)
 
     def ask(self, prompt: str) -> str:
         """One answer; :class:`_Quit` on q, end of input or Ctrl-C."""

@@ -36,6 +36,7 @@ from strategy_calc.cards import Shoe, parse_shoe
 from strategy_calc.cli import options as opt
 from strategy_calc.cli.command import command
 from strategy_calc.cli.respond import guarded
+from strategy_calc.cli.signals import keep_ctrl_c
 from strategy_calc.errors import InputError
 from strategy_calc.rules import BlackjackRules, blackjack_rules
 
@@ -179,6 +180,8 @@ def run(session: Session, stdin: TextIO | None = None, out: TextIO | None = None
     out, err = out or sys.stdout, err or sys.stderr
     interactive = stdin.isatty()
     save = _readline(interactive and stdin is sys.stdin)
+    if interactive and stdin is sys.stdin:
+        keep_ctrl_c()  # (Ctrl-C clears the line, whatever the parent left blocked)
     print(f"{session.rules}\n:help for help, :quit to leave", file=out)
     try:
         while True:

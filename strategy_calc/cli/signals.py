@@ -50,6 +50,23 @@ def stop_on_signals(command: str) -> bool:
     return True
 
 
+def keep_ctrl_c() -> None:
+    """For an interactive command at a terminal: Ctrl-C reaches it (as KeyboardInterrupt,
+    which its prompt turns into the report) whatever it inherited: a signal mask blocking
+    SIGINT and an ignored SIGINT both pass from a parent to its child across exec, and
+    then the key would do nothing at all. Main thread only (elsewhere, nothing done).
+
+    >>> keep_ctrl_c()
+    >>> signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])  # (not blocked)
+    False
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+    if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL, None):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def _wait_and_stop(command: str) -> None:
     received = signal.sigwait(STOP_SIGNALS)
     STOPPING.set()
