@@ -291,7 +291,8 @@ class Method(OptionGroup):
         "--method", metavar="direct|stratified", help="direct: every round dealt valued"
         " exactly (the default); stratified: a survey of many rounds dealt by the chart and"
         " exact values of a stratified sample of them, far more precise for the time"
-        " (docs/MODEL.md 'Two-phase estimation'; basic play, one box, exact decks).")] = None
+        " (docs/MODEL.md 'Two-phase estimation'; the chart and its index plays, one box,"
+        " exact decks).")] = None
     precision: Annotated[float | None, typer.Option(
         "--precision", metavar="P", help="Run until SCORE's standard error is at most P"
         " times SCORE (e.g. 0.01), growing the survey and the samples; implies --method"

@@ -550,8 +550,7 @@ class BlackjackCounter:
         at its count plays it (:meth:`RoundPlanner.plan_at`: the chart and the plays that
         count makes, the same for every shoe), the procedure and the tally in Python."""
         cards, order, draw = self._shuffled(index)
-        _deal, unshuffled = self.planner.chart_dealing()
-        shuffled = unshuffled.shuffled(order)
+        shuffled = self.planner.shoe_cards().shuffled(order)
         values = controls(shuffled.tag) if controls is not None else ()
         tally = Tally(self)
         counts, n = tally.counts, len(cards)

@@ -134,6 +134,7 @@ class RoundPlanner:
         self._cards: list[Card] | None = None
         self._chart_dealing: tuple[engine.ChartDeal, ShoeCards] | None = None
         self._deals_at: dict[tuple[bool, ...], engine.ChartDeal] = {}
+        self._shoe_cards: ShoeCards | None = None
         self._top_plans: dict[tuple[bool, float], RoundPlan] = {}
         """The plan of a shoe's first round (the same shoe, true count 0, for every shoe of
         the run), keyed by whether it has the second moment and the play-error rate; filled
@@ -188,12 +189,17 @@ class RoundPlanner:
             deal = self._deals_at[taken] = chart_deal(self.counter, plan)
         return deal
 
+    def shoe_cards(self) -> ShoeCards:
+        """The run's cards as the engine reads them (:class:`ShoeCards`; made once)."""
+        if self._shoe_cards is None:
+            self._shoe_cards = ShoeCards.of(self.unshuffled(), self.counter)
+        return self._shoe_cards
+
     def chart_dealing(self) -> tuple[engine.ChartDeal, ShoeCards]:
         """The engine's dealer of the run's rounds by the plan off the top, and the run's
         cards as it reads them (:mod:`strategy_calc.counting.chart_deal`; made once)."""
         if self._chart_dealing is None:
-            self._chart_dealing = (chart_deal(self.counter),
-                                   ShoeCards.of(self.unshuffled(), self.counter))
+            self._chart_dealing = (chart_deal(self.counter), self.shoe_cards())
         return self._chart_dealing
 
     def _first_action(self, hand: tuple[int, int], up: Rank, case: DealValues,

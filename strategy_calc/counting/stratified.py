@@ -331,21 +331,21 @@ class _Run:
         pop, moments = self.pop, sample == "m2"
         known = self.shared.values[sample]
         keys = [pop.value_key(i) for i in indices.tolist()]
-        new = sorted({k: i for k, i in zip(keys, indices.tolist(), strict=True)
-                      if k not in known}.values())
+        missing = {k: i for k, i in zip(keys, indices.tolist(), strict=True) if k not in known}
+        new = sorted(missing.items(), key=lambda item: item[1])
         self.reused += len(keys) - len(new)
         items = [(tuple(int(c) for c in pop.states[i]), moments, float(pop.play_keys[i]))
-                 for i in new]
+                 for _key, i in new]
         size = max(4, math.ceil(len(items) / 16))  # (a worker's copy of the run costs a plan)
         parts = [items[p.start:p.stop] for p in batches(len(items), size)]
         began = time.monotonic()
         got = ([self.counter.exact_rounds(p) for p in parts] if self.pool is None
                else run_all(self.pool, self.counter.exact_rounds, parts, self._tick(sample)))
-        for i, (ev, m2) in zip(new, (v for part in got for v in part), strict=True):
+        for (key, _i), (ev, m2) in zip(new, (v for part in got for v in part), strict=True):
             if moments and m2 is None:
                 raise InputError("a sampled round has no exact second moment (resplits from a"
                                  " shoe too short to be exact): use --method direct")
-            known[pop.value_key(i)] = m2 if moments and m2 is not None else ev
+            known[key] = m2 if moments and m2 is not None else ev
         values = [known[k] for k in keys]
         pop.value[sample][indices] = values
         pop.kind[sample][indices] = kind
