@@ -33,7 +33,10 @@ cdef struct ChartPlan:
     bint burn_dealer                  # burn_before_dealer_cards
     bint h17
     int charlie
-    bint bonus_777, bonus_678, bonus_on_split, bonus_settles
+    const char* bonus_any[2]          # [split][node]: a bonus row of any suits pays the
+                                      # hand: 1 settled, 2 then standing (0: none)
+    int bonus_678                     # the suited 6-7-8 pays: bit 1 a hand, bit 2 a split hand
+    bint bonus_settles                # ... and is settled (else it stands)
     int seats
 
 
@@ -63,17 +66,18 @@ cdef inline int burn(const ChartPlan* P, Dealing* d, int* burnt, int* nburnt) no
     return 0
 
 
-cdef inline bint bonus_paid(const ChartPlan* P, const Dealing* d, const int* held, int k,
-                            bint split) noexcept nogil:
-    """A three-card 7-7-7 or suited 6-7-8 the rules pay at once."""
-    if k != 3 or (split and not P.bonus_on_split):
-        return False
-    cdef int a = d.rank[held[0]], b = d.rank[held[1]], c = d.rank[held[2]]
-    if a == 7 and b == 7 and c == 7:
-        return P.bonus_777
-    if a + b + c != 21 or a == b or b == c or a == c or a < 6 or b < 6 or c < 6:
-        return False
-    return P.bonus_678 and d.suit[held[0]] == d.suit[held[1]] == d.suit[held[2]]
+cdef inline int bonus_paid(const ChartPlan* P, const Dealing* d, const int* held, int k,
+                           int node, bint split) noexcept nogil:
+    """A bonus hand the rules pay at once (``node``: its cards): 0 none, 1 paid and
+    settled, 2 paid and standing. A row of any suits first (at the 6-7-8 it pays the
+    suited bonus too: the suited row pays more, the rules check)."""
+    cdef int f
+    if k < 3 or node < 0:
+        return 0
+    if k == 3 and node == id_678 and P.bonus_678 & (2 if split else 1) \
+            and d.suit[held[0]] == d.suit[held[1]] == d.suit[held[2]]:
+        return 1 if P.bonus_settles else 2
+    return P.bonus_any[1 if split else 0][node]
 
 
 cdef int play_hand(const ChartPlan* P, Dealing* d, int* held, int k, const char* codes,
@@ -92,8 +96,9 @@ cdef int play_hand(const ChartPlan* P, Dealing* d, int* held, int k, const char*
         total = best_total(hard, ace)
         if total > 21 or charlie_hand(k, P.charlie):
             return 0
-        if bonus_paid(P, d, held, k, split):  # (played on: a 21 left standing)
-            return 0 if P.bonus_settles else 1
+        code = bonus_paid(P, d, held, k, node, split)
+        if code:  # (played on: the hand left standing)
+            return code - 1
         code = codes[node]
         if k > 2 and code & 1 and P.double_more[split][total]:
             c = take(d)
@@ -248,8 +253,7 @@ cdef class ChartDeal:
     def __init__(self, const signed char[:, :, :, ::1] actions, even_money, insure, codes,
                  split_hands, split_one_card, split_double, double_two, double_more,
                  bint peek, bint hole_at_once, bint burn_dealer, bint h17, int charlie,
-                 bint bonus_777, bint bonus_678, bint bonus_on_split, bint bonus_settles,
-                 int seats):
+                 bonus_any, int bonus_678, bint bonus_settles, int seats):
         cdef int u, a, b, s, t
         cdef bytes one
         if actions.shape[0] != NR or actions.shape[1] != NR or actions.shape[2] != NR \
@@ -277,7 +281,9 @@ cdef class ChartDeal:
             self.plan.double_two[1][t] = double_two[t]
             self.plan.double_more[0][t] = double_more[0][t]
             self.plan.double_more[1][t] = double_more[1][t]
-        self.keep = tuple(bytes(c) for c in codes)
+        if len(bonus_any) != 2 or any(len(b) < MAXN for b in bonus_any):
+            raise ValueError("bonus_any: a node-flag string of MAXN for hands, split hands")
+        self.keep = tuple(bytes(c) for c in codes) + tuple(bytes(b) for b in bonus_any)
         for u in range(NR):
             one = self.keep[u]
             self.plan.codes[u] = one
@@ -286,9 +292,9 @@ cdef class ChartDeal:
         self.plan.burn_dealer = burn_dealer
         self.plan.h17 = h17
         self.plan.charlie = charlie
-        self.plan.bonus_777 = bonus_777
+        self.plan.bonus_any[0] = self.keep[NR]
+        self.plan.bonus_any[1] = self.keep[NR + 1]
         self.plan.bonus_678 = bonus_678
-        self.plan.bonus_on_split = bonus_on_split
         self.plan.bonus_settles = bonus_settles
         self.plan.seats = seats
 

@@ -233,7 +233,7 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
     ``start`` is of that rank (their probability, not renormalised).
     """
     cdef int shoe[NR]
-    cdef int node, r, ch, N, n = 0, code
+    cdef int node, r, ch, N, n = 0, code, e
     cdef double m, p, d, s, h, v, q
     cdef bint doubled
     cdef int pair = -1
@@ -270,8 +270,17 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
                 return -1
             term_moments(c, out, n, M)
             continue
-        if node_ncards[node] == 3 and bonus_777(c, node):
-            n = add_term(out, n, cap, node, -1, bonus_kind(c), 1.0, c.b777, m)
+        if bonus_777(c, node):  # a row of any suits (at the 6-7-8: the suited bonus first)
+            e = fixed_row(c.nfix, c.fix_node, node)
+            if node == id_678 and c.b678 > 0 and c.q678 > 0 and not suited:
+                n = add_term(out, n, cap, node, -1, bonus_kind(c), 1.0, c.b678, m * c.q678)
+                if n < 0:
+                    return -1
+                if M != NULL:
+                    bonus_moments(c, out, n, m * c.q678, M)
+                m *= 1.0 - c.q678
+            n = add_term(out, n, cap, node, -1, T_BONUS_STAND if c.fix_stand[e] else T_BONUS,
+                         1.0, c.fix_pay[e], m)
             if n < 0:
                 return -1
             term_moments(c, out, n, M)

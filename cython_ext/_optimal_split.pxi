@@ -200,9 +200,12 @@ cdef struct Opt:
     bint aces_one_card
     bint first_apart    # ENHC: a dealer blackjack takes other amounts from the first hand
     double bjl[4]       # blackjack takes: first hand bet 1, bet 2; later hands bet 1, bet 2
-    double b777
+    int nfix            # the bonus rows of any suits (Params.nfix ...)
+    int fix_node[MAXFIX]
+    double fix_pay[MAXFIX]
+    bint fix_stand[MAXFIX]
     double b678
-    bint bonus_stands   # a bonus hand, paid, also stands as a 21 (Params.bonus_stands)
+    bint bonus_stands   # a suited 6-7-8, paid, also stands as a 21 (Params.bonus_stands)
     int charlie         # a hand of this many cards wins at once (0: no Charlie)
     bint dah            # a split hand of three or more cards may double (double_after_hit)
     double q678[3]      # suited 6-7-8 chance of hand 1, hand 2, the resplit hands
@@ -569,7 +572,7 @@ cdef double opt_suited(Opt* o, int lv, int r, int ch, double d) noexcept nogil:
 cdef double opt_node(Opt* o, int lv, int node) noexcept nogil:
     """Best value of the round when the level's hand holds ``node`` (stand or hit)."""
     cdef int shoe[NR]
-    cdef int r, ch, N
+    cdef int r, ch, N, e
     cdef double v, h, pr, q
     if o.stamp[lv][node] == o.cur[lv]:
         return o.val[lv][node]
@@ -578,10 +581,11 @@ cdef double opt_node(Opt* o, int lv, int node) noexcept nogil:
         return opt_last_node(o, lv, node, shoe, N)
     if o.own_only:
         opt_prefetch_ends(o, lv, node, shoe)
-    if node == id_777 and o.b777 > 0:  # paid at once; settled, or standing as a 21
-        v = o.b777 * opt_settle(o, shoe, N) + (opt_stand(o, lv, node, shoe, 1)
-                                               if o.bonus_stands else
-                                               opt_end(o, lv, node, -1, shoe, 0, 0))
+    e = fixed_row(o.nfix, o.fix_node, node) if o.nfix > 0 else -1
+    if e >= 0:  # a bonus row of any suits: paid at once; settled, or standing
+        v = fixed_pay(o.fix_pay[e], node, o.b678, opt_q678(o, lv)) * opt_settle(o, shoe, N) \
+            + (opt_stand(o, lv, node, shoe, 1) if o.fix_stand[e] else
+               opt_end(o, lv, node, -1, shoe, 0, 0))
     elif charlie_hand(node_ncards[node], o.charlie):  # (wins its bet at once)
         v = opt_settle(o, shoe, N) + opt_end(o, lv, node, -1, shoe, 0, 0)
     else:
@@ -643,7 +647,7 @@ cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept n
     own standing lookups give. Only the node's own shoe is looked up. (Otherwise
     each bust's shoe is, prefetched.)
     """
-    cdef int r, ch
+    cdef int r, ch, e
     cdef double v, h, pr, g, gsum, q
     cdef uint64_t key = o.key[lv] + node_key[node] - o.pkey
     cdef int t = node_best[node]
@@ -652,11 +656,11 @@ cdef double opt_last_node(Opt* o, int lv, int node, int* shoe, int N) noexcept n
         opt_prefetch(o, lv, node, shoe)
     if t < 21 and o.finals.mask >= FINALS_IN_CACHE:
         opt_prefetch_children(o, lv, node, key, shoe)
-    if node == id_777 and o.b777 > 0:  # paid at once; settled, or standing as a 21
-        v = o.b777 * opt_settle(o, shoe, N) + opt_last(o, lv, key, shoe,
-                                                       1 if o.bonus_stands else 0,
-                                                       stand_class(t) if o.bonus_stands else 0,
-                                                       &g)
+    e = fixed_row(o.nfix, o.fix_node, node) if o.nfix > 0 else -1
+    if e >= 0:  # a bonus row of any suits: paid at once; settled, or standing
+        v = fixed_pay(o.fix_pay[e], node, o.b678, opt_q678(o, lv)) * opt_settle(o, shoe, N) \
+            + opt_last(o, lv, key, shoe, 1 if o.fix_stand[e] else 0,
+                       stand_class(t) if o.fix_stand[e] else 0, &g)
     elif charlie_hand(node_ncards[node], o.charlie):  # (wins its bet at once)
         v = opt_settle(o, shoe, N) + opt_last(o, lv, key, shoe, 0, 0, &g)
     else:
@@ -871,7 +875,11 @@ cdef class OptimalSplit:
         o.bjl[2] = P.bjl1_second
         o.bjl[3] = P.bjl2_second
         o.first_apart = P.mode == 0 and (P.bjl1 != P.bjl1_second or P.bjl2 != P.bjl2_second)
-        o.b777 = P.b777
+        o.nfix = P.nfix
+        for r in range(P.nfix):
+            o.fix_node[r] = P.fix_node[r]
+            o.fix_pay[r] = P.fix_pay[r]
+            o.fix_stand[r] = P.fix_stand[r]
         o.b678 = P.b678
         o.bonus_stands = P.bonus_stands
         o.charlie = P.charlie

@@ -6,6 +6,9 @@
 # shared with the other files and with Python are declared once in _engine.pxd.
 
 # -------------------------------------------------------------- parameters
+cdef enum:
+    MAXFIX = 16  # bonus rows of any suits a hand may be paid (BlackjackRules.bonus_hands)
+
 cdef struct Params:
     int mode             # conditioning: 0 ENHC, 1 peek exact, 2 peek shortcut
     int drule            # the dealer's rules: DEALER_H17 | DEALER_22 (_engine.pxd)
@@ -13,10 +16,13 @@ cdef struct Params:
     double bjl2          # ... from a doubled one
     double bjl1_second   # the same for split hands after the first
     double bjl2_second
-    double b777
-    double b678
+    int nfix             # bonus rows of any suits (EngineParams.bonus_fixed): their nodes,
+    int fix_node[MAXFIX] # ... payouts (paid at once) and whether the paid hand also stands
+    double fix_pay[MAXFIX]
+    bint fix_stand[MAXFIX]
+    double b678          # the suited 6-7-8's bonus
     double q678          # chance a 6-7-8 made by this hand would be suited
-    bint bonus_stands    # a bonus hand, paid at once, also stands as a 21 (not bonus_settles_hand)
+    bint bonus_stands    # a suited 6-7-8, paid at once, also stands as a 21 (not bonus_settles_hand)
     bint das             # double after split (for this pair)
     bint aces_one_card   # split aces take one card each
     int double_ok[NTOTALS]
@@ -43,11 +49,11 @@ cdef int read_params(object p, Params* out) except -1:
     out.bjl2 = p.blackjack_loss_doubled
     out.bjl1_second = p.second_hand_blackjack_loss
     out.bjl2_second = p.second_hand_blackjack_loss_doubled
-    out.b777 = p.bonus_777
+    read_fixed(p.bonus_fixed, &out.nfix, out.fix_node, out.fix_pay, out.fix_stand)
     out.b678 = p.bonus_suited_678
     out.q678 = p.suited_678_chance
     out.bonus_stands = not p.bonus_settles_hand
-    for x in (out.bjl1, out.bjl2, out.bjl1_second, out.bjl2_second, out.b777, out.b678):
+    for x in (out.bjl1, out.bjl2, out.bjl1_second, out.bjl2_second, out.b678):
         if not isfinite(x):
             raise ValueError("engine parameters must be finite")
     if not (0.0 <= out.q678 <= 1.0):
@@ -82,6 +88,31 @@ cdef int read_params(object p, Params* out) except -1:
     return 0
 
 
+cdef int read_fixed(object rows, int* n, int* nodes, double* pays, bint* stands) except -1:
+    """The bonus rows of any suits, ``((counts by rank 1..10), pays, stands)`` each, as
+    player nodes (:func:`node_of`)."""
+    cdef int counts[NR]
+    cdef int r
+    if len(rows) > MAXFIX:
+        raise ValueError(f"at most {MAXFIX} bonus rows of any suits")
+    n[0] = 0
+    for row in rows:
+        ranks, pay, stand = row
+        if len(ranks) != NR or not all(0 <= k <= 21 for k in ranks):
+            raise ValueError("a bonus row's counts are 10 ranks")
+        for r in range(NR):
+            counts[r] = ranks[r]
+        if not (isfinite(pay) and pay > 0.0):
+            raise ValueError("a bonus row pays a finite amount > 0")
+        nodes[n[0]] = node_of(counts)
+        if nodes[n[0]] < 0 or node_ncards[nodes[n[0]]] < 3:
+            raise ValueError("a bonus row is a live hand of three or more cards")
+        pays[n[0]] = pay
+        stands[n[0]] = bool(stand)
+        n[0] += 1
+    return 0
+
+
 cdef int finite_only(const Params* P, str what) except -1:
     """Refuse an infinite deck (``Params.replace``) where ``what`` is not computed for one."""
     if P.replace:
@@ -99,7 +130,10 @@ cdef struct Ctx:
     int mode
     double bjl1
     double bjl2
-    double b777
+    int nfix            # (Params: the bonus rows of any suits)
+    int fix_node[MAXFIX]
+    double fix_pay[MAXFIX]
+    bint fix_stand[MAXFIX]
     double b678
     double q678
     bint bonus_stands   # (Params.bonus_stands)
@@ -161,7 +195,11 @@ cdef int ctx_init(Ctx* c, const int* base, int up, const Params* p, bint second_
     c.mode = p.mode
     c.bjl1 = p.bjl1_second if second_hand else p.bjl1
     c.bjl2 = p.bjl2_second if second_hand else p.bjl2
-    c.b777 = p.b777
+    c.nfix = p.nfix
+    for r in range(p.nfix):
+        c.fix_node[r] = p.fix_node[r]
+        c.fix_pay[r] = p.fix_pay[r]
+        c.fix_stand[r] = p.fix_stand[r]
     c.b678 = p.b678
     c.bonus_stands = p.bonus_stands
     c.q678 = p.q678
@@ -483,8 +521,26 @@ cdef double hit_value(Ctx* c, int node, bint by_policy) noexcept nogil:
     return h
 
 
+cdef inline int fixed_row(int n, const int* nodes, int node) noexcept nogil:
+    """Index of the bonus row of any suits paid at ``node`` (of ``n`` rows), -1 if none."""
+    cdef int e
+    for e in range(n):
+        if nodes[e] == node:
+            return e
+    return -1
+
+
 cdef inline bint bonus_777(Ctx* c, int node) noexcept nogil:
-    return node == id_777 and c.b777 > 0
+    """``node`` is a bonus hand of any suits: paid at once, then settled or standing."""
+    return c.nfix > 0 and fixed_row(c.nfix, c.fix_node, node) >= 0
+
+
+cdef inline double fixed_pay(double pay, int node, double b678, double q678) noexcept nogil:
+    """What a hand of any suits paid ``pay`` at ``node`` gets: at the 6-7-8, the higher
+    suited bonus ``b678`` when its cards are suited (chance ``q678``)."""
+    if node == id_678 and b678 > pay and q678 > 0.0:
+        return pay + q678 * (b678 - pay)
+    return pay
 
 
 cdef inline bint is_charlie(Ctx* c, int node) noexcept nogil:
@@ -508,11 +564,13 @@ cdef inline double with_678(Ctx* c, int node, double v) noexcept nogil:
 
 
 cdef inline double value_777(Ctx* c, int node) noexcept nogil:
-    """A 7-7-7's value: its bonus paid at once, and settled, or (``bonus_stands``) also
-    standing as a 21."""
-    if c.bonus_stands:
-        return c.b777 * settle_factor(c, node) + stand_value(c, node, 1.0)
-    return c.b777 * settle_factor(c, node)
+    """A bonus hand of any suits (:func:`bonus_777`): its bonus paid at once, and settled,
+    or (the row's ``stands``) also standing on its total."""
+    cdef int e = fixed_row(c.nfix, c.fix_node, node)
+    cdef double v = fixed_pay(c.fix_pay[e], node, c.b678, c.q678) * settle_factor(c, node)
+    if c.fix_stand[e]:
+        return v + stand_value(c, node, 1.0)
+    return v
 
 
 cdef double play_value(Ctx* c, int node) noexcept nogil:

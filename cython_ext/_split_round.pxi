@@ -81,7 +81,8 @@ cdef void freeze_own_play(Ctx* ca, Ctx* cb, int p, const Params* P, const Params
 
 
 cdef int cmp_term(const void* a, const void* b) noexcept nogil:
-    """Order terms by what settles them: node, busting card, kind, bet."""
+    """Order terms by what settles them: node, busting card, kind, bet, value (a bonus:
+    at the 6-7-8 a suited and a plain row pay differently)."""
     cdef const Term* x = <const Term*>a
     cdef const Term* y = <const Term*>b
     if x.node != y.node:
@@ -92,6 +93,8 @@ cdef int cmp_term(const void* a, const void* b) noexcept nogil:
         return -1 if x.kind < y.kind else 1
     if x.bet != y.bet:
         return -1 if x.bet < y.bet else 1
+    if x.value != y.value:
+        return -1 if x.value < y.value else 1
     return 0
 
 
@@ -546,9 +549,13 @@ cdef bint same_hands(const Params* a, const Params* b, const Ctx* ca, const Ctx*
     the round's result are symmetric in them)."""
     cdef int t
     if ca.bjl1 != cb.bjl1 or ca.bjl2 != cb.bjl2 or a.das != b.das \
-            or a.aces_one_card != b.aces_one_card or a.b777 != b.b777 or a.b678 != b.b678 \
+            or a.aces_one_card != b.aces_one_card or a.nfix != b.nfix or a.b678 != b.b678 \
             or a.q678 != b.q678:
         return False
+    for t in range(a.nfix):
+        if a.fix_node[t] != b.fix_node[t] or a.fix_pay[t] != b.fix_pay[t] \
+                or a.fix_stand[t] != b.fix_stand[t]:
+            return False
     for t in range(NTOTALS):
         if a.double_ok[t] != b.double_ok[t]:
             return False

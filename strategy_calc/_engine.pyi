@@ -75,9 +75,8 @@ class ChartDeal:
         burn_dealer: bool,
         h17: bool,
         charlie: int,
-        bonus_777: bool,
-        bonus_678: bool,
-        bonus_on_split: bool,
+        bonus_any: Sequence[bytes],
+        bonus_678: int,
         bonus_settles: bool,
         seats: int,
     ) -> None: ...

@@ -47,6 +47,7 @@ from strategy_calc._engine import ChartDeal, DealerMemo, SplitMomentGroup, Split
 from strategy_calc.actions import Action, ChartCode
 from strategy_calc.cards import Card, Rank, Shoe, rank_counts
 from strategy_calc.rules import BlackjackRules, double_allowed_totals
+from strategy_calc.rules.bonus_hands import BonusRows
 
 if TYPE_CHECKING:
     import numpy as np  # the distribution histograms only
@@ -233,14 +234,14 @@ class EngineParams:
     second_hand_blackjack_loss: float
     """The same for every split hand after the first (``enhc_loses = "original"``: 0)."""
     second_hand_blackjack_loss_doubled: float
-    bonus_777: float
-    """7-7-7 bonus paid at once, units of the bet (0: none)."""
+    bonus_fixed: BonusRows
+    """The bonus rows of any suits that pay this hand (``blackjack.bonus.bonus_rows``)."""
     bonus_suited_678: float
     """Suited 6-7-8 bonus paid at once (0: none)."""
     suited_678_chance: float
     """Probability that a 6-7-8 this hand makes is of one suit (0 unless it can)."""
     bonus_settles_hand: bool
-    """A bonus hand is settled once paid (else it also stands as a 21 against the dealer)."""
+    """A suited 6-7-8 is settled once paid (else it also stands as a 21 against the dealer)."""
     double_after_split: bool
     """Split hands may double (already false for one-card split aces)."""
     split_aces_one_card: bool
@@ -262,12 +263,12 @@ class EngineParams:
     hand-played values and distributions (not split hands': their records keep 0)."""
     with_replacement: bool = False  # an infinite deck: every card drawn with replacement
 
-    def with_bonus(self, bonus_777: float, bonus_678: float, chance_678: float) -> EngineParams:
-        """The same record with the Macau bonus terms of one hand."""
-        if (bonus_777, bonus_678, chance_678) == (
-                self.bonus_777, self.bonus_suited_678, self.suited_678_chance):
+    def with_bonus(self, fixed: BonusRows, bonus_678: float, chance_678: float) -> EngineParams:
+        """The same record with one hand's bonus rows of any suits and suited 6-7-8 terms."""
+        if (fixed, bonus_678, chance_678) == (
+                self.bonus_fixed, self.bonus_suited_678, self.suited_678_chance):
             return self  # (most games have no bonus: nothing to copy)
-        return replace(self, bonus_777=bonus_777, bonus_suited_678=bonus_678,
+        return replace(self, bonus_fixed=fixed, bonus_suited_678=bonus_678,
                        suited_678_chance=chance_678)
 
 
@@ -311,10 +312,9 @@ def engine_params(
         blackjack_loss_doubled=first[1],
         second_hand_blackjack_loss=second[0],
         second_hand_blackjack_loss_doubled=second[1],
-        bonus_777=rules.bonus_777,
-        bonus_suited_678=rules.bonus_suited_678,
-        suited_678_chance=0.0,
-        bonus_settles_hand=rules.bonus_settles_hand,
+        bonus_fixed=tuple((r.counts, r.pays, not r.settles) for r in rules.bonus_rows()),
+        bonus_suited_678=rules.suited_678()[0], suited_678_chance=0.0,
+        bonus_settles_hand=rules.suited_678()[1],
         double_after_split=rules.split_hands_may_double(aces),
         split_aces_one_card=rules.split_aces_take_one_card(aces),
         double_totals=double_allowed_totals(rules),

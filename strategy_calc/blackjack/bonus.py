@@ -4,9 +4,11 @@ terms of a hand or split hand."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from strategy_calc.cards import SUITED_RANKS, SUITS, Card, Rank, Shoe
 from strategy_calc.rules import BlackjackRules
+from strategy_calc.rules.bonus_hands import BonusRows
 
 
 def suited_bonus_chance(shoe: Shoe, cards: Sequence[Card], needed: Sequence[Rank]) -> float:
@@ -34,24 +36,37 @@ def suited_bonus_chance(shoe: Shoe, cards: Sequence[Card], needed: Sequence[Rank
     return total
 
 
+@lru_cache(maxsize=256)
+def bonus_rows(rules: BlackjackRules, split: bool = False) -> BonusRows:
+    """The bonus rows of any suits that pay a hand (``split``: a split hand), as the
+    engine takes them (the suited 6-7-8 apart: :meth:`BlackjackRules.suited_678`).
+
+    >>> bonus_rows(BlackjackRules(bonus_777=3.0))
+    (((0, 0, 0, 0, 0, 0, 3, 0, 0, 0), 3.0, False),)
+    """
+    return tuple((row.counts, row.pays, not row.settles) for row in rules.bonus_rows(split))
+
+
 def bonus_terms(
     rules: BlackjackRules, shoe: Shoe, start: Sequence[Card], split_hand: bool
-) -> tuple[float, float, float, bool]:
-    """(bonus_777, bonus_678, q678, suits_known) for a hand (or split hand) starting with ``start``.
+) -> tuple[BonusRows, float, float, bool]:
+    """(fixed rows, bonus_678, q678, suits_known) for a hand (or split hand) starting with
+    ``start``: the bonus rows of any suits that pay it (:func:`bonus_rows`)
+    and the suited 6-7-8's payout.
 
     ``q678`` is the probability that, if the hand becomes exactly 6-7-8, the
     three cards are of one suit.
     """
-    if split_hand and not rules.bonus_on_split_hands:
-        return 0.0, 0.0, 0.0, True
+    fixed = bonus_rows(rules, split_hand)
+    b678 = rules.suited_678(split_hand)[0]
     ranks = {c.rank for c in start}
     q = 0.0
     known = True
-    if rules.bonus_suited_678 > 0 and ranks <= set(SUITED_RANKS) and len(ranks) == len(start):
+    if b678 > 0 and ranks <= set(SUITED_RANKS) and len(ranks) == len(start):
         needed = [r for r in SUITED_RANKS if r not in ranks]
         q = suited_bonus_chance(shoe, start, needed)
         known = all(c.suit is not None for c in start)
-    return rules.bonus_777, rules.bonus_suited_678, q, known
+    return fixed, b678, q, known
 
 
 SUIT_READINGS = ("suited", "mixed")

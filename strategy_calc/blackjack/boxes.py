@@ -41,6 +41,7 @@ from dataclasses import dataclass
 
 from strategy_calc import engine
 from strategy_calc.actions import Action
+from strategy_calc.blackjack.bonus import bonus_rows
 from strategy_calc.blackjack.chart import Chart
 from strategy_calc.blackjack.deals import UP_ORDER
 from strategy_calc.blackjack.distributions import optimal_codes
@@ -175,7 +176,7 @@ def up_card_cross(game: GamePass, ups: UpCardDeals, plays: dict[tuple[int, int],
     1/2 E[X1]; else I = 0."""
     up, rules = ups.up, game.rules
     params = engine.engine_params(rules, game.conditioning).with_bonus(
-        rules.bonus_777, rules.bonus_suited_678, ups.suited_chance)
+        bonus_rows(rules), rules.suited_678()[0], ups.suited_chance)
     actions = array.array("b", bytes(100))
     split_codes: list[memoryview | None] = [None] * 10
     split_params: list[engine.EngineParams | None] = [None] * 10
@@ -293,7 +294,8 @@ def box_figures(rules: BlackjackRules, shoe: Shoe | None = None, boxes: int = 2,
             add_split_values(game, ups, codes, None, 1)
         else:
             codes = chart_codes(ups.policy, chart.split_hand_bits(up))
-        p = params.with_bonus(rules.bonus_777, rules.bonus_suited_678, ups.suited_chance)
+        p = params.with_bonus(bonus_rows(rules), rules.suited_678()[0],
+                              ups.suited_chance)
         actions, splits = _first_plays(ups, chart)
         split_codes: list[memoryview | None] = [None] * 10
         split_params: list[engine.EngineParams | None] = [None] * 10

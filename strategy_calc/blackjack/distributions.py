@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from strategy_calc import engine
 from strategy_calc.actions import Action
+from strategy_calc.blackjack.bonus import bonus_rows
 from strategy_calc.blackjack.chart import Chart
 from strategy_calc.blackjack.deals import UP_ORDER, natural_results
 from strategy_calc.blackjack.game_pass import GamePass, UpCardDeals
@@ -224,7 +225,7 @@ def check_distribution_rules(rules: BlackjackRules, resplits: bool = False) -> N
         raise RulesError("outcome distributions with resplits (max_split_hands > 2) are not"
                          " enumerated (their exact mean and SD are); use max_split_hands=2"
                          " for the whole distribution")
-    for bonus in (rules.bonus_777, rules.bonus_suited_678):
+    for bonus in (row.pays for row in rules.bonus_table):
         if bonus > 10 or abs(bonus * 100 - round(bonus * 100)) > 1e-9:
             raise RulesError("outcome distributions need bonus payouts in whole hundredths"
                              f" of the bet up to 10, not {bonus:g}")
@@ -521,7 +522,7 @@ def add_deal_distribution(
                 part_bj += p * one_bj
     else:
         params = engine.engine_params(rules, conditioning).with_bonus(
-            rules.bonus_777, rules.bonus_suited_678, q678)
+            bonus_rows(rules), rules.suited_678()[0], q678)
         if play_error:  # (the unsplit hand's later decisions; split hands play without)
             params = replace(params, play_error=play_error)
         act = {"stand": 0, "hit": 1, "hit_chart": 1, "double": 2}[action]

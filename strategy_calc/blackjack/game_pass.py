@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from strategy_calc import engine
 from strategy_calc.actions import Action
-from strategy_calc.blackjack.bonus import suited_bonus_chance
+from strategy_calc.blackjack.bonus import bonus_rows, suited_bonus_chance
 from strategy_calc.blackjack.deals import (
     HANDS,
     ID_678,
@@ -257,7 +257,8 @@ def whole_game_pass(
     given = play.policies if isinstance(play, GivenPolicy | ChartOnly) else None
     if min(full.counts) < 1 and given is None and not request.partial:
         raise CardError("every rank must be left in the shoe to analyse a whole round")
-    if rules.bonus_suited_678 > 0 and any(len(set(full.suits[r - 1])) > 1 for r in SUITED_RANKS):
+    if rules.suited_678(split=True)[0] > 0 and any(len(set(full.suits[r - 1])) > 1
+                                                  for r in SUITED_RANKS):
         # the two-card 6-7 / 6-8 / 7-8 starts take each rank spread evenly (suit_cases)
         raise CardError("a whole round takes the suits of removed cards as unknown: give"
                         " the shoe by rank (its 6s, 7s and 8s spread evenly over the suits)")
@@ -283,7 +284,7 @@ def whole_game_pass(
         q_avg = _suited_chance(rules, base)
         policy = memoryview(given[up]) if given is not None else None
         table = engine.up_card_pass(base, up, params.with_bonus(
-            rules.bonus_777, rules.bonus_suited_678, q_avg), policy, memo=memo,
+            bonus_rows(rules), rules.suited_678()[0], q_avg), policy, memo=memo,
             rows=wants[up] if wants is not None else wanted, optimal=not chart_only,
             chart=not isinstance(play, OptimalOnly))
         rows = table.rows(read)
@@ -317,7 +318,8 @@ def deal_values(
     plain = DealValues(1.0, 0.0, stand, hit, hit_chart, double, surrender,
                        insurance=insurance_value(nb) if rules.offers_insurance(up) else None,
                        even_money=1.0 if natural and rules.offers_even_money(up) else None)
-    if rules.bonus_suited_678 <= 0:
+    b678, settles = rules.suited_678()
+    if b678 <= 0:
         return [plain]
     ranks = set(hand)
     if not (ranks <= set(SUITED_RANKS) and len(ranks) == 2):
@@ -333,10 +335,11 @@ def deal_values(
     gain = 0.0
     if left > 0:
         r678 = ups.rows[engine.node_table().index[ID_678]]
-        paid = conditioning.paid_at_once(rules.bonus_suited_678, r678.no_blackjack)
+        fixed = next((r.pays for r in rules.bonus_rows() if r.ranks == (6, 7, 8)), 0.0)
+        paid = conditioning.paid_at_once(b678 - fixed, r678.no_blackjack)
         # a suited 6-7-8 against the plain 21 it would stand on (which it still is when
-        # the paid hand plays on)
-        gain = paid if not rules.bonus_settles_hand else paid - r678.stand
+        # the paid hand plays on), or against the 6-7-8 of any suits a row pays
+        gain = paid if fixed > 0 or not settles else paid - r678.stand
     cases = []
     for prob, q in suit_cases((hand[0], hand[1]), int(ups.up), base.suits, base.infinite):
         shift = p_missing * (q - ups.suited_chance) * gain
@@ -352,7 +355,7 @@ def _suited_chance(rules: BlackjackRules, base: Shoe) -> float:
     >>> _suited_chance(blackjack_rules("macau-1983"), Shoe.full(6).remove([Card(Rank.TWO)]))
     0.0625
     """
-    if rules.bonus_suited_678 <= 0:
+    if rules.suited_678()[0] <= 0:
         return 0.0
     return suited_bonus_chance(base, [], [Rank.SIX, Rank.SEVEN, Rank.EIGHT])
 

@@ -220,7 +220,7 @@ def _removed_suit_cases(rules: BlackjackRules, start: Shoe, hand: Sequence[Card]
     suits too; the value averages over the suits not given). Else the one reading as
     given. (The caller values more than :data:`_MOST_SUIT_CASES` readings as one.)"""
     unknown = {r: sum(1 for c in gone if c.rank is r and c.suit is None) for r in SUITED_RANKS}
-    if (rules.bonus_suited_678 <= 0 or not any(unknown.values()) or len(hand) > 3
+    if (rules.suited_678()[0] <= 0 or not any(unknown.values()) or len(hand) > 3
             or not all(c.rank in SUITED_RANKS for c in hand)):
         return [(1.0, tuple(gone))]
     pool = start.remove([c for c in (*gone, up, *hand) if c.suit is not None])
@@ -287,8 +287,8 @@ def _analyse_hand(hand: tuple[Card, ...], up_card: Card, rules: BlackjackRules,
     upr = up_card.rank
     peek = rules.peek
     conditioning = engine.Conditioning.of(rules, peek_method)
-    b777, b678, q678, suits_known = bonus_terms(rules, shoe, hand, split_hand=False)
-    params = engine.engine_params(rules, conditioning).with_bonus(b777, b678, q678)
+    rows, b678, q678, suits_known = bonus_terms(rules, shoe, hand, split_hand=False)
+    params = engine.engine_params(rules, conditioning).with_bonus(rows, b678, q678)
     raw = engine.hand_values(base, hand, upr, params, AUTOPLAY_POLICY)
     stand, hit, double, no_bj, one_card, autoplay = raw
     p_bj = 1.0 - no_bj
@@ -387,7 +387,7 @@ def hand_by_suits(
     >>> {name: r.best for name, r in readings.items()}
     {'suited': 'hit', 'mixed': 'surrender'}
     """
-    if rules.bonus_suited_678 <= 0:
+    if rules.suited_678()[0] <= 0:
         return None
     up_card = parse_card(up) if isinstance(up, str) else up
     gone = _as_cards(removed)
@@ -436,8 +436,8 @@ def _split_order_note(rules: BlackjackRules, hand: Sequence[Card], upr: Rank,
     bonus on split hands, and a dealer blackjack only against an ace or a ten.
     """
     if not (splits and not rules.peek and rules.enhc_loses == "original"
-            and upr in (Rank.ACE, Rank.TEN) and rules.bonus_suited_678 > 0
-            and rules.bonus_on_split_hands and hand[0].rank in (Rank.SIX, Rank.SEVEN,
+            and upr in (Rank.ACE, Rank.TEN) and rules.suited_678(split=True)[0] > 0
+            and hand[0].rank in (Rank.SIX, Rank.SEVEN,
                                                                Rank.EIGHT)):
         return None
     first, second = hand[0], hand[1]
@@ -538,8 +538,8 @@ def _outcomes(
     out: dict[str, dict[str, float] | None] = {a: None for a in _PLAY_KEYS}
     moments: dict[str, float | None] = {a: None for a in _PLAY_KEYS}
     ranks = sorted(int(c.rank) for c in hand)
-    bonus_hand = (ranks == [7, 7, 7] and rules.bonus_777 > 0) or (
-        ranks == [6, 7, 8] and rules.bonus_suited_678 > 0)
+    fixed = any(row.ranks == tuple(ranks) for row in rules.bonus_rows())
+    bonus_hand = fixed or (ranks == [6, 7, 8] and rules.suited_678()[0] > 0)
     if rules.is_charlie(len(hand)):  # a Charlie: won at once
         out["stand"], moments["stand"] = {"win": 1.0, "push": 0.0, "lose": 0.0}, 1.0
         return out, moments
@@ -553,8 +553,8 @@ def _outcomes(
         hist = _zeros()
         engine.hand_distribution(base, hand, up, params, act, None, hist)
         result = signs(hist)
-        if name == "stand" and bonus_hand:  # the bonus is paid at once (7-7-7; 6-7-8 if suited)
-            q = 1.0 if ranks == [7, 7, 7] else q678
+        if name == "stand" and bonus_hand:  # the bonus is paid at once (6-7-8: if suited)
+            q = 1.0 if fixed else q678
             result = {k: (q if k == "win" else 0.0) + (1.0 - q) * v for k, v in result.items()}
         else:
             moments[name] = moment2(hist)
@@ -667,17 +667,23 @@ def _completed_bonus(
     if rules.is_charlie(len(hand)):
         ev["stand"], ev["hit"] = 1.0, None
         return f"a {rules.charlie_cards}-card Charlie: it wins its bet at once (charlie_cards)"
-    ranks = sorted(int(c.rank) for c in hand)
+    ranks = tuple(sorted(int(c.rank) for c in hand))
     plain = ev["stand"]
     assert plain is not None
-    also = 0.0 if rules.bonus_settles_hand else plain  # the paid hand stands as a 21 too
-    if ranks == [7, 7, 7] and rules.bonus_777 > 0:
-        ev["stand"], ev["hit"] = rules.bonus_777 + also, None
-        return (f"7-7-7: the bonus ({rules.bonus_777:g} times the bet) is paid at once"
-                + ("" if rules.bonus_settles_hand else ", and the hand plays on as a 21"))
-    if ranks == [6, 7, 8] and rules.bonus_suited_678 > 0:
-        ev["stand"], ev["hit"] = (q678 * (rules.bonus_suited_678 + also)
-                                  + (1.0 - q678) * plain), None
+    b678, settles678 = rules.suited_678()
+    b678 = b678 if ranks == (6, 7, 8) else 0.0
+    for row in rules.bonus_rows():  # a row of any suits: paid whatever the suits
+        if row.ranks == ranks:
+            also = 0.0 if row.settles else plain  # the paid hand also stands
+            pays = row.pays + (q678 * (b678 - row.pays) if b678 > row.pays else 0.0)
+            ev["stand"], ev["hit"] = pays + also, None
+            total = hand_total(list(ranks))[0]
+            return (f"{row.cards}: the bonus ({pays:g} times the bet) is paid at once"
+                    + ("" if row.settles else ", and the hand plays on as a 21" if total == 21
+                       else f", and the hand stands on {total}"))
+    also = 0.0 if settles678 else plain  # the paid hand stands as a 21 too
+    if b678 > 0:
+        ev["stand"], ev["hit"] = (q678 * (b678 + also) + (1.0 - q678) * plain), None
         if q678 in (0.0, 1.0):
             return ("suited 6-7-8: the bonus is paid at once" if q678 == 1.0
                     else "6-7-8 of mixed suits: no bonus, a plain 21")

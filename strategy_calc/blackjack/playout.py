@@ -31,6 +31,7 @@ from strategy_calc.blackjack.split.plan import SplitPlan, split_plans
 from strategy_calc.cards import Card, Shoe
 from strategy_calc.engine import node_table
 from strategy_calc.rules import BlackjackRules
+from strategy_calc.rules.bonus_hands import BonusHand
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,15 +235,13 @@ def _play_box(rules: BlackjackRules, deal: _Deal, first: Card, second: Card, up_
     return live, live or insured
 
 
-def _bonus_paid(rules: BlackjackRules, held: list[Card], split: bool) -> bool:
-    """Whether ``held`` is a three-card 7-7-7 or suited 6-7-8 the rules pay at once."""
-    if len(held) != 3 or (split and not rules.bonus_on_split_hands):
-        return False
-    ranks = sorted(int(c.rank) for c in held)
-    if ranks == [7, 7, 7]:
-        return rules.bonus_777 > 0
-    return (ranks == [6, 7, 8] and rules.bonus_suited_678 > 0
-            and len({c.suit for c in held}) == 1)
+def _bonus_paid(rules: BlackjackRules, held: list[Card], split: bool) -> BonusHand | None:
+    """The bonus row that pays ``held`` at once (the higher of two), or None."""
+    if len(held) < 3 or not rules.has_bonus:
+        return None
+    ranks, suits = [int(c.rank) for c in held], [c.suit for c in held]
+    paid = [row for row in rules.bonus_table if row.matches(ranks, suits, split)]
+    return max(paid, key=lambda row: row.pays) if paid else None
 
 
 def _play_hand(rules: BlackjackRules, deal: _Deal, held: list[Card], codes: bytes,
@@ -259,8 +258,9 @@ def _play_hand(rules: BlackjackRules, deal: _Deal, held: list[Card], codes: byte
         total = hand_total(ranks)[0]
         if total > 21 or rules.is_charlie(len(held)):
             return False
-        if _bonus_paid(rules, held, split is not None):  # (played on: a 21 left standing)
-            return not rules.bonus_settles_hand
+        bonus = _bonus_paid(rules, held, split is not None)
+        if bonus is not None:  # (played on: the hand left standing)
+            return not bonus.settles
         code = codes[table.node(ranks)] if own is None else own[0][table.node(ranks)]
         if len(ranks) > 2 and code & 1 and rules.may_double_hand(len(ranks), total,
                                                                  split is not None):

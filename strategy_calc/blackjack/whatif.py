@@ -22,6 +22,7 @@ from strategy_calc.blackjack.game_analysis import strategy_ev as strategy_ev
 from strategy_calc.blackjack.hand_analysis import analyse_hand
 from strategy_calc.cards import Shoe
 from strategy_calc.rules import BlackjackRules, RulesError
+from strategy_calc.rules.bonus_hands import BonusHand
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +37,9 @@ class BonusValue:
     ev_with: float
     ev_without: float
     ev_777_only: float
+    """The game with its 7-7-7 rows only (every other bonus row gone)."""
     ev_678_only: float
+    """The game with its 6-7-8 rows only (suited, or of any suits)."""
     chart_changes: tuple[tuple[str, str, str, str], ...]
     changed: tuple[tuple[str, str, str, str], ...]
 
@@ -67,7 +70,10 @@ def bonus_value(
     """
     if not rules.has_bonus:
         raise RulesError(f"ruleset {rules.name!r} pays no 6-7-8 / 7-7-7 bonus")
-    plain = replace(rules, bonus_777=0.0, bonus_suited_678=0.0)
+    plain = replace(rules, bonus_777=0.0, bonus_suited_678=0.0, bonus_hands=())
+
+    def rows_of(ranks: tuple[int, ...]) -> tuple[BonusHand, ...]:
+        return tuple(row for row in rules.bonus_hands if row.ranks == ranks)
 
     def tick(done: int) -> None:
         if progress is not None:
@@ -77,9 +83,11 @@ def bonus_value(
     tick(1)
     plain_game = analyse_game(plain, shoe=shoe)
     tick(2)
-    only_777 = analyse_game(replace(rules, bonus_suited_678=0.0), shoe=shoe).ev_optimal
+    only_777 = analyse_game(replace(rules, bonus_suited_678=0.0, bonus_hands=rows_of((7, 7, 7))),
+                            shoe=shoe).ev_optimal
     tick(3)
-    only_678 = analyse_game(replace(rules, bonus_777=0.0), shoe=shoe).ev_optimal
+    only_678 = analyse_game(replace(rules, bonus_777=0.0, bonus_hands=rows_of((6, 7, 8))),
+                            shoe=shoe).ev_optimal
     tick(4)
     chart_changes = [
         (f"{name} {row}", up, before[up], after[up])

@@ -36,6 +36,7 @@ from strategy_calc.actions import Action
 from strategy_calc.blackjack.playout import RoundPlan
 from strategy_calc.blackjack.split.plan import split_plans
 from strategy_calc.cards import SUITS, Card, Rank
+from strategy_calc.rules import BlackjackRules
 
 if TYPE_CHECKING:
     from strategy_calc.counting.counter import BlackjackCounter
@@ -75,9 +76,26 @@ def chart_deal(counter: BlackjackCounter, plan: RoundPlan | None = None) -> engi
         [rules.may_double(t) for t in range(22)],
         [[rules.may_double_hand(3, t, split) for t in range(22)] for split in (False, True)],
         rules.peek, rules.peek or rules.decks == 1, rules.burn_before_dealer_cards,
-        rules.dealer_hits_soft_17, rules.charlie_cards, rules.bonus_777 > 0,
-        rules.bonus_suited_678 > 0, rules.bonus_on_split_hands, rules.bonus_settles_hand,
-        max(counter.seats, plan.boxes))
+        rules.dealer_hits_soft_17, rules.charlie_cards,
+        [bonus_node_flags(rules, split).ljust(4096, b"\0") for split in (False, True)],
+        (1 if rules.suited_678()[0] > 0 else 0) | (2 if rules.suited_678(True)[0] > 0 else 0),
+        rules.suited_678()[1], max(counter.seats, plan.boxes))
+
+
+def bonus_node_flags(rules: BlackjackRules, split: bool = False) -> bytes:
+    """Per player node: 1 when a bonus row of any suits pays the hand and settles it, 2
+    when it pays it and the hand stands, else 0 (the chart deal's form of
+    :func:`strategy_calc.blackjack.bonus.bonus_rows`).
+
+    >>> flags = bonus_node_flags(BlackjackRules(bonus_777=3.0))
+    >>> flags[engine.node_table().node([7, 7, 7])], flags[engine.node_table().node([7, 7])]
+    (1, 0)
+    """
+    table = engine.node_table()
+    flags = bytearray(table.n_nodes)
+    for row in rules.bonus_rows(split=split):
+        flags[table.node(list(row.ranks))] = 1 if row.settles else 2
+    return bytes(flags)
 
 
 @dataclass(frozen=True)

@@ -783,7 +783,7 @@ def _check_boxes(rules: BlackjackRules, strategy: str, boxes: int, shoe: Shoe | 
     check_boxes(boxes)
     if rules.max_split_hands > 2:
         raise InputError("--boxes values one split per box (max_split_hands=2)")
-    if strategy == "optimal" and rules.bonus_suited_678 > 0:
+    if strategy == "optimal" and rules.suited_678()[0] > 0:
         raise InputError("--boxes with --strategy optimal: not with the suited 6-7-8 bonus"
                          " (the play of a 6-7, 6-8 or 7-8 start depends on its suits)")
     if rules.even_money and rules.blackjack_pays < 1.5:

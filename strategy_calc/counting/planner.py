@@ -284,7 +284,7 @@ class RoundPlanner:
         fixed = not optimal and not self.plays
         memo = None if optimal else engine.dealer_memo(shoe, engine.dealer_rule(rules),
                                                        hints=self._hints())
-        quick = (fixed and not moments and rules.bonus_suited_678 <= 0
+        quick = (fixed and not moments and rules.suited_678(split=True)[0] <= 0
                  and not self.chart.insure)
         play: PassPlay = (DerivedPolicy() if optimal else
                           ChartOnly(self.chart.policies, self._wants(err), deals=not quick))
@@ -592,6 +592,6 @@ def check_play_errors(rate: float, rules: BlackjackRules, strategy: str = "basic
            "several boxes (--boxes, --box-ramp)" if boxes != 1 or box_ramp else
            "double_after_hit (a third play after a hit)" if rules.double_after_hit else
            "the 6-7-8 or 7-7-7 bonus (its suited starts play apart)"
-           if rules.bonus_suited_678 > 0 or rules.bonus_777 > 0 else None)
+           if rules.has_bonus else None)
     if why is not None:
         raise InputError(f"--play-errors is modelled for basic play, one box: not with {why}")

@@ -65,7 +65,7 @@ class PlayDrill:
         if self.focus is not None and self.focus not in FOCUS:
             raise InputError(f"--focus must be one of {', '.join(FOCUS)}, not {self.focus!r}")
         self.shoe = Shoe.full(self.rules.decks)
-        suits_matter = self.rules.bonus_suited_678 > 0
+        suits_matter = self.rules.suited_678()[0] > 0
         pool = tuple(d for d in all_deals(self.shoe, suits_matter) if self._in_focus(d)
                      and self._asks(d))
         if not pool:
@@ -154,7 +154,7 @@ class PlayDrill:
             return None
         pair = deal.hand[0]
         if split_plans(rules)[pair].one_card or (
-                rules.has_bonus and not rules.bonus_on_split_hands):
+                any(not row.split_hands for row in rules.bonus_table)):
             return None
         return self._start_hand(deal, 1, (pair,), 1.0, drawn)
 
@@ -219,7 +219,7 @@ class PlayDrill:
                 (pair, drawn))[0] == 21:
             return None
         suited = None
-        if (number == 1 and self.rules.bonus_suited_678 > 0 and drawn is not pair
+        if (number == 1 and self.rules.suited_678(split=True)[0] > 0 and drawn is not pair
                 and {pair, drawn} <= set(SUITED_RANKS)):
             same = same_suit_chance(self.shoe, pair, drawn)
             suited = self._split_rng.random() < same

@@ -3,12 +3,14 @@ predicates spelled out once."""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from strategy_calc.cards import INFINITE_DECK, CardError, Decks, check_decks
+from strategy_calc.rules.bonus_hands import SUITED_ROW, BonusHand, check_table
 from strategy_calc.rules.fields import RulesError, check_choices, payout_slug
 from strategy_calc.rules.shoe import BurnStart, Shuffle, check_shoe_fields
 
@@ -141,6 +143,18 @@ class BlackjackRules:
     the dealer). False, the other reading: the hand, paid, also plays on against the
     dealer as a 21 that stands (it wins against his 17 to 20 and a bust, pushes his 21,
     and his blackjack takes its bet as ``enhc_loses`` says; the bonus stays paid)."""
+    bonus_hands: tuple[BonusHand, ...] = ()
+    """The bonus table: hands paid at once, each a row of ranks (three or more cards),
+    suited or any suits, the payout, whether the paid hand is settled (else it also
+    stands against the dealer) and whether split hands count. TOML: an array of tables
+    ``{cards = "7-7-7", pays = 5, suited = false, settles = true, split_hands = true}``
+    (or of text rows); ``--set``: rows separated by ``;``, each ``[suited ]CARDS=PAYS
+    [plays-on] [not-split]``, e.g. ``"suited 6-7-8=5; 6-7-8=2"``; empty: none. A hand is
+    paid when its cards, as dealt, are exactly a row's ranks (never a doubled hand); a
+    hand matching two rows gets the higher payout. ``bonus_suited_678`` and
+    ``bonus_777`` (with ``bonus_on_split_hands`` and ``bonus_settles_hand``) are
+    shorthands for two rows; a row may not repeat them. A suited row must be 6-7-8 (suits
+    are tracked for 6, 7 and 8 only)."""
     pair_bet: PairTable = "none"
     """Pair side bet on the player's first two cards: ``none``; ``any`` (any
     same-rank pair pays ``pair_pays_any``); ``perfect`` (perfect pairs: mixed
@@ -204,6 +218,13 @@ class BlackjackRules:
             if not math.isfinite(value) or value < 0:
                 raise RulesError(f"{field} must be a finite number >= 0, not {value}")
         check_shoe_fields(self)
+        object.__setattr__(self, "bonus_hands", tuple(self.bonus_hands))
+        if not all(isinstance(row, BonusHand) for row in self.bonus_hands):
+            raise RulesError("bonus_hands holds BonusHand rows")
+        table = self.bonus_table  # (a row repeating a shorthand: refused here, once)
+        if self.charlie_cards and any(len(r.ranks) >= self.charlie_cards for r in table):
+            raise RulesError(f"a bonus hand of {self.charlie_cards} or more cards is a"
+                             " Charlie first: not with charlie_cards (a hand cannot be both)")
 
     @property
     def infinite_deck(self) -> bool:
@@ -233,8 +254,38 @@ class BlackjackRules:
 
     @property
     def has_bonus(self) -> bool:
-        """True when either of the suited 6-7-8 / 7-7-7 bonuses is paid."""
-        return self.bonus_suited_678 > 0 or self.bonus_777 > 0
+        """True when some hand is paid a bonus (:attr:`bonus_table` is not empty)."""
+        return self.bonus_suited_678 > 0 or self.bonus_777 > 0 or bool(self.bonus_hands)
+
+    @property
+    def bonus_table(self) -> tuple[BonusHand, ...]:
+        """Every bonus row: the shorthands' (a suited 6-7-8, a 7-7-7) and ``bonus_hands``.
+
+        >>> [str(r) for r in BlackjackRules(bonus_777=3.0, bonus_on_split_hands=False).bonus_table]
+        ['7-7-7=3 not-split']
+        """
+        return _bonus_table(self.bonus_suited_678, self.bonus_777, self.bonus_on_split_hands,
+                            self.bonus_settles_hand, self.bonus_hands)
+
+    def suited_678(self, split: bool = False) -> tuple[float, bool]:
+        """(payout, settles) of the suited 6-7-8 row for a hand (``split``: a split hand);
+        payout 0 when no suited row pays it.
+
+        >>> from strategy_calc.rules.bonus_hands import parse_bonus_hands
+        >>> BlackjackRules(bonus_hands=parse_bonus_hands("suited 6-7-8=5 plays-on", True)
+        ...                ).suited_678()
+        (5.0, False)
+        """
+        for row in self.bonus_table:
+            if row.suited and (row.split_hands or not split):
+                return row.pays, row.settles
+        return 0.0, True
+
+    def bonus_rows(self, split: bool = False, suited: bool = False) -> tuple[BonusHand, ...]:
+        """The rows that pay a hand (``split``: a split hand) of any suits (``suited``
+        false) or, with ``suited``, its suited rows."""
+        return tuple(r for r in self.bonus_table
+                     if r.suited == suited and (r.split_hands or not split))
 
     # ---- rule predicates: the one place each rule's meaning is spelled out
 
@@ -379,10 +430,27 @@ class BlackjackRules:
             parts.append(f"charlie-{self.charlie_cards}")
         if self.no_split_ranks:
             parts.append("no-split-" + self.no_split_ranks.replace(",", ""))
-        if self.has_bonus:
+        if self.bonus_suited_678 > 0 or self.bonus_777 > 0:
             parts.append(f"bonus-{self.bonus_suited_678:g}/{self.bonus_777:g}"
                          + ("" if self.bonus_settles_hand else "-plays-on"))
+        if self.bonus_hands:
+            parts.append("bonus[" + ",".join(str(r).replace(" ", "-")
+                                             for r in self.bonus_hands) + "]")
         return f"{self.name}: " + " ".join(parts)
+
+
+@functools.lru_cache(maxsize=64)
+def _bonus_table(b678: float, b777: float, on_split: bool, settles: bool,
+                 rows: tuple[BonusHand, ...]) -> tuple[BonusHand, ...]:
+    """:attr:`BlackjackRules.bonus_table`, once per distinct table."""
+    table = ([BonusHand(SUITED_ROW, b678, True, settles, on_split)] if b678 > 0 else []) + (
+        [BonusHand((7, 7, 7), b777, False, settles, on_split)] if b777 > 0 else [])
+    try:
+        check_table(table + list(rows))
+    except RulesError as exc:
+        raise RulesError(f"{exc} (bonus_suited_678 and bonus_777 are rows of the table:"
+                         " give each hand once)") from None
+    return tuple(table) + rows
 
 
 _RANK_SYMBOLS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
@@ -422,6 +490,7 @@ def inert_overrides(rules: BlackjackRules, overrides: Sequence[str]) -> list[str
     ['enhc_loses has no effect in a peek game (hole_card = "peek")']
     """
     set_fields = {item.partition("=")[0].strip() for item in overrides}
+    no_shorthand = rules.bonus_suited_678 <= 0 and rules.bonus_777 <= 0  # (bonus_hands: own flags)
     reasons = {
         "enhc_loses": (rules.peek, 'in a peek game (hole_card = "peek")'),
         "resplit_aces": (rules.max_split_hands <= 2, "when max_split_hands <= 2 (no resplit)"),
@@ -430,8 +499,8 @@ def inert_overrides(rules: BlackjackRules, overrides: Sequence[str]) -> list[str
         "double_after_split": (rules.max_split_hands < 2 or rules.double_on == "none",
                                "without splits or doubles (max_split_hands = 1 or"
                                ' double_on = "none")'),
-        "bonus_on_split_hands": (not rules.has_bonus, "without a bonus (both bonuses are 0)"),
-        "bonus_settles_hand": (not rules.has_bonus, "without a bonus (both bonuses are 0)"),
+        "bonus_on_split_hands": (no_shorthand, "without a bonus (both bonuses are 0)"),
+        "bonus_settles_hand": (no_shorthand, "without a bonus (both bonuses are 0)"),
         "even_money_vs_ten": (not rules.even_money, "when even_money = false"),
         "single_deck_one_round": (rules.decks != 1, "with more than one deck"),
     }

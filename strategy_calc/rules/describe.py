@@ -67,6 +67,9 @@ def _allowed(name: str, hint: Any, game: str = "blackjack") -> str:
         return f"1 to {MAX_DECKS}, or inf"
     if name == "max_split_hands":
         return "1 to 4"
+    if name == "bonus_hands":
+        return ('rows {cards = "6-7-8", pays = 3, suited, settles, split_hands} (--set:'
+                ' "suited 6-7-8=3; 7-7-7=3 plays-on not-split"), or [] (none)')
     if typing.get_origin(hint) is tuple:
         return "[LOW, HIGH] cards (--set: LOW-HIGH), or [] (none)"
     if typing.get_origin(hint) is not None:  # a number or a word
@@ -77,6 +80,13 @@ def _allowed(name: str, hint: Any, game: str = "blackjack") -> str:
     if hint is float:
         return "a number, or a ratio such as 6:5"
     return "text"
+
+
+def _value(value: Any) -> Any:
+    """A field's value as JSON takes it (a bonus table: a list of its rows' keys)."""
+    if isinstance(value, tuple) and value and hasattr(value[0], "as_dict"):
+        return [row.as_dict() for row in value]
+    return value
 
 
 def describe_ruleset(spec: str) -> RulesetInfo:
@@ -96,7 +106,7 @@ def describe_ruleset(spec: str) -> RulesetInfo:
     cls = type(rules)
     hints = typing.get_type_hints(cls)
     docs = _field_docs(cls)
-    fields = tuple(FieldInfo(f.name, getattr(rules, f.name), docs.get(f.name, ""),
+    fields = tuple(FieldInfo(f.name, _value(getattr(rules, f.name)), docs.get(f.name, ""),
                              _allowed(f.name, hints[f.name], game), read.sources.get(f.name, ""),
                              read.set_by.get(f.name, ""))
                    for f in dataclasses.fields(cls) if f.name != "name")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from strategy_calc.rules.baccarat import BaccaratRules
 from strategy_calc.rules.blackjack import BlackjackRules
+from strategy_calc.rules.bonus_hands import parse_bonus_hands
 from strategy_calc.rules.fields import RulesError, coerce, field_hints
 from strategy_calc.rules.registry import (
     BUILTIN_RULESETS,
@@ -54,7 +55,8 @@ def build_rules(
             continue
         if key not in names:
             raise RulesError(f"unknown field {key!r} for {kind} rules")
-        values[key] = coerce(key, hints[key], raw, from_text=False)
+        values[key] = (parse_bonus_hands(raw, False) if key == "bonus_hands"
+                       else coerce(key, hints[key], raw, from_text=False))
     for item in overrides:
         key, sep, raw = item.partition("=")
         key = key.strip()
@@ -62,7 +64,8 @@ def build_rules(
             raise RulesError(f"--set needs FIELD=VALUE, not {item!r}")
         if key not in names:
             raise RulesError(f"unknown field {key!r} for {kind} rules")
-        values[key] = coerce(key, hints[key], raw.strip(), from_text=True)
+        values[key] = (parse_bonus_hands(raw, True) if key == "bonus_hands"
+                       else coerce(key, hints[key], raw.strip(), from_text=True))
     try:
         return cls(**values)
     except TypeError as exc:  # pragma: no cover - guarded by the name check above

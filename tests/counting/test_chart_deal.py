@@ -33,6 +33,8 @@ CASES = [
     ("deluxe", ["decks=2", "burn_per_round=1", "rounds_after_cut_card=1"], "ko", 1),
     ("macau-1983", ["decks=2", "shuffle=continuous", "continuous_buffer_cards=52"], "hilo",
      1),
+    ("deluxe", ["decks=1", "bonus_hands=suited 6-7-8=5 plays-on; 6-7-8=2 plays-on;"
+                " 2-3-4=1 not-split; 2-2-2-2=3 plays-on; 7-7-7=2"], "hilo", 2),
 ]
 
 

@@ -20,6 +20,7 @@ import pytest
 
 from strategy_calc import _engine, engine
 from strategy_calc.actions import OUTCOMES
+from strategy_calc.blackjack.bonus import bonus_rows
 from strategy_calc.blackjack.game_analysis import analyse_game
 from strategy_calc.blackjack.hand_analysis import analyse_hand
 from strategy_calc.cards import Card, Rank, Shoe
@@ -187,7 +188,8 @@ def test_hints_and_a_dry_run_change_no_value() -> None:
 def test_a_pass_of_some_rows_gives_those_rows_bit_for_bit_and_computes_less() -> None:
     rules = blackjack_rules("macau-1983", ["decks=2"])  # the bonus nodes too
     shoe = Shoe.full(2).remove([Card(Rank.TEN), Card(Rank.FIVE), Card(Rank.SEVEN)])
-    params = engine.engine_params(rules).with_bonus(rules.bonus_777, rules.bonus_suited_678,
+    params = engine.engine_params(rules).with_bonus(bonus_rows(rules),
+                                                    rules.bonus_suited_678,
                                                     0.0625)
     table = engine.node_table()
     rows = bytes(1 if n == 2 or i == table.index[(0,) * 5 + (1, 1, 1, 0, 0)] else 0
@@ -222,7 +224,8 @@ def test_a_pass_of_some_columns_gives_those_columns_bit_for_bit_and_computes_les
     leaves the others NaN."""
     rules = blackjack_rules("macau-1983", ["decks=2"])
     shoe = Shoe.full(2).remove([Card(Rank.TEN), Card(Rank.FIVE), Card(Rank.SEVEN)])
-    params = engine.engine_params(rules).with_bonus(rules.bonus_777, rules.bonus_suited_678,
+    params = engine.engine_params(rules).with_bonus(bonus_rows(rules),
+                                                    rules.bonus_suited_678,
                                                     0.0625)
     table = engine.node_table()
     named = {engine.ROW_STAND: ("stand",), engine.ROW_POLICY_HIT: ("policy_hit",),

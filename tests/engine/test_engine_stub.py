@@ -167,8 +167,8 @@ def test_the_extension_types_take_the_constructor_arguments_the_stub_names() -> 
                             "split_one_card": [False] * 10, "split_double": [True] * 10,
                             "double_two": [True] * 22, "double_more": [[False] * 22] * 2,
                             "peek": True, "hole_at_once": True, "burn_dealer": False,
-                            "h17": False, "charlie": 0, "bonus_777": False,
-                            "bonus_678": False, "bonus_on_split": False,
+                            "h17": False, "charlie": 0,
+                            "bonus_any": [bytes(4096)] * 2, "bonus_678": 0,
                             "bonus_settles": True, "seats": 1}}
     assert set(inits) == set(values)
     for name, args in inits.items():

@@ -24,7 +24,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from strategy_calc import engine
-from strategy_calc.blackjack.bonus import bonus_terms
+from strategy_calc.blackjack.bonus import bonus_rows, bonus_terms
 from strategy_calc.cards import RANKS, SUITED_RANKS, SUITS, Card, CardError, Rank, Shoe
 from strategy_calc.rules import BlackjackRules
 
@@ -70,12 +70,12 @@ class SplitPlan:
         max_hands = (1 if not rules.may_split(pair)  # (no_split_ranks)
                      else min(2, rules.max_split_hands) if aces and not rules.resplit_aces
                      else rules.max_split_hands)
-        sees_suits = (rules.bonus_suited_678 > 0 and rules.bonus_on_split_hands
-                      and pair in SUITED_RANKS)
+        sees_suits = rules.suited_678(split=True)[0] > 0 and pair in SUITED_RANKS
         params = engine.engine_params(rules, cond, pair=pair)
         fixed = None  # (bonus_terms' of a split hand that has no suited chance to find)
         if not sees_suits:
-            fixed = params if rules.bonus_on_split_hands else params.with_bonus(0.0, 0.0, 0.0)
+            fixed = params.with_bonus(bonus_rows(rules, True),
+                                      rules.suited_678(split=True)[0], 0.0)
         return cls(rules, pair, cond, max_hands, rules.split_aces_take_one_card(aces),
                    rules.split_hands_may_double(aces), params, sees_suits, fixed)
 
@@ -104,8 +104,8 @@ class SplitPlan:
             return self.fixed
         left = base.remove(cards)
         first = cards[0] if start is None else start
-        b777, b678, q678, _known = bonus_terms(self.rules, left, [first], split_hand=True)
-        params = self.params.with_bonus(b777, b678, q678)
+        rows, b678, q678, _known = bonus_terms(self.rules, left, [first], split_hand=True)
+        params = self.params.with_bonus(rows, b678, q678)
         if suits and b678 > 0 and first.rank in SUITED_RANKS:
             return replace(params, split_suits=split_suit_cases(left, first))
         return params
@@ -114,10 +114,9 @@ class SplitPlan:
         """The engine record of a split hand that does not look at suits: the bonuses as
         the rules pay them on split hands, with ``suited_chance`` the suit-averaged chance
         a 6-7-8 it makes is suited (e.g. one of several boxes of a round)."""
-        on = self.rules.bonus_on_split_hands
-        return self.params.with_bonus(self.rules.bonus_777 if on else 0.0,
-                                      self.rules.bonus_suited_678 if on else 0.0,
-                                      suited_chance if on else 0.0)
+        b678 = self.rules.suited_678(split=True)[0]
+        return self.params.with_bonus(bonus_rows(self.rules, True), b678,
+                                      suited_chance if b678 > 0 else 0.0)
 
     def round_params(self, base: Shoe, cards: Sequence[Card] | None = None,
                      ) -> tuple[engine.EngineParams, engine.EngineParams,

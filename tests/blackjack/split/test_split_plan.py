@@ -86,4 +86,5 @@ def test_only_macaus_split_sixes_sevens_and_eights_see_their_suits() -> None:
     off = split_plans(blackjack_rules("macau-1983", ["bonus_on_split_hands=false"]))
     assert not any(plan.sees_suits for plan in off.values())
     assert off[Rank.SEVEN].fixed is not None
-    assert off[Rank.SEVEN].fixed.bonus_suited_678 == 0.0 == off[Rank.SEVEN].fixed.bonus_777
+    assert off[Rank.SEVEN].fixed.bonus_suited_678 == 0.0
+    assert off[Rank.SEVEN].fixed.bonus_fixed == ()

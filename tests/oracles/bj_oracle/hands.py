@@ -17,6 +17,7 @@ from bj_oracle.basics import (
 )
 from bj_oracle.solver import (
     _bj_probability,
+    _bonus_rows,
     _bonuses,
     _double_totals,
     _enhc_losses,
@@ -62,6 +63,7 @@ def _hand_evs(
         push22=rules.dealer_22_pushes,
         bonus_settles=rules.bonus_settles_hand,
         charlie=rules.charlie_cards,
+        rows=_bonus_rows(rules, layout, False),
         late_double_totals=_double_totals(rules) if rules.double_after_hit else frozenset(),
     )
     solver = _hand_solver(setup)
@@ -69,9 +71,9 @@ def _hand_evs(
     norm = solver.weight(root)  # 1: the scenarios' probabilities add up to 1
     evs: dict[str, Fraction | None] = dict.fromkeys(ACTIONS)
 
-    bonus = solver.bonus(root)
-    if bonus:  # paid at once; settled, or also standing as a 21 against the dealer
-        evs["stand"] = bonus + (0 if rules.bonus_settles_hand else solver.stand(root, 1) / norm)
+    bonus, settles = solver.paid(root)
+    if bonus:  # paid at once; settled, or also standing against the dealer
+        evs["stand"] = bonus + (0 if settles else solver.stand(root, 1) / norm)
         return evs
     evs["stand"] = solver.stand(root, 1) / norm
     if solver.cards_left(root) > 0:

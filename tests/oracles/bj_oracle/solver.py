@@ -50,6 +50,9 @@ class _Setup:
     bonus_settles: bool = True  # bonus_settles_hand: a bonus hand is settled (else it also
                                 # stands as a 21 against the dealer)
     charlie: int = 0  # charlie_cards: a hand of this many cards, not bust, wins 1 at once
+    rows: tuple[tuple[tuple[int, ...], bool, Fraction, bool], ...] = ()  # bonus_hands, read
+    # from its text: (the hand's ranks in order, its cards of one suit, pays, settles); a
+    # hand whose cards are exactly those ranks is paid at once (the higher of two rows)
     late_double_totals: frozenset[int] = frozenset()  # double_after_hit: the totals a hand
     # of three or more cards may double ("doubling on any number of cards", within
     # double_on's totals; a split hand only where double_after_split lets it double)
@@ -135,17 +138,26 @@ class _Hand:
         """The bonus this (undoubled) hand is paid at once, 0 if none; a Charlie (RULES
         text: "a hand reaching that many cards without busting wins at once (even
         money)") is paid 1 so."""
+        return self.paid(d)[0]
+
+    def paid(self, d: tuple[int, ...]) -> tuple[Fraction, bool]:
+        """(the bonus paid at once, 0 if none; whether the hand is then settled)."""
         if self.s.charlie and self.n_cards(d) >= self.s.charlie:
-            return Fraction(1)
-        if self.n_cards(d) != 3:
-            return Fraction(0)
+            return Fraction(1), True
+        if self.n_cards(d) < 3:
+            return Fraction(0), True
         cards = [self.s.layout[k] for k in self.hand(d)]
-        ranks = sorted(rank for rank, _ in cards)
-        if ranks == [7, 7, 7]:
-            return self.s.bonus_777
-        if ranks == [6, 7, 8] and len({suit for _, suit in cards}) == 1:
-            return self.s.bonus_678
-        return Fraction(0)
+        ranks = tuple(sorted(rank for rank, _ in cards))
+        one_suit = len({suit for _, suit in cards}) == 1 and None not in {s for _, s in cards}
+        best = (Fraction(0), True)
+        if ranks == (7, 7, 7) and self.s.bonus_777:
+            best = (self.s.bonus_777, self.s.bonus_settles)
+        if ranks == (6, 7, 8) and len({suit for _, suit in cards}) == 1 and self.s.bonus_678:
+            best = max(best, (self.s.bonus_678, self.s.bonus_settles))
+        for row, suited, pays, settles in self.s.rows:
+            if row == ranks and (one_suit or not suited) and pays > best[0]:
+                best = (pays, settles)
+        return best
 
     def plus(self, d: tuple[int, ...], c: int) -> tuple[int, ...]:
         return (*d[:c], d[c] + 1, *d[c + 1 :])
@@ -214,8 +226,9 @@ class _Hand:
             if self.hard(d) > 21:
                 v = -self.weight(d)
             elif self.bonus(d):
-                v = self.bonus(d) * self.weight(d)
-                if not self.s.bonus_settles:  # paid at once, then it stands as a 21
+                pays, settles = self.paid(d)
+                v = pays * self.weight(d)
+                if not settles:  # paid at once, then it stands (as a 21)
                     v += self.stand(d, 1)
             else:
                 v = max(self.options(d).values())
@@ -295,6 +308,16 @@ def _bonuses(rules: BlackjackRules, layout: tuple[SuitedCard, ...]) -> tuple[Fra
     if b678 and len(layout) == len(RANK_LAYOUT):
         raise ValueError("the suited 6-7-8 bonus needs suits: use the *_suited functions")
     return b777, b678
+
+
+def _bonus_rows(rules: BlackjackRules, layout: tuple[SuitedCard, ...], split: bool
+                ) -> tuple[tuple[tuple[int, ...], bool, Fraction, bool], ...]:
+    """The rows of ``bonus_hands`` that pay a hand (``split``: a split hand)."""
+    rows = tuple((row.ranks, row.suited, _exact(row.pays), row.settles)
+                 for row in rules.bonus_hands if row.split_hands or not split)
+    if any(suited for _, suited, _, _ in rows) and len(layout) == len(RANK_LAYOUT):
+        raise ValueError("a suited bonus row needs suits: use the *_suited functions")
+    return rows
 
 
 def _enhc_losses(rules: BlackjackRules, hand_index: int) -> tuple[Fraction, Fraction]:

@@ -16,6 +16,7 @@ from bj_oracle.basics import (
     _split_forbidden,
 )
 from bj_oracle.solver import (
+    _bonus_rows,
     _bonuses,
     _double_totals,
     _enhc_losses,
@@ -83,6 +84,7 @@ def _split_hand_setups(
                 push22=rules.dealer_22_pushes,
                 bonus_settles=rules.bonus_settles_hand,
                 charlie=rules.charlie_cards,
+                rows=_bonus_rows(rules, layout, True),
                 late_double_totals=(_double_totals(rules)
                                     if rules.double_after_hit and may_double else frozenset()),
             )
