@@ -285,13 +285,15 @@ def test_the_web_module_declares_no_flag_of_the_command_line() -> None:
      ["hand", "8,8", "--vs", "6", "--rules", "deluxe", "--decks", "inf"]),
     ("hand", [("cards", "7d,7s"), ("vs", "T"), ("rules", "macau-1983"), ("set", "decks=INF")],
      ["hand", "7d,7s", "--vs", "T", "--rules", "macau-1983", "--set", "decks=INF"]),
+    ("hand", [("cards", "8,8"), ("vs", "T"), ("decks", "inf"), ("postsplit", "true")],
+     ["hand", "8,8", "--vs", "T", "--decks", "inf", "--postsplit"]),
     ("chart", [("rules", "macau-1983"), ("decks", "inf")],
      ["chart", "--rules", "macau-1983", "--decks", "inf"]),
     ("edge", [("rules", "deluxe"), ("decks", "inf"), ("split_strategy", "optimal")],
      ["edge", "--rules", "deluxe", "--decks", "inf", "--split-strategy", "optimal"]),
     ("sweep", [("rules", "deluxe"), ("vary", "decks=8,inf")],
      ["sweep", "--rules", "deluxe", "--vary", "decks=8,inf"]),
-], ids=["hand", "hand-suited-set", "chart", "edge-optimal", "sweep-vary"])
+], ids=["hand", "hand-suited-set", "hand-postsplit", "chart", "edge-optimal", "sweep-vary"])
 def test_an_infinite_deck_query_answers_what_the_command_prints(
         client: object, endpoint: str, query: list[tuple[str, str]], args: list[str]) -> None:
     response = client.get(f"/api/{endpoint}", params=query)  # type: ignore[attr-defined]
@@ -316,19 +318,17 @@ def test_the_apis_infinite_deck_is_wizard_of_odds_infinite_deck_game(client: obj
 @pytest.mark.parametrize(("endpoint", "query", "args"), [
     ("hand", [("cards", "T,6"), ("vs", "T"), ("decks", "inf"), ("removed", "5")],
      ["hand", "T,6", "--vs", "T", "--decks", "inf", "--removed", "5"]),
-    ("hand", [("cards", "8,8"), ("vs", "T"), ("decks", "inf"), ("postsplit", "true")],
-     ["hand", "8,8", "--vs", "T", "--decks", "inf", "--postsplit"]),
     ("edge", [("rules", "deluxe"), ("decks", "inf"), ("split_strategy", "optimal"),
               ("set", "max_split_hands=4")],
      ["edge", "--rules", "deluxe", "--decks", "inf", "--split-strategy", "optimal", "--set",
       "max_split_hands=4"]),
     ("sidebet", [("name", "21+3"), ("rules", "deluxe"), ("decks", "inf")],
      ["sidebet", "bet", "21+3", "--rules", "deluxe", "--decks", "inf"]),
-], ids=["removed", "postsplit", "optimal-resplits", "sidebet"])
+], ids=["removed", "optimal-resplits", "sidebet"])
 def test_what_an_infinite_deck_cannot_answer_is_the_commands_one_error_line(
         client: object, endpoint: str, query: list[tuple[str, str]], args: list[str]) -> None:
     """The refusals of the command line under ``--decks inf`` (cards removed from it, a
-    post-split or fully optimal resplit, a side bet dealt from real cards) are the API's
+    fully optimal resplit, a side bet dealt from real cards) are the API's
     400 with the same one message, before any work (the optimal resplit is not estimated
     as the finite shoe's 41 minutes and refused as over the budget)."""
     response = client.get(f"/api/{endpoint}", params=query)  # type: ignore[attr-defined]
