@@ -206,7 +206,6 @@ def test_a_whole_game_values_a_6_7_start_by_its_suits_drawn_with_replacement() -
         assert abs(case.hit - float(want)) <= TOL, (case, want)
 
 
-@pytest.mark.slow  # (sympy's import: about a second)
 @pytest.mark.parametrize("up", [10, 6, 1])
 @pytest.mark.parametrize("max_hands", [3, 4])
 def test_resplit_aces_of_an_infinite_deck_have_independent_hands_given_the_dealer(
@@ -284,6 +283,7 @@ def test_the_post_split_value_of_an_infinite_deck_is_each_hands_own_play() -> No
                 "--postsplit"]) == 2
 
 
+@pytest.mark.slow  # (sympy's import: about a second)
 def test_hand_exact_fractions_of_an_infinite_deck_are_the_oracle_s() -> None:
     """``hand --exact``'s dealer and standing fractions draw with replacement too."""
     dealer = dealer_exact(Shoe.full("inf"), Rank.TEN, False)

@@ -291,8 +291,9 @@ def test_the_web_module_declares_no_flag_of_the_command_line() -> None:
      ["chart", "--rules", "macau-1983", "--decks", "inf"]),
     ("edge", [("rules", "deluxe"), ("decks", "inf"), ("split_strategy", "optimal")],
      ["edge", "--rules", "deluxe", "--decks", "inf", "--split-strategy", "optimal"]),
-    ("sweep", [("rules", "deluxe"), ("vary", "decks=8,inf")],
-     ["sweep", "--rules", "deluxe", "--vary", "decks=8,inf"]),
+    pytest.param("sweep", [("rules", "deluxe"), ("vary", "decks=8,inf")],
+                 ["sweep", "--rules", "deluxe", "--vary", "decks=8,inf"],
+                 marks=pytest.mark.slow),  # (an 8-deck game twice: 1.5 s)
 ], ids=["hand", "hand-suited-set", "hand-postsplit", "chart", "edge-optimal", "sweep-vary"])
 def test_an_infinite_deck_query_answers_what_the_command_prints(
         client: object, endpoint: str, query: list[tuple[str, str]], args: list[str]) -> None:
