@@ -83,7 +83,9 @@ cdef void marginal_sums(Ctx* cs, const Term* t, int n, int p, double bj1, double
         end_removed(&t[i], p, removed)
         cards = node_ncards[t[i].node] + (1 if t[i].extra >= 0 else 0)
         for r in range(2):
-            if r == 1:
+            if r == 1 and cs.replace:  # (with replacement: the shoe's proportion, none gone)
+                q = cs.base[p] / <double>left
+            elif r == 1:
                 q = (cs.base[p] - removed[p]) / <double>(left - cards - 1)
                 if q <= 0.0:
                     break
@@ -154,6 +156,9 @@ cdef int resplit_row(SplitRound* w, int p, const Params* P, const Params* P2,
         left += w.cs.base[r]
     nall = left - 2
     npair = w.cs.base[p] - 2
+    if w.cs.replace:  # (with replacement no card is gone: each second card is a pair card
+        nall = left   # with the shoe's proportion, whatever was dealt)
+        npair = w.cs.base[p]
     # two hands: role 0 the first and a later one, 1 two later ones
     for role in range(2):
         if role == 1 and alike:
@@ -197,7 +202,9 @@ cdef int resplit_row(SplitRound* w, int p, const Params* P, const Params* P2,
                 chance = 1.0
                 if f + g >= 1:
                     chance = npair / nall if nall > 0 else 0.0
-                if f + g == 2:
+                if f + g == 2 and w.cs.replace:
+                    chance *= npair / nall
+                elif f + g == 2:
                     chance *= (npair - 1) / (nall - 1) if nall > 1 else 0.0
                 row[12 + 4 * role + 2 * f + g] = S[f][g] - A[f][g] - B[f][g] \
                     + (chance * outcome_mass(&w.cs, p, 2 + f + g) if chance > 0.0 else 0.0)
@@ -225,7 +232,10 @@ def resplit_moment_rows(const int[:] base, int pair, int up, params, const char[
     * [12 + 4 role + 2 f1 + f2], role 0 the first hand and a later one, 1 two later ones,
       f1 / f2 as f for each: E[r1 r2] of two hands dealt one after the other.
 
-    Hands whose suits matter (split 6s, 7s, 8s under a suited bonus) are not taken.
+    Hands whose suits matter (split 6s, 7s, 8s under a suited bonus) are not taken. An
+    infinite deck (``params.with_replacement``) draws every card with replacement from
+    ``base``'s proportions: no card is gone, so every row is the same (``a`` counts
+    nothing) and a second card is a pair card with chance base[pair] / sum(base).
     """
     cdef Params P, P2
     cdef SplitRound w
@@ -237,7 +247,7 @@ def resplit_moment_rows(const int[:] base, int pair, int up, params, const char[
     cdef const char* code_b
     cdef double row[RESPLIT_WIDTH]
     cdef bint alike
-    read_split_round(base, pair, up, params, second_params, codes, &P, &P2)
+    read_split_round(base, pair, up, params, second_params, codes, &P, &P2, True)
     if rows < 1 or rows > 12:
         raise ValueError("rows is 1 to 12")
     out = []
@@ -262,11 +272,14 @@ def resplit_moment_rows(const int[:] base, int pair, int up, params, const char[
             code_a = &codes[0]
             code_b = &codes[0]
         for a in range(rows):
-            if base[p] - a < 2:
+            if P.replace and a > 0:  # (with replacement no pair card is ever gone: every
+                out.append(out[0])   # row is the first)
+                continue
+            if base[p] - a < 2 and not P.replace:
                 out.append(None)
                 continue
             for r in range(NR):
-                shoe[r] = base[r] - (a if r == p else 0)
+                shoe[r] = base[r] - (a if r == p and not P.replace else 0)
             try:
                 split_round_open(&w, None, shoe, p, up, &P, &P2, cap, cap)
                 with nogil:

@@ -238,14 +238,17 @@ cdef class SplitMomentTable:
 
 
 cdef int read_split_round(const int[:] base, int pair, int up, params, second_params,
-                          const char[:] codes, Params* P, Params* P2) except -1:
+                          const char[:] codes, Params* P, Params* P2,
+                          bint replace_ok=False) except -1:
     """Read and check the arguments of one split round's moments (:func:`split_moments`,
-    :func:`split_moment_table`): 1 when the dealer cannot run out of cards whatever both
-    hands draw, else 0 (no exact moments from the identities)."""
+    :func:`split_moment_table`; ``replace_ok``: :func:`resplit_moment_rows`, which takes
+    an infinite deck): 1 when the dealer cannot run out of cards whatever both hands draw
+    (always, drawing with replacement), else 0 (no exact moments from the identities)."""
     cdef int r, n = 0, most = 0
     read_params(params, P)
     read_params(params if second_params is None else second_params, P2)
-    finite_only(P, "a split round's moments")
+    if not replace_ok:
+        finite_only(P, "a split round's moments")
     if P2.drule != P.drule or P2.mode != P.mode:
         raise ValueError("the two hands' parameters must share the game")
     if P.nsuit > 0 or P2.nsuit > 0:
@@ -258,6 +261,8 @@ cdef int read_split_round(const int[:] base, int pair, int up, params, second_pa
             most = node_ncards[r]
     for r in range(NR):
         n += base[r]
+    if P.replace:
+        return 1
     return 1 if n - 2 * (most + 1) >= longest_hand[P.drule] else 0
 
 

@@ -149,7 +149,9 @@ cdef int split_suited_rounds(Ctx* ca, Ctx* cb, Ctx* cs, const int* base, int p,
                              double* mom, double* hist, double* bj_hist) noexcept nogil:
     """:func:`split_distribution`'s rounds when split 6s, 7s or 8s know their suits.
 
-    Hand 2 (pair card suit s2) makes a suited 6-7-8 from the two other ranks a, b:
+    Hand 2 (pair card suit s2) makes a suited 6-7-8 from the two other ranks a, b (with
+    replacement, an infinite deck, U_x is hand 2's own chance ``suit_u`` whatever hand 1
+    drew, so E[U_a U_b] = U_a U_b; the corners below then mix exactly that):
     a card of rank x it draws has suit s2 with chance U_x = (S_x - k_x) / n_x, where
     S_x of the n0_x = ``pool`` cards of known suit have s2, k_x of them went to hand 1
     and n_x = n0_x - (hand 1's cards of rank x). Its end masses are affine in each of
@@ -228,7 +230,11 @@ cdef int split_suited_rounds(Ctx* ca, Ctx* cb, Ctx* cs, const int* base, int p,
                 kab = ta[k].kab / w
                 ea = suit_mean(u2a, s2a, ka, na_left)
                 eb = suit_mean(u2b, s2b, kb, nb_left)
-                if 0.0 < u2a < 1.0 and 0.0 < u2b < 1.0 and na_left > 0.0 and nb_left > 0.0:
+                if P.replace:  # (with replacement hand 1 takes no card from hand 2's
+                    ea = u2a   # suits: its chances are its own, and independent)
+                    eb = u2b
+                    eab = u2a * u2b
+                elif 0.0 < u2a < 1.0 and 0.0 < u2b < 1.0 and na_left > 0.0 and nb_left > 0.0:
                     eab = (s2a * s2b - s2a * kb - s2b * ka + kab) / (na_left * nb_left)
                     if eab > ea or eab > eb:
                         eab = ea if ea < eb else eb
@@ -426,8 +432,6 @@ def split_distribution(const int[:] base, int pair, int up, params, const char[:
     cdef double* bjh = NULL
     read_params(params, &P)
     read_params(params if second_params is None else second_params, &P2)
-    if P.replace and (P.nsuit > 0 or P2.nsuit > 0):
-        finite_only(&P, "a split round whose hands see their suits")
     if P2.drule != P.drule or P2.mode != P.mode:
         raise ValueError("the two hands' parameters must share the game")
     bjh = blackjack_hist(bj_hist, &P)

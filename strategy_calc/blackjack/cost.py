@@ -125,6 +125,20 @@ def _is_optimal(split_strategy: str) -> bool:
     return split_strategy.strip().lower() == "optimal"
 
 
+def _computed(rules: BlackjackRules, split_strategy: str) -> str:
+    """The split strategy computed for ``split_strategy``: on an infinite deck every one but
+    cdz is computed as cdp1 (:func:`strategy_calc.blackjack.split.strategies.computed_as`;
+    the fully optimal split with resplits is refused there before any work: no cost).
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> _computed(blackjack_rules("deluxe", decks="inf"), "optimal")
+    'cdp1'
+    """
+    if rules.infinite_deck and split_strategy.strip().lower() != "cdz":
+        return "cdp1"
+    return split_strategy
+
+
 def _decks(rules: BlackjackRules) -> int:
     """The decks the model scales by: an infinite deck's tables are one deck's (its shoe
     is one deck's proportions, and it splits by cdp1 whatever the strategy asked)."""
@@ -150,7 +164,7 @@ def pair_cost(rules: BlackjackRules, split_strategy: str, rank: int) -> Cost:
 def game_cost(rules: BlackjackRules, split_strategy: str) -> Cost:
     """The whole game (``chart``, ``edge``): every pair against every up card under
     ``split_strategy``; the memory of the largest pair (each is freed before the next)."""
-    decks = _decks(rules)
+    decks, split_strategy = _decks(rules), _computed(rules, split_strategy)
     if split_strategy.strip().lower() == "postsplit":
         return Cost(BASE_SECONDS + POSTSPLIT_GAME_8D * max(1.0, decks / 8), BASE_MIB)
     if rules.max_split_hands < 2 or not _is_optimal(split_strategy):
@@ -172,6 +186,7 @@ def hand_cost(rules: BlackjackRules, ranks: tuple[int, ...], split_strategy: str
     >>> hand_cost(blackjack_rules("macau-1983"), (2, 2), "cdp1").seconds > 3
     True
     """
+    split_strategy = _computed(rules, split_strategy)
     if len(ranks) == 2 and ranks[0] == ranks[1] and rules.max_split_hands > 1:
         cost = pair_cost(rules, split_strategy, ranks[0])
         seconds = cost.seconds

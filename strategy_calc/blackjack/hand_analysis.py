@@ -321,7 +321,8 @@ def _analyse_hand(hand: tuple[Card, ...], up_card: Card, rules: BlackjackRules,
     if plan is not None:
         ev["split"], split_hands, split_postsplit, split_codes = _split_evs(
             plan, base, hand, upr, params, no_bj, computed, up_cases,
-            postsplit or computed == "postsplit", progress)
+            postsplit or computed == "postsplit"
+            or (strategy == "postsplit" and not plan.resplits), progress)
     if two_cards:
         _side_evs(ev, rules, shoe, upr, natural, p_bj, conditioning.peek)
     best = best_play({actions.Action(a): v for a in _PLAY_KEYS if (v := ev[a]) is not None}).value
@@ -473,7 +474,14 @@ def _split_evs(
     split_hands: tuple[float, float] | None = (first, second)
     ev_split: float | None = first + second
     split_postsplit = None
-    if postsplit:
+    if postsplit and base.infinite:
+        # drawn with replacement, the first hand's cards tell the second nothing: it plays
+        # its own best play (cdp1's), the one split it is defined for
+        if plan.resplits:
+            raise RulesError("the post-split composition-dependent split is computed for one"
+                             " split only (max_split_hands = 2)")
+        split_postsplit = sum(conditioning.ev(x, no_bj) for x in split.optimal)
+    elif postsplit:
         split_postsplit = conditioning.ev(sum(
             p * postsplit_ev(plan, b, upr, hand)
             for p, b in up_cases), no_bj)
@@ -559,10 +567,8 @@ def _outcomes(
         else:
             moments[name] = moment2(hist)
         out[name] = result
-    # (an infinite deck's split 6s, 7s and 8s seeing their suits: no joint round enumerated)
-    suited_infinite = base.infinite and plan is not None and plan.sees_suits
     if (ev["split"] is not None and plan is not None and not plan.resplits
-            and split_strategy not in ("postsplit", "optimal") and not suited_infinite):
+            and split_strategy not in ("postsplit", "optimal")):
         hist = _zeros()
         for p, shoe in up_cases or [(1.0, base)]:
             first, second, suits = plan.round_params(shoe, [hand[0], hand[1]])

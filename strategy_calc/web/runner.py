@@ -108,7 +108,7 @@ def estimate(name: str, query: Sequence[tuple[str, str]]) -> Cost:
         shoe = given.get("shoe", [])
         default = "macau-1983" if name == "sweep" else DEFAULT_BLACKJACK
         rules = _rules(given.get("rules", [default])[0], tuple(given.get("set", [])),
-                       int(decks[0]) if decks else None)
+                       decks[0] if decks else None)
         if shoe:
             rules = replace(rules, decks=parse_shoe(shoe[0]).decks)
         if name == "hand":
@@ -121,7 +121,7 @@ def estimate(name: str, query: Sequence[tuple[str, str]]) -> Cost:
 
 
 @functools.lru_cache(maxsize=256)
-def _rules(spec: str, sets: tuple[str, ...], decks: int | None) -> BlackjackRules:
+def _rules(spec: str, sets: tuple[str, ...], decks: str | None) -> BlackjackRules:
     """A built-in ruleset with overrides (kept: the same request's rules are read once)."""
     return blackjack_rules(spec, list(sets), decks)
 

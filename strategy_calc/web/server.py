@@ -27,7 +27,8 @@ killed).
 
 What a request may ask is narrower than the command line: built-in rulesets only (no
 file is read or written: no ``--rules FILE``, ``--out``, ``--cache``), at most
-:data:`MAX_DECKS` decks, sweeps of at most :data:`MAX_VARIANTS` variants, a query of at
+:data:`MAX_DECKS` decks (or an infinite deck, ``decks=inf``, where the command takes
+one), sweeps of at most :data:`MAX_VARIANTS` variants, a query of at
 most :data:`MAX_QUERY` characters.
 
 >>> hand = [Parameter("cards"), Parameter("vs", ("--vs",)), Parameter("rules", ("--rules",)),
@@ -71,6 +72,13 @@ if TYPE_CHECKING:
 
 MAX_DECKS = 8
 """The most decks a request may ask for (``decks``, or a ``--set decks=N``)."""
+INFINITE = "inf"
+"""The decks of an infinite deck (``decks=inf``: every card drawn with replacement), taken
+wherever the command line takes it."""
+REAL_CARDS = ("baccarat",)
+"""Endpoints whose command has no infinite deck: ``decks=inf`` is refused here in one
+message (the command line's own would name its option). (``sidebet``'s command refuses
+an infinite deck in its own words.)"""
 MAX_VARIANTS = 64
 """The most rule variants one sweep request may ask for."""
 MAX_QUERY = 2000
@@ -212,9 +220,17 @@ def _check_limits(name: str, given: dict[str, list[str]]) -> None:
             raise InputError(f"rules: a built-in ruleset ({', '.join(builtins)})")
     decks = list(given.get("decks", []))
     decks += [s.split("=", 1)[1] for s in given.get("set", []) if s.startswith("decks=")]
+    decks += [d for s in given.get("vary", []) if s.startswith("decks=")
+              for d in s.split("=", 1)[1].split(",")]
     for d in decks:
-        if not d.strip().isdigit() or not 1 <= int(d) <= MAX_DECKS:
-            raise InputError(f"decks: a whole number from 1 to {MAX_DECKS} here, not {d!r}")
+        if d.strip().lower() == INFINITE and name in REAL_CARDS:
+            raise InputError(f"decks: /api/{name} deals real cards, a whole number of decks"
+                             f" from 1 to {MAX_DECKS}; an infinite deck ({INFINITE}) is"
+                             " blackjack's (hand, chart, edge, sweep)")
+        if d.strip().lower() != INFINITE and (
+                not d.strip().isdigit() or not 1 <= int(d) <= MAX_DECKS):
+            raise InputError(f"decks: a whole number from 1 to {MAX_DECKS} here, or"
+                             f" {INFINITE} (an infinite deck), not {d!r}")
     if name == "sweep":
         variants = variants_of(given)
         if variants > MAX_VARIANTS:

@@ -206,6 +206,83 @@ def test_a_whole_game_values_a_6_7_start_by_its_suits_drawn_with_replacement() -
         assert abs(case.hit - float(want)) <= TOL, (case, want)
 
 
+@pytest.mark.parametrize("up", [10, 6, 1])
+@pytest.mark.parametrize("max_hands", [3, 4])
+def test_resplit_aces_of_an_infinite_deck_have_independent_hands_given_the_dealer(
+        up: int, max_hands: int) -> None:
+    """A resplit round's second moment drawn with replacement (it was left blank): split
+    aces, one card each, resplit to ``max_hands``, against the oracle's round of hands
+    independent given the dealer's total (peek: given no blackjack), to 1e-12."""
+    rules = blackjack_rules("deluxe", [f"max_split_hands={max_hands}", "resplit_aces=true"],
+                            "inf")
+    got = analyse_hand(_ranks(1, 1), Card(Rank(up)), rules, [], outcomes=True)
+    mean, square = infinite.split_aces_round(up, max_hands)
+    assert got.ev["split"] is not None and abs(got.ev["split"] - float(mean)) <= TOL
+    assert got.second_moments is not None
+    assert abs((got.second_moments["split"] or 0.0) - float(square)) <= TOL
+
+
+# The limit of a large shoe: 6,250 decks (the most) differ from the infinite deck by about
+# 1/decks, measured 4e-5 on a second moment of 3.7 and 2e-6 on a probability here.
+@pytest.mark.parametrize(("ruleset", "pair", "up", "sets"), [
+    ("deluxe", 8, 10, ["max_split_hands=4"]),       # resplits, DAS, peek
+    ("macau-1983", 9, 10, ["max_split_hands=4"]),   # resplits, ENHC (all bets lost)
+    ("macau-1983", 7, 6, []),                        # split sevens seeing their suits
+    ("macau-1983", 8, 6, []),
+])
+def test_an_infinite_deck_split_is_the_limit_of_6250_decks(
+        ruleset: str, pair: int, up: int, sets: list[str]) -> None:
+    """The split's P(win, push, lose) and second moment, blank under --decks inf before
+    (resplit rounds' moments; macau's split 6s, 7s and 8s, whose hands see their suits),
+    come within 2e-5 (relative) of 6,250 decks'."""
+    def split(decks: int | str) -> tuple[dict[str, float], float]:
+        rules = blackjack_rules(ruleset, sets, decks)
+        a = analyse_hand(_ranks(pair, pair), Card(Rank(up)), rules, [], outcomes=True)
+        assert a.outcomes is not None and a.second_moments is not None
+        return dict(a.outcomes["split"] or {}), a.second_moments["split"] or 0.0
+
+    (inf_law, inf_square), (big_law, big_square) = split("inf"), split(6250)
+    assert inf_square == pytest.approx(big_square, rel=2e-5)
+    if not sets:  # (a resplit round's outcomes are not enumerated, finite or not)
+        assert set(inf_law) == {"win", "push", "lose"}
+        for key in inf_law:
+            assert inf_law[key] == pytest.approx(big_law[key], abs=1e-5), key
+
+
+def test_the_suits_of_a_split_pair_do_not_matter_drawn_with_replacement() -> None:
+    """Macau's split 7s: with replacement no card is gone, so 7d,7d, 7d,7s and 7,7 (suits
+    not given) split alike, their round's outcomes too (each hand's next 6 or 8 has its
+    suit with chance 1/4 whatever the other drew)."""
+    rules = blackjack_rules("macau-1983", decks="inf")
+    rounds = [analyse_hand(cards, "T", rules, [], outcomes=True) for cards in
+              ("7d,7d", "7d,7s", "7,7")]
+    first = rounds[0]
+    assert first.outcomes is not None and first.outcomes["split"] is not None
+    for other in rounds[1:]:
+        assert other.outcomes is not None and other.second_moments is not None
+        assert first.second_moments is not None
+        assert abs((other.ev["split"] or 0.0) - (first.ev["split"] or 0.0)) <= TOL
+        for key, value in first.outcomes["split"].items():
+            assert abs((other.outcomes["split"] or {})[key] - value) <= TOL
+        assert abs((other.second_moments["split"] or 0.0)
+                   - (first.second_moments["split"] or 0.0)) <= TOL
+
+
+def test_the_post_split_value_of_an_infinite_deck_is_each_hands_own_play() -> None:
+    """The second hand seeing the first's cards learns nothing drawn with replacement, so
+    --postsplit (refused before) is the split's cdp1 value; with resplits it is refused as
+    at any shoe (it is defined for one split)."""
+    rules = blackjack_rules("macau-1983", decks="inf")
+    got = analyse_hand("7,7", "6", rules, [], postsplit=True)
+    assert got.split_postsplit is not None and got.ev["split"] is not None
+    assert abs(got.split_postsplit - got.ev["split"]) <= TOL
+    big = analyse_hand("7,7", "6", blackjack_rules("macau-1983", decks=6250), [],
+                       postsplit=True)
+    assert got.split_postsplit == pytest.approx(big.split_postsplit, abs=1e-5)
+    assert run(["hand", "8,8", "--vs", "T", "--decks", "inf", "--set", "max_split_hands=4",
+                "--postsplit"]) == 2
+
+
 @pytest.mark.slow  # (sympy's import: about a second)
 def test_hand_exact_fractions_of_an_infinite_deck_are_the_oracle_s() -> None:
     """``hand --exact``'s dealer and standing fractions draw with replacement too."""
@@ -257,3 +334,17 @@ def test_what_an_infinite_deck_cannot_be_is_one_error_line(
     assert run(args) == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
+
+
+@pytest.mark.slow
+def test_risk_of_macau_on_an_infinite_deck_has_the_games_ev() -> None:
+    """``risk --rules macau-1983 --decks inf`` (refused before: its split 6s, 7s and 8s see
+    their suits): the mean of its exact round distribution, built from the split rounds'
+    distributions, is the whole game's EV from the split values (another path), to 1e-12."""
+    result = runner.invoke(app, ["risk", "--rules", "macau-1983", "--decks", "inf", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["distribution"] == "exact"
+    mean = sum(float(x) * p for x, p in data["outcomes"].items())
+    assert abs(data["ev"] - data["ev_game"]) <= TOL
+    assert abs(mean - data["ev_game"]) <= 1e-9  # (the outcomes rounded to their bins)

@@ -145,3 +145,49 @@ def split(pair: int, up: int, h17: bool, peek: bool, das: bool,
                 value = max(value, double(hard, has_ace, up, h17, peek))
         one += p_rank(r) * value
     return 2 * one
+
+
+def split_aces_round(up: int, max_hands: int) -> tuple[Fraction, Fraction]:
+    """``(E[X], E[X^2])`` of splitting aces against ``up`` in a peek game (given no dealer
+    blackjack), X the net result of every hand of the round, when each split ace takes one
+    card and stands and an ace drawn to a split ace is split again while there are fewer
+    than ``max_hands`` hands (then it stays: soft 12).
+
+    From the rules text, with replacement: each hand's second card is drawn alone, so the
+    round is a sequence of second-card draws: an ace (chance 1/13) while fewer than
+    ``max_hands`` hands makes one more hand still waiting for its card; any other card
+    completes a hand (soft 13..21, an ace and a ten 21, not a blackjack); once
+    ``max_hands`` hands are made every waiting hand takes any card. The dealer's cards are
+    drawn apart from all of them, so given his final total D the hands are independent:
+    E[(sum r_h)^2 | D] = sum E[r_h^2 | D] + sum_{h != g} E[r_h | D] E[r_g | D].
+    """
+    law, _p_bj = _ends(up, False, True)
+    non_ace = {c: p_rank(c) / (1 - p_rank(1)) for c in range(2, 11)}
+    any_card = {c: p_rank(c) for c in range(1, 11)}
+
+    def result(card: int, dealer_end: str) -> int:
+        total = best_total(1 + card, True)
+        return 1 if dealer_end == "bust" else (total > int(dealer_end)) - (total < int(dealer_end))
+
+    ends: dict[tuple[int, int], Fraction] = {}  # (completed hands, free hands): chance
+
+    def deal(p: Fraction, made: int, waiting: int, completed: int) -> None:
+        if made == max_hands or waiting == 0:
+            ends[(completed, waiting)] = ends.get((completed, waiting), Fraction(0)) + p
+            return
+        deal(p * p_rank(1), made + 1, waiting + 1, completed)
+        deal(p * (1 - p_rank(1)), made, waiting - 1, completed + 1)
+
+    deal(Fraction(1), 2, 2, 0)
+    mean = square = Fraction(0)
+    for end, p_end in law.items():
+        m_c = sum((p * result(c, end) for c, p in non_ace.items()), Fraction(0))
+        s_c = sum((p * result(c, end) ** 2 for c, p in non_ace.items()), Fraction(0))
+        m_f = sum((p * result(c, end) for c, p in any_card.items()), Fraction(0))
+        s_f = sum((p * result(c, end) ** 2 for c, p in any_card.items()), Fraction(0))
+        for (n_c, n_f), p in ends.items():
+            total = n_c * m_c + n_f * m_f
+            mean += p_end * p * total
+            square += p_end * p * (n_c * s_c + n_f * s_f + total ** 2
+                                   - n_c * m_c ** 2 - n_f * m_f ** 2)
+    return mean, square

@@ -149,6 +149,24 @@ def test_the_chart_page_works_in_a_browser_and_a_cell_shows_its_evs(server: str)
 
 
 @pytest.mark.render
+def test_the_decks_control_offers_an_infinite_deck(server: str) -> None:
+    """Decks "infinite" draws the chart of ``--decks inf`` (issue 47): its caption is the
+    ``infD`` ruleset's, with ``chart --decks inf``'s house edge, asked as decks=inf."""
+    want = cli_json("chart", "--rules", "deluxe", "--decks", "inf")
+    assert isinstance(want, dict)
+    requests: list[str] = []
+    with browser_page(server + "/", on_request=lambda r: requests.append(r.url)) as page:
+        page.select_option("#rules", "deluxe")
+        page.select_option("#decks", "inf")
+        page.click("#chart-go")
+        page.wait_for_selector("td.code", timeout=60_000)
+        caption = page.inner_text("#chart-out p")
+    assert caption.startswith("deluxe: infD ")
+    assert f"house edge {100 * want['house_edge']:.4f}%" in caption
+    assert any("/api/chart?" in url and "decks=inf" in url for url in requests)
+
+
+@pytest.mark.render
 def test_a_bad_hand_in_the_page_shows_the_error_line(server: str) -> None:
     with browser_page(server + "/") as page:
         page.click("nav button[data-tab='hand']")

@@ -275,3 +275,82 @@ def test_the_web_module_declares_no_flag_of_the_command_line() -> None:
              if isinstance(node, ast.Constant) and isinstance(node.value, str)
              and id(node) not in docstrings and re.match(r"\s*--[a-z]", node.value)]
     assert flags == []
+
+
+# ------------------------------------------------ an infinite deck (--decks inf, issue 47)
+
+
+@pytest.mark.parametrize(("endpoint", "query", "args"), [
+    ("hand", [("cards", "8,8"), ("vs", "6"), ("rules", "deluxe"), ("decks", "inf")],
+     ["hand", "8,8", "--vs", "6", "--rules", "deluxe", "--decks", "inf"]),
+    ("hand", [("cards", "7d,7s"), ("vs", "T"), ("rules", "macau-1983"), ("set", "decks=INF")],
+     ["hand", "7d,7s", "--vs", "T", "--rules", "macau-1983", "--set", "decks=INF"]),
+    ("hand", [("cards", "8,8"), ("vs", "T"), ("decks", "inf"), ("postsplit", "true")],
+     ["hand", "8,8", "--vs", "T", "--decks", "inf", "--postsplit"]),
+    ("chart", [("rules", "macau-1983"), ("decks", "inf")],
+     ["chart", "--rules", "macau-1983", "--decks", "inf"]),
+    ("edge", [("rules", "deluxe"), ("decks", "inf"), ("split_strategy", "optimal")],
+     ["edge", "--rules", "deluxe", "--decks", "inf", "--split-strategy", "optimal"]),
+    pytest.param("sweep", [("rules", "deluxe"), ("vary", "decks=8,inf")],
+                 ["sweep", "--rules", "deluxe", "--vary", "decks=8,inf"],
+                 marks=pytest.mark.slow),  # (an 8-deck game twice: 1.5 s)
+], ids=["hand", "hand-suited-set", "hand-postsplit", "chart", "edge-optimal", "sweep-vary"])
+def test_an_infinite_deck_query_answers_what_the_command_prints(
+        client: object, endpoint: str, query: list[tuple[str, str]], args: list[str]) -> None:
+    response = client.get(f"/api/{endpoint}", params=query)  # type: ignore[attr-defined]
+    code, out, err = cli(*args, "--json")
+    assert code == 0, err
+    assert response.status_code == 200, response.text
+    assert response.content.decode() == out.strip()  # (bit for bit: the same text)
+    assert '"decks": "inf"' in out or '"decks": "inf"' in json.dumps(response.json()["rows"])
+
+
+def test_the_apis_infinite_deck_is_wizard_of_odds_infinite_deck_game(client: object) -> None:
+    """Wizard of Odds' appendix 1 (docs/REFERENCE.md "Infinite deck"): S17, DAS, no
+    surrender, resplits to four hands, 3:2, peek: house edge 0.511734% for an infinite
+    deck; the page asks it as /api/edge with decks=inf."""
+    response = client.get("/api/edge", params=[  # type: ignore[attr-defined]
+        ("rules", "deluxe"), ("decks", "inf"), ("set", "surrender=none"),
+        ("set", "max_split_hands=4")])
+    assert response.status_code == 200
+    assert response.json()["house_edge"] == pytest.approx(0.00511734, abs=5e-9)
+
+
+@pytest.mark.parametrize(("endpoint", "query", "args"), [
+    ("hand", [("cards", "T,6"), ("vs", "T"), ("decks", "inf"), ("removed", "5")],
+     ["hand", "T,6", "--vs", "T", "--decks", "inf", "--removed", "5"]),
+    ("edge", [("rules", "deluxe"), ("decks", "inf"), ("split_strategy", "optimal"),
+              ("set", "max_split_hands=4")],
+     ["edge", "--rules", "deluxe", "--decks", "inf", "--split-strategy", "optimal", "--set",
+      "max_split_hands=4"]),
+    ("sidebet", [("name", "21+3"), ("rules", "deluxe"), ("decks", "inf")],
+     ["sidebet", "bet", "21+3", "--rules", "deluxe", "--decks", "inf"]),
+], ids=["removed", "optimal-resplits", "sidebet"])
+def test_what_an_infinite_deck_cannot_answer_is_the_commands_one_error_line(
+        client: object, endpoint: str, query: list[tuple[str, str]], args: list[str]) -> None:
+    """The refusals of the command line under ``--decks inf`` (cards removed from it, a
+    fully optimal resplit, a side bet dealt from real cards) are the API's
+    400 with the same one message, before any work (the optimal resplit is not estimated
+    as the finite shoe's 41 minutes and refused as over the budget)."""
+    response = client.get(f"/api/{endpoint}", params=query)  # type: ignore[attr-defined]
+    code, _out, err = cli(*args, "--json")
+    assert response.status_code == 400 and code == 2
+    assert "error: " + response.json()["error"] == err.strip()
+    assert "infinite deck" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("query", "says"), [
+    ("/api/baccarat?decks=inf", "an infinite deck (inf) is blackjack's"),
+    ("/api/sidebet?name=lucky6&rules=macau-baccarat&decks=inf",
+     "lucky6 is a baccarat side bet: invalid value 'inf' for decks (expected an integer)"),
+    ("/api/sweep?vary=decks=1,40", "a whole number from 1 to 8 here, or inf"),
+    ("/api/hand?cards=T,6&vs=T&decks=infinity", "not 'infinity'"),
+])
+def test_a_game_without_an_infinite_deck_refuses_it_in_one_message(
+        client: object, query: str, says: str) -> None:
+    """Baccarat deals real cards (its ``--decks`` is a whole number: the API says so, not
+    the option's parser); a baccarat side bet's is its command's message; a sweep's varied
+    decks are held to the page's limit too (they were not checked)."""
+    response = client.get(query)  # type: ignore[attr-defined]
+    assert response.status_code == 400
+    assert says in response.json()["error"]

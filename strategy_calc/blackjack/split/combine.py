@@ -193,7 +193,7 @@ MomentRow = tuple[float, ...]
 
 
 def combine_moments(rows: Sequence[MomentRow | None], n: int, n_pair: int,
-                    max_hands: int) -> tuple[float, float, float]:
+                    max_hands: int, replacement: bool = False) -> tuple[float, float, float]:
     """Raw ``(E[X], E[X^2], E[X 1{dealer blackjack}])`` of a split round with resplits up to
     ``max_hands`` hands, X the net result of all its hands, from the engine's rows (``a``
     further pair cards gone; ``n`` / ``n_pair`` as in :func:`combine`).
@@ -210,7 +210,9 @@ def combine_moments(rows: Sequence[MomentRow | None], n: int, n_pair: int,
     one kind (the first hand or a later one; constrained or free) has the same value, so
     an arrangement adds its pair counts times those values. ``E[X]`` is
     :func:`combine`'s sum on the same rows, and with ``max_hands`` 2 this is the one-split
-    round's (``X_1 + X_2``, no constraint).
+    round's (``X_1 + X_2``, no constraint). ``replacement`` (an infinite deck): as in
+    :func:`combine`, every second card a pair card with chance ``n_pair / n`` whatever was
+    dealt (the rows are then all alike: no card is gone).
 
     Every hand worth -1 whatever happens (r = -1, r^2 = 1, no blackjack part; a part is
     its chance times that): with up to 3 hands, 10 cards left of which 2 pair cards,
@@ -226,10 +228,10 @@ def combine_moments(rows: Sequence[MomentRow | None], n: int, n_pair: int,
     >>> round(m1, 12) == round(-(2 + p3), 12), round(m2, 12) == round(4 + 5 * p3, 12)
     (True, True)
     """
-    singles, pairs = _moment_values(rows, n, n_pair)
+    singles, pairs = _moment_values(rows, n, n_pair, replacement)
     totals = [0.0, 0.0, 0.0]
     for kind, hands, resplits, non_pairs, count in arrangements(max_hands):
-        prob = _arrangement_chance(count, resplits, non_pairs, n, n_pair)
+        prob = _arrangement_chance(count, resplits, non_pairs, n, n_pair, replacement)
         if prob <= 0.0:
             continue
         a = resplits
@@ -258,21 +260,38 @@ Values = Callable[[int, int], float]
 """A quantity's value given (further pair cards gone, other hands' non-pair second cards gone)."""
 
 
-def _moment_values(rows: Sequence[MomentRow | None], n: int, n_pair: int
+def _pair_chance(n: int, n_pair: int, a: int, b: int, replacement: bool) -> float:
+    """The chance that the next card is a pair card, ``a`` further pair cards and ``b``
+    other cards gone (``replacement``: none is ever gone)."""
+    if replacement:
+        return n_pair / n
+    left = n - a - b
+    return (n_pair - a) / left if left > 0 and n_pair > a else 0.0
+
+
+def _no_pair_twice(n: int, n_pair: int, a: int, b: int, replacement: bool) -> float:
+    """The chance that neither of the next two cards is a pair card (as
+    :func:`_pair_chance`)."""
+    if replacement:
+        return (1.0 - n_pair / n) ** 2
+    left, pairs = n - a - b, max(n_pair - a, 0)
+    if left < 2:
+        return 0.0
+    return (left - pairs) * (left - pairs - 1) / (left * (left - 1))
+
+
+def _moment_values(rows: Sequence[MomentRow | None], n: int, n_pair: int,
+                   replacement: bool = False
                    ) -> tuple[list[list[tuple[Values, Values]]], list[tuple[Values, ...]]]:
     """:func:`combine_moments`' values from its rows: per role (0 the first hand, 1 a later
     one) and quantity (r, r^2, r 1{bj}) one hand's (free, constrained) values; per role
     (0 first and later, 1 two later) two hands' (free-free, constrained-free,
     constrained-constrained) values of E[r1 r2]."""
     def v(a: int, b: int) -> float:
-        left = n - a - b
-        return (n_pair - a) / left if left > 0 and n_pair > a else 0.0
+        return _pair_chance(n, n_pair, a, b, replacement)
 
     def both(a: int, b: int) -> float:
-        left, pairs = n - a - b, max(n_pair - a, 0)
-        if left < 2:
-            return 0.0
-        return (left - pairs) * (left - pairs - 1) / (left * (left - 1))
+        return _no_pair_twice(n, n_pair, a, b, replacement)
 
     def extend(at: Callable[[int], float]) -> Values:
         @cache

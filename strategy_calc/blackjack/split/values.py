@@ -165,13 +165,12 @@ def resplit_moments(
     outcomes with no dealer blackjack). A :class:`RulesError` (never a different game)
     where this is not exact: the peek shortcut, split 6s, 7s and 8s under the suited
     6-7-8 bonus (each resplit hand's own suit chance), a shoe some play could run out of.
+    An infinite deck (``base.infinite``) draws with replacement: no card is ever gone.
     """
     pair, max_hands = plan.pair, plan.max_hands
     if plan.conditioning is engine.Conditioning.PEEK_SHORTCUT:
         raise RulesError("exact moments with resplits are computed in the exact peek model,"
                          " not the shortcut")
-    if base.infinite:
-        raise RulesError("exact moments with resplits are not computed for an infinite deck")
     first, second, suits = plan.round_params(base)
     later = plan.hand_params(base, plan.cards(), start=Card(pair))
     if (suits is not None or first.suited_678_chance or second.suited_678_chance
@@ -179,10 +178,12 @@ def resplit_moments(
         raise RulesError("exact moments with resplits of 6s, 7s and 8s under the suited 6-7-8"
                          " bonus are not computed (each hand's suit chance differs);"
                          " use max_split_hands=2")
-    if could_run_out(base, max_hands):
+    if not base.infinite and could_run_out(base, max_hands):
         raise RulesError(f"exact moments with resplits to {max_hands} hands need a shoe the"
                          f" hands and the dealer cannot run out of ({base.total} cards left)")
     rows = engine.resplit_moment_rows(base, pair, up, first, codes, 2 * max_hands - 2, second)
+    if base.infinite:  # (drawn with replacement: the shoe's proportions, no card gone)
+        return combine_moments(rows, base.total, base.count(pair), max_hands, replacement=True)
     return combine_moments(rows, base.total - 2, base.count(pair) - 2, max_hands)
 
 
