@@ -78,10 +78,10 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
     policy, the node's probability as a draw from ``base`` (all orders),
     P(no blackjack) with its cards gone, the optimal value of hitting, and the
     value of hitting then following the policy (the stand value at 21); rows
-    of impossible nodes are NaN. Bonus nodes (7-7-7, suited 6-7-8 with chance
-    ``q678``) are settled at once, and so is a Charlie (``charlie_cards``: its stand,
-    optimal, policy and policy_hit values are what it wins at once; it is no decision, so
-    the total-dependent sums leave it out). ``policy[class]`` is set to 1 where hitting
+    of impossible nodes are NaN. Bonus nodes (a row of any suits, the suited 6-7-8 with
+    chance ``q678``) are settled at once (or stand), and so is a Charlie (``charlie_cards``:
+    its stand, optimal, policy and policy_hit values are what it wins at once; it is no
+    decision, so the total-dependent sums leave it out; so do a bonus row's below 21). ``policy[class]`` is set to 1 where hitting
     beats standing summed over every composition of that total, weighted by
     ``weight`` (the total-dependent strategy); under double_after_hit bit 2 is added where
     doubling beats that play summed over the compositions of three or more cards of the
@@ -168,6 +168,8 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                         s = h = nan
                         if is_charlie(&c, node):  # no decision: it wins at once, and
                             s = h = settle_factor(&c, node)  # the total's play ignores it
+                        elif node_best[node] < 21 and bonus_777(&c, node):  # (likewise: a
+                            s = h = value_777(&c, node)  # bonus row below 21, paid at once)
                         else:
                             if cols & (ROW_ALL | ROW_STAND) or (
                                     cols & ROW_POLICY_HIT and node_best[node] >= 21):
@@ -208,7 +210,7 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                         out[node, <int>COL_DOUBLE] = double_value(&c, node)
                     if optimal and cols & ROW_ALL:
                         out[node, <int>COL_OPTIMAL] = play_value(&c, node)
-                        if node_best[node] >= 21 or is_charlie(&c, node):
+                        if node_best[node] >= 21 or is_charlie(&c, node) or bonus_777(&c, node):
                             out[node, <int>COL_HIT] = -1e300
                         elif c.has_h[node]:  # (the same sum play_value made)
                             out[node, <int>COL_HIT] = c.hv[node]

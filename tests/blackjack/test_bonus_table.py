@@ -264,3 +264,4 @@ def test_a_tables_round_distribution_has_the_edge_as_its_mean(table: str) -> Non
         assert outcomes is not None
         assert abs(sum(outcomes.values()) - 1.0) < 1e-12
         assert abs(sum(x * p for x, p in outcomes.items()) - ev) < 1e-12
+

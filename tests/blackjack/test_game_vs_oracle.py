@@ -407,6 +407,28 @@ def test_charlie_cards_round_equals_the_brute_force(case: Case) -> None:
     assert engine(free).ev_optimal < float(optimal.ev) - TOL
 
 
+BONUS_TABLE = [
+    Case("deluxe", (2, 2, 1, 1, 1, 1, 1, 1, 1, 2),
+         ("bonus_hands=2-3-4=2 plays-on; A-A-9=3; A-2-3=1.5 not-split",)),
+    Case("macau-1983", (2, 2, 1, 1, 1, 1, 2, 1, 1, 2),
+         ("bonus_hands=A-2-2=2; 7-7-A=4 plays-on", "bonus_suited_678=0")),
+]
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("case", _param(BONUS_TABLE))
+def test_a_bonus_tables_round_equals_the_brute_force(case: Case) -> None:
+    """``bonus_hands``: rows of any suits (the oracle reads them from the field's text:
+    paid at once when the hand's cards are exactly the row's ranks, then settled or left
+    standing on its total, split hands only where the row says; no decision, so the
+    total-dependent play leaves them out of its sums), below 21, peek and ENHC. The
+    optimal EV, the round distribution (``risk``) and the chart's EV and distribution
+    equal the brute force's, and the rows change the round's value."""
+    optimal = assert_optimal_round_is_the_brute_force(case)
+    assert_chart_round_is_the_brute_force(case)
+    assert abs(engine(without(case, "bonus_hands")).ev_optimal - float(optimal.ev)) > 1e-6
+
+
 @pytest.mark.oracle
 @pytest.mark.parametrize("case", _param(DOUBLE_AFTER_HIT, slow=True))
 def test_double_after_hit_round_equals_the_brute_force(case: Case) -> None:

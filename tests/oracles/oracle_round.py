@@ -65,6 +65,12 @@ missing from the cards he draws. Hands and the dealer then settle:
   and settled (split hands only if ``bonus_on_split_hands``); with
   ``bonus_settles_hand`` false it is paid at once and then also stands as a 21 of one
   unit against the dealer;
+* a row of ``bonus_hands`` of any suits (RULES text: "a hand whose cards, as dealt, are
+  exactly a row's ranks is paid at once ... a doubled hand never"; a row applies to
+  split hands only if ``split_hands``): paid its ``pays`` at once and settled, or with
+  ``settles`` false also left standing on its total; a hand matching a shorthand and a
+  row is paid the higher; it is no decision, so the total-dependent play leaves it out
+  of its sums (as a Charlie). (Suited rows: not read here.)
 * a pair whose rank ``no_split_ranks`` names (RULES text: "pairs of those ranks may not
   be split"; ranks A, 2..9, T, given separated by commas, ``T`` any ten-valued pair) has
   no split action: it is played as any other two-card hand;
@@ -313,6 +319,8 @@ class HandCtx:
     order: tuple[str, ...] = ACTION_ORDER  # how exact ties between actions are broken
     charlie: int = 0  # charlie_cards: a hand of this many cards, not bust, wins 1 at once
     dbl3: frozenset[int] = frozenset()  # double_after_hit: totals 3+ cards may double
+    rows: tuple[tuple[Counts, Fraction, bool], ...] = ()  # bonus_hands of any suits for
+    # this hand: (rank counts, pays, settles)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash(tuple(getattr(self, f) for f in _CTX_FIELDS)))
@@ -366,12 +374,23 @@ def _no_bj_perm(unseen: Counts, ctx: HandCtx) -> int:
 
 
 _CTX_FIELDS = ("up", "peek", "h17", "push22", "bonus_stands", "loss1", "loss2", "scale", "b777",
-               "b678", "q678", "split", "one_card", "dbl2", "order", "charlie", "dbl3")
+               "b678", "q678", "split", "one_card", "dbl2", "order", "charlie", "dbl3", "rows")
 
 
 def _bonus_value(c10: Counts, unseen: Counts, ctx: HandCtx) -> int | Fraction | None:
     """Value of arriving (undoubled) at a three-card bonus hand, None if it is not one.
-    Paid at once; with ``ctx.bonus_stands`` the hand then also stands as a 21."""
+    Paid at once; with ``ctx.bonus_stands`` the hand then also stands as a 21. A row of
+    ``bonus_hands`` (``ctx.rows``): paid at once (the higher of it and a shorthand's),
+    then settled or standing on its total."""
+    for counts, pays, settles in ctx.rows:
+        if counts == c10:
+            total = _total(c10)[0]
+            if c10[5] == c10[6] == c10[7] == 1 and sum(c10) == 3 and ctx.b678 > pays:
+                paid = (pays + ctx.q678 * (ctx.b678 - pays)) * ctx.scale
+            else:
+                paid = pays * ctx.scale
+            also = 0 if settles else stand_value(total, 1, unseen, ctx)
+            return paid * _no_bj_perm(unseen, ctx) + also
     if sum(c10) != 3:
         return None
     also = stand_value(21, 1, unseen, ctx) if ctx.bonus_stands else 0
@@ -528,8 +547,8 @@ def total_dependent_play(
         if sum(comp) < 2:
             continue
         total, soft = _total(comp)
-        if total >= 21 or _charlie(comp, ctx):  # (a Charlie is no decision: won at once)
-            continue
+        if total >= 21 or _charlie(comp, ctx) or any(c == comp for c, _, _ in ctx.rows):
+            continue  # (a Charlie, a bonus row: no decision, paid at once)
         classes.setdefault((soft, total), []).append(comp)
     order = ([(False, t) for t in range(20, 10, -1)] + [(True, t) for t in range(20, 11, -1)]
              + [(False, t) for t in range(10, 3, -1)])
@@ -694,6 +713,10 @@ class RoundOracle:
         self.bj_pays = _rules_fraction(rules.blackjack_pays)
         self.b777 = _rules_fraction(rules.bonus_777)
         self.b678 = _rules_fraction(rules.bonus_suited_678)
+        if any(row.suited for row in rules.bonus_hands):
+            raise ValueError("suited rows of bonus_hands are not read by this oracle")
+        self.rows = tuple((row.counts, _rules_fraction(row.pays), row.settles,
+                           row.split_hands) for row in rules.bonus_hands)
         self.suited = self.b678 > 0
         self.kinds = SUITED_KINDS if self.suited else RANK_KINDS
         self.rank_of = tuple(r for r, _ in self.kinds)
@@ -741,14 +764,14 @@ class RoundOracle:
         self._hand_memo: dict[tuple, dict[int, int]] = {}
         self._strip_memo: dict[tuple[Kind, ...], tuple[Kind, ...]] = {}
         self._add_memo: dict[tuple, tuple[Kind, ...]] = {}
-        self._bonus_memo: dict[tuple, int] = {}
+        self._bonus_memo: dict[tuple, tuple[int, bool]] = {}
         self._tag_ids: dict[tuple, int] = {}
         n0 = sum(self.shoe0)
         self.fact = [1] * (n0 + 1)
         for i in range(1, n0 + 1):
             self.fact[i] = self.fact[i - 1] * i
         scale = 2
-        for x in (self.bj_pays, self.b777, self.b678):
+        for x in (self.bj_pays, self.b777, self.b678, *(r[1] for r in self.rows)):
             scale = scale * x.denominator // math.gcd(scale, x.denominator)
         self.scale = scale
 
@@ -846,7 +869,9 @@ class RoundOracle:
                        loss2=loss2, scale=self.scale,
                        b777=b777, b678=b678, q678=q678 if b678 else Fraction(0), split=split,
                        one_card=one_card, dbl2=dbl2, order=self.tie_order,
-                       charlie=self.rules.charlie_cards, dbl3=dbl3)
+                       charlie=self.rules.charlie_cards, dbl3=dbl3,
+                       rows=tuple((c, p, s) for c, p, s, on_split in self.rows
+                                  if on_split or not split))
 
     def surrender_allowed(self, up: int) -> bool:
         kind = self.rules.surrender
@@ -855,7 +880,8 @@ class RoundOracle:
                 or (kind == "late_vs_ten_ace" and up in (1, 10)))
 
     def hand_bonus(self, cards: tuple[Kind, ...], split: bool) -> Fraction:
-        """What a three-card (undoubled) hand ``cards`` ((rank, suit) pairs) is paid at once."""
+        """What a three-card (undoubled) hand ``cards`` ((rank, suit) pairs) is paid at once
+        by the shorthands (``bonus_777``, ``bonus_suited_678``)."""
         if len(cards) != 3 or (split and not self.rules.bonus_on_split_hands):
             return Fraction(0)
         ranks = sorted(r for r, _ in cards)
@@ -906,14 +932,23 @@ class RoundOracle:
             hit = self._add_memo[key] = tuple(sorted((*cards, card), key=_kind_key))
         return hit
 
-    def _bonus_scaled(self, cards: tuple[Kind, ...], split: bool) -> int:
-        """:meth:`hand_bonus` times ``scale`` (an int: ``scale`` clears the denominators)."""
+    def _bonus_scaled(self, cards: tuple[Kind, ...], split: bool) -> tuple[int, bool]:
+        """What ``cards`` are paid at once times ``scale`` (an int: ``scale`` clears the
+        denominators), and whether the hand is then settled: the shorthands'
+        (:meth:`hand_bonus`, settled as ``bonus_settles_hand`` says) or a row's of
+        ``bonus_hands`` whose ranks are the hand's, the higher."""
         key = (cards, split)
         hit = self._bonus_memo.get(key)
         if hit is None:
-            value = self.hand_bonus(cards, split) * self.scale
+            best = (self.hand_bonus(cards, split) if len(cards) == 3 else Fraction(0),
+                    self.rules.bonus_settles_hand)
+            c10 = self.rank_counts(cards)
+            for counts, pays, settles, on_split in self.rows:
+                if counts == c10 and (on_split or not split) and pays > best[0]:
+                    best = (pays, settles)
+            value = best[0] * self.scale
             assert value.denominator == 1
-            hit = self._bonus_memo[key] = int(value)
+            hit = self._bonus_memo[key] = (int(value), best[1])
         return hit
 
     def _tag_id(self, tags: tuple) -> int:
@@ -939,8 +974,9 @@ class RoundOracle:
             return -out[1] * self.scale
         if kind == "bonus":
             return out[1]  # already an int: the amount times scale
-        if kind == "bonus21":  # paid at once, then its one unit stands as a 21
-            return out[1] + self.settle(("total", 21, 1), k, second)
+        if kind == "bonus21":  # paid at once, then its one unit stands (as a 21, or its total)
+            return out[1] + self.settle(("total", out[2] if len(out) > 2 else 21, 1), k,
+                                        second)
         if kind == "surrender":
             if self.rules.surrender in LATE_SURRENDER and not self.peek and k == 6:
                 return -self.scale
@@ -1071,8 +1107,9 @@ class RoundOracle:
             end = ("bust", 1)
         elif self.rules.charlie_cards and len(cards) >= self.rules.charlie_cards:
             end = ("bonus", self.scale)  # a Charlie wins its bet at once
-        elif len(cards) == 3 and (bonus := self._bonus_scaled(cards, split)):
-            end = ("bonus", bonus) if self.rules.bonus_settles_hand else ("bonus21", bonus)
+        elif len(cards) >= 3 and (bonus := self._bonus_scaled(cards, split))[0]:
+            total = hard + 10 if c10[0] and hard <= 11 else hard
+            end = ("bonus", bonus[0]) if bonus[1] else ("bonus21", bonus[0], total)
         else:
             action = policy(cards)
             if action == "stand":
