@@ -270,7 +270,7 @@ cdef int propagate(Ctx* c, int start, double m0, const char* codes, bint first_t
                 return -1
             term_moments(c, out, n, M)
             continue
-        if bonus_777(c, node):  # a row of any suits (at the 6-7-8: the suited bonus first)
+        if any_suit_bonus(c, node):  # a row of any suits (at the 6-7-8: the suited bonus first)
             e = fixed_row(c.nfix, c.fix_node, node)
             if node == id_678 and c.b678 > 0 and c.q678 > 0 and not suited:
                 n = add_term(out, n, cap, node, -1, bonus_kind(c), 1.0, c.b678, m * c.q678)

@@ -168,8 +168,8 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                         s = h = nan
                         if is_charlie(&c, node):  # no decision: it wins at once, and
                             s = h = settle_factor(&c, node)  # the total's play ignores it
-                        elif node_best[node] < 21 and bonus_777(&c, node):  # (likewise: a
-                            s = h = value_777(&c, node)  # bonus row below 21, paid at once)
+                        elif node_best[node] < 21 and any_suit_bonus(&c, node):  # (likewise: a
+                            s = h = any_suit_value(&c, node)  # bonus row below 21, paid at once)
                         else:
                             if cols & (ROW_ALL | ROW_STAND) or (
                                     cols & ROW_POLICY_HIT and node_best[node] >= 21):
@@ -210,7 +210,7 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
                         out[node, <int>COL_DOUBLE] = double_value(&c, node)
                     if optimal and cols & ROW_ALL:
                         out[node, <int>COL_OPTIMAL] = play_value(&c, node)
-                        if node_best[node] >= 21 or is_charlie(&c, node) or bonus_777(&c, node):
+                        if node_best[node] >= 21 or is_charlie(&c, node) or any_suit_bonus(&c, node):
                             out[node, <int>COL_HIT] = -1e300
                         elif c.has_h[node]:  # (the same sum play_value made)
                             out[node, <int>COL_HIT] = c.hv[node]

@@ -530,7 +530,7 @@ cdef inline int fixed_row(int n, const int* nodes, int node) noexcept nogil:
     return -1
 
 
-cdef inline bint bonus_777(Ctx* c, int node) noexcept nogil:
+cdef inline bint any_suit_bonus(Ctx* c, int node) noexcept nogil:
     """``node`` is a bonus hand of any suits: paid at once, then settled or standing."""
     return c.nfix > 0 and fixed_row(c.nfix, c.fix_node, node) >= 0
 
@@ -563,8 +563,8 @@ cdef inline double with_678(Ctx* c, int node, double v) noexcept nogil:
     return v
 
 
-cdef inline double value_777(Ctx* c, int node) noexcept nogil:
-    """A bonus hand of any suits (:func:`bonus_777`): its bonus paid at once, and settled,
+cdef inline double any_suit_value(Ctx* c, int node) noexcept nogil:
+    """A bonus hand of any suits (:func:`any_suit_bonus`): its bonus paid at once, and settled,
     or (the row's ``stands``) also standing on its total."""
     cdef int e = fixed_row(c.nfix, c.fix_node, node)
     cdef double v = fixed_pay(c.fix_pay[e], node, c.b678, c.q678) * settle_factor(c, node)
@@ -579,8 +579,8 @@ cdef double play_value(Ctx* c, int node) noexcept nogil:
     cdef double s, h, v, d
     if c.has_v[node]:
         return c.val[node]
-    if bonus_777(c, node):
-        v = value_777(c, node)
+    if any_suit_bonus(c, node):
+        v = any_suit_value(c, node)
     elif is_charlie(c, node):
         v = settle_factor(c, node)
     else:
@@ -608,8 +608,8 @@ cdef double policy_value(Ctx* c, int node) noexcept nogil:
     cdef double v
     if c.has_t[node]:
         return c.valt[node]
-    if bonus_777(c, node):
-        v = value_777(c, node)
+    if any_suit_bonus(c, node):
+        v = any_suit_value(c, node)
     elif is_charlie(c, node):
         v = settle_factor(c, node)
     elif late_double(c, node) and (
@@ -752,7 +752,7 @@ cdef double split_hand(Ctx* c, int pair, const int* double_ok, bint das, bint ac
             code = chart_two[ch]
             if may_double and code & CODE_DOUBLE:
                 v = double_value(c, ch)
-            elif code & CODE_HIT and node_best[ch] < 21 and not bonus_777(c, ch):
+            elif code & CODE_HIT and node_best[ch] < 21 and not any_suit_bonus(c, ch):
                 v = with_678(c, ch, hit_value(c, ch, True))
             elif code & CODE_STAND:
                 v = with_678(c, ch, stand_value(c, ch, 1.0))

@@ -12,7 +12,6 @@ cdef int node_best[MAXN]
 cdef int node_ncards[MAXN]
 cdef int node_class[MAXN]     # best total + 32 if soft: the key of a total-dependent policy
 cdef double node_orders[MAXN]  # distinct orderings of the node's cards (multinomial)
-cdef int id_777 = -1
 cdef int id_678 = -1
 
 
@@ -35,7 +34,7 @@ cdef int build_player_table() except -1:
     Breadth first, children numbered as first reached (rank order within a
     node), so a node's id exceeds its parents' and the nodes come by card count.
     """
-    global n_nodes, id_777, id_678
+    global n_nodes, id_678
     cdef KeyMap index
     cdef int i, r, s, t, n = 1, child
     cdef int counts[NR]
@@ -73,8 +72,6 @@ cdef int build_player_table() except -1:
             node_ncards[i] += node_counts[i][r]
         node_class[i] = node_best[i] + (32 if node_best[i] != t else 0)
         node_orders[i] = <double>multinomial(node_counts[i])
-        if node_ncards[i] == 3 and node_counts[i][6] == 3:
-            id_777 = i
         if node_ncards[i] == 3 and node_counts[i][5] == 1 and node_counts[i][6] == 1 \
                 and node_counts[i][7] == 1:
             id_678 = i

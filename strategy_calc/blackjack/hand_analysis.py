@@ -659,16 +659,16 @@ def pairwise_sum(values: Sequence[float], start: int, stop: int) -> float:
 def _completed_bonus(
     hand: Sequence[Card], rules: BlackjackRules, q678: float, ev: dict[str, float | None]
 ) -> str | None:
-    """Settle a Charlie or a three-card hand that is a Macau bonus hand, in ``ev``; return
-    a note.
+    """Settle a Charlie or a hand that is a bonus hand, in ``ev``; return a note.
 
     A Charlie (a hand of ``charlie_cards`` cards) wins its bet at once (in a peek game
-    given no dealer blackjack, as every play EV). 7-7-7 is paid ``bonus_777`` at once
-    and settled (a dealer blackjack does not take it), or, under ``bonus_settles_hand =
-    false``, also stands as a 21 (its plain stand value added). 6-7-8 is paid
-    ``bonus_suited_678`` when its three cards are of one suit, which happens with chance
-    ``q678`` given the suits known (1 or 0 when all are given); otherwise it is a plain
-    21 that stands.
+    given no dealer blackjack, as every play EV). A hand that a row of any suits pays
+    (``bonus_table``: 7-7-7 under ``bonus_777``) is paid at once and settled (a dealer
+    blackjack does not take it), or, where the row does not settle, also stands (its
+    plain stand value added); at the 6-7-8, the higher suited bonus with chance ``q678``.
+    A 6-7-8 that only the suited row pays gets it when its three cards are of one suit,
+    which happens with chance ``q678`` given the suits known (1 or 0 when all are
+    given); otherwise it is a plain 21 that stands.
     """
     if rules.is_charlie(len(hand)):
         ev["stand"], ev["hit"] = 1.0, None
