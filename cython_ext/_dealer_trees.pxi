@@ -722,37 +722,26 @@ cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,
     falling-total table.
     """
     cdef double f[LANES][NR * KMAX]
-    cdef const double* d[LANES]
-    cdef double lane_sum[LANES]
-    cdef int l, r, i, j, o, n, N, g
-    cdef const TStep* steps = t.steps
-    cdef const int* comb_f = t.comb_f
-    cdef const int* comb_d = t.comb_d
-    cdef const int* grp_node = t.grp_node
-    cdef const double* grp_w = t.grp_w
+    cdef const double* fp[LANES]
+    cdef double* rows[LANES]
+    cdef int l, r, j, o, n, N
     cdef double* cf
     cdef const int* shoe
     for l in range(LANES):
         for r in range(NR):
             memcpy(&f[l][r * KMAX], frows[l * NR + r], (t.kmax[r] + 1) * sizeof(double))
-        d[l] = dtabs[l]
+        fp[l] = f[l]
+        rows[l] = &out[l * NOUT]
+        buf[l] = 1.0
     n = t.n
     cf = buf + LANES * n
-    for i in range(t.ncomb):
-        for l in range(LANES):
-            cf[i * LANES + l] = f[l][comb_f[i]] * d[l][comb_d[i]]
-    for l in range(LANES):
-        buf[l] = 1.0
+    sc_lanes_combs_apart(t.comb_f, t.comb_d, t.ncomb, fp, dtabs, cf)
     # each node's product, four lanes at once (lanes.h: the loop is the one tree_eval
     # makes per shoe; four loads, then four stores, so nothing to re-read)
-    sc_lanes_nodes(<const int*>steps, n, cf, buf)
-    for j in range(NOUT):
-        g = u * NOUT + j
-        # per shoe, the sums of tree_eval in its order (bit for bit the same rows):
-        # accumulator q takes the entries e = q mod 4 of the group, the rest go to the first
-        sc_lanes_group(grp_node, grp_w, t.grp_start[g], t.grp_start[g + 1], buf, lane_sum)
-        for l in range(LANES):
-            out[l * NOUT + j] = lane_sum[l]
+    sc_lanes_nodes(<const int*>t.steps, n, cf, buf)
+    # per shoe, the sums of tree_eval in its order (bit for bit the same rows): accumulator
+    # q takes the entries e = q mod 4 of the group, the rest go to the first
+    sc_lanes_groups(t.grp_node, t.grp_w, &t.grp_start[u * NOUT], NOUT, buf, rows)
     for l in range(LANES):
         shoe = &shoes[l * NR]
         N = 0

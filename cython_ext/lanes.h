@@ -72,13 +72,6 @@ sc_group_sum(const int *node, const double *w, int e, int k, const double *buf, 
         out[l] = (acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l]);
 }
 
-SC_CLONES
-static void sc_lanes_group(const int *node, const double *w, int e, int k,
-                           const double *buf, double *out)
-{
-    sc_group_sum(node, w, e, k, buf, out);
-}
-
 /* sc_lanes_group of every group g < ngroups (its entries start[g] <= j < start[g + 1]),
  * lane l's sum into rows[l][g], in one call (an empty group's sum is 0.0, as summed). */
 SC_CLONES

@@ -245,6 +245,14 @@ class RoundPlanner:
                                             self.chart.policies, splits, self._chart_wants)
         return self._round_wants
 
+    def _round_memo(self, shoe: Shoe) -> engine.DealerMemo:
+        """A round's dealer memo for ``shoe``: hinted, and with every row the round will
+        want walked ahead, four removals a dealer walk (:class:`RoundWants`)."""
+        wants = self._wants_of_round()
+        memo = engine.dealer_memo(shoe, engine.dealer_rule(self.rules), hints=wants.hints)
+        wants.walk_ahead(memo)
+        return memo
+
     def _insures(self, up: Rank, tc: float) -> bool:
         """Insurance against ``up`` at true count ``tc``: where the chart insures (a shoe
         rich in tens off the top) or an insurance index says so."""
@@ -287,11 +295,7 @@ class RoundPlanner:
         err = self._rate(play_error)
         optimal = self.strategy == "optimal"
         fixed = not optimal and not self.plays
-        memo = None
-        if not optimal:
-            wants = self._wants_of_round()
-            memo = engine.dealer_memo(shoe, engine.dealer_rule(rules), hints=wants.hints)
-            wants.walk_ahead(memo)  # its dealer walks four removals at a time
+        memo = None if optimal else self._round_memo(shoe)
         quick = (fixed and not moments and rules.bonus_suited_678 <= 0
                  and not self.chart.insure)
         play: PassPlay = (DerivedPolicy() if optimal else
