@@ -1,7 +1,7 @@
-/* The two hot loops of tree_eval_lanes (_engine.pyx), in C so that they can be built
- * twice: for the baseline instruction set and for AVX2, the better one picked when the
- * module loads (GCC 8 or later's target_clones, which needs glibc's ifunc: x86-64 Linux
- * with glibc only; elsewhere one plain build).
+/* The hot loops of the four-shoe dealer walks (tree_eval_lanes, lanes_walk: _engine.pyx),
+ * in C so that they can be built twice: for the baseline instruction set and for AVX2, the
+ * better one picked when the module loads (GCC 8 or later's target_clones, which needs
+ * glibc's ifunc: x86-64 Linux with glibc only; elsewhere one plain build).
  *
  * Both clones do the same IEEE multiplications and additions in the same order: AVX2
  * only does four lanes in one instruction where the baseline takes two, and it has no

@@ -541,7 +541,7 @@ def round_wants(
         hints = memo.node_wants()
     order = sorted((k for k in range(len(bits)) if bits[k]), key=lambda k: bits[k])
     return RoundWants(
-        hints, array.array("i", [c for k in order for c in removed[10 * k:10 * k + 10]]),
+        hints, array.array("i", [c for k in order for c in removed[10 * k:10 * (k + 1)]]),
         array.array("i", [nodes[k] for k in order]), array.array("H", [bits[k] for k in order]))
 
 

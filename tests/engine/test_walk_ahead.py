@@ -43,7 +43,7 @@ def _ordered(memo: engine.DealerMemo) -> tuple[memoryview, memoryview, memoryvie
     """The dry run's wants, grouped by their up cards (as round_wants orders them)."""
     removed, nodes, wants = memo.entry_wants()
     order = sorted((k for k in range(len(wants)) if wants[k]), key=lambda k: wants[k])
-    return (memoryview(array.array("i", [c for k in order for c in removed[10 * k:10 * k + 10]])),
+    return (memoryview(array.array("i", [c for k in order for c in removed[10 * k:10 * (k + 1)]])),
             memoryview(array.array("i", [nodes[k] for k in order])),
             memoryview(array.array("H", [wants[k] for k in order])))
 
