@@ -31,6 +31,17 @@ cdef struct DMemo:
     double rows[ROWS]   # ... and its output (single-up memos)
     int* node_entry     # entry of each player node's removal, -1 until computed
     bint busy
+    int n_origin        # the origin's cards
+    double* fc          # falling rows kept (dmemo_frow): [r * FC_KEPT + origin[r] - count]
+    unsigned char* fc_made
+    double* dc          # falling-total tables kept (dmemo_dtab): [n_origin - N]
+    unsigned char* dc_made
+
+
+cdef enum:
+    FC_KEPT = 32        # counts of each rank below the origin's whose falling rows are kept
+    DC_KEPT = 32        # shoe sizes below the origin's whose falling-total tables are kept
+    DC_SIZE = (KMAX + 1) * (KMAX + 1)
 
 
 cdef int dmemo_init(DMemo* m, const int* origin, int drule, int up,
@@ -60,6 +71,13 @@ cdef int dmemo_init(DMemo* m, const int* origin, int drule, int up,
     m.buf = <double*>malloc(tree_scratch_size() * sizeof(double))
     m.lbuf = NULL
     m.node_entry = <int*>malloc(n_nodes * sizeof(int))
+    m.n_origin = 0
+    for r in range(NR):
+        m.n_origin += origin[r]
+    m.fc = NULL
+    m.fc_made = NULL
+    m.dc = NULL
+    m.dc_made = NULL
     if m.keys == NULL or m.entry == NULL or m.vals == NULL or m.buf == NULL \
             or m.node_entry == NULL or m.rows_of == NULL:
         return -1
@@ -76,6 +94,14 @@ cdef void dmemo_free(DMemo* m) noexcept nogil:
     free(m.buf)
     free(m.lbuf)
     free(m.node_entry)
+    free(m.fc)
+    free(m.fc_made)
+    free(m.dc)
+    free(m.dc_made)
+    m.fc = NULL
+    m.fc_made = NULL
+    m.dc = NULL
+    m.dc_made = NULL
     m.keys = NULL
     m.entry = NULL
     m.vals = NULL
@@ -342,6 +368,170 @@ cdef int dmemo_batch(DMemo* m, const int* removed, const int* nodes, int count,
     return 0
 
 
+cdef inline const double* dmemo_frow(DMemo* m, int r, int count, double* spare) noexcept nogil:
+    """The falling row of ``count`` cards of rank ``r`` (:func:`falling_row` to KMAX - 1),
+    kept by the memo for counts a little below its origin's (else made in ``spare``)."""
+    cdef int j = m.origin[r] - count
+    cdef double* row
+    if j < 0 or j >= FC_KEPT or m.fc == NULL:
+        falling_row(count, KMAX - 1, spare)
+        return spare
+    row = &m.fc[(r * FC_KEPT + j) * KMAX]
+    if not m.fc_made[r * FC_KEPT + j]:
+        falling_row(count, KMAX - 1, row)
+        m.fc_made[r * FC_KEPT + j] = 1
+    return row
+
+
+cdef inline const double* dmemo_dtab(DMemo* m, int N, double* spare) noexcept nogil:
+    """The falling-total table of a shoe of ``N`` cards (:func:`total_table` to KMAX), kept
+    by the memo for sizes a little below its origin's (else made in ``spare``)."""
+    cdef int j = m.n_origin - N
+    cdef double* tab
+    if j < 0 or j >= DC_KEPT or m.dc == NULL:
+        total_table(N, KMAX, spare)
+        return spare
+    tab = &m.dc[j * DC_SIZE]
+    if not m.dc_made[j]:
+        total_table(N, KMAX, tab)
+        m.dc_made[j] = 1
+    return tab
+
+
+cdef void dmemo_ahead_flush(DMemo* m, const UTree* t, int bits, int npend,
+                            const long long* pend, const int* shoes) noexcept nogil:
+    """The rows ``bits`` of the ``npend`` entries ``pend`` (shoes ``shoes``) by one walk of
+    ``t`` (the tree of those up cards), LANES shoes at once (:func:`lanes_walk`, the lanes
+    beyond ``npend`` repeating the first shoe), or by :func:`tree_eval` for one; the same
+    doubles either way. The walk's factors are the memo's (:func:`dmemo_frow`,
+    :func:`dmemo_dtab`), made once per round. Only the rows ``bits`` are kept (the tree's
+    other rows are not the dealer's)."""
+    cdef double out[LANES][ROWS]
+    cdef double* rows[LANES]
+    cdef double f[LANES][NR * KMAX]
+    cdef double spare_d[LANES][DC_SIZE]
+    cdef double spare_f[KMAX]
+    cdef const double* fp[LANES]
+    cdef const double* dp[LANES]
+    cdef const double* row
+    cdef int all_shoes[LANES * NR]
+    cdef int Ns[LANES]
+    cdef int l, u, r, src, N
+    for l in range(LANES):
+        rows[l] = &m.vals[pend[l] * ROWS] if bits == ALL_UPS and l < npend else out[l]
+    if npend == 1:
+        tree_eval(t, shoes, m.buf, rows[0])
+    else:
+        for l in range(LANES):
+            src = l if l < npend else 0
+            N = 0
+            for r in range(NR):
+                all_shoes[l * NR + r] = shoes[src * NR + r]
+                N += shoes[src * NR + r]
+                row = dmemo_frow(m, r, shoes[src * NR + r], spare_f)
+                memcpy(&f[l][r * KMAX], row, (t.kmax[r] + 1) * sizeof(double))
+            Ns[l] = N
+            fp[l] = f[l]
+            dp[l] = dmemo_dtab(m, N, spare_d[l])
+        lanes_walk(t, fp, dp, all_shoes, Ns, m.lbuf, rows)
+    for l in range(npend):
+        if bits != ALL_UPS:
+            for u in range(NR):
+                if bits & (1 << u):
+                    memcpy(&m.vals[pend[l] * ROWS + u * NOUT], &out[l][u * NOUT],
+                           NOUT * sizeof(double))
+        m.rows_of[pend[l]].have |= bits
+        if bits & (bits - 1) == 0:  # (one up card's tree: as dmemo_fill rents it)
+            m.rows_of[pend[l]].rent |= bits
+    m.walks[0 if bits == ALL_UPS else (1 if bits & (bits - 1) == 0 else 2)] += npend
+
+
+cdef int dmemo_ahead(DMemo* m, const int* removed, const int* nodes,
+                     const unsigned short* bits, int count) noexcept nogil:
+    """Compute now the rows ``bits[k]`` (bit ``u``: up card ``u``) of the removals
+    ``removed[k * NR:(k + 1) * NR]`` (``k`` < ``count``) that the memo lacks: LANES
+    removals a walk of the tree of those up cards (:func:`made_set_tree`) while consecutive
+    removals want the same up cards (the caller orders them so), the rest one at a time.
+    For a caller about to ask for most of them (an every-up-card memo: a counted round's
+    passes and splits, whose wants a dry run noted). Every tree and both walks give the
+    same doubles (:func:`derive_up_tree`, :func:`tree_eval_all_lanes`): only the time
+    depends on what is computed ahead. ``nodes[k]``: the player node whose cards removal
+    ``k`` is, or -1 (kept as :func:`dmemo_row_node` keeps it). Removals the origin cannot
+    hold, up cards without a tree made (:func:`set_tree`) and rows already computed are
+    skipped. Returns -1 if out of memory."""
+    cdef long long pend[LANES]
+    cdef int shoes[LANES * NR]
+    cdef int shoe[NR]
+    cdef int k, r, n, b, want, npend = 0, cur_bits = 0
+    cdef long long idx
+    cdef bint created, fits
+    cdef const UTree* t
+    cdef const UTree* cur = NULL
+    if m.up >= 0 or m.deferring:
+        return 0
+    if m.lbuf == NULL:
+        m.lbuf = <double*>malloc(LANES * tree_scratch_size() * sizeof(double))
+        if m.lbuf == NULL:
+            return -1
+    if m.fc == NULL:
+        m.fc = <double*>malloc(NR * FC_KEPT * KMAX * sizeof(double))
+        m.fc_made = <unsigned char*>calloc(NR * FC_KEPT, 1)
+        m.dc = <double*>malloc(DC_KEPT * DC_SIZE * sizeof(double))
+        m.dc_made = <unsigned char*>calloc(DC_KEPT, 1)
+        if m.fc == NULL or m.fc_made == NULL or m.dc == NULL or m.dc_made == NULL:
+            free(m.fc)
+            free(m.fc_made)
+            free(m.dc)
+            free(m.dc_made)
+            m.fc = NULL
+            m.fc_made = NULL
+            m.dc = NULL
+            m.dc_made = NULL
+            return -1
+    for k in range(count):
+        want = bits[k] & ALL_UPS
+        if want == 0:
+            continue
+        n = 0
+        fits = True
+        for r in range(NR):
+            shoe[r] = m.origin[r] - removed[k * NR + r]
+            n += shoe[r]
+            if shoe[r] < 0:
+                fits = False
+        if not fits:
+            continue
+        b = 0 if n >= longest_hand[m.drule] else 1
+        t = made_set_tree(m.drule, b, want)
+        if t == NULL:
+            continue
+        idx = m.node_entry[nodes[k]] if nodes[k] >= 0 else -1
+        if idx < 0:
+            idx = dmemo_lookup(m, &removed[k * NR], &created)
+            if idx == -1:
+                return -1
+            if idx == -2:
+                continue
+            if nodes[k] >= 0:
+                m.node_entry[nodes[k]] = <int>idx
+        if m.rows_of[idx].have & want == want:
+            continue
+        if t != cur and npend > 0:
+            dmemo_ahead_flush(m, cur, cur_bits, npend, pend, shoes)
+            npend = 0
+        cur = t
+        cur_bits = want
+        memcpy(&shoes[npend * NR], shoe, NR * sizeof(int))
+        pend[npend] = idx
+        npend += 1
+        if npend == LANES:
+            dmemo_ahead_flush(m, cur, cur_bits, npend, pend, shoes)
+            npend = 0
+    if npend > 0:
+        dmemo_ahead_flush(m, cur, cur_bits, npend, pend, shoes)
+    return 0
+
+
 cdef inline void dmemo_copy(DMemo* m, long long idx, int up_index, double* d) noexcept nogil:
     if m.up < 0:
         memcpy(d, &m.vals[idx * ROWS + up_index * NOUT], NOUT * sizeof(double))
@@ -482,6 +672,71 @@ cdef class DealerMemo:
                 set_tree(self.m.drule, 1, bits)
         self._hints = wants
         self.m.hint = &wants[0]
+
+    def entry_wants(self):
+        """While deferring (:meth:`defer`), every removal asked for so far with the up cards
+        it was asked for against: ``(removed, nodes, wants)``, ``removed`` the removals'
+        rank counts (``array('i')``, ten a removal), ``nodes`` the player node each is
+        (``array('i')``, -1: a removal keyed by its cards, such as a split hand's with the
+        other pair card), ``wants`` the up cards (``array('H')``, bits as
+        :meth:`node_wants`), in the memo's order. What :meth:`walk_ahead` takes (grouped by
+        ``wants``) for memos of shoes like this one."""
+        cdef int node, r
+        cdef long long slot, idx
+        cdef uint64_t key
+        if not self.m.deferring:
+            raise ValueError("entry_wants is read while deferring (DealerMemo.defer)")
+        node_of = array.array("i", [-1]) * self.m.used
+        for node in range(n_nodes):
+            idx = self.m.node_entry[node]
+            if idx >= 0:
+                node_of[idx] = node
+        removed = array.array("i", bytes(4 * NR * self.m.used))
+        wants = array.array("H", bytes(2 * self.m.used))
+        for slot in range(<long long>(self.m.mask + 1)):
+            key = self.m.keys[slot]
+            if key == 0:
+                continue
+            idx = self.m.entry[slot]
+            key -= 1
+            for r in range(NR):
+                removed[idx * NR + r] = <int>((key >> (6 * r)) & 63)
+            wants[idx] = self.m.rows_of[idx].want
+        return removed, node_of, wants
+
+    def walk_ahead(self, const int[::1] removed, const int[::1] nodes,
+                   const unsigned short[::1] wants):
+        """Compute now the rows ``wants[k]`` (bits as :meth:`node_wants`) of removal ``k``
+        (``removed[10 k:10 k + 10]``, the player node ``nodes[k]`` or -1; as
+        :meth:`entry_wants` gives them), four removals a dealer walk while consecutive ones
+        want the same up cards: for a caller about to ask for most of them (a counted
+        round's passes and splits). A speed-up only: every walk gives the same doubles.
+        Removals the origin cannot hold are skipped; a set of up cards without a tree and
+        no room for one (SET_TREES_MAX) is left to be computed when asked for."""
+        cdef int k, count = nodes.shape[0], bits, b, rc
+        if removed.shape[0] != NR * count or wants.shape[0] != count:
+            raise ValueError("walk_ahead takes ten counts and one want per node")
+        if self.m.up >= 0:
+            raise ValueError("only a memo of every up card walks ahead")
+        if self.m.busy:
+            raise RuntimeError("this DealerMemo is in use by another call (use one per thread)")
+        for k in range(count):
+            if nodes[k] < -1 or nodes[k] >= n_nodes:
+                raise ValueError("a node is -1 or a player node")
+            if k and wants[k] == wants[k - 1]:
+                continue
+            bits = wants[k] & ALL_UPS
+            for b in range(2):  # the trees, made with the GIL held
+                if bits & (bits - 1) and bits != ALL_UPS and (
+                        set_trees[self.m.drule][b][bits] != NULL or n_set_trees + 1 <= SET_TREES_MAX):
+                    set_tree(self.m.drule, b, bits)
+        self.m.busy = True
+        with nogil:
+            rc = dmemo_ahead(&self.m, &removed[0] if count else NULL, &nodes[0] if count else NULL,
+                             &wants[0] if count else NULL, count)
+        self.m.busy = False
+        if rc != 0:
+            raise MemoryError()
 
     @property
     def origin(self):

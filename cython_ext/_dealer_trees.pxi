@@ -661,6 +661,25 @@ cdef void tree_eval(const UTree* t, const int* shoe, double* buf, double* rows) 
     finish_rows(t, shoe, N, rows)
 
 
+cdef void lanes_walk(const UTree* t, const double* const* f, const double* const* d,
+                     const int* shoes, const int* Ns, double* buf,
+                     double* const* rows) noexcept nogil:
+    """:func:`tree_eval_all_lanes`' walk, each lane's factors made: ``f[l][r * KMAX + k]``
+    the falling count of rank ``r`` in shoe ``l`` (k <= ``t.kmax[r]``: :func:`falling_row`),
+    ``d[l]`` its falling-total table (:func:`total_table`, a + k <= ``t.ncards_max``),
+    ``Ns[l]`` its cards. A longer row or table holds the same doubles in its first
+    entries (each entry is made from the ones before it alone), so a caller may keep them
+    (:func:`dmemo_frow`, :func:`dmemo_dtab`)."""
+    cdef int l, n = t.n
+    for l in range(LANES):
+        buf[l] = 1.0
+    sc_lanes_combs_apart(t.comb_f, t.comb_d, t.ncomb, f, d, buf + LANES * n)
+    sc_lanes_nodes(<const int*>t.steps, n, buf + LANES * n, buf)
+    sc_lanes_groups(t.grp_node, t.grp_w, t.grp_start, ROWS, buf, rows)
+    for l in range(LANES):
+        finish_rows(t, &shoes[l * NR], Ns[l], rows[l])
+
+
 cdef void tree_eval_all_lanes(const UTree* t, const int* shoes, double* buf,
                               double* const* rows) noexcept nogil:
     """:func:`tree_eval` of LANES shoes at once, every row: ``rows[l]`` gets what
@@ -668,13 +687,11 @@ cdef void tree_eval_all_lanes(const UTree* t, const int* shoes, double* buf,
     sums in the same order; the walk's index loads are made once for the four shoes and
     each node's four products are independent: lanes.h). ``buf``: caller-owned scratch of
     LANES * :func:`tree_scratch_size` doubles."""
-    cdef double row[KMAX + 1]
-    cdef double d[(KMAX + 1) * (KMAX + 1)]
-    cdef double f4[NR * KMAX * LANES]               # [rank * KMAX + k][lane]
-    cdef double d4[(KMAX + 1) * (KMAX + 1) * LANES]  # [a * (KMAX + 1) + k][lane]
-    cdef double lane_sum[LANES]
-    cdef int l, r, a, k, j, N
-    cdef int n = t.n, top = t.ncards_max
+    cdef double f[LANES][NR * KMAX]
+    cdef double d[LANES][(KMAX + 1) * (KMAX + 1)]
+    cdef const double* fp[LANES]
+    cdef const double* dp[LANES]
+    cdef int l, r, N
     cdef int Ns[LANES]
     cdef const int* shoe
     for l in range(LANES):
@@ -682,23 +699,12 @@ cdef void tree_eval_all_lanes(const UTree* t, const int* shoes, double* buf,
         N = 0
         for r in range(NR):
             N += shoe[r]
-            falling_row(shoe[r], t.kmax[r], row)
-            for k in range(t.kmax[r] + 1):
-                f4[(r * KMAX + k) * LANES + l] = row[k]
+            falling_row(shoe[r], t.kmax[r], &f[l][r * KMAX])
         Ns[l] = N
-        total_table(N, top, d)
-        for a in range(top):
-            for k in range(top - a + 1):
-                d4[(a * (KMAX + 1) + k) * LANES + l] = d[a * (KMAX + 1) + k]
-        buf[l] = 1.0
-    sc_lanes_combs(t.comb_f, t.comb_d, t.ncomb, f4, d4, buf + LANES * n)
-    sc_lanes_nodes(<const int*>t.steps, n, buf + LANES * n, buf)
-    for j in range(ROWS):
-        sc_lanes_group(t.grp_node, t.grp_w, t.grp_start[j], t.grp_start[j + 1], buf, lane_sum)
-        for l in range(LANES):
-            rows[l][j] = lane_sum[l]
-    for l in range(LANES):
-        finish_rows(t, &shoes[l * NR], Ns[l], rows[l])
+        total_table(N, t.ncards_max, d[l])
+        fp[l] = f[l]
+        dp[l] = d[l]
+    lanes_walk(t, fp, dp, shoes, Ns, buf, rows)
 
 
 cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,
@@ -716,37 +722,26 @@ cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,
     falling-total table.
     """
     cdef double f[LANES][NR * KMAX]
-    cdef const double* d[LANES]
-    cdef double lane_sum[LANES]
-    cdef int l, r, i, j, o, n, N, g
-    cdef const TStep* steps = t.steps
-    cdef const int* comb_f = t.comb_f
-    cdef const int* comb_d = t.comb_d
-    cdef const int* grp_node = t.grp_node
-    cdef const double* grp_w = t.grp_w
+    cdef const double* fp[LANES]
+    cdef double* rows[LANES]
+    cdef int l, r, j, o, n, N
     cdef double* cf
     cdef const int* shoe
     for l in range(LANES):
         for r in range(NR):
             memcpy(&f[l][r * KMAX], frows[l * NR + r], (t.kmax[r] + 1) * sizeof(double))
-        d[l] = dtabs[l]
+        fp[l] = f[l]
+        rows[l] = &out[l * NOUT]
+        buf[l] = 1.0
     n = t.n
     cf = buf + LANES * n
-    for i in range(t.ncomb):
-        for l in range(LANES):
-            cf[i * LANES + l] = f[l][comb_f[i]] * d[l][comb_d[i]]
-    for l in range(LANES):
-        buf[l] = 1.0
+    sc_lanes_combs_apart(t.comb_f, t.comb_d, t.ncomb, fp, dtabs, cf)
     # each node's product, four lanes at once (lanes.h: the loop is the one tree_eval
     # makes per shoe; four loads, then four stores, so nothing to re-read)
-    sc_lanes_nodes(<const int*>steps, n, cf, buf)
-    for j in range(NOUT):
-        g = u * NOUT + j
-        # per shoe, the sums of tree_eval in its order (bit for bit the same rows):
-        # accumulator q takes the entries e = q mod 4 of the group, the rest go to the first
-        sc_lanes_group(grp_node, grp_w, t.grp_start[g], t.grp_start[g + 1], buf, lane_sum)
-        for l in range(LANES):
-            out[l * NOUT + j] = lane_sum[l]
+    sc_lanes_nodes(<const int*>t.steps, n, cf, buf)
+    # per shoe, the sums of tree_eval in its order (bit for bit the same rows): accumulator
+    # q takes the entries e = q mod 4 of the group, the rest go to the first
+    sc_lanes_groups(t.grp_node, t.grp_w, &t.grp_start[u * NOUT], NOUT, buf, rows)
     for l in range(LANES):
         shoe = &shoes[l * NR]
         N = 0

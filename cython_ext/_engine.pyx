@@ -76,11 +76,11 @@ from libc.stdint cimport uint64_t
 from libc.math cimport isfinite
 
 cdef extern from "lanes.h" nogil:  # the four-shoe walks' hot loops, built for AVX2 too
-    void sc_lanes_combs(const int* fi, const int* di, int n, const double* f,
-                        const double* d, double* cf)
     void sc_lanes_nodes(const int* steps, int n, const double* cf, double* buf)
-    void sc_lanes_group(const int* node, const double* w, int e, int k, const double* buf,
-                        double* out)
+    void sc_lanes_groups(const int* node, const double* w, const int* start, int ngroups,
+                         const double* buf, double* const* rows)
+    void sc_lanes_combs_apart(const int* fi, const int* di, int n, const double* const* f,
+                              const double* const* d, double* cf)
 
 import array
 

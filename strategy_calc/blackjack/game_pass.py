@@ -495,6 +495,41 @@ def memo_hints(
     (:func:`strategy_calc.engine.dealer_memo`) walks each removal's dealer tree once, for
     those up cards only. A speed-up only: the values do not depend on the hints.
     """
+    return round_wants(rules, shoe, policies, splits, wants).hints
+
+
+@dataclass(frozen=True, slots=True)
+class RoundWants:
+    """What a chart's round wants of its dealer memo, noted in a dry run
+    (:func:`round_wants`): the hints, and every removal with its up cards to walk ahead."""
+
+    hints: array.array[int]
+    """Per player node, the up cards (:func:`memo_hints`)."""
+    removed: array.array[int]
+    """Ten rank counts per removal asked for, grouped by the up cards it was asked
+    against (:meth:`strategy_calc.engine.DealerMemo.entry_wants`)."""
+    nodes: array.array[int]
+    """The player node of each removal, or -1 (a split hand's cards with the other pair
+    card's)."""
+    wants: array.array[int]
+    """The up cards of each removal (bit ``u``: up card ``u``), in groups."""
+
+    def walk_ahead(self, memo: engine.DealerMemo) -> None:
+        """Compute every row of ``memo`` (a memo of a shoe like the dry run's) a round
+        will want, four removals a dealer walk
+        (:meth:`strategy_calc.engine.DealerMemo.walk_ahead`): the same doubles, sooner."""
+        memo.walk_ahead(memoryview(self.removed), memoryview(self.nodes),
+                        memoryview(self.wants))
+
+
+def round_wants(
+    rules: BlackjackRules, shoe: Shoe, policies: Mapping[Rank, bytes],
+    splits: Mapping[Rank, tuple[array.array[int], Collection[int]]],
+    wants: Mapping[Rank, bytes] | None = None,
+) -> RoundWants:
+    """:func:`memo_hints`, with every removal the dry run asked for (a player node's, or a
+    split hand's cards with the other pair card's) and its up cards, grouped by those up
+    cards so that a memo walks them four at a time (:meth:`RoundWants.walk_ahead`)."""
     memo = engine.dealer_memo(shoe, engine.dealer_rule(rules))
     memo.defer()
     try:
@@ -504,9 +539,13 @@ def memo_hints(
             if up in splits:
                 codes, pairs = splits[up]
                 add_split_values(game, ups, codes, pairs, engine.SPLIT_CHART, lazy=True)
+        removed, nodes, bits = memo.entry_wants()
     finally:
-        wanted = memo.node_wants()
-    return wanted
+        hints = memo.node_wants()
+    order = sorted((k for k in range(len(bits)) if bits[k]), key=lambda k: bits[k])
+    return RoundWants(
+        hints, array.array("i", [c for k in order for c in removed[10 * k:10 * (k + 1)]]),
+        array.array("i", [nodes[k] for k in order]), array.array("H", [bits[k] for k in order]))
 
 
 def apply_split_strategy(

@@ -35,13 +35,14 @@ from strategy_calc.blackjack.game_pass import (
     GamePass,
     PassPlay,
     PassRequest,
+    RoundWants,
     UpCardDeals,
     add_split_values,
     chart_codes,
     chart_play_rows,
     hand_nodes,
-    memo_hints,
     node_id,
+    round_wants,
     split_round_values,
     whole_game_pass,
 )
@@ -108,10 +109,10 @@ class RoundPlanner:
                       if actions.get((int(up), (p, p))) is Action.SPLIT)
             for up in UP_ORDER}
         """With the chart alone, per up card the pair ranks it splits (ascending)."""
-        self._memo_hints: array.array[int] | None = None
-        """Per player node, the up cards a round wants its dealer distributions against:
-        made on first use from the start of the shoe
-        (:func:`strategy_calc.blackjack.game_pass.memo_hints`)."""
+        self._round_wants: RoundWants | None = None
+        """What a round wants of its dealer memo (per player node, the up cards it wants
+        its dealer distributions against, and every removal to walk ahead): made on first
+        use from the start of the shoe (:func:`strategy_calc.blackjack.game_pass.round_wants`)."""
         self._split_tables = (counter.tables if counter.tables is not None
                               else SplitTables(counter.start().counts))
         """The run's split moment tables (:attr:`BlackjackCounter.tables`)."""
@@ -226,19 +227,31 @@ class RoundPlanner:
         return self._chart_actions.get((int(up), hand)) or self.chart.code(hand, up).action
 
     def _hints(self) -> array.array[int]:
-        """:attr:`_memo_hints`, made on first use (a dry run of a round off the top, its
+        """Per player node, the up cards a round wants its dealer distributions against
+        (:attr:`_round_wants`' hints)."""
+        return self._wants_of_round().hints
+
+    def _wants_of_round(self) -> RoundWants:
+        """:attr:`_round_wants`, made on first use (a dry run of a round off the top, its
         splits the chart's and those an index play may take)."""
-        if self._memo_hints is None:
+        if self._round_wants is None:
             splits = {up: (codes, {p for p in range(1, 11)
                                    if self._chart_actions.get((int(up), (p, p))) is Action.SPLIT
                                    or any(play.applies((p, p), int(up))
                                           and Action.SPLIT.value in play.actions
                                           for play in self.plays)})
                       for up, codes in self._split_codes.items()}
-            self._memo_hints = memo_hints(self.rules, self.counter.start(), self.chart.policies,
-                                          splits, self._chart_wants)
-        assert self._memo_hints is not None
-        return self._memo_hints
+            self._round_wants = round_wants(self.rules, self.counter.start(),
+                                            self.chart.policies, splits, self._chart_wants)
+        return self._round_wants
+
+    def _round_memo(self, shoe: Shoe) -> engine.DealerMemo:
+        """A round's dealer memo for ``shoe``: hinted, and with every row the round will
+        want walked ahead, four removals a dealer walk (:class:`RoundWants`)."""
+        wants = self._wants_of_round()
+        memo = engine.dealer_memo(shoe, engine.dealer_rule(self.rules), hints=wants.hints)
+        wants.walk_ahead(memo)
+        return memo
 
     def _insures(self, up: Rank, tc: float) -> bool:
         """Insurance against ``up`` at true count ``tc``: where the chart insures (a shoe
@@ -282,8 +295,7 @@ class RoundPlanner:
         err = self._rate(play_error)
         optimal = self.strategy == "optimal"
         fixed = not optimal and not self.plays
-        memo = None if optimal else engine.dealer_memo(shoe, engine.dealer_rule(rules),
-                                                       hints=self._hints())
+        memo = None if optimal else self._round_memo(shoe)
         quick = (fixed and not moments and rules.suited_678(split=True)[0] <= 0
                  and not self.chart.insure)
         play: PassPlay = (DerivedPolicy() if optimal else
