@@ -7,6 +7,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from strategy_calc.cards import Rank
 from strategy_calc.render.text import finite, render
 from strategy_calc.rules import BlackjackRules
 from strategy_calc.rules.shoe import continuous_note
@@ -72,8 +73,6 @@ def cases_dict(run: OptimalGame) -> dict[str, Any]:
     >>> d["cases"][0]["pair"], d["cases"][0]["up"], d["cases_summary"]["peak_rss_mib_max"]
     ('8', 'T', 3.0)
     """
-    from strategy_calc.cards import Rank
-
     cases = [{"pair": Rank(c.pair).symbol, "up": Rank(c.up).symbol, "split_raw": c.raw,
               "seconds": c.seconds, "peak_rss_mib": c.peak_rss_bytes / 2**20,
               "memo_mib": c.memo_bytes / 2**20, "states": c.states,
@@ -90,8 +89,6 @@ def cases_dict(run: OptimalGame) -> dict[str, Any]:
 def cases_text(run: OptimalGame) -> str:
     """The cases of :func:`cases_dict` as a table: seconds and peak MiB per pair (rows)
     and up card (columns), ``*`` marking a case read from the cache."""
-    from strategy_calc.cards import Rank
-
     data = cases_dict(run)
     summary = data["cases_summary"]
     ups = list(dict.fromkeys(c["up"] for c in data["cases"]))
