@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from strategy_calc import __version__, engine
+from strategy_calc.blackjack.cost import pair_cost
 from strategy_calc.blackjack.deals import UP_ORDER
 from strategy_calc.blackjack.edge import optimal_ev
 from strategy_calc.blackjack.game_analysis import OptimalEdge
@@ -277,16 +278,18 @@ def _write_cached(path: Path, case: Case, result: CaseResult) -> None:
     part.replace(path)
 
 
-def check_cache(cache: Path) -> None:
-    """Refuse, before any work, a cache folder that cannot be used; make it if its parent
-    exists."""
+def check_cache(cache: Path, make: bool = True) -> None:
+    """Refuse, before any work, a cache folder that cannot be used; make it (``make``)
+    if its parent exists."""
     if cache.exists() and not cache.is_dir():
         raise InputError(f"--cache {cache} is a file, not a folder")
     if not cache.is_dir() and not cache.parent.is_dir():
         raise InputError(f"--cache {cache}: its parent folder {cache.parent} does not exist")
-    cache.mkdir(exist_ok=True)
-    if not os.access(cache, os.W_OK):
-        raise InputError(f"--cache {cache}: the folder cannot be written")
+    where = cache if cache.is_dir() else cache.parent
+    if not os.access(where, os.W_OK):
+        raise InputError(f"--cache {cache}: the folder {where} cannot be written")
+    if make:
+        cache.mkdir(exist_ok=True)
 
 
 def _cached_run(
@@ -307,7 +310,10 @@ def _cached_run(
                     on_case(case, kept, len(found), total)
         if progress is not None and found:
             progress(len(found), total)
-    todo = [i for i in range(total) if i not in found]
+    # the longest first (the low pairs' resplits), so no long case starts last and runs
+    # alone: the order the cases are given in does not change what they combine to
+    todo = sorted((i for i in range(total) if i not in found),
+                  key=lambda i: -pair_cost(cases[i].rules, "optimal", cases[i].pair).seconds)
     done_before = len(found)
 
     def finished(index: int, result: CaseResult, done: int) -> None:

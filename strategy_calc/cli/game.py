@@ -107,11 +107,14 @@ def optimal_game_of(game: opt.ShoeRuleset, split_strategy: SplitStrategy, yes: b
     ``workers``' executor (:func:`strategy_calc.blackjack.optimal_game.optimal_game`): the
     cost warning or question first, a line on stderr per case, ``cache`` resumed."""
     from strategy_calc.blackjack import optimal_game as cases
+    from strategy_calc.blackjack.cost import game_cost
 
-    ruleset, cards, _key = _game_key(game, split_strategy, yes)
+    ruleset, cards = guarded(game.with_shoe)
     guarded(lambda: cases.check_game(ruleset))
     if cache is not None:
-        guarded(lambda: cases.check_cache(cache))
+        guarded(lambda: cases.check_cache(cache, make=False))
+    warn_slow_split(ruleset, split_strategy, "every pair (one core's work, shared among the"
+                    " workers)", game_cost(ruleset, split_strategy), yes)
     limit = None if memory_limit is None else int(memory_limit * 2**20)
 
     def said(case: cases.Case, result: cases.CaseResult, done: int, total: int) -> None:
