@@ -144,6 +144,9 @@ def test_edge_with_jobs_reports_the_serial_edge_and_each_cases_memory() -> None:
         (["--cache", "{tmp}/no/such"], "parent folder"),
         (["--jobs", "0"], "--jobs must be at least 1"),
         (["--jobs", "1", "--split-strategy", "cdp1"], "--strategy optimal --split-strategy"),
+        # the limit reaches the worker (a thread: no context inherited, so the task's own)
+        (["--jobs", "1", "--memory-limit", "0.05", "--set", "no_split_ranks=a,2,3,4,5,6,7,8,t"],
+         "needs more than its memory limit"),
     ],
 )
 def test_bad_case_runs_are_one_error_line(tmp_path: Path, args: list[str], message: str
