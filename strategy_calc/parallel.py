@@ -111,12 +111,26 @@ def executor(
 def run_all(
     pool: Executor, func: Callable[[T], R], items: Sequence[T],
     progress: Callable[[int, int], None] | None = None,
+    *, each: Callable[[int, R, int], None] | None = None,
 ) -> list[R]:
-    """``[func(item) for item in items]`` on ``pool``, in that order; ``progress(done, n)``."""
+    """``[func(item) for item in items]`` on ``pool``, in that order; ``progress(done, n)``
+    and ``each(index, result, done)`` as each result comes (in the order they finish:
+    e.g. to keep it before the rest are done).
+
+    >>> seen = []
+    >>> with executor(jobs=1, kind="threads") as pool:
+    ...     run_all(pool, abs, [-2, 3], each=lambda i, r, done: seen.append((i, r, done)))
+    [2, 3]
+    >>> sorted(seen)
+    [(0, 2, 1), (1, 3, 2)]
+    """
     futures: dict[Any, int] = {pool.submit(func, item): i for i, item in enumerate(items)}
     results: list[Any] = [None] * len(items)
     for done, future in enumerate(as_completed(futures), start=1):
-        results[futures[future]] = future.result()
+        index = futures[future]
+        results[index] = future.result()
+        if each is not None:
+            each(index, results[index], done)
         if progress is not None:
             progress(done, len(items))
     return results

@@ -573,7 +573,6 @@ def apply_split_strategy(
         if (strategy in ("cdp", "cdp-hands")
                 and not game.plans[Rank(pair_rank)].resplits):
             continue  # one split: they are cdp1, already valued by add_split_values
-        adj = game.conditioning.blackjack_adjustment(ups.no_blackjack(hand))
         raw = 0.0
         for p, base in game.plans[Rank(pair_rank)].up_card_shoes(ups.base, ups.up):
             part = _split_raw(game, base, ups.up, Rank(pair_rank), strategy, codes)
@@ -581,10 +580,29 @@ def apply_split_strategy(
                 break
             raw += p * part
         else:
-            ups.deals[hand] = [d._replace(split=raw + adj) for d in ups.deals[hand]]
+            set_split_raw(game, ups, pair_rank, raw)
         if progress is not None:
             progress(pair_rank, 10)
     return codes
+
+
+def split_cases(game: GamePass, ups: UpCardDeals) -> list[int]:
+    """The pair ranks whose split :func:`apply_split_strategy` re-values against ``ups.up``
+    under ``optimal`` (a pair the shoe deals and the rules let split), in its order: the
+    cases of a whole game under the fully optimal split (after
+    :func:`add_optimal_split_values`)."""
+    return [pair_rank for pair_rank in range(1, 11)
+            if (pair_rank, pair_rank) in ups.deals
+            and ups.deals[(pair_rank, pair_rank)][0].split is not None]
+
+
+def set_split_raw(game: GamePass, ups: UpCardDeals, pair_rank: int, raw: float) -> None:
+    """Set the pair's ``split`` field from ``raw``, the split's raw EV against ``ups.up``
+    (the split strategy's, summed over :meth:`SplitPlan.up_card_shoes`), adding the
+    dealer-blackjack adjustment of the game's conditioning."""
+    hand = (pair_rank, pair_rank)
+    adj = game.conditioning.blackjack_adjustment(ups.no_blackjack(hand))
+    ups.deals[hand] = [d._replace(split=raw + adj) for d in ups.deals[hand]]
 
 
 def _split_raw(game: GamePass, base: Shoe, up: Rank, pair: Rank, strategy: str,

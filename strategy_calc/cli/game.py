@@ -7,6 +7,7 @@ import sys
 from collections import OrderedDict
 from collections.abc import Callable
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -30,6 +31,7 @@ from strategy_calc.cli.respond import (
 
 if TYPE_CHECKING:
     from strategy_calc.blackjack.game_analysis import GameAnalysis, OptimalEdge
+    from strategy_calc.blackjack.optimal_game import OptimalGame
 
 commands = typer.Typer()
 """This family's commands (the root loads them on first use: :mod:`strategy_calc.cli.root`)."""
@@ -98,6 +100,35 @@ def optimal_edge_of(game: opt.ShoeRuleset, split_strategy: SplitStrategy, yes: b
                                             split_strategy=split_strategy))
 
 
+def optimal_game_of(game: opt.ShoeRuleset, split_strategy: SplitStrategy, yes: bool,
+                    workers: opt.Workers, cache: Path | None, memory_limit: float | None,
+                    ) -> OptimalGame:
+    """The whole game under the fully optimal split, each (pair, up card) a task on
+    ``workers``' executor (:func:`strategy_calc.blackjack.optimal_game.optimal_game`): the
+    cost warning or question first, a line on stderr per case, ``cache`` resumed."""
+    from strategy_calc.blackjack import optimal_game as cases
+    from strategy_calc.blackjack.cost import game_cost
+
+    ruleset, cards = guarded(game.with_shoe)
+    guarded(lambda: cases.check_game(ruleset))
+    if cache is not None:
+        guarded(lambda: cases.check_cache(cache, make=False))
+    warn_slow_split(ruleset, split_strategy, "every pair (one core's work, shared among the"
+                    " workers)", game_cost(ruleset, split_strategy), yes)
+    limit = None if memory_limit is None else int(memory_limit * 2**20)
+
+    def said(case: cases.Case, result: cases.CaseResult, done: int, total: int) -> None:
+        how = "cached" if result.cached else f"{result.seconds:.1f} s"
+        print(f"case {done}/{total}: {case.label}, {how}, peak"
+              f" {result.peak_rss_bytes / 2**20:.0f} MiB", file=sys.stderr, flush=True)
+
+    def run() -> OptimalGame:
+        with workers.executor() as pool, progress_bar("fully optimal splits") as tick:
+            return cases.optimal_game(ruleset, pool, cards, cache, tick, said, limit)
+
+    return guarded(run)
+
+
 @command(commands, "chart", "strategy-calc chart --rules deluxe --decks 6",
          "strategy-calc chart --rules macau-1983 --format pdf --out macau.pdf")
 def chart_command(
@@ -154,12 +185,34 @@ def edge_command(
     boxes: opt.BoxesOpt = None,
     memory_limit: opt.MemoryLimitOpt = None,
     yes: opt.YesOpt = False,
+    workers: opt.Workers,
+    cache: Annotated[Path | None, typer.Option(
+        "--cache", metavar="DIR", help="With --split-strategy optimal: keep each (pair, up"
+        " card) case's result here; a rerun resumes.")] = None,
     output: opt.Output,
 ) -> None:
-    """The exact house edge / return to player of a ruleset from a full shoe."""
+    """The exact house edge / return to player of a ruleset from a full shoe.
+
+    With --strategy optimal --split-strategy optimal, --jobs, --scheduler or --cache run
+    each pair against each up card as its own task (locally or on a Dask cluster) and
+    report each case's time and peak memory.
+    """
     as_json = output.json
     from strategy_calc.blackjack.game_analysis import strategy_ev
-    from strategy_calc.render.game import boxes_dict, boxes_text, edge_dict, edge_text
+    from strategy_calc.render.game import (
+        boxes_dict,
+        boxes_text,
+        cases_dict,
+        cases_text,
+        edge_dict,
+        edge_text,
+    )
+
+    as_cases = workers.jobs is not None or workers.scheduler is not None or cache is not None
+    if as_cases and (strategy is not Strategy.OPTIMAL
+                     or split_strategy.strip().lower() != SplitStrategy.OPTIMAL):
+        raise fail("--jobs, --scheduler and --cache run the fully optimal split's cases: give"
+                   " them with --strategy optimal --split-strategy optimal")
 
     def compute() -> tuple[Any, float, Any]:
         fig = None
@@ -171,6 +224,9 @@ def edge_command(
                 raise fail("--boxes takes --strategy basic or optimal, not autoplay")
             ruleset, start = game.with_shoe()
             fig = boxes_off_the_top(ruleset, start, boxes, play=strategy.value)
+        if as_cases:
+            cases = optimal_game_of(game, split_strategy, yes, workers, cache, memory_limit)
+            return cases, cases.edge.ev_optimal, fig
         if strategy is Strategy.OPTIMAL:  # (optimal play alone: the chart is not needed)
             optimal = optimal_edge_of(game, split_strategy, yes)
             return optimal, optimal.ev_optimal, fig
@@ -179,10 +235,19 @@ def edge_command(
 
     def render(done: tuple[Any, float, Any]) -> str:
         analysis, ev, fig = done
+        from strategy_calc.blackjack.optimal_game import OptimalGame
+
+        run = analysis if isinstance(analysis, OptimalGame) else None
+        if run is not None:
+            analysis = run.edge
         if as_json:
             data = edge_dict(analysis, strategy.value, ev)
+            if run is not None:
+                data.update(cases_dict(run))
             return dump_json(data if fig is None else {**data, **boxes_dict(fig)})
         text = edge_text(analysis, strategy.value, ev)
+        if run is not None:
+            text += "\n" + cases_text(run)
         return text if fig is None else text + "\n" + boxes_text(fig)
 
     with guarded_memory(memory_limit):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from strategy_calc.cards import Rank
 from strategy_calc.render.text import finite, render
 from strategy_calc.rules import BlackjackRules
 from strategy_calc.rules.shoe import continuous_note
@@ -14,6 +15,7 @@ from strategy_calc.rules.shoe import continuous_note
 if TYPE_CHECKING:
     from strategy_calc.blackjack.boxes import BoxFigures
     from strategy_calc.blackjack.game_analysis import GameAnalysis, OptimalEdge
+    from strategy_calc.blackjack.optimal_game import OptimalGame
     from strategy_calc.blackjack.sweep import SweepResult, SweepRow
     from strategy_calc.blackjack.whatif import BonusValue
 
@@ -51,6 +53,63 @@ def edge_text(game: GameAnalysis | OptimalEdge, strategy: str, ev: float) -> str
                      f" strategy costs {(game.ev_optimal - ev) * 100:.4f} points)")
     if "shoe_note" in data:
         lines.append(f"note: {data['shoe_note']}")
+    return "\n".join(lines)
+
+
+def cases_dict(run: OptimalGame) -> dict[str, Any]:
+    """The keys the fully optimal split's cases add to ``edge --json`` (``--jobs``,
+    ``--scheduler``, ``--cache``): ``cases``, one object per (pair, up card) in the order
+    they were combined (``pair``, ``up`` symbols; ``split_raw``: the split's raw EV, all
+    hands; ``seconds`` on its worker; ``peak_rss_mib``: the worker process's peak resident
+    memory during the task; ``memo_mib``: the solver's memos; ``states``; ``cached``), and
+    ``cases_summary`` (their count, how many came from the cache, the seconds summed, the
+    largest peak).
+
+    >>> from strategy_calc.blackjack.game_analysis import OptimalEdge
+    >>> from strategy_calc.blackjack.optimal_game import CaseResult, OptimalGame
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> one = CaseResult(8, 10, -0.5, 3, 4, 2**20, 1.5, 3 * 2**20)
+    >>> d = cases_dict(OptimalGame(OptimalEdge(blackjack_rules(), 0.0, {}), (one,)))
+    >>> d["cases"][0]["pair"], d["cases"][0]["up"], d["cases_summary"]["peak_rss_mib_max"]
+    ('8', 'T', 3.0)
+    """
+    cases = [{"pair": Rank(c.pair).symbol, "up": Rank(c.up).symbol, "split_raw": c.raw,
+              "seconds": c.seconds, "peak_rss_mib": c.peak_rss_bytes / 2**20,
+              "memo_mib": c.memo_bytes / 2**20, "states": c.states,
+              "dealer_evaluations": c.dealer_evaluations, "cached": c.cached}
+             for c in run.cases]
+    peaks = [c.peak_rss_bytes / 2**20 for c in run.cases]
+    return {"cases": cases, "cases_summary": {
+        "cases": len(cases), "cached": sum(1 for c in run.cases if c.cached),
+        "seconds": sum(c.seconds for c in run.cases),
+        "peak_rss_mib_min": min(peaks, default=0.0),
+        "peak_rss_mib_max": max(peaks, default=0.0)}}
+
+
+def cases_text(run: OptimalGame) -> str:
+    """The cases of :func:`cases_dict` as a table: seconds and peak MiB per pair (rows)
+    and up card (columns), ``*`` marking a case read from the cache."""
+    data = cases_dict(run)
+    summary = data["cases_summary"]
+    ups = list(dict.fromkeys(c["up"] for c in data["cases"]))
+    pairs = list(dict.fromkeys(Rank(c.pair).symbol for c in sorted(run.cases,
+                                                                   key=lambda c: c.pair)))
+    cell = {(c["pair"], c["up"]): c for c in data["cases"]}
+    lines = [f"fully optimal split cases: {summary['cases']} ({summary['cached']} from the"
+             f" cache), {summary['seconds']:.1f} s of work, peak memory"
+             f" {summary['peak_rss_mib_min']:.0f} to {summary['peak_rss_mib_max']:.0f} MiB"]
+    shows: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
+        ("seconds", lambda c: f"{c['seconds']:.1f}"),
+        ("peak MiB", lambda c: f"{c['peak_rss_mib']:.0f}"))
+    for title, show in shows:
+        lines.append(f"{title} by pair (rows) and up card (columns):")
+        lines.append("      " + "".join(f"{up:>8}" for up in ups))
+        for pair in pairs:
+            row = [(show(cell[(pair, up)]) + ("*" if cell[(pair, up)]["cached"] else ""))
+                   if (pair, up) in cell else "-" for up in ups]
+            lines.append(f"  {pair},{pair} " + "".join(f"{v:>8}" for v in row))
+    if summary["cached"]:
+        lines.append("(* read from the cache: the time and memory of the run that made it)")
     return "\n".join(lines)
 
 
