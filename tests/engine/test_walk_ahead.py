@@ -62,7 +62,6 @@ def test_walked_ahead_rows_are_bit_for_bit_those_of_no_memo() -> None:
         ahead = sum(memo.walks)
         # (a process that has made SET_TREES_MAX up-card-set trees walks only the rest
         # ahead: under xdist a worker may have; the fresh process below checks it walks)
-        assert memo.entries > 0
         params = engine.engine_params(RULES)
         pair_params = engine.engine_params(RULES, pair=Rank.EIGHT)
         for up, policy in policies:
@@ -84,7 +83,7 @@ def test_a_fresh_process_walks_the_dry_runs_removals_ahead() -> None:
     code = ("import test_walk_ahead as t; from strategy_calc.cards import Shoe; "
             "dry, _ = t._dry_run(Shoe.full(1)); r, n, w = t._ordered(dry); "
             "from strategy_calc import engine; m = engine.dealer_memo(Shoe.full(1), False); "
-            "m.walk_ahead(r, n, w); print(sum(m.walks))")
+            "m.walk_ahead(r, n, w); print(sum(m.walks) * (m.entries > 0))")
     from pathlib import Path
 
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
