@@ -408,7 +408,7 @@ def test_charlie_cards_round_equals_the_brute_force(case: Case) -> None:
 
 
 BONUS_TABLE = [
-    Case("deluxe", (2, 2, 1, 1, 1, 1, 1, 1, 1, 2),
+    Case("deluxe", (2, 1, 1, 1, 1, 1, 1, 1, 1, 2),
          ("bonus_hands=2-3-4=2 plays-on; A-A-9=3; A-2-3=1.5 not-split",)),
     Case("macau-1983", (2, 2, 1, 1, 1, 1, 2, 1, 1, 2),
          ("bonus_hands=A-2-2=2; 7-7-A=4 plays-on", "bonus_suited_678=0")),
