@@ -152,6 +152,8 @@ class Rank(IntEnum):
 
 
 RANKS: tuple[Rank, ...] = tuple(Rank)
+RANK_SYMBOLS: tuple[str, ...] = FACES[:10]
+"""The ranks' one-letter symbols, rank 1 (ace) to 10 (:attr:`Rank.symbol`'s)."""
 SUITED_RANKS: tuple[Rank, ...] = (Rank.SIX, Rank.SEVEN, Rank.EIGHT)
 """The ranks whose suits the shoe tracks (the suited 6-7-8 bonus needs them)."""
 

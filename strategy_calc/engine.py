@@ -47,7 +47,7 @@ from strategy_calc._engine import ChartDeal, DealerMemo, SplitMomentGroup, Split
 from strategy_calc.actions import Action, ChartCode
 from strategy_calc.cards import Card, Rank, Shoe, rank_counts
 from strategy_calc.rules import BlackjackRules, double_allowed_totals
-from strategy_calc.rules.bonus_hands import BonusRows
+from strategy_calc.rules.bonus_hands import BonusRows, engine_rows
 
 if TYPE_CHECKING:
     import numpy as np  # the distribution histograms only
@@ -312,7 +312,7 @@ def engine_params(
         blackjack_loss_doubled=first[1],
         second_hand_blackjack_loss=second[0],
         second_hand_blackjack_loss_doubled=second[1],
-        bonus_fixed=tuple((r.counts, r.pays, not r.settles) for r in rules.bonus_rows()),
+        bonus_fixed=engine_rows(rules.bonus_rows()),
         bonus_suited_678=rules.suited_678()[0], suited_678_chance=0.0,
         bonus_settles_hand=rules.suited_678()[1],
         double_after_split=rules.split_hands_may_double(aces),

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from strategy_calc.cards import SUITED_RANKS, SUITS, Card, Rank, Shoe
 from strategy_calc.rules import BlackjackRules
-from strategy_calc.rules.bonus_hands import BonusRows
+from strategy_calc.rules.bonus_hands import BonusRows, engine_rows
 
 
 def suited_bonus_chance(shoe: Shoe, cards: Sequence[Card], needed: Sequence[Rank]) -> float:
@@ -44,7 +44,7 @@ def bonus_rows(rules: BlackjackRules, split: bool = False) -> BonusRows:
     >>> bonus_rows(BlackjackRules(bonus_777=3.0))
     (((0, 0, 0, 0, 0, 0, 3, 0, 0, 0), 3.0, False),)
     """
-    return tuple((row.counts, row.pays, not row.settles) for row in rules.bonus_rows(split))
+    return engine_rows(rules.bonus_rows(split))
 
 
 def bonus_terms(

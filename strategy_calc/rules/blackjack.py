@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from strategy_calc.cards import INFINITE_DECK, CardError, Decks, check_decks
+from strategy_calc.cards import INFINITE_DECK, RANK_SYMBOLS, CardError, Decks, check_decks
 from strategy_calc.rules.bonus_hands import SUITED_ROW, BonusHand, check_table
 from strategy_calc.rules.fields import RulesError, check_choices, payout_slug
 from strategy_calc.rules.shoe import BurnStart, Shuffle, check_shoe_fields
@@ -276,10 +276,8 @@ class BlackjackRules:
         ...                ).suited_678()
         (5.0, False)
         """
-        for row in self.bonus_table:
-            if row.suited and (row.split_hands or not split):
-                return row.pays, row.settles
-        return 0.0, True
+        rows = self.bonus_rows(split, suited=True)
+        return (rows[0].pays, rows[0].settles) if rows else (0.0, True)
 
     def bonus_rows(self, split: bool = False, suited: bool = False) -> tuple[BonusHand, ...]:
         """The rows that pay a hand (``split``: a split hand) of any suits (``suited``
@@ -390,7 +388,7 @@ class BlackjackRules:
         """
         if self.max_split_hands < 2:
             return False
-        return _RANK_SYMBOLS[rank - 1] not in self.no_split_ranks.split(",")
+        return RANK_SYMBOLS[rank - 1] not in self.no_split_ranks.split(",")
 
     def is_charlie(self, cards: int) -> bool:
         """Whether a hand of ``cards`` cards that has not bust is a Charlie (wins at once).
@@ -453,10 +451,6 @@ def _bonus_table(b678: float, b777: float, on_split: bool, settles: bool,
     return tuple(table) + rows
 
 
-_RANK_SYMBOLS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
-"""The rank symbols of ``no_split_ranks``, in rank order."""
-
-
 def _rank_list(text: str) -> str:
     """``no_split_ranks`` as kept: its ranks in rank order, comma separated, each once
     (given separated by commas or spaces, or run together: ``45T``, as ``sweep --vary``
@@ -474,12 +468,12 @@ def _rank_list(text: str) -> str:
     for word in words:
         for symbol in [word] if word == "10" else list(word):
             symbol = "T" if symbol in ("10", "J", "Q", "K") else symbol
-            if symbol not in _RANK_SYMBOLS:
+            if symbol not in RANK_SYMBOLS:
                 raise RulesError(f"invalid value {text!r} for no_split_ranks (ranks A, 2 to"
                                  " 9, T, as \"A\", \"4,5,T\" or \"45T\"; empty or none:"
                                  " every pair may be split)")
-            ranks.add(_RANK_SYMBOLS.index(symbol))
-    return ",".join(_RANK_SYMBOLS[i] for i in sorted(ranks))
+            ranks.add(RANK_SYMBOLS.index(symbol))
+    return ",".join(RANK_SYMBOLS[i] for i in sorted(ranks))
 
 
 def inert_overrides(rules: BlackjackRules, overrides: Sequence[str]) -> list[str]:

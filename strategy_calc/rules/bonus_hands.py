@@ -17,12 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from strategy_calc.cards import RANK_SYMBOLS, SUITED_RANKS
 from strategy_calc.rules.fields import RulesError, coerce
 
-RANK_SYMBOLS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
-"""A row's rank symbols, rank 1 (ace) to 10 (ten-valued)."""
-
-SUITED_ROW = (6, 7, 8)
+SUITED_ROW = tuple(int(r) for r in SUITED_RANKS)
 """The one multiset a suited row may have today: the engine tracks suits for the 6-7-8
 (and a split 6, 7 or 8's) only (docs/MODEL.md, "Bonus hands")."""
 
@@ -63,8 +61,8 @@ class BonusHand:
             raise RulesError(f"a bonus hand has three or more cards of ranks A, 2..9, T,"
                              f" not {self.ranks!r}")
         if sum(ranks) > 21:
-            raise RulesError(f"bonus hand {'-'.join(RANK_SYMBOLS[r - 1] for r in ranks)}"
-                             " is bust (hard total over 21): it is never made")
+            raise RulesError(f"bonus hand {self.cards} is bust (hard total over 21): it is"
+                             " never made")
         if isinstance(self.pays, bool) or not math.isfinite(self.pays) or self.pays <= 0:
             raise RulesError(f"a bonus hand pays a finite number > 0, not {self.pays!r}")
         if self.suited and ranks != SUITED_ROW:
@@ -104,6 +102,15 @@ class BonusHand:
         words += ([] if self.settles else ["plays-on"]) + (
             [] if self.split_hands else ["not-split"])
         return " ".join(words)
+
+
+def engine_rows(rows: Sequence[BonusHand]) -> BonusRows:
+    """Rows of any suits in the engine's form (:data:`BonusRows`).
+
+    >>> engine_rows([BonusHand((7, 7, 7), 3.0, settles=False)])
+    (((0, 0, 0, 0, 0, 0, 3, 0, 0, 0), 3.0, True),)
+    """
+    return tuple((row.counts, row.pays, not row.settles) for row in rows)
 
 
 def _ranks(text: str, raw: Any) -> tuple[int, ...]:

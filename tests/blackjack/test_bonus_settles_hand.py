@@ -17,6 +17,7 @@ import bj_oracle as oracle
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from one_hand import assert_suited_hand_evs_equal_the_oracle
 from oracle_round import Chart, RoundOracle
 from test_split_strategies import _engine_split
 from typer.testing import CliRunner
@@ -100,22 +101,7 @@ def test_suited_6_7_8_playing_on_matches_the_oracle(hand: tuple[tuple[str, str],
     rules = BlackjackRules(decks=1, hole_card=hole_card,  # type: ignore[arg-type]
                            bonus_777=3.0, bonus_suited_678=3.0, surrender="late",
                            bonus_settles_hand=False)
-    removed = [("2", None), ("3", None), ("4", None), ("4", None), ("5", None), ("9", None),
-               ("9", None), ("T", None), ("T", None), ("T", None), ("T", None), ("T", None),
-               ("6", "h"), ("7", "c"), ("8", "d"), ("A", None), ("2", None), ("3", None),
-               ("T", None), ("T", None), ("5", None), ("9", None)]
-    cards = [Card(Rank(int(r)), s) for r, s in hand]
-    gone = [Card(Rank(1 if r == "A" else 10 if r == "T" else int(r)), s) for r, s in removed]
-    up_card = Card(Rank(up), None if up not in (6, 7, 8) else "s")
-    got = analyse_hand(cards, up_card, rules, gone).ev
-    shoe = oracle.suited_shoe(1, [(c.rank.value, c.suit) for c in [*cards, up_card, *gone]])
-    exact = oracle.hand_evs_suited(tuple((c.rank.value, c.suit) for c in cards), up, shoe, rules)
-    for key in ("stand", "hit", "double", "surrender"):
-        want = exact.get(key)
-        if want is None:
-            assert got[key] is None, key
-        else:
-            assert got[key] is not None and abs(got[key] - float(want)) <= TOL, key
+    assert_suited_hand_evs_equal_the_oracle(hand, up, rules)
 
 
 SPLITS = [  # 7,7 split, 7-7-7 paid on split hands (rank only)

@@ -18,6 +18,7 @@ import bj_oracle as oracle
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from one_hand import assert_suited_hand_evs_equal_the_oracle
 from typer.testing import CliRunner
 
 from strategy_calc.blackjack.hand_analysis import analyse_hand
@@ -204,22 +205,7 @@ def test_a_suited_row_and_a_row_of_any_suits_on_one_hand_match_the_oracle(
     cards are of one suit (known suits, one deck, many cards gone)."""
     rules = BlackjackRules(decks=1, hole_card="enhc", surrender="late",
                            bonus_hands=_table(table))
-    removed = [("2", None), ("3", None), ("4", None), ("4", None), ("5", None), ("9", None),
-               ("9", None), ("T", None), ("T", None), ("T", None), ("T", None), ("T", None),
-               ("6", "h"), ("7", "c"), ("8", "d"), ("A", None), ("2", None), ("3", None),
-               ("T", None), ("T", None), ("5", None), ("9", None)]
-    cards = [Card(Rank(int(r)), s) for r, s in hand]
-    gone = [Card(Rank(1 if r == "A" else 10 if r == "T" else int(r)), s) for r, s in removed]
-    up_card = Card(Rank(up))
-    got = analyse_hand(cards, up_card, rules, gone).ev
-    shoe = oracle.suited_shoe(1, [(c.rank.value, c.suit) for c in [*cards, up_card, *gone]])
-    exact = oracle.hand_evs_suited(tuple((c.rank.value, c.suit) for c in cards), up, shoe,
-                                   rules)
-    for key in ("stand", "hit", "double", "surrender"):
-        want = exact.get(key)
-        assert (got[key] is None) == (want is None), key
-        if want is not None:
-            assert abs(got[key] - float(want)) <= TOL, key
+    assert_suited_hand_evs_equal_the_oracle(hand, up, rules)
 
 
 # ------------------------------------------- the shorthands are rows of the table

@@ -14,6 +14,7 @@ import bj_oracle as oracle
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from one_hand import assert_suited_hand_evs_equal_the_oracle
 
 from strategy_calc.blackjack.hand_analysis import analyse_hand, dealer_outcomes
 from strategy_calc.cards import Card, Rank, Shoe
@@ -195,19 +196,7 @@ def test_suited_bonus_hands_match_the_oracle(hand: tuple[tuple[str, str], ...], 
     """Known suits on a 1-deck shoe with many cards gone, Macau bonuses 3 and 3."""
     rules = BlackjackRules(decks=1, hole_card=hole_card,  # type: ignore[arg-type]
                            bonus_777=3.0, bonus_suited_678=3.0, surrender="late")
-    removed = [("2", None), ("3", None), ("4", None), ("4", None), ("5", None), ("9", None),
-               ("9", None), ("T", None), ("T", None), ("T", None), ("T", None), ("T", None),
-               ("6", "h"), ("7", "c"), ("8", "d"), ("A", None), ("2", None), ("3", None),
-               ("T", None), ("T", None), ("5", None), ("9", None)]
-    cards = [Card(Rank(int(r)), s) for r, s in hand]
-    gone = [Card(Rank(1 if r == "A" else 10 if r == "T" else int(r)), s) for r, s in removed]
-    up_card = Card(Rank(up), None if up not in (6, 7, 8) else "s")
-    engine = analyse_hand(cards, up_card, rules, gone)
-    as_oracle = [(c.rank.value, c.suit) for c in [*cards, up_card, *gone]]
-    shoe = oracle.suited_shoe(1, as_oracle)
-    exact = oracle.hand_evs_suited(tuple((c.rank.value, c.suit) for c in cards), up, shoe, rules)
-    _agree(dict(engine.ev), exact, ("stand", "hit", "double", "surrender"))
-    assert engine.suits_known
+    assert assert_suited_hand_evs_equal_the_oracle(hand, up, rules).suits_known
 
 
 @pytest.mark.slow
