@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cluster import local_cluster_pool
 from typer.testing import CliRunner
 
 from strategy_calc import parallel
@@ -59,10 +60,7 @@ def test_two_worker_processes_give_the_serial_edge_bit_for_bit() -> None:
 @pytest.mark.slow
 @pytest.mark.parallel
 def test_a_dask_cluster_gives_the_serial_edge_bit_for_bit() -> None:
-    distributed = pytest.importorskip("distributed", reason="needs the cluster extra")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                                  dashboard_address=None, processes=True) as cluster, \
-            parallel.executor(scheduler=cluster.scheduler_address) as pool:
+    with local_cluster_pool() as pool:
         run = og.optimal_game(_rules(NINES_ONCE), pool)
     assert run.edge == optimal_edge(_rules(NINES_ONCE), split_strategy="optimal")
 

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cluster import local_cluster_pool
 from typer.testing import CliRunner
 
 from strategy_calc import parallel
@@ -61,10 +62,7 @@ def test_processes_give_the_threads_results_exactly() -> None:
 
 @pytest.mark.slow
 def test_a_dask_cluster_gives_the_serial_results_exactly() -> None:
-    distributed = pytest.importorskip("distributed", reason="needs the cluster extra")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                                  dashboard_address=None, processes=True) as cluster, \
-            parallel.executor(scheduler=cluster.scheduler_address) as pool:
+    with local_cluster_pool() as pool:
         result = sweep.sweep("deluxe", [], sweep.plan(sweep.parse_vary(VARY), "effects"),
                              "effects", Strategy.BASIC, pool)
     assert result.rows == _serial().rows

@@ -16,6 +16,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from cluster import local_cluster_pool
 from oracle_round import Chart, RoundOracle
 
 import strategy_calc as sc
@@ -783,7 +784,7 @@ def test_baccarat_run_reports_the_exact_off_the_top_evs() -> None:
 def test_a_dask_cluster_and_local_processes_deal_the_same_run() -> None:
     """Shoes in batches on a real LocalCluster (loopback) and on two local processes give
     the serial figures exactly, for blackjack and for baccarat."""
-    distributed = pytest.importorskip("distributed", reason="needs the cluster extra")
+    pytest.importorskip("distributed", reason="needs the cluster extra")  # (before the serial runs)
     rules = sc.blackjack_rules("deluxe", ["decks=1"])
     counter = count.blackjack_counter(rules, seed=5, moment_every=40)
     serial = runs.blackjack_count(counter, rounds=16, batch=2)
@@ -791,9 +792,7 @@ def test_a_dask_cluster_and_local_processes_deal_the_same_run() -> None:
     bac_serial = baccarat_count.baccarat_count(bac, shoes=4, seed=2, batch=1)
     with executor(2) as pool:
         assert runs.blackjack_count(counter, rounds=16, pool=pool, batch=2) == serial
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                                  dashboard_address=None, processes=True) as cluster, \
-            executor(scheduler=cluster.scheduler_address) as pool:
+    with local_cluster_pool() as pool:
         assert runs.blackjack_count(counter, rounds=16, pool=pool, batch=2) == serial
         assert baccarat_count.baccarat_count(bac, shoes=4, seed=2, pool=pool, batch=1) == bac_serial
 
