@@ -335,7 +335,8 @@ def deal_values(
     gain = 0.0
     if left > 0:
         r678 = ups.rows[engine.node_table().index[ID_678]]
-        fixed = next((r.pays for r in rules.bonus_rows() if r.ranks == (6, 7, 8)), 0.0)
+        row = rules.any_suit_row(SUITED_RANKS)
+        fixed = row.pays if row is not None else 0.0
         paid = conditioning.paid_at_once(b678 - fixed, r678.no_blackjack)
         # a suited 6-7-8 against the plain 21 it would stand on (which it still is when
         # the paid hand plays on), or against the 6-7-8 of any suits a row pays

@@ -546,7 +546,7 @@ def _outcomes(
     out: dict[str, dict[str, float] | None] = {a: None for a in _PLAY_KEYS}
     moments: dict[str, float | None] = {a: None for a in _PLAY_KEYS}
     ranks = sorted(int(c.rank) for c in hand)
-    fixed = any(row.ranks == tuple(ranks) for row in rules.bonus_rows())
+    fixed = rules.any_suit_row(ranks) is not None
     bonus_hand = fixed or (ranks == [6, 7, 8] and rules.suited_678()[0] > 0)
     if rules.is_charlie(len(hand)):  # a Charlie: won at once
         out["stand"], moments["stand"] = {"win": 1.0, "push": 0.0, "lose": 0.0}, 1.0
@@ -678,15 +678,15 @@ def _completed_bonus(
     assert plain is not None
     b678, settles678 = rules.suited_678()
     b678 = b678 if ranks == (6, 7, 8) else 0.0
-    for row in rules.bonus_rows():  # a row of any suits: paid whatever the suits
-        if row.ranks == ranks:
-            also = 0.0 if row.settles else plain  # the paid hand also stands
-            pays = row.pays + (q678 * (b678 - row.pays) if b678 > row.pays else 0.0)
-            ev["stand"], ev["hit"] = pays + also, None
-            total = hand_total(list(ranks))[0]
-            return (f"{row.cards}: the bonus ({pays:g} times the bet) is paid at once"
-                    + ("" if row.settles else ", and the hand plays on as a 21" if total == 21
-                       else f", and the hand stands on {total}"))
+    row = rules.any_suit_row(ranks)
+    if row is not None:  # a row of any suits: paid whatever the suits
+        also = 0.0 if row.settles else plain  # the paid hand also stands
+        pays = row.pays + (q678 * (b678 - row.pays) if b678 > row.pays else 0.0)
+        ev["stand"], ev["hit"] = pays + also, None
+        total = hand_total(list(ranks))[0]
+        return (f"{row.cards}: the bonus ({pays:g} times the bet) is paid at once"
+                + ("" if row.settles else ", and the hand plays on as a 21" if total == 21
+                   else f", and the hand stands on {total}"))
     also = 0.0 if settles678 else plain  # the paid hand stands as a 21 too
     if b678 > 0:
         ev["stand"], ev["hit"] = (q678 * (b678 + also) + (1.0 - q678) * plain), None

@@ -279,6 +279,16 @@ class BlackjackRules:
         rows = self.bonus_rows(split, suited=True)
         return (rows[0].pays, rows[0].settles) if rows else (0.0, True)
 
+    def any_suit_row(self, ranks: Sequence[int], split: bool = False) -> BonusHand | None:
+        """The row of any suits that pays a hand of ``ranks`` (``split``: a split hand), or
+        None (at most one: a multiset has one row of any suits).
+
+        >>> str(BlackjackRules(bonus_777=3.0).any_suit_row([7, 7, 7]))
+        '7-7-7=3'
+        """
+        key = tuple(sorted(ranks))
+        return next((row for row in self.bonus_rows(split) if row.ranks == key), None)
+
     def bonus_rows(self, split: bool = False, suited: bool = False) -> tuple[BonusHand, ...]:
         """The rows that pay a hand (``split``: a split hand) of any suits (``suited``
         false) or, with ``suited``, its suited rows."""
