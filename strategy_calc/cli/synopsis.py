@@ -8,8 +8,8 @@ capitals), ``...`` when it repeats, in brackets unless required; ``--help`` is l
 tests/cli/test_synopsis.py checks docs/CLI.md against :func:`synopsis`; ``python -m
 strategy_calc.cli.synopsis docs/CLI.md`` writes it there.
 
->>> synopsis_lines("rules")
-['strategy-calc rules [NAME|FILE] [--format text|json] [--json]']
+>>> synopsis_lines("counts")
+['strategy-calc counts [--system NAME|FILE] [--format text|json] [--json]']
 """
 
 from __future__ import annotations

@@ -12,12 +12,30 @@ if TYPE_CHECKING:
 
 
 def rules_dict(info: RulesetInfo) -> dict[str, Any]:
-    """The ``rules NAME --json`` object: every field with its value, meaning, allowed values."""
-    return {"name": info.name, "game": info.game, "description": info.description,
-            "ruleset": info.summary,
-            "fields": {f.name: {"value": f.value, "meaning": f.meaning, "allowed": f.allowed,
-                                "rule_text": f.source, "set_by": f.set_by}
-                       for f in info.fields}}
+    """The ``rules NAME --json`` object: every field with its value, meaning, allowed values;
+    for blackjack, ``bonus_table``: every bonus row that pays (the shorthands' included)."""
+    out: dict[str, Any] = {
+        "name": info.name, "game": info.game, "description": info.description,
+        "ruleset": info.summary,
+        "fields": {f.name: {"value": f.value, "meaning": f.meaning, "allowed": f.allowed,
+                            "rule_text": f.source, "set_by": f.set_by}
+                   for f in info.fields}}
+    if info.game == "blackjack":
+        out["bonus_table"] = [dict(row) for row in info.bonus_table]
+    return out
+
+
+def _row_text(row: dict[str, Any]) -> str:
+    """A bonus row as ``--set bonus_hands=`` writes it (``suited 6-7-8=3 plays-on``).
+
+    >>> _row_text({"cards": "7-7-7", "pays": 3.0, "suited": False, "settles": False,
+    ...            "split_hands": False})
+    '7-7-7=3 plays-on not-split'
+    """
+    words = (["suited"] if row["suited"] else []) + [f"{row['cards']}={row['pays']:g}"]
+    words += ([] if row["settles"] else ["plays-on"]) + ([] if row["split_hands"]
+                                                          else ["not-split"])
+    return " ".join(words)
 
 
 def rules_text(info: RulesetInfo) -> str:
@@ -25,11 +43,16 @@ def rules_text(info: RulesetInfo) -> str:
     and for a field the file inherits, the base that set it."""
     from rich.padding import Padding
 
-    lines: list[Any] = [f"{info.name} ({info.game}): {info.description}", info.summary, ""]
+    lines: list[Any] = [f"{info.name} ({info.game}): {info.description}", info.summary]
+    if info.game == "blackjack":
+        rows = [_row_text(row) for row in info.bonus_table]
+        lines.append(f"bonus hands paid: {'; '.join(rows) if rows else 'none'}")
+    lines.append("")
     for f in info.fields:
         value = (str(f.value).lower() if isinstance(f.value, bool)
                  else list(f.value) if isinstance(f.value, tuple) else f.value)
-        by = "" if f.set_by in ("", info.name) else f"; from base {f.set_by}"
+        by = ("" if f.set_by in ("", info.name) else f"; from {f.set_by}"
+              if f.set_by.startswith("--") else f"; from base {f.set_by}")
         lines.append(f"{f.name} = {value}    (allowed: {f.allowed}{by})")
         if f.meaning:
             lines.append(Padding(f.meaning.replace("``", ""), (0, 0, 0, 4)))

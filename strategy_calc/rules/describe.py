@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import typing
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -38,6 +39,9 @@ class RulesetInfo:
     description: str
     summary: str
     fields: tuple[FieldInfo, ...]
+    bonus_table: tuple[dict[str, Any], ...] = ()
+    """Blackjack: every bonus row that pays, the shorthands' (``bonus_suited_678``,
+    ``bonus_777``) and ``bonus_hands``' alike, each as its TOML keys."""
 
 
 def _field_docs(cls: type) -> dict[str, str]:
@@ -89,8 +93,11 @@ def _value(value: Any) -> Any:
     return value
 
 
-def describe_ruleset(spec: str) -> RulesetInfo:
-    """Every field of a ruleset (built-in name or TOML file) with its value and meaning.
+def describe_ruleset(spec: str, overrides: Sequence[str] = (),
+                     decks: int | str | None = None) -> RulesetInfo:
+    """Every field of a ruleset (built-in name or TOML file) with its value and meaning,
+    after ``FIELD=VALUE`` overrides and ``decks`` (as ``--set`` and ``--decks`` give them:
+    such a field's ``set_by`` is ``--set`` or ``--decks``).
 
     >>> info = describe_ruleset("deluxe")
     >>> field = next(f for f in info.fields if f.name == "surrender")
@@ -98,16 +105,30 @@ def describe_ruleset(spec: str) -> RulesetInfo:
     ('2-9', 'none, late, early, not_vs_ace, 2-9, late_vs_ten_ace')
     >>> field.source
     'only vs 2-9, on the first two cards'
+    >>> info = describe_ruleset("macau-1983", ["bonus_hands=6-7-8=2"], decks=2)
+    >>> [(f.value, f.set_by) for f in info.fields if f.name in ("decks", "bonus_hands")]
+    [(2, '--decks'), ([{'cards': '6-7-8', 'pays': 2.0, 'suited': False, 'settles': True, \
+'split_hands': True}], '--set')]
+    >>> [(row["cards"], row["suited"], row["pays"]) for row in info.bonus_table]
+    [('6-7-8', True, 3.0), ('7-7-7', False, 3.0), ('6-7-8', False, 2.0)]
     """
     read = read_ruleset(spec)
     table = read.table
     game = table.get("game", "blackjack")
-    rules: Any = blackjack_rules(spec) if game == "blackjack" else baccarat_rules(spec)
+    rules: Any = (blackjack_rules(spec, overrides, decks) if game == "blackjack"
+                  else baccarat_rules(spec, overrides, decks))
+    set_by = dict(read.set_by)
+    for text in overrides:
+        set_by[text.split("=", 1)[0].strip()] = "--set"
+    if decks is not None:
+        set_by["decks"] = "--decks"
     cls = type(rules)
     hints = typing.get_type_hints(cls)
     docs = _field_docs(cls)
     fields = tuple(FieldInfo(f.name, _value(getattr(rules, f.name)), docs.get(f.name, ""),
                              _allowed(f.name, hints[f.name], game), read.sources.get(f.name, ""),
-                             read.set_by.get(f.name, ""))
+                             set_by.get(f.name, ""))
                    for f in dataclasses.fields(cls) if f.name != "name")
-    return RulesetInfo(rules.name, game, str(table.get("description", "")), str(rules), fields)
+    bonus = tuple(row.as_dict() for row in rules.bonus_table) if game == "blackjack" else ()
+    return RulesetInfo(rules.name, game, str(table.get("description", "")), str(rules), fields,
+                       bonus)

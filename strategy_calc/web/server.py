@@ -129,7 +129,7 @@ ENDPOINTS: dict[str, Endpoint] = {
     "edge": Endpoint("edge", (*_COMMON, "shoe", "split_strategy", "strategy")),
     "sweep": Endpoint("sweep", ("rules", "set", "vary", "preset", "mode", "strategy")),
     "baccarat": Endpoint("baccarat", (*_COMMON, "shoe", "removed", "exact", "eor")),
-    "rules": Endpoint("rules", ("name",)),
+    "rules": Endpoint("rules", ("name", "set", "decks")),
     "sidebet": Endpoint("sidebet bet", ("name", *_COMMON, "removed", "paytable", "eor"),
                         ("name",)),
     "sidebets": Endpoint("sidebet", ("list",), ("list",)),

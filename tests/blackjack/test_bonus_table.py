@@ -76,16 +76,51 @@ def test_a_row_may_not_repeat_a_shorthand_nor_be_a_charlie() -> None:
 
 
 def test_the_table_shows_in_the_ruleset_and_its_label() -> None:
+    """``rules NAME --set ... --json``: the field's rows as keys, set by ``--set``, and
+    ``bonus_table``: every row that pays. Macau 1983, Art. 9 (RULES.md): a suited 6-7-8
+    and a 7-7-7 each pay 3 and settle the hand, on split hands too (its shorthands), so
+    with a 6-7-8 of any suits paying 2 and a 2-3-4 paying 1.5 that stands, four rows pay;
+    Deluxe pays none."""
+    import json
+
     result = CliRunner().invoke(app, ["rules", "deluxe", "--json", "--set",
                                       "bonus_hands=7-7-7=5 plays-on"])
-    if result.exit_code == 0:  # (rules takes --set: the row shows as keys)
-        import json
-
-        field = json.loads(result.stdout)["fields"]["bonus_hands"]
-        assert field["value"] == [{"cards": "7-7-7", "pays": 5.0, "suited": False,
-                                   "settles": False, "split_hands": True}]
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    field = data["fields"]["bonus_hands"]
+    assert field["value"] == [{"cards": "7-7-7", "pays": 5.0, "suited": False,
+                               "settles": False, "split_hands": True}]
+    assert field["set_by"] == "--set" and data["bonus_table"] == field["value"]
     rules = blackjack_rules("deluxe", ["bonus_hands=7-7-7=5 plays-on; 2-3-4=1"])
     assert "bonus[7-7-7=5-plays-on,2-3-4=1]" in str(rules)
+    macau = CliRunner().invoke(app, ["rules", "macau-1983", "--json", "--decks", "2",
+                                     "--set", "bonus_hands=6-7-8=2; 2-3-4=1.5 plays-on"])
+    assert macau.exit_code == 0, macau.output
+    data = json.loads(macau.stdout)
+    assert data["bonus_table"] == [
+        {"cards": "6-7-8", "pays": 3.0, "suited": True, "settles": True, "split_hands": True},
+        {"cards": "7-7-7", "pays": 3.0, "suited": False, "settles": True, "split_hands": True},
+        {"cards": "6-7-8", "pays": 2.0, "suited": False, "settles": True, "split_hands": True},
+        {"cards": "2-3-4", "pays": 1.5, "suited": False, "settles": False, "split_hands": True}]
+    assert data["fields"]["decks"] == {**data["fields"]["decks"], "value": 2, "set_by": "--decks"}
+    text = CliRunner().invoke(app, ["rules", "macau-1983", "--set",
+                                    "bonus_hands=6-7-8=2; 2-3-4=1.5 plays-on"]).stdout
+    assert "bonus hands paid: suited 6-7-8=3; 7-7-7=3; 6-7-8=2; 2-3-4=1.5 plays-on" in text
+    assert "bonus hands paid: none" in CliRunner().invoke(app, ["rules", "deluxe"]).stdout
+    assert json.loads(CliRunner().invoke(app, ["rules", "deluxe", "--json"]).stdout
+                      )["bonus_table"] == []
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["rules", "--set", "decks=2"], "error: --set and --decks describe one ruleset: give its"
+     " NAME"),
+    (["rules", "deluxe", "--set", "bonus_hands=7-7=5"], "error: a bonus hand has three or more"),
+    (["rules", "macau-baccarat", "--decks", "inf"], "error: invalid value 'inf' for decks"),
+])
+def test_rules_refuses_a_bad_override_in_one_error_line(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(message)
 
 
 # ------------------------------------------------------------- hand calculations

@@ -66,6 +66,8 @@ def test_the_issues_hand_query_is_the_cli_hand_command(server: str) -> None:
      ["sweep", "--rules", "deluxe", "--set", "decks=1", "--vary", "surrender=none,late"]),
     ("/api/baccarat?decks=6&removed=5,5,K", ["baccarat", "--decks", "6", "--removed", "5,5,K"]),
     ("/api/rules?name=deluxe", ["rules", "deluxe"]),
+    ("/api/rules?name=macau-1983&decks=2&set=bonus_hands=6-7-8=2",
+     ["rules", "macau-1983", "--decks", "2", "--set", "bonus_hands=6-7-8=2"]),
     ("/api/rules", ["rules"]),
 ])
 def test_every_endpoint_answers_what_its_command_prints(server: str, query: str,
@@ -286,7 +288,9 @@ def test_the_hand_calculator_picks_suits_for_macaus_suited_six_seven_eight(serve
     are ``/api/hand``'s for 6d,7d, and beside them the mixed suits (6d,7s) and no suits
     (6,7), as the API answers them, the suited hit ahead of the mixed one; with the 6s and
     7h gone from one deck, the comparison takes diamonds and clubs. The help line states the
-    payouts of ``rules macau-1983``; Deluxe (no bonus) offers no suits."""
+    payouts of ``rules macau-1983`` (Art. 9: a suited 6-7-8 and a 7-7-7 pay 3); Deluxe (no
+    bonus) offers no suits, and under an override's 7-7-7 row of any suits the line states
+    that row and offers no suit pickers."""
     def api(cards: str) -> dict[str, object]:
         status, data = get(server, f"/api/hand?cards={cards}&vs=T&rules=macau-1983")
         assert status == 200 and isinstance(data, dict)
@@ -326,9 +330,17 @@ def test_the_hand_calculator_picks_suits_for_macaus_suited_six_seven_eight(serve
         page.wait_for_function("document.querySelector('#fields-status').textContent"
                                ".startsWith('deluxe')", timeout=60_000)
         deluxe_hidden = page.eval_on_selector("#suits-box", "box => box.hidden")
+        # an override's row: the help line reads the table the request will play
+        page.fill("#sets", "bonus_hands=7-7-7=5 not-split")
+        page.fill("#hand-cards", "7,7")
+        page.wait_for_selector("#suits-box:not([hidden])", timeout=60_000)
+        override_help = page.inner_text("#bonus-help")
+        override_pickers = page.locator("#suit-pickers .picker").count()
     assert typed == "6d,7d" and pressed == "true"
-    assert "3\u00d7 the bet for exactly three cards 6-7-8 of one suit" in help_line
-    assert "7-7-7 of any suits" in help_line
+    assert "3\u00d7 the bet for exactly 6-7-8 of one suit" in help_line
+    assert "3\u00d7 the bet for exactly 7-7-7 of any suits" in help_line
+    assert override_help.startswith("deluxe pays 5\u00d7 the bet for exactly 7-7-7 of any"
+                                    " suits, not on split hands;") and override_pickers == 0
     assert "6d,7d vs T" in shown
     for action in ("stand", "hit", "surrender"):
         assert f"{evs[0][action]:.6f}" in shown  # type: ignore[index]

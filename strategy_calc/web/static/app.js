@@ -38,6 +38,9 @@ async function loadFields() {
   table.textContent = "";
   if (!data) return;
   fields = data.fields;
+  bonusRows = data.bonus_table || [];  // (the ruleset's own; any pending ask was another's)
+  bonusAsked += 1;
+  clearTimeout(bonusTimer);
   const head = el("tr");
   for (const h of ["field", "value", "allowed"]) head.append(el("th", h));
   table.append(head);
@@ -51,6 +54,7 @@ async function loadFields() {
   }
   $("fields-status").textContent = `${data.ruleset} (hover a field for its meaning)`;
   showSuits();
+  if ($("sets").value.trim() || $("decks").value) loadBonusRows();  // (the rows under them)
 }
 $("rules").addEventListener("change", loadFields);
 loadFields();
@@ -243,25 +247,41 @@ function parseCards(text) {
   return out;
 }
 const cardText = (cards) => cards.map((c) => c.face + c.suit).join(",");
-const bonusRank = (c) => ["6", "7", "8"].includes(c.rank);
 
-// A rules field as the request will have it: an override typed in the Overrides box, else
-// an edited value in the fields table, else the ruleset's own.
-function ruleValue(name) {
-  let value = fields[name] ? String(fields[name].value) : undefined;
-  const input = document.querySelector(`#fields input[name='${name}']`);
-  if (input && input.value.trim()) value = input.value.trim();
-  for (const s of $("sets").value.split(",").map((x) => x.trim())) {
-    if (s.startsWith(`${name}=`)) value = s.slice(name.length + 1);
+// The bonus rows that pay under the ruleset as the requests will have it (its fields with
+// the edits and overrides): `rules NAME --set ... --json`'s bonus_table, the shorthands'
+// rows (bonus_suited_678, bonus_777) and bonus_hands' alike. Asked again, a moment after
+// the last edit, whenever a field, an override or the decks change.
+let bonusRows = [];
+let bonusAsked = 0, bonusTimer = null;
+const rowRanks = (row) => row.cards.split("-");
+const suitedRank = (c) => bonusRows.some((r) => r.suited && rowRanks(r).includes(c.rank));
+const anyBonusRank = (c) => bonusRows.some((r) => rowRanks(r).includes(c.rank));
+async function loadBonusRows() {
+  const q = gameParams();
+  q.set("name", q.get("rules"));
+  q.delete("rules");
+  const mine = ++bonusAsked;
+  let rows = [];
+  try {
+    const response = await fetch(`/api/rules?${q}`);
+    const data = await response.json();
+    if (response.ok) rows = data.bonus_table;  // (a bad override: the request says so)
+  } catch (e) {
+    // (the hand's own request reports what is wrong)
   }
-  return value;
+  if (mine !== bonusAsked) return;
+  bonusRows = rows;
+  showSuits();
 }
-function payout(name) {  // a bonus field's payout: a number or a ratio such as 6:5
-  const v = ruleValue(name);
-  if (v === undefined) return 0;
-  const [a, b] = v.split(":").map(Number);
-  const x = b === undefined ? a : a / b;
-  return Number.isFinite(x) ? x : 0;
+function loadBonusRowsSoon() {
+  clearTimeout(bonusTimer);
+  bonusTimer = setTimeout(loadBonusRows, 300);
+}
+// "3x the bet for 6-7-8 of one suit", "... then also stands on its total, not on split hands"
+function rowText(row) {
+  return `${row.pays}\u00d7 the bet for exactly ${row.cards} ${row.suited ? "of one suit" : "of any suits"}`
+    + (row.settles ? "" : ", then also stands as its total") + (row.split_hands ? "" : ", not on split hands");
 }
 
 function setCards(id, cards) { $(id).value = cardText(cards); showSuits(); }
@@ -279,38 +299,34 @@ function picker(label, card, onPick) {
   return box;
 }
 
-// The help line and a suit picker for each 6, 7 and 8 (hand and up card), when the ruleset
-// pays a bonus and the hand holds one of those ranks.
+// The help line (every bonus row that pays) when the hand holds a rank of one, and a suit
+// picker for each card (hand and up card) of a suited row's ranks.
 function showSuits() {
   const box = $("suits-box"), pickers = $("suit-pickers");
   const cards = parseCards($("hand-cards").value), up = parseCards($("hand-vs").value);
-  const suited = payout("bonus_suited_678"), triple = payout("bonus_777");
-  box.hidden = !(cards && cards.some(bonusRank) && (suited > 0 || triple > 0));
+  const suited = bonusRows.some((r) => r.suited);
+  box.hidden = !(cards && cards.some(anyBonusRank));
   pickers.textContent = "";
   if (box.hidden) return;
-  const onSplit = String(ruleValue("bonus_on_split_hands")).toLowerCase() === "true";
-  const paid = [];
-  if (suited > 0) paid.push(`${suited}\u00d7 the bet for exactly three cards 6-7-8 of one suit`);
-  if (triple > 0) paid.push(`${triple}\u00d7${suited > 0 ? "" : " the bet"} for 7-7-7 of any suits`);
-  $("bonus-help").textContent = `${$("rules").value} pays ${paid.join(" and ")} at once, even`
-    + ` against an ace, and settles the hand (not when doubled; ${onSplit ? "" : "not "}on split hands).`
-    + (suited > 0 ? " Pick the suit of each 6, 7 and 8 (or type 6s,7s; removed cards too: 8s);"
-      + " a card without one is averaged over the suits the shoe may hold." : "");
-  if (suited <= 0) return;
+  $("bonus-help").textContent = `${$("rules").value} pays ${bonusRows.map(rowText).join("; ")};`
+    + " at once, even against an ace, and the paid hand is settled unless said (never a doubled hand)."
+    + (suited ? " Pick the suit of each card of a suited hand's ranks (or type 6s,7s; removed cards"
+      + " too: 8s); a card without one is averaged over the suits the shoe may hold." : "");
+  if (!suited) return;
   cards.forEach((card, i) => {
-    if (!bonusRank(card)) return;
+    if (!suitedRank(card)) return;
     pickers.append(picker(`${card.face}`, card, (suit) => {
       const now = parseCards($("hand-cards").value);
       if (now && now[i]) { now[i].suit = suit; setCards("hand-cards", now); }
     }));
   });
-  if (up && up.length === 1 && bonusRank(up[0])) {
+  if (up && up.length === 1 && suitedRank(up[0])) {
     pickers.append(picker(`up ${up[0].face}`, up[0], (suit) => {
       const now = parseCards($("hand-vs").value);
       if (now && now.length === 1) { now[0].suit = suit; setCards("hand-vs", now); }
     }));
   }
-  if (cards.filter(bonusRank).length >= 2) {
+  if (cards.filter(suitedRank).length >= 2) {
     for (const [id, text, how] of [["suits-one", "one suit", "same"], ["suits-mixed", "mixed suits", "mixed"],
       ["suits-none", "no suits", "none"]]) {
       const b = el("button", text, {"type": "button", "id": id});
@@ -319,21 +335,22 @@ function showSuits() {
     }
   }
 }
-for (const id of ["hand-cards", "hand-vs", "sets"]) $(id).addEventListener("input", showSuits);
-$("fields").addEventListener("input", showSuits);
+for (const id of ["hand-cards", "hand-vs"]) $(id).addEventListener("input", showSuits);
+for (const id of ["sets", "fields"]) $(id).addEventListener("input", loadBonusRowsSoon);
+$("decks").addEventListener("change", loadBonusRowsSoon);
 
-// The hand's 6s, 7s and 8s all of one suit (the first given, else the suit the fewest
+// The hand's cards of a suited row's ranks (6s, 7s and 8s) all of one suit (the first given, else the suit the fewest
 // known cards of those ranks (removed, up card) have left), of mixed suits (the first keeps
 // its suit, the others take the next ones in that order), or without suits.
 function withSuits(cards, how, known = []) {
-  const ranks = new Set(cards.filter(bonusRank).map((c) => c.rank));
+  const ranks = new Set(cards.filter(suitedRank).map((c) => c.rank));
   const gone = (suit) => known.filter((c) => c.suit === suit && ranks.has(c.rank)).length;
   const order = ["s", "h", "d", "c"].sort((a, b) => gone(a) - gone(b));
-  const first = (cards.find((c) => bonusRank(c) && c.suit) || {suit: order[0]}).suit;
+  const first = (cards.find((c) => suitedRank(c) && c.suit) || {suit: order[0]}).suit;
   const others = order.filter((s) => s !== first);
   let k = 0;
   return cards.map((c) => {
-    if (!bonusRank(c)) return c;
+    if (!suitedRank(c)) return c;
     const suit = how === "none" ? "" : how === "same" || k === 0 ? first : others[(k - 1) % 3];
     k += 1;
     return {...c, suit};
@@ -360,8 +377,8 @@ async function compareSuits() {
   status.textContent = "";
   const cards = parseCards($("hand-cards").value);
   const ranks = cards ? cards.map((c) => c.rank) : [];
-  if (!cards || payout("bonus_suited_678") <= 0 || cards.length < 2 || cards.length > 3
-      || !cards.every(bonusRank) || new Set(ranks).size !== ranks.length) return;
+  if (!cards || cards.length < 2 || cards.length > 3
+      || !cards.every(suitedRank) || new Set(ranks).size !== ranks.length) return;
   const known = knownCards();
   const variants = [["one suit", withSuits(cards, "same", known)], ["mixed suits", withSuits(cards, "mixed", known)],
     ["suits not given", withSuits(cards, "none")]];
