@@ -8,10 +8,18 @@ const $ = (id) => document.getElementById(id);
 // The ruleset's fields as `rules NAME --json` gives them; an edited value is an override.
 let fields = {};
 
+// A field's value as --set takes it (a bonus table's rows as "suited 6-7-8=3; 7-7-7=3").
+const fieldText = (value) => (Array.isArray(value) && value.length && typeof value[0] === "object"
+  ? value.map(rowSetText).join("; ") : String(value));
+function rowSetText(row) {
+  return [row.suited ? "suited" : "", `${row.cards}=${row.pays}`, row.settles ? "" : "plays-on",
+    row.split_hands ? "" : "not-split"].filter(Boolean).join(" ");
+}
+
 function fieldOverrides() {
   const out = [];
   for (const input of document.querySelectorAll("#fields input")) {
-    const was = String(fields[input.name].value).toLowerCase();
+    const was = fieldText(fields[input.name].value).toLowerCase();
     if (input.value.trim() && input.value.trim().toLowerCase() !== was) out.push(`${input.name}=${input.value.trim()}`);
   }
   return out;
@@ -46,7 +54,7 @@ async function loadFields() {
   table.append(head);
   for (const [name, f] of Object.entries(fields)) {
     const tr = el("tr", undefined, {"title": f.meaning});
-    const input = el("input", undefined, {"name": name, "size": "10", "value": String(f.value).toLowerCase()});
+    const input = el("input", undefined, {"name": name, "size": "10", "value": fieldText(f.value).toLowerCase()});
     const cell = el("td");
     cell.append(input);
     tr.append(el("td", name), cell, el("td", f.allowed));
