@@ -19,7 +19,7 @@ from strategy_calc.blackjack.deals import (
     DealValues,
     insurance_value,
     natural_results,
-    start_values,
+    start_value,
 )
 from strategy_calc.blackjack.distributions import (
     SplitTables,
@@ -51,8 +51,14 @@ from strategy_calc.blackjack.playout import RoundPlan
 from strategy_calc.cards import SUITS, Card, Rank, Shoe
 from strategy_calc.counting.chart_deal import ShoeCards, chart_deal
 from strategy_calc.engine import (
+    COL_DOUBLE,
+    COL_NO_BLACKJACK,
+    COL_POLICY_HIT,
+    COL_STAND,
+    COL_WEIGHT,
     HIST_OFFSET,
     HIST_SIZE,
+    PASS_WIDTH,
     SPLIT_CHART,
 )
 from strategy_calc.errors import InputError
@@ -97,13 +103,13 @@ class RoundPlanner:
         its first plays only (:func:`strategy_calc.blackjack.game_pass.chart_play_rows`);
         else None."""
         self._chart_cases = {} if wants is None else {
-            up: tuple((hand, node, hand_total(hand)[0], actions.get((int(up), hand)))
+            up: tuple((hand, PASS_WIDTH * node, hand_total(hand)[0],
+                       actions.get((int(up), hand)), (int(up), *hand, False))
                       for hand, node in hand_nodes()) for up in UP_ORDER}
-        """With the chart alone, per up card every start's (cards, engine node, total,
-        the chart's play or None where it has no cell), in the order of the pass's
-        deals."""
-        self._chart_nodes = tuple(node for _hand, node in hand_nodes())
-        """The starts' engine nodes (the rows a chart's round reads)."""
+        """With the chart alone, per up card every start's (cards, where its engine node's
+        row starts in an :class:`~strategy_calc.engine.UpCardPass`' values, total, the
+        chart's play or None where it has no cell, its key in a plan's actions), in the
+        order of the pass's deals."""
         self._chart_splits = {} if wants is None else {
             up: tuple(p for p in range(1, 11)
                       if actions.get((int(up), (p, p))) is Action.SPLIT)
@@ -456,9 +462,11 @@ class RoundPlanner:
 
         The same sums in the same order as :meth:`plan` over
         :func:`~strategy_calc.blackjack.game_pass.deal_values`' records, each value made by the same
-        function (:func:`~strategy_calc.blackjack.deals.start_values`) from the same doubles of the
-        table (a start has one case, of probability 1.0, and ``w * 1.0`` is ``w``), so the
-        same EV; but no record is made (a round of the general path makes some 550). (The
+        expressions (:func:`~strategy_calc.blackjack.deals.start_value`, the one value of
+        :func:`~strategy_calc.blackjack.deals.start_values` the play reads) from the same
+        doubles of the table, read in place (a start has one case, of probability 1.0, and
+        ``w * 1.0`` is ``w``), so the same EV; but no record is made (a round of the
+        general path makes some 550) and no row object either. (The
         natural is settled without reading its chart cell, which the general path looks up
         first; a chart of :func:`blackjack_counter` has every cell.)
         """
@@ -467,19 +475,19 @@ class RoundPlanner:
         ev = 0.0
         actions: dict[tuple[int, int, int, bool], Action] = {}
         codes_by_up: dict[int, bytes] = {}
+        split = Action.SPLIT
         for up, ups in game.ups.items():
             codes = self._split_codes[up]
             codes_by_up[int(up)] = codes.tobytes()
             p_up = ups.p_up
             splits = self._chart_split_values(game, ups, codes, err)
             may_surrender = rules.may_surrender(int(up))
-            rows = ups.table.rows(self._chart_nodes)
-            for hand, node, total, action in self._chart_cases[up]:
-                row = rows[node]
-                weight = row.weight
+            values = ups.table.values  # each start's row read in place (PassRow's columns)
+            for hand, at, total, action, key in self._chart_cases[up]:
+                weight = values[at + COL_WEIGHT]
                 if not weight > 0:  # (NaN: the shoe cannot deal it)
                     continue
-                nb = row.no_blackjack
+                nb = values[at + COL_NO_BLACKJACK]
                 w_hand = p_up * weight
                 if hand == (1, 10):  # paid at once unless the dealer has one too, or 1:1
                     even = self._chart_action(hand, up) is Action.EVEN_MONEY
@@ -490,18 +498,15 @@ class RoundPlanner:
                     continue
                 if action is None:  # no cell (a chart of blackjack_counter has them all)
                     action = self._chart_action(hand, up)  # raises, as plan does
-                actions[(int(up), *hand, False)] = action
-                for play, w in self._taken(action, up, hand, w_hand, err):
-                    value: float | None
-                    if play is Action.SPLIT:
-                        value = splits.get(hand[0])
-                    else:
-                        stand, _hit, hit_chart, double, surrender = start_values(
-                            rules, conditioning, total, False, may_surrender,
-                            row.stand, row.hit, row.policy_hit, row.double, nb)
-                        value = {Action.STAND: stand, Action.HIT: hit_chart,
-                                 Action.DOUBLE: double, Action.SURRENDER: surrender}.get(play)
-                    value = _checked(value, hand, up)
+                actions[key] = action
+                for play, w in (((action, w_hand),) if err == 0
+                                else self._taken(action, up, hand, w_hand, err)):
+                    value = splits.get(hand[0]) if play is split else start_value(
+                        rules, conditioning, total, may_surrender, play,
+                        values[at + COL_STAND], values[at + COL_POLICY_HIT],
+                        values[at + COL_DOUBLE], nb)
+                    if value is None or value != value:  # (NaN)
+                        value = _checked(value, hand, up)  # raises
                     ev += w * value
         return RoundPlan(ev, None, actions, codes_by_up, frozenset())
 
