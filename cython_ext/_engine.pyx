@@ -71,6 +71,8 @@ function pointers that the C compiler cannot inline.
 """
 
 from libc.stdlib cimport malloc, free, calloc, realloc, qsort
+cdef extern from "stdlib.h" nogil:
+    int posix_memalign(void** memptr, size_t alignment, size_t size)
 from libc.string cimport memset, memcpy, memcmp
 from libc.stdint cimport uint64_t
 from libc.math cimport isfinite

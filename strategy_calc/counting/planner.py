@@ -255,7 +255,10 @@ class RoundPlanner:
         """A round's dealer memo for ``shoe``: hinted, and with every row the round will
         want walked ahead, four removals a dealer walk (:class:`RoundWants`)."""
         wants = self._wants_of_round()
-        memo = engine.dealer_memo(shoe, engine.dealer_rule(self.rules), hints=wants.hints)
+        # room for every removal walked ahead and a quarter more (a split's moments add
+        # some), so that the rows are not copied as the memo grows
+        memo = engine.dealer_memo(shoe, engine.dealer_rule(self.rules), hints=wants.hints,
+                                  reserve=len(wants.nodes) * 5 // 4)
         wants.walk_ahead(memo)
         return memo
 
