@@ -7,9 +7,11 @@ import array
 import contextlib
 import math
 from collections.abc import Mapping, Sequence
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from strategy_calc import engine
+from strategy_calc._engine import START_CODES, chart_round_sum
 from strategy_calc.actions import PLAY_ACTIONS, Action
 from strategy_calc.blackjack.boxes import up_card_cross
 from strategy_calc.blackjack.chart import Chart
@@ -110,6 +112,10 @@ class RoundPlanner:
         row starts in an :class:`~strategy_calc.engine.UpCardPass`' values, total, the
         chart's play or None where it has no cell, its key in a plan's actions), in the
         order of the pass's deals."""
+        self._chart_sums = {up: self._sum_cases(up) for up in UP_ORDER} if wants else {}
+        """With the chart alone, per up card what :func:`strategy_calc._engine.chart_round_sum`
+        takes of its starts (:meth:`_sum_cases`), or None: that up card is summed in
+        Python (:meth:`_chart_round_py`)."""
         self._chart_splits = {} if wants is None else {
             up: tuple(p for p in range(1, 11)
                       if actions.get((int(up), (p, p))) is Action.SPLIT)
@@ -458,7 +464,75 @@ class RoundPlanner:
                                                                       strict=True))
         return self._mistake_wants
 
+    def _sum_cases(self, up: Rank) -> tuple[array.array[int], array.array[int],
+                                           list[tuple[tuple[int, int, int, bool], Action] | None],
+                                           bool] | None:
+        """Against ``up``, each start's row offset and the kind of value its chart play
+        takes (:data:`strategy_calc._engine.START_CODES`), what a dealt start records in a
+        plan's actions (None: nothing), and whether the natural takes even money: for
+        :func:`~strategy_calc._engine.chart_round_sum`. None where a start has no chart cell
+        (the Python sum raises when it is dealt, as :meth:`plan` does)."""
+        (none, natural, stand, hit, hit_21, double, surrender, split) = START_CODES
+        rules, u = self.rules, int(up)
+        may_surrender = rules.may_surrender(u)
+        at, kinds = array.array("i"), array.array("b")
+        items: list[tuple[tuple[int, int, int, bool], Action] | None] = []
+        even = False
+        for hand, offset, total, action, key in self._chart_cases[up]:
+            at.append(offset)
+            if hand == (1, 10):
+                try:
+                    even = self._chart_action(hand, up) is Action.EVEN_MONEY
+                except KeyError:
+                    return None
+                kinds.append(natural)
+                items.append(((u, 1, 10, False), Action.EVEN_MONEY) if even else None)
+                continue
+            if action is None:
+                return None
+            kinds.append(stand if action is Action.STAND
+                         else (hit if total < 21 else hit_21) if action is Action.HIT
+                         else (double if rules.may_double(total) else none)
+                         if action is Action.DOUBLE
+                         else (surrender if may_surrender else none)
+                         if action is Action.SURRENDER
+                         else split + hand[0] - 1 if action is Action.SPLIT else none)
+            items.append((key, action))
+        return at, kinds, items, even
+
     def _chart_round(self, game: GamePass, err: float = 0.0) -> RoundPlan:
+        """:meth:`_chart_round_py`'s plan, each up card's sum made in the engine
+        (:func:`strategy_calc._engine.chart_round_sum`: the same operations in the same
+        order on the same doubles, so the same EV) where the play makes no errors; else,
+        or where a start's value is missing (to raise as it does), by
+        :meth:`_chart_round_py`."""
+        if err != 0 or not self._chart_sums:
+            return self._chart_round_py(game, err)
+        rules = self.rules
+        peek_exact = game.conditioning is engine.Conditioning.PEEK_EXACT
+        loses, bj = rules.surrender_loses_to_blackjack, rules.blackjack_pays
+        ev = 0.0
+        actions: dict[tuple[int, int, int, bool], Action] = {}
+        codes_by_up: dict[int, bytes] = {}
+        for up, ups in game.ups.items():
+            cases = self._chart_sums[up]
+            if cases is None:
+                return self._chart_round_py(game, err)
+            codes = self._split_codes[up]
+            codes_by_up[int(up)] = codes.tobytes()
+            splits = self._chart_split_values(game, ups, codes, err)
+            at, kinds, items, even = cases
+            dealt = bytearray(len(at))
+            ev, bad = chart_round_sum(
+                ev, ups.table.values, at, kinds,
+                array.array("d", [splits.get(p, math.nan) for p in range(1, 11)]), ups.p_up,
+                peek_exact, loses, bj, even, dealt)
+            if bad >= 0:
+                return self._chart_round_py(game, err)
+            actions.update(filter(None, compress(items, dealt)))
+        return RoundPlan(ev, None, actions, codes_by_up, frozenset())
+
+    def _chart_round_py(self, game: GamePass, err: float = 0.0) -> RoundPlan:
         """:meth:`plan` of a round without its second moment, every first play the chart's
         (no index plays) and no suit case (no suited 6-7-8 bonus): the EV read straight off
         the pass's table (``game``: made with ``deals=False``).
