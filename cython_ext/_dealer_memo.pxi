@@ -44,6 +44,15 @@ cdef enum:
     DC_SIZE = (KMAX + 1) * (KMAX + 1)
 
 
+cdef double* cache_lines(size_t n) noexcept nogil:
+    """``n`` doubles starting on a 64-byte boundary (free them with ``free``), or NULL: a
+    dealer row (NOUT doubles, 64 bytes) of a memo then lies in one cache line, not two."""
+    cdef void* p = NULL
+    if posix_memalign(&p, 64, n * sizeof(double) if n > 0 else 64) != 0:
+        return NULL
+    return <double*>p
+
+
 cdef int dmemo_init(DMemo* m, const int* origin, int drule, int up,
                     int reserve=0) noexcept nogil:
     """``up``: 0 keeps every up card's row, 1..10 only that one; ``reserve``: entries to make
@@ -63,7 +72,7 @@ cdef int dmemo_init(DMemo* m, const int* origin, int drule, int up,
     m.busy = False
     m.keys = <uint64_t*>calloc(m.mask + 1, sizeof(uint64_t))
     m.entry = <int*>malloc((m.mask + 1) * sizeof(int))
-    m.vals = <double*>malloc(m.cap * m.stride * sizeof(double))
+    m.vals = cache_lines(m.cap * m.stride)
     m.rows_of = <EntryRows*>malloc(m.cap * sizeof(EntryRows))
     m.deferring = False
     m.walks[0] = m.walks[1] = m.walks[2] = 0
@@ -239,9 +248,11 @@ cdef long long dmemo_lookup(DMemo* m, const int* removed, bint* created) noexcep
         while m.keys[slot] != 0:
             slot = (slot + 1) & m.mask
     if m.used == m.cap:
-        grown = <double*>realloc(m.vals, 2 * m.cap * m.stride * sizeof(double))
+        grown = cache_lines(2 * m.cap * m.stride)  # (no aligned realloc: copied)
         if grown == NULL:
             return -1
+        memcpy(grown, m.vals, m.used * m.stride * sizeof(double))
+        free(m.vals)
         m.vals = grown
         grown_rows = <EntryRows*>realloc(m.rows_of, 2 * m.cap * sizeof(EntryRows))
         if grown_rows == NULL:

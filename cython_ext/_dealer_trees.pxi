@@ -25,6 +25,8 @@ cdef struct UTree:
     int* grp_fin        # ... the final of each grouped entry
     int* grp_node       # ... its tree node
     TStep* steps        # per node: parent and factor, read together by tree_eval
+    TStep* lsteps       # ... the same times LANES: where they start in a four-lane walk's
+                        # scratch (sc_lanes_nodes: no scaling left in its loop)
     int ncomb           # distinct (fidx, didx) factors of the tree ...
     int* comb_f         # ... their fidx
     int* comb_d         # ... and didx
@@ -328,9 +330,11 @@ cdef int tree_steps(UTree* t) noexcept nogil:
     cdef int* seen = <int*>malloc(NR * KMAX * (KMAX + 1) * (KMAX + 1) * sizeof(int))
     cdef int i, key
     t.steps = <TStep*>malloc(t.n * sizeof(TStep))
+    t.lsteps = <TStep*>malloc(t.n * sizeof(TStep))
     t.comb_f = <int*>malloc(t.n * sizeof(int))
     t.comb_d = <int*>malloc(t.n * sizeof(int))
-    if seen == NULL or t.steps == NULL or t.comb_f == NULL or t.comb_d == NULL:
+    if seen == NULL or t.steps == NULL or t.comb_f == NULL or t.comb_d == NULL \
+            or t.lsteps == NULL:
         free(seen)
         return -1
     for i in range(NR * KMAX * (KMAX + 1) * (KMAX + 1)):
@@ -345,6 +349,8 @@ cdef int tree_steps(UTree* t) noexcept nogil:
             t.ncomb += 1
         t.steps[i].parent = t.parent[i]
         t.steps[i].comb = seen[key]
+        t.lsteps[i].parent = LANES * t.parent[i]
+        t.lsteps[i].comb = LANES * seen[key]
     free(seen)
     return 0
 
@@ -674,7 +680,7 @@ cdef void lanes_walk(const UTree* t, const double* const* f, const double* const
     for l in range(LANES):
         buf[l] = 1.0
     sc_lanes_combs_apart(t.comb_f, t.comb_d, t.ncomb, f, d, buf + LANES * n)
-    sc_lanes_nodes(<const int*>t.steps, n, buf + LANES * n, buf)
+    sc_lanes_nodes(<const int*>t.lsteps, n, buf + LANES * n, buf)
     sc_lanes_groups(t.grp_node, t.grp_w, t.grp_start, ROWS, buf, rows)
     for l in range(LANES):
         finish_rows(t, &shoes[l * NR], Ns[l], rows[l])
@@ -738,7 +744,7 @@ cdef void tree_eval_lanes(const UTree* t, const int* shoes, int u, double* buf,
     sc_lanes_combs_apart(t.comb_f, t.comb_d, t.ncomb, fp, dtabs, cf)
     # each node's product, four lanes at once (lanes.h: the loop is the one tree_eval
     # makes per shoe; four loads, then four stores, so nothing to re-read)
-    sc_lanes_nodes(<const int*>t.steps, n, cf, buf)
+    sc_lanes_nodes(<const int*>t.lsteps, n, cf, buf)
     # per shoe, the sums of tree_eval in its order (bit for bit the same rows): accumulator
     # q takes the entries e = q mod 4 of the group, the rest go to the first
     sc_lanes_groups(t.grp_node, t.grp_w, &t.grp_start[u * NOUT], NOUT, buf, rows)

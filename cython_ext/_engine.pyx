@@ -71,9 +71,11 @@ function pointers that the C compiler cannot inline.
 """
 
 from libc.stdlib cimport malloc, free, calloc, realloc, qsort
+cdef extern from "stdlib.h" nogil:
+    int posix_memalign(void** memptr, size_t alignment, size_t size)
 from libc.string cimport memset, memcpy, memcmp
 from libc.stdint cimport uint64_t
-from libc.math cimport isfinite
+from libc.math cimport isfinite, INFINITY, NAN
 
 cdef extern from "lanes.h" nogil:  # the four-shoe walks' hot loops, built for AVX2 too
     void sc_lanes_nodes(const int* steps, int n, const double* cf, double* buf)

@@ -221,3 +221,87 @@ def up_card_pass(const int[:] base, int up, params, double[:, ::1] out, char[:] 
             ctx_free(&c)
     finally:
         memo_release(m)
+
+
+# ------------------------------------------------- a chart-played round's EV
+cdef enum:
+    START_NONE = 0       # the play has no value here (the rules do not allow it)
+    START_NATURAL = 1
+    START_STAND = 2
+    START_HIT = 3        # hit, then the chart's play (below 21)
+    START_HIT_21 = 4     # hit on 21: -inf
+    START_DOUBLE = 5
+    START_SURRENDER = 6
+    START_SPLIT = 7      # START_SPLIT + p - 1: the split of the pair of rank p
+
+START_CODES = (START_NONE, START_NATURAL, START_STAND, START_HIT, START_HIT_21, START_DOUBLE,
+               START_SURRENDER, START_SPLIT)
+"""The kinds of :func:`chart_round_sum`, in the order of their names above."""
+
+
+def chart_round_sum(double ev, const double[::1] values, const int[::1] at,
+                    const signed char[::1] kind, const double[::1] splits, double p_up,
+                    bint peek_exact, bint surrender_loses, double blackjack_pays,
+                    bint even_money, unsigned char[::1] dealt):
+    """``ev`` plus one up card's part of a chart-played round's EV, each start's value
+    made from ``values`` (an up-card pass's rows, PASS_WIDTH doubles a node) by the
+    expressions of :func:`strategy_calc.blackjack.deals.start_value` and
+    :func:`~strategy_calc.blackjack.deals.natural_results` (the same IEEE operations in the
+    same order: the same double as the Python sum), in the order of the starts.
+
+    Start ``i``'s row begins at ``values[at[i]]``; ``kind[i]`` is the value its play takes
+    (START_* above; START_SPLIT + p - 1: ``splits[p - 1]``, the pair's chart-played
+    split). ``dealt[i]`` is set to whether the shoe deals start ``i`` (its weight > 0).
+    ``peek_exact``: raw values exclude a dealer blackjack (the adjustment
+    -(1 - P(no blackjack)) is added); ``surrender_loses``: a late surrender loses the
+    whole bet to a dealer blackjack; ``even_money``: the natural takes even money.
+    Returns ``(ev, i)``: ``i`` -1, or the first start whose value is missing or NaN
+    (``ev`` then the sum before it)."""
+    cdef Py_ssize_t i, bad = -1, n = at.shape[0]
+    cdef int k
+    cdef long a
+    cdef double w, nb, w_hand, adj, v
+    if kind.shape[0] != n or dealt.shape[0] != n or splits.shape[0] != NR:
+        raise ValueError("chart_round_sum takes one kind and one flag per start, ten splits")
+    for i in range(n):
+        a = at[i]
+        if a < 0 or a + PASS_WIDTH > values.shape[0]:
+            raise ValueError("a start's row is outside the pass")
+    with nogil:
+        for i in range(n):
+            a = at[i]
+            w = values[a + COL_WEIGHT]
+            if not w > 0:  # (NaN: the shoe cannot deal it)
+                dealt[i] = 0
+                continue
+            dealt[i] = 1
+            nb = values[a + COL_NO_BLACKJACK]
+            w_hand = p_up * w
+            k = kind[i]
+            if k == START_NATURAL:
+                if even_money:
+                    ev += w_hand * 1.0 * 1.0
+                else:
+                    ev += w_hand * nb * blackjack_pays
+                    ev += w_hand * (1.0 - nb) * 0.0
+                continue
+            adj = -(1.0 - nb) if peek_exact else 0.0
+            if k == START_STAND:
+                v = values[a + COL_STAND] + adj
+            elif k == START_HIT:
+                v = values[a + COL_POLICY_HIT] + adj
+            elif k == START_HIT_21:
+                v = -INFINITY
+            elif k == START_DOUBLE:
+                v = values[a + COL_DOUBLE] + adj
+            elif k == START_SURRENDER:
+                v = -(1.0 - nb) - 0.5 * nb if surrender_loses else -0.5
+            elif START_SPLIT <= k < START_SPLIT + NR:
+                v = splits[k - START_SPLIT]
+            else:
+                v = NAN
+            if v != v:
+                bad = i
+                break
+            ev += w_hand * v
+    return ev, bad

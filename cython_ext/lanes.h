@@ -24,19 +24,20 @@
 #endif
 
 /* buf[4 i + l] = buf[4 parent(i) + l] * cf[4 comb(i) + l] for nodes 1 <= i < n, four
- * lanes l; steps: per node (parent, comb), two ints (tree_eval_lanes' TStep). */
+ * lanes l; steps: per node (4 parent(i), 4 comb(i)), two ints (tree_eval_lanes' TStep, made
+ * times four once per tree: the loop then scales no index, each load one addressing mode). */
 SC_CLONES
 static void sc_lanes_nodes(const int *steps, int n, const double *cf, double *buf)
 {
-    int i;
-    for (i = 1; i < n; i++) {
-        const double *src = buf + 4 * (long)steps[2 * i];
-        const double *fac = cf + 4 * (long)steps[2 * i + 1];
+    const int *s = steps + 2, *end = steps + 2 * (long)n;
+    double *dst = buf + 4;
+    for (; s < end; s += 2, dst += 4) {
+        const double *src = buf + s[0];
+        const double *fac = cf + s[1];
         double x0 = src[0] * fac[0];
         double x1 = src[1] * fac[1];
         double x2 = src[2] * fac[2];
         double x3 = src[3] * fac[3];
-        double *dst = buf + 4 * (long)i;
         dst[0] = x0;
         dst[1] = x1;
         dst[2] = x2;

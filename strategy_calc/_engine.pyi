@@ -188,6 +188,19 @@ def up_card_pass(
     optimal: bool = True,
     chart: bool = True,
 ) -> None: ...
+def chart_round_sum(
+    ev: float,
+    values: Any,
+    at: Any,
+    kind: Any,
+    splits: Any,
+    p_up: float,
+    peek_exact: bool,
+    surrender_loses: bool,
+    blackjack_pays: float,
+    even_money: bool,
+    dealt: Any,
+) -> tuple[float, int]: ...
 def baccarat_deal_counts(counts: Sequence[int]) -> tuple[int, int, tuple[int, ...]]: ...
 def hand_distribution(
     base: memoryview,
@@ -224,6 +237,7 @@ def split_moments(
     cross: float | None = None,
 ) -> tuple[float, float, float] | None: ...
 RESPLIT_ROW_WIDTH: int
+START_CODES: tuple[int, int, int, int, int, int, int, int]
 
 def resplit_moment_rows(
     base: memoryview,

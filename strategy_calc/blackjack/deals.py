@@ -231,6 +231,40 @@ def start_values(
     return stand, hit, hit_chart, double, surrender
 
 
+def start_value(
+    rules: BlackjackRules, conditioning: Conditioning, total: int, may_surrender: bool,
+    action: Action, raw_stand: float, raw_chart: float, raw_double: float,
+    no_blackjack: float,
+) -> float | None:
+    """:func:`start_values`' value of one ``action`` (stand, hit by the chart, double or
+    surrender) of a start that is not a natural, alone: the same expressions on the same
+    doubles, for a round that reads one value per start (a count's chart-played round).
+    None: the rules do not allow the action here, or it is another action.
+
+    >>> from strategy_calc.rules import blackjack_rules
+    >>> rules = blackjack_rules("deluxe")
+    >>> peek = Conditioning.of(rules)
+    >>> args = (-0.5, -0.4, -0.45, -0.9, 0.92)
+    >>> _stand, _hit, chart, double, surrender = start_values(rules, peek, 16, False, True,
+    ...                                                       *args)
+    >>> [start_value(rules, peek, 16, True, a, -0.5, -0.45, -0.9, 0.92)
+    ...  for a in (Action.HIT, Action.DOUBLE, Action.SURRENDER)] == [chart, double, surrender]
+    True
+    >>> start_value(rules, peek, 21, True, Action.HIT, -0.5, -0.45, -0.9, 0.92)
+    -inf
+    """
+    adj = conditioning.blackjack_adjustment(no_blackjack)
+    if action is Action.STAND:
+        return raw_stand + adj
+    if action is Action.HIT:
+        return raw_chart + adj if total < 21 else -math.inf
+    if action is Action.DOUBLE:
+        return raw_double + adj if rules.may_double(total) else None
+    if action is Action.SURRENDER and may_surrender:
+        return surrender_value(rules, no_blackjack)
+    return None
+
+
 def surrender_value(rules: BlackjackRules, no_blackjack: float) -> float:
     """A surrendered start's EV per unit initial bet, dealer blackjacks included (as
     :func:`deal_values`' other values are once adjusted): half the bet lost, or under late

@@ -7,9 +7,11 @@ import array
 import contextlib
 import math
 from collections.abc import Mapping, Sequence
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from strategy_calc import engine
+from strategy_calc._engine import START_CODES, chart_round_sum
 from strategy_calc.actions import PLAY_ACTIONS, Action
 from strategy_calc.blackjack.boxes import up_card_cross
 from strategy_calc.blackjack.chart import Chart
@@ -19,7 +21,7 @@ from strategy_calc.blackjack.deals import (
     DealValues,
     insurance_value,
     natural_results,
-    start_values,
+    start_value,
 )
 from strategy_calc.blackjack.distributions import (
     SplitTables,
@@ -51,8 +53,14 @@ from strategy_calc.blackjack.playout import RoundPlan
 from strategy_calc.cards import SUITS, Card, Rank, Shoe
 from strategy_calc.counting.chart_deal import ShoeCards, chart_deal
 from strategy_calc.engine import (
+    COL_DOUBLE,
+    COL_NO_BLACKJACK,
+    COL_POLICY_HIT,
+    COL_STAND,
+    COL_WEIGHT,
     HIST_OFFSET,
     HIST_SIZE,
+    PASS_WIDTH,
     SPLIT_CHART,
 )
 from strategy_calc.errors import InputError
@@ -97,13 +105,17 @@ class RoundPlanner:
         its first plays only (:func:`strategy_calc.blackjack.game_pass.chart_play_rows`);
         else None."""
         self._chart_cases = {} if wants is None else {
-            up: tuple((hand, node, hand_total(hand)[0], actions.get((int(up), hand)))
+            up: tuple((hand, PASS_WIDTH * node, hand_total(hand)[0],
+                       actions.get((int(up), hand)), (int(up), *hand, False))
                       for hand, node in hand_nodes()) for up in UP_ORDER}
-        """With the chart alone, per up card every start's (cards, engine node, total,
-        the chart's play or None where it has no cell), in the order of the pass's
-        deals."""
-        self._chart_nodes = tuple(node for _hand, node in hand_nodes())
-        """The starts' engine nodes (the rows a chart's round reads)."""
+        """With the chart alone, per up card every start's (cards, where its engine node's
+        row starts in an :class:`~strategy_calc.engine.UpCardPass`' values, total, the
+        chart's play or None where it has no cell, its key in a plan's actions), in the
+        order of the pass's deals."""
+        self._chart_sums = {up: self._sum_cases(up) for up in UP_ORDER} if wants else {}
+        """With the chart alone, per up card what :func:`strategy_calc._engine.chart_round_sum`
+        takes of its starts (:meth:`_sum_cases`), or None: that up card is summed in
+        Python (:meth:`_chart_round_py`)."""
         self._chart_splits = {} if wants is None else {
             up: tuple(p for p in range(1, 11)
                       if actions.get((int(up), (p, p))) is Action.SPLIT)
@@ -249,7 +261,10 @@ class RoundPlanner:
         """A round's dealer memo for ``shoe``: hinted, and with every row the round will
         want walked ahead, four removals a dealer walk (:class:`RoundWants`)."""
         wants = self._wants_of_round()
-        memo = engine.dealer_memo(shoe, engine.dealer_rule(self.rules), hints=wants.hints)
+        # room for every removal walked ahead and a quarter more (a split's moments add
+        # some), so that the rows are not copied as the memo grows
+        memo = engine.dealer_memo(shoe, engine.dealer_rule(self.rules), hints=wants.hints,
+                                  reserve=len(wants.nodes) * 5 // 4)
         wants.walk_ahead(memo)
         return memo
 
@@ -449,16 +464,86 @@ class RoundPlanner:
                                                                       strict=True))
         return self._mistake_wants
 
+    def _sum_cases(self, up: Rank) -> tuple[array.array[int], array.array[int],
+                                           list[tuple[tuple[int, int, int, bool], Action] | None],
+                                           bool] | None:
+        """Against ``up``, each start's row offset and the kind of value its chart play
+        takes (:data:`strategy_calc._engine.START_CODES`), what a dealt start records in a
+        plan's actions (None: nothing), and whether the natural takes even money: for
+        :func:`~strategy_calc._engine.chart_round_sum`. None where a start has no chart cell
+        (the Python sum raises when it is dealt, as :meth:`plan` does)."""
+        (none, natural, stand, hit, hit_21, double, surrender, split) = START_CODES
+        rules, u = self.rules, int(up)
+        may_surrender = rules.may_surrender(u)
+        at, kinds = array.array("i"), array.array("b")
+        items: list[tuple[tuple[int, int, int, bool], Action] | None] = []
+        even = False
+        for hand, offset, total, action, key in self._chart_cases[up]:
+            at.append(offset)
+            if hand == (1, 10):
+                try:
+                    even = self._chart_action(hand, up) is Action.EVEN_MONEY
+                except KeyError:
+                    return None
+                kinds.append(natural)
+                items.append(((u, 1, 10, False), Action.EVEN_MONEY) if even else None)
+                continue
+            if action is None:
+                return None
+            kinds.append(stand if action is Action.STAND
+                         else (hit if total < 21 else hit_21) if action is Action.HIT
+                         else (double if rules.may_double(total) else none)
+                         if action is Action.DOUBLE
+                         else (surrender if may_surrender else none)
+                         if action is Action.SURRENDER
+                         else split + hand[0] - 1 if action is Action.SPLIT else none)
+            items.append((key, action))
+        return at, kinds, items, even
+
     def _chart_round(self, game: GamePass, err: float = 0.0) -> RoundPlan:
+        """:meth:`_chart_round_py`'s plan, each up card's sum made in the engine
+        (:func:`strategy_calc._engine.chart_round_sum`: the same operations in the same
+        order on the same doubles, so the same EV) where the play makes no errors; else,
+        or where a start's value is missing (to raise as it does), by
+        :meth:`_chart_round_py`."""
+        if err != 0 or not self._chart_sums:
+            return self._chart_round_py(game, err)
+        rules = self.rules
+        peek_exact = game.conditioning is engine.Conditioning.PEEK_EXACT
+        loses, bj = rules.surrender_loses_to_blackjack, rules.blackjack_pays
+        ev = 0.0
+        actions: dict[tuple[int, int, int, bool], Action] = {}
+        codes_by_up: dict[int, bytes] = {}
+        for up, ups in game.ups.items():
+            cases = self._chart_sums[up]
+            if cases is None:
+                return self._chart_round_py(game, err)
+            codes = self._split_codes[up]
+            codes_by_up[int(up)] = codes.tobytes()
+            splits = self._chart_split_values(game, ups, codes, err)
+            at, kinds, items, even = cases
+            dealt = bytearray(len(at))
+            ev, bad = chart_round_sum(
+                ev, ups.table.values, at, kinds,
+                array.array("d", [splits.get(p, math.nan) for p in range(1, 11)]), ups.p_up,
+                peek_exact, loses, bj, even, dealt)
+            if bad >= 0:
+                return self._chart_round_py(game, err)
+            actions.update(filter(None, compress(items, dealt)))
+        return RoundPlan(ev, None, actions, codes_by_up, frozenset())
+
+    def _chart_round_py(self, game: GamePass, err: float = 0.0) -> RoundPlan:
         """:meth:`plan` of a round without its second moment, every first play the chart's
         (no index plays) and no suit case (no suited 6-7-8 bonus): the EV read straight off
         the pass's table (``game``: made with ``deals=False``).
 
         The same sums in the same order as :meth:`plan` over
         :func:`~strategy_calc.blackjack.game_pass.deal_values`' records, each value made by the same
-        function (:func:`~strategy_calc.blackjack.deals.start_values`) from the same doubles of the
-        table (a start has one case, of probability 1.0, and ``w * 1.0`` is ``w``), so the
-        same EV; but no record is made (a round of the general path makes some 550). (The
+        expressions (:func:`~strategy_calc.blackjack.deals.start_value`, the one value of
+        :func:`~strategy_calc.blackjack.deals.start_values` the play reads) from the same
+        doubles of the table, read in place (a start has one case, of probability 1.0, and
+        ``w * 1.0`` is ``w``), so the same EV; but no record is made (a round of the
+        general path makes some 550) and no row object either. (The
         natural is settled without reading its chart cell, which the general path looks up
         first; a chart of :func:`blackjack_counter` has every cell.)
         """
@@ -467,19 +552,19 @@ class RoundPlanner:
         ev = 0.0
         actions: dict[tuple[int, int, int, bool], Action] = {}
         codes_by_up: dict[int, bytes] = {}
+        split = Action.SPLIT
         for up, ups in game.ups.items():
             codes = self._split_codes[up]
             codes_by_up[int(up)] = codes.tobytes()
             p_up = ups.p_up
             splits = self._chart_split_values(game, ups, codes, err)
             may_surrender = rules.may_surrender(int(up))
-            rows = ups.table.rows(self._chart_nodes)
-            for hand, node, total, action in self._chart_cases[up]:
-                row = rows[node]
-                weight = row.weight
+            values = ups.table.values  # each start's row read in place (PassRow's columns)
+            for hand, at, total, action, key in self._chart_cases[up]:
+                weight = values[at + COL_WEIGHT]
                 if not weight > 0:  # (NaN: the shoe cannot deal it)
                     continue
-                nb = row.no_blackjack
+                nb = values[at + COL_NO_BLACKJACK]
                 w_hand = p_up * weight
                 if hand == (1, 10):  # paid at once unless the dealer has one too, or 1:1
                     even = self._chart_action(hand, up) is Action.EVEN_MONEY
@@ -490,18 +575,15 @@ class RoundPlanner:
                     continue
                 if action is None:  # no cell (a chart of blackjack_counter has them all)
                     action = self._chart_action(hand, up)  # raises, as plan does
-                actions[(int(up), *hand, False)] = action
-                for play, w in self._taken(action, up, hand, w_hand, err):
-                    value: float | None
-                    if play is Action.SPLIT:
-                        value = splits.get(hand[0])
-                    else:
-                        stand, _hit, hit_chart, double, surrender = start_values(
-                            rules, conditioning, total, False, may_surrender,
-                            row.stand, row.hit, row.policy_hit, row.double, nb)
-                        value = {Action.STAND: stand, Action.HIT: hit_chart,
-                                 Action.DOUBLE: double, Action.SURRENDER: surrender}.get(play)
-                    value = _checked(value, hand, up)
+                actions[key] = action
+                for play, w in (((action, w_hand),) if err == 0
+                                else self._taken(action, up, hand, w_hand, err)):
+                    value = splits.get(hand[0]) if play is split else start_value(
+                        rules, conditioning, total, may_surrender, play,
+                        values[at + COL_STAND], values[at + COL_POLICY_HIT],
+                        values[at + COL_DOUBLE], nb)
+                    if value is None or value != value:  # (NaN)
+                        value = _checked(value, hand, up)  # raises
                     ev += w * value
         return RoundPlan(ev, None, actions, codes_by_up, frozenset())
 

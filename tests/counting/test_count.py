@@ -822,3 +822,32 @@ def test_the_sds_standard_error_is_the_delta_method_over_shoes_worked_by_hand() 
     assert got.se == pytest.approx(1.1 / (2 * math.sqrt(3.75)))
     one = sampling.sd_estimate([3.0], [1.0], [0.2], [2.0])  # one shoe: no spread to measure
     assert one.value == pytest.approx(math.sqrt(3.0 - 0.01)) and math.isnan(one.se)
+
+
+@pytest.mark.parametrize("sets", [(), ("hole_card=enhc",),
+                                  ("surrender=none", "dealer_hits_soft_17=true")])
+def test_a_chart_round_summed_in_the_engine_is_the_python_sum_bit_for_bit(
+        sets: tuple[str, ...]) -> None:
+    """A chart-played round's EV summed in the engine (one call per up card) is the
+    double the Python sum over the starts makes (the same operations in the same order),
+    on depleted shoes, with and without the peek, surrender and soft 17; the actions
+    recorded are the same too."""
+    rules = sc.blackjack_rules("deluxe", ["decks=2", *sets])
+    planner = count.blackjack_counter(rules).planner
+    engine_sums = planner._chart_sums
+    assert engine_sums and all(v is not None for v in engine_sums.values())
+    rng = random.Random(49)
+    for _ in range(4):
+        counts = list(Shoe.full(2).counts)
+        for _ in range(30):
+            r = rng.choice([r for r in range(10) if counts[r] > 0])
+            counts[r] -= 1
+        shoe = Shoe.from_counts(tuple(counts))
+        fast = planner.plan(shoe, 0.0, moments=False)
+        planner._chart_sums = {}  # (the Python sum)
+        try:
+            slow = planner.plan(shoe, 0.0, moments=False)
+        finally:
+            planner._chart_sums = engine_sums
+        assert fast.ev == slow.ev
+        assert fast.actions == slow.actions and list(fast.actions) == list(slow.actions)
