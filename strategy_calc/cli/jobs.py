@@ -78,7 +78,8 @@ def bench_command(
     Workload names are stable (game-8d, game-1d, all-hands-8d, splits-8d,
     process-edge, ...); `--json` prints {"workloads": {NAME: {"median_ms": ...,
     "min_ms": ..., "max_ms": ..., "peak_mib": ...}}}. Each workload runs in a process of
-    its own; resplit-optimal-6d runs only when named with --only.
+    its own; resplit-optimal-6d and resplit-optimal-6d-22 (2,2 vs T, within 4,096 MiB)
+    run only when named with --only.
     """
     as_json = output.json
     from strategy_calc.jobs import bench as bench_module

@@ -180,11 +180,19 @@ def _baccarat_shoe(decks: int) -> None:
     linear_counter(BaccaratRules(name="macau-baccarat", decks=decks), 14, 1).play_one(0)
 
 
-def _optimal_split(decks: int, max_hands: int) -> None:
-    """The fully optimal split of 8,8 vs T, deluxe at ``decks``, up to ``max_hands`` hands."""
+RESPLIT_BUDGET_MIB = 4096
+"""``resplit-optimal-6d-22``'s ``--memory-limit`` (issue 49: 2,2 vs T at six decks within
+4,096 MiB): past it the solver stops with its memory-limit error, not the machine's swap."""
+
+
+def _optimal_split(decks: int, max_hands: int, pair: Rank = Rank.EIGHT,
+                   memory_mib: float | None = None) -> None:
+    """The fully optimal split of ``pair`` (default 8,8) vs T, deluxe at ``decks``, up to
+    ``max_hands`` hands, its memos within ``memory_mib`` MiB (None: the default limit)."""
     rules = blackjack_rules("deluxe", [f"max_split_hands={max_hands}"], decks=decks)
     base = Shoe.full(decks).remove([Card(Rank.TEN)])
-    optimal_split_ev(SplitPlan.of(rules, Rank.EIGHT), base, Rank.TEN)
+    with engine.limited_memory(memory_mib):
+        optimal_split_ev(SplitPlan.of(rules, pair), base, Rank.TEN)
 
 
 def _process(*args: str) -> None:
@@ -239,6 +247,11 @@ def workloads() -> list[Workload]:
         Workload("resplit-optimal-6d", "the same at 6 decks (on request: --only"
                  " resplit-optimal-6d; about 1.5 minutes and 1.7 GB here)",
                  lambda: _optimal_split(6, 4), max_runs=1, on_request=True),
+        Workload("resplit-optimal-6d-22", "the same for 2,2 vs T, the slowest pair (issue 49;"
+                 f" on request; memos within {RESPLIT_BUDGET_MIB:,} MiB, past which the"
+                 " solver's memory-limit error ends it)",
+                 lambda: _optimal_split(6, 4, Rank.TWO, RESPLIT_BUDGET_MIB), max_runs=1,
+                 on_request=True),
         Workload("game-optimal-8d", "edge --split-strategy optimal: the whole game with every"
                  " pair's fully optimal split, deluxe, 8 decks (one run, no warm-up)",
                  functools.partial(analyse_game, blackjack_rules("deluxe", decks=8),
@@ -296,11 +309,14 @@ TYPICAL_MS: dict[str, float] = {
     "count-6d-ev": 484.0, "baccarat-shoe-8d": 15.5, "baccarat-6d": 0.2, "baccarat-8d": 0.2,
     "baccarat-eor-8d": 2.2, "count-6d-moments": 4977.7, "resplit-optimal-6d": 76900.0,
     "boxes-6d": 4975.4, "count-score-6d": 224673.1, "count-survey-6d": 40.0,
+    "resplit-optimal-6d-22": 900000.0,
 }
 """Each workload's median, milliseconds, measured here (2-core machine, 2026-12-04,
 ``strategy-calc bench --json``; the two resplit-optimal workloads 2026-12-06, after the
 hands were settled at their end; count-score-6d 2026-12-07, one run on a quiet
-machine): what :func:`expected_seconds` adds up."""
+machine; resplit-optimal-6d-22 is a lower bound: its solve, as ``hand 2,2 --vs T``, had
+not finished after 900 s, 568 CPU-seconds, on a loaded machine, 2026-12-08): what
+:func:`expected_seconds` adds up."""
 
 
 def expected_seconds(repeat: int, only: Sequence[str] = ()) -> float:

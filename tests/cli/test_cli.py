@@ -176,17 +176,34 @@ def test_bench_json_names_the_workloads_and_times_them() -> None:
 
 def test_bench_workloads_of_the_speed_issue_are_named_and_the_longest_waits_to_be_asked(
 ) -> None:
-    """The names tools key on (issue 29); resplit-optimal-6d (minutes) is timed only when
-    named with --only, and a default run's estimate leaves it out."""
+    """The names tools key on (issue 29); resplit-optimal-6d and issue 49's
+    resplit-optimal-6d-22 (minutes) are timed only when named with --only, and a default
+    run's estimate leaves them out."""
     from strategy_calc.jobs import bench
 
     wanted = {"game-8d", "process-edge", "process-hand", "count-6d", "count-6d-moments",
-              "resplit-optimal-1d", "resplit-optimal-6d"}
+              "resplit-optimal-1d", "resplit-optimal-6d", "resplit-optimal-6d-22"}
     assert wanted <= set(bench.names())
     assert "resplit-optimal-6d" not in bench.names(default=True)
+    assert "resplit-optimal-6d-22" not in bench.names(default=True)
     assert "count-score-6d" in bench.names()  # (issue 48: minutes, on request)
     assert "count-score-6d" not in bench.names(default=True)
     assert bench.expected_seconds(1) < bench.expected_seconds(1, bench.names())
+
+
+def test_the_two_two_workload_stops_at_its_memory_budget(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """resplit-optimal-6d-22 runs under its --memory-limit (issue 49: past it, the solver's
+    error, not swap): with the budget cut to 1 MiB its 2,2 vs T solve stops at once with
+    that error, reported as the workload's failure."""
+    from strategy_calc.jobs import bench
+
+    assert bench.RESPLIT_BUDGET_MIB == 4096  # the issue's bound
+    monkeypatch.setattr(bench, "RESPLIT_BUDGET_MIB", 1)  # the forked child sees it
+    (w,) = [w for w in bench.workloads() if w.name == "resplit-optimal-6d-22"]
+    with pytest.raises(RuntimeError, match="resplit-optimal-6d-22 failed: InputError: the"
+                       " optimal split needs more than its memory limit of 1 MiB"):
+        bench.in_own_process(w, 1)
 
 
 def test_a_failing_workload_is_reported_not_hung(monkeypatch: pytest.MonkeyPatch) -> None:
