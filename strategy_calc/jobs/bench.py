@@ -305,8 +305,8 @@ TYPICAL_MS: dict[str, float] = {
     "game-1d": 40.5, "game-2d": 47.0, "game-6d": 50.0, "game-8d": 48.6, "game-macau-6d": 53.2,
     "process-edge": 274.8, "process-hand": 335.8, "sweep-16": 700.7, "sweep-16-jobs1": 967.4,
     "sweep-16-dask": 738.0, "split-optimal-1d": 23.5, "split-optimal-8d": 45.7,
-    "resplit-optimal-1d": 4700.0, "game-optimal-8d": 35762.3, "count-6d": 585.1,
-    "count-6d-ev": 484.0, "baccarat-shoe-8d": 15.5, "baccarat-6d": 0.2, "baccarat-8d": 0.2,
+    "resplit-optimal-1d": 4700.0, "game-optimal-8d": 35762.3, "count-6d": 255.0,
+    "count-6d-ev": 220.0, "baccarat-shoe-8d": 15.5, "baccarat-6d": 0.2, "baccarat-8d": 0.2,
     "baccarat-eor-8d": 2.2, "count-6d-moments": 4977.7, "resplit-optimal-6d": 76900.0,
     "boxes-6d": 4975.4, "count-score-6d": 224673.1, "count-survey-6d": 40.0,
     "resplit-optimal-6d-22": 900000.0,
@@ -315,7 +315,8 @@ TYPICAL_MS: dict[str, float] = {
 ``strategy-calc bench --json``; the two resplit-optimal workloads 2026-12-06, after the
 hands were settled at their end; count-score-6d 2026-12-07, one run on a quiet
 machine; resplit-optimal-6d-22 is a lower bound: its solve, as ``hand 2,2 --vs T``, had
-not finished after 900 s, 568 CPU-seconds, on a loaded machine, 2026-12-08): what
+not finished after 900 s, 568 CPU-seconds, on a loaded machine, 2026-12-08; count-6d and
+count-6d-ev 2026-12-08, after the rounds' EVs were summed in the engine): what
 :func:`expected_seconds` adds up."""
 
 
