@@ -309,13 +309,13 @@ TYPICAL_MS: dict[str, float] = {
     "count-6d-ev": 220.0, "baccarat-shoe-8d": 15.5, "baccarat-6d": 0.2, "baccarat-8d": 0.2,
     "baccarat-eor-8d": 2.2, "count-6d-moments": 4977.7, "resplit-optimal-6d": 76900.0,
     "boxes-6d": 4975.4, "count-score-6d": 224673.1, "count-survey-6d": 40.0,
-    "resplit-optimal-6d-22": 900000.0,
+    "resplit-optimal-6d-22": 1380000.0,
 }
 """Each workload's median, milliseconds, measured here (2-core machine, 2026-12-04,
 ``strategy-calc bench --json``; the two resplit-optimal workloads 2026-12-06, after the
 hands were settled at their end; count-score-6d 2026-12-07, one run on a quiet
-machine; resplit-optimal-6d-22 is a lower bound: its solve, as ``hand 2,2 --vs T``, had
-not finished after 900 s, 568 CPU-seconds, on a loaded machine, 2026-12-08; count-6d and
+machine; resplit-optimal-6d-22 until it stops at its memory budget (23 min, 1,371
+CPU-seconds, 2026-12-08: it has not finished within it); count-6d and
 count-6d-ev 2026-12-08, after the rounds' EVs were summed in the engine): what
 :func:`expected_seconds` adds up."""
 
@@ -367,7 +367,9 @@ def run(
 def in_own_process(w: Workload, runs: int) -> tuple[list[float], int]:
     """``(times in ms, peak RSS in KiB)`` of ``w``'s warm-up and ``runs`` timed runs in a
     forked process; the peak is the larger of that process's and its children's
-    (``getrusage``: a whole-command workload's work is in its child)."""
+    (``getrusage``: a whole-command workload's work is in its child). A workload stopped
+    by a bound it has (an ``InputError``: the fully optimal split's memory budget) is an
+    ``InputError`` here; any other failure a ``RuntimeError``."""
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
 
@@ -378,18 +380,23 @@ def in_own_process(w: Workload, runs: int) -> tuple[list[float], int]:
             times = time_ms(w.run, runs)
             peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
                        resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-            send.send((times, peak, None))
+            send.send((times, peak, None, False))
+        except InputError as exc:  # a bound the workload has (its memory budget)
+            send.send(([], 0, str(exc), True))
         except BaseException as exc:  # reported by the parent, as if run here
-            send.send(([], 0, f"{type(exc).__name__}: {exc}"))
+            send.send(([], 0, f"{type(exc).__name__}: {exc}", False))
 
     process = context.Process(target=child, name=f"bench {w.name}")
     process.start()
     send.close()
     try:
-        times, peak, error = receive.recv()
+        times, peak, error, bounded = receive.recv()
     except EOFError:
-        times, peak, error = [], 0, f"its process ended with status {process.exitcode}"
+        error, bounded = f"its process ended with status {process.exitcode}", False
+        times, peak = [], 0
     process.join()
+    if bounded:  # one error line (exit 2), as the command's own would be: not a bug
+        raise InputError(f"workload {w.name} stopped: {error}")
     if error is not None:
         raise RuntimeError(f"workload {w.name} failed: {error}")
     return times, peak

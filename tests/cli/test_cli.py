@@ -195,15 +195,22 @@ def test_the_two_two_workload_stops_at_its_memory_budget(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """resplit-optimal-6d-22 runs under its --memory-limit (issue 49: past it, the solver's
     error, not swap): with the budget cut to 1 MiB its 2,2 vs T solve stops at once with
-    that error, reported as the workload's failure."""
+    that error, reported as the workload's one error line."""
+    from strategy_calc.errors import InputError
     from strategy_calc.jobs import bench
 
     assert bench.RESPLIT_BUDGET_MIB == 4096  # the issue's bound
     monkeypatch.setattr(bench, "RESPLIT_BUDGET_MIB", 1)  # the forked child sees it
     (w,) = [w for w in bench.workloads() if w.name == "resplit-optimal-6d-22"]
-    with pytest.raises(RuntimeError, match="resplit-optimal-6d-22 failed: InputError: the"
+    with pytest.raises(InputError, match="workload resplit-optimal-6d-22 stopped: the"
                        " optimal split needs more than its memory limit of 1 MiB"):
         bench.in_own_process(w, 1)
+    # the command: one error line and exit 2, not a traceback
+    result = CliRunner().invoke(app, ["bench", "--only", "resplit-optimal-6d-22"])
+    assert result.exit_code == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("error: workload resplit-optimal-6d-22 stopped: the optimal split"
+                           " needs more than its memory limit of 1 MiB")
 
 
 def test_a_failing_workload_is_reported_not_hung(monkeypatch: pytest.MonkeyPatch) -> None:
