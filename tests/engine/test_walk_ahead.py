@@ -59,9 +59,9 @@ def test_walked_ahead_rows_are_bit_for_bit_those_of_no_memo() -> None:
     for origin in (full, shoe):
         memo = engine.dealer_memo(origin, False)
         memo.walk_ahead(removed, nodes, wants)
-        ahead = sum(memo.walks)
         # (a process that has made SET_TREES_MAX up-card-set trees walks only the rest
-        # ahead: under xdist a worker may have; the fresh process below checks it walks)
+        # ahead, and its passes walk what was not: under xdist a worker may have; the fresh
+        # process below checks the walking)
         params = engine.engine_params(RULES)
         pair_params = engine.engine_params(RULES, pair=Rank.EIGHT)
         for up, policy in policies:
@@ -70,25 +70,30 @@ def test_walked_ahead_rows_are_bit_for_bit_those_of_no_memo() -> None:
             assert repr(got.values) == repr(engine.up_card_pass(base, up, params, policy).values)
             split = engine.split_tables(base, Rank.EIGHT, up, pair_params, 0, memo=memo, lazy=True)
             assert repr(split) == repr(engine.split_tables(base, Rank.EIGHT, up, pair_params, 0))
-        if origin is full and ahead:  # the dry run's own shoe: everything it asked for
-            assert sum(memo.walks) == ahead  # is ready
 
 
 def test_a_fresh_process_walks_the_dry_runs_removals_ahead() -> None:
-    """In a process with room for the up-card-set trees, the walk ahead walks (the test
-    above, run where it may not, checks its values)."""
+    """In a process with room for the up-card-set trees, the walk ahead walks, and on the
+    dry run's own shoe the passes then walk nothing more (the test above, run where the
+    trees may be full, checks the values)."""
     import subprocess
     import sys
 
-    code = ("import test_walk_ahead as t; from strategy_calc.cards import Shoe; "
-            "dry, _ = t._dry_run(Shoe.full(1)); r, n, w = t._ordered(dry); "
+    code = ("import test_walk_ahead as t; from strategy_calc.cards import Card, Shoe; "
+            "dry, policies = t._dry_run(Shoe.full(1)); r, n, w = t._ordered(dry); "
             "from strategy_calc import engine; m = engine.dealer_memo(Shoe.full(1), False); "
-            "m.walk_ahead(r, n, w); print(sum(m.walks) * (m.entries > 0))")
+            "m.walk_ahead(r, n, w); ahead = sum(m.walks) * (m.entries > 0); "
+            "p = engine.engine_params(t.RULES); q = engine.engine_params(t.RULES, pair=8); "
+            "[(engine.up_card_pass(Shoe.full(1).remove([Card(u)]), u, p, pol, memo=m), "
+            "engine.split_tables(Shoe.full(1).remove([Card(u)]), 8, u, q, 0, memo=m, lazy=True))"
+            " for u, pol in policies]; print(ahead, sum(m.walks))")
     from pathlib import Path
 
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=Path(__file__).parent, check=True).stdout
-    assert int(out) > 0
+    ahead, after = map(int, out.split())
+    assert ahead > 0
+    assert after == ahead  # the dry run's own shoe: everything the passes ask is ready
 
 
 def test_a_removal_the_shoe_cannot_hold_is_skipped() -> None:
