@@ -241,8 +241,8 @@ START_CODES = (START_NONE, START_NATURAL, START_STAND, START_HIT, START_HIT_21, 
 
 def chart_round_sum(double ev, const double[::1] values, const int[::1] at,
                     const signed char[::1] kind, const double[::1] splits, double p_up,
-                    bint peek_exact, bint surrender_loses, double blackjack_pays,
-                    bint even_money, unsigned char[::1] dealt):
+                    bint peek_exact, const double[::1] surrendered,
+                    const double[::1] natural, unsigned char[::1] dealt):
     """``ev`` plus one up card's part of a chart-played round's EV, each start's value
     made from ``values`` (an up-card pass's rows, PASS_WIDTH doubles a node) by the
     expressions of :func:`strategy_calc.blackjack.deals.start_value` and
@@ -253,16 +253,21 @@ def chart_round_sum(double ev, const double[::1] values, const int[::1] at,
     (START_* above; START_SPLIT + p - 1: ``splits[p - 1]``, the pair's chart-played
     split). ``dealt[i]`` is set to whether the shoe deals start ``i`` (its weight > 0).
     ``peek_exact``: raw values exclude a dealer blackjack (the adjustment
-    -(1 - P(no blackjack)) is added); ``surrender_loses``: a late surrender loses the
-    whole bet to a dealer blackjack; ``even_money``: the natural takes even money.
-    Returns ``(ev, i)``: ``i`` -1, or the first start whose value is missing or NaN
+    -(1 - P(no blackjack)) is added). The values the rules' own functions make, here
+    taken as given: ``surrendered[i]``, a surrendered start's value
+    (:func:`~strategy_calc.blackjack.deals.surrender_value`; read for START_SURRENDER
+    only), and ``natural``, the natural's ``(net, probability)`` pairs one after the
+    other (:func:`~strategy_calc.blackjack.deals.natural_results`). Returns ``(ev, i)``: ``i`` -1, or the first start whose value is missing or NaN
     (``ev`` then the sum before it)."""
     cdef Py_ssize_t i, bad = -1, n = at.shape[0]
     cdef int k
     cdef long a
     cdef double w, nb, w_hand, adj, v
-    if kind.shape[0] != n or dealt.shape[0] != n or splits.shape[0] != NR:
-        raise ValueError("chart_round_sum takes one kind and one flag per start, ten splits")
+    cdef Py_ssize_t j, nat = natural.shape[0]
+    if (kind.shape[0] != n or dealt.shape[0] != n or surrendered.shape[0] != n
+            or splits.shape[0] != NR or nat % 2 != 0):
+        raise ValueError("chart_round_sum takes one kind, surrender value and flag per"
+                         " start, ten splits and (net, probability) pairs")
     for i in range(n):
         a = at[i]
         if a < 0 or a + PASS_WIDTH > values.shape[0]:
@@ -279,11 +284,8 @@ def chart_round_sum(double ev, const double[::1] values, const int[::1] at,
             w_hand = p_up * w
             k = kind[i]
             if k == START_NATURAL:
-                if even_money:
-                    ev += w_hand * 1.0 * 1.0
-                else:
-                    ev += w_hand * nb * blackjack_pays
-                    ev += w_hand * (1.0 - nb) * 0.0
+                for j in range(0, nat, 2):
+                    ev += w_hand * natural[j + 1] * natural[j]
                 continue
             adj = -(1.0 - nb) if peek_exact else 0.0
             if k == START_STAND:
@@ -295,7 +297,7 @@ def chart_round_sum(double ev, const double[::1] values, const int[::1] at,
             elif k == START_DOUBLE:
                 v = values[a + COL_DOUBLE] + adj
             elif k == START_SURRENDER:
-                v = -(1.0 - nb) - 0.5 * nb if surrender_loses else -0.5
+                v = surrendered[i]
             elif START_SPLIT <= k < START_SPLIT + NR:
                 v = splits[k - START_SPLIT]
             else:

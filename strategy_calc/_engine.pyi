@@ -196,9 +196,8 @@ def chart_round_sum(
     splits: Any,
     p_up: float,
     peek_exact: bool,
-    surrender_loses: bool,
-    blackjack_pays: float,
-    even_money: bool,
+    surrendered: Any,
+    natural: Any,
     dealt: Any,
 ) -> tuple[float, int]: ...
 def baccarat_deal_counts(counts: Sequence[int]) -> tuple[int, int, tuple[int, ...]]: ...

@@ -22,6 +22,7 @@ from strategy_calc.blackjack.deals import (
     insurance_value,
     natural_results,
     start_value,
+    surrender_value,
 )
 from strategy_calc.blackjack.distributions import (
     SplitTables,
@@ -68,6 +69,12 @@ from strategy_calc.rules import BlackjackRules, RulesError
 
 if TYPE_CHECKING:
     from strategy_calc.counting.counter import BlackjackCounter
+
+    _SumCases = tuple[array.array[int], array.array[int],
+                      list[tuple[tuple[int, int, int, bool], Action] | None], bool, int,
+                      tuple[int, ...]]
+    """What :meth:`RoundPlanner._sum_cases` keeps of one up card's starts: rows, kinds,
+    actions, even money, the natural's index (-1: none) and the surrendered starts'."""
 
 
 class RoundPlanner:
@@ -464,12 +471,11 @@ class RoundPlanner:
                                                                       strict=True))
         return self._mistake_wants
 
-    def _sum_cases(self, up: Rank) -> tuple[array.array[int], array.array[int],
-                                           list[tuple[tuple[int, int, int, bool], Action] | None],
-                                           bool] | None:
+    def _sum_cases(self, up: Rank) -> _SumCases | None:
         """Against ``up``, each start's row offset and the kind of value its chart play
         takes (:data:`strategy_calc._engine.START_CODES`), what a dealt start records in a
-        plan's actions (None: nothing), and whether the natural takes even money: for
+        plan's actions (None: nothing), whether the natural takes even money, the natural's
+        index and the surrendered starts': for
         :func:`~strategy_calc._engine.chart_round_sum`. None where a start has no chart cell
         (the Python sum raises when it is dealt, as :meth:`plan` does)."""
         (none, natural, stand, hit, hit_21, double, surrender, split) = START_CODES
@@ -478,9 +484,11 @@ class RoundPlanner:
         at, kinds = array.array("i"), array.array("b")
         items: list[tuple[tuple[int, int, int, bool], Action] | None] = []
         even = False
+        natural, surrendered = -1, []
         for hand, offset, total, action, key in self._chart_cases[up]:
             at.append(offset)
             if hand == (1, 10):
+                natural = len(at) - 1
                 try:
                     even = self._chart_action(hand, up) is Action.EVEN_MONEY
                 except KeyError:
@@ -490,6 +498,8 @@ class RoundPlanner:
                 continue
             if action is None:
                 return None
+            if action is Action.SURRENDER and may_surrender:
+                surrendered.append(len(at) - 1)
             kinds.append(stand if action is Action.STAND
                          else (hit if total < 21 else hit_21) if action is Action.HIT
                          else (double if rules.may_double(total) else none)
@@ -498,7 +508,7 @@ class RoundPlanner:
                          if action is Action.SURRENDER
                          else split + hand[0] - 1 if action is Action.SPLIT else none)
             items.append((key, action))
-        return at, kinds, items, even
+        return at, kinds, items, even, natural, tuple(surrendered)
 
     def _chart_round(self, game: GamePass, err: float = 0.0) -> RoundPlan:
         """:meth:`_chart_round_py`'s plan, each up card's sum made in the engine
@@ -510,7 +520,6 @@ class RoundPlanner:
             return self._chart_round_py(game, err)
         rules = self.rules
         peek_exact = game.conditioning is engine.Conditioning.PEEK_EXACT
-        loses, bj = rules.surrender_loses_to_blackjack, rules.blackjack_pays
         ev = 0.0
         actions: dict[tuple[int, int, int, bool], Action] = {}
         codes_by_up: dict[int, bytes] = {}
@@ -521,12 +530,21 @@ class RoundPlanner:
             codes = self._split_codes[up]
             codes_by_up[int(up)] = codes.tobytes()
             splits = self._chart_split_values(game, ups, codes, err)
-            at, kinds, items, even = cases
+            at, kinds, items, even, natural, surrender_at = cases
+            values = ups.table.values
+            # the rules' own functions value a surrender and the natural (their one home)
+            surrendered = array.array("d", bytes(8 * len(at)))
+            for i in surrender_at:
+                surrendered[i] = surrender_value(rules, values[at[i] + COL_NO_BLACKJACK])
+            nat = array.array("d", [] if natural < 0 else [
+                x for pair in natural_results(rules.blackjack_pays,
+                                              values[at[natural] + COL_NO_BLACKJACK], even,
+                                              False) for x in pair])
             dealt = bytearray(len(at))
             ev, bad = chart_round_sum(
-                ev, ups.table.values, at, kinds,
+                ev, values, at, kinds,
                 array.array("d", [splits.get(p, math.nan) for p in range(1, 11)]), ups.p_up,
-                peek_exact, loses, bj, even, dealt)
+                peek_exact, surrendered, nat, dealt)
             if bad >= 0:
                 return self._chart_round_py(game, err)
             actions.update(filter(None, compress(items, dealt)))

@@ -825,13 +825,14 @@ def test_the_sds_standard_error_is_the_delta_method_over_shoes_worked_by_hand() 
 
 
 @pytest.mark.parametrize("sets", [(), ("hole_card=enhc",),
-                                  ("surrender=none", "dealer_hits_soft_17=true")])
+                                  ("surrender=none", "dealer_hits_soft_17=true"),
+                                  ("surrender=late", "blackjack_pays=6:5")])
 def test_a_chart_round_summed_in_the_engine_is_the_python_sum_bit_for_bit(
         sets: tuple[str, ...]) -> None:
     """A chart-played round's EV summed in the engine (one call per up card) is the
     double the Python sum over the starts makes (the same operations in the same order),
-    on depleted shoes, with and without the peek, surrender and soft 17; the actions
-    recorded are the same too."""
+    on depleted shoes, with and without the peek, surrender (late: the whole bet lost to
+    a dealer blackjack) and soft 17, and at 6:5; the actions recorded are the same too."""
     rules = sc.blackjack_rules("deluxe", ["decks=2", *sets])
     planner = count.blackjack_counter(rules).planner
     engine_sums = planner._chart_sums
