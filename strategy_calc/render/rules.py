@@ -21,21 +21,8 @@ def rules_dict(info: RulesetInfo) -> dict[str, Any]:
                             "rule_text": f.source, "set_by": f.set_by}
                    for f in info.fields}}
     if info.game == "blackjack":
-        out["bonus_table"] = [dict(row) for row in info.bonus_table]
+        out["bonus_table"] = [row.as_dict() for row in info.bonus_table]
     return out
-
-
-def _row_text(row: dict[str, Any]) -> str:
-    """A bonus row as ``--set bonus_hands=`` writes it (``suited 6-7-8=3 plays-on``).
-
-    >>> _row_text({"cards": "7-7-7", "pays": 3.0, "suited": False, "settles": False,
-    ...            "split_hands": False})
-    '7-7-7=3 plays-on not-split'
-    """
-    words = (["suited"] if row["suited"] else []) + [f"{row['cards']}={row['pays']:g}"]
-    words += ([] if row["settles"] else ["plays-on"]) + ([] if row["split_hands"]
-                                                          else ["not-split"])
-    return " ".join(words)
 
 
 def rules_text(info: RulesetInfo) -> str:
@@ -45,7 +32,7 @@ def rules_text(info: RulesetInfo) -> str:
 
     lines: list[Any] = [f"{info.name} ({info.game}): {info.description}", info.summary]
     if info.game == "blackjack":
-        rows = [_row_text(row) for row in info.bonus_table]
+        rows = [str(row) for row in info.bonus_table]
         lines.append(f"bonus hands paid: {'; '.join(rows) if rows else 'none'}")
     lines.append("")
     for f in info.fields:

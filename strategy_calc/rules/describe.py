@@ -13,7 +13,7 @@ from strategy_calc.cards import MAX_BACCARAT_DECKS, MAX_DECKS
 from strategy_calc.rules.files import baccarat_rules, blackjack_rules, read_ruleset
 
 if TYPE_CHECKING:
-    pass
+    from strategy_calc.rules.bonus_hands import BonusHand
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,9 +39,9 @@ class RulesetInfo:
     description: str
     summary: str
     fields: tuple[FieldInfo, ...]
-    bonus_table: tuple[dict[str, Any], ...] = ()
+    bonus_table: tuple[BonusHand, ...] = ()
     """Blackjack: every bonus row that pays, the shorthands' (``bonus_suited_678``,
-    ``bonus_777``) and ``bonus_hands``' alike, each as its TOML keys."""
+    ``bonus_777``) and ``bonus_hands``' alike."""
 
 
 def _field_docs(cls: type) -> dict[str, str]:
@@ -109,8 +109,8 @@ def describe_ruleset(spec: str, overrides: Sequence[str] = (),
     >>> [(f.value, f.set_by) for f in info.fields if f.name in ("decks", "bonus_hands")]
     [(2, '--decks'), ([{'cards': '6-7-8', 'pays': 2.0, 'suited': False, 'settles': True, \
 'split_hands': True}], '--set')]
-    >>> [(row["cards"], row["suited"], row["pays"]) for row in info.bonus_table]
-    [('6-7-8', True, 3.0), ('7-7-7', False, 3.0), ('6-7-8', False, 2.0)]
+    >>> [str(row) for row in info.bonus_table]
+    ['suited 6-7-8=3', '7-7-7=3', '6-7-8=2']
     """
     read = read_ruleset(spec)
     table = read.table
@@ -129,6 +129,6 @@ def describe_ruleset(spec: str, overrides: Sequence[str] = (),
                              _allowed(f.name, hints[f.name], game), read.sources.get(f.name, ""),
                              set_by.get(f.name, ""))
                    for f in dataclasses.fields(cls) if f.name != "name")
-    bonus = tuple(row.as_dict() for row in rules.bonus_table) if game == "blackjack" else ()
+    bonus = rules.bonus_table if game == "blackjack" else ()
     return RulesetInfo(rules.name, game, str(table.get("description", "")), str(rules), fields,
                        bonus)
